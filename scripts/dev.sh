@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Rowkey's one entry point for a fresh Debian machine with Rust.
+#
+#   bash scripts/dev.sh serve   install what is missing, build, serve on http://127.0.0.1:8080
+#   bash scripts/dev.sh test    install what is missing, run every test (native, browser, end-to-end)
+#   bash scripts/dev.sh build   install what is missing, release build into dist/, print gzipped size
+#   bash scripts/dev.sh setup   only install what is missing
+#
+# Every step checks first and skips what is already there; nothing but registry packages
+# (crates.io, npm, Debian) is downloaded, and Trunk runs offline with the installed tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+TRUNK_VERSION=0.21.14
+log() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
+
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+setup() {
+  export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    log "installing Chromium and ChromeDriver (Debian packages)"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  local wbv; wbv=$(wasm_bindgen_version)
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wbv" ]; then
+    log "installing wasm-bindgen-cli $wbv (matches Cargo.lock)"
+    # The published lockfile of some versions names crates the registry no longer serves;
+    # fall back to a fresh resolution of the same version then.
+    cargo install wasm-bindgen-cli --version "$wbv" --locked \
+      || cargo install wasm-bindgen-cli --version "$wbv"
+  fi
+  if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+    log "installing trunk $TRUNK_VERSION"
+    cargo install trunk --version "$TRUNK_VERSION" --locked \
+      || cargo install trunk --version "$TRUNK_VERSION"
+  fi
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+     || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "installing npm packages (binaryen's wasm-opt, playwright-core)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+build() {
+  log "release build (trunk, offline)"
+  trunk build --release --offline
+  local wasm js gz_wasm gz_js
+  wasm=$(ls dist/*.wasm | head -1); js=$(ls dist/*.js | grep -v '/sw.js$' | head -1)
+  gz_wasm=$(gzip -9c "$wasm" | wc -c); gz_js=$(gzip -9c "$js" | wc -c)
+  printf 'gzipped size: wasm %d KB + js %d KB = %d KB (raw wasm %d KB)\n' \
+    $((gz_wasm / 1024)) $((gz_js / 1024)) $(((gz_wasm + gz_js) / 1024)) $(($(wc -c <"$wasm") / 1024))
+}
+
+run_tests() {
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+  export CHROMEDRIVER=/usr/bin/chromedriver
+  export WASM_BINDGEN_TEST_TIMEOUT=120
+  log "native tests: cargo test"
+  cargo test --release --all-targets 2>&1 | tee target/native-tests.log
+  log "browser tests: wasm-bindgen-test in headless Chromium"
+  cargo test --target wasm32-unknown-unknown --tests 2>&1 | tee target/browser-tests.log
+  build
+  log "end-to-end tests: Playwright driving /usr/bin/chromium"
+  node --test tests/e2e/ 2>&1 | tee target/e2e-tests.log
+  summary
+}
+
+# One closing line with the counts of all three levels.
+summary() {
+  local passed=0 failed=0 p f
+  for log in target/native-tests.log target/browser-tests.log; do
+    while read -r p f; do passed=$((passed + p)); failed=$((failed + f)); done < <(
+      sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$log")
+  done
+  p=$(sed -n 's/^. pass \([0-9]*\)$/\1/p' target/e2e-tests.log | tail -1)
+  f=$(sed -n 's/^. fail \([0-9]*\)$/\1/p' target/e2e-tests.log | tail -1)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  printf '\nall levels: %d passed, %d failed\n' "$passed" "$failed"
+  [ "$failed" = 0 ]
+}
+
+mkdir -p target
+case "${1:-}" in
+  setup) setup ;;
+  build) setup; build ;;
+  serve) setup; build; log "serving dist/ on http://127.0.0.1:8080"; exec python3 -m http.server 8080 --bind 127.0.0.1 --directory dist ;;
+  test) setup; run_tests ;;
+  *) sed -n '2,9p' "$0"; exit 2 ;;
+esac

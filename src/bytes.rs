@@ -1,0 +1,67 @@
+//! Bytes as HBase prints them: printable ASCII as is, every other byte (backslash included)
+//! as `\xHH`.
+
+/// HBase's `Bytes.toStringBinary`.
+pub fn to_printable(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (b' '..=b'~').contains(&b) && b != b'\\' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
+/// HBase's `Bytes.toBytesBinary`: the inverse of [`to_printable`]; a `\x` not followed by two
+/// hex digits stays as written.
+pub fn from_printable(text: &str) -> Vec<u8> {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'x') {
+            let hex = b.get(i + 2..i + 4).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(v) = hex {
+                out.push(v);
+                i += 4;
+                continue;
+            }
+        }
+        out.extend(b.get(i));
+        i += 1;
+    }
+    out
+}
+
+/// The smallest key greater than every key starting with `prefix` (empty when none is:
+/// all bytes 0xFF), as HBase computes a prefix scan's stop row.
+pub fn prefix_stop(prefix: &[u8]) -> Vec<u8> {
+    let mut stop = prefix.to_vec();
+    while let Some(last) = stop.pop() {
+        if last < 0xFF {
+            stop.push(last + 1);
+            return stop;
+        }
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_backslash_and_non_printables() {
+        assert_eq!(to_printable(b"a\\b\x00\xff~ "), "a\\x5Cb\\x00\\xFF~ ");
+        assert_eq!(from_printable("a\\x5Cb\\x00\\xFF~ "), b"a\\b\x00\xff~ ".to_vec());
+    }
+
+    #[test]
+    fn prefix_stop_carries_over_ff() {
+        assert_eq!(prefix_stop(b"ab"), b"ac".to_vec());
+        assert_eq!(prefix_stop(b"a\xff"), b"b".to_vec());
+        assert_eq!(prefix_stop(b"\xff"), Vec::<u8>::new());
+    }
+}

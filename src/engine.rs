@@ -1,0 +1,650 @@
+//! The wide-column engine: HBase 2.x semantics over an in-memory LSM structure, synchronous and
+//! free of I/O. Tables split into regions by key range; each region keeps one store per family;
+//! a store takes writes in a memstore, flushes them to immutable sorted runs and compacts runs.
+//! Reads merge memstore and runs, resolve versions and delete markers, apply row bounds and
+//! filters, and report what they touched.
+//!
+//! The engine never waits on storage: it records what changed ([`Changes`]) and the host saves
+//! that afterwards.
+
+mod cell;
+mod error;
+mod family;
+mod resolve;
+mod scan;
+mod stats;
+mod store;
+mod table;
+
+pub use cell::{Cell, CellKind};
+pub use error::{Error, Result};
+pub use family::{FamilyDescriptor, KeepDeletedCells};
+pub use scan::{Row, Scan, ScanOutput};
+pub use stats::{Counters, OpStats, RegionStats};
+pub use store::{Run, Store};
+pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use crate::filter::{CompareOp, Comparator};
+
+/// Longest row key HBase accepts.
+pub const MAX_ROW_LENGTH: usize = i16::MAX as usize;
+
+/// One change to a row, as a client sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mutation {
+    /// Write a value; `timestamp: None` takes the server's time.
+    Put { family: Vec<u8>, qualifier: Vec<u8>, timestamp: Option<u64>, value: Vec<u8>, ttl_ms: Option<u64> },
+    /// With a qualifier: `all_versions` writes a DeleteColumn, otherwise a Delete of one version
+    /// (the newest when no timestamp is given). Without one: a DeleteFamily, or with
+    /// `all_versions == false` a DeleteFamilyVersion.
+    Delete { family: Vec<u8>, qualifier: Option<Vec<u8>>, timestamp: Option<u64>, all_versions: bool },
+    /// Delete every family of the row (a DeleteFamily marker in each).
+    DeleteRow { timestamp: Option<u64> },
+}
+
+/// The condition of a check-and-mutate.
+#[derive(Clone, Debug)]
+pub enum Condition {
+    /// The column has no visible value.
+    NotExists,
+    /// HBase's comparison: `op` is applied as `expected OP actual`.
+    Compare(CompareOp, Vec<u8>),
+}
+
+/// What changed since the host last saved.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    /// Tables, families, regions or settings changed.
+    pub catalog: bool,
+    /// Cells written to memstores, in write order, per table.
+    pub wal: Vec<(String, Vec<Cell>)>,
+    /// Regions whose runs were replaced (flush, compaction, split), by table and region id.
+    pub rewritten: BTreeSet<(String, u64)>,
+}
+
+/// The engine: tables by name, the server clock, and the counters.
+pub struct Engine {
+    tables: BTreeMap<String, Table>,
+    clock: Box<dyn Fn() -> u64>,
+    last_ts: u64,
+    seq: u64,
+    tick: u64,
+    next_id: u64,
+    counters: Counters,
+    changes: Changes,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("tables", &self.tables.keys().collect::<Vec<_>>()).finish()
+    }
+}
+
+impl Engine {
+    /// An empty engine reading the time (epoch milliseconds) from `clock`.
+    pub fn new(clock: Box<dyn Fn() -> u64>) -> Engine {
+        Engine { tables: BTreeMap::new(), clock, last_ts: 0, seq: 0, tick: 0, next_id: 1, counters: Counters::default(), changes: Changes::default() }
+    }
+
+    /// The current time as the clock tells it.
+    pub fn now(&self) -> u64 {
+        (self.clock)()
+    }
+
+    /// A server timestamp: the clock, but strictly above every server timestamp handed out before.
+    fn next_timestamp(&mut self) -> u64 {
+        let ts = self.now().max(self.last_ts + 1);
+        self.last_ts = ts;
+        ts
+    }
+
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// The logical clock of the statistics: one tick per operation.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Hands over and clears the record of what changed.
+    pub fn take_changes(&mut self) -> Changes {
+        std::mem::take(&mut self.changes)
+    }
+
+    pub fn table(&self, name: &str) -> Result<&Table> {
+        self.tables.get(name).ok_or_else(|| Error::TableNotFound(name.to_string()))
+    }
+
+    fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+        self.tables.get_mut(name).ok_or_else(|| Error::TableNotFound(name.to_string()))
+    }
+
+    fn enabled_table(&self, name: &str) -> Result<&Table> {
+        let t = self.table(name)?;
+        if !t.enabled {
+            return Err(Error::TableNotEnabled(name.to_string()));
+        }
+        Ok(t)
+    }
+
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.tables.values()
+    }
+
+    pub fn exists(&self, name: &str) -> bool {
+        self.tables.contains_key(name)
+    }
+
+    // ---- admin -------------------------------------------------------------------------
+
+    /// Creates a table, pre-split at `splits` (sorted and deduplicated here).
+    pub fn create_table(&mut self, mut desc: TableDescriptor, splits: Vec<Vec<u8>>) -> Result<()> {
+        validate_table_name(&desc.name)?;
+        if self.tables.contains_key(&desc.name) {
+            return Err(Error::TableExists(desc.name));
+        }
+        if desc.families.is_empty() {
+            return Err(Error::NoFamilies);
+        }
+        for f in &desc.families {
+            validate_family(f)?;
+        }
+        desc.families.sort_by(|a, b| a.name.cmp(&b.name));
+        if let Some(w) = desc.families.windows(2).find(|w| w.first().map(|f| &f.name) == w.get(1).map(|f| &f.name)) {
+            let name = w.first().map(|f| f.name.clone()).unwrap_or_default();
+            return Err(Error::DuplicateFamily(name));
+        }
+        let splits: BTreeSet<Vec<u8>> = splits.into_iter().collect();
+        if splits.contains(&Vec::new()) {
+            return Err(Error::IllegalArgument("Split row cannot be empty".into()));
+        }
+        let mut bounds: Vec<Vec<u8>> = vec![Vec::new()];
+        bounds.extend(splits);
+        let mut regions = Vec::with_capacity(bounds.len());
+        for (i, start) in bounds.iter().enumerate() {
+            let end = bounds.get(i + 1).cloned().unwrap_or_default();
+            let id = self.next_id();
+            regions.push(Region::new(id, start.clone(), end, &desc.families));
+        }
+        self.tables.insert(desc.name.clone(), Table { descriptor: desc, enabled: true, regions });
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn disable(&mut self, name: &str) -> Result<()> {
+        let t = self.table_mut(name)?;
+        if !t.enabled {
+            return Err(Error::IllegalArgument(format!("Table {name} is disabled!")));
+        }
+        t.enabled = false;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn enable(&mut self, name: &str) -> Result<()> {
+        let t = self.table_mut(name)?;
+        if t.enabled {
+            return Err(Error::IllegalArgument(format!("Table {name} is enabled!")));
+        }
+        t.enabled = true;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn drop_table(&mut self, name: &str) -> Result<()> {
+        if self.table(name)?.enabled {
+            return Err(Error::TableNotDisabled(name.to_string()));
+        }
+        self.tables.remove(name);
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    /// Empties a table; with `preserve_splits` it keeps its region boundaries.
+    pub fn truncate(&mut self, name: &str, preserve_splits: bool) -> Result<()> {
+        let t = self.table(name)?;
+        let desc = t.descriptor.clone();
+        let splits = if preserve_splits { t.regions.iter().skip(1).map(|r| r.start.clone()).collect() } else { Vec::new() };
+        self.tables.remove(name);
+        self.create_table(desc, splits)
+    }
+
+    /// Adds a family, or replaces the settings of an existing one.
+    pub fn alter_family(&mut self, table: &str, family: FamilyDescriptor) -> Result<()> {
+        validate_family(&family)?;
+        let t = self.table_mut(table)?;
+        match t.descriptor.family_index(family.name.as_bytes()) {
+            Some(i) => {
+                if let Some(slot) = t.descriptor.families.get_mut(i) {
+                    *slot = family;
+                }
+            }
+            None => {
+                let at = t.descriptor.families.partition_point(|f| f.name < family.name);
+                for region in &mut t.regions {
+                    region.stores.insert(at, Store::new(&family.name));
+                }
+                t.descriptor.families.insert(at, family);
+            }
+        }
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    /// Removes a family and all its data.
+    pub fn delete_family(&mut self, table: &str, family: &str) -> Result<()> {
+        let t = self.table_mut(table)?;
+        let Some(i) = t.descriptor.family_index(family.as_bytes()) else {
+            return Err(Error::IllegalArgument(format!("Family '{family}' does not exist, so it cannot be deleted")));
+        };
+        if t.descriptor.families.len() == 1 {
+            return Err(Error::IllegalArgument("Family '".to_string() + family + "' is the only column family in the table, so it cannot be deleted"));
+        }
+        t.descriptor.families.remove(i);
+        for region in &mut t.regions {
+            if i < region.stores.len() {
+                region.stores.remove(i);
+            }
+        }
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn set_settings(&mut self, table: &str, settings: TableSettings) -> Result<()> {
+        self.table_mut(table)?.descriptor.settings = settings;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    /// The start keys of every region but the first.
+    pub fn splits(&self, table: &str) -> Result<Vec<Vec<u8>>> {
+        Ok(self.table(table)?.regions.iter().skip(1).map(|r| r.start.clone()).collect())
+    }
+
+    // ---- writes ------------------------------------------------------------------------
+
+    /// Applies mutations to one row atomically: all are validated before any is applied.
+    pub fn mutate(&mut self, table: &str, row: &[u8], mutations: &[Mutation]) -> Result<OpStats> {
+        let cells = self.prepare(table, row, mutations)?;
+        Ok(self.apply(table, row, cells))
+    }
+
+    /// Turns mutations into cells with their timestamps resolved, or says why they cannot apply.
+    fn prepare(&mut self, table: &str, row: &[u8], mutations: &[Mutation]) -> Result<Vec<Cell>> {
+        let t = self.enabled_table(table)?;
+        validate_row(row)?;
+        let region = t.regions.get(t.region_index(row)).map(|r| r.name(table)).unwrap_or_default();
+        let family_of = |name: &[u8]| -> Result<Arc<[u8]>> {
+            match t.descriptor.family(name) {
+                Some(f) => Ok(Arc::from(f.name.as_bytes())),
+                None => Err(Error::NoSuchColumnFamily { family: crate::bytes::to_printable(name), table: table.to_string(), region: region.clone() }),
+            }
+        };
+        // Resolve everything that reads before anything is written.
+        let mut planned: Vec<(Arc<[u8]>, Vec<u8>, Option<u64>, CellKind, Vec<u8>, u64)> = Vec::new();
+        let families: Vec<Arc<[u8]>> = t.descriptor.families.iter().map(|f| Arc::from(f.name.as_bytes())).collect();
+        for m in mutations {
+            match m {
+                Mutation::Put { family, qualifier, timestamp, value, ttl_ms } => {
+                    check_timestamp(*timestamp)?;
+                    planned.push((family_of(family)?, qualifier.clone(), *timestamp, CellKind::Put, value.clone(), ttl_ms.unwrap_or(0)));
+                }
+                Mutation::Delete { family, qualifier: Some(q), timestamp, all_versions } => {
+                    check_timestamp(*timestamp)?;
+                    let fam = family_of(family)?;
+                    if *all_versions {
+                        planned.push((fam, q.clone(), *timestamp, CellKind::DeleteColumn, Vec::new(), 0));
+                    } else {
+                        // Without a timestamp a version delete targets the newest visible version.
+                        let ts = match timestamp {
+                            Some(ts) => Some(*ts),
+                            None => self.latest_timestamp(table, row, family, q)?,
+                        };
+                        planned.push((fam, q.clone(), ts, CellKind::Delete, Vec::new(), 0));
+                    }
+                }
+                Mutation::Delete { family, qualifier: None, timestamp, all_versions } => {
+                    check_timestamp(*timestamp)?;
+                    let kind = if *all_versions { CellKind::DeleteFamily } else { CellKind::DeleteFamilyVersion };
+                    planned.push((family_of(family)?, Vec::new(), *timestamp, kind, Vec::new(), 0));
+                }
+                Mutation::DeleteRow { timestamp } => {
+                    check_timestamp(*timestamp)?;
+                    for fam in &families {
+                        planned.push((fam.clone(), Vec::new(), *timestamp, CellKind::DeleteFamily, Vec::new(), 0));
+                    }
+                }
+            }
+        }
+        let server_ts = if planned.iter().any(|p| p.2.is_none()) { self.next_timestamp() } else { 0 };
+        let mut cells = Vec::with_capacity(planned.len());
+        for (family, qualifier, ts, kind, value, ttl_ms) in planned {
+            let seq = self.next_seq();
+            cells.push(Cell { row: row.to_vec(), family, qualifier, timestamp: ts.unwrap_or(server_ts), kind, seq, ttl_ms, value });
+        }
+        Ok(cells)
+    }
+
+    /// Writes prepared cells of one row into its region and runs the region's upkeep.
+    fn apply(&mut self, table: &str, row: &[u8], cells: Vec<Cell>) -> OpStats {
+        self.tick += 1;
+        let tick = self.tick;
+        let bytes: usize = cells.iter().map(Cell::size).sum();
+        let count = cells.len();
+        let Some(t) = self.tables.get_mut(table) else { return OpStats::default() };
+        let idx = t.region_index(row);
+        let Some(region) = t.regions.get_mut(idx) else { return OpStats::default() };
+        for cell in &cells {
+            if let Some(fi) = t.descriptor.family_index(&cell.family) {
+                if let Some(store) = region.stores.get_mut(fi) {
+                    store.insert(cell.clone());
+                }
+            }
+        }
+        region.stats.record(tick, 0, count as u32, 0, bytes as u64);
+        let stats = OpStats { regions: vec![region.id], memstores_touched: 1, cells_written: count as u64, bytes_written: bytes as u64, ..OpStats::default() };
+        self.counters.mutations += 1;
+        self.counters.cells_written += count as u64;
+        self.counters.logical_bytes += bytes as u64;
+        self.changes.wal.push((table.to_string(), cells));
+        self.upkeep(table, idx);
+        stats
+    }
+
+    /// HBase's background work for one region, done at once: flush a full memstore, compact a
+    /// store with too many runs, split a region grown past the threshold.
+    fn upkeep(&mut self, table: &str, idx: usize) {
+        let Some(t) = self.tables.get(table) else { return };
+        let settings = t.descriptor.settings;
+        let Some(region) = t.regions.get(idx) else { return };
+        if region.memstore_bytes() < settings.flush_bytes {
+            return;
+        }
+        self.flush_region(table, idx);
+        let needs_compaction: Vec<usize> = match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
+            Some(r) => r.stores.iter().enumerate().filter(|(_, s)| s.runs.len() >= settings.compaction_threshold).map(|(i, _)| i).collect(),
+            None => return,
+        };
+        for fi in needs_compaction {
+            self.compact_store(table, idx, fi, false);
+        }
+        let split_at = match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
+            Some(r) if settings.split_bytes > 0 && r.bytes() > settings.split_bytes => r.mid_key(),
+            _ => None,
+        };
+        if let Some(mid) = split_at {
+            self.split_region(table, idx, &mid);
+        }
+    }
+
+    /// The timestamp of the newest visible version of a column.
+    fn latest_timestamp(&self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8]) -> Result<Option<u64>> {
+        let mut scan = Scan::get(row);
+        scan.columns = vec![(family.to_vec(), Some(qualifier.to_vec()))];
+        let out = self.read(table, &mut scan)?;
+        Ok(out.rows.first().and_then(|r| r.cells.first()).map(|c| c.timestamp))
+    }
+
+    /// The newest visible value of a column, with its timestamp.
+    fn latest_value(&self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8]) -> Result<Option<(u64, Vec<u8>)>> {
+        let mut scan = Scan::get(row);
+        scan.columns = vec![(family.to_vec(), Some(qualifier.to_vec()))];
+        let out = self.read(table, &mut scan)?;
+        Ok(out.rows.into_iter().next().and_then(|r| r.cells.into_iter().next()).map(|c| (c.timestamp, c.value)))
+    }
+
+    /// Adds `amount` to an 8-byte big-endian counter (absent counts as 0) and returns the sum.
+    pub fn increment(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], amount: i64) -> Result<i64> {
+        let current = self.latest_value(table, row, family, qualifier)?;
+        let (old_ts, old) = match &current {
+            Some((ts, v)) => {
+                let bytes: [u8; 8] = v.as_slice().try_into().map_err(|_| Error::NotALong(v.len()))?;
+                (Some(*ts), i64::from_be_bytes(bytes))
+            }
+            None => (None, 0),
+        };
+        let sum = old.wrapping_add(amount);
+        self.write_derived(table, row, family, qualifier, old_ts, sum.to_be_bytes().to_vec())?;
+        Ok(sum)
+    }
+
+    /// Appends `suffix` to a column's value and returns the new value.
+    pub fn append(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], suffix: &[u8]) -> Result<Vec<u8>> {
+        let current = self.latest_value(table, row, family, qualifier)?;
+        let old_ts = current.as_ref().map(|c| c.0);
+        let mut value = current.map(|c| c.1).unwrap_or_default();
+        value.extend_from_slice(suffix);
+        self.write_derived(table, row, family, qualifier, old_ts, value.clone())?;
+        Ok(value)
+    }
+
+    /// Writes the result of a read-modify-write at a timestamp newer than the value it read.
+    fn write_derived(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], old_ts: Option<u64>, value: Vec<u8>) -> Result<()> {
+        let mut ts = self.next_timestamp();
+        if let Some(old) = old_ts {
+            if old >= ts {
+                ts = old + 1;
+                self.last_ts = self.last_ts.max(ts);
+            }
+        }
+        let put = Mutation::Put { family: family.to_vec(), qualifier: qualifier.to_vec(), timestamp: Some(ts), value, ttl_ms: None };
+        self.mutate(table, row, &[put]).map(|_| ())
+    }
+
+    /// Applies `mutations` to the row if the condition on one column holds; says whether it did.
+    pub fn check_and_mutate(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], condition: &Condition, mutations: &[Mutation]) -> Result<bool> {
+        self.enabled_table(table)?;
+        validate_row(row)?;
+        let current = self.latest_value(table, row, family, qualifier)?;
+        let matches = match (condition, &current) {
+            (Condition::NotExists, None) => true,
+            (Condition::NotExists, Some(_)) => false,
+            (Condition::Compare(_, _), None) => false,
+            (Condition::Compare(op, expected), Some((_, actual))) => {
+                let ord = Comparator::Binary(expected.clone()).compare_to(actual);
+                op.matches(ord)
+            }
+        };
+        if matches {
+            self.mutate(table, row, mutations)?;
+        }
+        Ok(matches)
+    }
+
+    // ---- reads -------------------------------------------------------------------------
+
+    /// Runs a get or scan and records it in the regions' statistics.
+    pub fn scan(&mut self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
+        let out = self.read(table, scan)?;
+        self.tick += 1;
+        let tick = self.tick;
+        if let Some(t) = self.tables.get_mut(table) {
+            for (id, rows, bytes) in &out.per_region {
+                if let Some(r) = t.regions.iter_mut().find(|r| r.id == *id) {
+                    r.stats.record(tick, (*rows).max(1) as u32, 0, *bytes, 0);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A read that leaves the statistics alone (for read-modify-write and the views).
+    pub fn read(&self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
+        let t = self.enabled_table(table)?;
+        scan::run(t, scan, self.now())
+    }
+
+    // ---- structure ---------------------------------------------------------------------
+
+    /// Flushes every memstore of the table.
+    pub fn flush(&mut self, table: &str) -> Result<()> {
+        let n = self.table(table)?.regions.len();
+        for idx in 0..n {
+            self.flush_region(table, idx);
+        }
+        Ok(())
+    }
+
+    fn flush_region(&mut self, table: &str, idx: usize) {
+        let now = self.now();
+        let next_id = &mut self.next_id;
+        let Some(t) = self.tables.get_mut(table) else { return };
+        let Some(region) = t.regions.get_mut(idx) else { return };
+        if region.memstore_bytes() == 0 {
+            return;
+        }
+        let mut written = 0;
+        for (store, family) in region.stores.iter_mut().zip(&t.descriptor.families) {
+            *next_id += 1;
+            written += store.flush(family, *next_id, now);
+        }
+        self.counters.flushes += 1;
+        self.counters.flush_bytes += written as u64;
+        self.changes.rewritten.insert((table.to_string(), region.id));
+    }
+
+    /// Compacts every store of the table: minor merges runs keeping markers; major also drops
+    /// markers and the cells they mask.
+    pub fn compact(&mut self, table: &str, major: bool) -> Result<()> {
+        let t = self.table(table)?;
+        let shape: Vec<usize> = t.regions.iter().map(|r| r.stores.len()).collect();
+        for (idx, stores) in shape.into_iter().enumerate() {
+            for fi in 0..stores {
+                self.compact_store(table, idx, fi, major);
+            }
+        }
+        Ok(())
+    }
+
+    fn compact_store(&mut self, table: &str, idx: usize, fi: usize, major: bool) {
+        let now = self.now();
+        let id = self.next_id();
+        let Some(t) = self.tables.get_mut(table) else { return };
+        let Some(family) = t.descriptor.families.get(fi) else { return };
+        let Some(region) = t.regions.get_mut(idx) else { return };
+        let Some(store) = region.stores.get_mut(fi) else { return };
+        if store.runs.is_empty() || (!major && store.runs.len() < 2) {
+            return;
+        }
+        let written = store.compact(family, id, major, now);
+        self.counters.compactions += 1;
+        self.counters.compaction_bytes += written as u64;
+        self.changes.rewritten.insert((table.to_string(), region.id));
+    }
+
+    /// Splits the region holding `at` at that row, or with `None` every region at its mid key.
+    pub fn split(&mut self, table: &str, at: Option<&[u8]>) -> Result<()> {
+        let t = self.table(table)?;
+        match at {
+            Some(key) => {
+                let idx = t.region_index(key);
+                let ok = t.regions.get(idx).is_some_and(|r| r.start.as_slice() != key && r.contains(key));
+                if !ok {
+                    return Err(Error::BadSplitKey(crate::bytes::to_printable(key)));
+                }
+                self.split_region(table, idx, key);
+            }
+            None => {
+                let mids: Vec<(usize, Vec<u8>)> = t.regions.iter().enumerate().filter_map(|(i, r)| r.mid_key().map(|m| (i, m))).collect();
+                for (i, mid) in mids.into_iter().rev() {
+                    self.split_region(table, i, &mid);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn split_region(&mut self, table: &str, idx: usize, at: &[u8]) {
+        self.flush_region(table, idx);
+        let next_id = &mut self.next_id;
+        let mut fresh_id = || {
+            *next_id += 1;
+            *next_id
+        };
+        let Some(t) = self.tables.get_mut(table) else { return };
+        let Some(region) = t.regions.get_mut(idx) else { return };
+        if !region.contains(at) || region.start.as_slice() == at {
+            return;
+        }
+        let before = region.bytes();
+        let upper_stores: Vec<Store> = region.stores.iter_mut().map(|s| s.split_off(at, &mut fresh_id)).collect();
+        let (left_id, right_id) = (fresh_id(), fresh_id());
+        let right = Region { id: right_id, start: at.to_vec(), end: std::mem::replace(&mut region.end, at.to_vec()), stores: upper_stores, stats: RegionStats::default() };
+        let old_id = std::mem::replace(&mut region.id, left_id);
+        t.regions.insert(idx + 1, right);
+        self.counters.splits += 1;
+        self.counters.compaction_bytes += before as u64;
+        self.changes.catalog = true;
+        for id in [old_id, left_id, right_id] {
+            self.changes.rewritten.insert((table.to_string(), id));
+        }
+    }
+}
+
+fn validate_table_name(name: &str) -> Result<()> {
+    let (ns, qualifier) = match name.split_once(':') {
+        Some((ns, q)) => (Some(ns), q),
+        None => (None, name),
+    };
+    let legal = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') && !s.starts_with('.') && !s.starts_with('-');
+    if ns.is_some_and(|n| !legal(n) || n.contains('.') || n.contains('-')) || !legal(qualifier) {
+        return Err(Error::IllegalName(format!(
+            "Illegal character code:{}, <{}> at {}. User-space table qualifiers may only contain 'alphanumeric characters' and digits: {}",
+            name.bytes().find(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-' || *b == b'.' || *b == b':')).map(u32::from).unwrap_or(0),
+            name.chars().find(|c| !(c.is_ascii_alphanumeric() || "_-.:".contains(*c))).unwrap_or(' '),
+            name.find(|c: char| !(c.is_ascii_alphanumeric() || "_-.:".contains(c))).unwrap_or(0),
+            name
+        )));
+    }
+    Ok(())
+}
+
+fn validate_family(f: &FamilyDescriptor) -> Result<()> {
+    if f.name.is_empty() {
+        return Err(Error::IllegalName("Column Family name can not be empty".into()));
+    }
+    if f.name.starts_with('.') || f.name.bytes().any(|b| b == b':' || b == b'/' || b.is_ascii_control()) {
+        return Err(Error::IllegalName(format!("Column Family names cannot contain control characters, colons or slashes: {}", f.name)));
+    }
+    if f.max_versions < 1 {
+        return Err(Error::IllegalArgument(format!("Maximum versions must be positive, family '{}'", f.name)));
+    }
+    if f.min_versions > f.max_versions {
+        return Err(Error::IllegalArgument(format!(
+            "Minimum versions must be <= maximum versions, family '{}': min {} > max {}",
+            f.name, f.min_versions, f.max_versions
+        )));
+    }
+    Ok(())
+}
+
+fn validate_row(row: &[u8]) -> Result<()> {
+    if row.is_empty() {
+        return Err(Error::EmptyRow);
+    }
+    if row.len() > MAX_ROW_LENGTH {
+        return Err(Error::IllegalArgument(format!("Row length {} is > {}", row.len(), MAX_ROW_LENGTH)));
+    }
+    Ok(())
+}
+
+fn check_timestamp(ts: Option<u64>) -> Result<()> {
+    match ts {
+        Some(t) if t > i64::MAX as u64 => Err(Error::IllegalArgument(format!("Timestamp {t} is out of range"))),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,45 @@
+//! The engine's errors, named after the exceptions HBase raises for the same mistakes.
+
+/// What can go wrong in an engine operation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The table does not exist.
+    #[error("Unknown table {0}!")]
+    TableNotFound(String),
+    /// A table of that name exists already.
+    #[error("Table already exists: {0}!")]
+    TableExists(String),
+    /// The table is disabled and cannot serve reads or writes.
+    #[error("Table {0} is disabled!")]
+    TableNotEnabled(String),
+    /// The table must be disabled for this operation (drop).
+    #[error("Table {0} is enabled. Disable it first.")]
+    TableNotDisabled(String),
+    /// A family named in an operation is not part of the table.
+    #[error("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family {family} does not exist in region {region} in table '{table}'")]
+    NoSuchColumnFamily { family: String, table: String, region: String },
+    /// A table needs at least one family.
+    #[error("Table should have at least one column family.")]
+    NoFamilies,
+    /// A family was named twice in one create or alter.
+    #[error("Family '{0}' already exists")]
+    DuplicateFamily(String),
+    /// A name that HBase would refuse for a table or family.
+    #[error("Illegal name: {0}")]
+    IllegalName(String),
+    /// Row keys must not be empty.
+    #[error("Row length is 0")]
+    EmptyRow,
+    /// An argument HBase refuses, with its own wording.
+    #[error("{0}")]
+    IllegalArgument(String),
+    /// Increment on a value that is not an 8-byte long.
+    #[error("org.apache.hadoop.hbase.DoNotRetryIOException: Field is not a long, it's {0} bytes wide")]
+    NotALong(usize),
+    /// A split key outside the region or equal to its start.
+    #[error("Split row {0} is not inside region bounds or equals the region start")]
+    BadSplitKey(String),
+}
+
+/// The engine's result type.
+pub type Result<T> = std::result::Result<T, Error>;

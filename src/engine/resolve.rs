@@ -1,0 +1,291 @@
+//! Version and delete resolution: which cells of one row of one family a read sees, and which
+//! a flush or compaction keeps. This is where HBase's documented surprises come from.
+
+use super::cell::{Cell, CellKind};
+use super::family::FamilyDescriptor;
+
+/// HBase's delete tracker for one row of one family: remembers the markers seen so far (they
+/// sort before the cells they mask) and answers whether a put is masked.
+#[derive(Default)]
+pub(crate) struct DeleteTracker<'a> {
+    family_stamp: Option<u64>,
+    family_versions: Vec<u64>,
+    column: Option<(&'a [u8], CellKind, u64)>,
+}
+
+/// How a put fares against the markers seen.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Masked {
+    No,
+    /// This version only (Delete, DeleteFamilyVersion).
+    Version,
+    /// This version and every older one of the column (DeleteColumn, DeleteFamily).
+    Column,
+}
+
+impl<'a> DeleteTracker<'a> {
+    pub fn add(&mut self, cell: &'a Cell) {
+        let ts = cell.timestamp;
+        if self.family_stamp.is_some_and(|f| ts <= f) {
+            return;
+        }
+        match cell.kind {
+            CellKind::DeleteFamily => self.family_stamp = Some(ts),
+            CellKind::DeleteFamilyVersion => self.family_versions.push(ts),
+            CellKind::Delete | CellKind::DeleteColumn => {
+                // A less general marker on the column already tracked adds nothing.
+                if let Some((q, kind, _)) = self.column {
+                    if cell.kind < kind && q == cell.qualifier.as_slice() {
+                        return;
+                    }
+                }
+                self.column = Some((&cell.qualifier, cell.kind, ts));
+            }
+            CellKind::Put => {}
+        }
+    }
+
+    pub fn is_deleted(&mut self, cell: &Cell) -> Masked {
+        let ts = cell.timestamp;
+        if self.family_stamp.is_some_and(|f| ts <= f) {
+            return Masked::Column;
+        }
+        if self.family_versions.contains(&ts) {
+            return Masked::Version;
+        }
+        if let Some((q, kind, del_ts)) = self.column {
+            if q == cell.qualifier.as_slice() {
+                if kind == CellKind::DeleteColumn {
+                    return Masked::Column;
+                }
+                if ts == del_ts {
+                    return Masked::Version;
+                }
+            }
+            // An older version, or the next column: the version marker has done its work.
+            self.column = None;
+        }
+        Masked::No
+    }
+}
+
+/// Counts versions per column and drops repeated (timestamp, kind) pairs: of two writes at the
+/// same timestamp only the later one is ever seen.
+#[derive(Default)]
+struct ColumnTracker<'a> {
+    column: Option<&'a [u8]>,
+    count: u32,
+    last: Option<(u64, CellKind)>,
+}
+
+enum Versioned {
+    /// Counted and within the limits.
+    Keep,
+    /// A repeat of the previous timestamp and kind.
+    Duplicate,
+    /// Past the version limit or expired past MIN_VERSIONS: the rest of the column goes too.
+    ColumnDone,
+}
+
+impl<'a> ColumnTracker<'a> {
+    fn check(&mut self, cell: &'a Cell, max_versions: u32, min_versions: u32, expired: bool) -> Versioned {
+        if self.column != Some(cell.qualifier.as_slice()) {
+            self.column = Some(&cell.qualifier);
+            self.count = 0;
+            self.last = None;
+        } else if self.last == Some((cell.timestamp, cell.kind)) {
+            return Versioned::Duplicate;
+        }
+        if !cell.kind.is_delete() {
+            self.count += 1;
+        }
+        if self.count > max_versions {
+            return Versioned::ColumnDone;
+        }
+        if self.count <= min_versions || !expired {
+            self.last = Some((cell.timestamp, cell.kind));
+            Versioned::Keep
+        } else {
+            Versioned::ColumnDone
+        }
+    }
+}
+
+/// What a read asks of one family.
+#[derive(Clone, Debug)]
+pub(crate) struct ReadSpec<'s> {
+    pub max_versions: u32,
+    /// Half-open `[min, max)`.
+    pub time_range: (u64, u64),
+    /// The qualifiers asked for, or `None` for all.
+    pub columns: Option<&'s [Vec<u8>]>,
+    pub raw: bool,
+}
+
+/// What a user read does with a cell.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Verdict {
+    Include,
+    Skip,
+    /// Skip this cell and the rest of its column.
+    SkipColumn,
+}
+
+/// Resolves the cells of one row of one family for a get or scan, in cell order.
+pub(crate) struct RowResolver<'a, 's> {
+    deletes: DeleteTracker<'a>,
+    versions: ColumnTracker<'a>,
+    skipping: Option<&'a [u8]>,
+    spec: &'s ReadSpec<'s>,
+    family: &'s FamilyDescriptor,
+    oldest_unexpired: u64,
+    now: u64,
+    max_versions: u32,
+}
+
+impl<'a, 's> RowResolver<'a, 's> {
+    pub fn new(spec: &'s ReadSpec<'s>, family: &'s FamilyDescriptor, now: u64) -> Self {
+        // Raw scans take the scan's VERSIONS as is; other reads are capped by the family's.
+        let max_versions = if spec.raw { spec.max_versions } else { spec.max_versions.min(family.max_versions) };
+        RowResolver {
+            deletes: DeleteTracker::default(),
+            versions: ColumnTracker::default(),
+            skipping: None,
+            spec,
+            family,
+            oldest_unexpired: family.oldest_unexpired(now),
+            now,
+            max_versions,
+        }
+    }
+
+    /// Decides one cell; cells must come in cell order, all of one row and family.
+    pub fn offer(&mut self, cell: &'a Cell) -> Verdict {
+        if self.skipping == Some(cell.qualifier.as_slice()) {
+            return Verdict::Skip;
+        }
+        self.skipping = None;
+        let verdict = self.decide(cell);
+        if verdict == Verdict::SkipColumn {
+            self.skipping = Some(&cell.qualifier);
+        }
+        verdict
+    }
+
+    /// Marks the rest of this cell's column as skipped (a filter's NEXT_COL).
+    pub fn skip_column(&mut self, cell: &'a Cell) {
+        self.skipping = Some(&cell.qualifier);
+    }
+
+    fn decide(&mut self, cell: &'a Cell) -> Verdict {
+        let ts = cell.timestamp;
+        let expired = ts < self.oldest_unexpired;
+        if expired && self.family.min_versions == 0 {
+            return Verdict::SkipColumn;
+        }
+        if cell.ttl_expired(self.now) {
+            return Verdict::Skip;
+        }
+        let (min, max) = self.spec.time_range;
+        if !self.spec.raw {
+            if cell.kind.is_delete() {
+                let applies = if self.family.keep_deleted_cells.keeps() { ts >= min && ts < max } else { ts >= min };
+                if applies {
+                    self.deletes.add(cell);
+                }
+                return Verdict::Skip;
+            }
+            match self.deletes.is_deleted(cell) {
+                Masked::No => {}
+                Masked::Version => return Verdict::Skip,
+                Masked::Column => return Verdict::SkipColumn,
+            }
+        }
+        if ts >= max {
+            return Verdict::Skip;
+        }
+        if ts < min {
+            return Verdict::SkipColumn;
+        }
+        if let Some(cols) = self.spec.columns {
+            if !cols.iter().any(|q| q.as_slice() == cell.qualifier.as_slice()) {
+                return Verdict::SkipColumn;
+            }
+        }
+        match self.versions.check(cell, self.max_versions, self.family.min_versions, expired) {
+            Versioned::Keep => Verdict::Include,
+            Versioned::Duplicate => Verdict::Skip,
+            Versioned::ColumnDone => Verdict::SkipColumn,
+        }
+    }
+}
+
+/// Which rewrite of a store is running.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CompactionMode {
+    /// Memstore to run: versions and TTL apply, markers stay.
+    Flush,
+    /// Runs merged: as a flush.
+    Minor,
+    /// Runs merged into one: markers and the cells they mask are dropped, unless the family
+    /// keeps deleted cells.
+    Major,
+}
+
+/// Decides what a flush or compaction keeps.
+pub(crate) struct CompactionResolver;
+
+impl CompactionResolver {
+    pub fn apply(cells: impl Iterator<Item = Cell>, family: &FamilyDescriptor, mode: CompactionMode, now: u64) -> Vec<Cell> {
+        let cells: Vec<Cell> = cells.collect();
+        let keep = Self::keep_mask(&cells, family, mode, now);
+        cells.into_iter().zip(keep).filter_map(|(c, k)| k.then_some(c)).collect()
+    }
+
+    fn keep_mask(cells: &[Cell], family: &FamilyDescriptor, mode: CompactionMode, now: u64) -> Vec<bool> {
+        let oldest = family.oldest_unexpired(now);
+        let keep_deleted = family.keep_deleted_cells.keeps();
+        let mut out = Vec::with_capacity(cells.len());
+        let mut row_start: Option<(&[u8], &[u8])> = None;
+        let mut deletes = DeleteTracker::default();
+        let mut versions = ColumnTracker::default();
+        let mut skipping: Option<(&[u8], &[u8])> = None;
+        for cell in cells {
+            let key = (cell.row.as_slice(), cell.family.as_ref());
+            if row_start != Some(key) {
+                row_start = Some(key);
+                deletes = DeleteTracker::default();
+                versions = ColumnTracker::default();
+                skipping = None;
+            }
+            if skipping == Some((cell.row.as_slice(), cell.qualifier.as_slice())) {
+                out.push(false);
+                continue;
+            }
+            skipping = None;
+            let expired = cell.timestamp < oldest;
+            let keep = if (expired && family.min_versions == 0) || cell.ttl_expired(now) {
+                false
+            } else if cell.kind.is_delete() {
+                if !keep_deleted {
+                    deletes.add(cell);
+                }
+                mode != CompactionMode::Major || keep_deleted
+            } else {
+                match deletes.is_deleted(cell) {
+                    Masked::No => match versions.check(cell, family.max_versions, family.min_versions, expired) {
+                        Versioned::Keep => true,
+                        Versioned::Duplicate => false,
+                        Versioned::ColumnDone => {
+                            skipping = Some((&cell.row, &cell.qualifier));
+                            false
+                        }
+                    },
+                    Masked::Version | Masked::Column => false,
+                }
+            };
+            out.push(keep);
+        }
+        out
+    }
+}

@@ -1,0 +1,220 @@
+//! A store holds one family of one region: a memstore taking writes, and immutable sorted runs
+//! that flushes produce and compactions merge.
+
+use std::collections::BTreeSet;
+use std::ops::Bound;
+use std::sync::Arc;
+
+use super::cell::Cell;
+use super::family::FamilyDescriptor;
+use super::resolve::{CompactionMode, CompactionResolver};
+
+/// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile).
+#[derive(Debug)]
+pub struct Run {
+    pub id: u64,
+    pub cells: Vec<Cell>,
+    pub bytes: usize,
+}
+
+impl Run {
+    pub fn new(id: u64, cells: Vec<Cell>) -> Run {
+        let bytes = cells.iter().map(Cell::size).sum();
+        Run { id, cells, bytes }
+    }
+}
+
+/// One family's data in one region.
+#[derive(Debug)]
+pub struct Store {
+    pub family: Arc<[u8]>,
+    pub memstore: BTreeSet<Cell>,
+    pub memstore_bytes: usize,
+    /// Newest first.
+    pub runs: Vec<Arc<Run>>,
+}
+
+impl Store {
+    pub fn new(family: &str) -> Store {
+        Store { family: Arc::from(family.as_bytes()), memstore: BTreeSet::new(), memstore_bytes: 0, runs: Vec::new() }
+    }
+
+    pub fn insert(&mut self, cell: Cell) {
+        self.memstore_bytes += cell.size();
+        self.memstore.insert(cell);
+    }
+
+    /// Bytes held in runs and memstore.
+    pub fn bytes(&self) -> usize {
+        self.memstore_bytes + self.runs.iter().map(|r| r.bytes).sum::<usize>()
+    }
+
+    pub fn cell_count(&self) -> usize {
+        self.memstore.len() + self.runs.iter().map(|r| r.cells.len()).sum::<usize>()
+    }
+
+    /// A merged cursor over memstore and runs, from the first cell of `row` on.
+    pub fn cursor_from(&self, row: &[u8]) -> MergeIter<'_> {
+        let probe = Cell::first_on_row(row, &self.family);
+        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        sources.push(Source::Mem(self.memstore.range((Bound::Included(&probe), Bound::Unbounded))));
+        for run in &self.runs {
+            let at = run.cells.partition_point(|c| c < &probe);
+            sources.push(Source::Run(run.cells.get(at..).unwrap_or(&[]).iter()));
+        }
+        MergeIter::new(sources)
+    }
+
+    /// The greatest row in this store that sorts strictly below `bound` (or any row when
+    /// `bound` is `None`), the step a reversed scan takes.
+    pub fn prev_row(&self, bound: Option<&[u8]>) -> Option<&[u8]> {
+        let mut best: Option<&[u8]> = None;
+        let mem = match bound {
+            Some(b) => {
+                let probe = Cell::first_on_row(b, &self.family);
+                self.memstore.range((Bound::Unbounded, Bound::Excluded(&probe))).next_back()
+            }
+            None => self.memstore.iter().next_back(),
+        };
+        if let Some(c) = mem {
+            best = Some(&c.row);
+        }
+        for run in &self.runs {
+            let at = match bound {
+                Some(b) => run.cells.partition_point(|c| c.row.as_slice() < b),
+                None => run.cells.len(),
+            };
+            if let Some(c) = at.checked_sub(1).and_then(|i| run.cells.get(i)) {
+                if best.is_none_or(|b| c.row.as_slice() > b) {
+                    best = Some(&c.row);
+                }
+            }
+        }
+        best
+    }
+
+    /// Writes the memstore out as a new run, applying versions and TTL but keeping delete
+    /// markers (HBase flushes retain deletes). Returns the bytes written.
+    pub fn flush(&mut self, family: &FamilyDescriptor, run_id: u64, now: u64) -> usize {
+        if self.memstore.is_empty() {
+            return 0;
+        }
+        let mem = std::mem::take(&mut self.memstore);
+        self.memstore_bytes = 0;
+        let kept = CompactionResolver::apply(mem.into_iter(), family, CompactionMode::Flush, now);
+        let run = Run::new(run_id, kept);
+        let bytes = run.bytes;
+        if !run.cells.is_empty() {
+            self.runs.insert(0, Arc::new(run));
+        }
+        bytes
+    }
+
+    /// Merges all runs into one. A minor compaction keeps delete markers; a major one drops
+    /// them with the cells they mask (unless KEEP_DELETED_CELLS). Returns the bytes written.
+    pub fn compact(&mut self, family: &FamilyDescriptor, run_id: u64, major: bool, now: u64) -> usize {
+        if self.runs.is_empty() || (!major && self.runs.len() < 2) {
+            return 0;
+        }
+        let merged: Vec<Cell> = {
+            let sources = self.runs.iter().map(|r| Source::Run(r.cells.iter())).collect();
+            MergeIter::new(sources).cloned().collect()
+        };
+        let mode = if major { CompactionMode::Major } else { CompactionMode::Minor };
+        let kept = CompactionResolver::apply(merged.into_iter(), family, mode, now);
+        let run = Run::new(run_id, kept);
+        let bytes = run.bytes;
+        self.runs.clear();
+        if !run.cells.is_empty() {
+            self.runs.push(Arc::new(run));
+        }
+        bytes
+    }
+
+    /// Moves every cell with a row at or above `at` into a new store (memstore must be empty).
+    pub fn split_off(&mut self, at: &[u8], run_id: &mut dyn FnMut() -> u64) -> Store {
+        let mut upper = Store { family: self.family.clone(), memstore: BTreeSet::new(), memstore_bytes: 0, runs: Vec::new() };
+        let probe = Cell::first_on_row(at, &self.family);
+        let upper_mem = self.memstore.split_off(&probe);
+        upper.memstore_bytes = upper_mem.iter().map(Cell::size).sum();
+        upper.memstore = upper_mem;
+        self.memstore_bytes = self.memstore.iter().map(Cell::size).sum();
+        let runs = std::mem::take(&mut self.runs);
+        for run in runs {
+            let cut = run.cells.partition_point(|c| c.row.as_slice() < at);
+            if cut == run.cells.len() {
+                self.runs.push(run);
+            } else if cut == 0 {
+                upper.runs.push(run);
+            } else {
+                let lo: Vec<Cell> = run.cells.get(..cut).unwrap_or(&[]).to_vec();
+                let hi: Vec<Cell> = run.cells.get(cut..).unwrap_or(&[]).to_vec();
+                self.runs.push(Arc::new(Run::new(run_id(), lo)));
+                upper.runs.push(Arc::new(Run::new(run_id(), hi)));
+            }
+        }
+        upper
+    }
+}
+
+/// One sorted input of a merge.
+pub enum Source<'a> {
+    Mem(std::collections::btree_set::Range<'a, Cell>),
+    Run(std::slice::Iter<'a, Cell>),
+}
+
+impl<'a> Iterator for Source<'a> {
+    type Item = &'a Cell;
+    fn next(&mut self) -> Option<&'a Cell> {
+        match self {
+            Source::Mem(it) => it.next(),
+            Source::Run(it) => it.next(),
+        }
+    }
+}
+
+/// Merges sorted sources into one sorted stream of cells, remembering which sources it read.
+pub struct MergeIter<'a> {
+    heads: Vec<Option<&'a Cell>>,
+    sources: Vec<Source<'a>>,
+    /// Bit i is set once source i has yielded a cell (0 is the memstore when present).
+    pub touched: u64,
+}
+
+impl<'a> MergeIter<'a> {
+    pub fn new(mut sources: Vec<Source<'a>>) -> MergeIter<'a> {
+        let heads = sources.iter_mut().map(Iterator::next).collect();
+        MergeIter { heads, sources, touched: 0 }
+    }
+
+    /// The next cell without consuming it.
+    pub fn peek(&self) -> Option<&'a Cell> {
+        self.min_index().and_then(|i| self.heads.get(i).copied().flatten())
+    }
+
+    fn min_index(&self) -> Option<usize> {
+        let mut best: Option<(usize, &Cell)> = None;
+        for (i, head) in self.heads.iter().enumerate() {
+            if let Some(c) = head {
+                if best.is_none_or(|(_, b)| *c < b) {
+                    best = Some((i, c));
+                }
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
+
+impl<'a> Iterator for MergeIter<'a> {
+    type Item = &'a Cell;
+    fn next(&mut self) -> Option<&'a Cell> {
+        let i = self.min_index()?;
+        let next = self.sources.get_mut(i).and_then(Iterator::next);
+        let head = self.heads.get_mut(i)?;
+        let out = std::mem::replace(head, next);
+        if i < 64 {
+            self.touched |= 1 << i;
+        }
+        out
+    }
+}

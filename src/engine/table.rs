@@ -1,0 +1,161 @@
+//! Tables and their regions: key ranges, the stores inside them, and how they split.
+
+use serde::{Deserialize, Serialize};
+
+use super::family::FamilyDescriptor;
+use super::stats::RegionStats;
+use super::store::Store;
+
+/// Thresholds that drive flushes, compactions and splits, per table. The defaults are small on
+/// purpose: a few thousand rows already show several flushes and regions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSettings {
+    /// A region flushes its memstores once they hold this many bytes together.
+    pub flush_bytes: usize,
+    /// A store compacts its runs (minor) once it has this many.
+    pub compaction_threshold: usize,
+    /// A region splits once it holds more than this many bytes; 0 turns automatic splits off.
+    pub split_bytes: usize,
+}
+
+impl Default for TableSettings {
+    fn default() -> Self {
+        TableSettings { flush_bytes: 16 * 1024, compaction_threshold: 3, split_bytes: 64 * 1024 }
+    }
+}
+
+/// A table's schema: name, families (sorted by name) and settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableDescriptor {
+    pub name: String,
+    pub families: Vec<FamilyDescriptor>,
+    pub settings: TableSettings,
+}
+
+impl TableDescriptor {
+    pub fn new(name: &str, families: Vec<FamilyDescriptor>) -> TableDescriptor {
+        TableDescriptor { name: name.to_string(), families, settings: TableSettings::default() }
+    }
+
+    pub fn family(&self, name: &[u8]) -> Option<&FamilyDescriptor> {
+        self.families.iter().find(|f| f.name.as_bytes() == name)
+    }
+
+    pub fn family_index(&self, name: &[u8]) -> Option<usize> {
+        self.families.iter().position(|f| f.name.as_bytes() == name)
+    }
+}
+
+/// A contiguous key range `[start, end)` of a table with one store per family (in the
+/// descriptor's family order). An empty `end` means "to the end of the table".
+#[derive(Debug)]
+pub struct Region {
+    pub id: u64,
+    pub start: Vec<u8>,
+    pub end: Vec<u8>,
+    pub stores: Vec<Store>,
+    pub stats: RegionStats,
+}
+
+impl Region {
+    pub fn new(id: u64, start: Vec<u8>, end: Vec<u8>, families: &[FamilyDescriptor]) -> Region {
+        Region { id, start, end, stores: families.iter().map(|f| Store::new(&f.name)).collect(), stats: RegionStats::default() }
+    }
+
+    pub fn contains(&self, row: &[u8]) -> bool {
+        row >= self.start.as_slice() && (self.end.is_empty() || row < self.end.as_slice())
+    }
+
+    pub fn memstore_bytes(&self) -> usize {
+        self.stores.iter().map(|s| s.memstore_bytes).sum()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.stores.iter().map(Store::bytes).sum()
+    }
+
+    pub fn run_count(&self) -> usize {
+        self.stores.iter().map(|s| s.runs.len()).sum()
+    }
+
+    /// The row where HBase would split this region: the row at the middle of its data by
+    /// bytes, never the region's first row. `None` when the region holds a single row.
+    pub fn mid_key(&self) -> Option<Vec<u8>> {
+        let total = self.bytes();
+        let mut rows: Vec<(&[u8], usize)> = Vec::new();
+        for store in &self.stores {
+            for cell in store.memstore.iter().chain(store.runs.iter().flat_map(|r| r.cells.iter())) {
+                rows.push((&cell.row, cell.size()));
+            }
+        }
+        rows.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut acc = 0;
+        let first = rows.first().map(|r| r.0)?;
+        for (row, size) in &rows {
+            acc += size;
+            if acc * 2 >= total && *row != first {
+                return Some(row.to_vec());
+            }
+        }
+        // Past the middle every row equalled the first: try the first different row.
+        rows.iter().find(|r| r.0 != first).map(|r| r.0.to_vec())
+    }
+
+    /// The region's name as HBase prints it: `table,startkey,id`.
+    pub fn name(&self, table: &str) -> String {
+        format!("{},{},{}", table, crate::bytes::to_printable(&self.start), self.id)
+    }
+}
+
+/// A table: its descriptor, state and regions sorted by start key.
+#[derive(Debug)]
+pub struct Table {
+    pub descriptor: TableDescriptor,
+    pub enabled: bool,
+    pub regions: Vec<Region>,
+}
+
+impl Table {
+    /// The index of the region holding `row`.
+    pub fn region_index(&self, row: &[u8]) -> usize {
+        self.regions.partition_point(|r| r.start.as_slice() <= row).saturating_sub(1)
+    }
+}
+
+/// Split keys for `NUMREGIONS` regions with one of HBase's split algorithms.
+pub fn split_keys(algorithm: &str, regions: u32) -> Option<Vec<Vec<u8>>> {
+    let n = u128::from(regions);
+    if n < 2 {
+        return Some(Vec::new());
+    }
+    let keys = match algorithm {
+        "HexStringSplit" => (1..n).map(|i| format!("{:08x}", (i * (1u128 << 32)) / n).into_bytes()).collect(),
+        "DecimalStringSplit" => (1..n).map(|i| format!("{:08}", (i * 100_000_000) / n).into_bytes()).collect(),
+        "UniformSplit" => (1..n)
+            .map(|i| {
+                let v = (i * (1u128 << 64)) / n;
+                (v as u64).to_be_bytes().to_vec()
+            })
+            .collect(),
+        _ => return None,
+    };
+    Some(keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_string_split_matches_hbase() {
+        let keys = split_keys("HexStringSplit", 4).unwrap_or_default();
+        assert_eq!(keys, vec![b"40000000".to_vec(), b"80000000".to_vec(), b"c0000000".to_vec()]);
+    }
+
+    #[test]
+    fn uniform_split_uses_byte_ranges() {
+        let keys = split_keys("UniformSplit", 16).unwrap_or_default();
+        assert_eq!(keys.first(), Some(&vec![0x10, 0, 0, 0, 0, 0, 0, 0]));
+        assert_eq!(keys.len(), 15);
+    }
+}

@@ -1,0 +1,121 @@
+//! Filters that decide on values.
+
+use super::{CompareOp, Comparator, Filter, ReturnCode};
+use crate::engine::Cell;
+
+/// Cells whose value compares to the operand as the operator says.
+#[derive(Debug)]
+pub struct ValueFilter {
+    pub op: CompareOp,
+    pub comparator: Comparator,
+}
+
+impl Filter for ValueFilter {
+    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+        if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
+            ReturnCode::Skip
+        } else {
+            ReturnCode::Include
+        }
+    }
+}
+
+/// Whole rows, kept or dropped by the value of one column. Rows without the column pass
+/// unless `filter_if_missing`; with `latest_version_only` only the newest version is tested.
+/// The `exclude` flavour (SingleColumnValueExcludeFilter) drops the tested column from results.
+#[derive(Debug)]
+pub struct SingleColumnValueFilter {
+    pub family: Vec<u8>,
+    pub qualifier: Vec<u8>,
+    pub op: CompareOp,
+    pub comparator: Comparator,
+    pub filter_if_missing: bool,
+    pub latest_version_only: bool,
+    pub exclude: bool,
+    pub(crate) found: bool,
+    pub(crate) matched: bool,
+}
+
+impl SingleColumnValueFilter {
+    fn is_column(&self, cell: &Cell) -> bool {
+        cell.family.as_ref() == self.family.as_slice() && cell.qualifier == self.qualifier
+    }
+}
+
+impl Filter for SingleColumnValueFilter {
+    fn reset(&mut self) {
+        self.found = false;
+        self.matched = false;
+    }
+    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+        if self.matched {
+            return ReturnCode::Include;
+        }
+        if self.latest_version_only && self.found {
+            return ReturnCode::NextRow;
+        }
+        if !self.is_column(cell) {
+            return ReturnCode::Include;
+        }
+        self.found = true;
+        if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
+            return if self.latest_version_only { ReturnCode::NextRow } else { ReturnCode::Include };
+        }
+        self.matched = true;
+        ReturnCode::Include
+    }
+    fn has_filter_row(&self) -> bool {
+        true
+    }
+    fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
+        if self.exclude {
+            cells.retain(|c| !self.is_column(c));
+        }
+    }
+    fn filter_row(&mut self) -> bool {
+        if self.found {
+            !self.matched
+        } else {
+            self.filter_if_missing
+        }
+    }
+}
+
+/// Keeps the cells whose timestamp matches a version of a reference column in the same row,
+/// optionally only reference versions whose value passes a comparison.
+#[derive(Debug)]
+pub struct DependentColumnFilter {
+    pub family: Vec<u8>,
+    pub qualifier: Vec<u8>,
+    pub drop_dependent: bool,
+    pub compare: Option<(CompareOp, Comparator)>,
+    pub(crate) stamps: Vec<u64>,
+}
+
+impl Filter for DependentColumnFilter {
+    fn reset(&mut self) {
+        self.stamps.clear();
+    }
+    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+        if cell.family.as_ref() != self.family.as_slice() || cell.qualifier != self.qualifier {
+            return ReturnCode::Include;
+        }
+        if let Some((op, cmp)) = &self.compare {
+            if op.filters_out(cmp.compare_to(&cell.value)) {
+                return ReturnCode::Skip;
+            }
+        }
+        self.stamps.push(cell.timestamp);
+        if self.drop_dependent {
+            ReturnCode::Skip
+        } else {
+            ReturnCode::Include
+        }
+    }
+    fn has_filter_row(&self) -> bool {
+        true
+    }
+    fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
+        cells.retain(|c| self.stamps.contains(&c.timestamp));
+    }
+}

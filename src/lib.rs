@@ -1,0 +1,4 @@
+//! Rowkey: an HBase schema-design playground.
+pub mod bytes;
+pub mod engine;
+pub mod filter;
