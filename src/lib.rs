@@ -2,3 +2,4 @@
 pub mod bytes;
 pub mod engine;
 pub mod filter;
+pub mod shell;

@@ -1,0 +1,124 @@
+//! The HBase shell: a lexer and parser with byte spans, an AST that prints back as canonical
+//! text, an executor over the engine, and output formatted as the HBase 2.x shell formats it.
+//! The browser console and the command-line shell both run through [`Shell::run`].
+
+mod ast;
+mod exec;
+mod format;
+mod help;
+mod lexer;
+mod parser;
+
+pub use ast::{quote, Command, Spanned, Value};
+pub use lexer::is_incomplete;
+pub use ShellError as Error;
+pub use parser::{parse_command, parse_script};
+
+use std::ops::Range;
+
+use crate::engine::{Engine, OpStats};
+
+/// Input that does not parse: what is wrong, where, and what was expected there.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    pub message: String,
+    pub span: Range<usize>,
+    pub expected: String,
+}
+
+impl ParseError {
+    pub fn new(message: impl Into<String>, span: Range<usize>, expected: impl Into<String>) -> ParseError {
+        ParseError { message: message.into(), span, expected: expected.into() }
+    }
+}
+
+/// A command that failed: HBase's message and the span of input at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShellError {
+    pub message: String,
+    pub span: Range<usize>,
+    /// The command whose usage the error points to, if known.
+    pub command: Option<String>,
+}
+
+/// What a scan or get went through, for the views that draw it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadTrace {
+    pub table: String,
+    pub examined: Vec<Vec<u8>>,
+    pub returned: Vec<Vec<u8>>,
+    pub stats: OpStats,
+}
+
+/// The result of one command.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The command's canonical text (or the raw input when it did not parse).
+    pub input: String,
+    /// Byte range of the command in the submitted text.
+    pub span: Range<usize>,
+    pub output: String,
+    pub error: Option<ShellError>,
+    /// The console should be cleared.
+    pub clear: bool,
+    pub trace: Option<ReadTrace>,
+}
+
+/// A shell session over an engine.
+pub struct Shell {
+    pub engine: Engine,
+    /// A monotonic timer in milliseconds, for `Took X seconds`.
+    timer: Box<dyn Fn() -> f64>,
+}
+
+impl Shell {
+    pub fn new(engine: Engine, timer: Box<dyn Fn() -> f64>) -> Shell {
+        Shell { engine, timer }
+    }
+
+    /// Runs every command in `input` in order; a failing command does not stop the rest.
+    pub fn run(&mut self, input: &str) -> Vec<Outcome> {
+        let mut outcomes = Vec::new();
+        for parsed in parse_script(input) {
+            let outcome = match parsed {
+                Ok(cmd) => {
+                    let started = (self.timer)();
+                    let mut out = exec::execute(&mut self.engine, &cmd);
+                    let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
+                    out.input = input.get(cmd.span.clone()).unwrap_or_default().to_string();
+                    out.span = cmd.span.clone();
+                    exec::finish(&mut out, seconds);
+                    out
+                }
+                Err(e) => {
+                    let line = line_around(input, &e.span);
+                    Outcome {
+                        input: input.get(line.clone()).unwrap_or_default().to_string(),
+                        span: line,
+                        output: format!("ERROR: {}\n", e.message),
+                        error: Some(ShellError { message: e.message, span: e.span, command: None }),
+                        ..Outcome::default()
+                    }
+                }
+            };
+            outcomes.push(outcome);
+        }
+        outcomes
+    }
+}
+
+fn line_around(input: &str, span: &Range<usize>) -> Range<usize> {
+    let start = input.get(..span.start.min(input.len())).and_then(|s| s.rfind('\n')).map(|i| i + 1).unwrap_or(0);
+    let end = input.get(span.end.min(input.len())..).and_then(|s| s.find('\n')).map(|i| i + span.end).unwrap_or(input.len());
+    start..end
+}
+
+/// The error's input line with carets under the span, as the CLI prints it.
+pub fn render_caret(input: &str, span: &Range<usize>) -> String {
+    let line = line_around(input, span);
+    let text = input.get(line.clone()).unwrap_or_default();
+    let col = input.get(line.start..span.start.max(line.start).min(input.len())).map(|s| s.chars().count()).unwrap_or(0);
+    let width = input.get(span.start.min(input.len())..span.end.min(line.end).max(span.start).min(input.len())).map(|s| s.chars().count()).unwrap_or(0).max(1);
+    format!("  {}\n  {}{}\n", text, " ".repeat(col), "^".repeat(width))
+}

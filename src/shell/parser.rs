@@ -1,0 +1,209 @@
+//! Parses tokens into commands. One place says "expected X, found Y".
+
+use std::ops::Range;
+
+use super::ast::{Command, Spanned, Value};
+use super::lexer::{lex, Tok, Token};
+use super::ParseError;
+
+/// Parses a script into commands; a statement that fails to parse yields its error and the
+/// parser resumes at the next statement.
+pub fn parse_script(src: &str) -> Vec<Result<Command, ParseError>> {
+    let tokens = match lex(src) {
+        Ok(t) => t,
+        Err(e) => return vec![Err(e)],
+    };
+    let mut p = Parser { tokens, pos: 0, end: src.len(), depth: 0 };
+    let mut out = Vec::new();
+    loop {
+        while p.peek_raw().is_some_and(|t| t.tok == Tok::End) {
+            p.pos += 1;
+        }
+        if p.peek_raw().is_none() {
+            break;
+        }
+        match p.command() {
+            Ok(cmd) => out.push(Ok(cmd)),
+            Err(e) => {
+                out.push(Err(e));
+                p.depth = 0;
+                while p.peek_raw().is_some_and(|t| t.tok != Tok::End) {
+                    p.pos += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Parses exactly one command.
+pub fn parse_command(src: &str) -> Result<Command, ParseError> {
+    let mut all = parse_script(src);
+    match all.len() {
+        0 => Err(ParseError::new("empty input", 0..0, "a command")),
+        1 => all.remove(0),
+        _ => Err(ParseError::new("more than one command", 0..src.len(), "a single command")),
+    }
+}
+
+struct Parser {
+    tokens: Vec<Token>,
+    pos: usize,
+    end: usize,
+    /// Bracket depth: inside brackets a newline is whitespace.
+    depth: usize,
+}
+
+impl Parser {
+    fn peek_raw(&self) -> Option<&Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn peek(&mut self) -> Option<&Token> {
+        if self.depth > 0 {
+            while self.tokens.get(self.pos).is_some_and(|t| t.tok == Tok::End) {
+                self.pos += 1;
+            }
+        }
+        self.tokens.get(self.pos)
+    }
+
+    fn at_end(&mut self) -> bool {
+        self.peek().is_none_or(|t| t.tok == Tok::End)
+    }
+
+    fn eat(&mut self, tok: &Tok) -> bool {
+        if self.peek().is_some_and(|t| &t.tok == tok) {
+            self.pos += 1;
+            return true;
+        }
+        false
+    }
+
+    /// The one place that words "expected X, found Y".
+    fn expected<T>(&mut self, what: &str) -> Result<T, ParseError> {
+        let end = self.end;
+        match self.peek() {
+            Some(t) if t.tok != Tok::End => Err(ParseError::new(format!("expected {what}, found {}", t.tok.describe()), t.span.clone(), what)),
+            Some(t) => Err(ParseError::new(format!("expected {what}, found end of command"), t.span.start..t.span.start, what)),
+            None => Err(ParseError::new(format!("expected {what}, found end of input"), end..end, what)),
+        }
+    }
+
+    fn expect(&mut self, tok: Tok, what: &str) -> Result<Range<usize>, ParseError> {
+        match self.peek() {
+            Some(t) if t.tok == tok => {
+                let span = t.span.clone();
+                self.pos += 1;
+                Ok(span)
+            }
+            _ => self.expected(what),
+        }
+    }
+
+    fn command(&mut self) -> Result<Command, ParseError> {
+        let Some(Token { tok: Tok::Ident(name), span: name_span }) = self.peek().cloned() else {
+            return self.expected("a command name");
+        };
+        self.pos += 1;
+        let mut args = Vec::new();
+        let parenthesised = self.eat(&Tok::LParen);
+        if parenthesised {
+            self.depth += 1;
+        }
+        let closing = |p: &mut Parser| parenthesised && p.peek().is_some_and(|t| t.tok == Tok::RParen);
+        if !self.at_end() && !closing(self) {
+            loop {
+                let value = self.value()?;
+                if self.peek().is_some_and(|t| t.tok == Tok::Arrow) {
+                    args.push(self.bare_hash(value)?);
+                    break;
+                }
+                args.push(value);
+                if !self.eat(&Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        if parenthesised {
+            self.expect(Tok::RParen, "')'")?;
+            self.depth -= 1;
+        }
+        if !self.at_end() {
+            return self.expected("',' or end of command");
+        }
+        let end = args.last().map(|a| a.span.end).unwrap_or(name_span.end);
+        Ok(Command { span: name_span.start..end, name, name_span, args })
+    }
+
+    /// `KEY => value, KEY => value` written without braces as the last argument.
+    fn bare_hash(&mut self, first_key: Spanned) -> Result<Spanned, ParseError> {
+        let start = first_key.span.start;
+        let mut pairs = Vec::new();
+        let mut key = first_key;
+        loop {
+            self.expect(Tok::Arrow, "'=>'")?;
+            let value = self.value()?;
+            pairs.push((key, value));
+            if !self.eat(&Tok::Comma) {
+                break;
+            }
+            key = self.value()?;
+        }
+        let end = pairs.last().map(|p| p.1.span.end).unwrap_or(start);
+        Ok(Spanned { value: Value::Hash(pairs), span: start..end })
+    }
+
+    fn value(&mut self) -> Result<Spanned, ParseError> {
+        let Some(t) = self.peek().cloned() else { return self.expected("a value") };
+        let value = match t.tok {
+            Tok::Str { bytes, .. } => Value::Str(bytes),
+            Tok::Int(i) => Value::Int(i),
+            Tok::Ident(w) => Value::Ident(w),
+            Tok::LBracket => return self.array(),
+            Tok::LBrace => return self.hash(),
+            _ => return self.expected("a value"),
+        };
+        self.pos += 1;
+        Ok(Spanned { value, span: t.span })
+    }
+
+    fn array(&mut self) -> Result<Spanned, ParseError> {
+        let open = self.expect(Tok::LBracket, "'['")?;
+        self.depth += 1;
+        let mut items = Vec::new();
+        while !self.eat(&Tok::RBracket) {
+            if self.peek().is_none() {
+                return Err(ParseError::new("unclosed '['", open, "']'"));
+            }
+            items.push(self.value()?);
+            if !self.eat(&Tok::Comma) && !self.peek().is_some_and(|t| t.tok == Tok::RBracket) {
+                return self.expected("',' or ']'");
+            }
+        }
+        self.depth -= 1;
+        let end = self.tokens.get(self.pos.saturating_sub(1)).map(|t| t.span.end).unwrap_or(open.end);
+        Ok(Spanned { value: Value::Array(items), span: open.start..end })
+    }
+
+    fn hash(&mut self) -> Result<Spanned, ParseError> {
+        let open = self.expect(Tok::LBrace, "'{'")?;
+        self.depth += 1;
+        let mut pairs = Vec::new();
+        while !self.eat(&Tok::RBrace) {
+            if self.peek().is_none() {
+                return Err(ParseError::new("unclosed '{'", open, "'}'"));
+            }
+            let key = self.value()?;
+            self.expect(Tok::Arrow, "'=>'")?;
+            let value = self.value()?;
+            pairs.push((key, value));
+            if !self.eat(&Tok::Comma) && !self.peek().is_some_and(|t| t.tok == Tok::RBrace) {
+                return self.expected("',' or '}'");
+            }
+        }
+        self.depth -= 1;
+        let end = self.tokens.get(self.pos.saturating_sub(1)).map(|t| t.span.end).unwrap_or(open.end);
+        Ok(Spanned { value: Value::Hash(pairs), span: open.start..end })
+    }
+}
