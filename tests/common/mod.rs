@@ -1,0 +1,76 @@
+//! Helpers shared by the integration tests: an engine on a clock the test moves, and a shell
+//! whose output has the timing lines removed.
+#![allow(dead_code)]
+
+use std::cell::Cell as StdCell;
+use std::rc::Rc;
+
+use rowkey::engine::{Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor};
+use rowkey::shell::Shell;
+
+pub type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// A clock the test sets by hand.
+#[derive(Clone)]
+pub struct Clock(pub Rc<StdCell<u64>>);
+
+impl Clock {
+    pub fn at(ms: u64) -> Clock {
+        Clock(Rc::new(StdCell::new(ms)))
+    }
+    pub fn set(&self, ms: u64) {
+        self.0.set(ms);
+    }
+    pub fn advance(&self, ms: u64) {
+        self.0.set(self.0.get() + ms);
+    }
+    pub fn engine(&self) -> Engine {
+        let c = self.0.clone();
+        Engine::new(Box::new(move || c.get()))
+    }
+}
+
+/// An engine at time 1_000_000 with table `t`, families as given (name, versions).
+pub fn engine_with(families: &[(&str, u32)]) -> Result<(Engine, Clock), rowkey::engine::Error> {
+    let clock = Clock::at(1_000_000);
+    let mut e = clock.engine();
+    let fams = families
+        .iter()
+        .map(|(n, v)| {
+            let mut f = FamilyDescriptor::new(n);
+            f.max_versions = *v;
+            f
+        })
+        .collect();
+    e.create_table(TableDescriptor::new("t", fams), vec![])?;
+    Ok((e, clock))
+}
+
+pub fn put(family: &str, q: &str, ts: Option<u64>, v: &str) -> Mutation {
+    Mutation::Put { family: family.into(), qualifier: q.into(), timestamp: ts, value: v.into(), ttl_ms: None }
+}
+
+/// `(ts, value)` of the versions a get of one column returns.
+pub fn versions(e: &mut Engine, row: &str, family: &str, q: &str, max: u32) -> Result<Vec<(u64, String)>, rowkey::engine::Error> {
+    let mut scan = Scan::get(row.as_bytes());
+    scan.columns = vec![(family.into(), Some(q.into()))];
+    scan.max_versions = max;
+    let out = e.scan("t", &mut scan)?;
+    Ok(out.rows.iter().flat_map(|r| r.cells.iter()).map(|c| (c.timestamp, String::from_utf8_lossy(&c.value).into_owned())).collect())
+}
+
+/// The row keys a scan returns.
+pub fn rows(e: &mut Engine, scan: &mut Scan) -> Result<Vec<String>, rowkey::engine::Error> {
+    Ok(e.scan("t", scan)?.rows.iter().map(|r| String::from_utf8_lossy(&r.row).into_owned()).collect())
+}
+
+/// A shell on a fixed clock.
+pub fn shell_at(ms: u64) -> (Shell, Clock) {
+    let clock = Clock::at(ms);
+    (Shell::new(clock.engine(), Box::new(|| 0.0)), clock)
+}
+
+/// Runs commands and returns their output without the `Took` lines.
+pub fn run(shell: &mut Shell, input: &str) -> String {
+    shell.run(input).iter().map(|o| o.output.lines().filter(|l| !l.starts_with("Took ")).map(|l| format!("{l}\n")).collect::<String>()).collect()
+}

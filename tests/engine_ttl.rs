@@ -1,0 +1,52 @@
+//! TTL per family and per cell, and MIN_VERSIONS keeping versions past the TTL.
+mod common;
+use common::*;
+use rowkey::engine::{FamilyDescriptor, Mutation, TableDescriptor};
+
+fn ttl_table(ttl: u64, min_versions: u32) -> Result<(rowkey::engine::Engine, Clock), rowkey::engine::Error> {
+    let clock = Clock::at(1_000_000);
+    let mut e = clock.engine();
+    let mut f = FamilyDescriptor::new("f");
+    f.ttl_seconds = Some(ttl);
+    f.max_versions = 5;
+    f.min_versions = min_versions;
+    e.create_table(TableDescriptor::new("t", vec![f]), vec![])?;
+    Ok((e, clock))
+}
+
+#[test]
+fn family_ttl_expires_cells() -> TestResult {
+    let (mut e, clock) = ttl_table(10, 0)?;
+    e.mutate("t", b"r", &[put("f", "q", None, "v")])?;
+    clock.advance(9_000);
+    assert_eq!(versions(&mut e, "r", "f", "q", 1)?.len(), 1);
+    clock.advance(2_000);
+    assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty());
+    e.flush("t")?;
+    e.compact("t", true)?;
+    assert_eq!(e.table("t")?.regions[0].stores[0].cell_count(), 0, "expired cells are dropped on rewrite");
+    Ok(())
+}
+
+#[test]
+fn min_versions_survive_ttl() -> TestResult {
+    let (mut e, clock) = ttl_table(10, 2)?;
+    for ts in [1_000_000, 1_000_001, 1_000_002] {
+        e.mutate("t", b"r", &[put("f", "q", Some(ts), &ts.to_string())])?;
+    }
+    clock.advance(60_000);
+    let got: Vec<u64> = versions(&mut e, "r", "f", "q", 5)?.into_iter().map(|v| v.0).collect();
+    assert_eq!(got, vec![1_000_002, 1_000_001]);
+    Ok(())
+}
+
+#[test]
+fn cell_ttl_expires_one_put() -> TestResult {
+    let (mut e, clock) = engine_with(&[("f", 3)])?;
+    e.mutate("t", b"r", &[Mutation::Put { family: "f".into(), qualifier: "q".into(), timestamp: None, value: "short".into(), ttl_ms: Some(500) }])?;
+    e.mutate("t", b"r", &[put("f", "p", None, "long")])?;
+    clock.advance(600);
+    assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty());
+    assert_eq!(versions(&mut e, "r", "f", "p", 1)?.len(), 1);
+    Ok(())
+}
