@@ -293,7 +293,12 @@ impl<'t, 's> Reader<'t, 's> {
             if f.has_filter_row() {
                 f.filter_row_cells(&mut cells);
             }
-            if f.filter_row() {
+            let dropped = f.filter_row();
+            // A filter that is done now ends the scan before the next row is read.
+            if f.filter_all_remaining() {
+                self.done = true;
+            }
+            if dropped {
                 return;
             }
         }

@@ -1,0 +1,41 @@
+//! The native command-line shell: standard input or a script, multi-line commands, errors
+//! that do not stop it, exit status 0 at the end of input.
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run_cli(args: &[&str], stdin: &str) -> Result<(String, i32), Box<dyn std::error::Error>> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
+    child.stdin.take().ok_or("no stdin")?.write_all(stdin.as_bytes())?;
+    let out = child.wait_with_output()?;
+    Ok((String::from_utf8(out.stdout)?, out.status.code().unwrap_or(-1)))
+}
+
+#[test]
+fn reads_stdin_keeps_going_after_errors_and_exits_zero() -> Result<(), Box<dyn std::error::Error>> {
+    let script = "create 't', 'f'\nput 't', 'r1', 'f:a', 'one', 5\nput 't', 'r1'\nscan 't', {\n  COLUMNS => ['f:a']\n}\nget 't', 'r1', 'f:a'\n";
+    let (out, code) = run_cli(&["shell"], script)?;
+    assert_eq!(code, 0);
+    assert!(out.contains("ERROR: wrong number of arguments (given 2, expected 4..6)\n"), "{out}");
+    assert!(out.contains("  put 't', 'r1'\n  ^^^^^^^^^^^^^\n"), "{out}");
+    assert!(out.contains("ROW  COLUMN+CELL\n r1 column=f:a, timestamp=5, value=one\n1 row(s)\n"), "{out}");
+    assert!(out.contains("COLUMN  CELL\n f:a timestamp=5, value=one\n1 row(s)\n"), "{out}");
+    Ok(())
+}
+
+#[test]
+fn runs_a_script_file() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::temp_dir().join(format!("rowkey-cli-{}.hb", std::process::id()));
+    std::fs::write(&path, "create 't', 'f'\nincr 't', 'r', 'f:n', 3\n")?;
+    let (out, code) = run_cli(&["shell", path.to_str().ok_or("path")?], "")?;
+    std::fs::remove_file(&path)?;
+    assert_eq!(code, 0);
+    assert!(out.contains("COUNTER VALUE = 3\n"));
+    Ok(())
+}
+
+#[test]
+fn usage_without_subcommand() -> Result<(), Box<dyn std::error::Error>> {
+    let (_, code) = run_cli(&[], "")?;
+    assert_eq!(code, 2);
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! Output exactly as the HBase 2.x shell prints it.
+mod common;
+use common::*;
+
+#[test]
+fn scan_and_get_tables() {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    let out = run(&mut sh, "create 't', 'f'\nput 't', 'r1', 'f:a', 'v1'\nput 't', 'r2', 'f:b', \"\\x00\\\\\\xE4\"\nscan 't'\nget 't', 'r1'");
+    assert_eq!(
+        out,
+        "Created table t\n=> Hbase::Table - t\n\
+         ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1700000000000, value=v1\n r2 column=f:b, timestamp=1700000000001, value=\\x00\\x5C\\xE4\n2 row(s)\n\
+         COLUMN  CELL\n f:a timestamp=1700000000000, value=v1\n1 row(s)\n"
+    );
+}
+
+#[test]
+fn took_line_follows_every_command() {
+    let (mut sh, _) = shell_at(1);
+    for o in sh.run("create 't', 'f'\nlist") {
+        assert!(o.output.lines().any(|l| l.starts_with("Took ") && l.ends_with(" seconds") && l.len() == "Took 0.0000 seconds".len()), "{}", o.output);
+    }
+}
+
+#[test]
+fn raw_scan_prints_marker_types() {
+    let (mut sh, _) = shell_at(100);
+    let out = run(&mut sh, "create 't', {NAME => 'f', VERSIONS => 3}\nput 't', 'r', 'f:q', 'a', 5\ndelete 't', 'r', 'f:q', 5\ndeleteall 't', 'r', 'f:z', 7\nscan 't', {RAW => true, VERSIONS => 3}");
+    assert!(out.contains(" r column=f:q, timestamp=5, type=Delete\n r column=f:q, timestamp=5, value=a\n r column=f:z, timestamp=7, type=DeleteColumn\n1 row(s)\n"), "{out}");
+}
+
+#[test]
+fn counters_append_splits_and_echoes() {
+    let (mut sh, _) = shell_at(100);
+    let out = run(&mut sh, "create 't', 'f', SPLITS => ['b', 'd']\nincr 't', 'r', 'f:n', 41\nincr 't', 'r', 'f:n'\nget_counter 't', 'r', 'f:n'\nappend 't', 'r', 'f:s', 'ab'\nappend 't', 'r', 'f:s', 'c'\nget_splits 't'\nexists 't'\nis_disabled 't'\ncount 't'\nget_counter 't', 'zz', 'f:n'");
+    let want = "Created table t\n=> Hbase::Table - t\nCOUNTER VALUE = 41\nCOUNTER VALUE = 42\nCOUNTER VALUE = 42\nCURRENT VALUE = ab\nCURRENT VALUE = abc\nTotal number of splits = 3\nb\nd\n=> [\"b\", \"d\"]\nTable t does exist\n=> true\nfalse\n=> false\n1 row(s)\n=> 1\nNo counter found at specified coordinates\n";
+    assert_eq!(out, want);
+}
+
+#[test]
+fn describe_shows_family_blocks() {
+    let (mut sh, _) = shell_at(100);
+    let out = run(&mut sh, "create 't', {NAME => 'f', VERSIONS => 3, TTL => 90061, KEEP_DELETED_CELLS => true}, 'g'\ndescribe 't'");
+    assert!(out.contains("Table t is ENABLED\nt\nCOLUMN FAMILIES DESCRIPTION\n{NAME => 'f', VERSIONS => '3', KEEP_DELETED_CELLS => 'TRUE', DATA_BLOCK_ENCODING => 'NONE', TTL => '90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)', MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536'}\n\n{NAME => 'g', VERSIONS => '1'"), "{out}");
+    assert!(out.ends_with("2 row(s)\n"));
+}
+
+#[test]
+fn maxlength_cuts_the_cell_text() {
+    let (mut sh, _) = shell_at(100);
+    let out = run(&mut sh, "create 't', 'f'\nput 't', 'r', 'f:q', 'abcdefgh', 7\nget 't', 'r', {MAXLENGTH => 15}");
+    assert!(out.contains(" f:q timestamp=7, va\n"), "{out}");
+}
+
+#[test]
+fn ttl_and_time_travel_through_the_shell() {
+    let (mut sh, clock) = shell_at(1_000_000);
+    run(&mut sh, "create 't', {NAME => 'f', TTL => 10}\nput 't', 'r', 'f:q', 'v'");
+    clock.advance(11_000);
+    assert!(run(&mut sh, "scan 't'").ends_with("0 row(s)\n"));
+}
+
+#[test]
+fn reversed_scan_and_bounds() {
+    let (mut sh, _) = shell_at(100);
+    run(&mut sh, "create 't', 'f'\nput 't', 'a', 'f:q', '1'\nput 't', 'b', 'f:q', '2'\nput 't', 'c', 'f:q', '3'");
+    let keys = |out: String| out.lines().filter(|l| l.starts_with(' ')).map(|l| l.split(' ').nth(1).unwrap_or("").to_string()).collect::<Vec<_>>();
+    assert_eq!(keys(run(&mut sh, "scan 't', {REVERSED => true}")), vec!["c", "b", "a"]);
+    assert_eq!(keys(run(&mut sh, "scan 't', {REVERSED => true, STARTROW => 'b', STOPROW => 'a'}")), vec!["b"]);
+    assert_eq!(keys(run(&mut sh, "scan 't', {STARTROW => 'b'}")), vec!["b", "c"]);
+    assert_eq!(keys(run(&mut sh, "scan 't', {STOPROW => 'b'}")), vec!["a"]);
+}
