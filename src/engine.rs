@@ -75,6 +75,8 @@ pub struct Engine {
     next_id: u64,
     counters: Counters,
     changes: Changes,
+    /// Whether written cells are kept in `changes.wal` for a host that persists them.
+    recording: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -86,7 +88,7 @@ impl std::fmt::Debug for Engine {
 impl Engine {
     /// An empty engine reading the time (epoch milliseconds) from `clock`.
     pub fn new(clock: Box<dyn Fn() -> u64>) -> Engine {
-        Engine { tables: BTreeMap::new(), clock, last_ts: 0, seq: 0, tick: 0, next_id: 1, counters: Counters::default(), changes: Changes::default() }
+        Engine { tables: BTreeMap::new(), clock, last_ts: 0, seq: 0, tick: 0, next_id: 1, counters: Counters::default(), changes: Changes::default(), recording: false }
     }
 
     /// The current time as the clock tells it.
@@ -118,6 +120,11 @@ impl Engine {
     /// The logical clock of the statistics: one tick per operation.
     pub fn tick(&self) -> u64 {
         self.tick
+    }
+
+    /// Keeps written cells in [`Changes::wal`] from now on, for a host that saves them.
+    pub fn record_changes(&mut self, on: bool) {
+        self.recording = on;
     }
 
     /// Hands over and clears the record of what changed.
@@ -287,16 +294,22 @@ impl Engine {
     fn prepare(&mut self, table: &str, row: &[u8], mutations: &[Mutation]) -> Result<Vec<Cell>> {
         let t = self.enabled_table(table)?;
         validate_row(row)?;
-        let region = t.regions.get(t.region_index(row)).map(|r| r.name(table)).unwrap_or_default();
+        let region = t.regions.get(t.region_index(row));
+        // Family names are shared with the region's stores: no allocation per cell.
         let family_of = |name: &[u8]| -> Result<Arc<[u8]>> {
-            match t.descriptor.family(name) {
-                Some(f) => Ok(Arc::from(f.name.as_bytes())),
-                None => Err(Error::NoSuchColumnFamily { family: crate::bytes::to_printable(name), table: table.to_string(), region: region.clone() }),
+            let store = t.descriptor.family_index(name).and_then(|i| region.and_then(|r| r.stores.get(i)));
+            match store {
+                Some(s) => Ok(s.family.clone()),
+                None => Err(Error::NoSuchColumnFamily {
+                    family: crate::bytes::to_printable(name),
+                    table: table.to_string(),
+                    region: region.map(|r| r.name(table)).unwrap_or_default(),
+                }),
             }
         };
         // Resolve everything that reads before anything is written.
         let mut planned: Vec<(Arc<[u8]>, Vec<u8>, Option<u64>, CellKind, Vec<u8>, u64)> = Vec::new();
-        let families: Vec<Arc<[u8]>> = t.descriptor.families.iter().map(|f| Arc::from(f.name.as_bytes())).collect();
+        let families: Vec<Arc<[u8]>> = region.map(|r| r.stores.iter().map(|s| s.family.clone()).collect()).unwrap_or_default();
         for m in mutations {
             match m {
                 Mutation::Put { family, qualifier, timestamp, value, ttl_ms } => {
@@ -348,11 +361,13 @@ impl Engine {
         let Some(t) = self.tables.get_mut(table) else { return OpStats::default() };
         let idx = t.region_index(row);
         let Some(region) = t.regions.get_mut(idx) else { return OpStats::default() };
-        for cell in &cells {
-            if let Some(fi) = t.descriptor.family_index(&cell.family) {
-                if let Some(store) = region.stores.get_mut(fi) {
-                    store.insert(cell.clone());
-                }
+        let mut wal = Vec::new();
+        for cell in cells {
+            if self.recording {
+                wal.push(cell.clone());
+            }
+            if let Some(store) = region.stores.iter_mut().find(|s| s.family == cell.family) {
+                store.insert(cell);
             }
         }
         region.stats.record(tick, 0, count as u32, 0, bytes as u64);
@@ -360,7 +375,9 @@ impl Engine {
         self.counters.mutations += 1;
         self.counters.cells_written += count as u64;
         self.counters.logical_bytes += bytes as u64;
-        self.changes.wal.push((table.to_string(), cells));
+        if self.recording {
+            self.changes.wal.push((table.to_string(), wal));
+        }
         self.upkeep(table, idx);
         stats
     }

@@ -2,6 +2,8 @@
 //! per row the resolver (versions, deletes, TTL, time range, columns), then the filter, then
 //! the bounds and the limit. Gets are scans of one row.
 
+use std::sync::Arc;
+
 use super::cell::Cell;
 use super::error::{Error, Result};
 use super::resolve::{ReadSpec, RowResolver, Verdict};
@@ -86,9 +88,13 @@ pub struct ScanOutput {
     pub stats: OpStats,
     /// `(region id, rows examined, bytes read)` per region read.
     pub per_region: Vec<(u64, u64, u64)>,
-    /// Every row key the read examined, in the order examined (returned or not).
+    /// The row keys the read examined, in the order examined (returned or not), up to
+    /// [`EXAMINED_KEPT`]; `stats.rows_examined` has the full count.
     pub examined: Vec<Vec<u8>>,
 }
+
+/// How many examined row keys a read keeps for the views.
+pub const EXAMINED_KEPT: usize = 20_000;
 
 /// Runs a scan against a table.
 pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput> {
@@ -181,19 +187,23 @@ impl<'t, 's> Reader<'t, 's> {
     }
 
     fn reversed_region(&mut self, region: &'t Region) {
+        // One probe, reused for every step: an empty family sorts before every cell of its row.
+        let mut probe = Cell::first_on_row(&[], &Arc::from(&b""[..]));
         let mut start_bound = self.scan.start_row.clone();
         start_bound.push(0);
-        let mut bound: Option<&[u8]> = match (self.scan.start_row.is_empty(), region.end.is_empty()) {
+        let bound: Option<&[u8]> = match (self.scan.start_row.is_empty(), region.end.is_empty()) {
             (true, true) => None,
             (true, false) => Some(&region.end),
             (false, true) => Some(&start_bound),
             (false, false) => Some(if start_bound < region.end { &start_bound } else { &region.end }),
         };
+        let mut bounded = bound.is_some();
+        probe.row.extend_from_slice(bound.unwrap_or_default());
         self.begin_region(region);
         let mut touched: Vec<MergeIter<'t>> = Vec::new();
         while !self.done {
             let stores = self.specs.iter().filter_map(|(fi, _)| region.stores.get(*fi));
-            let Some(row) = stores.filter_map(|s| s.prev_row(bound)).max() else { break };
+            let Some(row) = stores.filter_map(|s| s.prev_row(bounded.then_some(&probe))).max() else { break };
             if row < region.start.as_slice() {
                 break;
             }
@@ -201,10 +211,12 @@ impl<'t, 's> Reader<'t, 's> {
                 self.done = true;
                 break;
             }
-            let mut cursors: Vec<MergeIter<'t>> = self.specs.iter().filter_map(|(fi, _)| region.stores.get(*fi)).map(|s| s.cursor_from(row)).collect();
+            probe.row.clear();
+            probe.row.extend_from_slice(row);
+            bounded = true;
+            let mut cursors: Vec<MergeIter<'t>> = self.specs.iter().filter_map(|(fi, _)| region.stores.get(*fi)).map(|s| s.cursor_at(&probe)).collect();
             self.read_row(row, &mut cursors);
             touched.append(&mut cursors);
-            bound = Some(row);
         }
         self.end_region(&touched);
     }
@@ -235,7 +247,9 @@ impl<'t, 's> Reader<'t, 's> {
     /// past it.
     fn read_row(&mut self, row: &'t [u8], cursors: &mut [MergeIter<'t>]) {
         self.out.stats.rows_examined += 1;
-        self.out.examined.push(row.to_vec());
+        if self.out.examined.len() < EXAMINED_KEPT {
+            self.out.examined.push(row.to_vec());
+        }
         if let Some((_, rows, _)) = self.out.per_region.last_mut() {
             *rows += 1;
         }

@@ -55,25 +55,26 @@ impl Store {
 
     /// A merged cursor over memstore and runs, from the first cell of `row` on.
     pub fn cursor_from(&self, row: &[u8]) -> MergeIter<'_> {
-        let probe = Cell::first_on_row(row, &self.family);
+        self.cursor_at(&Cell::first_on_row(row, &self.family))
+    }
+
+    /// A merged cursor from `probe` on (a cell that sorts first on its row, family ignored).
+    pub fn cursor_at(&self, probe: &Cell) -> MergeIter<'_> {
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
-        sources.push(Source::Mem(self.memstore.range((Bound::Included(&probe), Bound::Unbounded))));
+        sources.push(Source::Mem(self.memstore.range((Bound::Included(probe), Bound::Unbounded))));
         for run in &self.runs {
-            let at = run.cells.partition_point(|c| c < &probe);
+            let at = run.cells.partition_point(|c| c.row.as_slice() < probe.row.as_slice());
             sources.push(Source::Run(run.cells.get(at..).unwrap_or(&[]).iter()));
         }
         MergeIter::new(sources)
     }
 
-    /// The greatest row in this store that sorts strictly below `bound` (or any row when
-    /// `bound` is `None`), the step a reversed scan takes.
-    pub fn prev_row(&self, bound: Option<&[u8]>) -> Option<&[u8]> {
+    /// The greatest row in this store that sorts strictly below the probe's row (or any row
+    /// when there is no probe), the step a reversed scan takes.
+    pub fn prev_row(&self, bound: Option<&Cell>) -> Option<&[u8]> {
         let mut best: Option<&[u8]> = None;
         let mem = match bound {
-            Some(b) => {
-                let probe = Cell::first_on_row(b, &self.family);
-                self.memstore.range((Bound::Unbounded, Bound::Excluded(&probe))).next_back()
-            }
+            Some(probe) => self.memstore.range((Bound::Unbounded, Bound::Excluded(probe))).next_back(),
             None => self.memstore.iter().next_back(),
         };
         if let Some(c) = mem {
@@ -81,7 +82,7 @@ impl Store {
         }
         for run in &self.runs {
             let at = match bound {
-                Some(b) => run.cells.partition_point(|c| c.row.as_slice() < b),
+                Some(probe) => run.cells.partition_point(|c| c.row.as_slice() < probe.row.as_slice()),
                 None => run.cells.len(),
             };
             if let Some(c) = at.checked_sub(1).and_then(|i| run.cells.get(i)) {
@@ -175,26 +176,32 @@ impl<'a> Iterator for Source<'a> {
 
 /// Merges sorted sources into one sorted stream of cells, remembering which sources it read.
 pub struct MergeIter<'a> {
-    heads: Vec<Option<&'a Cell>>,
-    sources: Vec<Source<'a>>,
+    /// Each source with the cell it would yield next.
+    inputs: Vec<(Option<&'a Cell>, Source<'a>)>,
     /// Bit i is set once source i has yielded a cell (0 is the memstore when present).
     pub touched: u64,
 }
 
 impl<'a> MergeIter<'a> {
-    pub fn new(mut sources: Vec<Source<'a>>) -> MergeIter<'a> {
-        let heads = sources.iter_mut().map(Iterator::next).collect();
-        MergeIter { heads, sources, touched: 0 }
+    pub fn new(sources: Vec<Source<'a>>) -> MergeIter<'a> {
+        let inputs = sources
+            .into_iter()
+            .map(|mut s| {
+                let head = s.next();
+                (head, s)
+            })
+            .collect();
+        MergeIter { inputs, touched: 0 }
     }
 
     /// The next cell without consuming it.
     pub fn peek(&self) -> Option<&'a Cell> {
-        self.min_index().and_then(|i| self.heads.get(i).copied().flatten())
+        self.min_index().and_then(|i| self.inputs.get(i)).and_then(|(head, _)| *head)
     }
 
     fn min_index(&self) -> Option<usize> {
         let mut best: Option<(usize, &Cell)> = None;
-        for (i, head) in self.heads.iter().enumerate() {
+        for (i, (head, _)) in self.inputs.iter().enumerate() {
             if let Some(c) = head {
                 if best.is_none_or(|(_, b)| *c < b) {
                     best = Some((i, c));
@@ -209,9 +216,8 @@ impl<'a> Iterator for MergeIter<'a> {
     type Item = &'a Cell;
     fn next(&mut self) -> Option<&'a Cell> {
         let i = self.min_index()?;
-        let next = self.sources.get_mut(i).and_then(Iterator::next);
-        let head = self.heads.get_mut(i)?;
-        let out = std::mem::replace(head, next);
+        let (head, source) = self.inputs.get_mut(i)?;
+        let out = std::mem::replace(head, source.next());
         if i < 64 {
             self.touched |= 1 << i;
         }
