@@ -6,7 +6,9 @@
 
 use std::time::Instant;
 
-use rowkey::engine::{split_keys, Cell, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings};
+use rowkey::engine::{
+    split_keys, Cell, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
+};
 
 const ROWS: u64 = 250_000;
 const COLUMNS: [&str; 4] = ["a", "b", "c", "d"];
@@ -25,7 +27,12 @@ fn row(i: u64) -> String {
 fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse::<f64>().ok()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse::<f64>().ok())
+        })
         .map(|kb| kb / 1024.0)
         .unwrap_or(0.0)
 }
@@ -37,20 +44,39 @@ fn rate(n: u64, secs: f64) -> String {
 fn main() {
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
     let mut desc = TableDescriptor::new("bench", vec![FamilyDescriptor::new("f")]);
-    desc.settings = TableSettings { flush_bytes: 1 << 20, compaction_threshold: 4, split_bytes: 0 };
-    let splits = split_keys("HexStringSplit", 16).unwrap_or_default().into_iter().map(|k| k[..4].to_vec()).collect();
+    desc.settings = TableSettings {
+        flush_bytes: 1 << 20,
+        compaction_threshold: 4,
+        split_bytes: 0,
+    };
+    let splits = split_keys("HexStringSplit", 16)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|k| k[..4].to_vec())
+        .collect();
     if let Err(e) = engine.create_table(desc, splits) {
         eprintln!("create failed: {e}");
         return;
     }
-    println!("rowkey engine benchmark: {} rows x {} columns = {} cells, 16 regions", ROWS, COLUMNS.len(), ROWS * COLUMNS.len() as u64);
+    println!(
+        "rowkey engine benchmark: {} rows x {} columns = {} cells, 16 regions",
+        ROWS,
+        COLUMNS.len(),
+        ROWS * COLUMNS.len() as u64
+    );
 
     let started = Instant::now();
     for i in 0..ROWS {
         let r = row(i);
         let puts: Vec<Mutation> = COLUMNS
             .iter()
-            .map(|q| Mutation::Put { family: b"f".to_vec(), qualifier: q.as_bytes().to_vec(), timestamp: Some(1_000 + i), value: format!("value-{i}").into_bytes(), ttl_ms: None })
+            .map(|q| Mutation::Put {
+                family: b"f".to_vec(),
+                qualifier: q.as_bytes().to_vec(),
+                timestamp: Some(1_000 + i),
+                value: format!("value-{i}").into_bytes(),
+                ttl_ms: None,
+            })
             .collect();
         if let Err(e) = engine.mutate("bench", r.as_bytes(), &puts) {
             eprintln!("put failed: {e}");
@@ -85,25 +111,42 @@ fn main() {
         }
     }
     let scan_secs = started.elapsed().as_secs_f64();
-    println!("10-row scans:    {}  ({} cells)", rate(n_scans, scan_secs), engine_cells);
+    println!(
+        "10-row scans:    {}  ({} cells)",
+        rate(n_scans, scan_secs),
+        engine_cells
+    );
 
     let started = Instant::now();
     let mut rev_cells = 0usize;
     for k in 0..n_scans {
         let g = k.wrapping_mul(104_729) % groups;
         let p = prefix(g);
-        let mut scan = Scan { reversed: true, start_row: format!("{p}\u{7f}").into_bytes(), stop_row: p[..p.len() - 1].as_bytes().to_vec(), limit: Some(10), ..Scan::default() };
+        let mut scan = Scan {
+            reversed: true,
+            start_row: format!("{p}\u{7f}").into_bytes(),
+            stop_row: p[..p.len() - 1].as_bytes().to_vec(),
+            limit: Some(10),
+            ..Scan::default()
+        };
         if let Ok(out) = engine.read("bench", &mut scan) {
             rev_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
         }
     }
     let rev_secs = started.elapsed().as_secs_f64();
-    println!("reversed scans:  {}  ({} cells)", rate(n_scans, rev_secs), rev_cells);
+    println!(
+        "reversed scans:  {}  ({} cells)",
+        rate(n_scans, rev_secs),
+        rev_cells
+    );
 
     // Baseline: the same cells in one sorted Vec; a scan is a binary search plus cloning the
     // matching cells, as the engine clones what it returns.
     let mut all: Vec<Cell> = Vec::with_capacity(cells as usize);
-    let mut scan = Scan { max_versions: 1, ..Scan::default() };
+    let mut scan = Scan {
+        max_versions: 1,
+        ..Scan::default()
+    };
     if let Ok(out) = engine.read("bench", &mut scan) {
         all.extend(out.rows.into_iter().flat_map(|r| r.cells));
     }
@@ -114,11 +157,23 @@ fn main() {
         let g = k.wrapping_mul(104_729) % groups;
         let p = prefix(g);
         let at = all.partition_point(|c| c.row.as_slice() < p.as_bytes());
-        let got: Vec<Cell> = all[at..].iter().take_while(|c| c.row.starts_with(p.as_bytes())).cloned().collect();
+        let got: Vec<Cell> = all[at..]
+            .iter()
+            .take_while(|c| c.row.starts_with(p.as_bytes()))
+            .cloned()
+            .collect();
         vec_cells += got.len();
     }
     let vec_secs = started.elapsed().as_secs_f64();
-    println!("Vec baseline:    {}  ({} cells)", rate(n_scans, vec_secs), vec_cells);
-    println!("scan cost vs sorted Vec: {:.2}x forward, {:.2}x reversed", scan_secs / vec_secs.max(1e-9), rev_secs / vec_secs.max(1e-9));
+    println!(
+        "Vec baseline:    {}  ({} cells)",
+        rate(n_scans, vec_secs),
+        vec_cells
+    );
+    println!(
+        "scan cost vs sorted Vec: {:.2}x forward, {:.2}x reversed",
+        scan_secs / vec_secs.max(1e-9),
+        rev_secs / vec_secs.max(1e-9)
+    );
     println!("peak memory:     {:.0} MB (VmHWM)", peak_rss_mb());
 }

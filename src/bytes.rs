@@ -22,7 +22,10 @@ pub fn from_printable(text: &str) -> Vec<u8> {
     let mut i = 0;
     while i < b.len() {
         if b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'x') {
-            let hex = b.get(i + 2..i + 4).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+            let hex = b
+                .get(i + 2..i + 4)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
             if let Some(v) = hex {
                 out.push(v);
                 i += 4;
@@ -55,7 +58,10 @@ mod tests {
     #[test]
     fn escapes_backslash_and_non_printables() {
         assert_eq!(to_printable(b"a\\b\x00\xff~ "), "a\\x5Cb\\x00\\xFF~ ");
-        assert_eq!(from_printable("a\\x5Cb\\x00\\xFF~ "), b"a\\b\x00\xff~ ".to_vec());
+        assert_eq!(
+            from_printable("a\\x5Cb\\x00\\xFF~ "),
+            b"a\\b\x00\xff~ ".to_vec()
+        );
     }
 
     #[test]

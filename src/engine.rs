@@ -27,7 +27,7 @@ pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::filter::{CompareOp, Comparator};
+use crate::filter::{Comparator, CompareOp};
 
 /// Longest row key HBase accepts.
 pub const MAX_ROW_LENGTH: usize = i16::MAX as usize;
@@ -36,11 +36,22 @@ pub const MAX_ROW_LENGTH: usize = i16::MAX as usize;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mutation {
     /// Write a value; `timestamp: None` takes the server's time.
-    Put { family: Vec<u8>, qualifier: Vec<u8>, timestamp: Option<u64>, value: Vec<u8>, ttl_ms: Option<u64> },
+    Put {
+        family: Vec<u8>,
+        qualifier: Vec<u8>,
+        timestamp: Option<u64>,
+        value: Vec<u8>,
+        ttl_ms: Option<u64>,
+    },
     /// With a qualifier: `all_versions` writes a DeleteColumn, otherwise a Delete of one version
     /// (the newest when no timestamp is given). Without one: a DeleteFamily, or with
     /// `all_versions == false` a DeleteFamilyVersion.
-    Delete { family: Vec<u8>, qualifier: Option<Vec<u8>>, timestamp: Option<u64>, all_versions: bool },
+    Delete {
+        family: Vec<u8>,
+        qualifier: Option<Vec<u8>>,
+        timestamp: Option<u64>,
+        all_versions: bool,
+    },
     /// Delete every family of the row (a DeleteFamily marker in each).
     DeleteRow { timestamp: Option<u64> },
 }
@@ -81,14 +92,26 @@ pub struct Engine {
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").field("tables", &self.tables.keys().collect::<Vec<_>>()).finish()
+        f.debug_struct("Engine")
+            .field("tables", &self.tables.keys().collect::<Vec<_>>())
+            .finish()
     }
 }
 
 impl Engine {
     /// An empty engine reading the time (epoch milliseconds) from `clock`.
     pub fn new(clock: Box<dyn Fn() -> u64>) -> Engine {
-        Engine { tables: BTreeMap::new(), clock, last_ts: 0, seq: 0, tick: 0, next_id: 1, counters: Counters::default(), changes: Changes::default(), recording: false }
+        Engine {
+            tables: BTreeMap::new(),
+            clock,
+            last_ts: 0,
+            seq: 0,
+            tick: 0,
+            next_id: 1,
+            counters: Counters::default(),
+            changes: Changes::default(),
+            recording: false,
+        }
     }
 
     /// The current time as the clock tells it.
@@ -133,11 +156,15 @@ impl Engine {
     }
 
     pub fn table(&self, name: &str) -> Result<&Table> {
-        self.tables.get(name).ok_or_else(|| Error::TableNotFound(name.to_string()))
+        self.tables
+            .get(name)
+            .ok_or_else(|| Error::TableNotFound(name.to_string()))
     }
 
     fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        self.tables.get_mut(name).ok_or_else(|| Error::TableNotFound(name.to_string()))
+        self.tables
+            .get_mut(name)
+            .ok_or_else(|| Error::TableNotFound(name.to_string()))
     }
 
     fn enabled_table(&self, name: &str) -> Result<&Table> {
@@ -171,7 +198,11 @@ impl Engine {
             validate_family(f)?;
         }
         desc.families.sort_by(|a, b| a.name.cmp(&b.name));
-        if let Some(w) = desc.families.windows(2).find(|w| w.first().map(|f| &f.name) == w.get(1).map(|f| &f.name)) {
+        if let Some(w) = desc
+            .families
+            .windows(2)
+            .find(|w| w.first().map(|f| &f.name) == w.get(1).map(|f| &f.name))
+        {
             let name = w.first().map(|f| f.name.clone()).unwrap_or_default();
             return Err(Error::DuplicateFamily(name));
         }
@@ -187,7 +218,14 @@ impl Engine {
             let id = self.next_id();
             regions.push(Region::new(id, start.clone(), end, &desc.families));
         }
-        self.tables.insert(desc.name.clone(), Table { descriptor: desc, enabled: true, regions });
+        self.tables.insert(
+            desc.name.clone(),
+            Table {
+                descriptor: desc,
+                enabled: true,
+                regions,
+            },
+        );
         self.changes.catalog = true;
         Ok(())
     }
@@ -225,7 +263,11 @@ impl Engine {
     pub fn truncate(&mut self, name: &str, preserve_splits: bool) -> Result<()> {
         let t = self.table(name)?;
         let desc = t.descriptor.clone();
-        let splits = if preserve_splits { t.regions.iter().skip(1).map(|r| r.start.clone()).collect() } else { Vec::new() };
+        let splits = if preserve_splits {
+            t.regions.iter().skip(1).map(|r| r.start.clone()).collect()
+        } else {
+            Vec::new()
+        };
         self.tables.remove(name);
         self.create_table(desc, splits)
     }
@@ -241,7 +283,10 @@ impl Engine {
                 }
             }
             None => {
-                let at = t.descriptor.families.partition_point(|f| f.name < family.name);
+                let at = t
+                    .descriptor
+                    .families
+                    .partition_point(|f| f.name < family.name);
                 for region in &mut t.regions {
                     region.stores.insert(at, Store::new(&family.name));
                 }
@@ -256,10 +301,16 @@ impl Engine {
     pub fn delete_family(&mut self, table: &str, family: &str) -> Result<()> {
         let t = self.table_mut(table)?;
         let Some(i) = t.descriptor.family_index(family.as_bytes()) else {
-            return Err(Error::IllegalArgument(format!("Family '{family}' does not exist, so it cannot be deleted")));
+            return Err(Error::IllegalArgument(format!(
+                "Family '{family}' does not exist, so it cannot be deleted"
+            )));
         };
         if t.descriptor.families.len() == 1 {
-            return Err(Error::IllegalArgument("Family '".to_string() + family + "' is the only column family in the table, so it cannot be deleted"));
+            return Err(Error::IllegalArgument(
+                "Family '".to_string()
+                    + family
+                    + "' is the only column family in the table, so it cannot be deleted",
+            ));
         }
         t.descriptor.families.remove(i);
         for region in &mut t.regions {
@@ -279,7 +330,13 @@ impl Engine {
 
     /// The start keys of every region but the first.
     pub fn splits(&self, table: &str) -> Result<Vec<Vec<u8>>> {
-        Ok(self.table(table)?.regions.iter().skip(1).map(|r| r.start.clone()).collect())
+        Ok(self
+            .table(table)?
+            .regions
+            .iter()
+            .skip(1)
+            .map(|r| r.start.clone())
+            .collect())
     }
 
     // ---- writes ------------------------------------------------------------------------
@@ -297,7 +354,10 @@ impl Engine {
         let region = t.regions.get(t.region_index(row));
         // Family names are shared with the region's stores: no allocation per cell.
         let family_of = |name: &[u8]| -> Result<Arc<[u8]>> {
-            let store = t.descriptor.family_index(name).and_then(|i| region.and_then(|r| r.stores.get(i)));
+            let store = t
+                .descriptor
+                .family_index(name)
+                .and_then(|i| region.and_then(|r| r.stores.get(i)));
             match store {
                 Some(s) => Ok(s.family.clone()),
                 None => Err(Error::NoSuchColumnFamily {
@@ -308,19 +368,47 @@ impl Engine {
             }
         };
         // Resolve everything that reads before anything is written.
-        let mut planned: Vec<(Arc<[u8]>, Vec<u8>, Option<u64>, CellKind, Vec<u8>, u64)> = Vec::new();
-        let families: Vec<Arc<[u8]>> = region.map(|r| r.stores.iter().map(|s| s.family.clone()).collect()).unwrap_or_default();
+        let mut planned: Vec<(Arc<[u8]>, Vec<u8>, Option<u64>, CellKind, Vec<u8>, u64)> =
+            Vec::new();
+        let families: Vec<Arc<[u8]>> = region
+            .map(|r| r.stores.iter().map(|s| s.family.clone()).collect())
+            .unwrap_or_default();
         for m in mutations {
             match m {
-                Mutation::Put { family, qualifier, timestamp, value, ttl_ms } => {
+                Mutation::Put {
+                    family,
+                    qualifier,
+                    timestamp,
+                    value,
+                    ttl_ms,
+                } => {
                     check_timestamp(*timestamp)?;
-                    planned.push((family_of(family)?, qualifier.clone(), *timestamp, CellKind::Put, value.clone(), ttl_ms.unwrap_or(0)));
+                    planned.push((
+                        family_of(family)?,
+                        qualifier.clone(),
+                        *timestamp,
+                        CellKind::Put,
+                        value.clone(),
+                        ttl_ms.unwrap_or(0),
+                    ));
                 }
-                Mutation::Delete { family, qualifier: Some(q), timestamp, all_versions } => {
+                Mutation::Delete {
+                    family,
+                    qualifier: Some(q),
+                    timestamp,
+                    all_versions,
+                } => {
                     check_timestamp(*timestamp)?;
                     let fam = family_of(family)?;
                     if *all_versions {
-                        planned.push((fam, q.clone(), *timestamp, CellKind::DeleteColumn, Vec::new(), 0));
+                        planned.push((
+                            fam,
+                            q.clone(),
+                            *timestamp,
+                            CellKind::DeleteColumn,
+                            Vec::new(),
+                            0,
+                        ));
                     } else {
                         // Without a timestamp a version delete targets the newest visible version.
                         let ts = match timestamp {
@@ -330,24 +418,60 @@ impl Engine {
                         planned.push((fam, q.clone(), ts, CellKind::Delete, Vec::new(), 0));
                     }
                 }
-                Mutation::Delete { family, qualifier: None, timestamp, all_versions } => {
+                Mutation::Delete {
+                    family,
+                    qualifier: None,
+                    timestamp,
+                    all_versions,
+                } => {
                     check_timestamp(*timestamp)?;
-                    let kind = if *all_versions { CellKind::DeleteFamily } else { CellKind::DeleteFamilyVersion };
-                    planned.push((family_of(family)?, Vec::new(), *timestamp, kind, Vec::new(), 0));
+                    let kind = if *all_versions {
+                        CellKind::DeleteFamily
+                    } else {
+                        CellKind::DeleteFamilyVersion
+                    };
+                    planned.push((
+                        family_of(family)?,
+                        Vec::new(),
+                        *timestamp,
+                        kind,
+                        Vec::new(),
+                        0,
+                    ));
                 }
                 Mutation::DeleteRow { timestamp } => {
                     check_timestamp(*timestamp)?;
                     for fam in &families {
-                        planned.push((fam.clone(), Vec::new(), *timestamp, CellKind::DeleteFamily, Vec::new(), 0));
+                        planned.push((
+                            fam.clone(),
+                            Vec::new(),
+                            *timestamp,
+                            CellKind::DeleteFamily,
+                            Vec::new(),
+                            0,
+                        ));
                     }
                 }
             }
         }
-        let server_ts = if planned.iter().any(|p| p.2.is_none()) { self.next_timestamp() } else { 0 };
+        let server_ts = if planned.iter().any(|p| p.2.is_none()) {
+            self.next_timestamp()
+        } else {
+            0
+        };
         let mut cells = Vec::with_capacity(planned.len());
         for (family, qualifier, ts, kind, value, ttl_ms) in planned {
             let seq = self.next_seq();
-            cells.push(Cell { row: row.to_vec(), family, qualifier, timestamp: ts.unwrap_or(server_ts), kind, seq, ttl_ms, value });
+            cells.push(Cell {
+                row: row.to_vec(),
+                family,
+                qualifier,
+                timestamp: ts.unwrap_or(server_ts),
+                kind,
+                seq,
+                ttl_ms,
+                value,
+            });
         }
         Ok(cells)
     }
@@ -358,9 +482,13 @@ impl Engine {
         let tick = self.tick;
         let bytes: usize = cells.iter().map(Cell::size).sum();
         let count = cells.len();
-        let Some(t) = self.tables.get_mut(table) else { return OpStats::default() };
+        let Some(t) = self.tables.get_mut(table) else {
+            return OpStats::default();
+        };
         let idx = t.region_index(row);
-        let Some(region) = t.regions.get_mut(idx) else { return OpStats::default() };
+        let Some(region) = t.regions.get_mut(idx) else {
+            return OpStats::default();
+        };
         let mut wal = Vec::new();
         for cell in cells {
             if self.recording {
@@ -371,7 +499,13 @@ impl Engine {
             }
         }
         region.stats.record(tick, 0, count as u32, 0, bytes as u64);
-        let stats = OpStats { regions: vec![region.id], memstores_touched: 1, cells_written: count as u64, bytes_written: bytes as u64, ..OpStats::default() };
+        let stats = OpStats {
+            regions: vec![region.id],
+            memstores_touched: 1,
+            cells_written: count as u64,
+            bytes_written: bytes as u64,
+            ..OpStats::default()
+        };
         self.counters.mutations += 1;
         self.counters.cells_written += count as u64;
         self.counters.logical_bytes += bytes as u64;
@@ -385,17 +519,28 @@ impl Engine {
     /// HBase's background work for one region, done at once: flush a full memstore, compact a
     /// store with too many runs, split a region grown past the threshold.
     fn upkeep(&mut self, table: &str, idx: usize) {
-        let Some(t) = self.tables.get(table) else { return };
+        let Some(t) = self.tables.get(table) else {
+            return;
+        };
         let settings = t.descriptor.settings;
-        let Some(region) = t.regions.get(idx) else { return };
+        let Some(region) = t.regions.get(idx) else {
+            return;
+        };
         if region.memstore_bytes() < settings.flush_bytes {
             return;
         }
         self.flush_region(table, idx);
-        let needs_compaction: Vec<usize> = match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
-            Some(r) => r.stores.iter().enumerate().filter(|(_, s)| s.runs.len() >= settings.compaction_threshold).map(|(i, _)| i).collect(),
-            None => return,
-        };
+        let needs_compaction: Vec<usize> =
+            match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
+                Some(r) => r
+                    .stores
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.runs.len() >= settings.compaction_threshold)
+                    .map(|(i, _)| i)
+                    .collect(),
+                None => return,
+            };
         for fi in needs_compaction {
             self.compact_store(table, idx, fi, false);
         }
@@ -409,38 +554,83 @@ impl Engine {
     }
 
     /// The timestamp of the newest visible version of a column.
-    fn latest_timestamp(&self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8]) -> Result<Option<u64>> {
+    fn latest_timestamp(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+    ) -> Result<Option<u64>> {
         let mut scan = Scan::get(row);
         scan.columns = vec![(family.to_vec(), Some(qualifier.to_vec()))];
         let out = self.read(table, &mut scan)?;
-        Ok(out.rows.first().and_then(|r| r.cells.first()).map(|c| c.timestamp))
+        Ok(out
+            .rows
+            .first()
+            .and_then(|r| r.cells.first())
+            .map(|c| c.timestamp))
     }
 
     /// The newest visible value of a column, with its timestamp.
-    fn latest_value(&self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8]) -> Result<Option<(u64, Vec<u8>)>> {
+    fn latest_value(
+        &self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+    ) -> Result<Option<(u64, Vec<u8>)>> {
         let mut scan = Scan::get(row);
         scan.columns = vec![(family.to_vec(), Some(qualifier.to_vec()))];
         let out = self.read(table, &mut scan)?;
-        Ok(out.rows.into_iter().next().and_then(|r| r.cells.into_iter().next()).map(|c| (c.timestamp, c.value)))
+        Ok(out
+            .rows
+            .into_iter()
+            .next()
+            .and_then(|r| r.cells.into_iter().next())
+            .map(|c| (c.timestamp, c.value)))
     }
 
     /// Adds `amount` to an 8-byte big-endian counter (absent counts as 0) and returns the sum.
-    pub fn increment(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], amount: i64) -> Result<i64> {
+    pub fn increment(
+        &mut self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        amount: i64,
+    ) -> Result<i64> {
         let current = self.latest_value(table, row, family, qualifier)?;
         let (old_ts, old) = match &current {
             Some((ts, v)) => {
-                let bytes: [u8; 8] = v.as_slice().try_into().map_err(|_| Error::NotALong(v.len()))?;
+                let bytes: [u8; 8] = v
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| Error::NotALong(v.len()))?;
                 (Some(*ts), i64::from_be_bytes(bytes))
             }
             None => (None, 0),
         };
         let sum = old.wrapping_add(amount);
-        self.write_derived(table, row, family, qualifier, old_ts, sum.to_be_bytes().to_vec())?;
+        self.write_derived(
+            table,
+            row,
+            family,
+            qualifier,
+            old_ts,
+            sum.to_be_bytes().to_vec(),
+        )?;
         Ok(sum)
     }
 
     /// Appends `suffix` to a column's value and returns the new value.
-    pub fn append(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], suffix: &[u8]) -> Result<Vec<u8>> {
+    pub fn append(
+        &mut self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        suffix: &[u8],
+    ) -> Result<Vec<u8>> {
         let current = self.latest_value(table, row, family, qualifier)?;
         let old_ts = current.as_ref().map(|c| c.0);
         let mut value = current.map(|c| c.1).unwrap_or_default();
@@ -450,7 +640,15 @@ impl Engine {
     }
 
     /// Writes the result of a read-modify-write at a timestamp newer than the value it read.
-    fn write_derived(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], old_ts: Option<u64>, value: Vec<u8>) -> Result<()> {
+    fn write_derived(
+        &mut self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        old_ts: Option<u64>,
+        value: Vec<u8>,
+    ) -> Result<()> {
         let mut ts = self.next_timestamp();
         if let Some(old) = old_ts {
             if old >= ts {
@@ -458,12 +656,26 @@ impl Engine {
                 self.last_ts = self.last_ts.max(ts);
             }
         }
-        let put = Mutation::Put { family: family.to_vec(), qualifier: qualifier.to_vec(), timestamp: Some(ts), value, ttl_ms: None };
+        let put = Mutation::Put {
+            family: family.to_vec(),
+            qualifier: qualifier.to_vec(),
+            timestamp: Some(ts),
+            value,
+            ttl_ms: None,
+        };
         self.mutate(table, row, &[put]).map(|_| ())
     }
 
     /// Applies `mutations` to the row if the condition on one column holds; says whether it did.
-    pub fn check_and_mutate(&mut self, table: &str, row: &[u8], family: &[u8], qualifier: &[u8], condition: &Condition, mutations: &[Mutation]) -> Result<bool> {
+    pub fn check_and_mutate(
+        &mut self,
+        table: &str,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        condition: &Condition,
+        mutations: &[Mutation],
+    ) -> Result<bool> {
         self.enabled_table(table)?;
         validate_row(row)?;
         let current = self.latest_value(table, row, family, qualifier)?;
@@ -519,8 +731,12 @@ impl Engine {
     fn flush_region(&mut self, table: &str, idx: usize) {
         let now = self.now();
         let next_id = &mut self.next_id;
-        let Some(t) = self.tables.get_mut(table) else { return };
-        let Some(region) = t.regions.get_mut(idx) else { return };
+        let Some(t) = self.tables.get_mut(table) else {
+            return;
+        };
+        let Some(region) = t.regions.get_mut(idx) else {
+            return;
+        };
         if region.memstore_bytes() == 0 {
             return;
         }
@@ -531,7 +747,9 @@ impl Engine {
         }
         self.counters.flushes += 1;
         self.counters.flush_bytes += written as u64;
-        self.changes.rewritten.insert((table.to_string(), region.id));
+        self.changes
+            .rewritten
+            .insert((table.to_string(), region.id));
     }
 
     /// Compacts every store of the table: minor merges runs keeping markers; major also drops
@@ -550,17 +768,27 @@ impl Engine {
     fn compact_store(&mut self, table: &str, idx: usize, fi: usize, major: bool) {
         let now = self.now();
         let id = self.next_id();
-        let Some(t) = self.tables.get_mut(table) else { return };
-        let Some(family) = t.descriptor.families.get(fi) else { return };
-        let Some(region) = t.regions.get_mut(idx) else { return };
-        let Some(store) = region.stores.get_mut(fi) else { return };
+        let Some(t) = self.tables.get_mut(table) else {
+            return;
+        };
+        let Some(family) = t.descriptor.families.get(fi) else {
+            return;
+        };
+        let Some(region) = t.regions.get_mut(idx) else {
+            return;
+        };
+        let Some(store) = region.stores.get_mut(fi) else {
+            return;
+        };
         if store.runs.is_empty() || (!major && store.runs.len() < 2) {
             return;
         }
         let written = store.compact(family, id, major, now);
         self.counters.compactions += 1;
         self.counters.compaction_bytes += written as u64;
-        self.changes.rewritten.insert((table.to_string(), region.id));
+        self.changes
+            .rewritten
+            .insert((table.to_string(), region.id));
     }
 
     /// Splits the region holding `at` at that row, or with `None` every region at its mid key.
@@ -569,14 +797,22 @@ impl Engine {
         match at {
             Some(key) => {
                 let idx = t.region_index(key);
-                let ok = t.regions.get(idx).is_some_and(|r| r.start.as_slice() != key && r.contains(key));
+                let ok = t
+                    .regions
+                    .get(idx)
+                    .is_some_and(|r| r.start.as_slice() != key && r.contains(key));
                 if !ok {
                     return Err(Error::BadSplitKey(crate::bytes::to_printable(key)));
                 }
                 self.split_region(table, idx, key);
             }
             None => {
-                let mids: Vec<(usize, Vec<u8>)> = t.regions.iter().enumerate().filter_map(|(i, r)| r.mid_key().map(|m| (i, m))).collect();
+                let mids: Vec<(usize, Vec<u8>)> = t
+                    .regions
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| r.mid_key().map(|m| (i, m)))
+                    .collect();
                 for (i, mid) in mids.into_iter().rev() {
                     self.split_region(table, i, &mid);
                 }
@@ -592,15 +828,29 @@ impl Engine {
             *next_id += 1;
             *next_id
         };
-        let Some(t) = self.tables.get_mut(table) else { return };
-        let Some(region) = t.regions.get_mut(idx) else { return };
+        let Some(t) = self.tables.get_mut(table) else {
+            return;
+        };
+        let Some(region) = t.regions.get_mut(idx) else {
+            return;
+        };
         if !region.contains(at) || region.start.as_slice() == at {
             return;
         }
         let before = region.bytes();
-        let upper_stores: Vec<Store> = region.stores.iter_mut().map(|s| s.split_off(at, &mut fresh_id)).collect();
+        let upper_stores: Vec<Store> = region
+            .stores
+            .iter_mut()
+            .map(|s| s.split_off(at, &mut fresh_id))
+            .collect();
         let (left_id, right_id) = (fresh_id(), fresh_id());
-        let right = Region { id: right_id, start: at.to_vec(), end: std::mem::replace(&mut region.end, at.to_vec()), stores: upper_stores, stats: RegionStats::default() };
+        let right = Region {
+            id: right_id,
+            start: at.to_vec(),
+            end: std::mem::replace(&mut region.end, at.to_vec()),
+            stores: upper_stores,
+            stats: RegionStats::default(),
+        };
         let old_id = std::mem::replace(&mut region.id, left_id);
         t.regions.insert(idx + 1, right);
         self.counters.splits += 1;
@@ -617,7 +867,13 @@ fn validate_table_name(name: &str) -> Result<()> {
         Some((ns, q)) => (Some(ns), q),
         None => (None, name),
     };
-    let legal = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') && !s.starts_with('.') && !s.starts_with('-');
+    let legal = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+            && !s.starts_with('.')
+            && !s.starts_with('-')
+    };
     if ns.is_some_and(|n| !legal(n) || n.contains('.') || n.contains('-')) || !legal(qualifier) {
         return Err(Error::IllegalName(format!(
             "Illegal character code:{}, <{}> at {}. User-space table qualifiers may only contain 'alphanumeric characters' and digits: {}",
@@ -632,13 +888,25 @@ fn validate_table_name(name: &str) -> Result<()> {
 
 fn validate_family(f: &FamilyDescriptor) -> Result<()> {
     if f.name.is_empty() {
-        return Err(Error::IllegalName("Column Family name can not be empty".into()));
+        return Err(Error::IllegalName(
+            "Column Family name can not be empty".into(),
+        ));
     }
-    if f.name.starts_with('.') || f.name.bytes().any(|b| b == b':' || b == b'/' || b.is_ascii_control()) {
-        return Err(Error::IllegalName(format!("Column Family names cannot contain control characters, colons or slashes: {}", f.name)));
+    if f.name.starts_with('.')
+        || f.name
+            .bytes()
+            .any(|b| b == b':' || b == b'/' || b.is_ascii_control())
+    {
+        return Err(Error::IllegalName(format!(
+            "Column Family names cannot contain control characters, colons or slashes: {}",
+            f.name
+        )));
     }
     if f.max_versions < 1 {
-        return Err(Error::IllegalArgument(format!("Maximum versions must be positive, family '{}'", f.name)));
+        return Err(Error::IllegalArgument(format!(
+            "Maximum versions must be positive, family '{}'",
+            f.name
+        )));
     }
     if f.min_versions > f.max_versions {
         return Err(Error::IllegalArgument(format!(
@@ -654,14 +922,20 @@ fn validate_row(row: &[u8]) -> Result<()> {
         return Err(Error::EmptyRow);
     }
     if row.len() > MAX_ROW_LENGTH {
-        return Err(Error::IllegalArgument(format!("Row length {} is > {}", row.len(), MAX_ROW_LENGTH)));
+        return Err(Error::IllegalArgument(format!(
+            "Row length {} is > {}",
+            row.len(),
+            MAX_ROW_LENGTH
+        )));
     }
     Ok(())
 }
 
 fn check_timestamp(ts: Option<u64>) -> Result<()> {
     match ts {
-        Some(t) if t > i64::MAX as u64 => Err(Error::IllegalArgument(format!("Timestamp {t} is out of range"))),
+        Some(t) if t > i64::MAX as u64 => Err(Error::IllegalArgument(format!(
+            "Timestamp {t} is out of range"
+        ))),
         _ => Ok(()),
     }
 }

@@ -10,7 +10,7 @@ pub use parse::FILTER_NAMES;
 mod row;
 mod value;
 
-pub use compare::{CompareOp, Comparator};
+pub use compare::{Comparator, CompareOp};
 pub use parse::{parse_filter, FilterError};
 
 use crate::engine::Cell;
@@ -30,7 +30,10 @@ pub enum ReturnCode {
 
 impl ReturnCode {
     pub fn includes(self) -> bool {
-        matches!(self, ReturnCode::Include | ReturnCode::IncludeAndNextCol | ReturnCode::IncludeAndSeekNextRow)
+        matches!(
+            self,
+            ReturnCode::Include | ReturnCode::IncludeAndNextCol | ReturnCode::IncludeAndSeekNextRow
+        )
     }
 }
 

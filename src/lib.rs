@@ -1,5 +1,8 @@
 //! Rowkey: an HBase schema-design playground.
 pub mod bytes;
+pub mod console;
 pub mod engine;
 pub mod filter;
 pub mod shell;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

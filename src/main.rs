@@ -30,7 +30,12 @@ mod native {
                 return 2;
             }
         }
-        let clock = Box::new(|| SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0));
+        let clock = Box::new(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_millis() as u64)
+                .unwrap_or(0)
+        });
         let started = Instant::now();
         let timer = Box::new(move || started.elapsed().as_secs_f64() * 1000.0);
         let mut shell = Shell::new(Engine::new(clock), timer);

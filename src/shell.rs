@@ -11,8 +11,8 @@ mod parser;
 
 pub use ast::{quote, Command, Spanned, Value};
 pub use lexer::is_incomplete;
-pub use ShellError as Error;
 pub use parser::{parse_command, parse_script};
+pub use ShellError as Error;
 
 use std::ops::Range;
 
@@ -28,8 +28,16 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    pub fn new(message: impl Into<String>, span: Range<usize>, expected: impl Into<String>) -> ParseError {
-        ParseError { message: message.into(), span, expected: expected.into() }
+    pub fn new(
+        message: impl Into<String>,
+        span: Range<usize>,
+        expected: impl Into<String>,
+    ) -> ParseError {
+        ParseError {
+            message: message.into(),
+            span,
+            expected: expected.into(),
+        }
     }
 }
 
@@ -97,7 +105,11 @@ impl Shell {
                         input: input.get(line.clone()).unwrap_or_default().to_string(),
                         span: line,
                         output: format!("ERROR: {}\n", e.message),
-                        error: Some(ShellError { message: e.message, span: e.span, command: None }),
+                        error: Some(ShellError {
+                            message: e.message,
+                            span: e.span,
+                            command: None,
+                        }),
                         ..Outcome::default()
                     }
                 }
@@ -109,8 +121,16 @@ impl Shell {
 }
 
 fn line_around(input: &str, span: &Range<usize>) -> Range<usize> {
-    let start = input.get(..span.start.min(input.len())).and_then(|s| s.rfind('\n')).map(|i| i + 1).unwrap_or(0);
-    let end = input.get(span.end.min(input.len())..).and_then(|s| s.find('\n')).map(|i| i + span.end).unwrap_or(input.len());
+    let start = input
+        .get(..span.start.min(input.len()))
+        .and_then(|s| s.rfind('\n'))
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    let end = input
+        .get(span.end.min(input.len())..)
+        .and_then(|s| s.find('\n'))
+        .map(|i| i + span.end)
+        .unwrap_or(input.len());
     start..end
 }
 
@@ -118,7 +138,14 @@ fn line_around(input: &str, span: &Range<usize>) -> Range<usize> {
 pub fn render_caret(input: &str, span: &Range<usize>) -> String {
     let line = line_around(input, span);
     let text = input.get(line.clone()).unwrap_or_default();
-    let col = input.get(line.start..span.start.max(line.start).min(input.len())).map(|s| s.chars().count()).unwrap_or(0);
-    let width = input.get(span.start.min(input.len())..span.end.min(line.end).max(span.start).min(input.len())).map(|s| s.chars().count()).unwrap_or(0).max(1);
+    let col = input
+        .get(line.start..span.start.max(line.start).min(input.len()))
+        .map(|s| s.chars().count())
+        .unwrap_or(0);
+    let width = input
+        .get(span.start.min(input.len())..span.end.min(line.end).max(span.start).min(input.len()))
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+        .max(1);
     format!("  {}\n  {}{}\n", text, " ".repeat(col), "^".repeat(width))
 }

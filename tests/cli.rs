@@ -4,10 +4,21 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run_cli(args: &[&str], stdin: &str) -> Result<(String, i32), Box<dyn std::error::Error>> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
-    child.stdin.take().ok_or("no stdin")?.write_all(stdin.as_bytes())?;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(stdin.as_bytes())?;
     let out = child.wait_with_output()?;
-    Ok((String::from_utf8(out.stdout)?, out.status.code().unwrap_or(-1)))
+    Ok((
+        String::from_utf8(out.stdout)?,
+        out.status.code().unwrap_or(-1),
+    ))
 }
 
 #[test]
@@ -15,10 +26,19 @@ fn reads_stdin_keeps_going_after_errors_and_exits_zero() -> Result<(), Box<dyn s
     let script = "create 't', 'f'\nput 't', 'r1', 'f:a', 'one', 5\nput 't', 'r1'\nscan 't', {\n  COLUMNS => ['f:a']\n}\nget 't', 'r1', 'f:a'\n";
     let (out, code) = run_cli(&["shell"], script)?;
     assert_eq!(code, 0);
-    assert!(out.contains("ERROR: wrong number of arguments (given 2, expected 4..6)\n"), "{out}");
+    assert!(
+        out.contains("ERROR: wrong number of arguments (given 2, expected 4..6)\n"),
+        "{out}"
+    );
     assert!(out.contains("  put 't', 'r1'\n  ^^^^^^^^^^^^^\n"), "{out}");
-    assert!(out.contains("ROW  COLUMN+CELL\n r1 column=f:a, timestamp=5, value=one\n1 row(s)\n"), "{out}");
-    assert!(out.contains("COLUMN  CELL\n f:a timestamp=5, value=one\n1 row(s)\n"), "{out}");
+    assert!(
+        out.contains("ROW  COLUMN+CELL\n r1 column=f:a, timestamp=5, value=one\n1 row(s)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("COLUMN  CELL\n f:a timestamp=5, value=one\n1 row(s)\n"),
+        "{out}"
+    );
     Ok(())
 }
 

@@ -4,13 +4,25 @@ use common::*;
 use rowkey::engine::{FamilyDescriptor, KeepDeletedCells, Mutation, Scan, TableDescriptor};
 
 fn del(q: Option<&str>, ts: Option<u64>, all: bool) -> Mutation {
-    Mutation::Delete { family: "f".into(), qualifier: q.map(Into::into), timestamp: ts, all_versions: all }
+    Mutation::Delete {
+        family: "f".into(),
+        qualifier: q.map(Into::into),
+        timestamp: ts,
+        all_versions: all,
+    }
 }
 
 fn three_versions() -> Result<rowkey::engine::Engine, rowkey::engine::Error> {
     let (mut e, _) = engine_with(&[("f", 5)])?;
     for ts in 1..=3 {
-        e.mutate("t", b"r", &[put("f", "a", Some(ts), &format!("a{ts}")), put("f", "b", Some(ts), &format!("b{ts}"))])?;
+        e.mutate(
+            "t",
+            b"r",
+            &[
+                put("f", "a", Some(ts), &format!("a{ts}")),
+                put("f", "b", Some(ts), &format!("b{ts}")),
+            ],
+        )?;
     }
     Ok(e)
 }
@@ -19,7 +31,10 @@ fn three_versions() -> Result<rowkey::engine::Engine, rowkey::engine::Error> {
 fn version_delete_masks_exactly_one_version() -> TestResult {
     let mut e = three_versions()?;
     e.mutate("t", b"r", &[del(Some("a"), Some(2), false)])?;
-    assert_eq!(versions(&mut e, "r", "f", "a", 5)?, vec![(3, "a3".into()), (1, "a1".into())]);
+    assert_eq!(
+        versions(&mut e, "r", "f", "a", 5)?,
+        vec![(3, "a3".into()), (1, "a1".into())]
+    );
     Ok(())
 }
 
@@ -27,7 +42,10 @@ fn version_delete_masks_exactly_one_version() -> TestResult {
 fn version_delete_without_timestamp_targets_newest() -> TestResult {
     let mut e = three_versions()?;
     e.mutate("t", b"r", &[del(Some("a"), None, false)])?;
-    assert_eq!(versions(&mut e, "r", "f", "a", 5)?, vec![(2, "a2".into()), (1, "a1".into())]);
+    assert_eq!(
+        versions(&mut e, "r", "f", "a", 5)?,
+        vec![(2, "a2".into()), (1, "a1".into())]
+    );
     Ok(())
 }
 
@@ -45,7 +63,10 @@ fn delete_family_and_family_version() -> TestResult {
     let mut e = three_versions()?;
     e.mutate("t", b"r", &[del(None, Some(1), false)])?;
     assert_eq!(versions(&mut e, "r", "f", "a", 5)?.len(), 2);
-    assert_eq!(versions(&mut e, "r", "f", "b", 5)?, vec![(3, "b3".into()), (2, "b2".into())]);
+    assert_eq!(
+        versions(&mut e, "r", "f", "b", 5)?,
+        vec![(3, "b3".into()), (2, "b2".into())]
+    );
     e.mutate("t", b"r", &[del(None, Some(2), true)])?;
     assert_eq!(versions(&mut e, "r", "f", "a", 5)?, vec![(3, "a3".into())]);
     Ok(())
@@ -56,13 +77,23 @@ fn delete_masks_later_put_with_older_timestamp_until_major_compaction() -> TestR
     let (mut e, _) = engine_with(&[("f", 1)])?;
     e.mutate("t", b"r", &[del(Some("q"), Some(100), true)])?;
     e.mutate("t", b"r", &[put("f", "q", Some(50), "late")])?;
-    assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty(), "the marker masks the later put");
+    assert!(
+        versions(&mut e, "r", "f", "q", 1)?.is_empty(),
+        "the marker masks the later put"
+    );
     e.flush("t")?;
     e.compact("t", false)?;
-    assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty(), "a minor compaction keeps the marker");
+    assert!(
+        versions(&mut e, "r", "f", "q", 1)?.is_empty(),
+        "a minor compaction keeps the marker"
+    );
     e.compact("t", true)?;
     e.mutate("t", b"r", &[put("f", "q", Some(50), "again")])?;
-    assert_eq!(versions(&mut e, "r", "f", "q", 1)?, vec![(50, "again".into())], "after a major compaction the put shows");
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 1)?,
+        vec![(50, "again".into())],
+        "after a major compaction the put shows"
+    );
     Ok(())
 }
 
@@ -70,7 +101,12 @@ fn delete_masks_later_put_with_older_timestamp_until_major_compaction() -> TestR
 fn raw_scan_shows_markers_and_masked_cells() -> TestResult {
     let mut e = three_versions()?;
     e.mutate("t", b"r", &[del(Some("a"), Some(3), true)])?;
-    let mut raw = Scan { raw: true, max_versions: 10, columns: vec![("f".into(), Some("a".into()))], ..Scan::default() };
+    let mut raw = Scan {
+        raw: true,
+        max_versions: 10,
+        columns: vec![("f".into(), Some("a".into()))],
+        ..Scan::default()
+    };
     let cells = e.scan("t", &mut raw)?.rows[0].cells.clone();
     assert_eq!(cells.len(), 4);
     assert_eq!(cells[0].kind.name(), "DeleteColumn");
@@ -80,12 +116,20 @@ fn raw_scan_shows_markers_and_masked_cells() -> TestResult {
 #[test]
 fn deleteall_row_masks_every_family_and_a_later_put_is_visible() -> TestResult {
     let (mut e, _) = engine_with(&[("f", 1), ("g", 1)])?;
-    e.mutate("t", b"r", &[put("f", "a", None, "1"), put("g", "b", None, "2")])?;
+    e.mutate(
+        "t",
+        b"r",
+        &[put("f", "a", None, "1"), put("g", "b", None, "2")],
+    )?;
     e.mutate("t", b"r", &[Mutation::DeleteRow { timestamp: None }])?;
     let mut get = Scan::get(b"r");
     assert!(e.scan("t", &mut get)?.rows.is_empty());
     e.mutate("t", b"r", &[put("f", "a", None, "3")])?;
-    assert_eq!(versions(&mut e, "r", "f", "a", 1)?.len(), 1, "server timestamps increase past the marker");
+    assert_eq!(
+        versions(&mut e, "r", "f", "a", 1)?.len(),
+        1,
+        "server timestamps increase past the marker"
+    );
     Ok(())
 }
 
@@ -100,11 +144,21 @@ fn keep_deleted_cells_serves_time_range_reads_before_the_marker() -> TestResult 
     e.mutate("t", b"r", &[put("f", "q", Some(10), "old")])?;
     e.mutate("t", b"r", &[del(Some("q"), Some(20), true)])?;
     assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty());
-    let mut before = Scan { time_range: (0, 20), ..Scan::get(b"r") };
+    let mut before = Scan {
+        time_range: (0, 20),
+        ..Scan::get(b"r")
+    };
     assert_eq!(e.scan("t", &mut before)?.rows.len(), 1);
     e.flush("t")?;
     e.compact("t", true)?;
-    let mut before = Scan { time_range: (0, 20), ..Scan::get(b"r") };
-    assert_eq!(e.scan("t", &mut before)?.rows.len(), 1, "major compaction keeps deleted cells");
+    let mut before = Scan {
+        time_range: (0, 20),
+        ..Scan::get(b"r")
+    };
+    assert_eq!(
+        e.scan("t", &mut before)?.rows.len(),
+        1,
+        "major compaction keeps deleted cells"
+    );
     Ok(())
 }

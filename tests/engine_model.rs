@@ -4,7 +4,9 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
-use rowkey::engine::{CellKind, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings};
+use rowkey::engine::{
+    CellKind, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
+};
 
 const ROWS: &[&str] = &["a", "ab", "b", "b\u{0}", "c"];
 const QUALS: &[&str] = &["x", "y"];
@@ -12,17 +14,45 @@ const NOW: u64 = 1_000;
 
 #[derive(Clone, Debug)]
 enum Op {
-    Put { row: usize, q: usize, ts: Option<u64>, v: u8 },
-    DeleteVersion { row: usize, q: usize, ts: Option<u64> },
-    DeleteColumn { row: usize, q: usize, ts: Option<u64> },
-    DeleteFamily { row: usize, ts: Option<u64> },
-    DeleteFamilyVersion { row: usize, ts: u64 },
+    Put {
+        row: usize,
+        q: usize,
+        ts: Option<u64>,
+        v: u8,
+    },
+    DeleteVersion {
+        row: usize,
+        q: usize,
+        ts: Option<u64>,
+    },
+    DeleteColumn {
+        row: usize,
+        q: usize,
+        ts: Option<u64>,
+    },
+    DeleteFamily {
+        row: usize,
+        ts: Option<u64>,
+    },
+    DeleteFamilyVersion {
+        row: usize,
+        ts: u64,
+    },
     Flush,
     Compact,
     MajorCompact,
     Split(usize),
-    Get { row: usize, versions: u32, range: (u64, u64) },
-    Scan { start: usize, stop: usize, versions: u32, reversed: bool },
+    Get {
+        row: usize,
+        versions: u32,
+        range: (u64, u64),
+    },
+    Scan {
+        start: usize,
+        stop: usize,
+        versions: u32,
+        reversed: bool,
+    },
 }
 
 fn ts() -> impl Strategy<Value = Option<u64>> {
@@ -76,33 +106,58 @@ impl Model {
 
     /// Visible puts of one column, newest first: unmasked, one per timestamp (latest write).
     fn visible(&self, cells: &[&MCell], row: &[u8], q: &[u8], min_marker_ts: u64) -> Vec<MCell> {
-        let markers: Vec<&MCell> = cells.iter().copied().filter(|c| c.3 != CellKind::Put && c.2 >= min_marker_ts).collect();
-        let mut puts: Vec<MCell> = cells.iter().filter(|c| c.3 == CellKind::Put && c.0 == row && c.1 == q && !Self::masked(c, &markers)).map(|c| (*c).clone()).collect();
+        let markers: Vec<&MCell> = cells
+            .iter()
+            .copied()
+            .filter(|c| c.3 != CellKind::Put && c.2 >= min_marker_ts)
+            .collect();
+        let mut puts: Vec<MCell> = cells
+            .iter()
+            .filter(|c| {
+                c.3 == CellKind::Put && c.0 == row && c.1 == q && !Self::masked(c, &markers)
+            })
+            .map(|c| (*c).clone())
+            .collect();
         puts.sort_by(|a, b| b.2.cmp(&a.2).then(b.4.cmp(&a.4)));
         puts.dedup_by(|later, earlier| later.2 == earlier.2);
         puts
     }
 
     fn all(&self) -> Vec<&MCell> {
-        self.memstore.iter().chain(self.runs.iter().flatten()).collect()
+        self.memstore
+            .iter()
+            .chain(self.runs.iter().flatten())
+            .collect()
     }
 
     /// A column's versions as a read with `max` versions and a time range sees them.
     fn read(&self, row: &[u8], q: &[u8], max: u32, range: (u64, u64)) -> Vec<(u64, Vec<u8>)> {
         let all = self.all();
         let vis = self.visible(&all, row, q, range.0);
-        vis.into_iter().filter(|c| c.2 >= range.0 && c.2 < range.1).take(max.min(self.versions) as usize).map(|c| (c.2, c.5)).collect()
+        vis.into_iter()
+            .filter(|c| c.2 >= range.0 && c.2 < range.1)
+            .take(max.min(self.versions) as usize)
+            .map(|c| (c.2, c.5))
+            .collect()
     }
 
     /// What a flush or compaction keeps of `cells`.
     fn rewrite(&self, cells: Vec<MCell>, major: bool) -> Vec<MCell> {
         let refs: Vec<&MCell> = cells.iter().collect();
         let mut keep: Vec<MCell> = Vec::new();
-        let mut columns: Vec<(Vec<u8>, Vec<u8>)> = cells.iter().filter(|c| c.3 == CellKind::Put).map(|c| (c.0.clone(), c.1.clone())).collect();
+        let mut columns: Vec<(Vec<u8>, Vec<u8>)> = cells
+            .iter()
+            .filter(|c| c.3 == CellKind::Put)
+            .map(|c| (c.0.clone(), c.1.clone()))
+            .collect();
         columns.sort();
         columns.dedup();
         for (row, q) in columns {
-            keep.extend(self.visible(&refs, &row, &q, 0).into_iter().take(self.versions as usize));
+            keep.extend(
+                self.visible(&refs, &row, &q, 0)
+                    .into_iter()
+                    .take(self.versions as usize),
+            );
         }
         if !major {
             keep.extend(cells.iter().filter(|c| c.3 != CellKind::Put).cloned());
@@ -121,7 +176,14 @@ impl Model {
 
     fn write(&mut self, row: usize, q: &[u8], ts: u64, kind: CellKind, v: Vec<u8>) {
         self.seq += 1;
-        self.memstore.push((ROWS[row].as_bytes().to_vec(), q.to_vec(), ts, kind, self.seq, v));
+        self.memstore.push((
+            ROWS[row].as_bytes().to_vec(),
+            q.to_vec(),
+            ts,
+            kind,
+            self.seq,
+            v,
+        ));
     }
 
     fn flush(&mut self) {
@@ -144,12 +206,25 @@ impl Model {
 
 fn engine_read(e: &mut Engine, scan: &mut Scan) -> Vec<(Vec<u8>, Vec<u8>, u64, Vec<u8>)> {
     match e.scan("t", scan) {
-        Ok(out) => out.rows.into_iter().flat_map(|r| r.cells.into_iter().map(|c| (c.row, c.qualifier, c.timestamp, c.value))).collect(),
+        Ok(out) => out
+            .rows
+            .into_iter()
+            .flat_map(|r| {
+                r.cells
+                    .into_iter()
+                    .map(|c| (c.row, c.qualifier, c.timestamp, c.value))
+            })
+            .collect(),
         Err(err) => panic!("read failed: {err}"),
     }
 }
 
-fn model_rows(m: &Model, rows: &[&str], versions: u32, range: (u64, u64)) -> Vec<(Vec<u8>, Vec<u8>, u64, Vec<u8>)> {
+fn model_rows(
+    m: &Model,
+    rows: &[&str],
+    versions: u32,
+    range: (u64, u64),
+) -> Vec<(Vec<u8>, Vec<u8>, u64, Vec<u8>)> {
     let mut out = Vec::new();
     for row in rows {
         for q in QUALS {
@@ -167,26 +242,70 @@ fn check(ops: &[Op], versions: u32) -> Result<(), TestCaseError> {
     let mut f = FamilyDescriptor::new("f");
     f.max_versions = versions;
     let mut desc = TableDescriptor::new("t", vec![f]);
-    desc.settings = TableSettings { flush_bytes: usize::MAX, compaction_threshold: usize::MAX, split_bytes: 0 };
-    e.create_table(desc, vec![]).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let mut m = Model { versions, memstore: Vec::new(), runs: Vec::new(), seq: 0, last_ts: 0 };
+    desc.settings = TableSettings {
+        flush_bytes: usize::MAX,
+        compaction_threshold: usize::MAX,
+        split_bytes: 0,
+    };
+    e.create_table(desc, vec![])
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut m = Model {
+        versions,
+        memstore: Vec::new(),
+        runs: Vec::new(),
+        seq: 0,
+        last_ts: 0,
+    };
     let fam = || b"f".to_vec();
     for (step, op) in ops.iter().enumerate() {
-        let mutation = |e: &mut Engine, row: usize, mu: Mutation| e.mutate("t", ROWS[row].as_bytes(), &[mu]).map(|_| ()).map_err(|er| TestCaseError::fail(er.to_string()));
+        let mutation = |e: &mut Engine, row: usize, mu: Mutation| {
+            e.mutate("t", ROWS[row].as_bytes(), &[mu])
+                .map(|_| ())
+                .map_err(|er| TestCaseError::fail(er.to_string()))
+        };
         match op.clone() {
             Op::Put { row, q, ts, v } => {
-                mutation(&mut e, row, Mutation::Put { family: fam(), qualifier: QUALS[q].into(), timestamp: ts, value: vec![v], ttl_ms: None })?;
+                mutation(
+                    &mut e,
+                    row,
+                    Mutation::Put {
+                        family: fam(),
+                        qualifier: QUALS[q].into(),
+                        timestamp: ts,
+                        value: vec![v],
+                        ttl_ms: None,
+                    },
+                )?;
                 let t = ts.unwrap_or_else(|| m.server_ts());
                 m.write(row, QUALS[q].as_bytes(), t, CellKind::Put, vec![v]);
             }
             Op::DeleteVersion { row, q, ts } => {
-                let resolved = ts.or_else(|| m.latest_ts(ROWS[row].as_bytes(), QUALS[q].as_bytes()));
-                mutation(&mut e, row, Mutation::Delete { family: fam(), qualifier: Some(QUALS[q].into()), timestamp: ts, all_versions: false })?;
+                let resolved =
+                    ts.or_else(|| m.latest_ts(ROWS[row].as_bytes(), QUALS[q].as_bytes()));
+                mutation(
+                    &mut e,
+                    row,
+                    Mutation::Delete {
+                        family: fam(),
+                        qualifier: Some(QUALS[q].into()),
+                        timestamp: ts,
+                        all_versions: false,
+                    },
+                )?;
                 let t = resolved.unwrap_or_else(|| m.server_ts());
                 m.write(row, QUALS[q].as_bytes(), t, CellKind::Delete, vec![]);
             }
             Op::DeleteColumn { row, q, ts } => {
-                mutation(&mut e, row, Mutation::Delete { family: fam(), qualifier: Some(QUALS[q].into()), timestamp: ts, all_versions: true })?;
+                mutation(
+                    &mut e,
+                    row,
+                    Mutation::Delete {
+                        family: fam(),
+                        qualifier: Some(QUALS[q].into()),
+                        timestamp: ts,
+                        all_versions: true,
+                    },
+                )?;
                 let t = ts.unwrap_or_else(|| m.server_ts());
                 m.write(row, QUALS[q].as_bytes(), t, CellKind::DeleteColumn, vec![]);
             }
@@ -196,33 +315,68 @@ fn check(ops: &[Op], versions: u32) -> Result<(), TestCaseError> {
                 m.write(row, b"", t, CellKind::DeleteFamily, vec![]);
             }
             Op::DeleteFamilyVersion { row, ts } => {
-                mutation(&mut e, row, Mutation::Delete { family: fam(), qualifier: None, timestamp: Some(ts), all_versions: false })?;
+                mutation(
+                    &mut e,
+                    row,
+                    Mutation::Delete {
+                        family: fam(),
+                        qualifier: None,
+                        timestamp: Some(ts),
+                        all_versions: false,
+                    },
+                )?;
                 m.write(row, b"", ts, CellKind::DeleteFamilyVersion, vec![]);
             }
             Op::Flush => {
-                e.flush("t").map_err(|er| TestCaseError::fail(er.to_string()))?;
+                e.flush("t")
+                    .map_err(|er| TestCaseError::fail(er.to_string()))?;
                 m.flush();
             }
             Op::Compact | Op::MajorCompact => {
                 let major = matches!(op, Op::MajorCompact);
-                e.compact("t", major).map_err(|er| TestCaseError::fail(er.to_string()))?;
+                e.compact("t", major)
+                    .map_err(|er| TestCaseError::fail(er.to_string()))?;
                 m.compact(major);
             }
             Op::Split(row) => {
                 // A split flushes the region first; the model flushes everything, so flush all.
-                e.flush("t").map_err(|er| TestCaseError::fail(er.to_string()))?;
+                e.flush("t")
+                    .map_err(|er| TestCaseError::fail(er.to_string()))?;
                 m.flush();
                 let _ = e.split("t", Some(ROWS[row].as_bytes()));
             }
-            Op::Get { row, versions: v, range } => {
-                let mut scan = Scan { max_versions: v, time_range: range, ..Scan::get(ROWS[row].as_bytes()) };
+            Op::Get {
+                row,
+                versions: v,
+                range,
+            } => {
+                let mut scan = Scan {
+                    max_versions: v,
+                    time_range: range,
+                    ..Scan::get(ROWS[row].as_bytes())
+                };
                 let got = engine_read(&mut e, &mut scan);
                 let want = model_rows(&m, &[ROWS[row]], v, range);
                 prop_assert_eq!(got, want, "get at step {} of {:?}", step, ops);
             }
-            Op::Scan { start, stop, versions: v, reversed } => {
-                let key = |i: usize| ROWS.get(i).map(|r| r.as_bytes().to_vec()).unwrap_or_default();
-                let mut scan = Scan { start_row: key(start), stop_row: key(stop), max_versions: v, reversed, ..Scan::default() };
+            Op::Scan {
+                start,
+                stop,
+                versions: v,
+                reversed,
+            } => {
+                let key = |i: usize| {
+                    ROWS.get(i)
+                        .map(|r| r.as_bytes().to_vec())
+                        .unwrap_or_default()
+                };
+                let mut scan = Scan {
+                    start_row: key(start),
+                    stop_row: key(stop),
+                    max_versions: v,
+                    reversed,
+                    ..Scan::default()
+                };
                 let got = engine_read(&mut e, &mut scan);
                 let mut sorted: Vec<&str> = ROWS.to_vec();
                 sorted.sort();
@@ -232,13 +386,18 @@ fn check(ops: &[Op], versions: u32) -> Result<(), TestCaseError> {
                         let r = r.as_bytes();
                         let (s, t) = (key(start), key(stop));
                         if reversed {
-                            (s.is_empty() || r <= s.as_slice()) && (t.is_empty() || r > t.as_slice())
+                            (s.is_empty() || r <= s.as_slice())
+                                && (t.is_empty() || r > t.as_slice())
                         } else {
                             r >= s.as_slice() && (t.is_empty() || r < t.as_slice())
                         }
                     })
                     .collect();
-                let ordered: Vec<&str> = if reversed { in_range.into_iter().rev().collect() } else { in_range };
+                let ordered: Vec<&str> = if reversed {
+                    in_range.into_iter().rev().collect()
+                } else {
+                    in_range
+                };
                 let want = model_rows(&m, &ordered, v, (0, u64::MAX));
                 prop_assert_eq!(got, want, "scan at step {} of {:?}", step, ops);
             }
@@ -248,7 +407,10 @@ fn check(ops: &[Op], versions: u32) -> Result<(), TestCaseError> {
 }
 
 fn cases() -> u32 {
-    std::env::var("ROWKEY_MODEL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+    std::env::var("ROWKEY_MODEL_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
 }
 
 proptest! {

@@ -6,9 +6,19 @@ use rowkey::engine::{FamilyDescriptor, Scan, TableDescriptor};
 fn table_with_rows(splits: Vec<Vec<u8>>) -> Result<rowkey::engine::Engine, rowkey::engine::Error> {
     let clock = Clock::at(1_000);
     let mut e = clock.engine();
-    e.create_table(TableDescriptor::new("t", vec![FamilyDescriptor::new("f"), FamilyDescriptor::new("g")]), splits)?;
+    e.create_table(
+        TableDescriptor::new(
+            "t",
+            vec![FamilyDescriptor::new("f"), FamilyDescriptor::new("g")],
+        ),
+        splits,
+    )?;
     for row in ["a", "ab", "b", "ba", "c", "d\u{7f}", "e"] {
-        e.mutate("t", row.as_bytes(), &[put("f", "x", None, row), put("g", "y", None, row)])?;
+        e.mutate(
+            "t",
+            row.as_bytes(),
+            &[put("f", "x", None, row), put("g", "y", None, row)],
+        )?;
     }
     Ok(e)
 }
@@ -17,7 +27,11 @@ fn table_with_rows(splits: Vec<Vec<u8>>) -> Result<rowkey::engine::Engine, rowke
 fn start_inclusive_stop_exclusive() -> TestResult {
     for splits in [vec![], vec![b"b".to_vec(), b"c".to_vec()]] {
         let mut e = table_with_rows(splits)?;
-        let mut s = Scan { start_row: b"ab".to_vec(), stop_row: b"c".to_vec(), ..Scan::default() };
+        let mut s = Scan {
+            start_row: b"ab".to_vec(),
+            stop_row: b"c".to_vec(),
+            ..Scan::default()
+        };
         assert_eq!(rows(&mut e, &mut s)?, vec!["ab", "b", "ba"]);
     }
     Ok(())
@@ -34,31 +48,56 @@ fn prefix_scan_uses_next_key_as_stop() -> TestResult {
 #[test]
 fn reversed_scan_descends_rows_but_keeps_columns_ascending() -> TestResult {
     let mut e = table_with_rows(vec![b"b".to_vec(), b"c".to_vec()])?;
-    let mut s = Scan { reversed: true, start_row: b"c".to_vec(), stop_row: b"a".to_vec(), ..Scan::default() };
+    let mut s = Scan {
+        reversed: true,
+        start_row: b"c".to_vec(),
+        stop_row: b"a".to_vec(),
+        ..Scan::default()
+    };
     let out = e.scan("t", &mut s)?;
     let keys: Vec<&[u8]> = out.rows.iter().map(|r| r.row.as_slice()).collect();
     assert_eq!(keys, vec![&b"c"[..], b"ba", b"b", b"ab"]);
-    let fams: Vec<&[u8]> = out.rows[0].cells.iter().map(|c| c.family.as_ref()).collect();
+    let fams: Vec<&[u8]> = out.rows[0]
+        .cells
+        .iter()
+        .map(|c| c.family.as_ref())
+        .collect();
     assert_eq!(fams, vec![&b"f"[..], b"g"]);
-    let mut all = Scan { reversed: true, ..Scan::default() };
-    assert_eq!(rows(&mut e, &mut all)?.first().map(String::as_str), Some("e"));
+    let mut all = Scan {
+        reversed: true,
+        ..Scan::default()
+    };
+    assert_eq!(
+        rows(&mut e, &mut all)?.first().map(String::as_str),
+        Some("e")
+    );
     Ok(())
 }
 
 #[test]
 fn limit_and_columns() -> TestResult {
     let mut e = table_with_rows(vec![b"b".to_vec()])?;
-    let mut s = Scan { limit: Some(3), columns: vec![(b"g".to_vec(), None)], ..Scan::default() };
+    let mut s = Scan {
+        limit: Some(3),
+        columns: vec![(b"g".to_vec(), None)],
+        ..Scan::default()
+    };
     let out = e.scan("t", &mut s)?;
     assert_eq!(out.rows.len(), 3);
-    assert!(out.rows.iter().all(|r| r.cells.len() == 1 && r.cells[0].family.as_ref() == b"g"));
+    assert!(out
+        .rows
+        .iter()
+        .all(|r| r.cells.len() == 1 && r.cells[0].family.as_ref() == b"g"));
     Ok(())
 }
 
 #[test]
 fn scan_reports_rows_examined_against_returned() -> TestResult {
     let mut e = table_with_rows(vec![])?;
-    let mut s = Scan { filter: Some(rowkey::filter::parse_filter("RowFilter(=, 'binary:c')")?), ..Scan::default() };
+    let mut s = Scan {
+        filter: Some(rowkey::filter::parse_filter("RowFilter(=, 'binary:c')")?),
+        ..Scan::default()
+    };
     let out = e.scan("t", &mut s)?;
     assert_eq!(out.rows.len(), 1);
     assert_eq!(out.stats.rows_examined, 7);

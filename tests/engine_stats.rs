@@ -7,7 +7,10 @@ use rowkey::engine::{FamilyDescriptor, Scan, TableDescriptor};
 fn get_touches_one_region_and_counts_runs_and_memstore() -> TestResult {
     let clock = Clock::at(1);
     let mut e = clock.engine();
-    e.create_table(TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]), vec![b"m".to_vec()])?;
+    e.create_table(
+        TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]),
+        vec![b"m".to_vec()],
+    )?;
     e.mutate("t", b"a", &[put("f", "q", None, "1")])?;
     e.flush("t")?;
     e.mutate("t", b"a", &[put("f", "q", None, "2")])?;
@@ -28,12 +31,20 @@ fn write_amplification_of_an_action() -> TestResult {
     let (mut e, _) = engine_with(&[("f", 1)])?;
     let before = e.counters();
     for i in 0..2000 {
-        e.mutate("t", format!("k{i:04}").as_bytes(), &[put("f", "q", None, "value-value-value")])?;
+        e.mutate(
+            "t",
+            format!("k{i:04}").as_bytes(),
+            &[put("f", "q", None, "value-value-value")],
+        )?;
     }
     let action = e.counters().since(&before);
     assert_eq!(action.mutations, 2000);
     assert!(action.flushes > 0);
-    assert!(action.write_amplification() > 0.5, "flushes and compactions rewrote data: {}", action.write_amplification());
+    assert!(
+        action.write_amplification() > 0.5,
+        "flushes and compactions rewrote data: {}",
+        action.write_amplification()
+    );
     Ok(())
 }
 

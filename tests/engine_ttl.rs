@@ -3,7 +3,10 @@ mod common;
 use common::*;
 use rowkey::engine::{FamilyDescriptor, Mutation, TableDescriptor};
 
-fn ttl_table(ttl: u64, min_versions: u32) -> Result<(rowkey::engine::Engine, Clock), rowkey::engine::Error> {
+fn ttl_table(
+    ttl: u64,
+    min_versions: u32,
+) -> Result<(rowkey::engine::Engine, Clock), rowkey::engine::Error> {
     let clock = Clock::at(1_000_000);
     let mut e = clock.engine();
     let mut f = FamilyDescriptor::new("f");
@@ -24,7 +27,11 @@ fn family_ttl_expires_cells() -> TestResult {
     assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty());
     e.flush("t")?;
     e.compact("t", true)?;
-    assert_eq!(e.table("t")?.regions[0].stores[0].cell_count(), 0, "expired cells are dropped on rewrite");
+    assert_eq!(
+        e.table("t")?.regions[0].stores[0].cell_count(),
+        0,
+        "expired cells are dropped on rewrite"
+    );
     Ok(())
 }
 
@@ -35,7 +42,10 @@ fn min_versions_survive_ttl() -> TestResult {
         e.mutate("t", b"r", &[put("f", "q", Some(ts), &ts.to_string())])?;
     }
     clock.advance(60_000);
-    let got: Vec<u64> = versions(&mut e, "r", "f", "q", 5)?.into_iter().map(|v| v.0).collect();
+    let got: Vec<u64> = versions(&mut e, "r", "f", "q", 5)?
+        .into_iter()
+        .map(|v| v.0)
+        .collect();
     assert_eq!(got, vec![1_000_002, 1_000_001]);
     Ok(())
 }
@@ -43,7 +53,17 @@ fn min_versions_survive_ttl() -> TestResult {
 #[test]
 fn cell_ttl_expires_one_put() -> TestResult {
     let (mut e, clock) = engine_with(&[("f", 3)])?;
-    e.mutate("t", b"r", &[Mutation::Put { family: "f".into(), qualifier: "q".into(), timestamp: None, value: "short".into(), ttl_ms: Some(500) }])?;
+    e.mutate(
+        "t",
+        b"r",
+        &[Mutation::Put {
+            family: "f".into(),
+            qualifier: "q".into(),
+            timestamp: None,
+            value: "short".into(),
+            ttl_ms: Some(500),
+        }],
+    )?;
     e.mutate("t", b"r", &[put("f", "p", None, "long")])?;
     clock.advance(600);
     assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty());

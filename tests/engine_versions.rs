@@ -10,7 +10,10 @@ fn family_keeps_at_most_versions() -> TestResult {
     for ts in 1..=4 {
         e.mutate("t", b"r", &[put("f", "q", Some(ts), &format!("v{ts}"))])?;
     }
-    assert_eq!(versions(&mut e, "r", "f", "q", 10)?, vec![(4, "v4".into()), (3, "v3".into())]);
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 10)?,
+        vec![(4, "v4".into()), (3, "v3".into())]
+    );
     assert_eq!(versions(&mut e, "r", "f", "q", 1)?, vec![(4, "v4".into())]);
     Ok(())
 }
@@ -21,7 +24,10 @@ fn later_write_at_same_timestamp_replaces_earlier() -> TestResult {
     e.mutate("t", b"r", &[put("f", "q", Some(7), "first")])?;
     e.flush("t")?;
     e.mutate("t", b"r", &[put("f", "q", Some(7), "second")])?;
-    assert_eq!(versions(&mut e, "r", "f", "q", 3)?, vec![(7, "second".into())]);
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 3)?,
+        vec![(7, "second".into())]
+    );
     Ok(())
 }
 
@@ -32,8 +38,20 @@ fn deleting_newest_resurfaces_older_until_flush() -> TestResult {
     for ts in 1..=3 {
         e.mutate("t", b"r", &[put("f", "q", Some(ts), &format!("v{ts}"))])?;
     }
-    e.mutate("t", b"r", &[Mutation::Delete { family: "f".into(), qualifier: Some("q".into()), timestamp: Some(3), all_versions: false }])?;
-    assert_eq!(versions(&mut e, "r", "f", "q", 5)?, vec![(2, "v2".into()), (1, "v1".into())]);
+    e.mutate(
+        "t",
+        b"r",
+        &[Mutation::Delete {
+            family: "f".into(),
+            qualifier: Some("q".into()),
+            timestamp: Some(3),
+            all_versions: false,
+        }],
+    )?;
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 5)?,
+        vec![(2, "v2".into()), (1, "v1".into())]
+    );
 
     // Flushed before the delete: the flush already dropped v1, so it cannot come back.
     let (mut e, _) = engine_with(&[("f", 2)])?;
@@ -41,7 +59,16 @@ fn deleting_newest_resurfaces_older_until_flush() -> TestResult {
         e.mutate("t", b"r", &[put("f", "q", Some(ts), &format!("v{ts}"))])?;
     }
     e.flush("t")?;
-    e.mutate("t", b"r", &[Mutation::Delete { family: "f".into(), qualifier: Some("q".into()), timestamp: Some(3), all_versions: false }])?;
+    e.mutate(
+        "t",
+        b"r",
+        &[Mutation::Delete {
+            family: "f".into(),
+            qualifier: Some("q".into()),
+            timestamp: Some(3),
+            all_versions: false,
+        }],
+    )?;
     assert_eq!(versions(&mut e, "r", "f", "q", 5)?, vec![(2, "v2".into())]);
     Ok(())
 }
@@ -57,11 +84,33 @@ fn altering_versions_caps_reads_at_once_but_raw_still_shows() -> TestResult {
     f.max_versions = 1;
     e.alter_family("t", f)?;
     assert_eq!(versions(&mut e, "r", "f", "q", 5)?.len(), 1);
-    let mut raw = Scan { raw: true, max_versions: 10, ..Scan::default() };
-    assert_eq!(e.scan("t", &mut raw)?.rows.iter().map(|r| r.cells.len()).sum::<usize>(), 4);
+    let mut raw = Scan {
+        raw: true,
+        max_versions: 10,
+        ..Scan::default()
+    };
+    assert_eq!(
+        e.scan("t", &mut raw)?
+            .rows
+            .iter()
+            .map(|r| r.cells.len())
+            .sum::<usize>(),
+        4
+    );
     e.compact("t", true)?;
-    let mut raw = Scan { raw: true, max_versions: 10, ..Scan::default() };
-    assert_eq!(e.scan("t", &mut raw)?.rows.iter().map(|r| r.cells.len()).sum::<usize>(), 1);
+    let mut raw = Scan {
+        raw: true,
+        max_versions: 10,
+        ..Scan::default()
+    };
+    assert_eq!(
+        e.scan("t", &mut raw)?
+            .rows
+            .iter()
+            .map(|r| r.cells.len())
+            .sum::<usize>(),
+        1
+    );
     Ok(())
 }
 
@@ -71,10 +120,21 @@ fn exact_timestamp_and_time_range_select_versions() -> TestResult {
     for ts in [10, 20, 30] {
         e.mutate("t", b"r", &[put("f", "q", Some(ts), &ts.to_string())])?;
     }
-    let mut scan = Scan { time_range: (20, 21), ..Scan::get(b"r") };
+    let mut scan = Scan {
+        time_range: (20, 21),
+        ..Scan::get(b"r")
+    };
     assert_eq!(e.scan("t", &mut scan)?.rows[0].cells[0].value, b"20");
-    let mut scan = Scan { time_range: (10, 30), max_versions: 5, ..Scan::get(b"r") };
-    let got: Vec<u64> = e.scan("t", &mut scan)?.rows[0].cells.iter().map(|c| c.timestamp).collect();
+    let mut scan = Scan {
+        time_range: (10, 30),
+        max_versions: 5,
+        ..Scan::get(b"r")
+    };
+    let got: Vec<u64> = e.scan("t", &mut scan)?.rows[0]
+        .cells
+        .iter()
+        .map(|c| c.timestamp)
+        .collect();
     assert_eq!(got, vec![20, 10], "max is exclusive");
     Ok(())
 }

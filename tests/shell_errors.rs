@@ -11,64 +11,129 @@ fn error(input: &str) -> (String, std::ops::Range<usize>) {
     let err = outcomes.iter().find_map(|o| o.error.clone());
     match err {
         Some(e) => (e.message, e.span),
-        None => panic!("no error for {input:?}: {:?}", outcomes.iter().map(|o| &o.output).collect::<Vec<_>>()),
+        None => panic!(
+            "no error for {input:?}: {:?}",
+            outcomes.iter().map(|o| &o.output).collect::<Vec<_>>()
+        ),
     }
 }
 
 #[test]
 fn parse_errors_say_what_was_expected_where() -> TestResult {
-    let e = parse_command("put 't', 'r' 'f:q'").err().ok_or("should fail")?;
+    let e = parse_command("put 't', 'r' 'f:q'")
+        .err()
+        .ok_or("should fail")?;
     assert_eq!(e.message, "expected ',' or end of command, found a string");
     assert_eq!(e.span, 13..18);
-    let e = parse_command("scan 't', {LIMIT 1}").err().ok_or("should fail")?;
-    assert_eq!((e.message.as_str(), e.span.clone()), ("expected '=>', found number 1", 17..18));
-    let e = parse_command("put 't', 'unterminated").err().ok_or("should fail")?;
-    assert_eq!((e.message.as_str(), e.span.clone()), ("unterminated string", 9..22));
-    let e = parse_command("put 't', \"\\xZZ\"").err().ok_or("should fail")?;
+    let e = parse_command("scan 't', {LIMIT 1}")
+        .err()
+        .ok_or("should fail")?;
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("expected '=>', found number 1", 17..18)
+    );
+    let e = parse_command("put 't', 'unterminated")
+        .err()
+        .ok_or("should fail")?;
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("unterminated string", 9..22)
+    );
+    let e = parse_command("put 't', \"\\xZZ\"")
+        .err()
+        .ok_or("should fail")?;
     assert_eq!(e.message, "invalid hex escape");
     let e = parse_command("get 't', @").err().ok_or("should fail")?;
-    assert_eq!((e.message.as_str(), e.span.clone()), ("unexpected character '@'", 9..10));
+    assert_eq!(
+        (e.message.as_str(), e.span.clone()),
+        ("unexpected character '@'", 9..10)
+    );
     Ok(())
 }
 
 #[test]
 fn engine_errors_use_hbase_names_and_point_at_the_argument() {
-    assert_eq!(error("get 'nope', 'r'"), ("Unknown table nope!".into(), 4..10));
+    assert_eq!(
+        error("get 'nope', 'r'"),
+        ("Unknown table nope!".into(), 4..10)
+    );
     let (msg, span) = error("put 't', 'r', 'x:q', 'v'");
     assert!(msg.starts_with("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family x does not exist"), "{msg}");
     assert_eq!(span, 14..19);
-    assert_eq!(error("put 't', '', 'f:q', 'v'"), ("Row length is 0".into(), 9..11));
-    assert_eq!(error("incr 't', 'r', 'f:s'").0, "org.apache.hadoop.hbase.DoNotRetryIOException: Field is not a long, it's 3 bytes wide");
+    assert_eq!(
+        error("put 't', '', 'f:q', 'v'"),
+        ("Row length is 0".into(), 9..11)
+    );
+    assert_eq!(
+        error("incr 't', 'r', 'f:s'").0,
+        "org.apache.hadoop.hbase.DoNotRetryIOException: Field is not a long, it's 3 bytes wide"
+    );
     assert_eq!(error("create 't', 'f'").0, "Table already exists: t!");
     assert_eq!(error("drop 't'").0, "Table t is enabled. Disable it first.");
 }
 
 #[test]
 fn argument_errors_point_at_the_argument() {
-    assert_eq!(error("put 't', 'r'"), ("wrong number of arguments (given 2, expected 4..6)".into(), 0..12));
+    assert_eq!(
+        error("put 't', 'r'"),
+        (
+            "wrong number of arguments (given 2, expected 4..6)".into(),
+            0..12
+        )
+    );
     assert_eq!(error("scan 't', {LIMT => 1}").0, "unknown option LIMT; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH");
-    assert_eq!(error("scan 't', {LIMIT => 'x'}"), ("LIMIT must be a number".into(), 20..23));
-    assert_eq!(error("scan 't', {VERSIONS => 0}").0, "VERSIONS must be positive");
-    assert_eq!(error("frobnicate 't'"), ("undefined command 'frobnicate'; type 'help' for the list of commands".into(), 0..10));
+    assert_eq!(
+        error("scan 't', {LIMIT => 'x'}"),
+        ("LIMIT must be a number".into(), 20..23)
+    );
+    assert_eq!(
+        error("scan 't', {VERSIONS => 0}").0,
+        "VERSIONS must be positive"
+    );
+    assert_eq!(
+        error("frobnicate 't'"),
+        (
+            "undefined command 'frobnicate'; type 'help' for the list of commands".into(),
+            0..10
+        )
+    );
 }
 
 #[test]
 fn filter_errors_point_inside_the_filter_string() {
     let (msg, span) = error("scan 't', {FILTER => \"PrefixFilter('a') AND Nope('b')\"}");
-    assert_eq!(msg, "java.lang.IllegalArgumentException: Filter Name Nope not supported");
+    assert_eq!(
+        msg,
+        "java.lang.IllegalArgumentException: Filter Name Nope not supported"
+    );
     assert_eq!(span, 44..48);
     let (msg, _) = error("scan 't', {FILTER => \"ValueFilter(>, 'substring:a')\"}");
     assert!(msg.ends_with("A regexstring comparator and substring comparator can only be used with EQUAL and NOT_EQUAL"));
-    assert_eq!(error("scan 't', {FILTER => \"PageFilter(1, 2)\"}").0, "java.lang.IllegalArgumentException: Expected 1 but got: 2");
-    assert_eq!(error("scan 't', {FILTER => \"ValueFilter(~, 'binary:a')\"}").0, "java.lang.IllegalArgumentException: Invalid compare operator");
-    assert_eq!(error("scan 't', {FILTER => \"ValueFilter(=, 'nope:a')\"}").0, "java.lang.IllegalArgumentException: Incorrect comparatorType");
+    assert_eq!(
+        error("scan 't', {FILTER => \"PageFilter(1, 2)\"}").0,
+        "java.lang.IllegalArgumentException: Expected 1 but got: 2"
+    );
+    assert_eq!(
+        error("scan 't', {FILTER => \"ValueFilter(~, 'binary:a')\"}").0,
+        "java.lang.IllegalArgumentException: Invalid compare operator"
+    );
+    assert_eq!(
+        error("scan 't', {FILTER => \"ValueFilter(=, 'nope:a')\"}").0,
+        "java.lang.IllegalArgumentException: Incorrect comparatorType"
+    );
 }
 
 #[test]
 fn errors_print_hbase_lines_and_the_shell_goes_on() {
     let (mut shell, _) = shell_at(1_000);
     let out = run(&mut shell, "get 'missing', 'r'\ncreate 't', 'f'");
-    assert!(out.starts_with("ERROR: Unknown table missing!\n\nFor usage try 'help \"get\"'\n"), "{out}");
+    assert!(
+        out.starts_with("ERROR: Unknown table missing!\n\nFor usage try 'help \"get\"'\n"),
+        "{out}"
+    );
     assert!(out.contains("Created table t"));
-    assert_eq!(render_caret("get 'missing', 'r'", &(4..13)), "  get 'missing', 'r'\n      ^^^^^^^^^\n");
+    assert_eq!(
+        render_caret("get 'missing', 'r'", &(4..13)),
+        "  get 'missing', 'r'\n      ^^^^^^^^^\n"
+    );
 }

@@ -23,7 +23,11 @@ fn cells(sh: &mut rowkey::shell::Shell, filter: &str) -> Vec<String> {
         .filter(|l| l.starts_with(' '))
         .map(|l| {
             let row = l.split(' ').nth(1).unwrap_or("");
-            let col = l.split("column=").nth(1).and_then(|s| s.split(',').next()).unwrap_or("");
+            let col = l
+                .split("column=")
+                .nth(1)
+                .and_then(|s| s.split(',').next())
+                .unwrap_or("");
             let val = l.split("value=").nth(1).unwrap_or("");
             format!("{row}/{col}={val}")
         })
@@ -31,7 +35,10 @@ fn cells(sh: &mut rowkey::shell::Shell, filter: &str) -> Vec<String> {
 }
 
 fn rows_of(cells: &[String]) -> Vec<String> {
-    let mut r: Vec<String> = cells.iter().map(|c| c.split('/').next().unwrap_or("").to_string()).collect();
+    let mut r: Vec<String> = cells
+        .iter()
+        .map(|c| c.split('/').next().unwrap_or("").to_string())
+        .collect();
     r.dedup();
     r
 }
@@ -39,65 +46,184 @@ fn rows_of(cells: &[String]) -> Vec<String> {
 #[test]
 fn row_filters() {
     let mut sh = sample();
-    assert_eq!(rows_of(&cells(&mut sh, "PrefixFilter('user')")), ["user1", "user2", "user3"]);
-    assert_eq!(rows_of(&cells(&mut sh, "RowFilter(>=, 'binary:user2')")), ["user2", "user3", "x9"]);
-    assert_eq!(rows_of(&cells(&mut sh, "RowFilter(=, 'regexstring:r[13]')")), ["user1", "user3"]);
-    assert_eq!(rows_of(&cells(&mut sh, "RowFilter(=, 'binaryprefix:x')")), ["x9"]);
-    assert_eq!(rows_of(&cells(&mut sh, "InclusiveStopFilter('user2')")), ["user1", "user2"]);
-    assert_eq!(rows_of(&cells(&mut sh, "PageFilter(2)")), ["user1", "user2"]);
+    assert_eq!(
+        rows_of(&cells(&mut sh, "PrefixFilter('user')")),
+        ["user1", "user2", "user3"]
+    );
+    assert_eq!(
+        rows_of(&cells(&mut sh, "RowFilter(>=, 'binary:user2')")),
+        ["user2", "user3", "x9"]
+    );
+    assert_eq!(
+        rows_of(&cells(&mut sh, "RowFilter(=, 'regexstring:r[13]')")),
+        ["user1", "user3"]
+    );
+    assert_eq!(
+        rows_of(&cells(&mut sh, "RowFilter(=, 'binaryprefix:x')")),
+        ["x9"]
+    );
+    assert_eq!(
+        rows_of(&cells(&mut sh, "InclusiveStopFilter('user2')")),
+        ["user1", "user2"]
+    );
+    assert_eq!(
+        rows_of(&cells(&mut sh, "PageFilter(2)")),
+        ["user1", "user2"]
+    );
 }
 
 #[test]
 fn column_filters() {
     let mut sh = sample();
-    assert_eq!(cells(&mut sh, "FamilyFilter(=, 'binary:g')"), ["user1/g:city=Oslo", "user3/g:city=Rome"]);
-    assert_eq!(cells(&mut sh, "QualifierFilter(=, 'binary:age')"), ["user1/f:age=31", "user2/f:age=25"]);
+    assert_eq!(
+        cells(&mut sh, "FamilyFilter(=, 'binary:g')"),
+        ["user1/g:city=Oslo", "user3/g:city=Rome"]
+    );
+    assert_eq!(
+        cells(&mut sh, "QualifierFilter(=, 'binary:age')"),
+        ["user1/f:age=31", "user2/f:age=25"]
+    );
     assert_eq!(cells(&mut sh, "ColumnPrefixFilter('na')").len(), 4);
-    assert_eq!(cells(&mut sh, "MultipleColumnPrefixFilter('age', 'ci')").len(), 4);
-    assert_eq!(cells(&mut sh, "ColumnRangeFilter('age', true, 'city', false)"), ["user1/f:age=31", "user2/f:age=25"]);
-    assert_eq!(cells(&mut sh, "ColumnPaginationFilter(1, 1)"), ["user1/f:name=Ann", "user2/f:name=bob", "user3/g:city=Rome"]);
+    assert_eq!(
+        cells(&mut sh, "MultipleColumnPrefixFilter('age', 'ci')").len(),
+        4
+    );
+    assert_eq!(
+        cells(&mut sh, "ColumnRangeFilter('age', true, 'city', false)"),
+        ["user1/f:age=31", "user2/f:age=25"]
+    );
+    assert_eq!(
+        cells(&mut sh, "ColumnPaginationFilter(1, 1)"),
+        ["user1/f:name=Ann", "user2/f:name=bob", "user3/g:city=Rome"]
+    );
     assert_eq!(cells(&mut sh, "FirstKeyOnlyFilter()").len(), 4);
-    assert_eq!(cells(&mut sh, "TimestampsFilter(20, 40)"), ["user2/f:age=25", "user2/f:name=bob", "x9/f:name=Xi"]);
+    assert_eq!(
+        cells(&mut sh, "TimestampsFilter(20, 40)"),
+        ["user2/f:age=25", "user2/f:name=bob", "x9/f:name=Xi"]
+    );
     assert_eq!(cells(&mut sh, "KeyOnlyFilter()")[0], "user1/f:age=");
-    assert_eq!(cells(&mut sh, "KeyOnlyFilter(true)")[0], "user1/f:age=\\x00\\x00\\x00\\x02");
+    assert_eq!(
+        cells(&mut sh, "KeyOnlyFilter(true)")[0],
+        "user1/f:age=\\x00\\x00\\x00\\x02"
+    );
 }
 
 #[test]
 fn column_count_get_filter_ends_the_scan_like_hbase() {
     let mut sh = sample();
     // Built for gets: the first row with more columns than the limit ends a scan.
-    assert_eq!(cells(&mut sh, "ColumnCountGetFilter(2)"), ["user1/f:age=31", "user1/f:name=Ann"]);
+    assert_eq!(
+        cells(&mut sh, "ColumnCountGetFilter(2)"),
+        ["user1/f:age=31", "user1/f:name=Ann"]
+    );
 }
 
 #[test]
 fn value_filters() {
     let mut sh = sample();
-    assert_eq!(cells(&mut sh, "ValueFilter(=, 'substring:CY')"), ["user3/f:name=Cy"], "the newest version only, case-insensitive");
-    assert_eq!(cells(&mut sh, "ValueFilter(<, 'binary:30')"), ["user2/f:age=25"]);
-    assert_eq!(cells(&mut sh, "ValueFilter(!=, 'regexstring:^[A-Z]')"), ["user1/f:age=31", "user2/f:age=25", "user2/f:name=bob"]);
-    assert_eq!(rows_of(&cells(&mut sh, "SingleColumnValueFilter('f', 'age', <, 'binary:30')")), ["user2", "user3", "x9"], "rows without the column pass");
-    assert_eq!(rows_of(&cells(&mut sh, "SingleColumnValueFilter('f', 'age', <, 'binary:30', true, true)")), ["user2"]);
-    assert_eq!(cells(&mut sh, "SingleColumnValueExcludeFilter('f', 'age', =, 'binary:25', true, true)"), ["user2/f:name=bob"]);
-    assert_eq!(cells(&mut sh, "DependentColumnFilter('f', 'age')"), ["user1/f:age=31", "user1/f:name=Ann", "user1/g:city=Oslo", "user2/f:age=25", "user2/f:name=bob"]);
-    assert_eq!(cells(&mut sh, "DependentColumnFilter('f', 'age', true, =, 'binary:25')"), ["user2/f:name=bob"]);
+    assert_eq!(
+        cells(&mut sh, "ValueFilter(=, 'substring:CY')"),
+        ["user3/f:name=Cy"],
+        "the newest version only, case-insensitive"
+    );
+    assert_eq!(
+        cells(&mut sh, "ValueFilter(<, 'binary:30')"),
+        ["user2/f:age=25"]
+    );
+    assert_eq!(
+        cells(&mut sh, "ValueFilter(!=, 'regexstring:^[A-Z]')"),
+        ["user1/f:age=31", "user2/f:age=25", "user2/f:name=bob"]
+    );
+    assert_eq!(
+        rows_of(&cells(
+            &mut sh,
+            "SingleColumnValueFilter('f', 'age', <, 'binary:30')"
+        )),
+        ["user2", "user3", "x9"],
+        "rows without the column pass"
+    );
+    assert_eq!(
+        rows_of(&cells(
+            &mut sh,
+            "SingleColumnValueFilter('f', 'age', <, 'binary:30', true, true)"
+        )),
+        ["user2"]
+    );
+    assert_eq!(
+        cells(
+            &mut sh,
+            "SingleColumnValueExcludeFilter('f', 'age', =, 'binary:25', true, true)"
+        ),
+        ["user2/f:name=bob"]
+    );
+    assert_eq!(
+        cells(&mut sh, "DependentColumnFilter('f', 'age')"),
+        [
+            "user1/f:age=31",
+            "user1/f:name=Ann",
+            "user1/g:city=Oslo",
+            "user2/f:age=25",
+            "user2/f:name=bob"
+        ]
+    );
+    assert_eq!(
+        cells(
+            &mut sh,
+            "DependentColumnFilter('f', 'age', true, =, 'binary:25')"
+        ),
+        ["user2/f:name=bob"]
+    );
 }
 
 #[test]
 fn combinations_and_precedence() {
     let mut sh = sample();
-    assert_eq!(rows_of(&cells(&mut sh, "PrefixFilter('x') OR PrefixFilter('user2')")), ["user2", "x9"]);
+    assert_eq!(
+        rows_of(&cells(
+            &mut sh,
+            "PrefixFilter('x') OR PrefixFilter('user2')"
+        )),
+        ["user2", "x9"]
+    );
     // AND binds tighter than OR.
-    assert_eq!(rows_of(&cells(&mut sh, "PrefixFilter('x') OR PrefixFilter('user') AND RowFilter(=, 'binary:user1')")), ["user1", "x9"]);
-    assert_eq!(rows_of(&cells(&mut sh, "(PrefixFilter('x') OR PrefixFilter('user')) AND RowFilter(=, 'binary:user1')")), ["user1"]);
+    assert_eq!(
+        rows_of(&cells(
+            &mut sh,
+            "PrefixFilter('x') OR PrefixFilter('user') AND RowFilter(=, 'binary:user1')"
+        )),
+        ["user1", "x9"]
+    );
+    assert_eq!(
+        rows_of(&cells(
+            &mut sh,
+            "(PrefixFilter('x') OR PrefixFilter('user')) AND RowFilter(=, 'binary:user1')"
+        )),
+        ["user1"]
+    );
     // SKIP drops whole rows where any cell fails; WHILE stops at the first failure.
-    assert_eq!(rows_of(&cells(&mut sh, "SKIP ValueFilter(!=, 'binary:Oslo')")), ["user2", "user3", "x9"]);
-    assert_eq!(rows_of(&cells(&mut sh, "WHILE RowFilter(<, 'binary:user3')")), ["user1", "user2"]);
-    assert_eq!(cells(&mut sh, "QualifierFilter(=, 'binary:name') AND ValueFilter(=, 'regexstring:^[ab]')"), ["user2/f:name=bob"]);
+    assert_eq!(
+        rows_of(&cells(&mut sh, "SKIP ValueFilter(!=, 'binary:Oslo')")),
+        ["user2", "user3", "x9"]
+    );
+    assert_eq!(
+        rows_of(&cells(&mut sh, "WHILE RowFilter(<, 'binary:user3')")),
+        ["user1", "user2"]
+    );
+    assert_eq!(
+        cells(
+            &mut sh,
+            "QualifierFilter(=, 'binary:name') AND ValueFilter(=, 'regexstring:^[ab]')"
+        ),
+        ["user2/f:name=bob"]
+    );
 }
 
 #[test]
 fn quote_doubling_in_filter_strings() {
     let (mut sh, _) = shell_at(1);
-    run(&mut sh, "create 't', 'f'\nput 't', \"o'neil\", 'f:q', 'v'\nput 't', 'other', 'f:q', 'v'");
+    run(
+        &mut sh,
+        "create 't', 'f'\nput 't', \"o'neil\", 'f:q', 'v'\nput 't', 'other', 'f:q', 'v'",
+    );
     assert_eq!(rows_of(&cells(&mut sh, "PrefixFilter('o''n')")), ["o'neil"]);
 }

@@ -18,7 +18,13 @@ fn scan_and_get_tables() {
 fn took_line_follows_every_command() {
     let (mut sh, _) = shell_at(1);
     for o in sh.run("create 't', 'f'\nlist") {
-        assert!(o.output.lines().any(|l| l.starts_with("Took ") && l.ends_with(" seconds") && l.len() == "Took 0.0000 seconds".len()), "{}", o.output);
+        assert!(
+            o.output.lines().any(|l| l.starts_with("Took ")
+                && l.ends_with(" seconds")
+                && l.len() == "Took 0.0000 seconds".len()),
+            "{}",
+            o.output
+        );
     }
 }
 
@@ -48,14 +54,20 @@ fn describe_shows_family_blocks() {
 #[test]
 fn maxlength_cuts_the_cell_text() {
     let (mut sh, _) = shell_at(100);
-    let out = run(&mut sh, "create 't', 'f'\nput 't', 'r', 'f:q', 'abcdefgh', 7\nget 't', 'r', {MAXLENGTH => 15}");
+    let out = run(
+        &mut sh,
+        "create 't', 'f'\nput 't', 'r', 'f:q', 'abcdefgh', 7\nget 't', 'r', {MAXLENGTH => 15}",
+    );
     assert!(out.contains(" f:q timestamp=7, va\n"), "{out}");
 }
 
 #[test]
 fn ttl_and_time_travel_through_the_shell() {
     let (mut sh, clock) = shell_at(1_000_000);
-    run(&mut sh, "create 't', {NAME => 'f', TTL => 10}\nput 't', 'r', 'f:q', 'v'");
+    run(
+        &mut sh,
+        "create 't', {NAME => 'f', TTL => 10}\nput 't', 'r', 'f:q', 'v'",
+    );
     clock.advance(11_000);
     assert!(run(&mut sh, "scan 't'").ends_with("0 row(s)\n"));
 }
@@ -64,9 +76,26 @@ fn ttl_and_time_travel_through_the_shell() {
 fn reversed_scan_and_bounds() {
     let (mut sh, _) = shell_at(100);
     run(&mut sh, "create 't', 'f'\nput 't', 'a', 'f:q', '1'\nput 't', 'b', 'f:q', '2'\nput 't', 'c', 'f:q', '3'");
-    let keys = |out: String| out.lines().filter(|l| l.starts_with(' ')).map(|l| l.split(' ').nth(1).unwrap_or("").to_string()).collect::<Vec<_>>();
-    assert_eq!(keys(run(&mut sh, "scan 't', {REVERSED => true}")), vec!["c", "b", "a"]);
-    assert_eq!(keys(run(&mut sh, "scan 't', {REVERSED => true, STARTROW => 'b', STOPROW => 'a'}")), vec!["b"]);
-    assert_eq!(keys(run(&mut sh, "scan 't', {STARTROW => 'b'}")), vec!["b", "c"]);
+    let keys = |out: String| {
+        out.lines()
+            .filter(|l| l.starts_with(' '))
+            .map(|l| l.split(' ').nth(1).unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        keys(run(&mut sh, "scan 't', {REVERSED => true}")),
+        vec!["c", "b", "a"]
+    );
+    assert_eq!(
+        keys(run(
+            &mut sh,
+            "scan 't', {REVERSED => true, STARTROW => 'b', STOPROW => 'a'}"
+        )),
+        vec!["b"]
+    );
+    assert_eq!(
+        keys(run(&mut sh, "scan 't', {STARTROW => 'b'}")),
+        vec!["b", "c"]
+    );
     assert_eq!(keys(run(&mut sh, "scan 't', {STOPROW => 'b'}")), vec!["a"]);
 }

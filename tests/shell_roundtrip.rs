@@ -5,7 +5,12 @@ fn round_trip(text: &str) -> Result<(), Box<dyn std::error::Error>> {
     let cmd = parse_command(text)?;
     assert_eq!(cmd.to_string(), text, "canonical text of {text:?}");
     let again = parse_command(&cmd.to_string())?;
-    let strip = |c: &rowkey::shell::Command| (c.name.clone(), c.args.iter().map(|a| a.value.strip()).collect::<Vec<_>>());
+    let strip = |c: &rowkey::shell::Command| {
+        (
+            c.name.clone(),
+            c.args.iter().map(|a| a.value.strip()).collect::<Vec<_>>(),
+        )
+    };
     assert_eq!(strip(&again), strip(&cmd));
     Ok(())
 }
@@ -90,16 +95,29 @@ fn loose_input_prints_canonically() -> Result<(), Box<dyn std::error::Error>> {
 
 #[test]
 fn quoting_rules() -> Result<(), Box<dyn std::error::Error>> {
-    let value = |text: &str| -> Result<rowkey::shell::Value, Box<dyn std::error::Error>> { Ok(parse_command(text)?.args.remove(0).value) };
-    assert_eq!(value(r#"x "a\x41\n\\\"""#)?, rowkey::shell::Value::Str(b"aA\n\\\"".to_vec()));
-    assert_eq!(value(r"x 'a\x41\n'")?, rowkey::shell::Value::Str(br"a\x41\n".to_vec()), "single quotes keep escapes");
-    assert_eq!(value(r"x 'it\'s'")?, rowkey::shell::Value::Str(b"it's".to_vec()));
+    let value = |text: &str| -> Result<rowkey::shell::Value, Box<dyn std::error::Error>> {
+        Ok(parse_command(text)?.args.remove(0).value)
+    };
+    assert_eq!(
+        value(r#"x "a\x41\n\\\"""#)?,
+        rowkey::shell::Value::Str(b"aA\n\\\"".to_vec())
+    );
+    assert_eq!(
+        value(r"x 'a\x41\n'")?,
+        rowkey::shell::Value::Str(br"a\x41\n".to_vec()),
+        "single quotes keep escapes"
+    );
+    assert_eq!(
+        value(r"x 'it\'s'")?,
+        rowkey::shell::Value::Str(b"it's".to_vec())
+    );
     Ok(())
 }
 
 #[test]
 fn script_splits_on_newlines_and_semicolons_but_not_inside_brackets() {
-    let cmds = parse_script("create 't', 'f'; put 't', 'r', 'f:q', 'v'\nscan 't', {\n  LIMIT => 1\n}\n");
+    let cmds =
+        parse_script("create 't', 'f'; put 't', 'r', 'f:q', 'v'\nscan 't', {\n  LIMIT => 1\n}\n");
     assert_eq!(cmds.len(), 3);
     assert!(cmds.iter().all(Result::is_ok));
 }

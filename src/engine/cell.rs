@@ -7,7 +7,9 @@ use std::sync::Arc;
 ///
 /// The discriminants are HBase's type codes; at equal coordinates a higher code sorts
 /// first, so markers come before the puts they may mask.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[repr(u8)]
 pub enum CellKind {
     /// A value written at a timestamp.
@@ -106,7 +108,14 @@ impl Eq for Cell {}
 
 impl Cell {
     /// A put cell.
-    pub fn put(row: &[u8], family: &Arc<[u8]>, qualifier: &[u8], timestamp: u64, seq: u64, value: &[u8]) -> Cell {
+    pub fn put(
+        row: &[u8],
+        family: &Arc<[u8]>,
+        qualifier: &[u8],
+        timestamp: u64,
+        seq: u64,
+        value: &[u8],
+    ) -> Cell {
         Cell {
             row: row.to_vec(),
             family: family.clone(),
@@ -150,7 +159,10 @@ mod tests {
 
     fn cell(row: &str, q: &str, ts: u64, kind: CellKind, seq: u64) -> Cell {
         let fam: Arc<[u8]> = Arc::from(&b"f"[..]);
-        Cell { kind, ..Cell::put(row.as_bytes(), &fam, q.as_bytes(), ts, seq, b"") }
+        Cell {
+            kind,
+            ..Cell::put(row.as_bytes(), &fam, q.as_bytes(), ts, seq, b"")
+        }
     }
 
     #[test]
@@ -166,8 +178,14 @@ mod tests {
         shuffled.reverse();
         shuffled.swap(0, 2);
         shuffled.sort();
-        let got: Vec<_> = shuffled.iter().map(|c| (c.row.clone(), c.timestamp, c.kind)).collect();
-        let want: Vec<_> = expected.iter().map(|c| (c.row.clone(), c.timestamp, c.kind)).collect();
+        let got: Vec<_> = shuffled
+            .iter()
+            .map(|c| (c.row.clone(), c.timestamp, c.kind))
+            .collect();
+        let want: Vec<_> = expected
+            .iter()
+            .map(|c| (c.row.clone(), c.timestamp, c.kind))
+            .collect();
         assert_eq!(got, want);
     }
 

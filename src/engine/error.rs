@@ -17,7 +17,11 @@ pub enum Error {
     TableNotDisabled(String),
     /// A family named in an operation is not part of the table.
     #[error("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family {family} does not exist in region {region} in table '{table}'")]
-    NoSuchColumnFamily { family: String, table: String, region: String },
+    NoSuchColumnFamily {
+        family: String,
+        table: String,
+        region: String,
+    },
     /// A table needs at least one family.
     #[error("Table should have at least one column family.")]
     NoFamilies,
@@ -34,7 +38,9 @@ pub enum Error {
     #[error("{0}")]
     IllegalArgument(String),
     /// Increment on a value that is not an 8-byte long.
-    #[error("org.apache.hadoop.hbase.DoNotRetryIOException: Field is not a long, it's {0} bytes wide")]
+    #[error(
+        "org.apache.hadoop.hbase.DoNotRetryIOException: Field is not a long, it's {0} bytes wide"
+    )]
     NotALong(usize),
     /// A split key outside the region or equal to its start.
     #[error("Split row {0} is not inside region bounds or equals the region start")]

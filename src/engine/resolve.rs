@@ -88,7 +88,13 @@ enum Versioned {
 }
 
 impl<'a> ColumnTracker<'a> {
-    fn check(&mut self, cell: &'a Cell, max_versions: u32, min_versions: u32, expired: bool) -> Versioned {
+    fn check(
+        &mut self,
+        cell: &'a Cell,
+        max_versions: u32,
+        min_versions: u32,
+        expired: bool,
+    ) -> Versioned {
         if self.column != Some(cell.qualifier.as_slice()) {
             self.column = Some(&cell.qualifier);
             self.count = 0;
@@ -146,7 +152,11 @@ pub(crate) struct RowResolver<'a, 's> {
 impl<'a, 's> RowResolver<'a, 's> {
     pub fn new(spec: &'s ReadSpec<'s>, family: &'s FamilyDescriptor, now: u64) -> Self {
         // Raw scans take the scan's VERSIONS as is; other reads are capped by the family's.
-        let max_versions = if spec.raw { spec.max_versions } else { spec.max_versions.min(family.max_versions) };
+        let max_versions = if spec.raw {
+            spec.max_versions
+        } else {
+            spec.max_versions.min(family.max_versions)
+        };
         RowResolver {
             deletes: DeleteTracker::default(),
             versions: ColumnTracker::default(),
@@ -189,7 +199,11 @@ impl<'a, 's> RowResolver<'a, 's> {
         let (min, max) = self.spec.time_range;
         if !self.spec.raw {
             if cell.kind.is_delete() {
-                let applies = if self.family.keep_deleted_cells.keeps() { ts >= min && ts < max } else { ts >= min };
+                let applies = if self.family.keep_deleted_cells.keeps() {
+                    ts >= min && ts < max
+                } else {
+                    ts >= min
+                };
                 if applies {
                     self.deletes.add(cell);
                 }
@@ -208,11 +222,17 @@ impl<'a, 's> RowResolver<'a, 's> {
             return Verdict::SkipColumn;
         }
         if let Some(cols) = self.spec.columns {
-            if !cols.iter().any(|q| q.as_slice() == cell.qualifier.as_slice()) {
+            if !cols
+                .iter()
+                .any(|q| q.as_slice() == cell.qualifier.as_slice())
+            {
                 return Verdict::SkipColumn;
             }
         }
-        match self.versions.check(cell, self.max_versions, self.family.min_versions, expired) {
+        match self
+            .versions
+            .check(cell, self.max_versions, self.family.min_versions, expired)
+        {
             Versioned::Keep => Verdict::Include,
             Versioned::Duplicate => Verdict::Skip,
             Versioned::ColumnDone => Verdict::SkipColumn,
@@ -236,13 +256,27 @@ pub(crate) enum CompactionMode {
 pub(crate) struct CompactionResolver;
 
 impl CompactionResolver {
-    pub fn apply(cells: impl Iterator<Item = Cell>, family: &FamilyDescriptor, mode: CompactionMode, now: u64) -> Vec<Cell> {
+    pub fn apply(
+        cells: impl Iterator<Item = Cell>,
+        family: &FamilyDescriptor,
+        mode: CompactionMode,
+        now: u64,
+    ) -> Vec<Cell> {
         let cells: Vec<Cell> = cells.collect();
         let keep = Self::keep_mask(&cells, family, mode, now);
-        cells.into_iter().zip(keep).filter_map(|(c, k)| k.then_some(c)).collect()
+        cells
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(c, k)| k.then_some(c))
+            .collect()
     }
 
-    fn keep_mask(cells: &[Cell], family: &FamilyDescriptor, mode: CompactionMode, now: u64) -> Vec<bool> {
+    fn keep_mask(
+        cells: &[Cell],
+        family: &FamilyDescriptor,
+        mode: CompactionMode,
+        now: u64,
+    ) -> Vec<bool> {
         let oldest = family.oldest_unexpired(now);
         let keep_deleted = family.keep_deleted_cells.keeps();
         let mut out = Vec::with_capacity(cells.len());
@@ -273,7 +307,12 @@ impl CompactionResolver {
                 mode != CompactionMode::Major || keep_deleted
             } else {
                 match deletes.is_deleted(cell) {
-                    Masked::No => match versions.check(cell, family.max_versions, family.min_versions, expired) {
+                    Masked::No => match versions.check(
+                        cell,
+                        family.max_versions,
+                        family.min_versions,
+                        expired,
+                    ) {
                         Versioned::Keep => true,
                         Versioned::Duplicate => false,
                         Versioned::ColumnDone => {

@@ -52,12 +52,21 @@ impl Default for Scan {
 impl Scan {
     /// A get of one row.
     pub fn get(row: &[u8]) -> Scan {
-        Scan { start_row: row.to_vec(), stop_row: row.to_vec(), stop_inclusive: true, ..Scan::default() }
+        Scan {
+            start_row: row.to_vec(),
+            stop_row: row.to_vec(),
+            stop_inclusive: true,
+            ..Scan::default()
+        }
     }
 
     /// A scan of the rows starting with `prefix`.
     pub fn prefix(prefix: &[u8]) -> Scan {
-        Scan { start_row: prefix.to_vec(), stop_row: crate::bytes::prefix_stop(prefix), ..Scan::default() }
+        Scan {
+            start_row: prefix.to_vec(),
+            stop_row: crate::bytes::prefix_stop(prefix),
+            ..Scan::default()
+        }
     }
 
     fn past_stop(&self, row: &[u8]) -> bool {
@@ -106,14 +115,25 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
     } else {
         for (family, qualifier) in &scan.columns {
             let Some(fi) = desc.family_index(family) else {
-                let region = table.regions.first().map(|r| r.name(&desc.name)).unwrap_or_default();
-                return Err(Error::NoSuchColumnFamily { family: crate::bytes::to_printable(family), table: desc.name.clone(), region });
+                let region = table
+                    .regions
+                    .first()
+                    .map(|r| r.name(&desc.name))
+                    .unwrap_or_default();
+                return Err(Error::NoSuchColumnFamily {
+                    family: crate::bytes::to_printable(family),
+                    table: desc.name.clone(),
+                    region,
+                });
             };
             match wanted.iter_mut().find(|w| w.0 == fi) {
                 Some((_, None)) => {}
                 Some((_, Some(qs))) => match qualifier {
                     Some(q) => qs.push(q.clone()),
-                    None => wanted.iter_mut().filter(|w| w.0 == fi).for_each(|w| w.1 = None),
+                    None => wanted
+                        .iter_mut()
+                        .filter(|w| w.0 == fi)
+                        .for_each(|w| w.1 = None),
                 },
                 None => wanted.push((fi, qualifier.as_ref().map(|q| vec![q.clone()]))),
             }
@@ -122,13 +142,31 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
     }
     let specs: Vec<(usize, ReadSpec<'_>)> = wanted
         .iter()
-        .map(|(fi, cols)| (*fi, ReadSpec { max_versions: scan.max_versions, time_range: scan.time_range, columns: cols.as_deref(), raw: scan.raw }))
+        .map(|(fi, cols)| {
+            (
+                *fi,
+                ReadSpec {
+                    max_versions: scan.max_versions,
+                    time_range: scan.time_range,
+                    columns: cols.as_deref(),
+                    raw: scan.raw,
+                },
+            )
+        })
         .collect();
     let mut filter = scan.filter.take();
     if let Some(f) = filter.as_mut() {
         f.set_reversed(scan.reversed);
     }
-    let mut reader = Reader { table, scan, specs: &specs, filter: filter.as_deref_mut(), now, out: ScanOutput::default(), done: false };
+    let mut reader = Reader {
+        table,
+        scan,
+        specs: &specs,
+        filter: filter.as_deref_mut(),
+        now,
+        out: ScanOutput::default(),
+        done: false,
+    };
     reader.run();
     let out = std::mem::take(&mut reader.out);
     scan.filter = filter;
@@ -150,9 +188,17 @@ impl<'t, 's> Reader<'t, 's> {
         let regions = &self.table.regions;
         let first = self.table.region_index(&self.scan.start_row);
         if self.scan.reversed {
-            let first = if self.scan.start_row.is_empty() { regions.len().saturating_sub(1) } else { first };
+            let first = if self.scan.start_row.is_empty() {
+                regions.len().saturating_sub(1)
+            } else {
+                first
+            };
             for region in regions.iter().take(first + 1).rev() {
-                if self.done || (!region.end.is_empty() && self.scan.past_stop(&region.end) && self.scan.past_stop(&region.start)) {
+                if self.done
+                    || (!region.end.is_empty()
+                        && self.scan.past_stop(&region.end)
+                        && self.scan.past_stop(&region.start))
+                {
                     break;
                 }
                 self.reversed_region(region);
@@ -169,11 +215,27 @@ impl<'t, 's> Reader<'t, 's> {
     }
 
     fn forward_region(&mut self, region: &'t Region) {
-        let lower = if self.scan.start_row.as_slice() > region.start.as_slice() { &self.scan.start_row } else { &region.start };
-        let mut cursors: Vec<MergeIter<'t>> = self.specs.iter().filter_map(|(fi, _)| region.stores.get(*fi)).map(|s| s.cursor_from(lower)).collect();
+        let lower = if self.scan.start_row.as_slice() > region.start.as_slice() {
+            &self.scan.start_row
+        } else {
+            &region.start
+        };
+        let mut cursors: Vec<MergeIter<'t>> = self
+            .specs
+            .iter()
+            .filter_map(|(fi, _)| region.stores.get(*fi))
+            .map(|s| s.cursor_from(lower))
+            .collect();
         self.begin_region(region);
         while !self.done {
-            let Some(row) = cursors.iter().filter_map(|c| c.peek()).map(|c| c.row.as_slice()).min() else { break };
+            let Some(row) = cursors
+                .iter()
+                .filter_map(|c| c.peek())
+                .map(|c| c.row.as_slice())
+                .min()
+            else {
+                break;
+            };
             if !region.contains(row) {
                 break;
             }
@@ -195,15 +257,27 @@ impl<'t, 's> Reader<'t, 's> {
             (true, true) => None,
             (true, false) => Some(&region.end),
             (false, true) => Some(&start_bound),
-            (false, false) => Some(if start_bound < region.end { &start_bound } else { &region.end }),
+            (false, false) => Some(if start_bound < region.end {
+                &start_bound
+            } else {
+                &region.end
+            }),
         };
         let mut bounded = bound.is_some();
         probe.row.extend_from_slice(bound.unwrap_or_default());
         self.begin_region(region);
         let mut touched: Vec<MergeIter<'t>> = Vec::new();
         while !self.done {
-            let stores = self.specs.iter().filter_map(|(fi, _)| region.stores.get(*fi));
-            let Some(row) = stores.filter_map(|s| s.prev_row(bounded.then_some(&probe))).max() else { break };
+            let stores = self
+                .specs
+                .iter()
+                .filter_map(|(fi, _)| region.stores.get(*fi));
+            let Some(row) = stores
+                .filter_map(|s| s.prev_row(bounded.then_some(&probe)))
+                .max()
+            else {
+                break;
+            };
             if row < region.start.as_slice() {
                 break;
             }
@@ -214,7 +288,12 @@ impl<'t, 's> Reader<'t, 's> {
             probe.row.clear();
             probe.row.extend_from_slice(row);
             bounded = true;
-            let mut cursors: Vec<MergeIter<'t>> = self.specs.iter().filter_map(|(fi, _)| region.stores.get(*fi)).map(|s| s.cursor_at(&probe)).collect();
+            let mut cursors: Vec<MergeIter<'t>> = self
+                .specs
+                .iter()
+                .filter_map(|(fi, _)| region.stores.get(*fi))
+                .map(|s| s.cursor_at(&probe))
+                .collect();
             self.read_row(row, &mut cursors);
             touched.append(&mut cursors);
         }
@@ -264,7 +343,9 @@ impl<'t, 's> Reader<'t, 's> {
         }
         let mut cells: Vec<Cell> = Vec::new();
         for (cursor, (fi, spec)) in cursors.iter_mut().zip(self.specs) {
-            let Some(family) = self.table.descriptor.families.get(*fi) else { continue };
+            let Some(family) = self.table.descriptor.families.get(*fi) else {
+                continue;
+            };
             let mut resolver = RowResolver::new(spec, family, self.now);
             let mut rest_of_row = drop_row;
             while let Some(cell) = cursor.peek() {
@@ -294,7 +375,9 @@ impl<'t, 's> Reader<'t, 's> {
                     cells.push(f.transform_cell(cell.clone()));
                 }
                 match code {
-                    ReturnCode::IncludeAndNextCol | ReturnCode::NextCol => resolver.skip_column(cell),
+                    ReturnCode::IncludeAndNextCol | ReturnCode::NextCol => {
+                        resolver.skip_column(cell)
+                    }
                     ReturnCode::IncludeAndSeekNextRow | ReturnCode::NextRow => rest_of_row = true,
                     _ => {}
                 }
@@ -320,7 +403,10 @@ impl<'t, 's> Reader<'t, 's> {
             return;
         }
         self.out.stats.cells_returned += cells.len() as u64;
-        self.out.rows.push(Row { row: row.to_vec(), cells });
+        self.out.rows.push(Row {
+            row: row.to_vec(),
+            cells,
+        });
         if self.scan.limit.is_some_and(|l| self.out.rows.len() >= l) {
             self.done = true;
         }

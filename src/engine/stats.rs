@@ -30,7 +30,14 @@ pub struct RegionStats {
 }
 
 impl RegionStats {
-    pub(crate) fn record(&mut self, tick: u64, reads: u32, writes: u32, bytes_read: u64, bytes_written: u64) {
+    pub(crate) fn record(
+        &mut self,
+        tick: u64,
+        reads: u32,
+        writes: u32,
+        bytes_read: u64,
+        bytes_written: u64,
+    ) {
         self.reads += u64::from(reads);
         self.writes += u64::from(writes);
         self.bytes_read += bytes_read;
@@ -70,7 +77,9 @@ impl Counters {
             cells_written: self.cells_written.saturating_sub(earlier.cells_written),
             logical_bytes: self.logical_bytes.saturating_sub(earlier.logical_bytes),
             flush_bytes: self.flush_bytes.saturating_sub(earlier.flush_bytes),
-            compaction_bytes: self.compaction_bytes.saturating_sub(earlier.compaction_bytes),
+            compaction_bytes: self
+                .compaction_bytes
+                .saturating_sub(earlier.compaction_bytes),
             flushes: self.flushes.saturating_sub(earlier.flushes),
             compactions: self.compactions.saturating_sub(earlier.compactions),
             splits: self.splits.saturating_sub(earlier.splits),

@@ -36,7 +36,12 @@ pub struct Store {
 
 impl Store {
     pub fn new(family: &str) -> Store {
-        Store { family: Arc::from(family.as_bytes()), memstore: BTreeSet::new(), memstore_bytes: 0, runs: Vec::new() }
+        Store {
+            family: Arc::from(family.as_bytes()),
+            memstore: BTreeSet::new(),
+            memstore_bytes: 0,
+            runs: Vec::new(),
+        }
     }
 
     pub fn insert(&mut self, cell: Cell) {
@@ -61,9 +66,14 @@ impl Store {
     /// A merged cursor from `probe` on (a cell that sorts first on its row, family ignored).
     pub fn cursor_at(&self, probe: &Cell) -> MergeIter<'_> {
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
-        sources.push(Source::Mem(self.memstore.range((Bound::Included(probe), Bound::Unbounded))));
+        sources.push(Source::Mem(
+            self.memstore
+                .range((Bound::Included(probe), Bound::Unbounded)),
+        ));
         for run in &self.runs {
-            let at = run.cells.partition_point(|c| c.row.as_slice() < probe.row.as_slice());
+            let at = run
+                .cells
+                .partition_point(|c| c.row.as_slice() < probe.row.as_slice());
             sources.push(Source::Run(run.cells.get(at..).unwrap_or(&[]).iter()));
         }
         MergeIter::new(sources)
@@ -74,7 +84,10 @@ impl Store {
     pub fn prev_row(&self, bound: Option<&Cell>) -> Option<&[u8]> {
         let mut best: Option<&[u8]> = None;
         let mem = match bound {
-            Some(probe) => self.memstore.range((Bound::Unbounded, Bound::Excluded(probe))).next_back(),
+            Some(probe) => self
+                .memstore
+                .range((Bound::Unbounded, Bound::Excluded(probe)))
+                .next_back(),
             None => self.memstore.iter().next_back(),
         };
         if let Some(c) = mem {
@@ -82,7 +95,9 @@ impl Store {
         }
         for run in &self.runs {
             let at = match bound {
-                Some(probe) => run.cells.partition_point(|c| c.row.as_slice() < probe.row.as_slice()),
+                Some(probe) => run
+                    .cells
+                    .partition_point(|c| c.row.as_slice() < probe.row.as_slice()),
                 None => run.cells.len(),
             };
             if let Some(c) = at.checked_sub(1).and_then(|i| run.cells.get(i)) {
@@ -113,15 +128,29 @@ impl Store {
 
     /// Merges all runs into one. A minor compaction keeps delete markers; a major one drops
     /// them with the cells they mask (unless KEEP_DELETED_CELLS). Returns the bytes written.
-    pub fn compact(&mut self, family: &FamilyDescriptor, run_id: u64, major: bool, now: u64) -> usize {
+    pub fn compact(
+        &mut self,
+        family: &FamilyDescriptor,
+        run_id: u64,
+        major: bool,
+        now: u64,
+    ) -> usize {
         if self.runs.is_empty() || (!major && self.runs.len() < 2) {
             return 0;
         }
         let merged: Vec<Cell> = {
-            let sources = self.runs.iter().map(|r| Source::Run(r.cells.iter())).collect();
+            let sources = self
+                .runs
+                .iter()
+                .map(|r| Source::Run(r.cells.iter()))
+                .collect();
             MergeIter::new(sources).cloned().collect()
         };
-        let mode = if major { CompactionMode::Major } else { CompactionMode::Minor };
+        let mode = if major {
+            CompactionMode::Major
+        } else {
+            CompactionMode::Minor
+        };
         let kept = CompactionResolver::apply(merged.into_iter(), family, mode, now);
         let run = Run::new(run_id, kept);
         let bytes = run.bytes;
@@ -134,7 +163,12 @@ impl Store {
 
     /// Moves every cell with a row at or above `at` into a new store (memstore must be empty).
     pub fn split_off(&mut self, at: &[u8], run_id: &mut dyn FnMut() -> u64) -> Store {
-        let mut upper = Store { family: self.family.clone(), memstore: BTreeSet::new(), memstore_bytes: 0, runs: Vec::new() };
+        let mut upper = Store {
+            family: self.family.clone(),
+            memstore: BTreeSet::new(),
+            memstore_bytes: 0,
+            runs: Vec::new(),
+        };
         let probe = Cell::first_on_row(at, &self.family);
         let upper_mem = self.memstore.split_off(&probe);
         upper.memstore_bytes = upper_mem.iter().map(Cell::size).sum();
@@ -196,7 +230,9 @@ impl<'a> MergeIter<'a> {
 
     /// The next cell without consuming it.
     pub fn peek(&self) -> Option<&'a Cell> {
-        self.min_index().and_then(|i| self.inputs.get(i)).and_then(|(head, _)| *head)
+        self.min_index()
+            .and_then(|i| self.inputs.get(i))
+            .and_then(|(head, _)| *head)
     }
 
     fn min_index(&self) -> Option<usize> {

@@ -20,7 +20,11 @@ pub struct TableSettings {
 
 impl Default for TableSettings {
     fn default() -> Self {
-        TableSettings { flush_bytes: 16 * 1024, compaction_threshold: 3, split_bytes: 64 * 1024 }
+        TableSettings {
+            flush_bytes: 16 * 1024,
+            compaction_threshold: 3,
+            split_bytes: 64 * 1024,
+        }
     }
 }
 
@@ -34,7 +38,11 @@ pub struct TableDescriptor {
 
 impl TableDescriptor {
     pub fn new(name: &str, families: Vec<FamilyDescriptor>) -> TableDescriptor {
-        TableDescriptor { name: name.to_string(), families, settings: TableSettings::default() }
+        TableDescriptor {
+            name: name.to_string(),
+            families,
+            settings: TableSettings::default(),
+        }
     }
 
     pub fn family(&self, name: &[u8]) -> Option<&FamilyDescriptor> {
@@ -59,7 +67,13 @@ pub struct Region {
 
 impl Region {
     pub fn new(id: u64, start: Vec<u8>, end: Vec<u8>, families: &[FamilyDescriptor]) -> Region {
-        Region { id, start, end, stores: families.iter().map(|f| Store::new(&f.name)).collect(), stats: RegionStats::default() }
+        Region {
+            id,
+            start,
+            end,
+            stores: families.iter().map(|f| Store::new(&f.name)).collect(),
+            stats: RegionStats::default(),
+        }
     }
 
     pub fn contains(&self, row: &[u8]) -> bool {
@@ -84,7 +98,11 @@ impl Region {
         let total = self.bytes();
         let mut rows: Vec<(&[u8], usize)> = Vec::new();
         for store in &self.stores {
-            for cell in store.memstore.iter().chain(store.runs.iter().flat_map(|r| r.cells.iter())) {
+            for cell in store
+                .memstore
+                .iter()
+                .chain(store.runs.iter().flat_map(|r| r.cells.iter()))
+            {
                 rows.push((&cell.row, cell.size()));
             }
         }
@@ -103,7 +121,12 @@ impl Region {
 
     /// The region's name as HBase prints it: `table,startkey,id`.
     pub fn name(&self, table: &str) -> String {
-        format!("{},{},{}", table, crate::bytes::to_printable(&self.start), self.id)
+        format!(
+            "{},{},{}",
+            table,
+            crate::bytes::to_printable(&self.start),
+            self.id
+        )
     }
 }
 
@@ -118,7 +141,9 @@ pub struct Table {
 impl Table {
     /// The index of the region holding `row`.
     pub fn region_index(&self, row: &[u8]) -> usize {
-        self.regions.partition_point(|r| r.start.as_slice() <= row).saturating_sub(1)
+        self.regions
+            .partition_point(|r| r.start.as_slice() <= row)
+            .saturating_sub(1)
     }
 }
 
@@ -129,8 +154,12 @@ pub fn split_keys(algorithm: &str, regions: u32) -> Option<Vec<Vec<u8>>> {
         return Some(Vec::new());
     }
     let keys = match algorithm {
-        "HexStringSplit" => (1..n).map(|i| format!("{:08x}", (i * (1u128 << 32)) / n).into_bytes()).collect(),
-        "DecimalStringSplit" => (1..n).map(|i| format!("{:08}", (i * 100_000_000) / n).into_bytes()).collect(),
+        "HexStringSplit" => (1..n)
+            .map(|i| format!("{:08x}", (i * (1u128 << 32)) / n).into_bytes())
+            .collect(),
+        "DecimalStringSplit" => (1..n)
+            .map(|i| format!("{:08}", (i * 100_000_000) / n).into_bytes())
+            .collect(),
         "UniformSplit" => (1..n)
             .map(|i| {
                 let v = (i * (1u128 << 64)) / n;
@@ -149,7 +178,14 @@ mod tests {
     #[test]
     fn hex_string_split_matches_hbase() {
         let keys = split_keys("HexStringSplit", 4).unwrap_or_default();
-        assert_eq!(keys, vec![b"40000000".to_vec(), b"80000000".to_vec(), b"c0000000".to_vec()]);
+        assert_eq!(
+            keys,
+            vec![
+                b"40000000".to_vec(),
+                b"80000000".to_vec(),
+                b"c0000000".to_vec()
+            ]
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Filters that decide on the family, the qualifier, the timestamp or the column count.
 
-use super::{CompareOp, Comparator, Filter, ReturnCode};
+use super::{Comparator, CompareOp, Filter, ReturnCode};
 use crate::engine::Cell;
 
 /// Cells whose family compares to the operand as the operator says.
@@ -12,7 +12,10 @@ pub struct FamilyFilter {
 
 impl Filter for FamilyFilter {
     fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
-        if self.op.filters_out(self.comparator.compare_to(&cell.family)) {
+        if self
+            .op
+            .filters_out(self.comparator.compare_to(&cell.family))
+        {
             ReturnCode::NextRow
         } else {
             ReturnCode::Include
@@ -29,7 +32,10 @@ pub struct QualifierFilter {
 
 impl Filter for QualifierFilter {
     fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
-        if self.op.filters_out(self.comparator.compare_to(&cell.qualifier)) {
+        if self
+            .op
+            .filters_out(self.comparator.compare_to(&cell.qualifier))
+        {
             ReturnCode::Skip
         } else {
             ReturnCode::Include
@@ -138,7 +144,11 @@ impl Filter for ColumnPaginationFilter {
         if self.count >= self.offset + self.limit {
             return ReturnCode::NextRow;
         }
-        let code = if self.count < self.offset { ReturnCode::NextCol } else { ReturnCode::IncludeAndNextCol };
+        let code = if self.count < self.offset {
+            ReturnCode::NextCol
+        } else {
+            ReturnCode::IncludeAndNextCol
+        };
         self.count += 1;
         code
     }

@@ -83,7 +83,9 @@ impl Comparator {
     pub fn compare_to(&self, value: &[u8]) -> Ordering {
         match self {
             Comparator::Binary(v) => v.as_slice().cmp(value),
-            Comparator::BinaryPrefix(p) => p.as_slice().cmp(value.get(..p.len().min(value.len())).unwrap_or(value)),
+            Comparator::BinaryPrefix(p) => p
+                .as_slice()
+                .cmp(value.get(..p.len().min(value.len())).unwrap_or(value)),
             Comparator::Regex(re) => {
                 if re.is_match(&latin1(value)) {
                     Ordering::Equal

@@ -15,7 +15,9 @@ impl Filter for FilterList {
         self.filters.iter_mut().for_each(|f| f.reset());
     }
     fn set_reversed(&mut self, reversed: bool) {
-        self.filters.iter_mut().for_each(|f| f.set_reversed(reversed));
+        self.filters
+            .iter_mut()
+            .for_each(|f| f.set_reversed(reversed));
     }
     fn filter_all_remaining(&self) -> bool {
         if self.must_pass_all {
@@ -26,7 +28,11 @@ impl Filter for FilterList {
     }
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         // Every filter sees the key, so each keeps its own state right.
-        let verdicts: Vec<bool> = self.filters.iter_mut().map(|f| f.filter_row_key(row)).collect();
+        let verdicts: Vec<bool> = self
+            .filters
+            .iter_mut()
+            .map(|f| f.filter_row_key(row))
+            .collect();
         if self.must_pass_all {
             verdicts.iter().any(|v| *v)
         } else {
@@ -34,7 +40,11 @@ impl Filter for FilterList {
         }
     }
     fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
-        let codes: Vec<ReturnCode> = self.filters.iter_mut().map(|f| f.filter_cell(cell)).collect();
+        let codes: Vec<ReturnCode> = self
+            .filters
+            .iter_mut()
+            .map(|f| f.filter_cell(cell))
+            .collect();
         if self.must_pass_all {
             // The most restrictive answer wins.
             codes.into_iter().max().unwrap_or(ReturnCode::Include)
@@ -52,7 +62,9 @@ impl Filter for FilterList {
         self.filters.iter().any(|f| f.has_filter_row())
     }
     fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
-        self.filters.iter_mut().for_each(|f| f.filter_row_cells(cells));
+        self.filters
+            .iter_mut()
+            .for_each(|f| f.filter_row_cells(cells));
     }
     fn filter_row(&mut self) -> bool {
         let verdicts: Vec<bool> = self.filters.iter_mut().map(|f| f.filter_row()).collect();

@@ -8,7 +8,7 @@ use super::column::*;
 use super::list::{FilterList, SkipFilter, WhileMatchFilter};
 use super::row::*;
 use super::value::*;
-use super::{CompareOp, Comparator, Filter};
+use super::{Comparator, CompareOp, Filter};
 
 /// A filter string HBase would refuse: its message and where in the string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -19,12 +19,18 @@ pub struct FilterError {
 }
 
 fn err<T>(message: impl Into<String>, span: Range<usize>) -> Result<T, FilterError> {
-    Err(FilterError { message: message.into(), span })
+    Err(FilterError {
+        message: message.into(),
+        span,
+    })
 }
 
 /// Parses a filter string into a filter.
 pub fn parse_filter(text: &str) -> Result<Box<dyn Filter>, FilterError> {
-    let mut p = Parser { s: text.as_bytes(), pos: 0 };
+    let mut p = Parser {
+        s: text.as_bytes(),
+        pos: 0,
+    };
     let filter = p.or_expr()?;
     p.skip_ws();
     if p.pos < p.s.len() {
@@ -58,7 +64,9 @@ impl<'a> Parser<'a> {
     /// True (and consumed) when the keyword stands here, followed by a space or a parenthesis.
     fn keyword(&mut self, word: &str) -> bool {
         let end = self.pos + word.len();
-        if self.s.get(self.pos..end) == Some(word.as_bytes()) && matches!(self.s.get(end), Some(b' ' | b'\t' | b'(')) {
+        if self.s.get(self.pos..end) == Some(word.as_bytes())
+            && matches!(self.s.get(end), Some(b' ' | b'\t' | b'('))
+        {
             self.pos = end;
             return true;
         }
@@ -74,7 +82,14 @@ impl<'a> Parser<'a> {
             }
             items.push(self.and_expr("Incorrect input string - an OR needs two filters")?);
         }
-        Ok(if items.len() == 1 { items.remove(0) } else { Box::new(FilterList { must_pass_all: false, filters: items }) })
+        Ok(if items.len() == 1 {
+            items.remove(0)
+        } else {
+            Box::new(FilterList {
+                must_pass_all: false,
+                filters: items,
+            })
+        })
     }
 
     fn and_expr(&mut self, missing: &str) -> Result<Box<dyn Filter>, FilterError> {
@@ -86,19 +101,33 @@ impl<'a> Parser<'a> {
             }
             items.push(self.unary("Incorrect input string - an AND needs two filters")?);
         }
-        Ok(if items.len() == 1 { items.remove(0) } else { Box::new(FilterList { must_pass_all: true, filters: items }) })
+        Ok(if items.len() == 1 {
+            items.remove(0)
+        } else {
+            Box::new(FilterList {
+                must_pass_all: true,
+                filters: items,
+            })
+        })
     }
 
     fn unary(&mut self, missing: &str) -> Result<Box<dyn Filter>, FilterError> {
         self.skip_ws();
         let start = self.pos;
         if self.pos >= self.s.len() {
-            let msg = if start == 0 { "Incorrect Filter String" } else { missing };
+            let msg = if start == 0 {
+                "Incorrect Filter String"
+            } else {
+                missing
+            };
             return err(msg, start..start);
         }
         if self.keyword("SKIP") {
             let inner = self.unary("Incorrect input string - a SKIP wraps a filter")?;
-            return Ok(Box::new(SkipFilter { inner, filter_row: false }));
+            return Ok(Box::new(SkipFilter {
+                inner,
+                filter_row: false,
+            }));
         }
         if self.keyword("WHILE") {
             let inner = self.unary("Incorrect input string - a WHILE wraps a filter")?;
@@ -123,17 +152,25 @@ impl<'a> Parser<'a> {
     /// `Name(arg, arg, ...)`.
     fn simple(&mut self) -> Result<Box<dyn Filter>, FilterError> {
         let start = self.pos;
-        while self.s.get(self.pos).is_some_and(|b| !matches!(b, b'(' | b' ' | b'\t' | b')')) {
+        while self
+            .s
+            .get(self.pos)
+            .is_some_and(|b| !matches!(b, b'(' | b' ' | b'\t' | b')'))
+        {
             self.pos += 1;
         }
         let name_span = start..self.pos;
-        let name = String::from_utf8_lossy(self.s.get(name_span.clone()).unwrap_or(&[])).into_owned();
+        let name =
+            String::from_utf8_lossy(self.s.get(name_span.clone()).unwrap_or(&[])).into_owned();
         if name.is_empty() {
             return err("Incorrect Filter Name", start..start + 1);
         }
         self.skip_ws();
         if self.s.get(self.pos) != Some(&b'(') {
-            return err("Incorrect Filter String", start..self.pos.max(start + 1).min(self.s.len()));
+            return err(
+                "Incorrect Filter String",
+                start..self.pos.max(start + 1).min(self.s.len()),
+            );
         }
         self.pos += 1;
         let args = self.args(start)?;
@@ -174,40 +211,66 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    args.push(Arg { bytes, quoted: true, span: open..self.pos });
+                    args.push(Arg {
+                        bytes,
+                        quoted: true,
+                        span: open..self.pos,
+                    });
                 }
                 Some(_) => {
                     let open = self.pos;
-                    while self.s.get(self.pos).is_some_and(|b| !matches!(b, b' ' | b'\t' | b',' | b')')) {
+                    while self
+                        .s
+                        .get(self.pos)
+                        .is_some_and(|b| !matches!(b, b' ' | b'\t' | b',' | b')'))
+                    {
                         self.pos += 1;
                     }
                     if self.pos >= self.s.len() {
                         return err("Incorrect argument list", open..self.s.len());
                     }
                     let bytes = self.s.get(open..self.pos).unwrap_or(&[]).to_vec();
-                    args.push(Arg { bytes, quoted: false, span: open..self.pos });
+                    args.push(Arg {
+                        bytes,
+                        quoted: false,
+                        span: open..self.pos,
+                    });
                 }
             }
         }
     }
 }
 
-fn count(args: &[Arg], allowed: &[usize], wording: &str, span: &Range<usize>) -> Result<(), FilterError> {
+fn count(
+    args: &[Arg],
+    allowed: &[usize],
+    wording: &str,
+    span: &Range<usize>,
+) -> Result<(), FilterError> {
     if allowed.contains(&args.len()) {
         return Ok(());
     }
-    err(format!("Expected {wording} but got: {}", args.len()), span.clone())
+    err(
+        format!("Expected {wording} but got: {}", args.len()),
+        span.clone(),
+    )
 }
 
 fn quoted(arg: &Arg) -> Result<Vec<u8>, FilterError> {
     if !arg.quoted {
-        return err("removeQuotesFromByteArray needs a quoted byte array", arg.span.clone());
+        return err(
+            "removeQuotesFromByteArray needs a quoted byte array",
+            arg.span.clone(),
+        );
     }
     Ok(arg.bytes.clone())
 }
 
 fn boolean(arg: &Arg) -> Result<bool, FilterError> {
-    match String::from_utf8_lossy(&arg.bytes).to_ascii_lowercase().as_str() {
+    match String::from_utf8_lossy(&arg.bytes)
+        .to_ascii_lowercase()
+        .as_str()
+    {
         "true" if !arg.quoted => Ok(true),
         "false" if !arg.quoted => Ok(false),
         _ => err("Incorrect Boolean Expression", arg.span.clone()),
@@ -215,14 +278,21 @@ fn boolean(arg: &Arg) -> Result<bool, FilterError> {
 }
 
 fn integer(arg: &Arg) -> Result<i64, FilterError> {
-    match std::str::from_utf8(&arg.bytes).ok().and_then(|t| t.parse::<i64>().ok()) {
+    match std::str::from_utf8(&arg.bytes)
+        .ok()
+        .and_then(|t| t.parse::<i64>().ok())
+    {
         Some(v) if !arg.quoted => Ok(v),
         _ => err("Incorrect Integer Value", arg.span.clone()),
     }
 }
 
 fn compare_op(arg: &Arg) -> Result<CompareOp, FilterError> {
-    match std::str::from_utf8(&arg.bytes).ok().filter(|_| !arg.quoted).and_then(CompareOp::parse) {
+    match std::str::from_utf8(&arg.bytes)
+        .ok()
+        .filter(|_| !arg.quoted)
+        .and_then(CompareOp::parse)
+    {
         Some(op) => Ok(op),
         None => err("Invalid compare operator", arg.span.clone()),
     }
@@ -233,13 +303,19 @@ fn comparator(arg: &Arg) -> Result<Comparator, FilterError> {
     let Some(colon) = bytes.iter().position(|b| *b == b':') else {
         return err("Incorrect comparator", arg.span.clone());
     };
-    let (kind, value) = (bytes.get(..colon).unwrap_or(&[]), bytes.get(colon + 1..).unwrap_or(&[]));
+    let (kind, value) = (
+        bytes.get(..colon).unwrap_or(&[]),
+        bytes.get(colon + 1..).unwrap_or(&[]),
+    );
     Ok(match kind {
         b"binary" => Comparator::Binary(value.to_vec()),
         b"binaryprefix" => Comparator::BinaryPrefix(value.to_vec()),
         b"regexstring" => {
             let pattern: String = value.iter().map(|&b| char::from(b)).collect();
-            match regex_lite::RegexBuilder::new(&pattern).dot_matches_new_line(true).build() {
+            match regex_lite::RegexBuilder::new(&pattern)
+                .dot_matches_new_line(true)
+                .build()
+            {
                 Ok(re) => Comparator::Regex(re),
                 Err(e) => return err(format!("Invalid regular expression: {e}"), arg.span.clone()),
             }
@@ -268,13 +344,32 @@ fn arg(args: &[Arg], i: usize) -> Result<&Arg, FilterError> {
 
 /// The names HBase registers, for help and completion.
 pub const FILTER_NAMES: &[&str] = &[
-    "KeyOnlyFilter", "FirstKeyOnlyFilter", "PrefixFilter", "ColumnPrefixFilter", "MultipleColumnPrefixFilter",
-    "ColumnCountGetFilter", "PageFilter", "ColumnPaginationFilter", "InclusiveStopFilter", "TimestampsFilter",
-    "RowFilter", "FamilyFilter", "QualifierFilter", "ValueFilter", "ColumnRangeFilter", "SingleColumnValueFilter",
-    "SingleColumnValueExcludeFilter", "DependentColumnFilter",
+    "KeyOnlyFilter",
+    "FirstKeyOnlyFilter",
+    "PrefixFilter",
+    "ColumnPrefixFilter",
+    "MultipleColumnPrefixFilter",
+    "ColumnCountGetFilter",
+    "PageFilter",
+    "ColumnPaginationFilter",
+    "InclusiveStopFilter",
+    "TimestampsFilter",
+    "RowFilter",
+    "FamilyFilter",
+    "QualifierFilter",
+    "ValueFilter",
+    "ColumnRangeFilter",
+    "SingleColumnValueFilter",
+    "SingleColumnValueExcludeFilter",
+    "DependentColumnFilter",
 ];
 
-fn build(name: &str, name_span: Range<usize>, args: Vec<Arg>, span: Range<usize>) -> Result<Box<dyn Filter>, FilterError> {
+fn build(
+    name: &str,
+    name_span: Range<usize>,
+    args: Vec<Arg>,
+    span: Range<usize>,
+) -> Result<Box<dyn Filter>, FilterError> {
     let a = |i: usize| arg(&args, i);
     Ok(match name {
         "KeyOnlyFilter" => {
@@ -291,11 +386,17 @@ fn build(name: &str, name_span: Range<usize>, args: Vec<Arg>, span: Range<usize>
         }
         "PrefixFilter" => {
             count(&args, &[1], "1", &span)?;
-            Box::new(PrefixFilter { prefix: quoted(a(0)?)?, passed: false, reversed: false })
+            Box::new(PrefixFilter {
+                prefix: quoted(a(0)?)?,
+                passed: false,
+                reversed: false,
+            })
         }
         "ColumnPrefixFilter" => {
             count(&args, &[1], "1", &span)?;
-            Box::new(ColumnPrefixFilter { prefix: quoted(a(0)?)? })
+            Box::new(ColumnPrefixFilter {
+                prefix: quoted(a(0)?)?,
+            })
         }
         "MultipleColumnPrefixFilter" => {
             let prefixes = args.iter().map(quoted).collect::<Result<Vec<_>, _>>()?;
@@ -303,34 +404,57 @@ fn build(name: &str, name_span: Range<usize>, args: Vec<Arg>, span: Range<usize>
         }
         "ColumnCountGetFilter" => {
             count(&args, &[1], "1", &span)?;
-            Box::new(ColumnCountGetFilter { limit: integer(a(0)?)?, count: 0 })
+            Box::new(ColumnCountGetFilter {
+                limit: integer(a(0)?)?,
+                count: 0,
+            })
         }
         "PageFilter" => {
             count(&args, &[1], "1", &span)?;
             let page_size = integer(a(0)?)?;
             if page_size < 0 {
-                return err(format!("Page size must be positive: {page_size}"), a(0)?.span.clone());
+                return err(
+                    format!("Page size must be positive: {page_size}"),
+                    a(0)?.span.clone(),
+                );
             }
-            Box::new(PageFilter { page_size, accepted: 0 })
+            Box::new(PageFilter {
+                page_size,
+                accepted: 0,
+            })
         }
         "ColumnPaginationFilter" => {
             count(&args, &[2], "2", &span)?;
             let (limit, offset) = (integer(a(0)?)?, integer(a(1)?)?);
             if limit < 0 || offset < 0 {
-                return err("limit and offset must be non-negative", a(0)?.span.start..a(1)?.span.end);
+                return err(
+                    "limit and offset must be non-negative",
+                    a(0)?.span.start..a(1)?.span.end,
+                );
             }
-            Box::new(ColumnPaginationFilter { limit, offset, count: 0 })
+            Box::new(ColumnPaginationFilter {
+                limit,
+                offset,
+                count: 0,
+            })
         }
         "InclusiveStopFilter" => {
             count(&args, &[1], "1", &span)?;
-            Box::new(InclusiveStopFilter { stop: quoted(a(0)?)?, done: false, reversed: false })
+            Box::new(InclusiveStopFilter {
+                stop: quoted(a(0)?)?,
+                done: false,
+                reversed: false,
+            })
         }
         "TimestampsFilter" => {
             let mut timestamps = Vec::with_capacity(args.len());
             for x in &args {
                 let ts = integer(x)?;
                 if ts < 0 {
-                    return err(format!("Timestamps must not be negative: {ts}"), x.span.clone());
+                    return err(
+                        format!("Timestamps must not be negative: {ts}"),
+                        x.span.clone(),
+                    );
                 }
                 timestamps.push(ts as u64);
             }
@@ -362,7 +486,11 @@ fn build(name: &str, name_span: Range<usize>, args: Vec<Arg>, span: Range<usize>
             let family = quoted(a(0)?)?;
             let qualifier = quoted(a(1)?)?;
             let (op, comparator) = op_and_comparator(a(2)?, a(3)?)?;
-            let (filter_if_missing, latest_version_only) = if args.len() == 6 { (boolean(a(4)?)?, boolean(a(5)?)?) } else { (false, true) };
+            let (filter_if_missing, latest_version_only) = if args.len() == 6 {
+                (boolean(a(4)?)?, boolean(a(5)?)?)
+            } else {
+                (false, true)
+            };
             Box::new(SingleColumnValueFilter {
                 family,
                 qualifier,
@@ -379,9 +507,23 @@ fn build(name: &str, name_span: Range<usize>, args: Vec<Arg>, span: Range<usize>
             count(&args, &[2, 3, 5], "2, 3 or 5", &span)?;
             let family = quoted(a(0)?)?;
             let qualifier = quoted(a(1)?)?;
-            let drop_dependent = if args.len() >= 3 { boolean(a(2)?)? } else { false };
-            let compare = if args.len() == 5 { Some(op_and_comparator(a(3)?, a(4)?)?) } else { None };
-            Box::new(DependentColumnFilter { family, qualifier, drop_dependent, compare, stamps: Vec::new() })
+            let drop_dependent = if args.len() >= 3 {
+                boolean(a(2)?)?
+            } else {
+                false
+            };
+            let compare = if args.len() == 5 {
+                Some(op_and_comparator(a(3)?, a(4)?)?)
+            } else {
+                None
+            };
+            Box::new(DependentColumnFilter {
+                family,
+                qualifier,
+                drop_dependent,
+                compare,
+                stamps: Vec::new(),
+            })
         }
         _ => return err(format!("Filter Name {name} not supported"), name_span),
     })
@@ -400,13 +542,19 @@ mod tests {
 
     #[test]
     fn unknown_filter_points_at_its_name() {
-        assert_eq!(error("PrefixFilter('a') AND NoSuchFilter('b')"), ("Filter Name NoSuchFilter not supported".into(), 22..34));
+        assert_eq!(
+            error("PrefixFilter('a') AND NoSuchFilter('b')"),
+            ("Filter Name NoSuchFilter not supported".into(), 22..34)
+        );
     }
 
     #[test]
     fn wrong_argument_count_uses_hbase_wording() {
         assert_eq!(error("PrefixFilter('a', 'b')").0, "Expected 1 but got: 2");
-        assert_eq!(error("SingleColumnValueFilter('f', 'q', =)").0, "Expected 4 or 6 but got: 3");
+        assert_eq!(
+            error("SingleColumnValueFilter('f', 'q', =)").0,
+            "Expected 4 or 6 but got: 3"
+        );
     }
 
     #[test]
@@ -420,7 +568,10 @@ mod tests {
     fn mismatched_parentheses_and_dangling_operators() {
         assert_eq!(error("(PrefixFilter('a')").0, "Mismatched parenthesis");
         assert_eq!(error("PrefixFilter('a'))").0, "Mismatched parenthesis");
-        assert_eq!(error("PrefixFilter('a') AND ").0, "Incorrect input string - an AND needs two filters");
+        assert_eq!(
+            error("PrefixFilter('a') AND ").0,
+            "Incorrect input string - an AND needs two filters"
+        );
         assert_eq!(error("").0, "Incorrect Filter String");
     }
 

@@ -1,6 +1,6 @@
 //! Filters that decide on the row key or on whole rows.
 
-use super::{CompareOp, Comparator, Filter, ReturnCode};
+use super::{Comparator, CompareOp, Filter, ReturnCode};
 use crate::engine::Cell;
 
 /// Rows whose key starts with a prefix; ends a forward scan once rows pass the prefix.
@@ -23,7 +23,11 @@ impl Filter for PrefixFilter {
             return false;
         }
         let head = row.get(..self.prefix.len().min(row.len())).unwrap_or(row);
-        let beyond = if self.reversed { head < self.prefix.as_slice() } else { head > self.prefix.as_slice() };
+        let beyond = if self.reversed {
+            head < self.prefix.as_slice()
+        } else {
+            head > self.prefix.as_slice()
+        };
         if beyond {
             self.passed = true;
         }
@@ -60,7 +64,11 @@ impl Filter for InclusiveStopFilter {
         self.done
     }
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
-        let past = if self.reversed { row < self.stop.as_slice() } else { row > self.stop.as_slice() };
+        let past = if self.reversed {
+            row < self.stop.as_slice()
+        } else {
+            row > self.stop.as_slice()
+        };
         if past {
             self.done = true;
         }
@@ -115,7 +123,11 @@ pub struct KeyOnlyFilter {
 
 impl Filter for KeyOnlyFilter {
     fn transform_cell(&self, mut cell: Cell) -> Cell {
-        cell.value = if self.len_as_value { (cell.value.len() as u32).to_be_bytes().to_vec() } else { Vec::new() };
+        cell.value = if self.len_as_value {
+            (cell.value.len() as u32).to_be_bytes().to_vec()
+        } else {
+            Vec::new()
+        };
         cell
     }
 }

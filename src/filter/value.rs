@@ -1,6 +1,6 @@
 //! Filters that decide on values.
 
-use super::{CompareOp, Comparator, Filter, ReturnCode};
+use super::{Comparator, CompareOp, Filter, ReturnCode};
 use crate::engine::Cell;
 
 /// Cells whose value compares to the operand as the operator says.
@@ -59,7 +59,11 @@ impl Filter for SingleColumnValueFilter {
         }
         self.found = true;
         if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
-            return if self.latest_version_only { ReturnCode::NextRow } else { ReturnCode::Include };
+            return if self.latest_version_only {
+                ReturnCode::NextRow
+            } else {
+                ReturnCode::Include
+            };
         }
         self.matched = true;
         ReturnCode::Include

@@ -35,9 +35,31 @@ impl Value {
     /// The value ignoring spans, for comparing trees.
     pub fn strip(&self) -> Value {
         match self {
-            Value::Array(items) => Value::Array(items.iter().map(|i| Spanned { value: i.value.strip(), span: 0..0 }).collect()),
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| Spanned {
+                        value: i.value.strip(),
+                        span: 0..0,
+                    })
+                    .collect(),
+            ),
             Value::Hash(pairs) => Value::Hash(
-                pairs.iter().map(|(k, v)| (Spanned { value: k.value.strip(), span: 0..0 }, Spanned { value: v.value.strip(), span: 0..0 })).collect(),
+                pairs
+                    .iter()
+                    .map(|(k, v)| {
+                        (
+                            Spanned {
+                                value: k.value.strip(),
+                                span: 0..0,
+                            },
+                            Spanned {
+                                value: v.value.strip(),
+                                span: 0..0,
+                            },
+                        )
+                    })
+                    .collect(),
             ),
             other => other.clone(),
         }
@@ -47,7 +69,9 @@ impl Value {
 /// A string literal as canonical text: single quotes when the bytes are printable and need
 /// no escape, double quotes with `\xNN` escapes otherwise.
 pub fn quote(bytes: &[u8]) -> String {
-    let plain = bytes.iter().all(|b| (b' '..=b'~').contains(b) && *b != b'\'' && *b != b'\\');
+    let plain = bytes
+        .iter()
+        .all(|b| (b' '..=b'~').contains(b) && *b != b'\'' && *b != b'\\');
     if plain {
         return format!("'{}'", String::from_utf8_lossy(bytes));
     }

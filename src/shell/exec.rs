@@ -7,13 +7,20 @@ use super::format;
 use super::help;
 use super::{Outcome, ReadTrace, ShellError};
 use crate::bytes::to_printable;
-use crate::engine::{split_keys, Condition, Engine, FamilyDescriptor, KeepDeletedCells, Mutation, Scan, TableDescriptor, TableSettings};
+use crate::engine::{
+    split_keys, Condition, Engine, FamilyDescriptor, KeepDeletedCells, Mutation, Scan,
+    TableDescriptor, TableSettings,
+};
 use crate::filter::{parse_filter, CompareOp};
 
 type Res<T> = Result<T, ShellError>;
 
 fn fail<T>(message: impl Into<String>, span: Range<usize>) -> Res<T> {
-    Err(ShellError { message: message.into(), span, command: None })
+    Err(ShellError {
+        message: message.into(),
+        span,
+        command: None,
+    })
 }
 
 /// Appends the `Took` line and the usage hint for errors.
@@ -44,8 +51,15 @@ pub(super) fn execute(engine: &mut Engine, cmd: &Command) -> Outcome {
     let mut trace = None;
     let result = dispatch(engine, cmd, &mut trace);
     match result {
-        Ok(Some(output)) => Outcome { output, trace, ..Outcome::default() },
-        Ok(None) => Outcome { clear: true, ..Outcome::default() },
+        Ok(Some(output)) => Outcome {
+            output,
+            trace,
+            ..Outcome::default()
+        },
+        Ok(None) => Outcome {
+            clear: true,
+            ..Outcome::default()
+        },
         Err(mut e) => {
             if e.span.is_empty() && e.span.start == 0 {
                 e.span = cmd.span.clone();
@@ -53,7 +67,11 @@ pub(super) fn execute(engine: &mut Engine, cmd: &Command) -> Outcome {
             if help::text(&cmd.name).is_some() {
                 e.command = Some(cmd.name.clone());
             }
-            Outcome { error: Some(e), trace, ..Outcome::default() }
+            Outcome {
+                error: Some(e),
+                trace,
+                ..Outcome::default()
+            }
         }
     }
 }
@@ -81,8 +99,15 @@ impl<'a> Args<'a> {
         } else {
             format!("{min}..{max}")
         };
-        let span = if n > max { self.cmd.args.get(max).map(|a| a.span.start).unwrap_or(0)..self.cmd.span.end } else { self.cmd.span.clone() };
-        fail(format!("wrong number of arguments (given {n}, expected {expected})"), span)
+        let span = if n > max {
+            self.cmd.args.get(max).map(|a| a.span.start).unwrap_or(0)..self.cmd.span.end
+        } else {
+            self.cmd.span.clone()
+        };
+        fail(
+            format!("wrong number of arguments (given {n}, expected {expected})"),
+            span,
+        )
     }
 
     fn get(&self, i: usize) -> Option<&'a Spanned> {
@@ -92,7 +117,10 @@ impl<'a> Args<'a> {
     fn bytes(&self, i: usize, what: &str) -> Res<Vec<u8>> {
         match self.get(i) {
             Some(a) => bytes_of(a, what),
-            None => fail(format!("missing {what}"), self.cmd.span.end..self.cmd.span.end),
+            None => fail(
+                format!("missing {what}"),
+                self.cmd.span.end..self.cmd.span.end,
+            ),
         }
     }
 
@@ -102,12 +130,17 @@ impl<'a> Args<'a> {
     }
 
     fn span(&self, i: usize) -> Range<usize> {
-        self.get(i).map(|a| a.span.clone()).unwrap_or(self.cmd.span.clone())
+        self.get(i)
+            .map(|a| a.span.clone())
+            .unwrap_or(self.cmd.span.clone())
     }
 
     /// The trailing options hash, if the last argument is one.
     fn trailing_hash(&self) -> Option<&'a Spanned> {
-        self.cmd.args.last().filter(|a| matches!(a.value, Value::Hash(_)))
+        self.cmd
+            .args
+            .last()
+            .filter(|a| matches!(a.value, Value::Hash(_)))
     }
 
     fn positional(&self) -> usize {
@@ -119,7 +152,10 @@ fn bytes_of(a: &Spanned, what: &str) -> Res<Vec<u8>> {
     match &a.value {
         Value::Str(b) => Ok(b.clone()),
         Value::Int(i) => Ok(i.to_string().into_bytes()),
-        other => fail(format!("expected {what} as a string, found {}", kind_name(other)), a.span.clone()),
+        other => fail(
+            format!("expected {what} as a string, found {}", kind_name(other)),
+            a.span.clone(),
+        ),
     }
 }
 
@@ -136,11 +172,17 @@ fn kind_name(v: &Value) -> &'static str {
 fn int_of(a: &Spanned, what: &str) -> Res<i64> {
     match &a.value {
         Value::Int(i) => Ok(*i),
-        Value::Str(b) => match std::str::from_utf8(b).ok().and_then(|s| s.trim().parse().ok()) {
+        Value::Str(b) => match std::str::from_utf8(b)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
             Some(v) => Ok(v),
             None => fail(format!("{what} must be a number"), a.span.clone()),
         },
-        other => fail(format!("{what} must be a number, found {}", kind_name(other)), a.span.clone()),
+        other => fail(
+            format!("{what} must be a number, found {}", kind_name(other)),
+            a.span.clone(),
+        ),
     }
 }
 
@@ -153,7 +195,12 @@ fn bool_of(a: &Spanned, what: &str) -> Res<bool> {
     let text = match &a.value {
         Value::Ident(w) => w.clone(),
         Value::Str(b) => String::from_utf8_lossy(b).into_owned(),
-        other => return fail(format!("{what} must be true or false, found {}", kind_name(other)), a.span.clone()),
+        other => {
+            return fail(
+                format!("{what} must be true or false, found {}", kind_name(other)),
+                a.span.clone(),
+            )
+        }
     };
     match text.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
@@ -170,14 +217,25 @@ struct Opts<'a> {
 impl<'a> Opts<'a> {
     fn of(a: &'a Spanned) -> Res<Opts<'a>> {
         let Value::Hash(pairs) = &a.value else {
-            return fail(format!("expected a hash of options, found {}", kind_name(&a.value)), a.span.clone());
+            return fail(
+                format!("expected a hash of options, found {}", kind_name(&a.value)),
+                a.span.clone(),
+            );
         };
         let mut out = Vec::new();
         for (k, v) in pairs {
             let key = match &k.value {
                 Value::Ident(w) => w.clone(),
                 Value::Str(b) => String::from_utf8_lossy(b).into_owned(),
-                other => return fail(format!("option names are constants or strings, found {}", kind_name(other)), k.span.clone()),
+                other => {
+                    return fail(
+                        format!(
+                            "option names are constants or strings, found {}",
+                            kind_name(other)
+                        ),
+                        k.span.clone(),
+                    )
+                }
             };
             out.push((key, v, k.span.clone()));
         }
@@ -197,7 +255,10 @@ impl<'a> Opts<'a> {
     fn done(self, known: &str, ignored: &[&str]) -> Res<()> {
         for (key, _, span) in self.pairs {
             if !ignored.contains(&key.as_str()) {
-                return fail(format!("unknown option {key}; expected one of {known}"), span);
+                return fail(
+                    format!("unknown option {key}; expected one of {known}"),
+                    span,
+                );
             }
         }
         Ok(())
@@ -207,22 +268,36 @@ impl<'a> Opts<'a> {
 /// `family:qualifier` (a bare `family` means the whole family).
 fn split_column(col: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
     match col.iter().position(|b| *b == b':') {
-        Some(i) => (col.get(..i).unwrap_or(&[]).to_vec(), Some(col.get(i + 1..).unwrap_or(&[]).to_vec())),
+        Some(i) => (
+            col.get(..i).unwrap_or(&[]).to_vec(),
+            Some(col.get(i + 1..).unwrap_or(&[]).to_vec()),
+        ),
         None => (col.to_vec(), None),
     }
 }
 
 fn columns_of(a: &Spanned) -> Res<Vec<(Vec<u8>, Option<Vec<u8>>)>> {
     match &a.value {
-        Value::Array(items) => items.iter().map(|i| bytes_of(i, "column").map(|c| split_column(&c))).collect(),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| bytes_of(i, "column").map(|c| split_column(&c)))
+            .collect(),
         _ => Ok(vec![split_column(&bytes_of(a, "column")?)]),
     }
 }
 
-fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -> Res<Option<String>> {
+fn dispatch(
+    engine: &mut Engine,
+    cmd: &Command,
+    trace: &mut Option<ReadTrace>,
+) -> Res<Option<String>> {
     let args = Args { cmd };
     let ok = |s: String| Ok(Some(s));
-    let table_err = |e: crate::engine::Error, span: Range<usize>| ShellError { message: e.to_string(), span, command: None };
+    let table_err = |e: crate::engine::Error, span: Range<usize>| ShellError {
+        message: e.to_string(),
+        span,
+        command: None,
+    };
     match cmd.name.as_str() {
         "help" => {
             args.count(0, 1)?;
@@ -232,7 +307,10 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
                     let name = args.text(0, "command name")?;
                     match help::text(&name) {
                         Some(t) => ok(t.to_string()),
-                        None => fail(format!("no help for unknown command '{name}'"), args.span(0)),
+                        None => fail(
+                            format!("no help for unknown command '{name}'"),
+                            args.span(0),
+                        ),
                     }
                 }
             }
@@ -249,7 +327,9 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
             let names = match args.get(0) {
                 Some(_) => {
                     let pattern = args.text(0, "regular expression")?;
-                    let re = regex_lite::Regex::new(&format!("^(?:{pattern})$")).or_else(|e| fail(format!("invalid regular expression: {e}"), args.span(0)))?;
+                    let re = regex_lite::Regex::new(&format!("^(?:{pattern})$")).or_else(|e| {
+                        fail(format!("invalid regular expression: {e}"), args.span(0))
+                    })?;
                     names.into_iter().filter(|n| re.is_match(n)).collect()
                 }
                 None => names,
@@ -265,26 +345,43 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
         "describe" | "desc" => {
             args.count(1, 1)?;
             let name = args.text(0, "table name")?;
-            let t = engine.table(&name).map_err(|e| table_err(e, args.span(0)))?;
+            let t = engine
+                .table(&name)
+                .map_err(|e| table_err(e, args.span(0)))?;
             ok(format::describe(t))
         }
-        "disable" | "enable" | "drop" | "truncate" | "truncate_preserve" | "flush" | "is_enabled" | "is_disabled" | "exists" | "get_splits" => {
+        "disable" | "enable" | "drop" | "truncate" | "truncate_preserve" | "flush"
+        | "is_enabled" | "is_disabled" | "exists" | "get_splits" => {
             args.count(1, 1)?;
             let name = args.text(0, "table name")?;
             let span = args.span(0);
             let e = |err| table_err(err, span.clone());
             match cmd.name.as_str() {
-                "disable" => engine.disable(&name).map_err(e).map(|_| Some(String::new())),
+                "disable" => engine
+                    .disable(&name)
+                    .map_err(e)
+                    .map(|_| Some(String::new())),
                 "enable" => engine.enable(&name).map_err(e).map(|_| Some(String::new())),
-                "drop" => engine.drop_table(&name).map_err(e).map(|_| Some(String::new())),
+                "drop" => engine
+                    .drop_table(&name)
+                    .map_err(e)
+                    .map(|_| Some(String::new())),
                 "flush" => engine.flush(&name).map_err(e).map(|_| Some(String::new())),
                 "truncate" | "truncate_preserve" => {
-                    engine.truncate(&name, cmd.name == "truncate_preserve").map_err(e)?;
+                    engine
+                        .truncate(&name, cmd.name == "truncate_preserve")
+                        .map_err(e)?;
                     ok(format!("Truncating '{name}' table (it may take a while):\nDisabling table...\nTruncating table...\n"))
                 }
                 "exists" => {
                     let exists = engine.exists(&name);
-                    ok(echo(format!("Table {name} {} exist\n", if exists { "does" } else { "does not" }), exists.to_string()))
+                    ok(echo(
+                        format!(
+                            "Table {name} {} exist\n",
+                            if exists { "does" } else { "does not" }
+                        ),
+                        exists.to_string(),
+                    ))
                 }
                 "get_splits" => {
                     let splits = engine.splits(&name).map_err(e)?;
@@ -298,7 +395,11 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
                 }
                 _ => {
                     let enabled = engine.table(&name).map_err(e)?.enabled;
-                    let answer = if cmd.name == "is_enabled" { enabled } else { !enabled };
+                    let answer = if cmd.name == "is_enabled" {
+                        enabled
+                    } else {
+                        !enabled
+                    };
                     ok(echo(format!("{answer}\n"), answer.to_string()))
                 }
             }
@@ -308,19 +409,35 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
             let name = args.text(0, "table name")?;
             if args.get(1).is_some() {
                 let fam = args.bytes(1, "family")?;
-                let t = engine.table(&name).map_err(|e| table_err(e, args.span(0)))?;
+                let t = engine
+                    .table(&name)
+                    .map_err(|e| table_err(e, args.span(0)))?;
                 if t.descriptor.family(&fam).is_none() {
-                    return fail(format!("Column family {} does not exist in table {name}", to_printable(&fam)), args.span(1));
+                    return fail(
+                        format!(
+                            "Column family {} does not exist in table {name}",
+                            to_printable(&fam)
+                        ),
+                        args.span(1),
+                    );
                 }
             }
-            engine.compact(&name, cmd.name == "major_compact").map_err(|e| table_err(e, args.span(0)))?;
+            engine
+                .compact(&name, cmd.name == "major_compact")
+                .map_err(|e| table_err(e, args.span(0)))?;
             ok(String::new())
         }
         "split" => {
             args.count(1, 2)?;
             let name = args.text(0, "table name")?;
-            let key = if args.get(1).is_some() { Some(args.bytes(1, "split key")?) } else { None };
-            engine.split(&name, key.as_deref()).map_err(|e| table_err(e, args.span(args.cmd.args.len().saturating_sub(1))))?;
+            let key = if args.get(1).is_some() {
+                Some(args.bytes(1, "split key")?)
+            } else {
+                None
+            };
+            engine
+                .split(&name, key.as_deref())
+                .map_err(|e| table_err(e, args.span(args.cmd.args.len().saturating_sub(1))))?;
             ok(String::new())
         }
         "put" => put(engine, &args),
@@ -336,7 +453,9 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
                 Some(a) => int_of(a, "increment")?,
                 None => 1,
             };
-            let value = engine.increment(&name, &row, &family, &qualifier, amount).map_err(|e| table_err(e, args.span(2)))?;
+            let value = engine
+                .increment(&name, &row, &family, &qualifier, amount)
+                .map_err(|e| table_err(e, args.span(2)))?;
             ok(format!("COUNTER VALUE = {value}\n"))
         }
         "get_counter" => {
@@ -345,12 +464,17 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
             let (family, qualifier) = qualified(&args, 2)?;
             let mut scan = Scan::get(&row);
             scan.columns = vec![(family, Some(qualifier))];
-            let out = engine.scan(&name, &mut scan).map_err(|e| table_err(e, args.span(0)))?;
+            let out = engine
+                .scan(&name, &mut scan)
+                .map_err(|e| table_err(e, args.span(0)))?;
             match out.rows.first().and_then(|r| r.cells.first()) {
                 None => ok("No counter found at specified coordinates\n".into()),
                 Some(c) => match <[u8; 8]>::try_from(c.value.as_slice()) {
                     Ok(b) => ok(format!("COUNTER VALUE = {}\n", i64::from_be_bytes(b))),
-                    Err(_) => fail(format!("Field is not a long, it's {} bytes wide", c.value.len()), args.span(2)),
+                    Err(_) => fail(
+                        format!("Field is not a long, it's {} bytes wide", c.value.len()),
+                        args.span(2),
+                    ),
                 },
             }
         }
@@ -359,12 +483,17 @@ fn dispatch(engine: &mut Engine, cmd: &Command, trace: &mut Option<ReadTrace>) -
             let (name, row) = (args.text(0, "table name")?, args.bytes(1, "row key")?);
             let (family, qualifier) = qualified(&args, 2)?;
             let suffix = args.bytes(3, "value")?;
-            let value = engine.append(&name, &row, &family, &qualifier, &suffix).map_err(|e| table_err(e, args.span(2)))?;
+            let value = engine
+                .append(&name, &row, &family, &qualifier, &suffix)
+                .map_err(|e| table_err(e, args.span(2)))?;
             ok(format!("CURRENT VALUE = {}\n", to_printable(&value)))
         }
         "check_and_put" | "check_and_delete" => check_and_mutate(engine, &args),
         "mutate_row" => mutate_row(engine, &args),
-        other => fail(format!("undefined command '{other}'; type 'help' for the list of commands"), cmd.name_span.clone()),
+        other => fail(
+            format!("undefined command '{other}'; type 'help' for the list of commands"),
+            cmd.name_span.clone(),
+        ),
     }
 }
 
@@ -373,7 +502,10 @@ fn qualified(args: &Args<'_>, i: usize) -> Res<(Vec<u8>, Vec<u8>)> {
     let col = args.bytes(i, "column")?;
     match split_column(&col) {
         (f, Some(q)) => Ok((f, q)),
-        (_, None) => fail("Failed to provide both column family and column qualifier", args.span(i)),
+        (_, None) => fail(
+            "Failed to provide both column family and column qualifier",
+            args.span(i),
+        ),
     }
 }
 
@@ -403,14 +535,21 @@ const FAMILY_KEYS: &str = "NAME, VERSIONS, MIN_VERSIONS, TTL, KEEP_DELETED_CELLS
 /// Reads a family hash onto `f`.
 fn family_from(opts: &mut Opts<'_>, f: &mut FamilyDescriptor) -> Res<()> {
     if let Some(v) = opts.take("VERSIONS") {
-        f.max_versions = u32::try_from(int_of(v, "VERSIONS")?).or_else(|_| fail("VERSIONS out of range", v.span.clone()))?;
+        f.max_versions = u32::try_from(int_of(v, "VERSIONS")?)
+            .or_else(|_| fail("VERSIONS out of range", v.span.clone()))?;
     }
     if let Some(v) = opts.take("MIN_VERSIONS") {
-        f.min_versions = u32::try_from(int_of(v, "MIN_VERSIONS")?).or_else(|_| fail("MIN_VERSIONS out of range", v.span.clone()))?;
+        f.min_versions = u32::try_from(int_of(v, "MIN_VERSIONS")?)
+            .or_else(|_| fail("MIN_VERSIONS out of range", v.span.clone()))?;
     }
     if let Some(v) = opts.take("TTL") {
-        let forever = matches!(&v.value, Value::Str(b) if b.as_slice() == b"FOREVER") || matches!(&v.value, Value::Ident(w) if w == "FOREVER");
-        f.ttl_seconds = if forever { None } else { Some(uint_of(v, "TTL")?) };
+        let forever = matches!(&v.value, Value::Str(b) if b.as_slice() == b"FOREVER")
+            || matches!(&v.value, Value::Ident(w) if w == "FOREVER");
+        f.ttl_seconds = if forever {
+            None
+        } else {
+            Some(uint_of(v, "TTL")?)
+        };
         if f.ttl_seconds == Some(i32::MAX as u64) {
             f.ttl_seconds = None;
         }
@@ -419,30 +558,60 @@ fn family_from(opts: &mut Opts<'_>, f: &mut FamilyDescriptor) -> Res<()> {
         let text = match &v.value {
             Value::Ident(w) => w.to_ascii_uppercase(),
             Value::Str(b) => String::from_utf8_lossy(b).to_ascii_uppercase(),
-            other => return fail(format!("KEEP_DELETED_CELLS must be true, false or 'TTL', found {}", kind_name(other)), v.span.clone()),
+            other => {
+                return fail(
+                    format!(
+                        "KEEP_DELETED_CELLS must be true, false or 'TTL', found {}",
+                        kind_name(other)
+                    ),
+                    v.span.clone(),
+                )
+            }
         };
         f.keep_deleted_cells = match text.as_str() {
             "TRUE" => KeepDeletedCells::True,
             "FALSE" => KeepDeletedCells::False,
             "TTL" => KeepDeletedCells::Ttl,
-            _ => return fail("KEEP_DELETED_CELLS must be true, false or 'TTL'", v.span.clone()),
+            _ => {
+                return fail(
+                    "KEEP_DELETED_CELLS must be true, false or 'TTL'",
+                    v.span.clone(),
+                )
+            }
         };
     }
     let choice = |opts: &mut Opts<'_>, key: &str, allowed: &[&str]| -> Res<Option<String>> {
-        let Some(v) = opts.take(key) else { return Ok(None) };
+        let Some(v) = opts.take(key) else {
+            return Ok(None);
+        };
         let text = String::from_utf8_lossy(&bytes_of(v, key)?).to_ascii_uppercase();
         if !allowed.contains(&text.as_str()) {
-            return fail(format!("{key} must be one of {}", allowed.join(", ")), v.span.clone());
+            return fail(
+                format!("{key} must be one of {}", allowed.join(", ")),
+                v.span.clone(),
+            );
         }
         Ok(Some(text))
     };
-    if let Some(b) = choice(opts, "BLOOMFILTER", &["NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"])? {
+    if let Some(b) = choice(
+        opts,
+        "BLOOMFILTER",
+        &["NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"],
+    )? {
         f.bloomfilter = b;
     }
-    if let Some(c) = choice(opts, "COMPRESSION", &["NONE", "GZ", "SNAPPY", "LZO", "LZ4", "ZSTD", "BZIP2"])? {
+    if let Some(c) = choice(
+        opts,
+        "COMPRESSION",
+        &["NONE", "GZ", "SNAPPY", "LZO", "LZ4", "ZSTD", "BZIP2"],
+    )? {
         f.compression = c;
     }
-    if let Some(d) = choice(opts, "DATA_BLOCK_ENCODING", &["NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1"])? {
+    if let Some(d) = choice(
+        opts,
+        "DATA_BLOCK_ENCODING",
+        &["NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1"],
+    )? {
         f.data_block_encoding = d;
     }
     if let Some(v) = opts.take("BLOCKSIZE") {
@@ -483,18 +652,29 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
                     continue;
                 }
                 if let Some(v) = opts.take("SPLITS") {
-                    let Value::Array(items) = &v.value else { return fail("SPLITS must be an array of keys", v.span.clone()) };
+                    let Value::Array(items) = &v.value else {
+                        return fail("SPLITS must be an array of keys", v.span.clone());
+                    };
                     for item in items {
                         splits.push(bytes_of(item, "split key")?);
                     }
                 }
                 if let Some(n) = opts.take("NUMREGIONS") {
                     let count = uint_of(n, "NUMREGIONS")?;
-                    let Some(algo_arg) = opts.take("SPLITALGO") else { return fail("Number of regions specified without SPLITALGO", n.span.clone()) };
-                    let algo = String::from_utf8_lossy(&bytes_of(algo_arg, "SPLITALGO")?).into_owned();
+                    let Some(algo_arg) = opts.take("SPLITALGO") else {
+                        return fail(
+                            "Number of regions specified without SPLITALGO",
+                            n.span.clone(),
+                        );
+                    };
+                    let algo =
+                        String::from_utf8_lossy(&bytes_of(algo_arg, "SPLITALGO")?).into_owned();
                     let short = algo.rsplit('.').next().unwrap_or(&algo).to_string();
                     if count < 2 || count > 10_000 {
-                        return fail("Number of regions must be between 2 and 10000", n.span.clone());
+                        return fail(
+                            "Number of regions must be between 2 and 10000",
+                            n.span.clone(),
+                        );
                     }
                     match split_keys(&short, count as u32) {
                         Some(keys) => splits.extend(keys),
@@ -509,14 +689,21 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
     }
     let mut desc = TableDescriptor::new(&name, families);
     desc.settings = settings;
-    engine.create_table(desc, splits).or_else(|e| fail(e.to_string(), args.span(0)))?;
-    Ok(Some(echo(format!("Created table {name}\n"), format!("Hbase::Table - {name}"))))
+    engine
+        .create_table(desc, splits)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    Ok(Some(echo(
+        format!("Created table {name}\n"),
+        format!("Hbase::Table - {name}"),
+    )))
 }
 
 fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
     args.count(2, usize::MAX)?;
     let name = args.text(0, "table name")?;
-    let table = engine.table(&name).or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let table = engine
+        .table(&name)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
     let mut settings = table.descriptor.settings;
     let existing: Vec<FamilyDescriptor> = table.descriptor.families.clone();
     let regions = table.regions.len();
@@ -546,22 +733,41 @@ fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
                 opts.done("NAME, METHOD", &[])?;
                 continue;
             }
-            let mut f = existing.iter().find(|f| f.name == fname).cloned().unwrap_or_else(|| FamilyDescriptor::new(&fname));
+            let mut f = existing
+                .iter()
+                .find(|f| f.name == fname)
+                .cloned()
+                .unwrap_or_else(|| FamilyDescriptor::new(&fname));
             family_from(&mut opts, &mut f)?;
             opts.done(FAMILY_KEYS, &["METADATA", "CONFIGURATION"])?;
             changes.push(Change::Put(f));
             continue;
         }
         table_settings(&mut opts, &mut settings)?;
-        opts.done("NAME, METHOD, delete, MAX_FILESIZE, MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD", &["DURABILITY", "REGION_REPLICATION", "OWNER", "METADATA", "CONFIGURATION"])?;
+        opts.done(
+            "NAME, METHOD, delete, MAX_FILESIZE, MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD",
+            &[
+                "DURABILITY",
+                "REGION_REPLICATION",
+                "OWNER",
+                "METADATA",
+                "CONFIGURATION",
+            ],
+        )?;
     }
     for change in changes {
         match change {
-            Change::Put(f) => engine.alter_family(&name, f).or_else(|e| fail(e.to_string(), args.span(1)))?,
-            Change::Delete(f, span) => engine.delete_family(&name, &f).or_else(|e| fail(e.to_string(), span))?,
+            Change::Put(f) => engine
+                .alter_family(&name, f)
+                .or_else(|e| fail(e.to_string(), args.span(1)))?,
+            Change::Delete(f, span) => engine
+                .delete_family(&name, &f)
+                .or_else(|e| fail(e.to_string(), span))?,
         }
     }
-    engine.set_settings(&name, settings).or_else(|e| fail(e.to_string(), args.span(0)))?;
+    engine
+        .set_settings(&name, settings)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
     Ok(Some(format!("Updating all regions with the new schema...\n{regions}/{regions} regions updated.\nDone.\n")))
 }
 
@@ -586,8 +792,16 @@ fn put(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
             _ => timestamp = Some(uint_of(a, "timestamp")?),
         }
     }
-    let m = Mutation::Put { family, qualifier: qualifier.unwrap_or_default(), timestamp, value, ttl_ms };
-    engine.mutate(&name, &row, &[m]).or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
+    let m = Mutation::Put {
+        family,
+        qualifier: qualifier.unwrap_or_default(),
+        timestamp,
+        value,
+        ttl_ms,
+    };
+    engine
+        .mutate(&name, &row, &[m])
+        .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
     Ok(Some(String::new()))
 }
 
@@ -612,15 +826,22 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<ReadOpts> {
     }
     if let Some(v) = opts.take("VERSIONS") {
         let n = int_of(v, "VERSIONS")?;
-        scan.max_versions = u32::try_from(n).ok().filter(|n| *n > 0).map_or_else(|| fail("VERSIONS must be positive", v.span.clone()), Ok)?;
+        scan.max_versions = u32::try_from(n)
+            .ok()
+            .filter(|n| *n > 0)
+            .map_or_else(|| fail("VERSIONS must be positive", v.span.clone()), Ok)?;
     }
     if let Some(v) = opts.take("TIMESTAMP") {
         let ts = uint_of(v, "TIMESTAMP")?;
         scan.time_range = (ts, ts.saturating_add(1));
     }
     if let Some(v) = opts.take("TIMERANGE") {
-        let Value::Array(items) = &v.value else { return fail("TIMERANGE must be [min, max)", v.span.clone()) };
-        let (Some(a), Some(b), 2) = (items.first(), items.get(1), items.len()) else { return fail("TIMERANGE must be [min, max)", v.span.clone()) };
+        let Value::Array(items) = &v.value else {
+            return fail("TIMERANGE must be [min, max)", v.span.clone());
+        };
+        let (Some(a), Some(b), 2) = (items.first(), items.get(1), items.len()) else {
+            return fail("TIMERANGE must be [min, max)", v.span.clone());
+        };
         let (min, max) = (uint_of(a, "TIMERANGE start")?, uint_of(b, "TIMERANGE end")?);
         if max < min {
             return fail(format!("maxStamp is smaller than minStamp"), v.span.clone());
@@ -628,15 +849,21 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<ReadOpts> {
         scan.time_range = (min, max);
     }
     if let Some(v) = opts.take("FILTER") {
-        let Value::Str(text) = &v.value else { return fail("FILTER must be a filter string", v.span.clone()) };
+        let Value::Str(text) = &v.value else {
+            return fail("FILTER must be a filter string", v.span.clone());
+        };
         let text = String::from_utf8_lossy(text).into_owned();
         match parse_filter(&text) {
             Ok(f) => scan.filter = Some(f),
             Err(e) => {
                 // Map the span inside the filter string onto the literal (after its quote).
                 let base = v.span.start + 1;
-                let span = (base + e.span.start).min(v.span.end)..(base + e.span.end.max(e.span.start + 1)).min(v.span.end);
-                return fail(format!("java.lang.IllegalArgumentException: {}", e.message), span);
+                let span = (base + e.span.start).min(v.span.end)
+                    ..(base + e.span.end.max(e.span.start + 1)).min(v.span.end);
+                return fail(
+                    format!("java.lang.IllegalArgumentException: {}", e.message),
+                    span,
+                );
             }
         }
     }
@@ -664,10 +891,31 @@ fn get(engine: &mut Engine, args: &Args<'_>, trace: &mut Option<ReadTrace>) -> R
         _ => Opts::empty(),
     };
     let ro = read_opts(&mut opts, &mut scan)?;
-    opts.done("COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE, FILTER, MAXLENGTH", &["ATTRIBUTES", "AUTHORIZATIONS", "CONSISTENCY", "REGION_REPLICA_ID", "FORMATTER", "FORMATTER_CLASS"])?;
-    let out = engine.scan(&name, &mut scan).or_else(|e| fail(e.to_string(), args.span(0)))?;
-    let cells: Vec<_> = out.rows.iter().flat_map(|r| r.cells.iter().cloned()).collect();
-    *trace = Some(ReadTrace { table: name, examined: out.examined.clone(), returned: out.rows.iter().map(|r| r.row.clone()).collect(), stats: out.stats.clone() });
+    opts.done(
+        "COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE, FILTER, MAXLENGTH",
+        &[
+            "ATTRIBUTES",
+            "AUTHORIZATIONS",
+            "CONSISTENCY",
+            "REGION_REPLICA_ID",
+            "FORMATTER",
+            "FORMATTER_CLASS",
+        ],
+    )?;
+    let out = engine
+        .scan(&name, &mut scan)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let cells: Vec<_> = out
+        .rows
+        .iter()
+        .flat_map(|r| r.cells.iter().cloned())
+        .collect();
+    *trace = Some(ReadTrace {
+        table: name,
+        examined: out.examined.clone(),
+        returned: out.rows.iter().map(|r| r.row.clone()).collect(),
+        stats: out.stats.clone(),
+    });
     Ok(Some(format::get_cells(&cells, ro.maxlength)))
 }
 
@@ -696,7 +944,12 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
     }
     if let Some(v) = opts.take("LIMIT") {
         let n = int_of(v, "LIMIT")?;
-        scan.limit = Some(usize::try_from(n).ok().filter(|n| *n > 0).map_or_else(|| fail("LIMIT must be positive", v.span.clone()), Ok)?);
+        scan.limit = Some(
+            usize::try_from(n)
+                .ok()
+                .filter(|n| *n > 0)
+                .map_or_else(|| fail("LIMIT must be positive", v.span.clone()), Ok)?,
+        );
     }
     let ro = read_opts(&mut opts, &mut scan)?;
     opts.done(
@@ -706,16 +959,31 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
     Ok((scan, ro))
 }
 
-fn scan(engine: &mut Engine, args: &Args<'_>, trace: &mut Option<ReadTrace>) -> Res<Option<String>> {
+fn scan(
+    engine: &mut Engine,
+    args: &Args<'_>,
+    trace: &mut Option<ReadTrace>,
+) -> Res<Option<String>> {
     args.count(1, 2)?;
     let name = args.text(0, "table name")?;
     let (mut scan, ro) = scan_from(args, 1)?;
-    let out = engine.scan(&name, &mut scan).or_else(|e| fail(e.to_string(), args.span(0)))?;
-    *trace = Some(ReadTrace { table: name, examined: out.examined.clone(), returned: out.rows.iter().map(|r| r.row.clone()).collect(), stats: out.stats.clone() });
+    let out = engine
+        .scan(&name, &mut scan)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    *trace = Some(ReadTrace {
+        table: name,
+        examined: out.examined.clone(),
+        returned: out.rows.iter().map(|r| r.row.clone()).collect(),
+        stats: out.stats.clone(),
+    });
     Ok(Some(format::scan_rows(&out.rows, ro.maxlength)))
 }
 
-fn count(engine: &mut Engine, args: &Args<'_>, trace: &mut Option<ReadTrace>) -> Res<Option<String>> {
+fn count(
+    engine: &mut Engine,
+    args: &Args<'_>,
+    trace: &mut Option<ReadTrace>,
+) -> Res<Option<String>> {
     args.count(1, 2)?;
     let name = args.text(0, "table name")?;
     let interval = match args.get(1) {
@@ -729,16 +997,27 @@ fn count(engine: &mut Engine, args: &Args<'_>, trace: &mut Option<ReadTrace>) ->
         None => 1000,
     };
     let (mut scan, _) = scan_from(args, 1)?;
-    let out = engine.scan(&name, &mut scan).or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let out = engine
+        .scan(&name, &mut scan)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
     let mut text = String::new();
     for (i, row) in out.rows.iter().enumerate() {
         if (i as u64 + 1) % interval == 0 {
-            text.push_str(&format!("Current count: {}, row: {}\n", i + 1, to_printable(&row.row)));
+            text.push_str(&format!(
+                "Current count: {}, row: {}\n",
+                i + 1,
+                to_printable(&row.row)
+            ));
         }
     }
     let n = out.rows.len();
     text.push_str(&format!("{n} row(s)\n"));
-    *trace = Some(ReadTrace { table: name, examined: out.examined.clone(), returned: out.rows.iter().map(|r| r.row.clone()).collect(), stats: out.stats.clone() });
+    *trace = Some(ReadTrace {
+        table: name,
+        examined: out.examined.clone(),
+        returned: out.rows.iter().map(|r| r.row.clone()).collect(),
+        stats: out.stats.clone(),
+    });
     Ok(Some(echo(text, n.to_string())))
 }
 
@@ -752,15 +1031,24 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
     let name = args.text(0, "table name")?;
     // deleteall 't', {ROWPREFIXFILTER => 'p'}: every row with the prefix.
     if all && matches!(args.get(1).map(|a| &a.value), Some(Value::Hash(_))) {
-        let Some(h) = args.get(1) else { return Ok(Some(String::new())) };
+        let Some(h) = args.get(1) else {
+            return Ok(Some(String::new()));
+        };
         let mut opts = Opts::of(h)?;
-        let Some(p) = opts.take("ROWPREFIXFILTER") else { return fail("expected {ROWPREFIXFILTER => 'prefix'}", h.span.clone()) };
+        let Some(p) = opts.take("ROWPREFIXFILTER") else {
+            return fail("expected {ROWPREFIXFILTER => 'prefix'}", h.span.clone());
+        };
         let prefix = bytes_of(p, "ROWPREFIXFILTER")?;
         opts.done("ROWPREFIXFILTER", &["CACHE"])?;
         let mut scan = Scan::prefix(&prefix);
-        let rows = engine.scan(&name, &mut scan).or_else(|e| fail(e.to_string(), args.span(0)))?.rows;
+        let rows = engine
+            .scan(&name, &mut scan)
+            .or_else(|e| fail(e.to_string(), args.span(0)))?
+            .rows;
         for r in rows {
-            engine.mutate(&name, &r.row, &[Mutation::DeleteRow { timestamp: None }]).or_else(|e| fail(e.to_string(), args.span(0)))?;
+            engine
+                .mutate(&name, &r.row, &[Mutation::DeleteRow { timestamp: None }])
+                .or_else(|e| fail(e.to_string(), args.span(0)))?;
         }
         return Ok(Some(String::new()));
     }
@@ -771,7 +1059,9 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
         let Some(a) = args.get(i) else { continue };
         match &a.value {
             Value::Hash(_) => Opts::of(a)?.done("VISIBILITY", &["VISIBILITY", "ATTRIBUTES"])?,
-            Value::Int(_) if column.is_some() || (i == 2 && all) => timestamp = Some(uint_of(a, "timestamp")?),
+            Value::Int(_) if column.is_some() || (i == 2 && all) => {
+                timestamp = Some(uint_of(a, "timestamp")?)
+            }
             _ if column.is_none() => column = Some(bytes_of(a, "column")?),
             _ => timestamp = Some(uint_of(a, "timestamp")?),
         }
@@ -780,10 +1070,17 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
         None => Mutation::DeleteRow { timestamp },
         Some(col) => {
             let (family, qualifier) = split_column(&col);
-            Mutation::Delete { family, qualifier, timestamp, all_versions: all }
+            Mutation::Delete {
+                family,
+                qualifier,
+                timestamp,
+                all_versions: all,
+            }
         }
     };
-    engine.mutate(&name, &row, &[m]).or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
+    engine
+        .mutate(&name, &row, &[m])
+        .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
     Ok(Some(String::new()))
 }
 
@@ -804,7 +1101,10 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>>
         let mut opts = Opts::of(h)?;
         if let Some(v) = opts.take("OP") {
             let text = String::from_utf8_lossy(&bytes_of(v, "OP")?).into_owned();
-            op = CompareOp::parse(&text).map_or_else(|| fail("OP must be one of <, <=, =, !=, >=, >", v.span.clone()), Ok)?;
+            op = CompareOp::parse(&text).map_or_else(
+                || fail("OP must be one of <, <=, =, !=, >=, >", v.span.clone()),
+                Ok,
+            )?;
         }
         opts.done("OP", &[])?;
     }
@@ -814,11 +1114,24 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>>
     };
     let (tf, tq) = split_column(&args.bytes(4, "column")?);
     let m = if is_put {
-        Mutation::Put { family: tf, qualifier: tq.unwrap_or_default(), timestamp: None, value: args.bytes(5, "value")?, ttl_ms: None }
+        Mutation::Put {
+            family: tf,
+            qualifier: tq.unwrap_or_default(),
+            timestamp: None,
+            value: args.bytes(5, "value")?,
+            ttl_ms: None,
+        }
     } else {
-        Mutation::Delete { family: tf, qualifier: tq, timestamp: None, all_versions: true }
+        Mutation::Delete {
+            family: tf,
+            qualifier: tq,
+            timestamp: None,
+            all_versions: true,
+        }
     };
-    let done = engine.check_and_mutate(&name, &row, &family, &qualifier, &condition, &[m]).or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let done = engine
+        .check_and_mutate(&name, &row, &family, &qualifier, &condition, &[m])
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
     Ok(Some(echo(String::new(), done.to_string())))
 }
 
@@ -827,26 +1140,67 @@ fn mutate_row(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
     args.count(3, 3)?;
     let name = args.text(0, "table name")?;
     let row = args.bytes(1, "row key")?;
-    let Some(list) = args.get(2) else { return fail("missing mutations", args.cmd.span.clone()) };
-    let Value::Array(items) = &list.value else { return fail("mutations must be an array of ['put'|'delete'|'deleteall', column, ...]", list.span.clone()) };
+    let Some(list) = args.get(2) else {
+        return fail("missing mutations", args.cmd.span.clone());
+    };
+    let Value::Array(items) = &list.value else {
+        return fail(
+            "mutations must be an array of ['put'|'delete'|'deleteall', column, ...]",
+            list.span.clone(),
+        );
+    };
     let mut mutations = Vec::new();
     for item in items {
-        let Value::Array(parts) = &item.value else { return fail("each mutation is an array", item.span.clone()) };
-        let word = parts.first().map(|p| bytes_of(p, "operation")).transpose()?.unwrap_or_default();
-        let col = parts.get(1).map(|p| bytes_of(p, "column")).transpose()?.map(|c| split_column(&c));
-        let rest = parts.get(2);
-        let m = match (word.as_slice(), col) {
-            (b"put", Some((family, q))) => {
-                let Some(v) = rest else { return fail("put needs a value", item.span.clone()) };
-                let timestamp = parts.get(3).map(|t| uint_of(t, "timestamp")).transpose()?;
-                Mutation::Put { family, qualifier: q.unwrap_or_default(), timestamp, value: bytes_of(v, "value")?, ttl_ms: None }
-            }
-            (b"delete", Some((family, qualifier))) => Mutation::Delete { family, qualifier, timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?, all_versions: false },
-            (b"deleteall", Some((family, qualifier))) => Mutation::Delete { family, qualifier, timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?, all_versions: true },
-            _ => return fail("expected ['put', column, value], ['delete', column] or ['deleteall', column]", item.span.clone()),
+        let Value::Array(parts) = &item.value else {
+            return fail("each mutation is an array", item.span.clone());
         };
+        let word = parts
+            .first()
+            .map(|p| bytes_of(p, "operation"))
+            .transpose()?
+            .unwrap_or_default();
+        let col = parts
+            .get(1)
+            .map(|p| bytes_of(p, "column"))
+            .transpose()?
+            .map(|c| split_column(&c));
+        let rest = parts.get(2);
+        let m =
+            match (word.as_slice(), col) {
+                (b"put", Some((family, q))) => {
+                    let Some(v) = rest else {
+                        return fail("put needs a value", item.span.clone());
+                    };
+                    let timestamp = parts.get(3).map(|t| uint_of(t, "timestamp")).transpose()?;
+                    Mutation::Put {
+                        family,
+                        qualifier: q.unwrap_or_default(),
+                        timestamp,
+                        value: bytes_of(v, "value")?,
+                        ttl_ms: None,
+                    }
+                }
+                (b"delete", Some((family, qualifier))) => Mutation::Delete {
+                    family,
+                    qualifier,
+                    timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
+                    all_versions: false,
+                },
+                (b"deleteall", Some((family, qualifier))) => Mutation::Delete {
+                    family,
+                    qualifier,
+                    timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
+                    all_versions: true,
+                },
+                _ => return fail(
+                    "expected ['put', column, value], ['delete', column] or ['deleteall', column]",
+                    item.span.clone(),
+                ),
+            };
         mutations.push(m);
     }
-    engine.mutate(&name, &row, &mutations).or_else(|e| fail(e.to_string(), list.span.clone()))?;
+    engine
+        .mutate(&name, &row, &mutations)
+        .or_else(|e| fail(e.to_string(), list.span.clone()))?;
     Ok(Some(String::new()))
 }

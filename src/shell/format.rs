@@ -9,7 +9,11 @@ pub fn cell_text(cell: &Cell, maxlength: Option<usize>) -> String {
     let text = if cell.kind.is_delete() {
         format!("timestamp={}, type={}", cell.timestamp, cell.kind.name())
     } else {
-        format!("timestamp={}, value={}", cell.timestamp, to_printable(&cell.value))
+        format!(
+            "timestamp={}, value={}",
+            cell.timestamp,
+            to_printable(&cell.value)
+        )
     };
     match maxlength {
         Some(n) => text.chars().take(n).collect(),
@@ -18,7 +22,11 @@ pub fn cell_text(cell: &Cell, maxlength: Option<usize>) -> String {
 }
 
 pub fn column_name(cell: &Cell) -> String {
-    format!("{}:{}", to_printable(&cell.family), to_printable(&cell.qualifier))
+    format!(
+        "{}:{}",
+        to_printable(&cell.family),
+        to_printable(&cell.qualifier)
+    )
 }
 
 /// The `ROW  COLUMN+CELL` table of a scan.
@@ -27,7 +35,12 @@ pub fn scan_rows(rows: &[Row], maxlength: Option<usize>) -> String {
     for row in rows {
         let key = to_printable(&row.row);
         for cell in &row.cells {
-            out.push_str(&format!(" {} column={}, {}\n", key, column_name(cell), cell_text(cell, maxlength)));
+            out.push_str(&format!(
+                " {} column={}, {}\n",
+                key,
+                column_name(cell),
+                cell_text(cell, maxlength)
+            ));
         }
     }
     out.push_str(&format!("{} row(s)\n", rows.len()));
@@ -38,7 +51,11 @@ pub fn scan_rows(rows: &[Row], maxlength: Option<usize>) -> String {
 pub fn get_cells(cells: &[Cell], maxlength: Option<usize>) -> String {
     let mut out = String::from("COLUMN  CELL\n");
     for cell in cells {
-        out.push_str(&format!(" {} {}\n", column_name(cell), cell_text(cell, maxlength)));
+        out.push_str(&format!(
+            " {} {}\n",
+            column_name(cell),
+            cell_text(cell, maxlength)
+        ));
     }
     out.push_str(&format!("{} row(s)\n", cells.len()));
     out
@@ -50,8 +67,15 @@ pub fn took(seconds: f64) -> String {
 
 /// A TTL as HBase's describe shows it.
 pub fn ttl(seconds: Option<u64>) -> String {
-    let Some(total) = seconds else { return "FOREVER".into() };
-    let units = [(86_400, "DAY"), (3_600, "HOUR"), (60, "MINUTE"), (1, "SECOND")];
+    let Some(total) = seconds else {
+        return "FOREVER".into();
+    };
+    let units = [
+        (86_400, "DAY"),
+        (3_600, "HOUR"),
+        (60, "MINUTE"),
+        (1, "SECOND"),
+    ];
     let mut rest = total;
     let mut parts = Vec::new();
     for (size, name) in units {
@@ -88,19 +112,30 @@ fn family_block(f: &FamilyDescriptor) -> String {
 /// `describe`'s output.
 pub fn describe(table: &Table) -> String {
     let d = &table.descriptor;
-    let mut out = format!("Table {} is {}\n", d.name, if table.enabled { "ENABLED" } else { "DISABLED" });
+    let mut out = format!(
+        "Table {} is {}\n",
+        d.name,
+        if table.enabled { "ENABLED" } else { "DISABLED" }
+    );
     let defaults = TableSettings::default();
     let mut attrs = Vec::new();
     if d.settings.split_bytes != defaults.split_bytes {
         attrs.push(format!("MAX_FILESIZE => '{}'", d.settings.split_bytes));
     }
     if d.settings.flush_bytes != defaults.flush_bytes {
-        attrs.push(format!("MEMSTORE_FLUSHSIZE => '{}'", d.settings.flush_bytes));
+        attrs.push(format!(
+            "MEMSTORE_FLUSHSIZE => '{}'",
+            d.settings.flush_bytes
+        ));
     }
     if attrs.is_empty() {
         out.push_str(&format!("{}\n", d.name));
     } else {
-        out.push_str(&format!("{}, {{TABLE_ATTRIBUTES => {{{}}}}}\n", d.name, attrs.join(", ")));
+        out.push_str(&format!(
+            "{}, {{TABLE_ATTRIBUTES => {{{}}}}}\n",
+            d.name,
+            attrs.join(", ")
+        ));
     }
     out.push_str("COLUMN FAMILIES DESCRIPTION\n");
     for f in &d.families {
@@ -113,6 +148,9 @@ pub fn describe(table: &Table) -> String {
 
 /// A Ruby array of strings, as the shell echoes return values.
 pub fn ruby_array(items: &[String]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))).collect();
+    let quoted: Vec<String> = items
+        .iter()
+        .map(|s| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")))
+        .collect();
     format!("[{}]", quoted.join(", "))
 }

@@ -2,9 +2,44 @@
 
 const GROUPS: &[(&str, &[&str])] = &[
     ("general", &["help", "clear"]),
-    ("ddl", &["alter", "create", "describe", "disable", "drop", "enable", "exists", "is_disabled", "is_enabled", "list"]),
-    ("dml", &["append", "check_and_delete", "check_and_put", "count", "delete", "deleteall", "get", "get_counter", "incr", "mutate_row", "put", "scan", "truncate", "truncate_preserve"]),
-    ("tools", &["compact", "flush", "get_splits", "major_compact", "split"]),
+    (
+        "ddl",
+        &[
+            "alter",
+            "create",
+            "describe",
+            "disable",
+            "drop",
+            "enable",
+            "exists",
+            "is_disabled",
+            "is_enabled",
+            "list",
+        ],
+    ),
+    (
+        "dml",
+        &[
+            "append",
+            "check_and_delete",
+            "check_and_put",
+            "count",
+            "delete",
+            "deleteall",
+            "get",
+            "get_counter",
+            "incr",
+            "mutate_row",
+            "put",
+            "scan",
+            "truncate",
+            "truncate_preserve",
+        ],
+    ),
+    (
+        "tools",
+        &["compact", "flush", "get_splits", "major_compact", "split"],
+    ),
 ];
 
 pub fn general() -> String {
@@ -14,7 +49,10 @@ pub fn general() -> String {
          quoted strings, numbers, [arrays] and {KEY => value} hashes.\n\n",
     );
     for (group, names) in GROUPS {
-        out.push_str(&format!("  Group name: {group}\n  Commands: {}\n\n", names.join(", ")));
+        out.push_str(&format!(
+            "  Group name: {group}\n  Commands: {}\n\n",
+            names.join(", ")
+        ));
     }
     out.push_str(
         "Bytes print as HBase prints them: printable ASCII as is, anything else as \\xHH.\n\

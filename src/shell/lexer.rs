@@ -8,7 +8,10 @@ use super::ParseError;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
     /// A string literal's bytes; `double` for `"..."`, whose escapes were interpreted.
-    Str { bytes: Vec<u8>, double: bool },
+    Str {
+        bytes: Vec<u8>,
+        double: bool,
+    },
     Int(i64),
     /// A bare word: a command, a constant (`VERSIONS`), `true`, `false`, `nil`.
     Ident(String),
@@ -81,7 +84,10 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
         };
         if let Some(tok) = simple {
             i += 1;
-            out.push(Token { tok, span: start..i });
+            out.push(Token {
+                tok,
+                span: start..i,
+            });
             continue;
         }
         let tok = match c {
@@ -92,37 +98,71 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
             b'\'' => {
                 let (bytes, end) = single_quoted(b, i)?;
                 i = end;
-                Tok::Str { bytes, double: false }
+                Tok::Str {
+                    bytes,
+                    double: false,
+                }
             }
             b'"' => {
                 let (bytes, end) = double_quoted(b, i)?;
                 i = end;
-                Tok::Str { bytes, double: true }
+                Tok::Str {
+                    bytes,
+                    double: true,
+                }
             }
             b'0'..=b'9' | b'-' => {
                 i += 1;
                 while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
                     i += 1;
                 }
-                let text: String = src.get(start..i).unwrap_or("").chars().filter(|c| *c != '_').collect();
+                let text: String = src
+                    .get(start..i)
+                    .unwrap_or("")
+                    .chars()
+                    .filter(|c| *c != '_')
+                    .collect();
                 match text.parse::<i64>() {
                     Ok(v) => Tok::Int(v),
-                    Err(_) => return Err(ParseError::new("invalid number", start..i, "an integer that fits in 64 bits")),
+                    Err(_) => {
+                        return Err(ParseError::new(
+                            "invalid number",
+                            start..i,
+                            "an integer that fits in 64 bits",
+                        ))
+                    }
                 }
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
-                while b.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.' || *c == b'?' || *c == b'!') {
+                while b.get(i).is_some_and(|c| {
+                    c.is_ascii_alphanumeric()
+                        || *c == b'_'
+                        || *c == b'.'
+                        || *c == b'?'
+                        || *c == b'!'
+                }) {
                     i += 1;
                 }
                 Tok::Ident(src.get(start..i).unwrap_or("").to_string())
             }
             _ => {
-                let len = src.get(start..).and_then(|s| s.chars().next()).map(char::len_utf8).unwrap_or(1);
+                let len = src
+                    .get(start..)
+                    .and_then(|s| s.chars().next())
+                    .map(char::len_utf8)
+                    .unwrap_or(1);
                 let what = src.get(start..start + len).unwrap_or("?");
-                return Err(ParseError::new(format!("unexpected character '{what}'"), start..start + len, "a value"));
+                return Err(ParseError::new(
+                    format!("unexpected character '{what}'"),
+                    start..start + len,
+                    "a value",
+                ));
             }
         };
-        out.push(Token { tok, span: start..i });
+        out.push(Token {
+            tok,
+            span: start..i,
+        });
     }
     Ok(out)
 }
@@ -133,7 +173,13 @@ fn single_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> 
     let mut i = open + 1;
     loop {
         match b.get(i) {
-            None => return Err(ParseError::new("unterminated string", open..b.len(), "a closing '")),
+            None => {
+                return Err(ParseError::new(
+                    "unterminated string",
+                    open..b.len(),
+                    "a closing '",
+                ))
+            }
             Some(b'\'') => return Ok((out, i + 1)),
             Some(b'\\') if matches!(b.get(i + 1), Some(b'\'' | b'\\')) => {
                 out.extend(b.get(i + 1));
@@ -153,11 +199,21 @@ fn double_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> 
     let mut i = open + 1;
     loop {
         match b.get(i) {
-            None => return Err(ParseError::new("unterminated string", open..b.len(), "a closing \"")),
+            None => {
+                return Err(ParseError::new(
+                    "unterminated string",
+                    open..b.len(),
+                    "a closing \"",
+                ))
+            }
             Some(b'"') => return Ok((out, i + 1)),
             Some(b'\\') => {
                 let Some(&e) = b.get(i + 1) else {
-                    return Err(ParseError::new("unterminated string", open..b.len(), "a closing \""));
+                    return Err(ParseError::new(
+                        "unterminated string",
+                        open..b.len(),
+                        "a closing \"",
+                    ));
                 };
                 i += 2;
                 match e {
@@ -175,7 +231,11 @@ fn double_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> 
                             }
                         }
                         if digits == 0 {
-                            return Err(ParseError::new("invalid hex escape", i - 2..i, "one or two hex digits after \\x"));
+                            return Err(ParseError::new(
+                                "invalid hex escape",
+                                i - 2..i,
+                                "one or two hex digits after \\x",
+                            ));
                         }
                         out.push(v as u8);
                     }
@@ -208,7 +268,11 @@ pub fn is_incomplete(src: &str) -> bool {
     while let Some(&c) = b.get(i) {
         match c {
             b'\'' | b'"' => {
-                let r = if c == b'\'' { single_quoted(b, i) } else { double_quoted(b, i) };
+                let r = if c == b'\'' {
+                    single_quoted(b, i)
+                } else {
+                    double_quoted(b, i)
+                };
                 match r {
                     Ok((_, end)) => i = end,
                     Err(_) => return true,

@@ -13,7 +13,12 @@ pub fn parse_script(src: &str) -> Vec<Result<Command, ParseError>> {
         Ok(t) => t,
         Err(e) => return vec![Err(e)],
     };
-    let mut p = Parser { tokens, pos: 0, end: src.len(), depth: 0 };
+    let mut p = Parser {
+        tokens,
+        pos: 0,
+        end: src.len(),
+        depth: 0,
+    };
     let mut out = Vec::new();
     loop {
         while p.peek_raw().is_some_and(|t| t.tok == Tok::End) {
@@ -42,7 +47,11 @@ pub fn parse_command(src: &str) -> Result<Command, ParseError> {
     match all.len() {
         0 => Err(ParseError::new("empty input", 0..0, "a command")),
         1 => all.remove(0),
-        _ => Err(ParseError::new("more than one command", 0..src.len(), "a single command")),
+        _ => Err(ParseError::new(
+            "more than one command",
+            0..src.len(),
+            "a single command",
+        )),
     }
 }
 
@@ -84,9 +93,21 @@ impl Parser {
     fn expected<T>(&mut self, what: &str) -> Result<T, ParseError> {
         let end = self.end;
         match self.peek() {
-            Some(t) if t.tok != Tok::End => Err(ParseError::new(format!("expected {what}, found {}", t.tok.describe()), t.span.clone(), what)),
-            Some(t) => Err(ParseError::new(format!("expected {what}, found end of command"), t.span.start..t.span.start, what)),
-            None => Err(ParseError::new(format!("expected {what}, found end of input"), end..end, what)),
+            Some(t) if t.tok != Tok::End => Err(ParseError::new(
+                format!("expected {what}, found {}", t.tok.describe()),
+                t.span.clone(),
+                what,
+            )),
+            Some(t) => Err(ParseError::new(
+                format!("expected {what}, found end of command"),
+                t.span.start..t.span.start,
+                what,
+            )),
+            None => Err(ParseError::new(
+                format!("expected {what}, found end of input"),
+                end..end,
+                what,
+            )),
         }
     }
 
@@ -102,7 +123,11 @@ impl Parser {
     }
 
     fn command(&mut self) -> Result<Command, ParseError> {
-        let Some(Token { tok: Tok::Ident(name), span: name_span }) = self.peek().cloned() else {
+        let Some(Token {
+            tok: Tok::Ident(name),
+            span: name_span,
+        }) = self.peek().cloned()
+        else {
             return self.expected("a command name");
         };
         self.pos += 1;
@@ -111,7 +136,8 @@ impl Parser {
         if parenthesised {
             self.depth += 1;
         }
-        let closing = |p: &mut Parser| parenthesised && p.peek().is_some_and(|t| t.tok == Tok::RParen);
+        let closing =
+            |p: &mut Parser| parenthesised && p.peek().is_some_and(|t| t.tok == Tok::RParen);
         if !self.at_end() && !closing(self) {
             loop {
                 let value = self.value()?;
@@ -133,7 +159,12 @@ impl Parser {
             return self.expected("',' or end of command");
         }
         let end = args.last().map(|a| a.span.end).unwrap_or(name_span.end);
-        Ok(Command { span: name_span.start..end, name, name_span, args })
+        Ok(Command {
+            span: name_span.start..end,
+            name,
+            name_span,
+            args,
+        })
     }
 
     /// `KEY => value, KEY => value` written without braces as the last argument.
@@ -151,11 +182,16 @@ impl Parser {
             key = self.value()?;
         }
         let end = pairs.last().map(|p| p.1.span.end).unwrap_or(start);
-        Ok(Spanned { value: Value::Hash(pairs), span: start..end })
+        Ok(Spanned {
+            value: Value::Hash(pairs),
+            span: start..end,
+        })
     }
 
     fn value(&mut self) -> Result<Spanned, ParseError> {
-        let Some(t) = self.peek().cloned() else { return self.expected("a value") };
+        let Some(t) = self.peek().cloned() else {
+            return self.expected("a value");
+        };
         let value = match t.tok {
             Tok::Str { bytes, .. } => Value::Str(bytes),
             Tok::Int(i) => Value::Int(i),
@@ -165,7 +201,10 @@ impl Parser {
             _ => return self.expected("a value"),
         };
         self.pos += 1;
-        Ok(Spanned { value, span: t.span })
+        Ok(Spanned {
+            value,
+            span: t.span,
+        })
     }
 
     fn array(&mut self) -> Result<Spanned, ParseError> {
@@ -182,8 +221,15 @@ impl Parser {
             }
         }
         self.depth -= 1;
-        let end = self.tokens.get(self.pos.saturating_sub(1)).map(|t| t.span.end).unwrap_or(open.end);
-        Ok(Spanned { value: Value::Array(items), span: open.start..end })
+        let end = self
+            .tokens
+            .get(self.pos.saturating_sub(1))
+            .map(|t| t.span.end)
+            .unwrap_or(open.end);
+        Ok(Spanned {
+            value: Value::Array(items),
+            span: open.start..end,
+        })
     }
 
     fn hash(&mut self) -> Result<Spanned, ParseError> {
@@ -203,7 +249,14 @@ impl Parser {
             }
         }
         self.depth -= 1;
-        let end = self.tokens.get(self.pos.saturating_sub(1)).map(|t| t.span.end).unwrap_or(open.end);
-        Ok(Spanned { value: Value::Hash(pairs), span: open.start..end })
+        let end = self
+            .tokens
+            .get(self.pos.saturating_sub(1))
+            .map(|t| t.span.end)
+            .unwrap_or(open.end);
+        Ok(Spanned {
+            value: Value::Hash(pairs),
+            span: open.start..end,
+        })
     }
 }

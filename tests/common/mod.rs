@@ -47,21 +47,42 @@ pub fn engine_with(families: &[(&str, u32)]) -> Result<(Engine, Clock), rowkey::
 }
 
 pub fn put(family: &str, q: &str, ts: Option<u64>, v: &str) -> Mutation {
-    Mutation::Put { family: family.into(), qualifier: q.into(), timestamp: ts, value: v.into(), ttl_ms: None }
+    Mutation::Put {
+        family: family.into(),
+        qualifier: q.into(),
+        timestamp: ts,
+        value: v.into(),
+        ttl_ms: None,
+    }
 }
 
 /// `(ts, value)` of the versions a get of one column returns.
-pub fn versions(e: &mut Engine, row: &str, family: &str, q: &str, max: u32) -> Result<Vec<(u64, String)>, rowkey::engine::Error> {
+pub fn versions(
+    e: &mut Engine,
+    row: &str,
+    family: &str,
+    q: &str,
+    max: u32,
+) -> Result<Vec<(u64, String)>, rowkey::engine::Error> {
     let mut scan = Scan::get(row.as_bytes());
     scan.columns = vec![(family.into(), Some(q.into()))];
     scan.max_versions = max;
     let out = e.scan("t", &mut scan)?;
-    Ok(out.rows.iter().flat_map(|r| r.cells.iter()).map(|c| (c.timestamp, String::from_utf8_lossy(&c.value).into_owned())).collect())
+    Ok(out
+        .rows
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| (c.timestamp, String::from_utf8_lossy(&c.value).into_owned()))
+        .collect())
 }
 
 /// The row keys a scan returns.
 pub fn rows(e: &mut Engine, scan: &mut Scan) -> Result<Vec<String>, rowkey::engine::Error> {
-    Ok(e.scan("t", scan)?.rows.iter().map(|r| String::from_utf8_lossy(&r.row).into_owned()).collect())
+    Ok(e.scan("t", scan)?
+        .rows
+        .iter()
+        .map(|r| String::from_utf8_lossy(&r.row).into_owned())
+        .collect())
 }
 
 /// A shell on a fixed clock.
@@ -72,5 +93,15 @@ pub fn shell_at(ms: u64) -> (Shell, Clock) {
 
 /// Runs commands and returns their output without the `Took` lines.
 pub fn run(shell: &mut Shell, input: &str) -> String {
-    shell.run(input).iter().map(|o| o.output.lines().filter(|l| !l.starts_with("Took ")).map(|l| format!("{l}\n")).collect::<String>()).collect()
+    shell
+        .run(input)
+        .iter()
+        .map(|o| {
+            o.output
+                .lines()
+                .filter(|l| !l.starts_with("Took "))
+                .map(|l| format!("{l}\n"))
+                .collect::<String>()
+        })
+        .collect()
 }

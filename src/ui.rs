@@ -1,0 +1,42 @@
+//! The browser app: a console over the shell, the tables in a side panel, and views of what
+//! HBase hides (regions, sorted row keys, versions, what a read touched). Components only
+//! dispatch actions; the state and its logic live in [`state`] and [`crate::console`].
+
+mod app;
+mod console_view;
+mod read_view;
+mod regions_view;
+mod rowkeys_view;
+mod sidebar;
+mod state;
+mod versions_view;
+
+pub use app::App;
+pub use state::{use_app, Action, AppState};
+
+/// Mounts the app on the page body.
+pub fn mount() {
+    yew::Renderer::<App>::new().render();
+}
+
+/// Milliseconds since the epoch, from the browser.
+pub(crate) fn now_ms() -> u64 {
+    js_sys::Date::now() as u64
+}
+
+/// A monotonic timer in milliseconds.
+pub(crate) fn perf_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+/// Bytes as a person reads them: `62 B`, `3.4 KB`, `1.2 MB`.
+pub(crate) fn human_bytes(n: u64) -> String {
+    match n {
+        0..=1023 => format!("{n} B"),
+        1024..=1_048_575 => format!("{:.1} KB", n as f64 / 1024.0),
+        _ => format!("{:.1} MB", n as f64 / 1_048_576.0),
+    }
+}

@@ -1,0 +1,44 @@
+//! What the last get or scan cost: rows and cells examined against returned.
+
+use yew::prelude::*;
+
+use super::state::use_app;
+
+fn meter(label: &str, returned: u64, examined: u64) -> Html {
+    let pct = if examined == 0 {
+        0.0
+    } else {
+        returned as f64 / examined as f64 * 100.0
+    };
+    html! {
+        <div class="meter">
+            <div class="meter-label">{label}<span>{format!("{returned} returned of {examined} examined")}</span></div>
+            <div class="meter-bar"><span style={format!("width:{pct:.1}%")}></span></div>
+        </div>
+    }
+}
+
+#[component]
+pub fn ReadView() -> Html {
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let console = app.console.borrow();
+    let Some(trace) = console.last_trace.as_ref() else {
+        return html! { <section class="view"><h3>{"Last read"}</h3><p class="hint">{"Run a get, scan or count to see what it touched."}</p></section> };
+    };
+    let s = &trace.stats;
+    html! {
+        <section class="view">
+            <h3>{format!("Last read on {}", trace.table)}</h3>
+            {meter("Rows", s.rows_returned, s.rows_examined)}
+            {meter("Cells", s.cells_returned, s.cells_examined)}
+            <div class="facts">
+                <span>{format!("{} region{}", s.regions.len(), if s.regions.len() == 1 { "" } else { "s" })}</span>
+                <span>{format!("{} memstore{}", s.memstores_touched, if s.memstores_touched == 1 { "" } else { "s" })}</span>
+                <span>{format!("{} sorted run{}", s.runs_touched, if s.runs_touched == 1 { "" } else { "s" })}</span>
+                <span>{format!("{} read", super::human_bytes(s.bytes_read))}</span>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,74 @@
+//! The regions of the selected table as a strip: key ranges, size, memstore and runs, and how
+//! hot each one ran.
+
+use yew::prelude::*;
+
+use super::state::use_app;
+use crate::bytes::to_printable;
+
+#[component]
+pub fn RegionsView() -> Html {
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let console = app.console.borrow();
+    let Some(table) = app
+        .selected_table
+        .as_ref()
+        .and_then(|n| console.shell.engine.table(n).ok())
+    else {
+        return html! {
+            <section class="view"><h3>{"Regions"}</h3><p class="hint">{"Create a table to see its regions."}</p></section>
+        };
+    };
+    let settings = table.descriptor.settings;
+    let activity: Vec<u64> = table
+        .regions
+        .iter()
+        .map(|r| r.stats.reads + r.stats.writes)
+        .collect();
+    let total: u64 = activity.iter().sum();
+    let max = activity.iter().copied().max().unwrap_or(0);
+    let regions: Html = table
+        .regions
+        .iter()
+        .zip(&activity)
+        .map(|(r, act)| {
+            // Heat compares regions with each other; a lone region has nothing to be hotter than.
+            let heat = if max == 0 || table.regions.len() == 1 { 0.0 } else { *act as f64 / max as f64 };
+            let share = if total == 0 { 0.0 } else { *act as f64 / total as f64 };
+            let hot = table.regions.len() > 1 && share > 0.5;
+            let bytes = r.bytes();
+            let fill = (r.memstore_bytes() as f64 / settings.flush_bytes.max(1) as f64 * 100.0).min(100.0);
+            let start = if r.start.is_empty() { "−∞".to_string() } else { to_printable(&r.start) };
+            let end = if r.end.is_empty() { "+∞".to_string() } else { to_printable(&r.end) };
+            let runs = r.run_count();
+            let title = format!(
+                "[{start}, {end})\n{bytes} bytes, {} cells\nmemstore {} bytes, {runs} sorted runs\nreads {} · writes {}",
+                r.stores.iter().map(|s| s.cell_count()).sum::<usize>(),
+                r.memstore_bytes(),
+                r.stats.reads,
+                r.stats.writes
+            );
+            let style = format!("--heat:{heat:.3}; flex-grow:{}", 1 + bytes / 1024);
+            html! {
+                <div class={classes!("region", hot.then_some("hot"))} {style} {title}>
+                    <div class="region-key">{start}</div>
+                    <div class="region-size">{super::human_bytes(bytes as u64)}</div>
+                    <div class="region-lsm">
+                        <span class="memfill" style={format!("width:{fill:.0}%")}></span>
+                    </div>
+                    <div class="region-runs">{format!("{runs} run{}", if runs == 1 { "" } else { "s" })}</div>
+                    if hot { <div class="hot-badge">{format!("HOT {:.0}%", share * 100.0)}</div> }
+                </div>
+            }
+        })
+        .collect();
+    html! {
+        <section class="view">
+            <h3>{format!("Regions of {} ({})", table.descriptor.name, table.regions.len())}</h3>
+            <div class="region-strip">{regions}</div>
+            <p class="legend">{"Width: data size. Colour: reads and writes so far. Bar: memstore filling towards a flush. A region over "}{format!("{} KB", settings.split_bytes / 1024)}{" splits at its middle key."}</p>
+        </section>
+    }
+}

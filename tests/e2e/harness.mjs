@@ -1,0 +1,57 @@
+// Shared by the end-to-end tests: a static server for dist/ under a sub-path (proving the build
+// is relocatable) and a headless Chromium driven by playwright-core.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+export const DIST = path.join(ROOT, 'dist');
+export const SHOTS = path.join(ROOT, 'target');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
+
+/** Serves dist/ at http://127.0.0.1:PORT/some/sub/path/. */
+export async function serve(prefix = '/tools/rowkey/') {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end(); return; }
+    let file = path.join(DIST, decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html');
+    if (!file.startsWith(DIST)) { res.writeHead(403); res.end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+      res.end(data);
+    });
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { server, url: `http://127.0.0.1:${port}${prefix}` };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+  });
+}
+
+/** Types one command into the console and waits for its entry to appear. */
+export async function runCommand(page, text) {
+  const before = await page.locator('.entry').count();
+  const input = page.locator('textarea.input');
+  await input.fill(text);
+  await input.press('Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before);
+  return page.locator('.entry').last().locator('.output').innerText();
+}
+
+export async function openApp(context, url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('textarea.input');
+  return { page, errors };
+}
