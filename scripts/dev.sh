@@ -65,13 +65,15 @@ run_tests() {
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
   export CHROMEDRIVER=/usr/bin/chromedriver
   export WASM_BINDGEN_TEST_TIMEOUT=120
-  log "native tests: cargo test"
-  cargo test --release --all-targets 2>&1 | tee target/native-tests.log
+  log "native tests: cargo test (engine, shell, codec, CLI)"
+  cargo test --release 2>&1 | tee target/native-tests.log
   log "browser tests: wasm-bindgen-test in headless Chromium"
-  cargo test --target wasm32-unknown-unknown --tests 2>&1 | tee target/browser-tests.log
+  local web=()
+  for f in tests/web_*.rs; do web+=(--test "$(basename "$f" .rs)"); done
+  cargo test --target wasm32-unknown-unknown "${web[@]}" 2>&1 | tee target/browser-tests.log
   build
   log "end-to-end tests: Playwright driving /usr/bin/chromium"
-  node --test tests/e2e/ 2>&1 | tee target/e2e-tests.log
+  node --test tests/e2e/*.test.mjs 2>&1 | tee target/e2e-tests.log
   summary
 }
 

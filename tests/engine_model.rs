@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Model-based test: random mutations, flushes, compactions and splits run against the engine
 //! and against a naive model that restates HBase's rules over plain vectors. Every get and
 //! scan must agree. A divergence it finds is kept as a numbered regression test in this file.

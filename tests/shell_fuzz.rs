@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! No input reaches a panic: arbitrary bytes and arbitrary token sequences go through the
 //! whole shell (lexer, parser, executor, engine). `ROWKEY_FUZZ_CASES` sets the count; the
 //! default keeps the test suite quick, `ROWKEY_FUZZ_CASES=1000000` runs the long campaign.
