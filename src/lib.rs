@@ -3,6 +3,7 @@ pub mod bytes;
 pub mod console;
 pub mod engine;
 pub mod filter;
+pub mod persist;
 pub mod shell;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

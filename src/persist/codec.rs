@@ -1,0 +1,248 @@
+//! The binary encoding of stored records: `RKEY | kind | version | payload | crc32`, the CRC
+//! (IEEE, little-endian) covering every byte before it. Cells are written with LEB128 lengths
+//! and a per-record table of family names.
+
+use std::sync::Arc;
+
+use crate::engine::{Catalog, Cell, CellKind, Run};
+
+const MAGIC: &[u8; 4] = b"RKEY";
+const VERSION: u8 = 1;
+
+/// What a record holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum BlobKind {
+    /// One sorted run.
+    Run = 1,
+    /// Cells written since the last checkpoint, grouped by table (a log record).
+    Wal = 2,
+    /// The memstores at a checkpoint, grouped by table.
+    Memstores = 3,
+    /// The catalog, as JSON.
+    Catalog = 4,
+}
+
+/// Why a record could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodecError {
+    /// The record does not start with Rowkey's magic bytes.
+    #[error("not a Rowkey record (bad magic bytes)")]
+    BadMagic,
+    /// Written by a newer Rowkey.
+    #[error("record version {0} is newer than this Rowkey understands")]
+    UnsupportedVersion(u8),
+    /// A different kind of record than expected.
+    #[error("expected a {expected:?} record, found kind {found}")]
+    WrongKind { expected: BlobKind, found: u8 },
+    /// The bytes changed since they were written.
+    #[error("checksum mismatch: stored {stored:08x}, computed {computed:08x}")]
+    Checksum { stored: u32, computed: u32 },
+    /// The record ends early.
+    #[error("record truncated at byte {0}")]
+    Truncated(usize),
+    /// The payload does not decode.
+    #[error("invalid record: {0}")]
+    Invalid(String),
+}
+
+fn frame(kind: BlobKind, payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload.len() + 10);
+    out.extend_from_slice(MAGIC);
+    out.push(kind as u8);
+    out.push(VERSION);
+    out.extend_from_slice(payload);
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+fn unframe(bytes: &[u8], expected: BlobKind) -> Result<&[u8], CodecError> {
+    if bytes.len() < 10 {
+        return Err(CodecError::Truncated(bytes.len()));
+    }
+    let (body, crc) = bytes.split_at(bytes.len() - 4);
+    if body.get(..4) != Some(&MAGIC[..]) {
+        return Err(CodecError::BadMagic);
+    }
+    let stored = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
+    let computed = crc32fast::hash(body);
+    if stored != computed {
+        return Err(CodecError::Checksum { stored, computed });
+    }
+    let kind = body[4];
+    if kind != expected as u8 {
+        return Err(CodecError::WrongKind { expected, found: kind });
+    }
+    if body[5] > VERSION {
+        return Err(CodecError::UnsupportedVersion(body[5]));
+    }
+    Ok(&body[6..])
+}
+
+struct Writer {
+    out: Vec<u8>,
+}
+
+impl Writer {
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.out.push(v as u8);
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.varint(b.len() as u64);
+        self.out.extend_from_slice(b);
+    }
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn varint(&mut self) -> Result<u64, CodecError> {
+        let mut v: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let byte = *self.b.get(self.at).ok_or(CodecError::Truncated(self.at))?;
+            self.at += 1;
+            v |= u64::from(byte & 0x7F) << shift;
+            if byte < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err(CodecError::Invalid(format!("varint too long at byte {}", self.at)))
+    }
+    fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
+        let len = usize::try_from(self.varint()?).map_err(|_| CodecError::Invalid("length overflow".into()))?;
+        let end = self.at.checked_add(len).ok_or(CodecError::Truncated(self.at))?;
+        let out = self.b.get(self.at..end).ok_or(CodecError::Truncated(self.at))?;
+        self.at = end;
+        Ok(out)
+    }
+    fn byte(&mut self) -> Result<u8, CodecError> {
+        let v = *self.b.get(self.at).ok_or(CodecError::Truncated(self.at))?;
+        self.at += 1;
+        Ok(v)
+    }
+    fn done(&self) -> bool {
+        self.at >= self.b.len()
+    }
+}
+
+fn write_cells(w: &mut Writer, cells: &[Cell]) {
+    let mut families: Vec<&Arc<[u8]>> = Vec::new();
+    for c in cells {
+        if !families.iter().any(|f| ***f == *c.family) {
+            families.push(&c.family);
+        }
+    }
+    w.varint(families.len() as u64);
+    for f in &families {
+        w.bytes(f);
+    }
+    w.varint(cells.len() as u64);
+    for c in cells {
+        w.bytes(&c.row);
+        w.varint(families.iter().position(|f| ***f == *c.family).unwrap_or(0) as u64);
+        w.bytes(&c.qualifier);
+        w.varint(c.timestamp);
+        w.out.push(c.kind as u8);
+        w.varint(c.seq);
+        w.varint(c.ttl_ms);
+        w.bytes(&c.value);
+    }
+}
+
+fn read_cells(r: &mut Reader<'_>) -> Result<Vec<Cell>, CodecError> {
+    let nf = r.varint()?;
+    let mut families: Vec<Arc<[u8]>> = Vec::new();
+    for _ in 0..nf {
+        families.push(Arc::from(r.bytes()?));
+    }
+    let n = r.varint()?;
+    let mut cells = Vec::with_capacity(usize::try_from(n).unwrap_or(0).min(1 << 20));
+    for _ in 0..n {
+        let row = r.bytes()?.to_vec();
+        let fi = r.varint()?;
+        let family = families.get(fi as usize).cloned().ok_or_else(|| CodecError::Invalid(format!("family index {fi} out of range")))?;
+        let qualifier = r.bytes()?.to_vec();
+        let timestamp = r.varint()?;
+        let code = r.byte()?;
+        let kind = CellKind::from_code(code).ok_or_else(|| CodecError::Invalid(format!("unknown cell type {code}")))?;
+        let seq = r.varint()?;
+        let ttl_ms = r.varint()?;
+        let value = r.bytes()?.to_vec();
+        cells.push(Cell { row, family, qualifier, timestamp, kind, seq, ttl_ms, value });
+    }
+    Ok(cells)
+}
+
+/// A sorted run as a record.
+pub fn encode_run(run: &Run) -> Vec<u8> {
+    let mut w = Writer { out: Vec::with_capacity(run.bytes + 64) };
+    w.varint(run.id);
+    write_cells(&mut w, &run.cells);
+    frame(BlobKind::Run, &w.out)
+}
+
+/// A run back from its record; the cells must be in order.
+pub fn decode_run(bytes: &[u8]) -> Result<Run, CodecError> {
+    let mut r = Reader { b: unframe(bytes, BlobKind::Run)?, at: 0 };
+    let id = r.varint()?;
+    let cells = read_cells(&mut r)?;
+    if !r.done() {
+        return Err(CodecError::Invalid("bytes after the last cell".into()));
+    }
+    if cells.windows(2).any(|w| w[0] > w[1]) {
+        return Err(CodecError::Invalid("cells out of order".into()));
+    }
+    Ok(Run::new(id, cells))
+}
+
+/// Cells grouped by table (a log record or the memstores), with the engine's clocks.
+pub fn encode_groups(kind: BlobKind, clocks: (u64, u64), groups: &[(String, Vec<Cell>)]) -> Vec<u8> {
+    let mut w = Writer { out: Vec::new() };
+    w.varint(clocks.0);
+    w.varint(clocks.1);
+    w.varint(groups.len() as u64);
+    for (table, cells) in groups {
+        w.bytes(table.as_bytes());
+        write_cells(&mut w, cells);
+    }
+    frame(kind, &w.out)
+}
+
+/// Groups and clocks back from a log or memstore record.
+pub fn decode_groups(kind: BlobKind, bytes: &[u8]) -> Result<((u64, u64), Vec<(String, Vec<Cell>)>), CodecError> {
+    let mut r = Reader { b: unframe(bytes, kind)?, at: 0 };
+    let clocks = (r.varint()?, r.varint()?);
+    let n = r.varint()?;
+    let mut groups = Vec::new();
+    for _ in 0..n {
+        let table = String::from_utf8(r.bytes()?.to_vec()).map_err(|_| CodecError::Invalid("table name is not UTF-8".into()))?;
+        groups.push((table, read_cells(&mut r)?));
+    }
+    if !r.done() {
+        return Err(CodecError::Invalid("bytes after the last group".into()));
+    }
+    Ok((clocks, groups))
+}
+
+/// The catalog as a record.
+pub fn encode_catalog(catalog: &Catalog) -> Vec<u8> {
+    let json = serde_json::to_vec(catalog).unwrap_or_default();
+    frame(BlobKind::Catalog, &json)
+}
+
+pub fn decode_catalog(bytes: &[u8]) -> Result<Catalog, CodecError> {
+    let payload = unframe(bytes, BlobKind::Catalog)?;
+    let catalog: Catalog = serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    if catalog.version > crate::engine::CATALOG_VERSION {
+        return Err(CodecError::Invalid(format!("catalog version {} is newer than this Rowkey understands", catalog.version)));
+    }
+    Ok(catalog)
+}

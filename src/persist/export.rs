@@ -1,0 +1,255 @@
+//! Export to a JSON document people can read or to an HBase shell script that rebuilds the
+//! tables on a real cluster; import of either, all or nothing.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bytes::{from_printable, to_printable};
+use crate::engine::{CellKind, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings};
+use crate::shell::{parse_script, quote, Shell};
+
+const FORMAT: &str = "rowkey-export";
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Document {
+    format: String,
+    version: u32,
+    tables: Vec<TableDoc>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableDoc {
+    name: String,
+    #[serde(default = "yes")]
+    enabled: bool,
+    families: Vec<FamilyDescriptor>,
+    #[serde(default)]
+    settings: Option<TableSettings>,
+    /// Region start keys after the first, as HBase prints bytes.
+    #[serde(default)]
+    splits: Vec<String>,
+    cells: Vec<CellDoc>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CellDoc {
+    row: String,
+    column: String,
+    timestamp: u64,
+    #[serde(rename = "type", default = "put_type")]
+    kind: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    value: String,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    ttl_ms: u64,
+}
+
+fn put_type() -> String {
+    "Put".into()
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+/// Why an import was refused; nothing was changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{position}: {message}")]
+pub struct ImportError {
+    /// `line L, column C` or a path such as `tables[0].cells[3].timestamp`.
+    pub position: String,
+    pub message: String,
+}
+
+fn import_err<T>(position: impl Into<String>, message: impl Into<String>) -> Result<T, ImportError> {
+    Err(ImportError { position: position.into(), message: message.into() })
+}
+
+/// The tables to export: one, or all.
+fn selected<'a>(engine: &'a Engine, table: Option<&str>) -> Vec<&'a crate::engine::Table> {
+    engine.tables().filter(|t| table.is_none_or(|n| t.descriptor.name == n)).collect()
+}
+
+/// Every stored cell of a table, markers and hidden versions included (a raw read).
+fn stored_cells(engine: &Engine, name: &str) -> Vec<crate::engine::Cell> {
+    let mut raw = Scan { raw: true, max_versions: u32::MAX, ..Scan::default() };
+    engine.read(name, &mut raw).map(|o| o.rows.into_iter().flat_map(|r| r.cells).collect()).unwrap_or_default()
+}
+
+/// The tables (or one) as a JSON document.
+pub fn export_json(engine: &Engine, table: Option<&str>) -> String {
+    let tables = selected(engine, table)
+        .into_iter()
+        .map(|t| {
+            let name = t.descriptor.name.clone();
+            let cells = stored_cells(engine, &name)
+                .into_iter()
+                .map(|c| CellDoc {
+                    row: to_printable(&c.row),
+                    column: format!("{}:{}", to_printable(&c.family), to_printable(&c.qualifier)),
+                    timestamp: c.timestamp,
+                    kind: c.kind.name().to_string(),
+                    value: to_printable(&c.value),
+                    ttl_ms: c.ttl_ms,
+                })
+                .collect();
+            TableDoc {
+                name,
+                enabled: t.enabled,
+                families: t.descriptor.families.clone(),
+                settings: Some(t.descriptor.settings),
+                splits: t.regions.iter().skip(1).map(|r| to_printable(&r.start)).collect(),
+                cells,
+            }
+        })
+        .collect();
+    let doc = Document { format: FORMAT.into(), version: 1, tables };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// The tables (or one) as an HBase shell script: `create` with families and splits, then a
+/// `put`, `delete` or `deleteall` with its timestamp for every stored cell.
+pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
+    let mut out = String::from("# Written by Rowkey: replays these tables on an HBase 2.x cluster (hbase shell FILE).\n");
+    for t in selected(engine, table) {
+        let name = quote(t.descriptor.name.as_bytes());
+        let families: Vec<String> = t
+            .descriptor
+            .families
+            .iter()
+            .map(|f| {
+                let ttl = f.ttl_seconds.map(|s| format!(", TTL => {s}")).unwrap_or_default();
+                format!(
+                    "{{NAME => {}, VERSIONS => {}, MIN_VERSIONS => {}{ttl}, KEEP_DELETED_CELLS => '{}', BLOOMFILTER => '{}', COMPRESSION => '{}', BLOCKSIZE => {}, IN_MEMORY => {}, BLOCKCACHE => {}}}",
+                    quote(f.name.as_bytes()),
+                    f.max_versions,
+                    f.min_versions,
+                    f.keep_deleted_cells.name(),
+                    f.bloomfilter,
+                    f.compression,
+                    f.blocksize,
+                    f.in_memory,
+                    f.blockcache
+                )
+            })
+            .collect();
+        let splits: Vec<String> = t.regions.iter().skip(1).map(|r| quote(&r.start)).collect();
+        let splits = if splits.is_empty() { String::new() } else { format!(", SPLITS => [{}]", splits.join(", ")) };
+        out.push_str(&format!("create {name}, {}{splits}\n", families.join(", ")));
+        for c in stored_cells(engine, &t.descriptor.name) {
+            let row = quote(&c.row);
+            let column = {
+                let mut col = c.family.to_vec();
+                if c.kind != CellKind::DeleteFamily && c.kind != CellKind::DeleteFamilyVersion {
+                    col.push(b':');
+                    col.extend_from_slice(&c.qualifier);
+                }
+                quote(&col)
+            };
+            let line = match c.kind {
+                CellKind::Put if c.ttl_ms > 0 => format!("put {name}, {row}, {column}, {}, {}, {{TTL => {}}}", quote(&c.value), c.timestamp, c.ttl_ms),
+                CellKind::Put => format!("put {name}, {row}, {column}, {}, {}", quote(&c.value), c.timestamp),
+                CellKind::Delete | CellKind::DeleteFamilyVersion => format!("delete {name}, {row}, {column}, {}", c.timestamp),
+                CellKind::DeleteColumn | CellKind::DeleteFamily => format!("deleteall {name}, {row}, {column}, {}", c.timestamp),
+            };
+            out.push_str(&line);
+            out.push('\n');
+        }
+        if !t.enabled {
+            out.push_str(&format!("disable {name}\n"));
+        }
+    }
+    out
+}
+
+/// Imports a JSON export into a copy of `engine` and returns the copy; `engine` is untouched
+/// and on error nothing changes. Tables that exist already are refused.
+pub fn import_json(engine: &Engine, text: &str, clock: Box<dyn Fn() -> u64>) -> Result<Engine, ImportError> {
+    let doc: Document = match serde_json::from_str(text) {
+        Ok(d) => d,
+        Err(e) => return import_err(format!("line {}, column {}", e.line(), e.column()), e.to_string()),
+    };
+    if doc.format != FORMAT {
+        return import_err("format", format!("expected \"{FORMAT}\", found \"{}\"", doc.format));
+    }
+    if doc.version != 1 {
+        return import_err("version", format!("version {} is not supported (expected 1)", doc.version));
+    }
+    let mut copy = rebuild_with_clock(engine, clock);
+    for (ti, t) in doc.tables.iter().enumerate() {
+        let at = format!("tables[{ti}]");
+        if copy.exists(&t.name) {
+            return import_err(format!("{at}.name"), format!("table {} already exists; drop it first or import into an empty profile", t.name));
+        }
+        let mut desc = TableDescriptor::new(&t.name, t.families.clone());
+        if let Some(s) = t.settings {
+            desc.settings = s;
+        }
+        let splits = t.splits.iter().map(|s| from_printable(s)).collect();
+        if let Err(e) = copy.create_table(desc, splits) {
+            return import_err(at, e.to_string());
+        }
+        for (ci, c) in t.cells.iter().enumerate() {
+            let at = format!("{at}.cells[{ci}]");
+            let Some((family, qualifier)) = c.column.split_once(':').map(|(f, q)| (from_printable(f), from_printable(q))) else {
+                return import_err(format!("{at}.column"), format!("expected family:qualifier, found \"{}\"", c.column));
+            };
+            let ts = Some(c.timestamp);
+            let m = match c.kind.as_str() {
+                "Put" => Mutation::Put { family, qualifier, timestamp: ts, value: from_printable(&c.value), ttl_ms: (c.ttl_ms > 0).then_some(c.ttl_ms) },
+                "Delete" => Mutation::Delete { family, qualifier: Some(qualifier), timestamp: ts, all_versions: false },
+                "DeleteColumn" => Mutation::Delete { family, qualifier: Some(qualifier), timestamp: ts, all_versions: true },
+                "DeleteFamily" => Mutation::Delete { family, qualifier: None, timestamp: ts, all_versions: true },
+                "DeleteFamilyVersion" => Mutation::Delete { family, qualifier: None, timestamp: ts, all_versions: false },
+                other => return import_err(format!("{at}.type"), format!("unknown cell type \"{other}\"")),
+            };
+            if let Err(e) = copy.mutate(&t.name, &from_printable(&c.row), &[m]) {
+                return import_err(at, e.to_string());
+            }
+        }
+        if !t.enabled {
+            let _ = copy.disable(&t.name);
+        }
+    }
+    Ok(copy)
+}
+
+/// An engine holding the same tables and cells, to try an import on first.
+fn rebuild_with_clock(engine: &Engine, clock: Box<dyn Fn() -> u64>) -> Engine {
+    let runs = engine.all_runs().map(|r| (r.id, r.clone())).collect();
+    let (mut copy, _) = Engine::restore(clock, engine.catalog(), &runs);
+    for (table, cells) in engine.memstore_cells() {
+        copy.replay(&table, cells);
+    }
+    copy.record_changes(true);
+    copy
+}
+
+/// Runs a shell script against a copy of `engine` and returns the copy if every command
+/// succeeded; the first parse or command error is reported with its line and column.
+pub fn import_script(engine: &Engine, text: &str, clock: Box<dyn Fn() -> u64>) -> Result<Engine, ImportError> {
+    let position = |offset: usize| {
+        let before = text.get(..offset.min(text.len())).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+        format!("line {line}, column {column}")
+    };
+    for parsed in parse_script(text) {
+        if let Err(e) = parsed {
+            return import_err(position(e.span.start), e.message);
+        }
+    }
+    let mut shell = Shell::new(rebuild_with_clock(engine, clock), Box::new(|| 0.0));
+    for outcome in shell.run(text) {
+        if let Some(e) = outcome.error {
+            return import_err(position(e.span.start), e.message);
+        }
+    }
+    Ok(shell.engine)
+}

@@ -1,0 +1,73 @@
+//! Export to JSON and to an HBase shell script, and import of both, all or nothing.
+mod common;
+use common::*;
+use rowkey::persist::{export_json, export_script, import_json, import_script};
+
+fn source() -> rowkey::shell::Shell {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    run(
+        &mut sh,
+        "create 't', {NAME => 'f', VERSIONS => 3, TTL => 2000000000}, 'g', SPLITS => ['m']\n\
+         put 't', 'a', 'f:q', 'one', 10\nput 't', 'a', 'f:q', 'two', 20\nput 't', \"\\x00\\xFFz\", 'g:b', \"it's \\\\ \\x01\", 5\n\
+         delete 't', 'a', 'f:q', 20\ndeleteall 't', 'n', 'g:c', 30\nput 't', 'n', 'g:c', 'masked', 25\nput 't', 'p', 'f:x', 'ttl', 40, {TTL => 999999999999}\n\
+         create 'u', 'f'\nput 'u', 'k', 'f:q', 'v', 1\ndisable 'u'",
+    );
+    sh
+}
+
+fn scans(sh: &mut rowkey::shell::Shell) -> String {
+    run(sh, "scan 't', {RAW => true, VERSIONS => 10}\nscan 't', {VERSIONS => 10}\ndescribe 't'\nget_splits 't'\nis_enabled 'u'")
+}
+
+#[test]
+fn json_export_then_import_into_a_fresh_profile_gives_the_same_scans() -> TestResult {
+    let mut src = source();
+    let doc = export_json(&src.engine, None);
+    assert!(doc.contains("\"row\": \"\\\\x00\\\\xFFz\""), "bytes are written as HBase prints them");
+    let (fresh, _) = shell_at(1_700_000_000_000);
+    let engine = import_json(&fresh.engine, &doc, Box::new(|| 1_700_000_000_000))?;
+    let mut dst = rowkey::shell::Shell::new(engine, Box::new(|| 0.0));
+    assert_eq!(scans(&mut dst), scans(&mut src));
+    Ok(())
+}
+
+#[test]
+fn script_export_replays_to_the_same_tables() -> TestResult {
+    let mut src = source();
+    let script = export_script(&src.engine, None);
+    assert!(script.contains("create 't', {NAME => 'f', VERSIONS => 3, MIN_VERSIONS => 0, TTL => 2000000000"));
+    assert!(script.contains("delete 't', 'a', 'f:q', 20\n"));
+    assert!(script.contains("deleteall 't', 'n', 'g:c', 30\n"));
+    assert!(script.contains("put 't', \"\\x00\\xFFz\", 'g:b', \"it's \\\\ \\x01\", 5\n"), "{script}");
+    let (fresh, _) = shell_at(1_700_000_000_000);
+    let engine = import_script(&fresh.engine, &script, Box::new(|| 1_700_000_000_000))?;
+    let mut dst = rowkey::shell::Shell::new(engine, Box::new(|| 0.0));
+    assert_eq!(scans(&mut dst), scans(&mut src));
+    Ok(())
+}
+
+#[test]
+fn one_table_exports_alone() {
+    let src = source();
+    let doc = export_json(&src.engine, Some("u"));
+    assert!(doc.contains("\"name\": \"u\"") && !doc.contains("\"name\": \"t\""));
+}
+
+#[test]
+fn bad_imports_name_the_first_problem_and_change_nothing() {
+    let src = source();
+    let before = export_json(&src.engine, None);
+    let err = |r: Result<rowkey::engine::Engine, rowkey::persist::ImportError>| r.err().map(|e| e.to_string()).unwrap_or_default();
+    let clock = || Box::new(|| 1_000u64) as Box<dyn Fn() -> u64>;
+    assert!(err(import_json(&src.engine, "{\"format\": \"rowkey-export\",\n  \"version\": 1, \"tables\": [}", clock())).starts_with("line 2, column"));
+    assert!(err(import_json(&src.engine, &before, clock())).starts_with("tables[0].name: table t already exists"));
+    let (fresh, _) = shell_at(1);
+    let bad_cell = before.replacen("\"type\": \"Put\"", "\"type\": \"Poot\"", 1);
+    assert!(err(import_json(&fresh.engine, &bad_cell, clock())).contains(".type: unknown cell type \"Poot\""));
+    let bad_family = before.replacen("\"column\": \"f:q\"", "\"column\": \"nope:q\"", 1);
+    assert!(err(import_json(&fresh.engine, &bad_family, clock())).contains("NoSuchColumnFamilyException"));
+    assert_eq!(err(import_script(&fresh.engine, "create 'x', 'f'\nput 'x', 'r'\n", clock())), "line 2, column 1: wrong number of arguments (given 2, expected 4..6)");
+    assert_eq!(err(import_script(&fresh.engine, "create 'x', 'f'\nput 'x' 'r'\n", clock())), "line 2, column 9: expected ',' or end of command, found a string");
+    assert_eq!(fresh.engine.tables().count(), 0, "nothing was applied");
+    assert_eq!(export_json(&src.engine, None), before);
+}
