@@ -96,6 +96,17 @@ impl Console {
         cleared
     }
 
+    /// Adds a line from the app itself (imports, exports), not from a command.
+    pub fn note(&mut self, text: &str, failed: bool) {
+        self.counter += 1;
+        self.entries.push(Entry {
+            number: self.counter,
+            input: String::new(),
+            output: format!("{text}\n"),
+            error_span: failed.then_some(0..0),
+        });
+    }
+
     /// Ctrl+L: empties the screen, keeps history and tables.
     pub fn clear(&mut self) {
         self.entries.clear();

@@ -14,6 +14,9 @@ mod plan;
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
 
-pub use codec::{decode_catalog, decode_groups, decode_run, encode_catalog, encode_groups, encode_run, BlobKind, CodecError};
+pub use codec::{
+    decode_catalog, decode_groups, decode_run, encode_catalog, encode_groups, encode_run, BlobKind,
+    CodecError,
+};
 pub use export::{export_json, export_script, import_json, import_script, ImportError};
 pub use plan::{load, Loaded, SavePlan, Saver, StoredRecords};

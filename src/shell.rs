@@ -78,11 +78,40 @@ pub struct Shell {
     pub engine: Engine,
     /// A monotonic timer in milliseconds, for `Took X seconds`.
     timer: Box<dyn Fn() -> f64>,
+    /// Why commands that change data are refused, when they are (another tab is writing).
+    pub read_only: Option<String>,
 }
+
+/// Commands that change tables or data.
+pub const WRITE_COMMANDS: &[&str] = &[
+    "create",
+    "alter",
+    "disable",
+    "enable",
+    "drop",
+    "truncate",
+    "truncate_preserve",
+    "put",
+    "delete",
+    "deleteall",
+    "incr",
+    "append",
+    "check_and_put",
+    "check_and_delete",
+    "mutate_row",
+    "flush",
+    "compact",
+    "major_compact",
+    "split",
+];
 
 impl Shell {
     pub fn new(engine: Engine, timer: Box<dyn Fn() -> f64>) -> Shell {
-        Shell { engine, timer }
+        Shell {
+            engine,
+            timer,
+            read_only: None,
+        }
     }
 
     /// Runs every command in `input` in order; a failing command does not stop the rest.
@@ -90,6 +119,22 @@ impl Shell {
         let mut outcomes = Vec::new();
         for parsed in parse_script(input) {
             let outcome = match parsed {
+                Ok(cmd)
+                    if self.read_only.is_some() && WRITE_COMMANDS.contains(&cmd.name.as_str()) =>
+                {
+                    let message = self.read_only.clone().unwrap_or_default();
+                    Outcome {
+                        input: input.get(cmd.span.clone()).unwrap_or_default().to_string(),
+                        span: cmd.span.clone(),
+                        output: format!("ERROR: {message}\n"),
+                        error: Some(ShellError {
+                            message,
+                            span: cmd.name_span.clone(),
+                            command: None,
+                        }),
+                        ..Outcome::default()
+                    }
+                }
                 Ok(cmd) => {
                     let started = (self.timer)();
                     let mut out = exec::execute(&mut self.engine, &cmd);

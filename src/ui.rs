@@ -9,13 +9,18 @@ mod regions_view;
 mod rowkeys_view;
 mod sidebar;
 mod state;
+mod status_bar;
+mod storage;
 mod versions_view;
 
 pub use app::App;
 pub use state::{use_app, Action, AppState};
 
-/// Mounts the app on the page body.
+/// Mounts the app on the page body and registers the offline cache.
 pub fn mount() {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().service_worker().register("./sw.js");
+    }
     yew::Renderer::<App>::new().render();
 }
 

@@ -9,15 +9,24 @@ fn cells() -> Vec<Cell> {
     let g: Arc<[u8]> = Arc::from(&b"g"[..]);
     let mut out = vec![
         Cell::put(b"r1", &f, b"a", 1_700_000_000_000, 1, b"\x00\xffvalue"),
-        Cell { kind: CellKind::DeleteColumn, ..Cell::put(b"r1", &f, b"b", 9, 2, b"") },
-        Cell { ttl_ms: 5000, ..Cell::put(b"r2", &g, b"", u64::MAX >> 1, 3, &[7u8; 300]) },
+        Cell {
+            kind: CellKind::DeleteColumn,
+            ..Cell::put(b"r1", &f, b"b", 9, 2, b"")
+        },
+        Cell {
+            ttl_ms: 5000,
+            ..Cell::put(b"r2", &g, b"", u64::MAX >> 1, 3, &[7u8; 300])
+        },
     ];
     out.sort();
     out
 }
 
 fn same(a: &[Cell], b: &[Cell]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y && x.value == y.value && x.ttl_ms == y.ttl_ms && x.seq == y.seq)
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y && x.value == y.value && x.ttl_ms == y.ttl_ms && x.seq == y.seq)
 }
 
 #[test]
@@ -27,7 +36,10 @@ fn runs_and_groups_round_trip() -> Result<(), CodecError> {
     assert_eq!(back.id, 42);
     assert!(same(&back.cells, &run.cells));
     let groups = vec![("t".to_string(), cells()), ("u".to_string(), Vec::new())];
-    let ((ts, seq), back) = decode_groups(BlobKind::Wal, &encode_groups(BlobKind::Wal, (77, 88), &groups))?;
+    let ((ts, seq), back) = decode_groups(
+        BlobKind::Wal,
+        &encode_groups(BlobKind::Wal, (77, 88), &groups),
+    )?;
     assert_eq!((ts, seq), (77, 88));
     assert_eq!(back.len(), 2);
     assert!(same(&back[0].1, &groups[0].1));
@@ -47,10 +59,19 @@ fn every_flipped_byte_is_detected() {
 #[test]
 fn truncation_kind_and_magic_errors() {
     let bytes = encode_run(&Run::new(1, cells()));
-    assert!(matches!(decode_run(&bytes[..bytes.len() - 7]), Err(CodecError::Checksum { .. })));
-    assert!(matches!(decode_run(&bytes[..5]), Err(CodecError::Truncated(5))));
+    assert!(matches!(
+        decode_run(&bytes[..bytes.len() - 7]),
+        Err(CodecError::Checksum { .. })
+    ));
+    assert!(matches!(
+        decode_run(&bytes[..5]),
+        Err(CodecError::Truncated(5))
+    ));
     let wal = encode_groups(BlobKind::Wal, (0, 0), &[]);
-    assert!(matches!(decode_run(&wal), Err(CodecError::WrongKind { .. })));
+    assert!(matches!(
+        decode_run(&wal),
+        Err(CodecError::WrongKind { .. })
+    ));
     let mut bad = bytes.clone();
     bad[0] = b'X';
     assert!(decode_run(&bad).is_err());

@@ -23,7 +23,10 @@ fn scans(sh: &mut rowkey::shell::Shell) -> String {
 fn json_export_then_import_into_a_fresh_profile_gives_the_same_scans() -> TestResult {
     let mut src = source();
     let doc = export_json(&src.engine, None);
-    assert!(doc.contains("\"row\": \"\\\\x00\\\\xFFz\""), "bytes are written as HBase prints them");
+    assert!(
+        doc.contains("\"row\": \"\\\\x00\\\\xFFz\""),
+        "bytes are written as HBase prints them"
+    );
     let (fresh, _) = shell_at(1_700_000_000_000);
     let engine = import_json(&fresh.engine, &doc, Box::new(|| 1_700_000_000_000))?;
     let mut dst = rowkey::shell::Shell::new(engine, Box::new(|| 0.0));
@@ -35,10 +38,14 @@ fn json_export_then_import_into_a_fresh_profile_gives_the_same_scans() -> TestRe
 fn script_export_replays_to_the_same_tables() -> TestResult {
     let mut src = source();
     let script = export_script(&src.engine, None);
-    assert!(script.contains("create 't', {NAME => 'f', VERSIONS => 3, MIN_VERSIONS => 0, TTL => 2000000000"));
+    assert!(script
+        .contains("create 't', {NAME => 'f', VERSIONS => 3, MIN_VERSIONS => 0, TTL => 2000000000"));
     assert!(script.contains("delete 't', 'a', 'f:q', 20\n"));
     assert!(script.contains("deleteall 't', 'n', 'g:c', 30\n"));
-    assert!(script.contains("put 't', \"\\x00\\xFFz\", 'g:b', \"it's \\\\ \\x01\", 5\n"), "{script}");
+    assert!(
+        script.contains("put 't', \"\\x00\\xFFz\", 'g:b', \"it's \\\\ \\x01\", 5\n"),
+        "{script}"
+    );
     let (fresh, _) = shell_at(1_700_000_000_000);
     let engine = import_script(&fresh.engine, &script, Box::new(|| 1_700_000_000_000))?;
     let mut dst = rowkey::shell::Shell::new(engine, Box::new(|| 0.0));
@@ -57,17 +64,41 @@ fn one_table_exports_alone() {
 fn bad_imports_name_the_first_problem_and_change_nothing() {
     let src = source();
     let before = export_json(&src.engine, None);
-    let err = |r: Result<rowkey::engine::Engine, rowkey::persist::ImportError>| r.err().map(|e| e.to_string()).unwrap_or_default();
+    let err = |r: Result<rowkey::engine::Engine, rowkey::persist::ImportError>| {
+        r.err().map(|e| e.to_string()).unwrap_or_default()
+    };
     let clock = || Box::new(|| 1_000u64) as Box<dyn Fn() -> u64>;
-    assert!(err(import_json(&src.engine, "{\"format\": \"rowkey-export\",\n  \"version\": 1, \"tables\": [}", clock())).starts_with("line 2, column"));
-    assert!(err(import_json(&src.engine, &before, clock())).starts_with("tables[0].name: table t already exists"));
+    assert!(err(import_json(
+        &src.engine,
+        "{\"format\": \"rowkey-export\",\n  \"version\": 1, \"tables\": [}",
+        clock()
+    ))
+    .starts_with("line 2, column"));
+    assert!(err(import_json(&src.engine, &before, clock()))
+        .starts_with("tables[0].name: table t already exists"));
     let (fresh, _) = shell_at(1);
     let bad_cell = before.replacen("\"type\": \"Put\"", "\"type\": \"Poot\"", 1);
-    assert!(err(import_json(&fresh.engine, &bad_cell, clock())).contains(".type: unknown cell type \"Poot\""));
+    assert!(err(import_json(&fresh.engine, &bad_cell, clock()))
+        .contains(".type: unknown cell type \"Poot\""));
     let bad_family = before.replacen("\"column\": \"f:q\"", "\"column\": \"nope:q\"", 1);
-    assert!(err(import_json(&fresh.engine, &bad_family, clock())).contains("NoSuchColumnFamilyException"));
-    assert_eq!(err(import_script(&fresh.engine, "create 'x', 'f'\nput 'x', 'r'\n", clock())), "line 2, column 1: wrong number of arguments (given 2, expected 4..6)");
-    assert_eq!(err(import_script(&fresh.engine, "create 'x', 'f'\nput 'x' 'r'\n", clock())), "line 2, column 9: expected ',' or end of command, found a string");
+    assert!(err(import_json(&fresh.engine, &bad_family, clock()))
+        .contains("NoSuchColumnFamilyException"));
+    assert_eq!(
+        err(import_script(
+            &fresh.engine,
+            "create 'x', 'f'\nput 'x', 'r'\n",
+            clock()
+        )),
+        "line 2, column 1: wrong number of arguments (given 2, expected 4..6)"
+    );
+    assert_eq!(
+        err(import_script(
+            &fresh.engine,
+            "create 'x', 'f'\nput 'x' 'r'\n",
+            clock()
+        )),
+        "line 2, column 9: expected ',' or end of command, found a string"
+    );
     assert_eq!(fresh.engine.tables().count(), 0, "nothing was applied");
     assert_eq!(export_json(&src.engine, None), before);
 }

@@ -14,14 +14,28 @@ fn dump(e: &Engine) -> Vec<String> {
             Ok(t) => t,
             Err(_) => continue,
         };
-        out.push(format!("table {n} enabled={} regions={:?}", t.enabled, t.regions.iter().map(|r| r.start.clone()).collect::<Vec<_>>()));
+        out.push(format!(
+            "table {n} enabled={} regions={:?}",
+            t.enabled,
+            t.regions
+                .iter()
+                .map(|r| r.start.clone())
+                .collect::<Vec<_>>()
+        ));
         if !t.enabled {
             continue;
         }
-        let mut raw = Scan { raw: true, max_versions: u32::MAX, ..Scan::default() };
+        let mut raw = Scan {
+            raw: true,
+            max_versions: u32::MAX,
+            ..Scan::default()
+        };
         for row in e.read(&n, &mut raw).map(|o| o.rows).unwrap_or_default() {
             for c in row.cells {
-                out.push(format!("{:?} {:?}:{:?} {} {:?} {:?}", c.row, c.family, c.qualifier, c.timestamp, c.kind, c.value));
+                out.push(format!(
+                    "{:?} {:?}:{:?} {} {:?} {:?}",
+                    c.row, c.family, c.qualifier, c.timestamp, c.kind, c.value
+                ));
             }
         }
     }
@@ -29,15 +43,30 @@ fn dump(e: &Engine) -> Vec<String> {
 }
 
 fn script() -> Vec<String> {
-    let mut cmds = vec!["create 't', {NAME => 'f', VERSIONS => 3}, 'g'".to_string(), "create 'u', 'f', SPLITS => ['m']".to_string()];
+    let mut cmds = vec![
+        "create 't', {NAME => 'f', VERSIONS => 3}, 'g'".to_string(),
+        "create 'u', 'f', SPLITS => ['m']".to_string(),
+    ];
     for i in 0..400 {
-        cmds.push(format!("put 't', 'row{:04}', 'f:q', 'value number {i}'", (i * 37) % 500));
+        cmds.push(format!(
+            "put 't', 'row{:04}', 'f:q', 'value number {i}'",
+            (i * 37) % 500
+        ));
         if i % 50 == 0 {
             cmds.push(format!("deleteall 't', 'row{:04}'", (i * 11) % 500));
             cmds.push(format!("put 'u', 'k{i}', 'f:x', '{i}'"));
         }
     }
-    cmds.extend(["flush 'u'", "major_compact 't'", "disable 'u'", "alter 't', NAME => 'g', VERSIONS => 2", "put 't', 'zz', 'g:a', 'last'"].map(String::from));
+    cmds.extend(
+        [
+            "flush 'u'",
+            "major_compact 't'",
+            "disable 'u'",
+            "alter 't', NAME => 'g', VERSIONS => 2",
+            "put 't', 'zz', 'g:a', 'last'",
+        ]
+        .map(String::from),
+    );
     cmds
 }
 
@@ -55,7 +84,10 @@ fn save_after_every_command_then_load_gives_the_same_tables() -> TestResult {
         checkpoints += usize::from(plan.is_checkpoint());
         stored.apply(&plan, &mut key);
     }
-    assert!(checkpoints > 5, "flushes and splits made checkpoints: {checkpoints}");
+    assert!(
+        checkpoints > 5,
+        "flushes and splits made checkpoints: {checkpoints}"
+    );
     assert!(!stored.wal.is_empty() || stored.memstores.is_some());
     let loaded = load(Box::new(|| 1_700_000_000_000), stored);
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
@@ -98,7 +130,12 @@ fn damaged_records_are_reported_and_skipped() {
     let mut saver = Saver::new();
     let mut stored = StoredRecords::default();
     let mut key = 0;
-    for cmd in ["create 't', 'f'", "put 't', 'a', 'f:q', '1'", "put 't', 'b', 'f:q', '2'", "put 't', 'c', 'f:q', '3'"] {
+    for cmd in [
+        "create 't', 'f'",
+        "put 't', 'a', 'f:q', '1'",
+        "put 't', 'b', 'f:q', '2'",
+        "put 't', 'c', 'f:q', '3'",
+    ] {
         sh.run(cmd);
         stored.apply(&saver.plan(&mut sh.engine), &mut key);
     }
@@ -107,9 +144,16 @@ fn damaged_records_are_reported_and_skipped() {
     stored.wal[1].1[last] ^= 0xFF;
     let loaded = load(Box::new(|| 1_000), stored.clone());
     assert_eq!(loaded.problems.len(), 1);
-    assert!(loaded.problems[0].starts_with("log record 2 is damaged (checksum mismatch"), "{:?}", loaded.problems);
+    assert!(
+        loaded.problems[0].starts_with("log record 2 is damaged (checksum mismatch"),
+        "{:?}",
+        loaded.problems
+    );
     let mut e = loaded.engine;
-    let rows: Vec<Vec<u8>> = e.scan("t", &mut Scan::default()).map(|o| o.rows.into_iter().map(|r| r.row).collect()).unwrap_or_default();
+    let rows: Vec<Vec<u8>> = e
+        .scan("t", &mut Scan::default())
+        .map(|o| o.rows.into_iter().map(|r| r.row).collect())
+        .unwrap_or_default();
     assert_eq!(rows, vec![b"a".to_vec(), b"c".to_vec()]);
     // The next save checkpoints what was recovered, so the damage does not linger.
     let mut saver = loaded.saver;
@@ -118,7 +162,10 @@ fn damaged_records_are_reported_and_skipped() {
     let mut broken = stored;
     broken.catalog = Some(b"RKEY garbage".to_vec());
     let loaded = load(Box::new(|| 1_000), broken);
-    assert!(loaded.problems.iter().any(|p| p.starts_with("the catalog is damaged")));
+    assert!(loaded
+        .problems
+        .iter()
+        .any(|p| p.starts_with("the catalog is damaged")));
     assert_eq!(loaded.engine.tables().count(), 0);
 }
 
@@ -133,8 +180,14 @@ fn a_failed_save_makes_the_next_one_complete() {
     saver.failed();
     sh.run("put 't', 'b', 'f:q', '2'");
     let plan = saver.plan(&mut sh.engine);
-    assert!(plan.clear_runs && plan.put_runs.len() == 1, "the run the failed save held is written again");
+    assert!(
+        plan.clear_runs && plan.put_runs.len() == 1,
+        "the run the failed save held is written again"
+    );
     let mut stored = StoredRecords::default();
     stored.apply(&plan, &mut 0);
-    assert_eq!(dump(&load(Box::new(|| 1_000), stored).engine), dump(&sh.engine));
+    assert_eq!(
+        dump(&load(Box::new(|| 1_000), stored).engine),
+        dump(&sh.engine)
+    );
 }

@@ -137,3 +137,14 @@ fn errors_print_hbase_lines_and_the_shell_goes_on() {
         "  get 'missing', 'r'\n      ^^^^^^^^^\n"
     );
 }
+
+#[test]
+fn a_read_only_shell_refuses_writes_and_still_reads() {
+    let (mut shell, _) = shell_at(1_000);
+    run(&mut shell, "create 't', 'f'\nput 't', 'r', 'f:q', 'v'");
+    shell.read_only =
+        Some("this tab is read-only: Rowkey is open for writing in another tab".into());
+    let out = run(&mut shell, "put 't', 'r2', 'f:q', 'v'\ndrop 't'\nscan 't'");
+    assert!(out.starts_with("ERROR: this tab is read-only: Rowkey is open for writing in another tab\nERROR: this tab is read-only"), "{out}");
+    assert!(out.contains("1 row(s)"));
+}

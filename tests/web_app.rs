@@ -25,7 +25,13 @@ async fn settle() {
 }
 
 async fn type_command(root: &Element, text: &str) {
-    let input: HtmlTextAreaElement = root.query_selector("textarea.input").ok().flatten().expect("input").dyn_into().expect("textarea");
+    let input: HtmlTextAreaElement = root
+        .query_selector("textarea.input")
+        .ok()
+        .flatten()
+        .expect("input")
+        .dyn_into()
+        .expect("textarea");
     input.set_value(text);
     let init = KeyboardEventInit::new();
     init.set_key("Enter");
@@ -38,7 +44,10 @@ async fn type_command(root: &Element, text: &str) {
 
 fn texts(root: &Element, selector: &str) -> Vec<String> {
     let list = root.query_selector_all(selector).expect("query");
-    (0..list.length()).filter_map(|i| list.item(i)).filter_map(|n| n.text_content()).collect()
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.text_content())
+        .collect()
 }
 
 #[wasm_bindgen_test]
@@ -48,8 +57,15 @@ async fn commands_run_from_the_keyboard_and_tables_appear() {
     type_command(&root, "put 'web', 'k1', 'f:q', 'v1'").await;
     type_command(&root, "scan 'web'").await;
     let outputs = texts(&root, ".entry .output");
-    assert!(outputs.iter().any(|o| o.contains(" k1 column=f:q, timestamp=") && o.contains("value=v1")), "{outputs:?}");
-    assert!(texts(&root, ".table-name").iter().any(|t| t.starts_with("web")));
+    assert!(
+        outputs
+            .iter()
+            .any(|o| o.contains(" k1 column=f:q, timestamp=") && o.contains("value=v1")),
+        "{outputs:?}"
+    );
+    assert!(texts(&root, ".table-name")
+        .iter()
+        .any(|t| t.starts_with("web")));
     assert_eq!(texts(&root, ".keys li.returned"), vec!["k1".to_string()]);
 }
 
@@ -57,11 +73,20 @@ async fn commands_run_from_the_keyboard_and_tables_appear() {
 async fn errors_mark_the_span_and_user_text_stays_text() {
     let root = mount().await;
     type_command(&root, "create 'x', 'f'").await;
-    type_command(&root, "put 'x', '<img src=x onerror=alert(1)>', 'f:q', '<b>bold</b>'").await;
+    type_command(
+        &root,
+        "put 'x', '<img src=x onerror=alert(1)>', 'f:q', '<b>bold</b>'",
+    )
+    .await;
     type_command(&root, "get 'nope', 'r'").await;
     assert_eq!(texts(&root, "mark.error-span"), vec!["'nope'".to_string()]);
-    assert!(root.query_selector("img").ok().flatten().is_none(), "a row key is never markup");
+    assert!(
+        root.query_selector("img").ok().flatten().is_none(),
+        "a row key is never markup"
+    );
     assert!(root.query_selector(".output b").ok().flatten().is_none());
     type_command(&root, "scan 'x'").await;
-    assert!(texts(&root, ".entry .output").iter().any(|o| o.contains("value=<b>bold</b>")));
+    assert!(texts(&root, ".entry .output")
+        .iter()
+        .any(|o| o.contains("value=<b>bold</b>")));
 }

@@ -62,31 +62,60 @@ impl Engine {
                         start: r.start.clone(),
                         end: r.end.clone(),
                         stats: r.stats.clone(),
-                        runs: r.stores.iter().map(|s| s.runs.iter().map(|run| run.id).collect()).collect(),
+                        runs: r
+                            .stores
+                            .iter()
+                            .map(|s| s.runs.iter().map(|run| run.id).collect())
+                            .collect(),
                     })
                     .collect(),
             })
             .collect();
-        Catalog { version: CATALOG_VERSION, last_ts: self.last_ts, seq: self.seq, tick: self.tick, next_id: self.next_id, counters: self.counters, tables }
+        Catalog {
+            version: CATALOG_VERSION,
+            last_ts: self.last_ts,
+            seq: self.seq,
+            tick: self.tick,
+            next_id: self.next_id,
+            counters: self.counters,
+            tables,
+        }
     }
 
     /// Every run of every store.
     pub fn all_runs(&self) -> impl Iterator<Item = &Arc<Run>> {
-        self.tables.values().flat_map(|t| t.regions.iter()).flat_map(|r| r.stores.iter()).flat_map(|s| s.runs.iter())
+        self.tables
+            .values()
+            .flat_map(|t| t.regions.iter())
+            .flat_map(|r| r.stores.iter())
+            .flat_map(|s| s.runs.iter())
     }
 
     /// The cells in memstores, per table.
     pub fn memstore_cells(&self) -> Vec<(String, Vec<Cell>)> {
         self.tables
             .values()
-            .map(|t| (t.descriptor.name.clone(), t.regions.iter().flat_map(|r| r.stores.iter()).flat_map(|s| s.memstore.iter().cloned()).collect::<Vec<_>>()))
+            .map(|t| {
+                (
+                    t.descriptor.name.clone(),
+                    t.regions
+                        .iter()
+                        .flat_map(|r| r.stores.iter())
+                        .flat_map(|s| s.memstore.iter().cloned())
+                        .collect::<Vec<_>>(),
+                )
+            })
             .filter(|(_, cells)| !cells.is_empty())
             .collect()
     }
 
     /// Rebuilds an engine from a catalog and the runs it names. Runs that are missing are
     /// reported, and their stores start without them.
-    pub fn restore(clock: Box<dyn Fn() -> u64>, catalog: Catalog, runs: &HashMap<u64, Arc<Run>>) -> (Engine, Vec<String>) {
+    pub fn restore(
+        clock: Box<dyn Fn() -> u64>,
+        catalog: Catalog,
+        runs: &HashMap<u64, Arc<Run>>,
+    ) -> (Engine, Vec<String>) {
         let mut problems = Vec::new();
         let mut engine = Engine::new(clock);
         engine.last_ts = catalog.last_ts;
@@ -110,7 +139,14 @@ impl Engine {
                 }
                 regions.push(region);
             }
-            engine.tables.insert(name, Table { descriptor: entry.descriptor, enabled: entry.enabled, regions });
+            engine.tables.insert(
+                name,
+                Table {
+                    descriptor: entry.descriptor,
+                    enabled: entry.enabled,
+                    regions,
+                },
+            );
         }
         (engine, problems)
     }
@@ -131,11 +167,16 @@ impl Engine {
     /// families are skipped and counted.
     pub fn replay(&mut self, table: &str, cells: Vec<Cell>) -> usize {
         let mut skipped = 0;
-        let Some(t) = self.tables.get_mut(table) else { return cells.len() };
+        let Some(t) = self.tables.get_mut(table) else {
+            return cells.len();
+        };
         for cell in cells {
             self.seq = self.seq.max(cell.seq);
             let idx = t.region_index(&cell.row);
-            let store: Option<&mut Store> = t.regions.get_mut(idx).and_then(|r| r.stores.iter_mut().find(|s| s.family == cell.family));
+            let store: Option<&mut Store> = t
+                .regions
+                .get_mut(idx)
+                .and_then(|r| r.stores.iter_mut().find(|s| s.family == cell.family));
             match store {
                 Some(s) => {
                     let family = s.family.clone();

@@ -72,7 +72,10 @@ fn unframe(bytes: &[u8], expected: BlobKind) -> Result<&[u8], CodecError> {
     }
     let kind = body[4];
     if kind != expected as u8 {
-        return Err(CodecError::WrongKind { expected, found: kind });
+        return Err(CodecError::WrongKind {
+            expected,
+            found: kind,
+        });
     }
     if body[5] > VERSION {
         return Err(CodecError::UnsupportedVersion(body[5]));
@@ -114,12 +117,22 @@ impl<'a> Reader<'a> {
                 return Ok(v);
             }
         }
-        Err(CodecError::Invalid(format!("varint too long at byte {}", self.at)))
+        Err(CodecError::Invalid(format!(
+            "varint too long at byte {}",
+            self.at
+        )))
     }
     fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
-        let len = usize::try_from(self.varint()?).map_err(|_| CodecError::Invalid("length overflow".into()))?;
-        let end = self.at.checked_add(len).ok_or(CodecError::Truncated(self.at))?;
-        let out = self.b.get(self.at..end).ok_or(CodecError::Truncated(self.at))?;
+        let len = usize::try_from(self.varint()?)
+            .map_err(|_| CodecError::Invalid("length overflow".into()))?;
+        let end = self
+            .at
+            .checked_add(len)
+            .ok_or(CodecError::Truncated(self.at))?;
+        let out = self
+            .b
+            .get(self.at..end)
+            .ok_or(CodecError::Truncated(self.at))?;
         self.at = end;
         Ok(out)
     }
@@ -168,22 +181,37 @@ fn read_cells(r: &mut Reader<'_>) -> Result<Vec<Cell>, CodecError> {
     for _ in 0..n {
         let row = r.bytes()?.to_vec();
         let fi = r.varint()?;
-        let family = families.get(fi as usize).cloned().ok_or_else(|| CodecError::Invalid(format!("family index {fi} out of range")))?;
+        let family = families
+            .get(fi as usize)
+            .cloned()
+            .ok_or_else(|| CodecError::Invalid(format!("family index {fi} out of range")))?;
         let qualifier = r.bytes()?.to_vec();
         let timestamp = r.varint()?;
         let code = r.byte()?;
-        let kind = CellKind::from_code(code).ok_or_else(|| CodecError::Invalid(format!("unknown cell type {code}")))?;
+        let kind = CellKind::from_code(code)
+            .ok_or_else(|| CodecError::Invalid(format!("unknown cell type {code}")))?;
         let seq = r.varint()?;
         let ttl_ms = r.varint()?;
         let value = r.bytes()?.to_vec();
-        cells.push(Cell { row, family, qualifier, timestamp, kind, seq, ttl_ms, value });
+        cells.push(Cell {
+            row,
+            family,
+            qualifier,
+            timestamp,
+            kind,
+            seq,
+            ttl_ms,
+            value,
+        });
     }
     Ok(cells)
 }
 
 /// A sorted run as a record.
 pub fn encode_run(run: &Run) -> Vec<u8> {
-    let mut w = Writer { out: Vec::with_capacity(run.bytes + 64) };
+    let mut w = Writer {
+        out: Vec::with_capacity(run.bytes + 64),
+    };
     w.varint(run.id);
     write_cells(&mut w, &run.cells);
     frame(BlobKind::Run, &w.out)
@@ -191,7 +219,10 @@ pub fn encode_run(run: &Run) -> Vec<u8> {
 
 /// A run back from its record; the cells must be in order.
 pub fn decode_run(bytes: &[u8]) -> Result<Run, CodecError> {
-    let mut r = Reader { b: unframe(bytes, BlobKind::Run)?, at: 0 };
+    let mut r = Reader {
+        b: unframe(bytes, BlobKind::Run)?,
+        at: 0,
+    };
     let id = r.varint()?;
     let cells = read_cells(&mut r)?;
     if !r.done() {
@@ -204,7 +235,11 @@ pub fn decode_run(bytes: &[u8]) -> Result<Run, CodecError> {
 }
 
 /// Cells grouped by table (a log record or the memstores), with the engine's clocks.
-pub fn encode_groups(kind: BlobKind, clocks: (u64, u64), groups: &[(String, Vec<Cell>)]) -> Vec<u8> {
+pub fn encode_groups(
+    kind: BlobKind,
+    clocks: (u64, u64),
+    groups: &[(String, Vec<Cell>)],
+) -> Vec<u8> {
     let mut w = Writer { out: Vec::new() };
     w.varint(clocks.0);
     w.varint(clocks.1);
@@ -217,13 +252,20 @@ pub fn encode_groups(kind: BlobKind, clocks: (u64, u64), groups: &[(String, Vec<
 }
 
 /// Groups and clocks back from a log or memstore record.
-pub fn decode_groups(kind: BlobKind, bytes: &[u8]) -> Result<((u64, u64), Vec<(String, Vec<Cell>)>), CodecError> {
-    let mut r = Reader { b: unframe(bytes, kind)?, at: 0 };
+pub fn decode_groups(
+    kind: BlobKind,
+    bytes: &[u8],
+) -> Result<((u64, u64), Vec<(String, Vec<Cell>)>), CodecError> {
+    let mut r = Reader {
+        b: unframe(bytes, kind)?,
+        at: 0,
+    };
     let clocks = (r.varint()?, r.varint()?);
     let n = r.varint()?;
     let mut groups = Vec::new();
     for _ in 0..n {
-        let table = String::from_utf8(r.bytes()?.to_vec()).map_err(|_| CodecError::Invalid("table name is not UTF-8".into()))?;
+        let table = String::from_utf8(r.bytes()?.to_vec())
+            .map_err(|_| CodecError::Invalid("table name is not UTF-8".into()))?;
         groups.push((table, read_cells(&mut r)?));
     }
     if !r.done() {
@@ -240,9 +282,13 @@ pub fn encode_catalog(catalog: &Catalog) -> Vec<u8> {
 
 pub fn decode_catalog(bytes: &[u8]) -> Result<Catalog, CodecError> {
     let payload = unframe(bytes, BlobKind::Catalog)?;
-    let catalog: Catalog = serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    let catalog: Catalog =
+        serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))?;
     if catalog.version > crate::engine::CATALOG_VERSION {
-        return Err(CodecError::Invalid(format!("catalog version {} is newer than this Rowkey understands", catalog.version)));
+        return Err(CodecError::Invalid(format!(
+            "catalog version {} is newer than this Rowkey understands",
+            catalog.version
+        )));
     }
     Ok(catalog)
 }

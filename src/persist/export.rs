@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bytes::{from_printable, to_printable};
-use crate::engine::{CellKind, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings};
+use crate::engine::{
+    CellKind, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
+};
 use crate::shell::{parse_script, quote, Shell};
 
 const FORMAT: &str = "rowkey-export";
@@ -67,19 +69,35 @@ pub struct ImportError {
     pub message: String,
 }
 
-fn import_err<T>(position: impl Into<String>, message: impl Into<String>) -> Result<T, ImportError> {
-    Err(ImportError { position: position.into(), message: message.into() })
+fn import_err<T>(
+    position: impl Into<String>,
+    message: impl Into<String>,
+) -> Result<T, ImportError> {
+    Err(ImportError {
+        position: position.into(),
+        message: message.into(),
+    })
 }
 
 /// The tables to export: one, or all.
 fn selected<'a>(engine: &'a Engine, table: Option<&str>) -> Vec<&'a crate::engine::Table> {
-    engine.tables().filter(|t| table.is_none_or(|n| t.descriptor.name == n)).collect()
+    engine
+        .tables()
+        .filter(|t| table.is_none_or(|n| t.descriptor.name == n))
+        .collect()
 }
 
 /// Every stored cell of a table, markers and hidden versions included (a raw read).
 fn stored_cells(engine: &Engine, name: &str) -> Vec<crate::engine::Cell> {
-    let mut raw = Scan { raw: true, max_versions: u32::MAX, ..Scan::default() };
-    engine.read(name, &mut raw).map(|o| o.rows.into_iter().flat_map(|r| r.cells).collect()).unwrap_or_default()
+    let mut raw = Scan {
+        raw: true,
+        max_versions: u32::MAX,
+        ..Scan::default()
+    };
+    engine
+        .read(name, &mut raw)
+        .map(|o| o.rows.into_iter().flat_map(|r| r.cells).collect())
+        .unwrap_or_default()
 }
 
 /// The tables (or one) as a JSON document.
@@ -104,19 +122,30 @@ pub fn export_json(engine: &Engine, table: Option<&str>) -> String {
                 enabled: t.enabled,
                 families: t.descriptor.families.clone(),
                 settings: Some(t.descriptor.settings),
-                splits: t.regions.iter().skip(1).map(|r| to_printable(&r.start)).collect(),
+                splits: t
+                    .regions
+                    .iter()
+                    .skip(1)
+                    .map(|r| to_printable(&r.start))
+                    .collect(),
                 cells,
             }
         })
         .collect();
-    let doc = Document { format: FORMAT.into(), version: 1, tables };
+    let doc = Document {
+        format: FORMAT.into(),
+        version: 1,
+        tables,
+    };
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
 /// The tables (or one) as an HBase shell script: `create` with families and splits, then a
 /// `put`, `delete` or `deleteall` with its timestamp for every stored cell.
 pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
-    let mut out = String::from("# Written by Rowkey: replays these tables on an HBase 2.x cluster (hbase shell FILE).\n");
+    let mut out = String::from(
+        "# Written by Rowkey: replays these tables on an HBase 2.x cluster (hbase shell FILE).\n",
+    );
     for t in selected(engine, table) {
         let name = quote(t.descriptor.name.as_bytes());
         let families: Vec<String> = t
@@ -140,7 +169,11 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
             })
             .collect();
         let splits: Vec<String> = t.regions.iter().skip(1).map(|r| quote(&r.start)).collect();
-        let splits = if splits.is_empty() { String::new() } else { format!(", SPLITS => [{}]", splits.join(", ")) };
+        let splits = if splits.is_empty() {
+            String::new()
+        } else {
+            format!(", SPLITS => [{}]", splits.join(", "))
+        };
         out.push_str(&format!("create {name}, {}{splits}\n", families.join(", ")));
         for c in stored_cells(engine, &t.descriptor.name) {
             let row = quote(&c.row);
@@ -153,10 +186,23 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
                 quote(&col)
             };
             let line = match c.kind {
-                CellKind::Put if c.ttl_ms > 0 => format!("put {name}, {row}, {column}, {}, {}, {{TTL => {}}}", quote(&c.value), c.timestamp, c.ttl_ms),
-                CellKind::Put => format!("put {name}, {row}, {column}, {}, {}", quote(&c.value), c.timestamp),
-                CellKind::Delete | CellKind::DeleteFamilyVersion => format!("delete {name}, {row}, {column}, {}", c.timestamp),
-                CellKind::DeleteColumn | CellKind::DeleteFamily => format!("deleteall {name}, {row}, {column}, {}", c.timestamp),
+                CellKind::Put if c.ttl_ms > 0 => format!(
+                    "put {name}, {row}, {column}, {}, {}, {{TTL => {}}}",
+                    quote(&c.value),
+                    c.timestamp,
+                    c.ttl_ms
+                ),
+                CellKind::Put => format!(
+                    "put {name}, {row}, {column}, {}, {}",
+                    quote(&c.value),
+                    c.timestamp
+                ),
+                CellKind::Delete | CellKind::DeleteFamilyVersion => {
+                    format!("delete {name}, {row}, {column}, {}", c.timestamp)
+                }
+                CellKind::DeleteColumn | CellKind::DeleteFamily => {
+                    format!("deleteall {name}, {row}, {column}, {}", c.timestamp)
+                }
             };
             out.push_str(&line);
             out.push('\n');
@@ -170,22 +216,43 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
 
 /// Imports a JSON export into a copy of `engine` and returns the copy; `engine` is untouched
 /// and on error nothing changes. Tables that exist already are refused.
-pub fn import_json(engine: &Engine, text: &str, clock: Box<dyn Fn() -> u64>) -> Result<Engine, ImportError> {
+pub fn import_json(
+    engine: &Engine,
+    text: &str,
+    clock: Box<dyn Fn() -> u64>,
+) -> Result<Engine, ImportError> {
     let doc: Document = match serde_json::from_str(text) {
         Ok(d) => d,
-        Err(e) => return import_err(format!("line {}, column {}", e.line(), e.column()), e.to_string()),
+        Err(e) => {
+            return import_err(
+                format!("line {}, column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        }
     };
     if doc.format != FORMAT {
-        return import_err("format", format!("expected \"{FORMAT}\", found \"{}\"", doc.format));
+        return import_err(
+            "format",
+            format!("expected \"{FORMAT}\", found \"{}\"", doc.format),
+        );
     }
     if doc.version != 1 {
-        return import_err("version", format!("version {} is not supported (expected 1)", doc.version));
+        return import_err(
+            "version",
+            format!("version {} is not supported (expected 1)", doc.version),
+        );
     }
     let mut copy = rebuild_with_clock(engine, clock);
     for (ti, t) in doc.tables.iter().enumerate() {
         let at = format!("tables[{ti}]");
         if copy.exists(&t.name) {
-            return import_err(format!("{at}.name"), format!("table {} already exists; drop it first or import into an empty profile", t.name));
+            return import_err(
+                format!("{at}.name"),
+                format!(
+                    "table {} already exists; drop it first or import into an empty profile",
+                    t.name
+                ),
+            );
         }
         let mut desc = TableDescriptor::new(&t.name, t.families.clone());
         if let Some(s) = t.settings {
@@ -197,17 +264,55 @@ pub fn import_json(engine: &Engine, text: &str, clock: Box<dyn Fn() -> u64>) -> 
         }
         for (ci, c) in t.cells.iter().enumerate() {
             let at = format!("{at}.cells[{ci}]");
-            let Some((family, qualifier)) = c.column.split_once(':').map(|(f, q)| (from_printable(f), from_printable(q))) else {
-                return import_err(format!("{at}.column"), format!("expected family:qualifier, found \"{}\"", c.column));
+            let Some((family, qualifier)) = c
+                .column
+                .split_once(':')
+                .map(|(f, q)| (from_printable(f), from_printable(q)))
+            else {
+                return import_err(
+                    format!("{at}.column"),
+                    format!("expected family:qualifier, found \"{}\"", c.column),
+                );
             };
             let ts = Some(c.timestamp);
             let m = match c.kind.as_str() {
-                "Put" => Mutation::Put { family, qualifier, timestamp: ts, value: from_printable(&c.value), ttl_ms: (c.ttl_ms > 0).then_some(c.ttl_ms) },
-                "Delete" => Mutation::Delete { family, qualifier: Some(qualifier), timestamp: ts, all_versions: false },
-                "DeleteColumn" => Mutation::Delete { family, qualifier: Some(qualifier), timestamp: ts, all_versions: true },
-                "DeleteFamily" => Mutation::Delete { family, qualifier: None, timestamp: ts, all_versions: true },
-                "DeleteFamilyVersion" => Mutation::Delete { family, qualifier: None, timestamp: ts, all_versions: false },
-                other => return import_err(format!("{at}.type"), format!("unknown cell type \"{other}\"")),
+                "Put" => Mutation::Put {
+                    family,
+                    qualifier,
+                    timestamp: ts,
+                    value: from_printable(&c.value),
+                    ttl_ms: (c.ttl_ms > 0).then_some(c.ttl_ms),
+                },
+                "Delete" => Mutation::Delete {
+                    family,
+                    qualifier: Some(qualifier),
+                    timestamp: ts,
+                    all_versions: false,
+                },
+                "DeleteColumn" => Mutation::Delete {
+                    family,
+                    qualifier: Some(qualifier),
+                    timestamp: ts,
+                    all_versions: true,
+                },
+                "DeleteFamily" => Mutation::Delete {
+                    family,
+                    qualifier: None,
+                    timestamp: ts,
+                    all_versions: true,
+                },
+                "DeleteFamilyVersion" => Mutation::Delete {
+                    family,
+                    qualifier: None,
+                    timestamp: ts,
+                    all_versions: false,
+                },
+                other => {
+                    return import_err(
+                        format!("{at}.type"),
+                        format!("unknown cell type \"{other}\""),
+                    )
+                }
             };
             if let Err(e) = copy.mutate(&t.name, &from_printable(&c.row), &[m]) {
                 return import_err(at, e.to_string());
@@ -233,11 +338,20 @@ fn rebuild_with_clock(engine: &Engine, clock: Box<dyn Fn() -> u64>) -> Engine {
 
 /// Runs a shell script against a copy of `engine` and returns the copy if every command
 /// succeeded; the first parse or command error is reported with its line and column.
-pub fn import_script(engine: &Engine, text: &str, clock: Box<dyn Fn() -> u64>) -> Result<Engine, ImportError> {
+pub fn import_script(
+    engine: &Engine,
+    text: &str,
+    clock: Box<dyn Fn() -> u64>,
+) -> Result<Engine, ImportError> {
     let position = |offset: usize| {
         let before = text.get(..offset.min(text.len())).unwrap_or("");
         let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+        let column = before
+            .rsplit('\n')
+            .next()
+            .map(|l| l.chars().count())
+            .unwrap_or(0)
+            + 1;
         format!("line {line}, column {column}")
     };
     for parsed in parse_script(text) {

@@ -3,7 +3,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use super::codec::{decode_catalog, decode_groups, decode_run, encode_catalog, encode_groups, encode_run, BlobKind};
+use super::codec::{
+    decode_catalog, decode_groups, decode_run, encode_catalog, encode_groups, encode_run, BlobKind,
+};
 use crate::engine::Engine;
 
 /// The writes of one transaction. Applied in this order: clear runs, put runs, delete runs,
@@ -59,13 +61,20 @@ impl Saver {
     /// The plan that saves everything that changed since the last plan.
     pub fn plan(&mut self, engine: &mut Engine) -> SavePlan {
         let changes = engine.take_changes();
-        if self.needs_full || self.needs_checkpoint || changes.catalog || !changes.rewritten.is_empty() {
+        if self.needs_full
+            || self.needs_checkpoint
+            || changes.catalog
+            || !changes.rewritten.is_empty()
+        {
             return self.checkpoint(engine);
         }
         if changes.wal.is_empty() {
             return SavePlan::default();
         }
-        SavePlan { wal: Some(encode_groups(BlobKind::Wal, engine.clocks(), &changes.wal)), ..SavePlan::default() }
+        SavePlan {
+            wal: Some(encode_groups(BlobKind::Wal, engine.clocks(), &changes.wal)),
+            ..SavePlan::default()
+        }
     }
 
     /// A checkpoint: new runs, the catalog, the memstores; the log emptied.
@@ -73,8 +82,16 @@ impl Saver {
         let _ = engine.take_changes();
         let full = self.needs_full;
         let live: BTreeSet<u64> = engine.all_runs().map(|r| r.id).collect();
-        let put_runs = engine.all_runs().filter(|r| full || !self.stored_runs.contains(&r.id)).map(|r| (r.id, encode_run(r))).collect();
-        let delete_runs = if full { Vec::new() } else { self.stored_runs.difference(&live).copied().collect() };
+        let put_runs = engine
+            .all_runs()
+            .filter(|r| full || !self.stored_runs.contains(&r.id))
+            .map(|r| (r.id, encode_run(r)))
+            .collect();
+        let delete_runs = if full {
+            Vec::new()
+        } else {
+            self.stored_runs.difference(&live).copied().collect()
+        };
         self.stored_runs = live;
         self.needs_full = false;
         self.needs_checkpoint = false;
@@ -83,7 +100,11 @@ impl Saver {
             put_runs,
             delete_runs,
             catalog: Some(encode_catalog(&engine.catalog())),
-            memstores: Some(encode_groups(BlobKind::Memstores, engine.clocks(), &engine.memstore_cells())),
+            memstores: Some(encode_groups(
+                BlobKind::Memstores,
+                engine.clocks(),
+                &engine.memstore_cells(),
+            )),
             clear_wal: true,
             wal: None,
         }
@@ -154,14 +175,19 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
             Ok(run) if run.id == *id => {
                 runs.insert(*id, Arc::new(run));
             }
-            Ok(run) => problems.push(format!("sorted run {id} holds run {} instead; skipped", run.id)),
+            Ok(run) => problems.push(format!(
+                "sorted run {id} holds run {} instead; skipped",
+                run.id
+            )),
             Err(e) => problems.push(format!("sorted run {id} is damaged ({e}); skipped")),
         }
     }
     let catalog = match records.catalog.as_deref().map(decode_catalog) {
         Some(Ok(c)) => Some(c),
         Some(Err(e)) => {
-            problems.push(format!("the catalog is damaged ({e}); starting with no tables"));
+            problems.push(format!(
+                "the catalog is damaged ({e}); starting with no tables"
+            ));
             None
         }
         None => {
@@ -177,27 +203,55 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     };
     problems.extend(missing);
     let mut replayed = 0;
-    let mut replay = |engine: &mut Engine, what: String, kind: BlobKind, bytes: &[u8], problems: &mut Vec<String>| match decode_groups(kind, bytes) {
-        Ok(((last_ts, seq), groups)) => {
-            engine.raise_clocks(last_ts, seq);
-            for (table, cells) in groups {
-                let n = cells.len();
-                let skipped = engine.replay(&table, cells);
-                replayed += n - skipped;
-                if skipped > 0 {
-                    problems.push(format!("{what}: {skipped} cells of table {table} had no place to go; skipped"));
+    let mut replay =
+        |engine: &mut Engine,
+         what: String,
+         kind: BlobKind,
+         bytes: &[u8],
+         problems: &mut Vec<String>| match decode_groups(kind, bytes) {
+            Ok(((last_ts, seq), groups)) => {
+                engine.raise_clocks(last_ts, seq);
+                for (table, cells) in groups {
+                    let n = cells.len();
+                    let skipped = engine.replay(&table, cells);
+                    replayed += n - skipped;
+                    if skipped > 0 {
+                        problems.push(format!(
+                            "{what}: {skipped} cells of table {table} had no place to go; skipped"
+                        ));
+                    }
                 }
             }
-        }
-        Err(e) => problems.push(format!("{what} is damaged ({e}); skipped")),
-    };
+            Err(e) => problems.push(format!("{what} is damaged ({e}); skipped")),
+        };
     if let Some(m) = &records.memstores {
-        replay(&mut engine, "the memstore snapshot".into(), BlobKind::Memstores, m, &mut problems);
+        replay(
+            &mut engine,
+            "the memstore snapshot".into(),
+            BlobKind::Memstores,
+            m,
+            &mut problems,
+        );
     }
     for (key, bytes) in &records.wal {
-        replay(&mut engine, format!("log record {key}"), BlobKind::Wal, bytes, &mut problems);
+        replay(
+            &mut engine,
+            format!("log record {key}"),
+            BlobKind::Wal,
+            bytes,
+            &mut problems,
+        );
     }
     let _ = engine.take_changes();
-    let saver = Saver { stored_runs, needs_full: false, needs_checkpoint: !problems.is_empty() };
-    Loaded { engine, problems, saver, replayed }
+    let saver = Saver {
+        stored_runs,
+        needs_full: false,
+        needs_checkpoint: !problems.is_empty(),
+    };
+    Loaded {
+        engine,
+        problems,
+        saver,
+        replayed,
+    }
 }

@@ -4,12 +4,24 @@ use web_sys::{HtmlElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
 use super::state::{use_app, Action};
+use super::storage::Mode;
 use crate::console::Entry;
-use crate::shell::is_incomplete;
+use crate::shell::{is_incomplete, WRITE_COMMANDS};
+
+/// Inputs longer than this many bytes show shortened.
+const LONG_INPUT: usize = 400;
 
 /// The input of an entry, with the span of an error marked.
 fn input_line(entry: &Entry) -> Html {
     let text = &entry.input;
+    // A pasted megabyte stays in the history, not on the screen.
+    if text.len() > LONG_INPUT && entry.error_span.is_none() {
+        let mut cut = LONG_INPUT;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        return html! { <>{&text[..cut]}<span class="elided">{format!(" … {} more characters", text.len() - cut)}</span></> };
+    }
     match &entry.error_span {
         Some(span)
             if span.end <= text.len()
@@ -41,13 +53,42 @@ fn split_utf16(text: &str, units: u32) -> (&str, &str) {
     (text, "")
 }
 
-fn entry_view(entry: &Entry) -> Html {
+/// How far saving got, for marking entries.
+#[derive(Clone, Copy, PartialEq)]
+struct SaveState {
+    saved_upto: usize,
+    idle: bool,
+    failed: bool,
+    saving: bool,
+}
+
+/// The acknowledgment shown beside a command that changed data.
+fn save_mark(entry: &Entry, save: SaveState) -> Html {
+    let word = entry
+        .input
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    if entry.error_span.is_some() || !WRITE_COMMANDS.contains(&word) || !save.saving {
+        return html! {};
+    }
+    if entry.number <= save.saved_upto || (save.idle && !save.failed) {
+        html! { <span class="ack saved" title="committed to IndexedDB">{"saved"}</span> }
+    } else if save.failed {
+        html! { <span class="ack failed">{"not saved"}</span> }
+    } else {
+        html! { <span class="ack saving">{"saving…"}</span> }
+    }
+}
+
+fn entry_view(entry: &Entry, save: SaveState) -> Html {
     let failed = entry.error_span.is_some();
     html! {
         <div class={classes!("entry", failed.then_some("failed"))}>
             <div class="prompt-line">
                 <span class="prompt">{format!("hbase:{:03}:0> ", entry.number)}</span>
                 <span class="typed">{input_line(entry)}</span>
+                {save_mark(entry, save)}
             </div>
             <pre class="output">{entry.output.clone()}</pre>
         </div>
@@ -117,8 +158,22 @@ pub fn ConsoleView() -> Html {
             }
         })
     };
+    let (save, loading) = {
+        let s = app.storage.borrow();
+        let save = SaveState {
+            saved_upto: s.saved_upto,
+            idle: s.queue.is_empty() && !s.busy,
+            failed: s.error.is_some(),
+            saving: s.mode == Mode::Writer,
+        };
+        (save, s.mode == Mode::Loading)
+    };
     let console = app.console.borrow();
-    let entries: Html = console.entries.iter().map(entry_view).collect();
+    let entries: Html = console
+        .entries
+        .iter()
+        .map(|e| entry_view(e, save))
+        .collect();
     let empty = console.entries.is_empty();
     let next = console.next_number();
     html! {
@@ -135,7 +190,8 @@ pub fn ConsoleView() -> Html {
             <div class="input-row">
                 <span class="prompt">{format!("hbase:{next:03}:0>")}</span>
                 <textarea ref={input_ref} class="input" rows="2" spellcheck="false" autocomplete="off"
-                    placeholder="create 't', 'f'" aria-label="HBase shell command" {onkeydown} />
+                    placeholder={if loading { "Loading your tables…" } else { "create 't', 'f'" }} disabled={loading}
+                    aria-label="HBase shell command" {onkeydown} />
             </div>
         </section>
     }

@@ -4,18 +4,24 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::storage::Storage;
+use gloo::storage::Storage as _;
 use yew::prelude::*;
 
+use super::storage::{Mode, Storage};
 use crate::console::Console;
 use crate::engine::Engine;
+use crate::persist::idb::Idb;
+use crate::persist::Loaded;
 use crate::shell::{parse_command, Shell, Value};
+
+const READ_ONLY: &str = "this tab is read-only: Rowkey is open for writing in another tab (close it and this tab takes over)";
 
 const HISTORY_KEY: &str = "rowkey.history";
 
 /// Everything the components read.
 pub struct AppState {
     pub console: Rc<RefCell<Console>>,
+    pub storage: Rc<RefCell<Storage>>,
     /// Bumped on every change of the console or engine.
     pub version: u64,
     pub selected_table: Option<String>,
@@ -36,6 +42,25 @@ pub enum Action {
     HistoryDown,
     SelectTable(String),
     SelectRow(Option<Vec<u8>>),
+    /// Stored tables were read; the flag says whether this tab writes.
+    Loaded(Box<Loaded>, Rc<Idb>, bool),
+    StorageUnavailable(String),
+    /// Plans up to this entry number committed.
+    Saved(usize),
+    SaveFailed(String),
+    /// Write everything again (after a failure).
+    RetrySave,
+    Usage(f64, f64),
+    Persistent(bool),
+    /// Another tab changed the database version.
+    Outdated,
+    DismissProblems,
+    /// An import succeeded: the engine with the imported tables, and what to tell.
+    Imported(Box<Engine>, String),
+    /// A note for the console (import errors, exports).
+    Note(String),
+    /// Empty every table and the history.
+    Reset,
 }
 
 impl PartialEq for AppState {
@@ -56,6 +81,7 @@ impl Default for AppState {
             gloo::storage::LocalStorage::get(HISTORY_KEY).unwrap_or_default();
         AppState {
             console: Rc::new(RefCell::new(Console::new(shell, history))),
+            storage: Rc::new(RefCell::new(Storage::default())),
             version: 0,
             selected_table: None,
             selected_row: None,
@@ -71,6 +97,7 @@ impl AppState {
         let serial = self.input_serial + u64::from(input.is_some());
         AppState {
             console: self.console.clone(),
+            storage: self.storage.clone(),
             version: self.version + 1,
             selected_table: self.selected_table.clone(),
             selected_row: self.selected_row.clone(),
@@ -92,6 +119,29 @@ impl AppState {
                 _ => None,
             }
         })
+    }
+
+    /// Queues what the last command changed, when this tab saves.
+    fn queue_save(&self) {
+        let mut storage = self.storage.borrow_mut();
+        if storage.mode != Mode::Writer {
+            let _ = self.console.borrow_mut().shell.engine.take_changes();
+            return;
+        }
+        let mut console = self.console.borrow_mut();
+        let plan = storage.saver.plan(&mut console.shell.engine);
+        if !plan.is_empty() {
+            let upto = console.next_number() - 1;
+            storage.queue.push_back((upto, plan));
+        }
+    }
+
+    /// Puts a loaded or imported engine in place.
+    fn install(&self, mut engine: Engine) {
+        engine.record_changes(true);
+        let mut console = self.console.borrow_mut();
+        console.shell.engine = engine;
+        console.last_trace = None;
     }
 
     /// Keeps the selection on an existing table.
@@ -116,7 +166,11 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
             Action::Submit(text) => {
+                if self.storage.borrow().mode == Mode::Loading {
+                    return self;
+                }
                 self.console.borrow_mut().submit(&text);
+                self.queue_save();
                 let history = self.console.borrow().history.clone();
                 let _ = gloo::storage::LocalStorage::set(HISTORY_KEY, history);
                 let mut next = self.next(Some(String::new()));
@@ -156,6 +210,113 @@ impl Reducible for AppState {
             Action::SelectRow(row) => {
                 let mut next = self.next(None);
                 next.selected_row = row;
+                Rc::new(next)
+            }
+            Action::Loaded(loaded, idb, writer) => {
+                let Loaded {
+                    engine,
+                    problems,
+                    saver,
+                    ..
+                } = *loaded;
+                self.install(engine);
+                {
+                    let mut storage = self.storage.borrow_mut();
+                    storage.idb = Some(idb);
+                    storage.saver = saver;
+                    storage.problems.extend(problems);
+                    storage.mode = if writer { Mode::Writer } else { Mode::ReadOnly };
+                }
+                self.console.borrow_mut().shell.read_only =
+                    (!writer).then(|| READ_ONLY.to_string());
+                // Recovery problems make the saver checkpoint at once what was recovered.
+                self.queue_save();
+                let mut next = self.next(None);
+                next.fix_selection();
+                Rc::new(next)
+            }
+            Action::StorageUnavailable(reason) => {
+                let mut storage = self.storage.borrow_mut();
+                storage.mode = Mode::Unavailable(reason);
+                drop(storage);
+                Rc::new(self.next(None))
+            }
+            Action::Saved(upto) => {
+                let mut storage = self.storage.borrow_mut();
+                storage.saved_upto = storage.saved_upto.max(upto);
+                if storage.queue.is_empty() {
+                    storage.error = None;
+                }
+                drop(storage);
+                Rc::new(self.next(None))
+            }
+            Action::SaveFailed(message) => {
+                self.storage.borrow_mut().error = Some(message);
+                Rc::new(self.next(None))
+            }
+            Action::RetrySave => {
+                {
+                    let mut storage = self.storage.borrow_mut();
+                    let mut console = self.console.borrow_mut();
+                    storage.saver.failed();
+                    let plan = storage.saver.checkpoint(&mut console.shell.engine);
+                    let upto = console.next_number() - 1;
+                    storage.queue.push_back((upto, plan));
+                }
+                Rc::new(self.next(None))
+            }
+            Action::Usage(usage, quota) => {
+                self.storage.borrow_mut().usage = Some((usage, quota));
+                Rc::new(self.next(None))
+            }
+            Action::Persistent(p) => {
+                self.storage.borrow_mut().persistent = p;
+                Rc::new(self.next(None))
+            }
+            Action::Outdated => {
+                self.storage.borrow_mut().outdated = true;
+                Rc::new(self.next(None))
+            }
+            Action::DismissProblems => {
+                self.storage.borrow_mut().problems.clear();
+                Rc::new(self.next(None))
+            }
+            Action::Imported(engine, summary) => {
+                self.install(*engine);
+                self.console.borrow_mut().note(&summary, false);
+                self.queue_save();
+                let mut next = self.next(None);
+                next.fix_selection();
+                Rc::new(next)
+            }
+            Action::Note(text) => {
+                self.console
+                    .borrow_mut()
+                    .note(&text, text.starts_with("ERROR"));
+                Rc::new(self.next(None))
+            }
+            Action::Reset => {
+                let mut engine = Engine::new(Box::new(super::now_ms));
+                engine.record_changes(true);
+                {
+                    let mut console = self.console.borrow_mut();
+                    console.shell.engine = engine;
+                    console.entries.clear();
+                    console.history.clear();
+                    console.last_trace = None;
+                }
+                gloo::storage::LocalStorage::delete(HISTORY_KEY);
+                if self.storage.borrow().mode == Mode::Writer {
+                    // A full checkpoint of nothing: every stored run, the catalog and the log go.
+                    let mut storage = self.storage.borrow_mut();
+                    let mut console = self.console.borrow_mut();
+                    storage.saver.failed();
+                    let plan = storage.saver.checkpoint(&mut console.shell.engine);
+                    storage.queue.push_back((console.next_number() - 1, plan));
+                }
+                let mut next = self.next(Some(String::new()));
+                next.selected_table = None;
+                next.selected_row = None;
                 Rc::new(next)
             }
         }

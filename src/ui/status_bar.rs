@@ -1,0 +1,206 @@
+//! The header: where the tables are saved, how much storage they use, and export, import and
+//! reset.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlInputElement, HtmlSelectElement, Url};
+use yew::prelude::*;
+
+use super::state::{use_app, Action};
+use super::storage::Mode;
+use crate::persist::{export_json, export_script, import_json, import_script};
+
+fn download(name: &str, mime: &str, text: &str) -> Option<()> {
+    let parts = js_sys::Array::of1(&text.into());
+    let bag = BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &bag).ok()?;
+    let url = Url::create_object_url_with_blob(&blob).ok()?;
+    let document = gloo::utils::document();
+    let a: HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    Url::revoke_object_url(&url).ok()
+}
+
+#[component]
+pub fn StatusBar() -> Html {
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let file_ref = use_node_ref();
+    let storage = app.storage.borrow();
+    let pending = !storage.queue.is_empty() || storage.busy;
+    let (class, text) = match (&storage.mode, &storage.error) {
+        (Mode::Loading, _) => ("status loading", "Loading your tables…".to_string()),
+        (Mode::Unavailable(why), _) => (
+            "status bad",
+            format!("Not saved: storage unavailable ({why})"),
+        ),
+        (Mode::ReadOnly, _) => (
+            "status warn",
+            "Read-only: Rowkey is open in another tab".to_string(),
+        ),
+        (Mode::Writer, Some(_)) => ("status bad", "Not saved".to_string()),
+        (Mode::Writer, None) if pending => ("status saving", "Saving…".to_string()),
+        (Mode::Writer, None) => ("status ok", "All changes saved".to_string()),
+    };
+    let usage = storage.usage.map(|(used, _)| {
+        format!(
+            "{} stored{}",
+            super::human_bytes(used as u64),
+            if storage.persistent {
+                " · persistent"
+            } else {
+                ""
+            }
+        )
+    });
+    let writer = storage.mode == Mode::Writer;
+    let retry = storage.error.is_some().then(|| {
+        let app = app.clone();
+        html! { <button class="link" onclick={Callback::from(move |_| app.dispatch(Action::RetrySave))}>{"Retry"}</button> }
+    });
+    drop(storage);
+
+    let on_export = {
+        let app = app.clone();
+        Callback::from(move |e: Event| {
+            let Some(select) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            else {
+                return;
+            };
+            let choice = select.value();
+            select.set_value("");
+            let console = app.console.borrow();
+            let engine = &console.shell.engine;
+            let table = app.selected_table.clone();
+            let (scope, name) = match choice.starts_with("table") {
+                true => match &table {
+                    Some(t) => (Some(t.as_str()), t.clone()),
+                    None => return,
+                },
+                false => (None, "rowkey".to_string()),
+            };
+            let done = if choice.ends_with("json") {
+                download(
+                    &format!("{name}.json"),
+                    "application/json",
+                    &export_json(engine, scope),
+                )
+            } else {
+                download(
+                    &format!("{name}.hbase"),
+                    "text/plain",
+                    &export_script(engine, scope),
+                )
+            };
+            drop(console);
+            if done.is_none() {
+                app.dispatch(Action::Note(
+                    "ERROR: the export could not be downloaded".into(),
+                ));
+            }
+        })
+    };
+    let on_import_click = {
+        let file_ref = file_ref.clone();
+        Callback::from(move |_| {
+            if let Some(input) = file_ref.cast::<HtmlInputElement>() {
+                input.click();
+            }
+        })
+    };
+    let on_file = {
+        let app = app.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let app = app.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = file.name();
+                let text = match wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_string())
+                {
+                    Some(t) => t,
+                    None => {
+                        app.dispatch(Action::Note(format!(
+                            "ERROR: could not read {name} as text"
+                        )));
+                        return;
+                    }
+                };
+                let result = {
+                    let console = app.console.borrow();
+                    let engine = &console.shell.engine;
+                    if text.trim_start().starts_with('{') {
+                        import_json(engine, &text, Box::new(super::now_ms))
+                    } else {
+                        import_script(engine, &text, Box::new(super::now_ms))
+                    }
+                };
+                match result {
+                    Ok(engine) => {
+                        let tables = engine.tables().count();
+                        app.dispatch(Action::Imported(
+                            Box::new(engine),
+                            format!("Imported {name}: {tables} tables now."),
+                        ));
+                    }
+                    Err(e) => app.dispatch(Action::Note(format!(
+                        "ERROR: {name} was not imported, nothing changed. {e}"
+                    ))),
+                }
+            });
+        })
+    };
+    let on_reset = {
+        let app = app.clone();
+        Callback::from(move |_| {
+            let sure = web_sys::window()
+                .and_then(|w| {
+                    w.confirm_with_message(
+                        "Delete every table and the command history? This cannot be undone.",
+                    )
+                    .ok()
+                })
+                .unwrap_or(false);
+            if sure {
+                app.dispatch(Action::Reset);
+            }
+        })
+    };
+    let has_table = app.selected_table.is_some();
+    html! {
+        <header class="top">
+            <span class="logo">{"Rowkey"}</span>
+            <span class="tagline">{"HBase schema design, running in your browser"}</span>
+            <span class="spacer"></span>
+            <span class={class} role="status">{text}</span>
+            {retry}
+            if let Some(u) = usage { <span class="usage">{u}</span> }
+            <select class="action" onchange={on_export} aria-label="Export">
+                <option value="" selected=true>{"Export…"}</option>
+                <option value="all-json">{"All tables · JSON"}</option>
+                <option value="all-script">{"All tables · HBase shell script"}</option>
+                <option value="table-json" disabled={!has_table}>{"Selected table · JSON"}</option>
+                <option value="table-script" disabled={!has_table}>{"Selected table · HBase shell script"}</option>
+            </select>
+            <button class="action" onclick={on_import_click} disabled={!writer}>{"Import…"}</button>
+            <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
+            <button class="action danger" onclick={on_reset} disabled={!writer}>{"Reset"}</button>
+        </header>
+    }
+}
