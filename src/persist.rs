@@ -12,6 +12,8 @@ mod export;
 mod plan;
 
 #[cfg(target_arch = "wasm32")]
+pub mod bench;
+#[cfg(target_arch = "wasm32")]
 pub mod idb;
 
 pub use codec::{
