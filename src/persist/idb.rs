@@ -70,8 +70,18 @@ fn key_to_u64(v: &JsValue) -> Option<u64> {
 impl Idb {
     /// Opens (and on first use creates) the database.
     pub async fn open(name: &str) -> Result<Idb, IdbError> {
+        Self::open_notifying(name, || {}).await
+    }
+
+    /// Opens the database, calling `on_blocked` if an older tab keeps it open while this one
+    /// needs to upgrade it (the open then waits until that tab closes or reloads).
+    pub async fn open_notifying(name: &str, on_blocked: impl FnOnce() + 'static) -> Result<Idb, IdbError> {
         let db = Database::open(name)
             .with_version(VERSION)
+            .with_on_blocked(move |_event| {
+                on_blocked();
+                Ok(())
+            })
             .with_on_upgrade_needed(|_event, db: Database| {
                 let existing: Vec<String> = db.object_store_names().collect();
                 if !existing.iter().any(|n| n == RUNS) {

@@ -44,7 +44,7 @@ pub fn App() -> Html {
             out.push(html! { <div class="banner warn">{"Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes."}</div> });
         }
         if s.outdated {
-            out.push(html! { <div class="banner warn">{"Rowkey was updated in another tab. Reload this tab to keep saving."}</div> });
+            out.push(html! { <div class="banner warn">{"Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one."}</div> });
         }
         if let Some(e) = &s.error {
             out.push(html! { <div class="banner bad">{format!("Not saved: {e}")}</div> });

@@ -130,7 +130,8 @@ async fn read(idb: &Idb) -> Result<Loaded, String> {
 pub async fn start(app: AppHandle) {
     let dispatcher = app.dispatcher();
     let writer = acquire_lock(true).await;
-    let idb = match Idb::open(DB_NAME).await {
+    let blocked = dispatcher.clone();
+    let idb = match Idb::open_notifying(DB_NAME, move || blocked.dispatch(Action::Outdated)).await {
         Ok(idb) => Rc::new(idb),
         Err(e) => {
             dispatcher.dispatch(Action::StorageUnavailable(e.message));

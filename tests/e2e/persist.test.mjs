@@ -191,3 +191,30 @@ test('a full disk: the write fails visibly, the tables stay usable, the last sav
   assert.doesNotMatch(await runCommand(page, "scan 'big'"), /huge/);
   await context.close();
 });
+
+test('a new build replaces the offline cache', async () => {
+  const { DIST } = await import('./harness.mjs');
+  const index = path.join(DIST, 'index.html');
+  const original = fs.readFileSync(index, 'utf8');
+  const context = await browser.newContext();
+  try {
+    const { page } = await openApp(context, url);
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await page.waitForFunction(async () => (await caches.keys()).some((k) => k.startsWith('rowkey-shell-')));
+    const first = await page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('rowkey-shell-')));
+    // A new build: a different index.html.
+    fs.writeFileSync(index, original.replace('</head>', '<meta name="build" content="next" />\n</head>'));
+    await page.reload();
+    await page.waitForFunction(async (old) => {
+      const keys = (await caches.keys()).filter((k) => k.startsWith('rowkey-shell-'));
+      return keys.length === 1 && keys[0] !== old[0];
+    }, first);
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('textarea.input');
+    assert.equal(await page.locator('meta[name=build]').getAttribute('content'), 'next', 'offline serves the new build');
+  } finally {
+    fs.writeFileSync(index, original);
+    await context.close();
+  }
+});
