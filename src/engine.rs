@@ -854,6 +854,9 @@ impl Engine {
             stats: RegionStats::default(),
         };
         let old_id = std::mem::replace(&mut region.id, left_id);
+        // The parent's history cannot be told apart by key: both daughters start a new
+        // timeline (the left keeps the running totals, so totals add up).
+        region.stats.activity.clear();
         t.regions.insert(idx + 1, right);
         self.counters.splits += 1;
         self.counters.compaction_bytes += before as u64;

@@ -1,6 +1,7 @@
 //! Rowkey: an HBase schema-design playground.
 pub mod bytes;
 pub mod console;
+pub mod designs;
 pub mod engine;
 pub mod filter;
 pub mod persist;

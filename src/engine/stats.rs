@@ -30,6 +30,16 @@ pub struct RegionStats {
 }
 
 impl RegionStats {
+    /// Reads and writes in the last `ticks` ticks before `now`.
+    pub fn recent(&self, now: u64, ticks: u64) -> (u64, u64) {
+        let from = now.saturating_sub(ticks);
+        self.activity
+            .iter()
+            .rev()
+            .take_while(|a| a.0 > from)
+            .fold((0, 0), |(r, w), a| (r + u64::from(a.1), w + u64::from(a.2)))
+    }
+
     pub(crate) fn record(
         &mut self,
         tick: u64,

@@ -75,7 +75,10 @@ impl Idb {
 
     /// Opens the database, calling `on_blocked` if an older tab keeps it open while this one
     /// needs to upgrade it (the open then waits until that tab closes or reloads).
-    pub async fn open_notifying(name: &str, on_blocked: impl FnOnce() + 'static) -> Result<Idb, IdbError> {
+    pub async fn open_notifying(
+        name: &str,
+        on_blocked: impl FnOnce() + 'static,
+    ) -> Result<Idb, IdbError> {
         let db = Database::open(name)
             .with_version(VERSION)
             .with_on_blocked(move |_event| {

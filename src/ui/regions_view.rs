@@ -6,6 +6,9 @@ use yew::prelude::*;
 use super::state::use_app;
 use crate::bytes::to_printable;
 
+/// How many recent operations the heat covers.
+const RECENT_TICKS: u64 = 200;
+
 #[component]
 pub fn RegionsView() -> Html {
     let Some(app) = use_app() else {
@@ -22,10 +25,13 @@ pub fn RegionsView() -> Html {
         };
     };
     let settings = table.descriptor.settings;
+    // Heat is recent activity: the last operations show where traffic goes now.
+    let now = console.shell.engine.tick();
     let activity: Vec<u64> = table
         .regions
         .iter()
-        .map(|r| r.stats.reads + r.stats.writes)
+        .map(|r| r.stats.recent(now, RECENT_TICKS))
+        .map(|(r, w)| r + w)
         .collect();
     let total: u64 = activity.iter().sum();
     let max = activity.iter().copied().max().unwrap_or(0);
@@ -68,7 +74,7 @@ pub fn RegionsView() -> Html {
         <section class="view">
             <h3>{format!("Regions of {} ({})", table.descriptor.name, table.regions.len())}</h3>
             <div class="region-strip">{regions}</div>
-            <p class="legend">{"Width: data size. Colour: reads and writes so far. Bar: memstore filling towards a flush. A region over "}{format!("{} KB", settings.split_bytes / 1024)}{" splits at its middle key."}</p>
+            <p class="legend">{"Width: data size. Colour: share of the last 200 operations. Bar: memstore filling towards a flush. A region over "}{format!("{} KB", settings.split_bytes / 1024)}{" splits at its middle key."}</p>
         </section>
     }
 }

@@ -1,0 +1,181 @@
+//! The gallery: every table design of the design documents, runnable. A design is its tables
+//! and sample data (as a shell script), the access patterns it serves (as commands), and what
+//! to look at to see why it works or why it is the anti-pattern.
+
+mod cases;
+mod csdn;
+mod follow;
+mod org;
+mod person_role;
+mod schema_guide;
+mod weibo;
+
+use crate::shell::quote;
+
+/// What the design teaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The layout the design document recommends.
+    Recommended,
+    /// Works, with a cost worth seeing.
+    Tradeoff,
+    /// The layout the design document warns against.
+    AntiPattern,
+}
+
+impl Verdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Recommended => "recommended",
+            Verdict::Tradeoff => "trade-off",
+            Verdict::AntiPattern => "anti-pattern",
+        }
+    }
+}
+
+/// One access pattern: a command and what its result shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub name: &'static str,
+    pub command: String,
+    pub note: &'static str,
+}
+
+/// One table design.
+#[derive(Clone, Debug)]
+pub struct Design {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The design document it comes from.
+    pub source: &'static str,
+    pub verdict: Verdict,
+    /// Why it works, or why not, in a few sentences.
+    pub why: &'static str,
+    /// The tables its script creates.
+    pub tables: &'static [&'static str],
+    /// The shell script that creates the tables and loads the sample data.
+    pub setup: fn() -> String,
+    pub patterns: Vec<Pattern>,
+}
+
+/// Every design, in the order of the design documents.
+pub fn catalogue() -> Vec<Design> {
+    let mut all = Vec::new();
+    all.extend(person_role::designs());
+    all.extend(org::designs());
+    all.extend(weibo::designs());
+    all.extend(csdn::designs());
+    all.extend(schema_guide::designs());
+    all.extend(cases::designs());
+    all.extend(follow::designs());
+    all
+}
+
+/// The design with this id.
+pub fn find(id: &str) -> Option<Design> {
+    catalogue().into_iter().find(|d| d.id == id)
+}
+
+/// Java's `Long.MAX_VALUE - ts`, the reverse timestamp that makes the newest sort first.
+pub(crate) fn reverse_ts(ts: u64) -> u64 {
+    i64::MAX as u64 - ts
+}
+
+/// The first `n` hex digits of the MD5 of `text`: a fixed-length, evenly spread key part.
+pub(crate) fn md5_hex(text: &str, n: usize) -> String {
+    use md5::{Digest, Md5};
+    let digest = Md5::digest(text.as_bytes());
+    digest
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
+        .chars()
+        .take(n)
+        .collect()
+}
+
+/// Epoch milliseconds of a UTC date and time.
+pub(crate) fn epoch_ms(y: i64, m: i64, d: i64, hh: i64, mm: i64, ss: i64) -> u64 {
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    ((days * 86_400 + hh * 3600 + mm * 60 + ss) * 1000) as u64
+}
+
+/// A script being written: one command per line.
+#[derive(Default)]
+pub(crate) struct Script(pub String);
+
+impl Script {
+    pub fn line(&mut self, text: impl AsRef<str>) -> &mut Self {
+        self.0.push_str(text.as_ref());
+        self.0.push('\n');
+        self
+    }
+
+    /// `put 'table', 'row', 'column', 'value'` with any bytes quoted right.
+    pub fn put(&mut self, table: &str, row: &str, column: &str, value: &str) -> &mut Self {
+        let line = format!(
+            "put {}, {}, {}, {}",
+            quote(table.as_bytes()),
+            quote(row.as_bytes()),
+            quote(column.as_bytes()),
+            quote(value.as_bytes())
+        );
+        self.line(line)
+    }
+
+    /// A put with an explicit timestamp.
+    pub fn put_at(
+        &mut self,
+        table: &str,
+        row: &str,
+        column: &str,
+        value: &str,
+        ts: u64,
+    ) -> &mut Self {
+        let line = format!(
+            "put {}, {}, {}, {}, {ts}",
+            quote(table.as_bytes()),
+            quote(row.as_bytes()),
+            quote(column.as_bytes()),
+            quote(value.as_bytes())
+        );
+        self.line(line)
+    }
+
+    pub fn done(&mut self) -> String {
+        std::mem::take(&mut self.0)
+    }
+}
+
+/// A pattern, briefly.
+pub(crate) fn pattern(
+    name: &'static str,
+    command: impl Into<String>,
+    note: &'static str,
+) -> Pattern {
+    Pattern {
+        name,
+        command: command.into(),
+        note,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(epoch_ms(1970, 1, 1, 0, 0, 0), 0);
+        assert_eq!(epoch_ms(2022, 12, 1, 0, 0, 0), 1_669_852_800_000);
+        assert_eq!(md5_hex("", 8), "d41d8cd9");
+        assert_eq!(reverse_ts(1), 9_223_372_036_854_775_806);
+    }
+}

@@ -1,0 +1,96 @@
+//! A blogging site: follow and fan lists, and a year of posts keyed by reverse time
+//! (design document 001).
+
+use super::{epoch_ms, pattern, reverse_ts, Design, Script, Verdict};
+
+/// (id, name, follows, fans)
+const BLOGGERS: &[(&str, &str, &[&str], &[&str])] = &[
+    ("CSDN_1", "jakson", &["CSDN_3"], &["CSDN_2", "CSDN_3"]),
+    ("CSDN_2", "elite", &["CSDN_3"], &["CSDN_2", "CSDN_3"]),
+    ("CSDN_3", "bob", &["CSDN_1"], &["CSDN_2", "CSDN_4"]),
+    (
+        "CSDN_4",
+        "Eric",
+        &["CSDN_5"],
+        &["CSDN_1", "CSDN_2", "CSDN_3"],
+    ),
+    ("CSDN_5", "tom", &[], &["CSDN_4"]),
+];
+
+fn name(id: &str) -> &'static str {
+    BLOGGERS
+        .iter()
+        .find(|b| b.0 == id)
+        .map(|b| b.1)
+        .unwrap_or("?")
+}
+
+fn follows() -> String {
+    let mut s = Script::default();
+    s.line("create 'csdn_rel', 'follows', 'fans'");
+    for (id, _, follows, fans) in BLOGGERS {
+        for f in *follows {
+            s.put("csdn_rel", id, &format!("follows:{f}"), name(f));
+        }
+        for f in *fans {
+            s.put("csdn_rel", id, &format!("fans:{f}"), name(f));
+        }
+    }
+    s.done()
+}
+
+/// Posts in the sample year.
+pub const POSTS: u64 = 10_000;
+
+/// The publication time of post `j`: spread evenly over 2022 (UTC).
+pub fn post_time(j: u64) -> u64 {
+    let start = epoch_ms(2022, 1, 1, 0, 0, 0);
+    let year = epoch_ms(2023, 1, 1, 0, 0, 0) - start;
+    start + (j * year / POSTS) / 1000 * 1000
+}
+
+fn blog() -> String {
+    let mut s = Script::default();
+    s.line("create 'blog', 'cf'");
+    for j in 0..POSTS {
+        let key = format!("123_{}", reverse_ts(post_time(j)));
+        s.put("blog", &key, "cf:title", &format!("title_{j}"))
+            .put("blog", &key, "cf:content", &format!("content_{j}"))
+            .put("blog", &key, "cf:specification", &format!("bigdata_{j}"));
+    }
+    s.done()
+}
+
+pub fn designs() -> Vec<Design> {
+    let start = format!("123_{}", reverse_ts(epoch_ms(2022, 12, 31, 23, 59, 59)));
+    let stop = format!("123_{}", reverse_ts(epoch_ms(2022, 12, 1, 0, 0, 0)));
+    vec![
+        Design {
+            id: "csdn.follows",
+            title: "Follow and fan lists, one row per blogger",
+            source: "001",
+            verdict: Verdict::Recommended,
+            why: "One row per blogger with two families, follows and fans; the qualifier is the other blogger's id and the value their name. A blogger's lists are one get, and two families stay within the two or three a table should have.",
+            tables: &["csdn_rel"],
+            setup: follows,
+            patterns: vec![
+                pattern("Everything about CSDN_4", "get 'csdn_rel', 'CSDN_4'", "Both lists, one row."),
+                pattern("Only the fans of CSDN_4", "get 'csdn_rel', 'CSDN_4', 'fans'", "Reading one family touches one store."),
+            ],
+        },
+        Design {
+            id: "csdn.blog",
+            title: "A year of blog posts keyed by reverse time",
+            source: "001",
+            verdict: Verdict::Recommended,
+            why: "10,000 posts of blogger 123 in 2022 under keys 123_<Long.MAX_VALUE - ts>. Newest sorts first, and a month is one contiguous range: start at the reverse of its last second, stop at the reverse of its first. The scan touches only December's rows and the regions holding them. (Times are UTC here.)",
+            tables: &["blog"],
+            setup: blog,
+            patterns: vec![
+                pattern("Posts of December 2022", format!("count 'blog', {{STARTROW => '{start}', STOPROW => '{stop}'}}"), "Examined equals returned: the range holds exactly December."),
+                pattern("The newest 3 posts", "scan 'blog', {ROWPREFIXFILTER => '123_', LIMIT => 3, COLUMNS => ['cf:title']}", "Reverse timestamps put the latest first."),
+                pattern("Posts found by title instead of by key (full scan)", "count 'blog', {FILTER => \"SingleColumnValueFilter('cf', 'title', =, 'regexstring:^title_9[2-9][0-9]{2}$')\"}", "Without the key, every row is read."),
+            ],
+        },
+    ]
+}

@@ -1,0 +1,103 @@
+//! A follow feature, single-row and tall (design document 004).
+
+use super::{md5_hex, pattern, reverse_ts, Design, Script, Verdict};
+
+const USERS: &[(&str, &str)] = &[
+    ("1001", "zhang"),
+    ("1002", "li"),
+    ("1003", "wang"),
+    ("1004", "zhao"),
+    ("1005", "qian"),
+];
+/// (follower, followed)
+const FOLLOWS: &[(&str, &str)] = &[
+    ("1001", "1002"),
+    ("1001", "1003"),
+    ("1002", "1001"),
+    ("1003", "1001"),
+    ("1004", "1001"),
+    ("1004", "1003"),
+    ("1005", "1002"),
+];
+const T0: u64 = 1_700_000_000_000;
+
+fn name(id: &str) -> &'static str {
+    USERS.iter().find(|u| u.0 == id).map(|u| u.1).unwrap_or("?")
+}
+
+fn single_row() -> String {
+    let mut s = Script::default();
+    s.line("create 'fl_user', {NAME => 'info', VERSIONS => 3}, {NAME => 'follows', VERSIONS => 3}, {NAME => 'fans', VERSIONS => 3}");
+    for (id, n) in USERS {
+        s.put("fl_user", id, "info:username", n)
+            .put("fl_user", id, "info:pwd", "secret");
+    }
+    for (i, (a, b)) in FOLLOWS.iter().enumerate() {
+        let ts = T0 + i as u64 * 1000;
+        s.put("fl_user", a, &format!("follows:{b}-{ts}"), name(b))
+            .put("fl_user", b, &format!("fans:{a}-{ts}"), name(a));
+    }
+    s.done()
+}
+
+fn tall() -> String {
+    let mut s = Script::default();
+    s.line("create 'fl_follows', 'f'")
+        .line("create 'fl_fans', 'f'")
+        .line("create 'fl_pair', 'f'");
+    for (i, (a, b)) in FOLLOWS.iter().enumerate() {
+        let ts = T0 + i as u64 * 1000;
+        s.put(
+            "fl_follows",
+            &format!("{a}{}", reverse_ts(ts)),
+            &format!("f:{b}"),
+            name(b),
+        );
+        s.put(
+            "fl_fans",
+            &format!("{b}{}", reverse_ts(ts)),
+            &format!("f:{a}"),
+            name(a),
+        );
+        s.put(
+            "fl_pair",
+            &format!("{}{}", md5_hex(a, 8), md5_hex(b, 8)),
+            "f:name",
+            name(b),
+        );
+    }
+    s.done()
+}
+
+pub fn designs() -> Vec<Design> {
+    let pair = format!("{}{}", md5_hex("1004", 8), md5_hex("1003", 8));
+    vec![
+        Design {
+            id: "follow.single-row",
+            title: "Follows and fans as columns of the user's row",
+            source: "004",
+            verdict: Verdict::Tradeoff,
+            why: "One row per user with families info, follows and fans; the qualifier is <other id>-<timestamp>. Everything about a user is one get and row-atomic, but to unfollow, the qualifier must first be found with a ColumnPrefixFilter on the id in both rows, and very popular users grow very wide rows.",
+            tables: &["fl_user"],
+            setup: single_row,
+            patterns: vec![
+                pattern("Everything about 1001", "get 'fl_user', '1001'", "Profile, follows and fans in one row."),
+                pattern("Unfollow, step 1: find the qualifier", "get 'fl_user', '1004', {COLUMN => 'follows', FILTER => \"ColumnPrefixFilter('1003-')\"}", "The timestamp in the qualifier must be looked up first."),
+            ],
+        },
+        Design {
+            id: "follow.tall",
+            title: "Follows as rows: user id + reverse time",
+            source: "004",
+            verdict: Verdict::Recommended,
+            why: "Each follow is a row <user id><Long.MAX_VALUE - ts> with the other user as qualifier, in a follows table and a fans table, so both lists are prefix scans, newest first. Keyed hash(a)+hash(b) instead (fl_pair), the ids get a fixed length and 'does 1004 follow 1003' or an unfollow is one get or delete, at the price of the natural order.",
+            tables: &["fl_follows", "fl_fans", "fl_pair"],
+            setup: tall,
+            patterns: vec![
+                pattern("Whom 1004 follows, newest first", "scan 'fl_follows', {ROWPREFIXFILTER => '1004'}", "A prefix scan of small rows."),
+                pattern("Fans of 1001", "scan 'fl_fans', {ROWPREFIXFILTER => '1001'}", "The mirrored table."),
+                pattern("Does 1004 follow 1003? (hashed pair key)", format!("get 'fl_pair', '{pair}'"), "One get; deleting the row unfollows."),
+            ],
+        },
+    ]
+}

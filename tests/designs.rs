@@ -1,0 +1,217 @@
+//! The gallery: every design of the catalogue loads and serves its access patterns, and the
+//! designs show what they teach (rows examined against returned, where writes went).
+mod common;
+use common::*;
+use rowkey::designs::{catalogue, find};
+use rowkey::shell::Shell;
+
+/// The ids of the design catalogue (shared/seeds/README.md).
+const IDS: &[&str] = &[
+    "person-role.one-table",
+    "person-role.two-tables",
+    "person-role.three-tables",
+    "org.departments",
+    "weibo.users",
+    "weibo.posts",
+    "weibo.inbox",
+    "csdn.follows",
+    "csdn.blog",
+    "schema.reversed-domain",
+    "schema.hashed-id",
+    "schema.metric-timestamp",
+    "schema.mentions",
+    "schema.sequential-ids",
+    "schema.frequent-updates",
+    "schema.columns-as-data",
+    "schema.tall-vs-wide",
+    "cases.locations",
+    "cases.student-course",
+    "cases.user-action",
+    "cases.user-friends",
+    "cases.access-log",
+    "follow.single-row",
+    "follow.tall",
+];
+
+fn loaded(id: &str) -> Result<Shell, String> {
+    let design = find(id).ok_or(format!("no design {id}"))?;
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    for o in sh.run(&(design.setup)()) {
+        if let Some(e) = o.error {
+            return Err(format!(
+                "{id}: setup failed at {:?}: {}",
+                o.input, e.message
+            ));
+        }
+    }
+    Ok(sh)
+}
+
+/// (rows examined, rows returned) of the last read of a command.
+fn read(sh: &mut Shell, command: &str) -> Result<(u64, u64), String> {
+    let outcomes = sh.run(command);
+    if let Some(e) = outcomes.iter().find_map(|o| o.error.clone()) {
+        return Err(format!("{command}: {}", e.message));
+    }
+    let trace = outcomes
+        .iter()
+        .rev()
+        .find_map(|o| o.trace.clone())
+        .ok_or(format!("{command} read nothing"))?;
+    Ok((trace.stats.rows_examined, trace.stats.rows_returned))
+}
+
+#[test]
+fn the_gallery_holds_every_catalogued_design_once() {
+    let ids: Vec<&str> = catalogue().iter().map(|d| d.id).collect();
+    assert_eq!(ids, IDS);
+}
+
+#[test]
+fn every_design_loads_and_every_pattern_runs() -> Result<(), String> {
+    for design in catalogue() {
+        let mut sh = loaded(design.id)?;
+        for t in design.tables {
+            assert!(sh.engine.exists(t), "{}: table {t} missing", design.id);
+        }
+        assert!(!design.patterns.is_empty() && !design.why.is_empty());
+        for p in &design.patterns {
+            for o in sh.run(&p.command) {
+                if let Some(e) = o.error {
+                    return Err(format!("{} / {}: {}", design.id, p.name, e.message));
+                }
+                if let Some(t) = o.trace {
+                    assert!(
+                        t.stats.rows_returned > 0,
+                        "{} / {} returned nothing",
+                        design.id,
+                        p.name
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn reversed_domains_read_only_the_site() -> Result<(), String> {
+    let d = find("schema.reversed-domain").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    assert_eq!(read(&mut sh, &d.patterns[0].command)?, (75, 75));
+    assert_eq!(read(&mut sh, &d.patterns[1].command)?, (200, 75));
+    Ok(())
+}
+
+#[test]
+fn december_is_one_contiguous_range_of_the_blog() -> Result<(), String> {
+    let d = find("csdn.blog").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    let december = (0..10_000u64)
+        .filter(|j| rowkey_post_in_december(*j))
+        .count() as u64;
+    assert!(december > 800 && december < 900, "{december}");
+    assert_eq!(read(&mut sh, &d.patterns[0].command)?, (december, december));
+    assert!(
+        sh.engine
+            .table("blog")
+            .map(|t| t.regions.len())
+            .unwrap_or(0)
+            > 3,
+        "30,000 cells split the table"
+    );
+    Ok(())
+}
+
+fn rowkey_post_in_december(j: u64) -> bool {
+    let start = 1_669_852_800_000; // 2022-12-01 UTC
+    let end = 1_672_531_200_000; // 2023-01-01 UTC
+    let year_start = 1_640_995_200_000; // 2022-01-01 UTC
+    let t = year_start + (j * (end - year_start) / 10_000) / 1000 * 1000;
+    t >= start && t < end
+}
+
+#[test]
+fn timestamp_first_keys_read_every_metric() -> Result<(), String> {
+    let d = find("schema.metric-timestamp").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    assert_eq!(read(&mut sh, &d.patterns[0].command)?, (30, 30));
+    assert_eq!(read(&mut sh, &d.patterns[1].command)?, (120, 30));
+    Ok(())
+}
+
+#[test]
+fn sequential_ids_hotspot_and_reversed_ids_spread() -> Result<(), String> {
+    let sh = loaded("schema.sequential-ids")?;
+    let seq = sh
+        .engine
+        .table("sg_seq")
+        .map_err(|e| e.to_string())?
+        .regions
+        .len();
+    let rev = sh
+        .engine
+        .table("sg_seq_rev")
+        .map_err(|e| e.to_string())?
+        .regions
+        .len();
+    assert!(seq >= 3 && rev >= 3, "both split: {seq} and {rev} regions");
+    // Twenty more users of each kind: which regions take them?
+    let mut sh = sh;
+    let writes = |sh: &Shell, table: &str| -> Vec<(u64, u64)> {
+        sh.engine
+            .table(table)
+            .map(|t| t.regions.iter().map(|r| (r.id, r.stats.writes)).collect())
+            .unwrap_or_default()
+    };
+    let (seq_before, rev_before) = (writes(&sh, "sg_seq"), writes(&sh, "sg_seq_rev"));
+    for id in 101_200u64..101_220 {
+        let reversed: String = id.to_string().chars().rev().collect();
+        run(&mut sh, &format!("put 'sg_seq', '{id}', 'u:name', 'new'\nput 'sg_seq_rev', '{reversed}', 'u:name', 'new'"));
+    }
+    let changed = |before: &[(u64, u64)], after: &[(u64, u64)]| {
+        before
+            .iter()
+            .filter(|(id, w)| after.iter().find(|a| a.0 == *id).is_none_or(|a| a.1 != *w))
+            .count()
+    };
+    assert_eq!(
+        changed(&seq_before, &writes(&sh, "sg_seq")),
+        1,
+        "sequential ids: one region took every new write"
+    );
+    assert!(
+        changed(&rev_before, &writes(&sh, "sg_seq_rev")) >= 3,
+        "reversed ids: the new writes spread"
+    );
+    Ok(())
+}
+
+#[test]
+fn one_hot_row_keeps_only_its_last_version() -> Result<(), String> {
+    let d = find("schema.frequent-updates").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    let out = run(&mut sh, &d.patterns[0].command);
+    assert!(out.ends_with("1 row(s)\n"), "{out}");
+    assert_eq!(
+        sh.engine
+            .table("sg_memusage_one")
+            .map(|t| t.regions.len())
+            .unwrap_or(0),
+        1,
+        "a single row never splits"
+    );
+    assert_eq!(read(&mut sh, &d.patterns[2].command)?, (5, 5));
+    Ok(())
+}
+
+#[test]
+fn the_relational_layout_scans_every_link() -> Result<(), String> {
+    let d = find("person-role.three-tables").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    assert_eq!(read(&mut sh, &d.patterns[0].command)?, (7, 2));
+    let two = find("person-role.two-tables").ok_or("missing")?;
+    let mut sh = loaded(two.id)?;
+    assert_eq!(read(&mut sh, &two.patterns[0].command)?, (1, 1));
+    Ok(())
+}
