@@ -4,6 +4,8 @@
 
 mod app;
 mod console_view;
+mod design_view;
+mod gallery;
 mod read_view;
 mod regions_view;
 mod rowkeys_view;

@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::console_view::ConsoleView;
+use super::design_view::DesignView;
 use super::read_view::ReadView;
 use super::regions_view::RegionsView;
 use super::rowkeys_view::RowkeysView;
@@ -79,6 +80,7 @@ pub fn App() -> Html {
                     <ConsoleView />
                 </main>
                 <aside class="views">
+                    <DesignView />
                     <RegionsView />
                     <ReadView />
                     <RowkeysView />

@@ -83,6 +83,10 @@ fn save_mark(entry: &Entry, save: SaveState) -> Html {
 
 fn entry_view(entry: &Entry, save: SaveState) -> Html {
     let failed = entry.error_span.is_some();
+    if entry.input.is_empty() {
+        // A note from the app (a design loaded, an import), not a command.
+        return html! { <div class={classes!("entry", "note", failed.then_some("failed"))}><pre class="output">{entry.output.clone()}</pre></div> };
+    }
     html! {
         <div class={classes!("entry", failed.then_some("failed"))}>
             <div class="prompt-line">

@@ -70,6 +70,7 @@ pub fn Sidebar() -> Html {
                 <button class="quick" onclick={quick}>{"Run the quick start"}</button>
             }
             <ul class="tables">{tables}</ul>
+            <super::gallery::Gallery />
         </nav>
     }
 }

@@ -26,6 +26,8 @@ pub struct AppState {
     pub version: u64,
     pub selected_table: Option<String>,
     pub selected_row: Option<Vec<u8>>,
+    /// The gallery design on show.
+    pub selected_design: Option<&'static str>,
     /// Text to put into the input (history navigation, examples).
     pub input: String,
     /// Bumped when `input` should replace what the input box holds.
@@ -61,6 +63,9 @@ pub enum Action {
     Note(String),
     /// Empty every table and the history.
     Reset,
+    /// Show a gallery design, loading its tables the first time.
+    OpenDesign(&'static str),
+    CloseDesign,
 }
 
 impl PartialEq for AppState {
@@ -85,6 +90,7 @@ impl Default for AppState {
             version: 0,
             selected_table: None,
             selected_row: None,
+            selected_design: None,
             input: String::new(),
             input_serial: 0,
         }
@@ -101,6 +107,7 @@ impl AppState {
             version: self.version + 1,
             selected_table: self.selected_table.clone(),
             selected_row: self.selected_row.clone(),
+            selected_design: self.selected_design,
             input: input.unwrap_or_default(),
             input_serial: serial,
         }
@@ -294,6 +301,69 @@ impl Reducible for AppState {
                     .borrow_mut()
                     .note(&text, text.starts_with("ERROR"));
                 Rc::new(self.next(None))
+            }
+            Action::OpenDesign(id) => {
+                let Some(design) = crate::designs::find(id) else {
+                    return self;
+                };
+                let mut next = self.next(None);
+                next.selected_design = Some(design.id);
+                let present: Vec<bool> = {
+                    let console = self.console.borrow();
+                    design
+                        .tables
+                        .iter()
+                        .map(|t| console.shell.engine.exists(t))
+                        .collect()
+                };
+                if present.iter().all(|p| !p) {
+                    let script = (design.setup)();
+                    let failure = {
+                        let mut console = self.console.borrow_mut();
+                        let outcomes = console.shell.run(&script);
+                        let failed = outcomes
+                            .iter()
+                            .find_map(|o| o.error.as_ref().map(|e| e.message.clone()));
+                        let cells = outcomes.len();
+                        console.note(
+                            &match &failed {
+                                Some(e) => format!("ERROR: design {} did not load: {e}", design.id),
+                                None => format!(
+                                    "Loaded design {}: tables {} ({cells} commands).",
+                                    design.id,
+                                    design.tables.join(", ")
+                                ),
+                            },
+                            failed.is_some(),
+                        );
+                        failed
+                    };
+                    if failure.is_none() {
+                        self.queue_save();
+                    }
+                } else if present.iter().any(|p| !p) {
+                    let missing: Vec<&str> = design
+                        .tables
+                        .iter()
+                        .zip(&present)
+                        .filter(|(_, p)| !**p)
+                        .map(|(t, _)| *t)
+                        .collect();
+                    self.console.borrow_mut().note(&format!("ERROR: design {} needs tables {}; drop its other tables to load it afresh", design.id, missing.join(", ")), true);
+                }
+                next.selected_table = design
+                    .tables
+                    .first()
+                    .map(|t| t.to_string())
+                    .filter(|t| self.console.borrow().shell.engine.exists(t));
+                next.selected_row = None;
+                next.fix_selection();
+                Rc::new(next)
+            }
+            Action::CloseDesign => {
+                let mut next = self.next(None);
+                next.selected_design = None;
+                Rc::new(next)
             }
             Action::Reset => {
                 let mut engine = Engine::new(Box::new(super::now_ms));

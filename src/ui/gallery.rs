@@ -1,0 +1,50 @@
+//! The gallery list in the side panel: every design, grouped by design document.
+
+use yew::prelude::*;
+
+use super::state::{use_app, Action};
+use crate::designs::catalogue;
+
+const SOURCES: &[(&str, &str)] = &[
+    ("000", "Three applications"),
+    ("001", "Table structure basics"),
+    ("002", "The schema guide"),
+    ("003", "Case studies (2009)"),
+    ("004", "A follow feature"),
+];
+
+#[component]
+pub fn Gallery() -> Html {
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let designs = catalogue();
+    let groups: Html = SOURCES
+        .iter()
+        .map(|(source, heading)| {
+            let items: Html = designs
+                .iter()
+                .filter(|d| d.source == *source)
+                .map(|d| {
+                    let app2 = app.clone();
+                    let id = d.id;
+                    let onclick = Callback::from(move |_| app2.dispatch(Action::OpenDesign(id)));
+                    let selected = app.selected_design == Some(d.id);
+                    html! {
+                        <li class={classes!("design-item", selected.then_some("selected"))} {onclick} title={d.id}>
+                            <span class={classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))}></span>
+                            {d.title}
+                        </li>
+                    }
+                })
+                .collect();
+            html! { <><li class="group">{*heading}</li>{items}</> }
+        })
+        .collect();
+    html! {
+        <>
+            <h2 class="gallery-heading">{"Design gallery"}</h2>
+            <ul class="gallery">{groups}</ul>
+        </>
+    }
+}

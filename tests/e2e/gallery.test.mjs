@@ -1,0 +1,50 @@
+// The gallery: open a design, run its access patterns, see what the views show.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, openApp, SHOTS } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+async function openDesign(page, title) {
+  await page.locator('.design-item', { hasText: title }).click();
+  await page.waitForSelector('.design-card');
+  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Loaded design')));
+}
+
+async function runPattern(page, name) {
+  const before = await page.locator('.entry').count();
+  await page.locator('button.pattern', { hasText: name }).click();
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before);
+}
+
+test('a design loads, its patterns run, the views explain them', async () => {
+  const context = await browser.newContext({ viewport: { width: 1500, height: 940 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+
+  await openDesign(page, 'Reversed domain names');
+  assert.match(await page.locator('.design-card').innerText(), /recommended/i);
+  await runPattern(page, 'All pages of example.com (reversed keys)');
+  assert.match(await page.locator('.entry .output').last().innerText(), /^75 row\(s\)$/m);
+  assert.match(await page.locator('.meter').first().innerText(), /75 returned of 75 examined/);
+  await runPattern(page, 'The same with plain domain keys');
+  assert.match(await page.locator('.meter').first().innerText(), /75 returned of 200 examined/);
+
+  await openDesign(page, 'Sequential ids hotspot');
+  await page.locator('.table-chip', { hasText: 'sg_seq_rev' }).click();
+  await page.locator('.table-chip', { hasText: /^sg_seq$/ }).click();
+  assert.equal(await page.locator('.region.hot').count(), 1, 'one hot region for sequential ids');
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-gallery-hotspot.png') });
+
+  await openDesign(page, 'A year of blog posts');
+  await runPattern(page, 'Posts of December 2022');
+  assert.match(await page.locator('.entry .output').last().innerText(), /^8\d\d row\(s\)$/m);
+  await page.locator('.keys li.returned').first().click();
+  await page.waitForSelector('table.versions tbody tr');
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-gallery-blog.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
