@@ -148,3 +148,21 @@ fn a_read_only_shell_refuses_writes_and_still_reads() {
     assert!(out.starts_with("ERROR: this tab is read-only: Rowkey is open for writing in another tab\nERROR: this tab is read-only"), "{out}");
     assert!(out.contains("1 row(s)"));
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("put 't', {}", "[".repeat(100_000));
+    let e = parse_command(&deep)
+        .err()
+        .map(|e| e.message)
+        .unwrap_or_default();
+    assert_eq!(e, "nesting deeper than 64 levels");
+    let filter = format!("{}PrefixFilter('a')", "(".repeat(100_000));
+    let e = rowkey::filter::parse_filter(&filter)
+        .err()
+        .map(|e| e.message)
+        .unwrap_or_default();
+    assert_eq!(e, "Filter nested deeper than 64 levels");
+    let skips = format!("{}PrefixFilter('a')", "SKIP ".repeat(100_000));
+    assert!(rowkey::filter::parse_filter(&skips).is_err());
+}

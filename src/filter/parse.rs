@@ -30,6 +30,7 @@ pub fn parse_filter(text: &str) -> Result<Box<dyn Filter>, FilterError> {
     let mut p = Parser {
         s: text.as_bytes(),
         pos: 0,
+        depth: 0,
     };
     let filter = p.or_expr()?;
     p.skip_ws();
@@ -45,7 +46,12 @@ pub fn parse_filter(text: &str) -> Result<Box<dyn Filter>, FilterError> {
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
+    /// Nesting of parentheses, SKIP and WHILE.
+    depth: usize,
 }
+
+/// Deepest nesting accepted, far below what would exhaust the stack.
+const MAX_DEPTH: usize = 64;
 
 /// One argument of a simple filter expression.
 struct Arg {
@@ -114,6 +120,19 @@ impl<'a> Parser<'a> {
     fn unary(&mut self, missing: &str) -> Result<Box<dyn Filter>, FilterError> {
         self.skip_ws();
         let start = self.pos;
+        if self.depth >= MAX_DEPTH {
+            return err(
+                format!("Filter nested deeper than {MAX_DEPTH} levels"),
+                start..start + 1,
+            );
+        }
+        self.depth += 1;
+        let result = self.unary_inner(start, missing);
+        self.depth -= 1;
+        result
+    }
+
+    fn unary_inner(&mut self, start: usize, missing: &str) -> Result<Box<dyn Filter>, FilterError> {
         if self.pos >= self.s.len() {
             let msg = if start == 0 {
                 "Incorrect Filter String"

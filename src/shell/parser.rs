@@ -55,6 +55,9 @@ pub fn parse_command(src: &str) -> Result<Command, ParseError> {
     }
 }
 
+/// Deepest nesting of arrays and hashes accepted.
+pub const MAX_DEPTH: usize = 64;
+
 struct Parser {
     tokens: Vec<Token>,
     pos: usize,
@@ -120,6 +123,18 @@ impl Parser {
             }
             _ => self.expected(what),
         }
+    }
+
+    /// Refuses nesting deeper than [`MAX_DEPTH`], before it can exhaust the stack.
+    fn check_depth(&self, open: &Range<usize>) -> Result<(), ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(ParseError::new(
+                format!("nesting deeper than {MAX_DEPTH} levels"),
+                open.clone(),
+                "fewer nested brackets",
+            ));
+        }
+        Ok(())
     }
 
     fn command(&mut self) -> Result<Command, ParseError> {
@@ -209,6 +224,7 @@ impl Parser {
 
     fn array(&mut self) -> Result<Spanned, ParseError> {
         let open = self.expect(Tok::LBracket, "'['")?;
+        self.check_depth(&open)?;
         self.depth += 1;
         let mut items = Vec::new();
         while !self.eat(&Tok::RBracket) {
@@ -234,6 +250,7 @@ impl Parser {
 
     fn hash(&mut self) -> Result<Spanned, ParseError> {
         let open = self.expect(Tok::LBrace, "'{'")?;
+        self.check_depth(&open)?;
         self.depth += 1;
         let mut pairs = Vec::new();
         while !self.eat(&Tok::RBrace) {
