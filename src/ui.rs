@@ -15,7 +15,7 @@ mod status_bar;
 mod storage;
 mod versions_view;
 
-pub use app::App;
+pub use app::{App, AppProps};
 pub use state::{use_app, Action, AppState};
 
 /// Mounts the app on the page body and registers the offline cache.
@@ -26,7 +26,7 @@ pub fn mount() {
             expose_bench(&w);
         }
     }
-    yew::Renderer::<App>::new().render();
+    yew::Renderer::<App>::with_props(AppProps::default()).render();
 }
 
 /// Milliseconds since the epoch, from the browser.

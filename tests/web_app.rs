@@ -4,20 +4,32 @@
 
 use std::time::Duration;
 
-use rowkey::ui::App;
+use rowkey::ui::{App, AppProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-async fn mount() -> Element {
+/// Mounts an app on its own database and waits until it is ready to save.
+async fn mount(database: &'static str) -> Element {
     let document = gloo::utils::document();
     let root = document.create_element("div").expect("create div");
     gloo::utils::body().append_child(&root).expect("append");
-    yew::Renderer::<App>::with_root(root.clone()).render();
-    settle().await;
-    root
+    yew::Renderer::<App>::with_root_and_props(
+        root.clone(),
+        AppProps {
+            database: database.into(),
+        },
+    )
+    .render();
+    for _ in 0..200 {
+        settle().await;
+        if root.query_selector(".status.ok").ok().flatten().is_some() {
+            return root;
+        }
+    }
+    panic!("the app did not get ready to save");
 }
 
 async fn settle() {
@@ -52,7 +64,7 @@ fn texts(root: &Element, selector: &str) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn commands_run_from_the_keyboard_and_tables_appear() {
-    let root = mount().await;
+    let root = mount("rowkey-web-test-1").await;
     type_command(&root, "create 'web', 'f'").await;
     type_command(&root, "put 'web', 'k1', 'f:q', 'v1'").await;
     type_command(&root, "scan 'web'").await;
@@ -71,7 +83,7 @@ async fn commands_run_from_the_keyboard_and_tables_appear() {
 
 #[wasm_bindgen_test]
 async fn errors_mark_the_span_and_user_text_stays_text() {
-    let root = mount().await;
+    let root = mount("rowkey-web-test-2").await;
     type_command(&root, "create 'x', 'f'").await;
     type_command(
         &root,

@@ -14,13 +14,29 @@ use super::status_bar::StatusBar;
 use super::storage::{self, Mode};
 use super::versions_view::VersionsView;
 
+/// Which database the app keeps its tables in (tests give each app its own).
+#[derive(Properties, PartialEq, Clone)]
+pub struct AppProps {
+    #[prop_or(AttrValue::Static(crate::persist::idb::DB_NAME))]
+    pub database: AttrValue,
+}
+
+impl Default for AppProps {
+    fn default() -> Self {
+        AppProps {
+            database: AttrValue::Static(crate::persist::idb::DB_NAME),
+        }
+    }
+}
+
 #[component]
-pub fn App() -> Html {
+pub fn App(props: &AppProps) -> Html {
     let state = use_reducer(AppState::default);
     {
         let app = state.clone();
+        let database = props.database.to_string();
         use_effect_with((), move |_| {
-            wasm_bindgen_futures::spawn_local(storage::start(app))
+            wasm_bindgen_futures::spawn_local(storage::start(app, database))
         });
     }
     {

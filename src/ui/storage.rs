@@ -11,10 +11,8 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use super::state::{Action, AppHandle};
-use crate::persist::idb::{self, Idb, DB_NAME};
+use crate::persist::idb::{self, Idb};
 use crate::persist::{load, Loaded, SavePlan, Saver};
-
-const LOCK_NAME: &str = "rowkey-writer";
 
 /// Where this tab stands with the database.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +67,7 @@ impl Default for Storage {
 
 /// Asks for the write lock. With `if_available` it answers at once; otherwise it waits until
 /// the lock is free. Browsers without Web Locks count as a single tab.
-async fn acquire_lock(if_available: bool) -> bool {
+async fn acquire_lock(database: &str, if_available: bool) -> bool {
     let Some(window) = web_sys::window() else {
         return true;
     };
@@ -105,7 +103,7 @@ async fn acquire_lock(if_available: bool) -> bool {
     if request
         .call3(
             &locks,
-            &JsValue::from_str(LOCK_NAME),
+            &JsValue::from_str(&format!("{database}-writer")),
             &options,
             callback.as_ref().unchecked_ref(),
         )
@@ -127,11 +125,12 @@ async fn read(idb: &Idb) -> Result<Loaded, String> {
 }
 
 /// Opens the database, loads the tables, and settles who writes. Runs once at start.
-pub async fn start(app: AppHandle) {
+pub async fn start(app: AppHandle, database: String) {
     let dispatcher = app.dispatcher();
-    let writer = acquire_lock(true).await;
+    let writer = acquire_lock(&database, true).await;
     let blocked = dispatcher.clone();
-    let idb = match Idb::open_notifying(DB_NAME, move || blocked.dispatch(Action::Outdated)).await {
+    let idb = match Idb::open_notifying(&database, move || blocked.dispatch(Action::Outdated)).await
+    {
         Ok(idb) => Rc::new(idb),
         Err(e) => {
             dispatcher.dispatch(Action::StorageUnavailable(e.message));
@@ -156,7 +155,7 @@ pub async fn start(app: AppHandle) {
         return;
     }
     // Wait for the writing tab to go, then take over with what it saved.
-    if acquire_lock(false).await {
+    if acquire_lock(&database, false).await {
         if let Ok(loaded) = read(&idb).await {
             dispatcher.dispatch(Action::Loaded(Box::new(loaded), idb, true));
         }
