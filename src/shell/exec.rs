@@ -8,7 +8,7 @@ use super::help;
 use super::{Outcome, ReadTrace, ShellError};
 use crate::bytes::to_printable;
 use crate::engine::{
-    split_keys, Condition, Engine, FamilyDescriptor, KeepDeletedCells, Mutation, Scan,
+    split_keys, Condition, Engine, FamilyDescriptor, KeepDeletedCells, Mutation, Scan, ScanOutput,
     TableDescriptor, TableSettings,
 };
 use crate::filter::{parse_filter, CompareOp};
@@ -191,16 +191,24 @@ fn uint_of(a: &Spanned, what: &str) -> Res<u64> {
     u64::try_from(v).or_else(|_| fail(format!("{what} must not be negative"), a.span.clone()))
 }
 
+/// The text of a word-like argument: a constant (`TRUE`, `FOREVER`) or a string.
+fn word_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Ident(w) => Some(w.clone()),
+        Value::Str(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        _ => None,
+    }
+}
+
 fn bool_of(a: &Spanned, what: &str) -> Res<bool> {
-    let text = match &a.value {
-        Value::Ident(w) => w.clone(),
-        Value::Str(b) => String::from_utf8_lossy(b).into_owned(),
-        other => {
-            return fail(
-                format!("{what} must be true or false, found {}", kind_name(other)),
-                a.span.clone(),
-            )
-        }
+    let Some(text) = word_of(&a.value) else {
+        return fail(
+            format!(
+                "{what} must be true or false, found {}",
+                kind_name(&a.value)
+            ),
+            a.span.clone(),
+        );
     };
     match text.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
@@ -224,18 +232,14 @@ impl<'a> Opts<'a> {
         };
         let mut out = Vec::new();
         for (k, v) in pairs {
-            let key = match &k.value {
-                Value::Ident(w) => w.clone(),
-                Value::Str(b) => String::from_utf8_lossy(b).into_owned(),
-                other => {
-                    return fail(
-                        format!(
-                            "option names are constants or strings, found {}",
-                            kind_name(other)
-                        ),
-                        k.span.clone(),
-                    )
-                }
+            let Some(key) = word_of(&k.value) else {
+                return fail(
+                    format!(
+                        "option names are constants or strings, found {}",
+                        kind_name(&k.value)
+                    ),
+                    k.span.clone(),
+                );
             };
             out.push((key, v, k.span.clone()));
         }
@@ -543,8 +547,7 @@ fn family_from(opts: &mut Opts<'_>, f: &mut FamilyDescriptor) -> Res<()> {
             .or_else(|_| fail("MIN_VERSIONS out of range", v.span.clone()))?;
     }
     if let Some(v) = opts.take("TTL") {
-        let forever = matches!(&v.value, Value::Str(b) if b.as_slice() == b"FOREVER")
-            || matches!(&v.value, Value::Ident(w) if w == "FOREVER");
+        let forever = word_of(&v.value).as_deref() == Some("FOREVER");
         f.ttl_seconds = if forever {
             None
         } else {
@@ -555,18 +558,14 @@ fn family_from(opts: &mut Opts<'_>, f: &mut FamilyDescriptor) -> Res<()> {
         }
     }
     if let Some(v) = opts.take("KEEP_DELETED_CELLS") {
-        let text = match &v.value {
-            Value::Ident(w) => w.to_ascii_uppercase(),
-            Value::Str(b) => String::from_utf8_lossy(b).to_ascii_uppercase(),
-            other => {
-                return fail(
-                    format!(
-                        "KEEP_DELETED_CELLS must be true, false or 'TTL', found {}",
-                        kind_name(other)
-                    ),
-                    v.span.clone(),
-                )
-            }
+        let Some(text) = word_of(&v.value).map(|w| w.to_ascii_uppercase()) else {
+            return fail(
+                format!(
+                    "KEEP_DELETED_CELLS must be true, false or 'TTL', found {}",
+                    kind_name(&v.value)
+                ),
+                v.span.clone(),
+            );
         };
         f.keep_deleted_cells = match text.as_str() {
             "TRUE" => KeepDeletedCells::True,
@@ -910,13 +909,18 @@ fn get(engine: &mut Engine, args: &Args<'_>, trace: &mut Option<ReadTrace>) -> R
         .iter()
         .flat_map(|r| r.cells.iter().cloned())
         .collect();
-    *trace = Some(ReadTrace {
-        table: name,
+    *trace = Some(trace_of(name, &out));
+    Ok(Some(format::get_cells(&cells, ro.maxlength)))
+}
+
+/// What a read touched, for the views.
+fn trace_of(table: String, out: &ScanOutput) -> ReadTrace {
+    ReadTrace {
+        table,
         examined: out.examined.clone(),
         returned: out.rows.iter().map(|r| r.row.clone()).collect(),
         stats: out.stats.clone(),
-    });
-    Ok(Some(format::get_cells(&cells, ro.maxlength)))
+    }
 }
 
 fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
@@ -970,12 +974,7 @@ fn scan(
     let out = engine
         .scan(&name, &mut scan)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
-    *trace = Some(ReadTrace {
-        table: name,
-        examined: out.examined.clone(),
-        returned: out.rows.iter().map(|r| r.row.clone()).collect(),
-        stats: out.stats.clone(),
-    });
+    *trace = Some(trace_of(name, &out));
     Ok(Some(format::scan_rows(&out.rows, ro.maxlength)))
 }
 
@@ -1012,12 +1011,7 @@ fn count(
     }
     let n = out.rows.len();
     text.push_str(&format!("{n} row(s)\n"));
-    *trace = Some(ReadTrace {
-        table: name,
-        examined: out.examined.clone(),
-        returned: out.rows.iter().map(|r| r.row.clone()).collect(),
-        stats: out.stats.clone(),
-    });
+    *trace = Some(trace_of(name, &out));
     Ok(Some(echo(text, n.to_string())))
 }
 

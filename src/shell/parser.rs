@@ -223,46 +223,48 @@ impl Parser {
     }
 
     fn array(&mut self) -> Result<Spanned, ParseError> {
-        let open = self.expect(Tok::LBracket, "'['")?;
-        self.check_depth(&open)?;
-        self.depth += 1;
-        let mut items = Vec::new();
-        while !self.eat(&Tok::RBracket) {
-            if self.peek().is_none() {
-                return Err(ParseError::new("unclosed '['", open, "']'"));
-            }
-            items.push(self.value()?);
-            if !self.eat(&Tok::Comma) && !self.peek().is_some_and(|t| t.tok == Tok::RBracket) {
-                return self.expected("',' or ']'");
-            }
-        }
-        self.depth -= 1;
-        let end = self
-            .tokens
-            .get(self.pos.saturating_sub(1))
-            .map(|t| t.span.end)
-            .unwrap_or(open.end);
+        let (items, span) =
+            self.bracketed((Tok::LBracket, "["), (Tok::RBracket, "]"), |p| p.value())?;
         Ok(Spanned {
             value: Value::Array(items),
-            span: open.start..end,
+            span,
         })
     }
 
     fn hash(&mut self) -> Result<Spanned, ParseError> {
-        let open = self.expect(Tok::LBrace, "'{'")?;
+        let (pairs, span) = self.bracketed((Tok::LBrace, "{"), (Tok::RBrace, "}"), |p| {
+            let key = p.value()?;
+            p.expect(Tok::Arrow, "'=>'")?;
+            Ok((key, p.value()?))
+        })?;
+        Ok(Spanned {
+            value: Value::Hash(pairs),
+            span,
+        })
+    }
+
+    /// `open item, item, ... close` (a trailing comma allowed), with its whole span.
+    fn bracketed<T>(
+        &mut self,
+        (open_tok, open_text): (Tok, &str),
+        (close_tok, close_text): (Tok, &str),
+        mut item: impl FnMut(&mut Parser) -> Result<T, ParseError>,
+    ) -> Result<(Vec<T>, Range<usize>), ParseError> {
+        let open = self.expect(open_tok, &format!("'{open_text}'"))?;
         self.check_depth(&open)?;
         self.depth += 1;
-        let mut pairs = Vec::new();
-        while !self.eat(&Tok::RBrace) {
+        let mut items = Vec::new();
+        while !self.eat(&close_tok) {
             if self.peek().is_none() {
-                return Err(ParseError::new("unclosed '{'", open, "'}'"));
+                return Err(ParseError::new(
+                    format!("unclosed '{open_text}'"),
+                    open,
+                    format!("'{close_text}'"),
+                ));
             }
-            let key = self.value()?;
-            self.expect(Tok::Arrow, "'=>'")?;
-            let value = self.value()?;
-            pairs.push((key, value));
-            if !self.eat(&Tok::Comma) && !self.peek().is_some_and(|t| t.tok == Tok::RBrace) {
-                return self.expected("',' or '}'");
+            items.push(item(self)?);
+            if !self.eat(&Tok::Comma) && !self.peek().is_some_and(|t| t.tok == close_tok) {
+                return self.expected(&format!("',' or '{close_text}'"));
             }
         }
         self.depth -= 1;
@@ -271,9 +273,6 @@ impl Parser {
             .get(self.pos.saturating_sub(1))
             .map(|t| t.span.end)
             .unwrap_or(open.end);
-        Ok(Spanned {
-            value: Value::Hash(pairs),
-            span: open.start..end,
-        })
+        Ok((items, open.start..end))
     }
 }
