@@ -173,6 +173,36 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
     Ok(out)
 }
 
+/// Where a row reader takes cells from: a forward merge, or one row gathered backwards.
+trait CellSource<'t> {
+    fn peek_cell(&self) -> Option<&'t Cell>;
+    fn advance(&mut self);
+}
+
+impl<'t> CellSource<'t> for MergeIter<'t> {
+    fn peek_cell(&self) -> Option<&'t Cell> {
+        self.peek()
+    }
+    fn advance(&mut self) {
+        self.next();
+    }
+}
+
+/// The cells of one row of one store, in cell order.
+struct RowCells<'t> {
+    cells: Vec<&'t Cell>,
+    at: usize,
+}
+
+impl<'t> CellSource<'t> for RowCells<'t> {
+    fn peek_cell(&self) -> Option<&'t Cell> {
+        self.cells.get(self.at).copied()
+    }
+    fn advance(&mut self) {
+        self.at += 1;
+    }
+}
+
 struct Reader<'t, 's> {
     table: &'t Table,
     scan: &'s Scan,
@@ -249,7 +279,7 @@ impl<'t, 's> Reader<'t, 's> {
     }
 
     fn reversed_region(&mut self, region: &'t Region) {
-        // One probe, reused for every step: an empty family sorts before every cell of its row.
+        // The upper bound (exclusive): just past the start row, or the region's end.
         let mut probe = Cell::first_on_row(&[], &Arc::from(&b""[..]));
         let mut start_bound = self.scan.start_row.clone();
         start_bound.push(0);
@@ -263,17 +293,19 @@ impl<'t, 's> Reader<'t, 's> {
                 &region.end
             }),
         };
-        let mut bounded = bound.is_some();
         probe.row.extend_from_slice(bound.unwrap_or_default());
+        let mut backwards: Vec<MergeIter<'t>> = self
+            .specs
+            .iter()
+            .filter_map(|(fi, _)| region.stores.get(*fi))
+            .map(|s| s.cursor_back(bound.map(|_| &probe)))
+            .collect();
         self.begin_region(region);
-        let mut touched: Vec<MergeIter<'t>> = Vec::new();
         while !self.done {
-            let stores = self
-                .specs
+            let Some(row) = backwards
                 .iter()
-                .filter_map(|(fi, _)| region.stores.get(*fi));
-            let Some(row) = stores
-                .filter_map(|s| s.prev_row(bounded.then_some(&probe)))
+                .filter_map(|c| c.peek())
+                .map(|c| c.row.as_slice())
                 .max()
             else {
                 break;
@@ -285,19 +317,23 @@ impl<'t, 's> Reader<'t, 's> {
                 self.done = true;
                 break;
             }
-            probe.row.clear();
-            probe.row.extend_from_slice(row);
-            bounded = true;
-            let mut cursors: Vec<MergeIter<'t>> = self
-                .specs
-                .iter()
-                .filter_map(|(fi, _)| region.stores.get(*fi))
-                .map(|s| s.cursor_at(&probe))
+            // Gather the row's cells from each store (they come greatest first) and read them
+            // in cell order, as a forward scan would.
+            let mut rows: Vec<RowCells<'t>> = backwards
+                .iter_mut()
+                .map(|c| {
+                    let mut cells = Vec::new();
+                    while let Some(cell) = c.peek().filter(|cell| cell.row.as_slice() == row) {
+                        cells.push(cell);
+                        c.next();
+                    }
+                    cells.reverse();
+                    RowCells { cells, at: 0 }
+                })
                 .collect();
-            self.read_row(row, &mut cursors);
-            touched.append(&mut cursors);
+            self.read_row(row, &mut rows);
         }
-        self.end_region(&touched);
+        self.end_region(&backwards);
     }
 
     fn begin_region(&mut self, region: &Region) {
@@ -324,7 +360,7 @@ impl<'t, 's> Reader<'t, 's> {
 
     /// Reads one row from the cursors (each positioned at or before it) and leaves each cursor
     /// past it.
-    fn read_row(&mut self, row: &'t [u8], cursors: &mut [MergeIter<'t>]) {
+    fn read_row<C: CellSource<'t>>(&mut self, row: &'t [u8], cursors: &mut [C]) {
         self.out.stats.rows_examined += 1;
         if self.out.examined.len() < EXAMINED_KEPT {
             self.out.examined.push(row.to_vec());
@@ -348,11 +384,11 @@ impl<'t, 's> Reader<'t, 's> {
             };
             let mut resolver = RowResolver::new(spec, family, self.now);
             let mut rest_of_row = drop_row;
-            while let Some(cell) = cursor.peek() {
+            while let Some(cell) = cursor.peek_cell() {
                 if cell.row.as_slice() != row {
                     break;
                 }
-                cursor.next();
+                cursor.advance();
                 self.out.stats.cells_examined += 1;
                 self.out.stats.bytes_read += cell.size() as u64;
                 if let Some((_, _, bytes)) = self.out.per_region.last_mut() {

@@ -79,19 +79,17 @@ impl Store {
         MergeIter::new(sources)
     }
 
-    /// The greatest row in this store that sorts strictly below the probe's row (or any row
-    /// when there is no probe), the step a reversed scan takes.
-    pub fn prev_row(&self, bound: Option<&Cell>) -> Option<&[u8]> {
-        let mut best: Option<&[u8]> = None;
-        let mem = match bound {
-            Some(probe) => self
-                .memstore
-                .range((Bound::Unbounded, Bound::Excluded(probe)))
-                .next_back(),
-            None => self.memstore.iter().next_back(),
-        };
-        if let Some(c) = mem {
-            best = Some(&c.row);
+    /// A merged cursor running backwards from the last cell before the probe's row (or from
+    /// the very end without a probe): greatest cell first.
+    pub fn cursor_back(&self, bound: Option<&Cell>) -> MergeIter<'_> {
+        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        match bound {
+            Some(probe) => sources.push(Source::MemBack(
+                self.memstore
+                    .range((Bound::Unbounded, Bound::Excluded(probe)))
+                    .rev(),
+            )),
+            None => sources.push(Source::MemBack(self.memstore.range::<Cell, _>(..).rev())),
         }
         for run in &self.runs {
             let at = match bound {
@@ -100,13 +98,11 @@ impl Store {
                     .partition_point(|c| c.row.as_slice() < probe.row.as_slice()),
                 None => run.cells.len(),
             };
-            if let Some(c) = at.checked_sub(1).and_then(|i| run.cells.get(i)) {
-                if best.is_none_or(|b| c.row.as_slice() > b) {
-                    best = Some(&c.row);
-                }
-            }
+            sources.push(Source::RunBack(
+                run.cells.get(..at).unwrap_or(&[]).iter().rev(),
+            ));
         }
-        best
+        MergeIter::descending(sources)
     }
 
     /// Writes the memstore out as a new run, applying versions and TTL but keeping delete
@@ -192,10 +188,12 @@ impl Store {
     }
 }
 
-/// One sorted input of a merge.
+/// One sorted input of a merge, read forwards or backwards.
 pub enum Source<'a> {
     Mem(std::collections::btree_set::Range<'a, Cell>),
     Run(std::slice::Iter<'a, Cell>),
+    MemBack(std::iter::Rev<std::collections::btree_set::Range<'a, Cell>>),
+    RunBack(std::iter::Rev<std::slice::Iter<'a, Cell>>),
 }
 
 impl<'a> Iterator for Source<'a> {
@@ -204,6 +202,8 @@ impl<'a> Iterator for Source<'a> {
         match self {
             Source::Mem(it) => it.next(),
             Source::Run(it) => it.next(),
+            Source::MemBack(it) => it.next(),
+            Source::RunBack(it) => it.next(),
         }
     }
 }
@@ -212,6 +212,8 @@ impl<'a> Iterator for Source<'a> {
 pub struct MergeIter<'a> {
     /// Each source with the cell it would yield next.
     inputs: Vec<(Option<&'a Cell>, Source<'a>)>,
+    /// Yield the greatest cell first (the sources run backwards).
+    descending: bool,
     /// Bit i is set once source i has yielded a cell (0 is the memstore when present).
     pub touched: u64,
 }
@@ -225,7 +227,19 @@ impl<'a> MergeIter<'a> {
                 (head, s)
             })
             .collect();
-        MergeIter { inputs, touched: 0 }
+        MergeIter {
+            inputs,
+            descending: false,
+            touched: 0,
+        }
+    }
+
+    /// A merge of sources that each run backwards: greatest cell first.
+    pub fn descending(sources: Vec<Source<'a>>) -> MergeIter<'a> {
+        MergeIter {
+            descending: true,
+            ..MergeIter::new(sources)
+        }
     }
 
     /// The next cell without consuming it.
@@ -239,7 +253,7 @@ impl<'a> MergeIter<'a> {
         let mut best: Option<(usize, &Cell)> = None;
         for (i, (head, _)) in self.inputs.iter().enumerate() {
             if let Some(c) = head {
-                if best.is_none_or(|(_, b)| *c < b) {
+                if best.is_none_or(|(_, b)| if self.descending { *c > b } else { *c < b }) {
                     best = Some((i, c));
                 }
             }
