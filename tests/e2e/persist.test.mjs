@@ -146,6 +146,27 @@ test('a bad import changes nothing and says where the problem is', async () => {
   await context.close();
 });
 
+test('reset asks first, then empties every table and the history for good', async () => {
+  const context = await browser.newContext();
+  const { page } = await openApp(context, url);
+  await runCommand(page, "create 'gone', 'f'\nput 'gone', 'r', 'f:q', 'v'");
+  await saved(page);
+  page.once('dialog', (d) => d.dismiss());
+  await page.locator('button.action.danger').click();
+  assert.match(await runCommand(page, 'list'), /^gone$/m, 'dismissing the question changes nothing');
+  page.once('dialog', (d) => d.accept());
+  await page.locator('button.action.danger').click();
+  await page.waitForFunction(() => document.querySelectorAll('.table-item').length === 0);
+  await saved(page);
+  await page.reload();
+  await saved(page);
+  assert.match(await runCommand(page, 'list'), /^0 row\(s\)$/m);
+  const input = page.locator('textarea.input');
+  await input.press('ArrowUp');
+  assert.equal(await input.inputValue(), 'list', 'only what was typed after the reset is in the history');
+  await context.close();
+});
+
 test('with the network off after a first visit, the app still loads', async () => {
   const context = await browser.newContext();
   const { page } = await openApp(context, url);
