@@ -230,8 +230,13 @@ test('a new build replaces the offline cache', async () => {
       const keys = (await caches.keys()).filter((k) => k.startsWith('rowkey-shell-'));
       return keys.length === 1 && keys[0] !== old[0];
     }, first);
+    // The new shell is complete once its index.html is cached.
+    await page.waitForFunction(async () => {
+      const hit = await caches.match(new URL('index.html', location.href).href);
+      return hit && (await hit.text()).includes('name="build"');
+    }, null, { timeout: 60000 });
     await context.setOffline(true);
-    await page.reload();
+    await page.goto(url);
     await page.waitForSelector('textarea.input');
     assert.equal(await page.locator('meta[name=build]').getAttribute('content'), 'next', 'offline serves the new build');
   } finally {
