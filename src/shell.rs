@@ -3,6 +3,7 @@
 //! The browser console and the command-line shell both run through [`Shell::run`].
 
 mod ast;
+pub mod commands;
 mod exec;
 mod format;
 mod help;

@@ -1,0 +1,189 @@
+//! The one table of commands: name, group, whether it writes, and the options its hash takes.
+//! The dispatcher, the read-only check, `help`, completion and "did you mean" all read it.
+
+/// HBase's command groups (as `help` lists them), plus Rowkey's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    General,
+    Ddl,
+    Dml,
+    Tools,
+    /// Commands HBase does not have: Rowkey's own helpers.
+    Rowkey,
+}
+
+impl Group {
+    /// Every group in the order `help` lists them.
+    pub const ALL: [Group; 5] = [
+        Group::General,
+        Group::Ddl,
+        Group::Dml,
+        Group::Tools,
+        Group::Rowkey,
+    ];
+
+    /// The name `help` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::General => "general",
+            Group::Ddl => "ddl",
+            Group::Dml => "dml",
+            Group::Tools => "tools",
+            Group::Rowkey => "rowkey (Rowkey's own, not in HBase)",
+        }
+    }
+}
+
+/// One command of the shell.
+#[derive(Debug)]
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub group: Group,
+    /// Whether it changes tables or data (refused in a read-only tab, saved after it runs).
+    pub writes: bool,
+    /// The keys its `{KEY => value}` hash understands.
+    pub options: &'static [&'static str],
+}
+
+/// Options of a column family, in `create` and `alter`.
+pub const FAMILY_OPTIONS: &[&str] = &[
+    "NAME",
+    "VERSIONS",
+    "MIN_VERSIONS",
+    "TTL",
+    "KEEP_DELETED_CELLS",
+    "BLOOMFILTER",
+    "COMPRESSION",
+    "BLOCKSIZE",
+    "IN_MEMORY",
+    "BLOCKCACHE",
+    "DATA_BLOCK_ENCODING",
+    "REPLICATION_SCOPE",
+];
+
+const TABLE_OPTIONS: &[&str] = &["MAX_FILESIZE", "MEMSTORE_FLUSHSIZE", "COMPACTION_THRESHOLD"];
+
+const CREATE_OPTIONS: &[&str] = &[
+    "NAME",
+    "VERSIONS",
+    "MIN_VERSIONS",
+    "TTL",
+    "KEEP_DELETED_CELLS",
+    "BLOOMFILTER",
+    "COMPRESSION",
+    "BLOCKSIZE",
+    "IN_MEMORY",
+    "BLOCKCACHE",
+    "DATA_BLOCK_ENCODING",
+    "REPLICATION_SCOPE",
+    "SPLITS",
+    "NUMREGIONS",
+    "SPLITALGO",
+    "MAX_FILESIZE",
+    "MEMSTORE_FLUSHSIZE",
+    "COMPACTION_THRESHOLD",
+];
+
+const ALTER_OPTIONS: &[&str] = &[
+    "NAME",
+    "METHOD",
+    "VERSIONS",
+    "MIN_VERSIONS",
+    "TTL",
+    "KEEP_DELETED_CELLS",
+    "BLOOMFILTER",
+    "COMPRESSION",
+    "BLOCKSIZE",
+    "IN_MEMORY",
+    "BLOCKCACHE",
+    "DATA_BLOCK_ENCODING",
+    "REPLICATION_SCOPE",
+    "MAX_FILESIZE",
+    "MEMSTORE_FLUSHSIZE",
+    "COMPACTION_THRESHOLD",
+];
+
+const GET_OPTIONS: &[&str] = &[
+    "COLUMN",
+    "COLUMNS",
+    "VERSIONS",
+    "TIMESTAMP",
+    "TIMERANGE",
+    "FILTER",
+    "MAXLENGTH",
+];
+
+const SCAN_OPTIONS: &[&str] = &[
+    "STARTROW",
+    "STOPROW",
+    "ROWPREFIXFILTER",
+    "COLUMNS",
+    "LIMIT",
+    "VERSIONS",
+    "REVERSED",
+    "RAW",
+    "TIMERANGE",
+    "TIMESTAMP",
+    "FILTER",
+    "MAXLENGTH",
+];
+
+const fn spec(
+    name: &'static str,
+    group: Group,
+    writes: bool,
+    options: &'static [&'static str],
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        group,
+        writes,
+        options,
+    }
+}
+
+/// Every command, grouped as `help` lists them.
+pub static COMMANDS: &[CommandSpec] = &[
+    spec("help", Group::General, false, &[]),
+    spec("clear", Group::General, false, &[]),
+    spec("alter", Group::Ddl, true, ALTER_OPTIONS),
+    spec("create", Group::Ddl, true, CREATE_OPTIONS),
+    spec("describe", Group::Ddl, false, &[]),
+    spec("desc", Group::Ddl, false, &[]),
+    spec("disable", Group::Ddl, true, &[]),
+    spec("drop", Group::Ddl, true, &[]),
+    spec("enable", Group::Ddl, true, &[]),
+    spec("exists", Group::Ddl, false, &[]),
+    spec("is_disabled", Group::Ddl, false, &[]),
+    spec("is_enabled", Group::Ddl, false, &[]),
+    spec("list", Group::Ddl, false, &[]),
+    spec("append", Group::Dml, true, &[]),
+    spec("check_and_delete", Group::Dml, true, &["OP"]),
+    spec("check_and_put", Group::Dml, true, &["OP"]),
+    spec("count", Group::Dml, false, &["INTERVAL", "CACHE"]),
+    spec("delete", Group::Dml, true, &[]),
+    spec("deleteall", Group::Dml, true, &["ROWPREFIXFILTER"]),
+    spec("get", Group::Dml, false, GET_OPTIONS),
+    spec("get_counter", Group::Dml, false, &[]),
+    spec("incr", Group::Dml, true, &[]),
+    spec("mutate_row", Group::Dml, true, &[]),
+    spec("put", Group::Dml, true, &["TTL"]),
+    spec("scan", Group::Dml, false, SCAN_OPTIONS),
+    spec("truncate", Group::Dml, true, &[]),
+    spec("truncate_preserve", Group::Dml, true, &[]),
+    spec("compact", Group::Tools, true, &[]),
+    spec("flush", Group::Tools, true, &[]),
+    spec("get_splits", Group::Tools, false, &[]),
+    spec("major_compact", Group::Tools, true, &[]),
+    spec("split", Group::Tools, true, &[]),
+];
+
+/// The command of that name.
+pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+/// Whether a table option (not a family option) of `create` and `alter`.
+pub fn is_table_option(key: &str) -> bool {
+    TABLE_OPTIONS.contains(&key)
+}
