@@ -83,29 +83,6 @@ pub struct Shell {
     pub read_only: Option<String>,
 }
 
-/// Commands that change tables or data.
-pub const WRITE_COMMANDS: &[&str] = &[
-    "create",
-    "alter",
-    "disable",
-    "enable",
-    "drop",
-    "truncate",
-    "truncate_preserve",
-    "put",
-    "delete",
-    "deleteall",
-    "incr",
-    "append",
-    "check_and_put",
-    "check_and_delete",
-    "mutate_row",
-    "flush",
-    "compact",
-    "major_compact",
-    "split",
-];
-
 impl Shell {
     pub fn new(engine: Engine, timer: Box<dyn Fn() -> f64>) -> Shell {
         Shell {
@@ -120,9 +97,7 @@ impl Shell {
         let mut outcomes = Vec::new();
         for parsed in parse_script(input) {
             let outcome = match parsed {
-                Ok(cmd)
-                    if self.read_only.is_some() && WRITE_COMMANDS.contains(&cmd.name.as_str()) =>
-                {
+                Ok(cmd) if self.read_only.is_some() && commands::writes(&cmd.name) => {
                     let message = self.read_only.clone().unwrap_or_default();
                     Outcome {
                         input: input.get(cmd.span.clone()).unwrap_or_default().to_string(),

@@ -93,9 +93,13 @@ fn argument_errors_point_at_the_argument() {
     assert_eq!(
         error("frobnicate 't'"),
         (
-            "undefined command 'frobnicate'; type 'help' for the list of commands".into(),
+            "NoMethodError: undefined method `frobnicate' for main:Object".into(),
             0..10
         )
+    );
+    assert_eq!(
+        error("frobnicate").0,
+        "NameError: undefined local variable or method `frobnicate' for main:Object"
     );
 }
 

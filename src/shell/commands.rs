@@ -87,6 +87,7 @@ const CREATE_OPTIONS: &[&str] = &[
 const ALTER_OPTIONS: &[&str] = &[
     "NAME",
     "METHOD",
+    "delete",
     "VERSIONS",
     "MIN_VERSIONS",
     "TTL",
@@ -186,4 +187,14 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
 /// Whether a table option (not a family option) of `create` and `alter`.
 pub fn is_table_option(key: &str) -> bool {
     TABLE_OPTIONS.contains(&key)
+}
+
+/// Whether the command changes tables or data (refused in a read-only tab).
+pub fn writes(name: &str) -> bool {
+    find(name).is_some_and(|c| c.writes)
+}
+
+/// The keys the command's options hash understands (none for an unknown command).
+pub fn options(name: &str) -> &'static [&'static str] {
+    find(name).map_or(&[], |c| c.options)
 }

@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use super::ast::{Command, Spanned, Value};
+use super::commands::{self, FAMILY_OPTIONS};
 use super::format;
 use super::help;
 use super::{Outcome, ReadTrace, ShellError};
@@ -256,11 +257,11 @@ impl<'a> Opts<'a> {
     }
 
     /// Refuses any option nobody read, naming the ones that exist.
-    fn done(self, known: &str, ignored: &[&str]) -> Res<()> {
+    fn done(self, known: &[&str], ignored: &[&str]) -> Res<()> {
         for (key, _, span) in self.pairs {
             if !ignored.contains(&key.as_str()) {
                 return fail(
-                    format!("unknown option {key}; expected one of {known}"),
+                    format!("unknown option {key}; expected one of {}", known.join(", ")),
                     span,
                 );
             }
@@ -302,7 +303,10 @@ fn dispatch(
         span,
         command: None,
     };
-    match cmd.name.as_str() {
+    let Some(spec) = commands::find(&cmd.name) else {
+        return fail(undefined(cmd), cmd.name_span.clone());
+    };
+    match spec.name {
         "help" => {
             args.count(0, 1)?;
             match args.get(0) {
@@ -495,9 +499,21 @@ fn dispatch(
         "check_and_put" | "check_and_delete" => check_and_mutate(engine, &args),
         "mutate_row" => mutate_row(engine, &args),
         other => fail(
-            format!("undefined command '{other}'; type 'help' for the list of commands"),
+            format!("command '{other}' has no executor"),
             cmd.name_span.clone(),
         ),
+    }
+}
+
+/// What JRuby says of a name the shell does not define: a bare word is a `NameError`, a call
+/// with arguments a `NoMethodError` (the HBase shell is an IRB session; see hbase-shell's
+/// `shell.rb`, which defines each command as a method of the session's receiver).
+fn undefined(cmd: &Command) -> String {
+    let name = &cmd.name;
+    if cmd.args.is_empty() {
+        format!("NameError: undefined local variable or method `{name}' for main:Object")
+    } else {
+        format!("NoMethodError: undefined method `{name}' for main:Object")
     }
 }
 
@@ -534,7 +550,15 @@ fn table_settings(opts: &mut Opts<'_>, settings: &mut TableSettings) -> Res<()> 
     Ok(())
 }
 
-const FAMILY_KEYS: &str = "NAME, VERSIONS, MIN_VERSIONS, TTL, KEEP_DELETED_CELLS, BLOOMFILTER, COMPRESSION, BLOCKSIZE, IN_MEMORY, BLOCKCACHE, DATA_BLOCK_ENCODING, REPLICATION_SCOPE";
+/// The keys of a table-level hash of `create` or `alter`: the command's options less the
+/// family options (a `NAME` makes the hash a family's).
+fn table_keys(command: &str) -> Vec<&'static str> {
+    commands::options(command)
+        .iter()
+        .copied()
+        .filter(|k| *k == "NAME" || !FAMILY_OPTIONS.contains(k))
+        .collect()
+}
 
 /// Reads a family hash onto `f`.
 fn family_from(opts: &mut Opts<'_>, f: &mut FamilyDescriptor) -> Res<()> {
@@ -646,7 +670,7 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
                 if let Some(n) = opts.take("NAME") {
                     let mut f = FamilyDescriptor::new(&family_name(n)?);
                     family_from(&mut opts, &mut f)?;
-                    opts.done(FAMILY_KEYS, &["METADATA", "CONFIGURATION"])?;
+                    opts.done(FAMILY_OPTIONS, &["METADATA", "CONFIGURATION"])?;
                     families.push(f);
                     continue;
                 }
@@ -681,7 +705,16 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
                     }
                 }
                 table_settings(&mut opts, &mut settings)?;
-                opts.done("NAME (a family), SPLITS, NUMREGIONS, SPLITALGO, MAX_FILESIZE, MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD", &["REGION_REPLICATION", "DURABILITY", "OWNER", "METADATA", "CONFIGURATION"])?;
+                opts.done(
+                    &table_keys("create"),
+                    &[
+                        "REGION_REPLICATION",
+                        "DURABILITY",
+                        "OWNER",
+                        "METADATA",
+                        "CONFIGURATION",
+                    ],
+                )?;
             }
             _ => families.push(FamilyDescriptor::new(&family_name(a)?)),
         }
@@ -719,7 +752,7 @@ fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
         let mut opts = Opts::of(a)?;
         if let Some(v) = opts.take("delete") {
             changes.push(Change::Delete(family_name(v)?, v.span.clone()));
-            opts.done("NAME, METHOD, delete", &[])?;
+            opts.done(&["NAME", "METHOD", "delete"], &[])?;
             continue;
         }
         if let Some(n) = opts.take("NAME") {
@@ -729,7 +762,7 @@ fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
                     return fail("METHOD must be 'delete'", m.span.clone());
                 }
                 changes.push(Change::Delete(fname, n.span.clone()));
-                opts.done("NAME, METHOD", &[])?;
+                opts.done(&["NAME", "METHOD"], &[])?;
                 continue;
             }
             let mut f = existing
@@ -738,13 +771,13 @@ fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
                 .cloned()
                 .unwrap_or_else(|| FamilyDescriptor::new(&fname));
             family_from(&mut opts, &mut f)?;
-            opts.done(FAMILY_KEYS, &["METADATA", "CONFIGURATION"])?;
+            opts.done(FAMILY_OPTIONS, &["METADATA", "CONFIGURATION"])?;
             changes.push(Change::Put(f));
             continue;
         }
         table_settings(&mut opts, &mut settings)?;
         opts.done(
-            "NAME, METHOD, delete, MAX_FILESIZE, MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD",
+            &table_keys("alter"),
             &[
                 "DURABILITY",
                 "REGION_REPLICATION",
@@ -786,7 +819,7 @@ fn put(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
                 if let Some(t) = opts.take("TTL") {
                     ttl_ms = Some(uint_of(t, "TTL")?);
                 }
-                opts.done("TTL", &["ATTRIBUTES", "VISIBILITY"])?;
+                opts.done(commands::options("put"), &["ATTRIBUTES", "VISIBILITY"])?;
             }
             _ => timestamp = Some(uint_of(a, "timestamp")?),
         }
@@ -891,7 +924,7 @@ fn get(engine: &mut Engine, args: &Args<'_>, trace: &mut Option<ReadTrace>) -> R
     };
     let ro = read_opts(&mut opts, &mut scan)?;
     opts.done(
-        "COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE, FILTER, MAXLENGTH",
+        commands::options("get"),
         &[
             "ATTRIBUTES",
             "AUTHORIZATIONS",
@@ -957,8 +990,22 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
     }
     let ro = read_opts(&mut opts, &mut scan)?;
     opts.done(
-        "STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH",
-        &["CACHE", "CACHE_BLOCKS", "BATCH", "INTERVAL", "ATTRIBUTES", "AUTHORIZATIONS", "CONSISTENCY", "ALL_METRICS", "METRICS", "FORMATTER", "FORMATTER_CLASS", "REGION_REPLICA_ID", "ISOLATION_LEVEL"],
+        commands::options("scan"),
+        &[
+            "CACHE",
+            "CACHE_BLOCKS",
+            "BATCH",
+            "INTERVAL",
+            "ATTRIBUTES",
+            "AUTHORIZATIONS",
+            "CONSISTENCY",
+            "ALL_METRICS",
+            "METRICS",
+            "FORMATTER",
+            "FORMATTER_CLASS",
+            "REGION_REPLICA_ID",
+            "ISOLATION_LEVEL",
+        ],
     )?;
     Ok((scan, ro))
 }
@@ -1033,7 +1080,7 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
             return fail("expected {ROWPREFIXFILTER => 'prefix'}", h.span.clone());
         };
         let prefix = bytes_of(p, "ROWPREFIXFILTER")?;
-        opts.done("ROWPREFIXFILTER", &["CACHE"])?;
+        opts.done(commands::options("deleteall"), &["CACHE"])?;
         let mut scan = Scan::prefix(&prefix);
         let rows = engine
             .scan(&name, &mut scan)
@@ -1052,7 +1099,7 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>> {
     for i in 2..args.cmd.args.len() {
         let Some(a) = args.get(i) else { continue };
         match &a.value {
-            Value::Hash(_) => Opts::of(a)?.done("VISIBILITY", &["VISIBILITY", "ATTRIBUTES"])?,
+            Value::Hash(_) => Opts::of(a)?.done(&["VISIBILITY"], &["VISIBILITY", "ATTRIBUTES"])?,
             Value::Int(_) if column.is_some() || (i == 2 && all) => {
                 timestamp = Some(uint_of(a, "timestamp")?)
             }
@@ -1100,7 +1147,7 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Option<String>>
                 Ok,
             )?;
         }
-        opts.done("OP", &[])?;
+        opts.done(commands::options(&args.cmd.name), &[])?;
     }
     let condition = match args.get(3).map(|a| &a.value) {
         Some(Value::Ident(w)) if w == "nil" => Condition::NotExists,

@@ -1,56 +1,27 @@
 //! Help texts, written for Rowkey's users: what each command does and how to call it.
 
-const GROUPS: &[(&str, &[&str])] = &[
-    ("general", &["help", "clear"]),
-    (
-        "ddl",
-        &[
-            "alter",
-            "create",
-            "describe",
-            "disable",
-            "drop",
-            "enable",
-            "exists",
-            "is_disabled",
-            "is_enabled",
-            "list",
-        ],
-    ),
-    (
-        "dml",
-        &[
-            "append",
-            "check_and_delete",
-            "check_and_put",
-            "count",
-            "delete",
-            "deleteall",
-            "get",
-            "get_counter",
-            "incr",
-            "mutate_row",
-            "put",
-            "scan",
-            "truncate",
-            "truncate_preserve",
-        ],
-    ),
-    (
-        "tools",
-        &["compact", "flush", "get_splits", "major_compact", "split"],
-    ),
-];
+use super::commands::{Group, COMMANDS};
 
+/// The general help: how to type commands, then every group of the command table and its
+/// commands.
 pub fn general() -> String {
     let mut out = String::from(
         "Rowkey runs an HBase 2.x engine in your browser. Type a command and press Enter;\n\
          'help \"COMMAND\"' explains one command. Commands accept the HBase shell's syntax:\n\
          quoted strings, numbers, [arrays] and {KEY => value} hashes.\n\n",
     );
-    for (group, names) in GROUPS {
+    for group in Group::ALL {
+        let names: Vec<&str> = COMMANDS
+            .iter()
+            .filter(|c| c.group == group)
+            .map(|c| c.name)
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
         out.push_str(&format!(
-            "  Group name: {group}\n  Commands: {}\n\n",
+            "  Group name: {}\n  Commands: {}\n\n",
+            group.name(),
             names.join(", ")
         ));
     }
@@ -61,39 +32,76 @@ pub fn general() -> String {
     out
 }
 
+/// The help of one command.
 pub fn text(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "help" => "Lists the commands, or with a name explains one:\n  help\n  help 'scan'\n",
-        "clear" => "Clears the console (Ctrl+L does the same). Tables are kept.\n",
-        "create" => "Creates a table with one or more column families, optionally pre-split.\n  create 't1', 'f1', 'f2'\n  create 't1', {NAME => 'f1', VERSIONS => 5, TTL => 86400}\n  create 't1', 'f1', SPLITS => ['g', 'n', 't']\n  create 't1', 'f1', {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}\nFamily options: VERSIONS, MIN_VERSIONS, TTL (seconds or 'FOREVER'), KEEP_DELETED_CELLS,\nBLOOMFILTER, COMPRESSION, BLOCKSIZE, IN_MEMORY, BLOCKCACHE.\nTable options: MAX_FILESIZE (split threshold in bytes), MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD.\n",
-        "alter" => "Changes families or table options.\n  alter 't1', NAME => 'f1', VERSIONS => 3\n  alter 't1', 'f2'                       (adds a family)\n  alter 't1', NAME => 'f2', METHOD => 'delete'\n  alter 't1', 'delete' => 'f2'\n  alter 't1', MAX_FILESIZE => 131072\nLowering VERSIONS caps reads at once; a RAW scan still shows the older cells until a major compaction.\n",
-        "describe" | "desc" => "Shows a table's state and its families with all their settings.\n  describe 't1'\n",
-        "disable" => "Takes a table offline; reads and writes fail until it is enabled.\n  disable 't1'\n",
-        "enable" => "Brings a disabled table back online.\n  enable 't1'\n",
-        "drop" => "Deletes a disabled table and its data.\n  disable 't1'\n  drop 't1'\n",
-        "exists" => "Says whether a table exists.\n  exists 't1'\n",
-        "is_enabled" => "Says whether a table is enabled.\n  is_enabled 't1'\n",
-        "is_disabled" => "Says whether a table is disabled.\n  is_disabled 't1'\n",
-        "list" => "Lists tables, optionally those whose name matches a regular expression.\n  list\n  list 'user.*'\n",
-        "put" => "Writes one cell. Without a timestamp the server's time (epoch milliseconds) is used.\n  put 't1', 'r1', 'f1:q', 'value'\n  put 't1', 'r1', 'f1:q', 'value', 1700000000000\n  put 't1', 'r1', 'f1:q', 'value', {TTL => 60000}     (cell TTL in milliseconds)\n",
-        "get" => "Reads one row.\n  get 't1', 'r1'\n  get 't1', 'r1', 'f1:q'\n  get 't1', 'r1', {COLUMN => ['f1:a', 'f2'], VERSIONS => 3}\n  get 't1', 'r1', {TIMERANGE => [1000, 2000]}       (min inclusive, max exclusive)\n  get 't1', 'r1', {TIMESTAMP => 1000, FILTER => \"ValueFilter(=, 'binary:v')\", MAXLENGTH => 40}\n",
-        "scan" => "Reads rows in key order.\n  scan 't1'\n  scan 't1', {STARTROW => 'a', STOPROW => 'm'}     (start inclusive, stop exclusive)\n  scan 't1', {ROWPREFIXFILTER => 'user1_', LIMIT => 10}\n  scan 't1', {REVERSED => true, STARTROW => 'm'}   (rows descending from 'm')\n  scan 't1', {COLUMNS => ['f1:a'], VERSIONS => 3, TIMERANGE => [0, 2000]}\n  scan 't1', {RAW => true, VERSIONS => 10}         (shows delete markers and masked cells)\n  scan 't1', {FILTER => \"PrefixFilter('a') AND ValueFilter(>, 'binary:5')\"}\nFilters: PrefixFilter, RowFilter, FamilyFilter, QualifierFilter, ValueFilter, ColumnPrefixFilter,\nMultipleColumnPrefixFilter, ColumnRangeFilter, SingleColumnValueFilter, SingleColumnValueExcludeFilter,\nDependentColumnFilter, PageFilter, KeyOnlyFilter, FirstKeyOnlyFilter, InclusiveStopFilter,\nColumnCountGetFilter, ColumnPaginationFilter, TimestampsFilter; combined with AND, OR, SKIP, WHILE.\nComparators: binary:, binaryprefix:, regexstring: (found anywhere), substring: (ignores case).\n",
-        "count" => "Counts rows, printing progress every INTERVAL rows (default 1000).\n  count 't1'\n  count 't1', INTERVAL => 100\n",
-        "delete" => "Deletes one version of a cell: the newest, or the one at the given timestamp.\n  delete 't1', 'r1', 'f1:q'\n  delete 't1', 'r1', 'f1:q', 1700000000000\nThe marker masks only that version; older versions may show again.\n",
-        "deleteall" => "Deletes a whole row, a family, or every version of a column (at or before a timestamp).\n  deleteall 't1', 'r1'\n  deleteall 't1', 'r1', 'f1:q'\n  deleteall 't1', 'r1', 'f1:q', 1700000000000\n  deleteall 't1', {ROWPREFIXFILTER => 'tmp_'}\nMarkers mask puts with older timestamps written later, until a major compaction removes them.\n",
-        "incr" => "Adds to an 8-byte counter (default 1) and prints the new value.\n  incr 't1', 'r1', 'f1:hits'\n  incr 't1', 'r1', 'f1:hits', 10\n",
-        "get_counter" => "Reads an 8-byte counter.\n  get_counter 't1', 'r1', 'f1:hits'\n",
-        "append" => "Appends bytes to a cell's value and prints the result.\n  append 't1', 'r1', 'f1:log', '+entry'\n",
-        "check_and_put" => "Writes a cell only if another cell holds an expected value (nil: is absent), atomically.\n  check_and_put 't1', 'r1', 'f1:state', 'new', 'f1:state', 'done'\n  check_and_put 't1', 'r1', 'f1:lock', nil, 'f1:lock', 'me'\n  check_and_put 't1', 'r1', 'f1:n', '5', 'f1:flag', 'x', {OP => '<'}\nHBase compares the other way round: OP '<' holds when the expected value is less than the stored one.\n",
-        "check_and_delete" => "Deletes a column only if a cell holds an expected value (nil: is absent), atomically.\n  check_and_delete 't1', 'r1', 'f1:state', 'done', 'f1:state'\n",
-        "mutate_row" => "Applies several puts and deletes to one row atomically.\n  mutate_row 't1', 'r1', [['put', 'f1:a', '1'], ['delete', 'f1:b'], ['deleteall', 'f2']]\n",
-        "truncate" => "Empties a table; its regions merge back into one.\n  truncate 't1'\n",
-        "truncate_preserve" => "Empties a table and keeps its region boundaries.\n  truncate_preserve 't1'\n",
-        "flush" => "Writes every memstore of a table out as a new sorted run.\n  flush 't1'\n",
-        "compact" => "Merges each store's sorted runs into one, keeping delete markers.\n  compact 't1'\n",
-        "major_compact" => "Merges each store's runs into one and drops delete markers, the cells they mask,\nexcess versions and expired cells.\n  major_compact 't1'\n",
-        "get_splits" => "Lists the region boundaries of a table.\n  get_splits 't1'\n",
-        "split" => "Splits the region holding a key at that key, or every region at its middle key.\n  split 't1', 'm'\n  split 't1'\n",
-        _ => return None,
-    })
+    TEXTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// Every command's help, by name.
+const TEXTS: &[(&str, &str)] = &[
+    ("help", "Lists the commands, or with a name explains one:\n  help\n  help 'scan'\n"),
+    ("clear", "Clears the console (Ctrl+L does the same). Tables are kept.\n"),
+    ("create", "Creates a table with one or more column families, optionally pre-split.\n  create 't1', 'f1', 'f2'\n  create 't1', {NAME => 'f1', VERSIONS => 5, TTL => 86400}\n  create 't1', 'f1', SPLITS => ['g', 'n', 't']\n  create 't1', 'f1', {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}\nFamily options: VERSIONS, MIN_VERSIONS, TTL (seconds or 'FOREVER'), KEEP_DELETED_CELLS,\nBLOOMFILTER, COMPRESSION, BLOCKSIZE, IN_MEMORY, BLOCKCACHE.\nTable options: MAX_FILESIZE (split threshold in bytes), MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD.\n"),
+    ("alter", "Changes families or table options.\n  alter 't1', NAME => 'f1', VERSIONS => 3\n  alter 't1', 'f2'                       (adds a family)\n  alter 't1', NAME => 'f2', METHOD => 'delete'\n  alter 't1', 'delete' => 'f2'\n  alter 't1', MAX_FILESIZE => 131072\nLowering VERSIONS caps reads at once; a RAW scan still shows the older cells until a major compaction.\n"),
+    ("describe", "Shows a table's state and its families with all their settings.\n  describe 't1'\n"),
+    ("desc", "Shows a table's state and its families with all their settings.\n  describe 't1'\n"),
+    ("disable", "Takes a table offline; reads and writes fail until it is enabled.\n  disable 't1'\n"),
+    ("enable", "Brings a disabled table back online.\n  enable 't1'\n"),
+    ("drop", "Deletes a disabled table and its data.\n  disable 't1'\n  drop 't1'\n"),
+    ("exists", "Says whether a table exists.\n  exists 't1'\n"),
+    ("is_enabled", "Says whether a table is enabled.\n  is_enabled 't1'\n"),
+    ("is_disabled", "Says whether a table is disabled.\n  is_disabled 't1'\n"),
+    ("list", "Lists tables, optionally those whose name matches a regular expression.\n  list\n  list 'user.*'\n"),
+    ("put", "Writes one cell. Without a timestamp the server's time (epoch milliseconds) is used.\n  put 't1', 'r1', 'f1:q', 'value'\n  put 't1', 'r1', 'f1:q', 'value', 1700000000000\n  put 't1', 'r1', 'f1:q', 'value', {TTL => 60000}     (cell TTL in milliseconds)\n"),
+    ("get", "Reads one row.\n  get 't1', 'r1'\n  get 't1', 'r1', 'f1:q'\n  get 't1', 'r1', {COLUMN => ['f1:a', 'f2'], VERSIONS => 3}\n  get 't1', 'r1', {TIMERANGE => [1000, 2000]}       (min inclusive, max exclusive)\n  get 't1', 'r1', {TIMESTAMP => 1000, FILTER => \"ValueFilter(=, 'binary:v')\", MAXLENGTH => 40}\n"),
+    ("scan", "Reads rows in key order.\n  scan 't1'\n  scan 't1', {STARTROW => 'a', STOPROW => 'm'}     (start inclusive, stop exclusive)\n  scan 't1', {ROWPREFIXFILTER => 'user1_', LIMIT => 10}\n  scan 't1', {REVERSED => true, STARTROW => 'm'}   (rows descending from 'm')\n  scan 't1', {COLUMNS => ['f1:a'], VERSIONS => 3, TIMERANGE => [0, 2000]}\n  scan 't1', {RAW => true, VERSIONS => 10}         (shows delete markers and masked cells)\n  scan 't1', {FILTER => \"PrefixFilter('a') AND ValueFilter(>, 'binary:5')\"}\nFilters: PrefixFilter, RowFilter, FamilyFilter, QualifierFilter, ValueFilter, ColumnPrefixFilter,\nMultipleColumnPrefixFilter, ColumnRangeFilter, SingleColumnValueFilter, SingleColumnValueExcludeFilter,\nDependentColumnFilter, PageFilter, KeyOnlyFilter, FirstKeyOnlyFilter, InclusiveStopFilter,\nColumnCountGetFilter, ColumnPaginationFilter, TimestampsFilter; combined with AND, OR, SKIP, WHILE.\nComparators: binary:, binaryprefix:, regexstring: (found anywhere), substring: (ignores case).\n"),
+    ("count", "Counts rows, printing progress every INTERVAL rows (default 1000).\n  count 't1'\n  count 't1', INTERVAL => 100\n"),
+    ("delete", "Deletes one version of a cell: the newest, or the one at the given timestamp.\n  delete 't1', 'r1', 'f1:q'\n  delete 't1', 'r1', 'f1:q', 1700000000000\nThe marker masks only that version; older versions may show again.\n"),
+    ("deleteall", "Deletes a whole row, a family, or every version of a column (at or before a timestamp).\n  deleteall 't1', 'r1'\n  deleteall 't1', 'r1', 'f1:q'\n  deleteall 't1', 'r1', 'f1:q', 1700000000000\n  deleteall 't1', {ROWPREFIXFILTER => 'tmp_'}\nMarkers mask puts with older timestamps written later, until a major compaction removes them.\n"),
+    ("incr", "Adds to an 8-byte counter (default 1) and prints the new value.\n  incr 't1', 'r1', 'f1:hits'\n  incr 't1', 'r1', 'f1:hits', 10\n"),
+    ("get_counter", "Reads an 8-byte counter.\n  get_counter 't1', 'r1', 'f1:hits'\n"),
+    ("append", "Appends bytes to a cell's value and prints the result.\n  append 't1', 'r1', 'f1:log', '+entry'\n"),
+    ("check_and_put", "Writes a cell only if another cell holds an expected value (nil: is absent), atomically.\n  check_and_put 't1', 'r1', 'f1:state', 'new', 'f1:state', 'done'\n  check_and_put 't1', 'r1', 'f1:lock', nil, 'f1:lock', 'me'\n  check_and_put 't1', 'r1', 'f1:n', '5', 'f1:flag', 'x', {OP => '<'}\nHBase compares the other way round: OP '<' holds when the expected value is less than the stored one.\n"),
+    ("check_and_delete", "Deletes a column only if a cell holds an expected value (nil: is absent), atomically.\n  check_and_delete 't1', 'r1', 'f1:state', 'done', 'f1:state'\n"),
+    ("mutate_row", "Applies several puts and deletes to one row atomically.\n  mutate_row 't1', 'r1', [['put', 'f1:a', '1'], ['delete', 'f1:b'], ['deleteall', 'f2']]\n"),
+    ("truncate", "Empties a table; its regions merge back into one.\n  truncate 't1'\n"),
+    ("truncate_preserve", "Empties a table and keeps its region boundaries.\n  truncate_preserve 't1'\n"),
+    ("flush", "Writes every memstore of a table out as a new sorted run.\n  flush 't1'\n"),
+    ("compact", "Merges each store's sorted runs into one, keeping delete markers.\n  compact 't1'\n"),
+    ("major_compact", "Merges each store's runs into one and drops delete markers, the cells they mask,\nexcess versions and expired cells.\n  major_compact 't1'\n"),
+    ("get_splits", "Lists the region boundaries of a table.\n  get_splits 't1'\n"),
+    ("split", "Splits the region holding a key at that key, or every region at its middle key.\n  split 't1', 'm'\n  split 't1'\n"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::commands;
+
+    #[test]
+    fn every_command_has_help_and_every_help_names_a_command() {
+        for c in COMMANDS {
+            assert!(text(c.name).is_some(), "no help for {}", c.name);
+        }
+        for (name, _) in TEXTS {
+            assert!(commands::find(name).is_some(), "help for unknown {name}");
+        }
+    }
+
+    #[test]
+    fn general_help_lists_every_command_under_its_group() {
+        let help = general();
+        for c in COMMANDS {
+            let line = help
+                .split("  Group name: ")
+                .find(|g| g.starts_with(c.group.name()))
+                .and_then(|g| g.lines().find(|l| l.starts_with("  Commands: ")));
+            let listed = line.is_some_and(|l| {
+                l.trim_start_matches("  Commands: ")
+                    .split(", ")
+                    .any(|n| n == c.name)
+            });
+            assert!(listed, "{} not listed under {}", c.name, c.group.name());
+        }
+    }
 }

@@ -1,0 +1,77 @@
+//! One table of commands: the dispatcher runs exactly the commands of
+//! `rowkey::shell::commands::COMMANDS`, the read-only check reads the same table, and `help`
+//! lists it.
+mod common;
+use common::*;
+use rowkey::shell::commands::{self, COMMANDS};
+
+/// Every command in the table reaches an executor: run bare, it answers (usually "wrong number
+/// of arguments"), never "undefined command" nor "has no executor".
+#[test]
+fn every_command_in_the_table_is_dispatched() {
+    let (mut shell, _) = shell_at(1_000);
+    for c in COMMANDS {
+        for outcome in shell.run(c.name) {
+            let message = outcome.error.map(|e| e.message).unwrap_or_default();
+            assert!(
+                !message.contains("undefined") && !message.contains("no executor"),
+                "{}: {message}",
+                c.name
+            );
+        }
+    }
+}
+
+/// Names outside the table (HBase commands Rowkey does not have, misspellings) are refused
+/// before anything runs.
+#[test]
+fn commands_outside_the_table_are_undefined() {
+    let (mut shell, _) = shell_at(1_000);
+    for name in [
+        "status",
+        "whoami",
+        "version",
+        "snapshot",
+        "get_table",
+        "Scan",
+    ] {
+        assert!(commands::find(name).is_none());
+        let outcomes = shell.run(&format!("{name} 't'"));
+        let message = outcomes
+            .first()
+            .and_then(|o| o.error.clone())
+            .map(|e| e.message)
+            .unwrap_or_default();
+        assert!(message.contains(&format!("`{name}'")), "{name}: {message}");
+    }
+}
+
+#[test]
+fn read_only_refuses_exactly_the_writing_commands_of_the_table() {
+    let (mut shell, _) = shell_at(1_000);
+    run(&mut shell, "create 't', 'f'");
+    shell.read_only = Some("another tab is writing".into());
+    for c in COMMANDS {
+        let refused = shell
+            .run(c.name)
+            .first()
+            .and_then(|o| o.error.clone())
+            .is_some_and(|e| e.message == "another tab is writing");
+        assert_eq!(refused, c.writes, "{}", c.name);
+        assert_eq!(commands::writes(c.name), c.writes);
+    }
+    assert!(!commands::writes("nope"));
+}
+
+#[test]
+fn help_lists_the_groups_of_the_table() {
+    let (mut shell, _) = shell_at(1_000);
+    let out = run(&mut shell, "help");
+    assert!(out.contains("  Group name: ddl\n  Commands: alter, create, describe, desc, disable, drop, enable, exists, is_disabled, is_enabled, list\n"), "{out}");
+    assert!(
+        out.contains(
+            "  Group name: tools\n  Commands: compact, flush, get_splits, major_compact, split\n"
+        ),
+        "{out}"
+    );
+}
