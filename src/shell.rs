@@ -112,12 +112,9 @@ impl Shell {
                     }
                 }
                 Ok(cmd) => {
-                    let started = (self.timer)();
-                    let mut out = exec::execute(&mut self.engine, &cmd);
-                    let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
+                    let mut out = self.execute(&cmd);
                     out.input = input.get(cmd.span.clone()).unwrap_or_default().to_string();
                     out.span = cmd.span.clone();
-                    exec::finish(&mut out, seconds);
                     out
                 }
                 Err(e) => {
@@ -138,6 +135,20 @@ impl Shell {
             outcomes.push(outcome);
         }
         outcomes
+    }
+
+    /// Runs one parsed command (not checking `read_only`) and times it; the outcome's `input`
+    /// and `span` are left for the caller, who has the submitted text.
+    pub fn execute(&mut self, cmd: &Command) -> Outcome {
+        let started = (self.timer)();
+        let mut ctx = exec::Ctx {
+            engine: &mut self.engine,
+            trace: None,
+        };
+        let mut out = exec::execute(&mut ctx, cmd);
+        let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
+        exec::finish(&mut out, seconds);
+        out
     }
 }
 

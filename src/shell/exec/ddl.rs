@@ -1,0 +1,356 @@
+//! HBase's `ddl` group: creating, altering, describing, listing, enabling and dropping tables.
+
+use std::ops::Range;
+
+use super::args::{bool_of, bytes_of, fail, int_of, kind_name, uint_of, word_of, Args, Opts, Res};
+use super::{echo, engine_error, format, unrouted, Ctx, Reply};
+use crate::engine::{
+    split_keys, Engine, FamilyDescriptor, KeepDeletedCells, TableDescriptor, TableSettings,
+};
+use crate::shell::ast::{Spanned, Value};
+use crate::shell::commands::{self, FAMILY_OPTIONS};
+
+pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
+    let name = args.cmd.name.as_str();
+    match name {
+        "create" => create(engine, args),
+        "alter" => alter(engine, args),
+        "list" => list(engine, args),
+        "describe" | "desc" => {
+            args.count(1, 1)?;
+            let table = args.text(0, "table name")?;
+            let t = engine
+                .table(&table)
+                .map_err(|e| engine_error(e, args.span(0)))?;
+            Ok(Some(format::describe(t)))
+        }
+        "disable" | "enable" | "drop" => {
+            args.count(1, 1)?;
+            let table = args.text(0, "table name")?;
+            let done = match name {
+                "disable" => engine.disable(&table),
+                "enable" => engine.enable(&table),
+                _ => engine.drop_table(&table),
+            };
+            done.map_err(|e| engine_error(e, args.span(0)))?;
+            Ok(Some(String::new()))
+        }
+        "exists" => {
+            args.count(1, 1)?;
+            let table = args.text(0, "table name")?;
+            let exists = engine.exists(&table);
+            let verb = if exists { "does" } else { "does not" };
+            Ok(Some(echo(
+                format!("Table {table} {verb} exist\n"),
+                exists.to_string(),
+            )))
+        }
+        "is_enabled" | "is_disabled" => {
+            args.count(1, 1)?;
+            let table = args.text(0, "table name")?;
+            let enabled = engine
+                .table(&table)
+                .map_err(|e| engine_error(e, args.span(0)))?
+                .enabled;
+            let answer = enabled == (name == "is_enabled");
+            Ok(Some(echo(format!("{answer}\n"), answer.to_string())))
+        }
+        _ => Err(unrouted(args)),
+    }
+}
+
+fn list(engine: &Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(0, 1)?;
+    let names: Vec<String> = engine.tables().map(|t| t.descriptor.name.clone()).collect();
+    let names = match args.get(0) {
+        Some(_) => {
+            let pattern = args.text(0, "regular expression")?;
+            let re = regex_lite::Regex::new(&format!("^(?:{pattern})$"))
+                .or_else(|e| fail(format!("invalid regular expression: {e}"), args.span(0)))?;
+            names.into_iter().filter(|n| re.is_match(n)).collect()
+        }
+        None => names,
+    };
+    let mut out = String::from("TABLE\n");
+    for n in &names {
+        out.push_str(n);
+        out.push('\n');
+    }
+    out.push_str(&format!("{} row(s)\n", names.len()));
+    Ok(Some(echo(out, format::ruby_array(&names))))
+}
+
+fn table_settings(opts: &mut Opts<'_>, settings: &mut TableSettings) -> Res<()> {
+    if let Some(v) = opts.take("MAX_FILESIZE") {
+        settings.split_bytes = uint_of(v, "MAX_FILESIZE")? as usize;
+    }
+    if let Some(v) = opts.take("MEMSTORE_FLUSHSIZE") {
+        let n = uint_of(v, "MEMSTORE_FLUSHSIZE")? as usize;
+        if n == 0 {
+            return fail("MEMSTORE_FLUSHSIZE must be positive", v.span.clone());
+        }
+        settings.flush_bytes = n;
+    }
+    if let Some(v) = opts.take("COMPACTION_THRESHOLD") {
+        let n = uint_of(v, "COMPACTION_THRESHOLD")? as usize;
+        if n < 2 {
+            return fail("COMPACTION_THRESHOLD must be at least 2", v.span.clone());
+        }
+        settings.compaction_threshold = n;
+    }
+    Ok(())
+}
+
+/// The keys of a table-level hash of `create` or `alter`: the command's options less the
+/// family options (a `NAME` makes the hash a family's).
+fn table_keys(command: &str) -> Vec<&'static str> {
+    commands::options(command)
+        .iter()
+        .copied()
+        .filter(|k| *k == "NAME" || !FAMILY_OPTIONS.contains(k))
+        .collect()
+}
+
+/// Reads a family hash onto `f`.
+fn family_from(opts: &mut Opts<'_>, f: &mut FamilyDescriptor) -> Res<()> {
+    if let Some(v) = opts.take("VERSIONS") {
+        f.max_versions = u32::try_from(int_of(v, "VERSIONS")?)
+            .or_else(|_| fail("VERSIONS out of range", v.span.clone()))?;
+    }
+    if let Some(v) = opts.take("MIN_VERSIONS") {
+        f.min_versions = u32::try_from(int_of(v, "MIN_VERSIONS")?)
+            .or_else(|_| fail("MIN_VERSIONS out of range", v.span.clone()))?;
+    }
+    if let Some(v) = opts.take("TTL") {
+        let forever = word_of(&v.value).as_deref() == Some("FOREVER");
+        f.ttl_seconds = if forever {
+            None
+        } else {
+            Some(uint_of(v, "TTL")?)
+        };
+        if f.ttl_seconds == Some(i32::MAX as u64) {
+            f.ttl_seconds = None;
+        }
+    }
+    if let Some(v) = opts.take("KEEP_DELETED_CELLS") {
+        let Some(text) = word_of(&v.value).map(|w| w.to_ascii_uppercase()) else {
+            return fail(
+                format!(
+                    "KEEP_DELETED_CELLS must be true, false or 'TTL', found {}",
+                    kind_name(&v.value)
+                ),
+                v.span.clone(),
+            );
+        };
+        f.keep_deleted_cells = match text.as_str() {
+            "TRUE" => KeepDeletedCells::True,
+            "FALSE" => KeepDeletedCells::False,
+            "TTL" => KeepDeletedCells::Ttl,
+            _ => {
+                return fail(
+                    "KEEP_DELETED_CELLS must be true, false or 'TTL'",
+                    v.span.clone(),
+                )
+            }
+        };
+    }
+    let choice = |opts: &mut Opts<'_>, key: &str, allowed: &[&str]| -> Res<Option<String>> {
+        let Some(v) = opts.take(key) else {
+            return Ok(None);
+        };
+        let text = String::from_utf8_lossy(&bytes_of(v, key)?).to_ascii_uppercase();
+        if !allowed.contains(&text.as_str()) {
+            return fail(
+                format!("{key} must be one of {}", allowed.join(", ")),
+                v.span.clone(),
+            );
+        }
+        Ok(Some(text))
+    };
+    if let Some(b) = choice(
+        opts,
+        "BLOOMFILTER",
+        &["NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"],
+    )? {
+        f.bloomfilter = b;
+    }
+    if let Some(c) = choice(
+        opts,
+        "COMPRESSION",
+        &["NONE", "GZ", "SNAPPY", "LZO", "LZ4", "ZSTD", "BZIP2"],
+    )? {
+        f.compression = c;
+    }
+    if let Some(d) = choice(
+        opts,
+        "DATA_BLOCK_ENCODING",
+        &["NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1"],
+    )? {
+        f.data_block_encoding = d;
+    }
+    if let Some(v) = opts.take("BLOCKSIZE") {
+        f.blocksize = uint_of(v, "BLOCKSIZE")?;
+    }
+    if let Some(v) = opts.take("IN_MEMORY") {
+        f.in_memory = bool_of(v, "IN_MEMORY")?;
+    }
+    if let Some(v) = opts.take("BLOCKCACHE") {
+        f.blockcache = bool_of(v, "BLOCKCACHE")?;
+    }
+    if let Some(v) = opts.take("REPLICATION_SCOPE") {
+        f.replication_scope = u32::try_from(int_of(v, "REPLICATION_SCOPE")?).unwrap_or(0);
+    }
+    Ok(())
+}
+
+fn family_name(v: &Spanned) -> Res<String> {
+    let b = bytes_of(v, "family name")?;
+    String::from_utf8(b).or_else(|_| fail("family names must be text", v.span.clone()))
+}
+
+fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(1, usize::MAX)?;
+    let name = args.text(0, "table name")?;
+    let mut families = Vec::new();
+    let mut splits: Vec<Vec<u8>> = Vec::new();
+    let mut settings = TableSettings::default();
+    for a in args.cmd.args.iter().skip(1) {
+        match &a.value {
+            Value::Hash(_) => {
+                let mut opts = Opts::of(a)?;
+                if let Some(n) = opts.take("NAME") {
+                    let mut f = FamilyDescriptor::new(&family_name(n)?);
+                    family_from(&mut opts, &mut f)?;
+                    opts.done(FAMILY_OPTIONS, &["METADATA", "CONFIGURATION"])?;
+                    families.push(f);
+                    continue;
+                }
+                if let Some(v) = opts.take("SPLITS") {
+                    let Value::Array(items) = &v.value else {
+                        return fail("SPLITS must be an array of keys", v.span.clone());
+                    };
+                    for item in items {
+                        splits.push(bytes_of(item, "split key")?);
+                    }
+                }
+                if let Some(n) = opts.take("NUMREGIONS") {
+                    let count = uint_of(n, "NUMREGIONS")?;
+                    let Some(algo_arg) = opts.take("SPLITALGO") else {
+                        return fail(
+                            "Number of regions specified without SPLITALGO",
+                            n.span.clone(),
+                        );
+                    };
+                    let algo =
+                        String::from_utf8_lossy(&bytes_of(algo_arg, "SPLITALGO")?).into_owned();
+                    let short = algo.rsplit('.').next().unwrap_or(&algo).to_string();
+                    if !(2..=10_000).contains(&count) {
+                        return fail(
+                            "Number of regions must be between 2 and 10000",
+                            n.span.clone(),
+                        );
+                    }
+                    match split_keys(&short, count as u32) {
+                        Some(keys) => splits.extend(keys),
+                        None => return fail(format!("unknown split algorithm {algo}; expected HexStringSplit, DecimalStringSplit or UniformSplit"), algo_arg.span.clone()),
+                    }
+                }
+                table_settings(&mut opts, &mut settings)?;
+                opts.done(
+                    &table_keys("create"),
+                    &[
+                        "REGION_REPLICATION",
+                        "DURABILITY",
+                        "OWNER",
+                        "METADATA",
+                        "CONFIGURATION",
+                    ],
+                )?;
+            }
+            _ => families.push(FamilyDescriptor::new(&family_name(a)?)),
+        }
+    }
+    let mut desc = TableDescriptor::new(&name, families);
+    desc.settings = settings;
+    engine
+        .create_table(desc, splits)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    Ok(Some(echo(
+        format!("Created table {name}\n"),
+        format!("Hbase::Table - {name}"),
+    )))
+}
+
+fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(2, usize::MAX)?;
+    let name = args.text(0, "table name")?;
+    let table = engine
+        .table(&name)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let mut settings = table.descriptor.settings;
+    let existing: Vec<FamilyDescriptor> = table.descriptor.families.clone();
+    let regions = table.regions.len();
+    enum Change {
+        Put(FamilyDescriptor),
+        Delete(String, Range<usize>),
+    }
+    let mut changes = Vec::new();
+    for a in args.cmd.args.iter().skip(1) {
+        if !matches!(a.value, Value::Hash(_)) {
+            changes.push(Change::Put(FamilyDescriptor::new(&family_name(a)?)));
+            continue;
+        }
+        let mut opts = Opts::of(a)?;
+        if let Some(v) = opts.take("delete") {
+            changes.push(Change::Delete(family_name(v)?, v.span.clone()));
+            opts.done(&["NAME", "METHOD", "delete"], &[])?;
+            continue;
+        }
+        if let Some(n) = opts.take("NAME") {
+            let fname = family_name(n)?;
+            if let Some(m) = opts.take("METHOD") {
+                if bytes_of(m, "METHOD")? != b"delete" {
+                    return fail("METHOD must be 'delete'", m.span.clone());
+                }
+                changes.push(Change::Delete(fname, n.span.clone()));
+                opts.done(&["NAME", "METHOD"], &[])?;
+                continue;
+            }
+            let mut f = existing
+                .iter()
+                .find(|f| f.name == fname)
+                .cloned()
+                .unwrap_or_else(|| FamilyDescriptor::new(&fname));
+            family_from(&mut opts, &mut f)?;
+            opts.done(FAMILY_OPTIONS, &["METADATA", "CONFIGURATION"])?;
+            changes.push(Change::Put(f));
+            continue;
+        }
+        table_settings(&mut opts, &mut settings)?;
+        opts.done(
+            &table_keys("alter"),
+            &[
+                "DURABILITY",
+                "REGION_REPLICATION",
+                "OWNER",
+                "METADATA",
+                "CONFIGURATION",
+            ],
+        )?;
+    }
+    for change in changes {
+        match change {
+            Change::Put(f) => engine
+                .alter_family(&name, f)
+                .or_else(|e| fail(e.to_string(), args.span(1)))?,
+            Change::Delete(f, span) => engine
+                .delete_family(&name, &f)
+                .or_else(|e| fail(e.to_string(), span))?,
+        }
+    }
+    engine
+        .set_settings(&name, settings)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    Ok(Some(format!("Updating all regions with the new schema...\n{regions}/{regions} regions updated.\nDone.\n")))
+}

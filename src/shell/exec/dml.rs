@@ -1,0 +1,525 @@
+//! HBase's `dml` group: writes (put, delete, deleteall, incr, append, the atomic row
+//! operations), reads (get, scan, count, get_counter) and emptying a table (truncate).
+
+use std::ops::Range;
+
+use super::args::{
+    bool_of, bytes_of, columns_of, fail, int_of, qualified, split_column, uint_of, Args, Opts, Res,
+};
+use super::{echo, engine_error, format, unrouted, Ctx, Reply};
+use crate::bytes::to_printable;
+use crate::engine::{Condition, Engine, Mutation, Scan, ScanOutput};
+use crate::filter::{parse_filter, CompareOp};
+use crate::shell::ast::Value;
+use crate::shell::commands;
+use crate::shell::ReadTrace;
+
+pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    match args.cmd.name.as_str() {
+        "put" => put(ctx.engine, args),
+        "get" => get(ctx, args),
+        "scan" => scan(ctx, args),
+        "count" => count(ctx, args),
+        "delete" | "deleteall" => delete(ctx.engine, args),
+        "incr" => incr(ctx.engine, args),
+        "get_counter" => get_counter(ctx.engine, args),
+        "append" => append(ctx.engine, args),
+        "check_and_put" | "check_and_delete" => check_and_mutate(ctx.engine, args),
+        "mutate_row" => mutate_row(ctx.engine, args),
+        "truncate" | "truncate_preserve" => {
+            args.count(1, 1)?;
+            let name = args.text(0, "table name")?;
+            ctx.engine
+                .truncate(&name, args.cmd.name == "truncate_preserve")
+                .map_err(|e| engine_error(e, args.span(0)))?;
+            Ok(Some(format!(
+                "Truncating '{name}' table (it may take a while):\nDisabling table...\nTruncating table...\n"
+            )))
+        }
+        _ => Err(unrouted(args)),
+    }
+}
+
+fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(3, 4)?;
+    let (name, row) = (args.text(0, "table name")?, args.bytes(1, "row key")?);
+    let (family, qualifier) = qualified(args, 2)?;
+    let amount = match args.get(3) {
+        Some(a) => int_of(a, "increment")?,
+        None => 1,
+    };
+    let value = engine
+        .increment(&name, &row, &family, &qualifier, amount)
+        .map_err(|e| engine_error(e, args.span(2)))?;
+    Ok(Some(format!("COUNTER VALUE = {value}\n")))
+}
+
+fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(3, 3)?;
+    let (name, row) = (args.text(0, "table name")?, args.bytes(1, "row key")?);
+    let (family, qualifier) = qualified(args, 2)?;
+    let mut scan = Scan::get(&row);
+    scan.columns = vec![(family, Some(qualifier))];
+    let out = engine
+        .scan(&name, &mut scan)
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    match out.rows.first().and_then(|r| r.cells.first()) {
+        None => Ok(Some("No counter found at specified coordinates\n".into())),
+        Some(c) => match <[u8; 8]>::try_from(c.value.as_slice()) {
+            Ok(b) => Ok(Some(format!("COUNTER VALUE = {}\n", i64::from_be_bytes(b)))),
+            Err(_) => fail(
+                format!("Field is not a long, it's {} bytes wide", c.value.len()),
+                args.span(2),
+            ),
+        },
+    }
+}
+
+fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(4, 4)?;
+    let (name, row) = (args.text(0, "table name")?, args.bytes(1, "row key")?);
+    let (family, qualifier) = qualified(args, 2)?;
+    let suffix = args.bytes(3, "value")?;
+    let value = engine
+        .append(&name, &row, &family, &qualifier, &suffix)
+        .map_err(|e| engine_error(e, args.span(2)))?;
+    Ok(Some(format!("CURRENT VALUE = {}\n", to_printable(&value))))
+}
+
+fn put(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(4, 6)?;
+    let name = args.text(0, "table name")?;
+    let row = args.bytes(1, "row key")?;
+    let (family, qualifier) = split_column(&args.bytes(2, "column")?);
+    let value = args.bytes(3, "value")?;
+    let mut timestamp = None;
+    let mut ttl_ms = None;
+    for i in 4..args.cmd.args.len() {
+        let Some(a) = args.get(i) else { continue };
+        match &a.value {
+            Value::Hash(_) => {
+                let mut opts = Opts::of(a)?;
+                if let Some(t) = opts.take("TTL") {
+                    ttl_ms = Some(uint_of(t, "TTL")?);
+                }
+                opts.done(commands::options("put"), &["ATTRIBUTES", "VISIBILITY"])?;
+            }
+            _ => timestamp = Some(uint_of(a, "timestamp")?),
+        }
+    }
+    let m = Mutation::Put {
+        family,
+        qualifier: qualifier.unwrap_or_default(),
+        timestamp,
+        value,
+        ttl_ms,
+    };
+    engine
+        .mutate(&name, &row, &[m])
+        .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
+    Ok(Some(String::new()))
+}
+
+/// Where an engine error from a mutation belongs: the row, the column, or the table.
+fn mutation_span(e: &crate::engine::Error, args: &Args<'_>) -> Range<usize> {
+    use crate::engine::Error as E;
+    match e {
+        E::EmptyRow | E::IllegalArgument(_) => args.span(1),
+        E::NoSuchColumnFamily { .. } | E::NotALong(_) => args.span(2),
+        _ => args.span(0),
+    }
+}
+
+/// Options shared by get and scan.
+struct ReadOpts {
+    maxlength: Option<usize>,
+}
+
+fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<ReadOpts> {
+    if let Some(v) = opts.take("COLUMNS").or_else(|| opts.take("COLUMN")) {
+        scan.columns = columns_of(v)?;
+    }
+    if let Some(v) = opts.take("VERSIONS") {
+        let n = int_of(v, "VERSIONS")?;
+        scan.max_versions = u32::try_from(n)
+            .ok()
+            .filter(|n| *n > 0)
+            .map_or_else(|| fail("VERSIONS must be positive", v.span.clone()), Ok)?;
+    }
+    if let Some(v) = opts.take("TIMESTAMP") {
+        let ts = uint_of(v, "TIMESTAMP")?;
+        scan.time_range = (ts, ts.saturating_add(1));
+    }
+    if let Some(v) = opts.take("TIMERANGE") {
+        let Value::Array(items) = &v.value else {
+            return fail("TIMERANGE must be [min, max)", v.span.clone());
+        };
+        let (Some(a), Some(b), 2) = (items.first(), items.get(1), items.len()) else {
+            return fail("TIMERANGE must be [min, max)", v.span.clone());
+        };
+        let (min, max) = (uint_of(a, "TIMERANGE start")?, uint_of(b, "TIMERANGE end")?);
+        if max < min {
+            return fail("maxStamp is smaller than minStamp", v.span.clone());
+        }
+        scan.time_range = (min, max);
+    }
+    if let Some(v) = opts.take("FILTER") {
+        let Value::Str(text) = &v.value else {
+            return fail("FILTER must be a filter string", v.span.clone());
+        };
+        let text = String::from_utf8_lossy(text).into_owned();
+        match parse_filter(&text) {
+            Ok(f) => scan.filter = Some(f),
+            Err(e) => {
+                // Map the span inside the filter string onto the literal (after its quote).
+                let base = v.span.start + 1;
+                let span = (base + e.span.start).min(v.span.end)
+                    ..(base + e.span.end.max(e.span.start + 1)).min(v.span.end);
+                return fail(
+                    format!("java.lang.IllegalArgumentException: {}", e.message),
+                    span,
+                );
+            }
+        }
+    }
+    let maxlength = match opts.take("MAXLENGTH") {
+        Some(v) => Some(uint_of(v, "MAXLENGTH")? as usize),
+        None => None,
+    };
+    Ok(ReadOpts { maxlength })
+}
+
+fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    args.count(2, usize::MAX)?;
+    let name = args.text(0, "table name")?;
+    let row = args.bytes(1, "row key")?;
+    let mut scan = Scan::get(&row);
+    let mut columns = Vec::new();
+    for i in 2..args.positional() {
+        if let Some(a) = args.get(i) {
+            columns.extend(columns_of(a)?);
+        }
+    }
+    scan.columns = columns;
+    let mut opts = match args.trailing_hash() {
+        Some(h) if args.cmd.args.len() > 2 => Opts::of(h)?,
+        _ => Opts::empty(),
+    };
+    let ro = read_opts(&mut opts, &mut scan)?;
+    opts.done(
+        commands::options("get"),
+        &[
+            "ATTRIBUTES",
+            "AUTHORIZATIONS",
+            "CONSISTENCY",
+            "REGION_REPLICA_ID",
+            "FORMATTER",
+            "FORMATTER_CLASS",
+        ],
+    )?;
+    let out = ctx
+        .engine
+        .scan(&name, &mut scan)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let cells: Vec<_> = out
+        .rows
+        .iter()
+        .flat_map(|r| r.cells.iter().cloned())
+        .collect();
+    ctx.trace = Some(trace_of(name, &out));
+    Ok(Some(format::get_cells(&cells, ro.maxlength)))
+}
+
+/// What a read touched, for the views.
+fn trace_of(table: String, out: &ScanOutput) -> ReadTrace {
+    ReadTrace {
+        table,
+        examined: out.examined.clone(),
+        returned: out.rows.iter().map(|r| r.row.clone()).collect(),
+        stats: out.stats.clone(),
+    }
+}
+
+fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
+    let mut scan = Scan::default();
+    let mut opts = match args.get(hash_at) {
+        Some(h) => Opts::of(h)?,
+        None => Opts::empty(),
+    };
+    if let Some(v) = opts.take("ROWPREFIXFILTER") {
+        let p = bytes_of(v, "ROWPREFIXFILTER")?;
+        scan.start_row = p.clone();
+        scan.stop_row = crate::bytes::prefix_stop(&p);
+    }
+    if let Some(v) = opts.take("STARTROW") {
+        scan.start_row = bytes_of(v, "STARTROW")?;
+    }
+    if let Some(v) = opts.take("STOPROW") {
+        scan.stop_row = bytes_of(v, "STOPROW")?;
+    }
+    if let Some(v) = opts.take("REVERSED") {
+        scan.reversed = bool_of(v, "REVERSED")?;
+    }
+    if let Some(v) = opts.take("RAW") {
+        scan.raw = bool_of(v, "RAW")?;
+    }
+    if let Some(v) = opts.take("LIMIT") {
+        let n = int_of(v, "LIMIT")?;
+        scan.limit = Some(
+            usize::try_from(n)
+                .ok()
+                .filter(|n| *n > 0)
+                .map_or_else(|| fail("LIMIT must be positive", v.span.clone()), Ok)?,
+        );
+    }
+    let ro = read_opts(&mut opts, &mut scan)?;
+    opts.done(
+        commands::options("scan"),
+        &[
+            "CACHE",
+            "CACHE_BLOCKS",
+            "BATCH",
+            "INTERVAL",
+            "ATTRIBUTES",
+            "AUTHORIZATIONS",
+            "CONSISTENCY",
+            "ALL_METRICS",
+            "METRICS",
+            "FORMATTER",
+            "FORMATTER_CLASS",
+            "REGION_REPLICA_ID",
+            "ISOLATION_LEVEL",
+        ],
+    )?;
+    Ok((scan, ro))
+}
+
+fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    args.count(1, 2)?;
+    let name = args.text(0, "table name")?;
+    let (mut scan, ro) = scan_from(args, 1)?;
+    let out = ctx
+        .engine
+        .scan(&name, &mut scan)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    ctx.trace = Some(trace_of(name, &out));
+    Ok(Some(format::scan_rows(&out.rows, ro.maxlength)))
+}
+
+fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    args.count(1, 2)?;
+    let name = args.text(0, "table name")?;
+    let interval = match args.get(1) {
+        Some(h) => {
+            let opts = Opts::of(h)?;
+            match opts.pairs.iter().find(|p| p.0 == "INTERVAL") {
+                Some((_, v, _)) => uint_of(v, "INTERVAL")?.max(1),
+                None => 1000,
+            }
+        }
+        None => 1000,
+    };
+    let (mut scan, _) = scan_from(args, 1)?;
+    let out = ctx
+        .engine
+        .scan(&name, &mut scan)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let mut text = String::new();
+    for (i, row) in out.rows.iter().enumerate() {
+        if (i as u64 + 1).is_multiple_of(interval) {
+            text.push_str(&format!(
+                "Current count: {}, row: {}\n",
+                i + 1,
+                to_printable(&row.row)
+            ));
+        }
+    }
+    let n = out.rows.len();
+    text.push_str(&format!("{n} row(s)\n"));
+    ctx.trace = Some(trace_of(name, &out));
+    Ok(Some(echo(text, n.to_string())))
+}
+
+fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    let all = args.cmd.name == "deleteall";
+    if all {
+        args.count(2, 5)?;
+    } else {
+        args.count(3, 5)?;
+    }
+    let name = args.text(0, "table name")?;
+    // deleteall 't', {ROWPREFIXFILTER => 'p'}: every row with the prefix.
+    if all && matches!(args.get(1).map(|a| &a.value), Some(Value::Hash(_))) {
+        let Some(h) = args.get(1) else {
+            return Ok(Some(String::new()));
+        };
+        let mut opts = Opts::of(h)?;
+        let Some(p) = opts.take("ROWPREFIXFILTER") else {
+            return fail("expected {ROWPREFIXFILTER => 'prefix'}", h.span.clone());
+        };
+        let prefix = bytes_of(p, "ROWPREFIXFILTER")?;
+        opts.done(commands::options("deleteall"), &["CACHE"])?;
+        let mut scan = Scan::prefix(&prefix);
+        let rows = engine
+            .scan(&name, &mut scan)
+            .or_else(|e| fail(e.to_string(), args.span(0)))?
+            .rows;
+        for r in rows {
+            engine
+                .mutate(&name, &r.row, &[Mutation::DeleteRow { timestamp: None }])
+                .or_else(|e| fail(e.to_string(), args.span(0)))?;
+        }
+        return Ok(Some(String::new()));
+    }
+    let row = args.bytes(1, "row key")?;
+    let mut column = None;
+    let mut timestamp = None;
+    for i in 2..args.cmd.args.len() {
+        let Some(a) = args.get(i) else { continue };
+        match &a.value {
+            Value::Hash(_) => Opts::of(a)?.done(&["VISIBILITY"], &["VISIBILITY", "ATTRIBUTES"])?,
+            Value::Int(_) if column.is_some() || (i == 2 && all) => {
+                timestamp = Some(uint_of(a, "timestamp")?)
+            }
+            _ if column.is_none() => column = Some(bytes_of(a, "column")?),
+            _ => timestamp = Some(uint_of(a, "timestamp")?),
+        }
+    }
+    let m = match column.filter(|c| !c.is_empty()) {
+        None => Mutation::DeleteRow { timestamp },
+        Some(col) => {
+            let (family, qualifier) = split_column(&col);
+            Mutation::Delete {
+                family,
+                qualifier,
+                timestamp,
+                all_versions: all,
+            }
+        }
+    };
+    engine
+        .mutate(&name, &row, &[m])
+        .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
+    Ok(Some(String::new()))
+}
+
+/// `check_and_put 't', 'r', 'f:q', expected, 'f:c', 'value' [, {OP => '>'}]` and
+/// `check_and_delete 't', 'r', 'f:q', expected, 'f:c'`; `nil` as expected means "if absent".
+fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    let is_put = args.cmd.name == "check_and_put";
+    if is_put {
+        args.count(6, 7)?;
+    } else {
+        args.count(5, 6)?;
+    }
+    let name = args.text(0, "table name")?;
+    let row = args.bytes(1, "row key")?;
+    let (family, qualifier) = qualified(args, 2)?;
+    let mut op = CompareOp::Equal;
+    if let Some(h) = args.trailing_hash() {
+        let mut opts = Opts::of(h)?;
+        if let Some(v) = opts.take("OP") {
+            let text = String::from_utf8_lossy(&bytes_of(v, "OP")?).into_owned();
+            op = CompareOp::parse(&text).map_or_else(
+                || fail("OP must be one of <, <=, =, !=, >=, >", v.span.clone()),
+                Ok,
+            )?;
+        }
+        opts.done(commands::options(&args.cmd.name), &[])?;
+    }
+    let condition = match args.get(3).map(|a| &a.value) {
+        Some(Value::Ident(w)) if w == "nil" => Condition::NotExists,
+        _ => Condition::Compare(op, args.bytes(3, "expected value")?),
+    };
+    let (tf, tq) = split_column(&args.bytes(4, "column")?);
+    let m = if is_put {
+        Mutation::Put {
+            family: tf,
+            qualifier: tq.unwrap_or_default(),
+            timestamp: None,
+            value: args.bytes(5, "value")?,
+            ttl_ms: None,
+        }
+    } else {
+        Mutation::Delete {
+            family: tf,
+            qualifier: tq,
+            timestamp: None,
+            all_versions: true,
+        }
+    };
+    let done = engine
+        .check_and_mutate(&name, &row, &family, &qualifier, &condition, &[m])
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    Ok(Some(echo(String::new(), done.to_string())))
+}
+
+/// `mutate_row 't', 'r', [['put', 'f:q', 'v'], ['delete', 'f:q'], ['deleteall', 'f']]`: one atomic row mutation.
+fn mutate_row(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(3, 3)?;
+    let name = args.text(0, "table name")?;
+    let row = args.bytes(1, "row key")?;
+    let Some(list) = args.get(2) else {
+        return fail("missing mutations", args.cmd.span.clone());
+    };
+    let Value::Array(items) = &list.value else {
+        return fail(
+            "mutations must be an array of ['put'|'delete'|'deleteall', column, ...]",
+            list.span.clone(),
+        );
+    };
+    let mut mutations = Vec::new();
+    for item in items {
+        let Value::Array(parts) = &item.value else {
+            return fail("each mutation is an array", item.span.clone());
+        };
+        let word = parts
+            .first()
+            .map(|p| bytes_of(p, "operation"))
+            .transpose()?
+            .unwrap_or_default();
+        let col = parts
+            .get(1)
+            .map(|p| bytes_of(p, "column"))
+            .transpose()?
+            .map(|c| split_column(&c));
+        let rest = parts.get(2);
+        let m =
+            match (word.as_slice(), col) {
+                (b"put", Some((family, q))) => {
+                    let Some(v) = rest else {
+                        return fail("put needs a value", item.span.clone());
+                    };
+                    let timestamp = parts.get(3).map(|t| uint_of(t, "timestamp")).transpose()?;
+                    Mutation::Put {
+                        family,
+                        qualifier: q.unwrap_or_default(),
+                        timestamp,
+                        value: bytes_of(v, "value")?,
+                        ttl_ms: None,
+                    }
+                }
+                (b"delete", Some((family, qualifier))) => Mutation::Delete {
+                    family,
+                    qualifier,
+                    timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
+                    all_versions: false,
+                },
+                (b"deleteall", Some((family, qualifier))) => Mutation::Delete {
+                    family,
+                    qualifier,
+                    timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
+                    all_versions: true,
+                },
+                _ => return fail(
+                    "expected ['put', column, value], ['delete', column] or ['deleteall', column]",
+                    item.span.clone(),
+                ),
+            };
+        mutations.push(m);
+    }
+    engine
+        .mutate(&name, &row, &mutations)
+        .or_else(|e| fail(e.to_string(), list.span.clone()))?;
+    Ok(Some(String::new()))
+}

@@ -1,0 +1,71 @@
+//! HBase's `tools` group: flushes, compactions, splits and the split points.
+
+use super::args::{fail, Args, Res};
+use super::{echo, engine_error, format, unrouted, Ctx, Reply};
+use crate::bytes::to_printable;
+
+pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
+    match args.cmd.name.as_str() {
+        "flush" => {
+            args.count(1, 1)?;
+            let name = args.text(0, "table name")?;
+            engine
+                .flush(&name)
+                .map_err(|e| engine_error(e, args.span(0)))?;
+            Ok(Some(String::new()))
+        }
+        "get_splits" => {
+            args.count(1, 1)?;
+            let name = args.text(0, "table name")?;
+            let splits = engine
+                .splits(&name)
+                .map_err(|e| engine_error(e, args.span(0)))?;
+            let shown: Vec<String> = splits.iter().map(|s| to_printable(s)).collect();
+            let mut out = format!("Total number of splits = {}\n", splits.len() + 1);
+            for s in &shown {
+                out.push_str(s);
+                out.push('\n');
+            }
+            Ok(Some(echo(out, format::ruby_array(&shown))))
+        }
+        "compact" | "major_compact" => {
+            args.count(1, 2)?;
+            let name = args.text(0, "table name")?;
+            if args.get(1).is_some() {
+                let fam = args.bytes(1, "family")?;
+                let t = engine
+                    .table(&name)
+                    .map_err(|e| engine_error(e, args.span(0)))?;
+                if t.descriptor.family(&fam).is_none() {
+                    return fail(
+                        format!(
+                            "Column family {} does not exist in table {name}",
+                            to_printable(&fam)
+                        ),
+                        args.span(1),
+                    );
+                }
+            }
+            engine
+                .compact(&name, args.cmd.name == "major_compact")
+                .map_err(|e| engine_error(e, args.span(0)))?;
+            Ok(Some(String::new()))
+        }
+        "split" => {
+            args.count(1, 2)?;
+            let name = args.text(0, "table name")?;
+            let key = if args.get(1).is_some() {
+                Some(args.bytes(1, "split key")?)
+            } else {
+                None
+            };
+            let last = args.cmd.args.len().saturating_sub(1);
+            engine
+                .split(&name, key.as_deref())
+                .map_err(|e| engine_error(e, args.span(last)))?;
+            Ok(Some(String::new()))
+        }
+        _ => Err(unrouted(args)),
+    }
+}
