@@ -81,7 +81,7 @@ fn argument_errors_point_at_the_argument() {
             0..12
         )
     );
-    assert_eq!(error("scan 't', {LIMT => 1}").0, "unknown option LIMT; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH");
+    assert_eq!(error("scan 't', {LIMT => 1}").0, "unknown option LIMT; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH\nDid you mean LIMIT?");
     assert_eq!(
         error("scan 't', {LIMIT => 'x'}"),
         ("LIMIT must be a number".into(), 20..23)
@@ -169,4 +169,57 @@ fn deep_nesting_is_an_error_not_a_crash() {
     assert_eq!(e, "Filter nested deeper than 64 levels");
     let skips = format!("{}PrefixFilter('a')", "SKIP ".repeat(100_000));
     assert!(rowkey::filter::parse_filter(&skips).is_err());
+}
+
+/// A slip of the keyboard gets JRuby's error (hbase-shell runs commands as methods of an IRB
+/// session, `shell.rb`) and the closest command of the table; the span is the name.
+#[test]
+fn a_misspelt_command_suggests_the_closest_one() {
+    assert_eq!(
+        error("sacn 't'"),
+        (
+            "NoMethodError: undefined method `sacn' for main:Object\nDid you mean 'scan'?".into(),
+            0..4
+        )
+    );
+    assert_eq!(
+        error("  lsit"),
+        (
+            "NameError: undefined local variable or method `lsit' for main:Object\nDid you mean 'list'?"
+                .into(),
+            2..6
+        )
+    );
+    let (mut shell, _) = shell_at(1_000);
+    let out = run(&mut shell, "descirbe 't'");
+    assert_eq!(
+        out,
+        "ERROR: NoMethodError: undefined method `descirbe' for main:Object\nDid you mean 'describe'?\n"
+    );
+    // Nothing close: no suggestion.
+    assert_eq!(
+        error("frobnicate 't'").0,
+        "NoMethodError: undefined method `frobnicate' for main:Object"
+    );
+}
+
+#[test]
+fn a_misspelt_option_key_suggests_the_closest_known_one() {
+    assert_eq!(
+        error("get 't', 'r', {VERSINOS => 2}"),
+        (
+            "unknown option VERSINOS; expected one of COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE, FILTER, MAXLENGTH\nDid you mean VERSIONS?".into(),
+            15..23
+        )
+    );
+    assert_eq!(error("scan 't', {LIMT => 10}").1, 11..15);
+    assert_eq!(
+        error("create 'u', {NAME => 'f', VERSINS => 1}").0,
+        "unknown option VERSINS; expected one of NAME, VERSIONS, MIN_VERSIONS, TTL, KEEP_DELETED_CELLS, BLOOMFILTER, COMPRESSION, BLOCKSIZE, IN_MEMORY, BLOCKCACHE, DATA_BLOCK_ENCODING, REPLICATION_SCOPE\nDid you mean VERSIONS?"
+    );
+    // Far from every key: the list alone.
+    assert_eq!(
+        error("scan 't', {NOPE_AT_ALL => 1}").0,
+        "unknown option NOPE_AT_ALL; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH"
+    );
 }

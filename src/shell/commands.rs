@@ -198,3 +198,39 @@ pub fn writes(name: &str) -> bool {
 pub fn options(name: &str) -> &'static [&'static str] {
     find(name).map_or(&[], |c| c.options)
 }
+
+/// The candidate closest to `word` by edit distance (a swap of two letters counts as one
+/// edit, case is ignored), if it is close enough to be a slip: at most one edit in three
+/// letters. "Did you mean" for commands and option keys reads it.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let word = word.to_ascii_lowercase();
+    let limit = (word.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = strsim::damerau_levenshtein(&word, &c.to_ascii_lowercase());
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_takes_slips_and_refuses_strangers() {
+        let names = || COMMANDS.iter().map(|c| c.name);
+        assert_eq!(closest("sacn", names()), Some("scan"));
+        assert_eq!(closest("gte", names()), Some("get"));
+        assert_eq!(closest("craete", names()), Some("create"));
+        assert_eq!(closest("frobnicate", names()), None);
+        assert_eq!(closest("LIMT", SCAN_OPTIONS.iter().copied()), Some("LIMIT"));
+        assert_eq!(
+            closest("limit", SCAN_OPTIONS.iter().copied()),
+            Some("LIMIT")
+        );
+        assert_eq!(closest("X", SCAN_OPTIONS.iter().copied()), None);
+    }
+}

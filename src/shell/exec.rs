@@ -108,14 +108,19 @@ fn unrouted(args: &Args<'_>) -> ShellError {
 
 /// What JRuby says of a name the shell does not define: a bare word is a `NameError`, a call
 /// with arguments a `NoMethodError` (the HBase shell is an IRB session; see hbase-shell's
-/// `shell.rb`, which defines each command as a method of the session's receiver).
+/// `shell.rb`, which defines each command as a method of the session's receiver), and the
+/// closest command of the table when the name looks like a slip.
 fn undefined(cmd: &Command) -> String {
     let name = &cmd.name;
-    if cmd.args.is_empty() {
+    let mut message = if cmd.args.is_empty() {
         format!("NameError: undefined local variable or method `{name}' for main:Object")
     } else {
         format!("NoMethodError: undefined method `{name}' for main:Object")
+    };
+    if let Some(near) = commands::closest(name, commands::COMMANDS.iter().map(|c| c.name)) {
+        message.push_str(&format!("\nDid you mean '{near}'?"));
     }
+    message
 }
 
 /// The `=> value` line the shell echoes after some commands.

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use crate::shell::ast::{Command, Spanned, Value};
+use crate::shell::commands;
 use crate::shell::ShellError;
 
 /// What reading an argument gives: the value, or the error with its span.
@@ -192,14 +193,16 @@ impl<'a> Opts<'a> {
         Some(self.pairs.remove(i).1)
     }
 
-    /// Refuses any option nobody read, naming the ones that exist.
+    /// Refuses any option nobody read, naming the ones that exist and the likely one meant.
     pub(super) fn done(self, known: &[&str], ignored: &[&str]) -> Res<()> {
         for (key, _, span) in self.pairs {
             if !ignored.contains(&key.as_str()) {
-                return fail(
-                    format!("unknown option {key}; expected one of {}", known.join(", ")),
-                    span,
-                );
+                let mut message =
+                    format!("unknown option {key}; expected one of {}", known.join(", "));
+                if let Some(near) = commands::closest(&key, known.iter().copied()) {
+                    message.push_str(&format!("\nDid you mean {near}?"));
+                }
+                return fail(message, span);
             }
         }
         Ok(())
