@@ -14,7 +14,7 @@ use args::{fail, Args, Res};
 
 use super::ast::Command;
 use super::commands::{self, Group};
-use super::format;
+use super::format::{self, TimeFormat};
 use super::help;
 use super::{Outcome, ReadTrace, ShellError};
 use crate::engine::Engine;
@@ -25,6 +25,7 @@ type Reply = Option<String>;
 /// What a command runs with, and what it hands back besides its text.
 pub(super) struct Ctx<'a> {
     pub(super) engine: &'a mut Engine,
+    pub(super) time_format: &'a TimeFormat,
     /// What a read went through, for the views.
     pub(super) trace: Option<ReadTrace>,
 }

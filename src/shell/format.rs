@@ -3,17 +3,92 @@
 use crate::bytes::to_printable;
 use crate::engine::{Cell, FamilyDescriptor, Row, Table, TableSettings};
 
+/// How cell timestamps print in `get` and `scan`.
+#[derive(Default)]
+pub enum TimeFormat {
+    /// Epoch milliseconds: `timestamp=1700000000000`, as HBase prints with
+    /// `hbase.shell.timestamp.format.epoch=true`.
+    #[default]
+    Epoch,
+    /// Local date and time as HBase 2.x prints by default (`toLocalDateTime` in hbase-shell's
+    /// `hbase/table.rb`: `LocalDateTime.ofInstant(instant, ZoneId.systemDefault()).toString`),
+    /// e.g. `2023-11-14T22:13:20.123`. The function gives the zone's offset from UTC in minutes
+    /// at an instant (epoch milliseconds), so a browser can pass its time zone.
+    Local(Box<dyn Fn(i64) -> i32>),
+}
+
+impl std::fmt::Debug for TimeFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TimeFormat::Epoch => "Epoch",
+            TimeFormat::Local(_) => "Local",
+        })
+    }
+}
+
+impl TimeFormat {
+    /// A cell timestamp as this format prints it.
+    pub fn timestamp(&self, ts: u64) -> String {
+        match self {
+            TimeFormat::Epoch => ts.to_string(),
+            TimeFormat::Local(offset) => {
+                let millis = i64::try_from(ts).unwrap_or(i64::MAX);
+                let local = millis.saturating_add(i64::from(offset(millis)) * 60_000);
+                local_date_time(local)
+            }
+        }
+    }
+}
+
+/// Milliseconds since 1970-01-01T00:00 local time as Java's `LocalDateTime.toString` prints
+/// them: `uuuu-MM-dd'T'HH:mm`, then `:ss` unless seconds and fraction are zero, then `.SSS`
+/// unless the fraction is zero; years below 1000 padded to four digits, above 9999 with `+`.
+fn local_date_time(millis: i64) -> String {
+    let days = millis.div_euclid(86_400_000);
+    let in_day = millis.rem_euclid(86_400_000);
+    let (year, month, day) = civil_from_days(days);
+    let (hour, minute) = (in_day / 3_600_000, in_day / 60_000 % 60);
+    let (second, milli) = (in_day / 1000 % 60, in_day % 1000);
+    let year = if year.abs() < 1000 {
+        format!("{}{:04}", if year < 0 { "-" } else { "" }, year.abs())
+    } else if year > 9999 {
+        format!("+{year}")
+    } else {
+        year.to_string()
+    };
+    let mut out = format!("{year}-{month:02}-{day:02}T{hour:02}:{minute:02}");
+    if second > 0 || milli > 0 {
+        out.push_str(&format!(":{second:02}"));
+        if milli > 0 {
+            out.push_str(&format!(".{milli:03}"));
+        }
+    }
+    out
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 /// `timestamp=..., value=...` (or `type=...` for a marker), cut to `maxlength` characters as
 /// HBase cuts it.
-pub fn cell_text(cell: &Cell, maxlength: Option<usize>) -> String {
+pub fn cell_text(cell: &Cell, maxlength: Option<usize>, time: &TimeFormat) -> String {
+    let ts = time.timestamp(cell.timestamp);
     let text = if cell.kind.is_delete() {
-        format!("timestamp={}, type={}", cell.timestamp, cell.kind.name())
+        format!("timestamp={ts}, type={}", cell.kind.name())
     } else {
-        format!(
-            "timestamp={}, value={}",
-            cell.timestamp,
-            to_printable(&cell.value)
-        )
+        format!("timestamp={ts}, value={}", to_printable(&cell.value))
     };
     match maxlength {
         Some(n) => text.chars().take(n).collect(),
@@ -30,8 +105,19 @@ pub fn column_name(cell: &Cell) -> String {
 }
 
 /// The `ROW  COLUMN+CELL` table of a scan.
-pub fn scan_rows(rows: &[Row], maxlength: Option<usize>) -> String {
-    let mut out = String::from("ROW  COLUMN+CELL\n");
+pub fn scan_rows(rows: &[Row], maxlength: Option<usize>, time: &TimeFormat) -> String {
+    let mut out = String::from(SCAN_HEADER);
+    out.push_str(&scan_row_lines(rows, maxlength, time));
+    out.push_str(&format!("{} row(s)\n", rows.len()));
+    out
+}
+
+/// The header line of a scan's output.
+pub const SCAN_HEADER: &str = "ROW  COLUMN+CELL\n";
+
+/// The cell lines of a scan's rows, without header or count (one page of a paged scan).
+pub fn scan_row_lines(rows: &[Row], maxlength: Option<usize>, time: &TimeFormat) -> String {
+    let mut out = String::new();
     for row in rows {
         let key = to_printable(&row.row);
         for cell in &row.cells {
@@ -39,22 +125,21 @@ pub fn scan_rows(rows: &[Row], maxlength: Option<usize>) -> String {
                 " {} column={}, {}\n",
                 key,
                 column_name(cell),
-                cell_text(cell, maxlength)
+                cell_text(cell, maxlength, time)
             ));
         }
     }
-    out.push_str(&format!("{} row(s)\n", rows.len()));
     out
 }
 
 /// The `COLUMN  CELL` table of a get; HBase counts its cells as rows.
-pub fn get_cells(cells: &[Cell], maxlength: Option<usize>) -> String {
+pub fn get_cells(cells: &[Cell], maxlength: Option<usize>, time: &TimeFormat) -> String {
     let mut out = String::from("COLUMN  CELL\n");
     for cell in cells {
         out.push_str(&format!(
             " {} {}\n",
             column_name(cell),
-            cell_text(cell, maxlength)
+            cell_text(cell, maxlength, time)
         ));
     }
     out.push_str(&format!("{} row(s)\n", cells.len()));
@@ -153,4 +238,22 @@ pub fn ruby_array(items: &[String]) -> String {
         .map(|s| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")))
         .collect();
     format!("[{}]", quoted.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_date_time;
+
+    /// Years as `java.time.LocalDate.toString` pads them.
+    #[test]
+    fn years_pad_to_four_digits_and_sign_past_9999() {
+        assert_eq!(local_date_time(0), "1970-01-01T00:00");
+        assert_eq!(local_date_time(-62_135_596_800_000), "0001-01-01T00:00");
+        assert_eq!(local_date_time(253_402_300_800_000), "+10000-01-01T00:00");
+        assert_eq!(
+            local_date_time(951_782_400_000 - 1),
+            "2000-02-28T23:59:59.999"
+        );
+        assert_eq!(local_date_time(951_868_800_000), "2000-03-01T00:00");
+    }
 }

@@ -227,7 +227,11 @@ fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         .flat_map(|r| r.cells.iter().cloned())
         .collect();
     ctx.trace = Some(trace_of(name, &out));
-    Ok(Some(format::get_cells(&cells, ro.maxlength)))
+    Ok(Some(format::get_cells(
+        &cells,
+        ro.maxlength,
+        ctx.time_format,
+    )))
 }
 
 /// What a read touched, for the views.
@@ -303,7 +307,11 @@ fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         .scan(&name, &mut scan)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
     ctx.trace = Some(trace_of(name, &out));
-    Ok(Some(format::scan_rows(&out.rows, ro.maxlength)))
+    Ok(Some(format::scan_rows(
+        &out.rows,
+        ro.maxlength,
+        ctx.time_format,
+    )))
 }
 
 fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
