@@ -72,6 +72,9 @@ pub struct Outcome {
     /// The console should be cleared.
     pub clear: bool,
     pub trace: Option<ReadTrace>,
+    /// Set when the command stopped early (a page of a scan, a step of `generate`):
+    /// [`Shell::resume`] goes on with it.
+    pub more: Option<Continuation>,
 }
 
 /// A shell session over an engine.
@@ -83,6 +86,11 @@ pub struct Shell {
     pub read_only: Option<String>,
     /// How `get` and `scan` print cell timestamps.
     pub time_format: TimeFormat,
+    /// Rows per page of a scan: a scan with more rows returns the first page and a
+    /// continuation ([`Outcome::more`]). `None` (the CLI) prints every row at once.
+    pub page_rows: Option<usize>,
+    /// Rows `generate` writes per step before returning a continuation; `None` writes all.
+    pub gen_budget: Option<usize>,
 }
 
 impl Shell {
@@ -92,6 +100,8 @@ impl Shell {
             timer,
             read_only: None,
             time_format: TimeFormat::Epoch,
+            page_rows: None,
+            gen_budget: None,
         }
     }
 
@@ -144,15 +154,48 @@ impl Shell {
     /// and `span` are left for the caller, who has the submitted text.
     pub fn execute(&mut self, cmd: &Command) -> Outcome {
         let started = (self.timer)();
-        let mut ctx = exec::Ctx {
-            engine: &mut self.engine,
-            time_format: &self.time_format,
-            trace: None,
-        };
+        let mut ctx = self.context();
         let mut out = exec::execute(&mut ctx, cmd);
         let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
         exec::finish(&mut out, seconds);
         out
+    }
+
+    /// Goes on with a command that stopped early, for up to `rows` more rows (a page of a
+    /// scan, a step of `generate`). The outcome holds that part's output and, unless it is
+    /// the last, another continuation; the last part ends with the totals and the `Took` line
+    /// (time over every part). `input` is the command's canonical text; `span` is empty.
+    pub fn resume(&mut self, cont: Continuation, rows: usize) -> Outcome {
+        let input = cont.command();
+        if let (Some(message), true) = (self.read_only.clone(), commands::writes(cont.name())) {
+            return Outcome {
+                input,
+                output: format!("ERROR: {message}\n"),
+                error: Some(ShellError {
+                    message,
+                    span: 0..0,
+                    command: None,
+                }),
+                ..Outcome::default()
+            };
+        }
+        let before = cont.seconds();
+        let started = (self.timer)();
+        let mut ctx = self.context();
+        let mut out = exec::resume(&mut ctx, cont, rows);
+        let seconds = before + (((self.timer)() - started) / 1000.0).max(0.0);
+        exec::finish(&mut out, seconds);
+        out.input = input;
+        out
+    }
+
+    fn context(&mut self) -> exec::Ctx<'_> {
+        exec::Ctx::new(
+            &mut self.engine,
+            &self.time_format,
+            self.page_rows,
+            self.gen_budget,
+        )
     }
 }
 
@@ -187,4 +230,5 @@ pub fn render_caret(input: &str, span: &Range<usize>) -> String {
 }
 
 // Added by the executor's work; kept apart from the list above for a clean merge.
+pub use exec::Continuation;
 pub use format::TimeFormat;

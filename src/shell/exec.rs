@@ -26,11 +26,76 @@ type Reply = Option<String>;
 pub(super) struct Ctx<'a> {
     pub(super) engine: &'a mut Engine,
     pub(super) time_format: &'a TimeFormat,
+    /// Rows per page of a scan; `None` prints every row at once.
+    pub(super) page_rows: Option<usize>,
+    /// Rows per step of `generate`; `None` writes every row at once.
+    pub(super) gen_budget: Option<usize>,
     /// What a read went through, for the views.
-    pub(super) trace: Option<ReadTrace>,
+    trace: Option<ReadTrace>,
+    /// Set by a command that stopped early and can go on.
+    more: Option<Step>,
 }
 
-/// Appends the `Took` line and the usage hint for errors.
+impl<'a> Ctx<'a> {
+    pub(super) fn new(
+        engine: &'a mut Engine,
+        time_format: &'a TimeFormat,
+        page_rows: Option<usize>,
+        gen_budget: Option<usize>,
+    ) -> Ctx<'a> {
+        Ctx {
+            engine,
+            time_format,
+            page_rows,
+            gen_budget,
+            trace: None,
+            more: None,
+        }
+    }
+}
+
+/// A command that stopped after a page of output (a paged `scan`) or a step of work
+/// (`generate`); [`super::Shell::resume`] goes on with it.
+#[derive(Clone, Debug)]
+pub struct Continuation {
+    cmd: Command,
+    step: Step,
+    /// Seconds spent so far, for the final `Took` line.
+    seconds: f64,
+}
+
+/// Where a continued command stands.
+#[derive(Clone, Debug)]
+enum Step {
+    Scan(dml::Progress),
+}
+
+impl Continuation {
+    /// Rows shown (a scan) or written (`generate`) so far.
+    pub fn rows_so_far(&self) -> u64 {
+        match &self.step {
+            Step::Scan(p) => p.rows,
+        }
+    }
+
+    /// The command being continued, as canonical text.
+    pub fn command(&self) -> String {
+        self.cmd.to_string()
+    }
+
+    /// Seconds spent on the command so far.
+    pub(super) fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The command's name, for the read-only check.
+    pub(super) fn name(&self) -> &str {
+        &self.cmd.name
+    }
+}
+
+/// Appends the `Took` line (`seconds` counts every step of a continued command) and the usage
+/// hint for errors; a command that will go on gets no `Took` line yet.
 pub(super) fn finish(out: &mut Outcome, seconds: f64) {
     if let Some(err) = &out.error {
         let mut text = format!("ERROR: {}\n", err.message);
@@ -40,6 +105,10 @@ pub(super) fn finish(out: &mut Outcome, seconds: f64) {
         out.output = text;
     }
     if out.clear {
+        return;
+    }
+    if let Some(more) = out.more.as_mut() {
+        more.seconds = seconds;
         return;
     }
     let (body, echo) = match out.output.split_once("\u{0}=> ") {
@@ -56,11 +125,32 @@ pub(super) fn finish(out: &mut Outcome, seconds: f64) {
 /// Runs one command.
 pub(super) fn execute(ctx: &mut Ctx<'_>, cmd: &Command) -> Outcome {
     let result = dispatch(ctx, cmd);
+    outcome(ctx, cmd, result)
+}
+
+/// Goes on with a continued command for up to `rows` more rows.
+pub(super) fn resume(ctx: &mut Ctx<'_>, cont: Continuation, rows: usize) -> Outcome {
+    let Continuation { cmd, step, .. } = cont;
+    let args = Args { cmd: &cmd };
+    let result = match step {
+        Step::Scan(progress) => dml::resume_scan(ctx, &args, progress, rows),
+    };
+    outcome(ctx, &cmd, result)
+}
+
+/// The outcome of a command's result: its text, or its error pointing into the command.
+fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
     let trace = ctx.trace.take();
+    let more = ctx.more.take().map(|step| Continuation {
+        cmd: cmd.clone(),
+        step,
+        seconds: 0.0,
+    });
     match result {
         Ok(Some(output)) => Outcome {
             output,
             trace,
+            more,
             ..Outcome::default()
         },
         Ok(None) => Outcome {

@@ -6,7 +6,7 @@ use std::ops::Range;
 use super::args::{
     bool_of, bytes_of, columns_of, fail, int_of, qualified, split_column, uint_of, Args, Opts, Res,
 };
-use super::{echo, engine_error, format, unrouted, Ctx, Reply};
+use super::{echo, engine_error, format, unrouted, Ctx, Reply, Step};
 use crate::bytes::to_printable;
 use crate::engine::{Condition, Engine, Mutation, Scan, ScanOutput};
 use crate::filter::{parse_filter, CompareOp};
@@ -302,6 +302,9 @@ fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     args.count(1, 2)?;
     let name = args.text(0, "table name")?;
     let (mut scan, ro) = scan_from(args, 1)?;
+    if let Some(page) = ctx.page_rows {
+        return scan_page(ctx, args, scan, ro.maxlength, None, page);
+    }
     let out = ctx
         .engine
         .scan(&name, &mut scan)
@@ -312,6 +315,95 @@ fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         ro.maxlength,
         ctx.time_format,
     )))
+}
+
+/// The next page of a paged scan: the same command read again, starting after the last row
+/// shown.
+pub(super) fn resume_scan(
+    ctx: &mut Ctx<'_>,
+    args: &Args<'_>,
+    after: Progress,
+    page: usize,
+) -> Res<Reply> {
+    let (scan, ro) = scan_from(args, 1)?;
+    scan_page(ctx, args, scan, ro.maxlength, Some(after), page)
+}
+
+/// Where a paged scan stands: the last row shown and how many rows were shown.
+#[derive(Clone, Debug)]
+pub(super) struct Progress {
+    pub(super) last_row: Vec<u8>,
+    pub(super) rows: u64,
+}
+
+/// Up to `page` rows of `scan` after `after` (from the start when `None`). The first page
+/// carries the header, the last the `N row(s)` line with the total over every page; any page
+/// but the last leaves a continuation in `ctx.more`.
+///
+/// Each page is a new scanner that starts just after the last row shown (in a reversed scan
+/// at that row, which is then skipped), with LIMIT reduced by the rows shown, STOPROW and
+/// filters as given. A filter that counts (PageFilter, ColumnCountGetFilter's row count)
+/// counts again from zero on each page, as it would for each region scanner in HBase.
+fn scan_page(
+    ctx: &mut Ctx<'_>,
+    args: &Args<'_>,
+    mut scan: Scan,
+    maxlength: Option<usize>,
+    after: Option<Progress>,
+    page: usize,
+) -> Res<Reply> {
+    let name = args.text(0, "table name")?;
+    let page = page.max(1);
+    let shown = after.as_ref().map_or(0, |a| a.rows);
+    let left = scan
+        .limit
+        .map(|l| l.saturating_sub(usize::try_from(shown).unwrap_or(usize::MAX)));
+    let want = left.map_or(page, |l| l.min(page));
+    // Read one row past the page to know whether another page follows, and in a reversed
+    // scan one more for the row it starts at.
+    let mut skip = None;
+    if let Some(a) = &after {
+        if scan.reversed {
+            scan.start_row = a.last_row.clone();
+            skip = Some(a.last_row.clone());
+        } else {
+            scan.start_row = a.last_row.iter().copied().chain([0]).collect();
+        }
+    }
+    let peek = usize::from(left != Some(want));
+    scan.limit = Some(want + peek + usize::from(skip.is_some()));
+    let mut out = ctx
+        .engine
+        .scan(&name, &mut scan)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    if let Some(skip) = skip {
+        if out.rows.first().is_some_and(|r| r.row == skip) {
+            out.rows.remove(0);
+        }
+    }
+    let more = out.rows.len() > want;
+    out.rows.truncate(want);
+    ctx.trace = Some(trace_of(name, &out));
+    let mut text = String::new();
+    if after.is_none() {
+        text.push_str(format::SCAN_HEADER);
+    }
+    text.push_str(&format::scan_row_lines(
+        &out.rows,
+        maxlength,
+        ctx.time_format,
+    ));
+    let rows = shown + out.rows.len() as u64;
+    match out.rows.last() {
+        Some(last) if more => {
+            ctx.more = Some(Step::Scan(Progress {
+                last_row: last.row.clone(),
+                rows,
+            }));
+        }
+        _ => text.push_str(&format!("{rows} row(s)\n")),
+    }
+    Ok(Some(text))
 }
 
 fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
