@@ -177,6 +177,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("get_splits", Group::Tools, false, &[]),
     spec("major_compact", Group::Tools, true, &[]),
     spec("split", Group::Tools, true, &[]),
+    spec(
+        "generate",
+        Group::Rowkey,
+        true,
+        &["COLUMNS", "VALUE_SIZE", "START", "STEP", "ORDER"],
+    ),
 ];
 
 /// The command of that name.

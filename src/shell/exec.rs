@@ -8,6 +8,7 @@ mod args;
 mod ddl;
 mod dml;
 mod general;
+mod rowkey;
 mod tools;
 
 use args::{fail, Args, Res};
@@ -68,6 +69,7 @@ pub struct Continuation {
 #[derive(Clone, Debug)]
 enum Step {
     Scan(dml::Progress),
+    Generate(rowkey::Progress),
 }
 
 impl Continuation {
@@ -75,6 +77,7 @@ impl Continuation {
     pub fn rows_so_far(&self) -> u64 {
         match &self.step {
             Step::Scan(p) => p.rows,
+            Step::Generate(p) => p.rows,
         }
     }
 
@@ -134,6 +137,7 @@ pub(super) fn resume(ctx: &mut Ctx<'_>, cont: Continuation, rows: usize) -> Outc
     let args = Args { cmd: &cmd };
     let result = match step {
         Step::Scan(progress) => dml::resume_scan(ctx, &args, progress, rows),
+        Step::Generate(progress) => rowkey::resume_generate(ctx, &args, progress, rows),
     };
     outcome(ctx, &cmd, result)
 }
@@ -184,7 +188,7 @@ fn dispatch(ctx: &mut Ctx<'_>, cmd: &Command) -> Res<Reply> {
         Group::Ddl => ddl::run(ctx, &args),
         Group::Dml => dml::run(ctx, &args),
         Group::Tools => tools::run(ctx, &args),
-        Group::Rowkey => Err(unrouted(&args)),
+        Group::Rowkey => rowkey::run(ctx, &args),
     }
 }
 

@@ -71,6 +71,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("major_compact", "Merges each store's runs into one and drops delete markers, the cells they mask,\nexcess versions and expired cells.\n  major_compact 't1'\n"),
     ("get_splits", "Lists the region boundaries of a table.\n  get_splits 't1'\n"),
     ("split", "Splits the region holding a key at that key, or every region at its middle key.\n  split 't1', 'm'\n  split 't1'\n"),
+    ("generate", "Rowkey's own (HBase has no such command): fills a table with rows whose keys follow a\ntemplate, through the normal write path (server timestamps, flushes, splits).\n  generate 't1', 'user%08d', 1000000\n  generate 't1', 'user%08d', 1000, {COLUMNS => ['f1:a', 'f1:b'], VALUE_SIZE => 16}\n  generate 't1', '%2h-order%010d', 50000, {START => 1000, STEP => 10, ORDER => 'random'}\nRow i of N gets the number n = START + i * STEP (START 0, STEP 1). In the key template\n%d is n in decimal, %x in hex, with an optional zero-padded width (%08d); %h is a salt, the\nfirst hex digits of a hash of n (4, or a width 1..16: %2h gives 256 buckets); %% is a %.\nThe template needs %d or %x. ORDER is 'sequential' (default), 'reversed' or 'random' (a fixed\nshuffle). COLUMNS defaults to the first family's 'v'; each value is VALUE_SIZE (default 8)\nletters and digits, the same for the same row and column on every run.\n"),
 ];
 
 #[cfg(test)]
