@@ -347,13 +347,15 @@ impl Template {
                     }
                     Piece::Salt { digits }
                 }
-                _ => return fail(
-                    format!(
+                _ => {
+                    return fail(
+                        format!(
                         "unknown placeholder %{} in the key template; expected %d, %x, %h or %%",
                         String::from_utf8_lossy(bytes.get(digits_from..i).unwrap_or(&[]))
                     ),
-                    at(start, i),
-                ),
+                        at(start, i),
+                    )
+                }
             };
             if !text.is_empty() {
                 pieces.push(Piece::Text(std::mem::take(&mut text)));
