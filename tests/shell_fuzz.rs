@@ -115,6 +115,15 @@ proptest! {
         let _ = sh.run(&text);
         let _ = rowkey::filter::parse_filter(&text);
         let _ = rowkey::shell::is_incomplete(&text);
+        let mut script = rowkey::shell::Script::new(text.to_string());
+        let mut chunks = 0;
+        while !script.is_done() && chunks <= text.len() {
+            let _ = sh.run_some(&mut script, 3);
+            let (done, total) = script.progress();
+            prop_assert!(done <= total);
+            chunks += 1;
+        }
+        prop_assert!(script.is_done(), "a script must finish");
     }
 
     #[test]
@@ -123,6 +132,7 @@ proptest! {
         let text = text.join(" ");
         let mut sh = shell();
         for o in sh.run(&text) {
+            prop_assert!(o.span.start <= o.span.end && o.span.end <= text.len() && o.line >= 1);
             if let Some(e) = &o.error {
                 prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len(), "span {:?} outside input", e.span);
                 let _ = rowkey::shell::render_caret(&text, &e.span);

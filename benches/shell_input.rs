@@ -1,0 +1,67 @@
+//! Shell input benchmark (prints figures, asserts nothing): a pasted batch of 50,000 `put`
+//! lines and one of 5 MB, read and run statement by statement; the time to the first outcome;
+//! highlighting and completion on large inputs.
+//!
+//!     cargo bench --bench shell_input
+
+use std::time::Instant;
+
+use rowkey::engine::Engine;
+use rowkey::shell::{Script, Shell};
+
+fn shell() -> Shell {
+    let mut sh = Shell::new(
+        Engine::new(Box::new(|| 1_700_000_000_000)),
+        Box::new(|| 0.0),
+    );
+    sh.run("create 'users', {NAME => 'info', VERSIONS => 3}, 'stats'");
+    sh
+}
+
+fn puts(n: usize) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!(
+            "put 'users', 'u{i:08}', 'info:name', 'name of user number {i}'\n"
+        ));
+    }
+    text
+}
+
+fn paste(label: &str, text: String) {
+    let bytes = text.len();
+    let mut sh = shell();
+    let started = Instant::now();
+    let mut script = Script::new(text);
+    let first = sh.run_some(&mut script, 1);
+    let to_first = started.elapsed();
+    let mut outcomes = first.len();
+    let mut errors = first.iter().filter(|o| o.error.is_some()).count();
+    while !script.is_done() {
+        let some = sh.run_some(&mut script, 500);
+        outcomes += some.len();
+        errors += some.iter().filter(|o| o.error.is_some()).count();
+    }
+    let all = started.elapsed();
+    println!(
+        "{label}: {bytes} bytes, {outcomes} outcomes ({errors} errors): first outcome after \
+         {:.3} ms, all in {:.0} ms ({:.0} commands/s)",
+        to_first.as_secs_f64() * 1e3,
+        all.as_secs_f64() * 1e3,
+        outcomes as f64 / all.as_secs_f64()
+    );
+}
+
+fn main() {
+    paste("50,000 puts", puts(50_000));
+    let mut five = puts(1);
+    let per_line = five.len();
+    five = puts(5_000_000 / per_line + 1);
+    paste("5 MB of puts", five);
+    let mut broken = puts(50_000);
+    let midway = broken[broken.len() / 2..]
+        .find('\n')
+        .map_or(0, |n| broken.len() / 2 + n + 1);
+    broken.insert_str(midway, "put 'users', 'x', 'info:q', 'unterminated\n");
+    paste("50,000 puts, one unterminated string midway", broken);
+}
