@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use rowkey::engine::Engine;
-use rowkey::shell::{Script, Shell};
+use rowkey::shell::{highlight, Script, Shell};
 
 fn shell() -> Shell {
     let mut sh = Shell::new(
@@ -64,4 +64,27 @@ fn main() {
         .map_or(0, |n| broken.len() / 2 + n + 1);
     broken.insert_str(midway, "put 'users', 'x', 'info:q', 'unterminated\n");
     paste("50,000 puts, one unterminated string midway", broken);
+
+    let ten_lines = puts(10);
+    let rounds = 10_000;
+    let started = Instant::now();
+    let mut spans = 0;
+    for _ in 0..rounds {
+        spans += highlight(&ten_lines).len();
+    }
+    println!(
+        "highlight of 10 lines ({} bytes): {:.1} µs each ({spans} spans in all)",
+        ten_lines.len(),
+        started.elapsed().as_secs_f64() * 1e6 / rounds as f64
+    );
+    for mb in [1, 5] {
+        let text = puts(mb * 1_000_000 / per_line + 1);
+        let started = Instant::now();
+        let n = highlight(&text).len();
+        println!(
+            "highlight of {} bytes: {:.0} ms ({n} spans)",
+            text.len(),
+            started.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }

@@ -7,11 +7,13 @@ pub mod commands;
 mod exec;
 mod format;
 mod help;
+mod highlight;
 mod lexer;
 mod parser;
 mod script;
 
 pub use ast::{quote, Command, Spanned, Value};
+pub use highlight::{highlight, Class};
 pub use lexer::is_incomplete;
 pub use parser::parse_command;
 pub use script::{parse_script, Script};

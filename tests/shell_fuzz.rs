@@ -115,6 +115,12 @@ proptest! {
         let _ = sh.run(&text);
         let _ = rowkey::filter::parse_filter(&text);
         let _ = rowkey::shell::is_incomplete(&text);
+        let mut last = 0;
+        for (r, _) in rowkey::shell::highlight(&text) {
+            prop_assert!(r.start >= last && r.start < r.end && r.end <= text.len());
+            prop_assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+            last = r.end;
+        }
         let mut script = rowkey::shell::Script::new(text.to_string());
         let mut chunks = 0;
         while !script.is_done() && chunks <= text.len() {
@@ -131,6 +137,7 @@ proptest! {
         let text: Vec<&str> = idx.iter().map(|i| WORDS[*i]).collect();
         let text = text.join(" ");
         let mut sh = shell();
+        let _ = rowkey::shell::highlight(&text);
         for o in sh.run(&text) {
             prop_assert!(o.span.start <= o.span.end && o.span.end <= text.len() && o.line >= 1);
             if let Some(e) = &o.error {
