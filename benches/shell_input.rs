@@ -7,7 +7,8 @@
 use std::time::Instant;
 
 use rowkey::engine::Engine;
-use rowkey::shell::{highlight, Script, Shell};
+use rowkey::engine::Mutation;
+use rowkey::shell::{complete, highlight, Script, Shell};
 
 fn shell() -> Shell {
     let mut sh = Shell::new(
@@ -87,4 +88,29 @@ fn main() {
             started.elapsed().as_secs_f64() * 1e3
         );
     }
+
+    // Completion of qualifiers reads a bounded part of a table of a million cells.
+    let mut sh = shell();
+    for row in 0..100_000u32 {
+        let mutations: Vec<Mutation> = (0..10)
+            .map(|q| Mutation::Put {
+                family: "info".into(),
+                qualifier: format!("q{q}").into_bytes(),
+                timestamp: None,
+                value: b"v".to_vec(),
+                ttl_ms: None,
+            })
+            .collect();
+        let _ = sh
+            .engine
+            .mutate("users", format!("u{row:08}").as_bytes(), &mutations);
+    }
+    let src = "get 'users', 'u1', 'info:";
+    let started = Instant::now();
+    let c = complete(src, src.len(), &sh.engine);
+    println!(
+        "complete '{src}' over 1,000,000 cells: {:.2} ms ({} candidates)",
+        started.elapsed().as_secs_f64() * 1e3,
+        c.candidates.len()
+    );
 }

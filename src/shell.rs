@@ -4,6 +4,7 @@
 
 mod ast;
 pub mod commands;
+mod complete;
 mod exec;
 mod format;
 mod help;
@@ -13,6 +14,7 @@ mod parser;
 mod script;
 
 pub use ast::{quote, Command, Spanned, Value};
+pub use complete::{complete, Completion};
 pub use highlight::{highlight, Class};
 pub use lexer::is_incomplete;
 pub use parser::parse_command;

@@ -121,6 +121,11 @@ proptest! {
             prop_assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
             last = r.end;
         }
+        for cursor in [0, 1, text.len() / 3, text.len()] {
+            let c = rowkey::shell::complete(&text, cursor, &sh.engine);
+            prop_assert!(c.replace.end <= text.len());
+            prop_assert!(text.is_char_boundary(c.replace.start) && text.is_char_boundary(c.replace.end));
+        }
         let mut script = rowkey::shell::Script::new(text.to_string());
         let mut chunks = 0;
         while !script.is_done() && chunks <= text.len() {
@@ -138,6 +143,11 @@ proptest! {
         let text = text.join(" ");
         let mut sh = shell();
         let _ = rowkey::shell::highlight(&text);
+        for cursor in [0, text.len() / 2, text.len(), text.len() + 3] {
+            let c = rowkey::shell::complete(&text, cursor, &sh.engine);
+            prop_assert!(c.replace.start <= c.replace.end && c.replace.end <= text.len());
+            let _ = c.common();
+        }
         for o in sh.run(&text) {
             prop_assert!(o.span.start <= o.span.end && o.span.end <= text.len() && o.line >= 1);
             if let Some(e) = &o.error {
