@@ -4,15 +4,23 @@
 
 mod ast;
 pub mod commands;
+mod complete;
 mod exec;
 mod format;
 mod help;
+mod highlight;
 mod lexer;
 mod parser;
+mod script;
 
 pub use ast::{quote, Command, Spanned, Value};
+pub use complete::{complete, Completion};
+pub use exec::Continuation;
+pub use format::TimeFormat;
+pub use highlight::{highlight, Class};
 pub use lexer::is_incomplete;
-pub use parser::{parse_command, parse_script};
+pub use parser::parse_command;
+pub use script::{parse_script, Script};
 pub use ShellError as Error;
 
 use std::ops::Range;
@@ -67,6 +75,10 @@ pub struct Outcome {
     pub input: String,
     /// Byte range of the command in the submitted text.
     pub span: Range<usize>,
+    /// 1-based line number of the command's first byte in the submitted text.
+    pub line: usize,
+    /// The command's name from [`commands::COMMANDS`], when it parsed and is known.
+    pub name: Option<&'static str>,
     pub output: String,
     pub error: Option<ShellError>,
     /// The console should be cleared.
@@ -107,14 +119,41 @@ impl Shell {
 
     /// Runs every command in `input` in order; a failing command does not stop the rest.
     pub fn run(&mut self, input: &str) -> Vec<Outcome> {
+        let mut script = Script::new(input.to_string());
         let mut outcomes = Vec::new();
-        for parsed in parse_script(input) {
-            let outcome = match parsed {
-                Ok(cmd) if self.read_only.is_some() && commands::writes(&cmd.name) => {
-                    let message = self.read_only.clone().unwrap_or_default();
-                    Outcome {
-                        input: input.get(cmd.span.clone()).unwrap_or_default().to_string(),
-                        span: cmd.span.clone(),
+        while !script.is_done() {
+            outcomes.extend(self.run_some(&mut script, 1024));
+        }
+        outcomes
+    }
+
+    /// Runs up to `max` more commands of `script`, reading no further into it than they need;
+    /// fewer only when the script is done. A command that fails does not stop the next.
+    pub fn run_some(&mut self, script: &mut Script, max: usize) -> Vec<Outcome> {
+        let mut outcomes = Vec::new();
+        while outcomes.len() < max {
+            let Some(statement) = script.next_statement() else {
+                break;
+            };
+            outcomes.push(self.run_statement(script.text(), statement));
+        }
+        outcomes
+    }
+
+    fn run_statement(&mut self, input: &str, statement: script::Statement) -> Outcome {
+        let script::Statement { result, span, line } = statement;
+        let text = input.get(span.clone()).unwrap_or_default().to_string();
+        match result {
+            Ok(cmd) => {
+                let spec = commands::find(&cmd.name);
+                let name = spec.map(|c| c.name);
+                if let (Some(message), true) = (&self.read_only, spec.is_some_and(|c| c.writes)) {
+                    let message = message.clone();
+                    return Outcome {
+                        input: text,
+                        span,
+                        line,
+                        name,
                         output: format!("ERROR: {message}\n"),
                         error: Some(ShellError {
                             message,
@@ -122,32 +161,28 @@ impl Shell {
                             command: None,
                         }),
                         ..Outcome::default()
-                    }
+                    };
                 }
-                Ok(cmd) => {
-                    let mut out = self.execute(&cmd);
-                    out.input = input.get(cmd.span.clone()).unwrap_or_default().to_string();
-                    out.span = cmd.span.clone();
-                    out
-                }
-                Err(e) => {
-                    let line = line_around(input, &e.span);
-                    Outcome {
-                        input: input.get(line.clone()).unwrap_or_default().to_string(),
-                        span: line,
-                        output: format!("ERROR: {}\n", e.message),
-                        error: Some(ShellError {
-                            message: e.message,
-                            span: e.span,
-                            command: None,
-                        }),
-                        ..Outcome::default()
-                    }
-                }
-            };
-            outcomes.push(outcome);
+                let mut out = self.execute(&cmd);
+                out.input = text;
+                out.span = span;
+                out.line = line;
+                out.name = name;
+                out
+            }
+            Err(e) => Outcome {
+                input: text,
+                span,
+                line,
+                output: format!("ERROR: {}\n", e.message),
+                error: Some(ShellError {
+                    message: e.message,
+                    span: e.span,
+                    command: None,
+                }),
+                ..Outcome::default()
+            },
         }
-        outcomes
     }
 
     /// Runs one parsed command (not checking `read_only`) and times it; the outcome's `input`
@@ -230,5 +265,3 @@ pub fn render_caret(input: &str, span: &Range<usize>) -> String {
 }
 
 // Added by the executor's work; kept apart from the list above for a clean merge.
-pub use exec::Continuation;
-pub use format::TimeFormat;

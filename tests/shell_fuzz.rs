@@ -115,6 +115,26 @@ proptest! {
         let _ = sh.run(&text);
         let _ = rowkey::filter::parse_filter(&text);
         let _ = rowkey::shell::is_incomplete(&text);
+        let mut last = 0;
+        for (r, _) in rowkey::shell::highlight(&text) {
+            prop_assert!(r.start >= last && r.start < r.end && r.end <= text.len());
+            prop_assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+            last = r.end;
+        }
+        for cursor in [0, 1, text.len() / 3, text.len()] {
+            let c = rowkey::shell::complete(&text, cursor, &sh.engine);
+            prop_assert!(c.replace.end <= text.len());
+            prop_assert!(text.is_char_boundary(c.replace.start) && text.is_char_boundary(c.replace.end));
+        }
+        let mut script = rowkey::shell::Script::new(text.to_string());
+        let mut chunks = 0;
+        while !script.is_done() && chunks <= text.len() {
+            let _ = sh.run_some(&mut script, 3);
+            let (done, total) = script.progress();
+            prop_assert!(done <= total);
+            chunks += 1;
+        }
+        prop_assert!(script.is_done(), "a script must finish");
     }
 
     #[test]
@@ -122,7 +142,14 @@ proptest! {
         let text: Vec<&str> = idx.iter().map(|i| WORDS[*i]).collect();
         let text = text.join(" ");
         let mut sh = shell();
+        let _ = rowkey::shell::highlight(&text);
+        for cursor in [0, text.len() / 2, text.len(), text.len() + 3] {
+            let c = rowkey::shell::complete(&text, cursor, &sh.engine);
+            prop_assert!(c.replace.start <= c.replace.end && c.replace.end <= text.len());
+            let _ = c.common();
+        }
         for o in sh.run(&text) {
+            prop_assert!(o.span.start <= o.span.end && o.span.end <= text.len() && o.line >= 1);
             if let Some(e) = &o.error {
                 prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len(), "span {:?} outside input", e.span);
                 let _ = rowkey::shell::render_caret(&text, &e.span);

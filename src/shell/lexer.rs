@@ -54,133 +54,166 @@ pub struct Token {
     pub span: Range<usize>,
 }
 
-/// Splits input into tokens. `#` starts a comment to the end of the line.
-pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
-    let b = src.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        let start = i;
-        let simple = match c {
-            b' ' | b'\t' | b'\r' => {
+/// What one step of the lexer found at a position: the tolerant layer under [`lex`], which the
+/// highlighter also reads so that colours and errors come from the same rules.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Raw {
+    /// Blanks, or a backslash that joins two lines as in Ruby.
+    Space,
+    /// `#` to the end of the line.
+    Comment,
+    Tok(Tok),
+    /// A string with no closing quote: it runs to the end of the input.
+    Unterminated(ParseError),
+    /// Anything else that is not a token; the step resumes after it.
+    Error(ParseError),
+}
+
+/// Lexes one step at `i` (which must be below `b.len()`): what is there and where the next
+/// step starts. `b` is `src` cut where the lexing stops.
+pub(super) fn step(src: &str, b: &[u8], i: usize) -> (Raw, usize) {
+    let start = i;
+    let Some(&c) = b.get(i) else {
+        return (Raw::Space, i.max(b.len()));
+    };
+    let simple = match c {
+        b' ' | b'\t' | b'\r' | 0x0b | 0x0c => return (Raw::Space, i + 1),
+        // Ruby joins a line ending in a backslash with the next.
+        b'\\' if b.get(i + 1) == Some(&b'\n') => return (Raw::Space, i + 2),
+        b'\\' if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') => {
+            return (Raw::Space, i + 3)
+        }
+        b'#' => {
+            let len = b.get(i..).and_then(|r| r.iter().position(|c| *c == b'\n'));
+            return (Raw::Comment, len.map(|n| i + n).unwrap_or(b.len()));
+        }
+        b'\n' | b';' => Some(Tok::End),
+        b',' => Some(Tok::Comma),
+        b'{' => Some(Tok::LBrace),
+        b'}' => Some(Tok::RBrace),
+        b'[' => Some(Tok::LBracket),
+        b']' => Some(Tok::RBracket),
+        b'(' => Some(Tok::LParen),
+        b')' => Some(Tok::RParen),
+        _ => None,
+    };
+    if let Some(tok) = simple {
+        return (Raw::Tok(tok), i + 1);
+    }
+    match c {
+        b'=' if b.get(i + 1) == Some(&b'>') => (Raw::Tok(Tok::Arrow), i + 2),
+        b'\'' | b'"' => {
+            let double = c == b'"';
+            let (result, end) = if double {
+                double_quoted(b, i)
+            } else {
+                single_quoted(b, i)
+            };
+            let raw = match result {
+                Ok(bytes) => Raw::Tok(Tok::Str { bytes, double }),
+                Err(e) if end >= b.len() && e.message == UNTERMINATED => Raw::Unterminated(e),
+                Err(e) => Raw::Error(e),
+            };
+            (raw, end)
+        }
+        b'0'..=b'9' | b'-' => {
+            let mut i = i + 1;
+            while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
                 i += 1;
-                continue;
             }
-            b'#' => {
-                while b.get(i).is_some_and(|c| *c != b'\n') {
-                    i += 1;
+            let text: String = src
+                .get(start..i)
+                .unwrap_or("")
+                .chars()
+                .filter(|c| *c != '_')
+                .collect();
+            let raw = match text.parse::<i64>() {
+                Ok(v) => Raw::Tok(Tok::Int(v)),
+                Err(_) => Raw::Error(ParseError::new(
+                    "invalid number",
+                    start..i,
+                    "an integer that fits in 64 bits",
+                )),
+            };
+            (raw, i)
+        }
+        c if c.is_ascii_alphabetic() || c == b'_' => {
+            let mut i = i + 1;
+            while b.get(i).is_some_and(|c| {
+                c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.' || *c == b'?' || *c == b'!'
+            }) {
+                i += 1;
+            }
+            let word = src.get(start..i).unwrap_or("").to_string();
+            (Raw::Tok(Tok::Ident(word)), i)
+        }
+        _ => {
+            let ch = src.get(start..).and_then(|s| s.chars().next());
+            let len = ch.map(char::len_utf8).unwrap_or(1);
+            let message = match ch {
+                Some('\u{FFFD}') => {
+                    "invalid bytes: the input is not UTF-8 text (binary data must be written \
+                     as \"\\xNN\" escapes)"
+                        .to_string()
                 }
-                continue;
-            }
-            b'\n' | b';' => Some(Tok::End),
-            b',' => Some(Tok::Comma),
-            b'{' => Some(Tok::LBrace),
-            b'}' => Some(Tok::RBrace),
-            b'[' => Some(Tok::LBracket),
-            b']' => Some(Tok::RBracket),
-            b'(' => Some(Tok::LParen),
-            b')' => Some(Tok::RParen),
-            _ => None,
-        };
-        if let Some(tok) = simple {
-            i += 1;
-            out.push(Token {
+                Some(c) if c.is_control() => format!(
+                    "invalid control character U+{:04X} (write it as \"\\x{:02X}\" inside a \
+                     double-quoted string)",
+                    u32::from(c),
+                    u32::from(c)
+                ),
+                Some(c) => format!("unexpected character '{c}'"),
+                None => "unexpected byte".to_string(),
+            };
+            (
+                Raw::Error(ParseError::new(message, start..start + len, "a value")),
+                start + len,
+            )
+        }
+    }
+}
+
+const UNTERMINATED: &str = "unterminated string";
+
+/// Lexes `range` of `src`, spans relative to the whole of `src`. A newline right after `,` or
+/// `=>` is a blank, not the end of a command: the line continues, as irb continues it.
+pub(super) fn lex_range(src: &str, range: Range<usize>) -> Result<Vec<Token>, ParseError> {
+    let b = src.as_bytes().get(..range.end).unwrap_or(src.as_bytes());
+    let mut out: Vec<Token> = Vec::new();
+    let mut i = range.start;
+    while i < b.len() {
+        let start = i;
+        let (raw, next) = step(src, b, i);
+        i = next.max(start + 1);
+        match raw {
+            Raw::Space | Raw::Comment => {}
+            Raw::Tok(Tok::End)
+                if b.get(start) == Some(&b'\n')
+                    && out
+                        .last()
+                        .is_some_and(|t| matches!(t.tok, Tok::Comma | Tok::Arrow)) => {}
+            Raw::Tok(tok) => out.push(Token {
                 tok,
                 span: start..i,
-            });
-            continue;
+            }),
+            Raw::Unterminated(e) | Raw::Error(e) => return Err(e),
         }
-        let tok = match c {
-            b'=' if b.get(i + 1) == Some(&b'>') => {
-                i += 2;
-                Tok::Arrow
-            }
-            b'\'' => {
-                let (bytes, end) = single_quoted(b, i)?;
-                i = end;
-                Tok::Str {
-                    bytes,
-                    double: false,
-                }
-            }
-            b'"' => {
-                let (bytes, end) = double_quoted(b, i)?;
-                i = end;
-                Tok::Str {
-                    bytes,
-                    double: true,
-                }
-            }
-            b'0'..=b'9' | b'-' => {
-                i += 1;
-                while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
-                    i += 1;
-                }
-                let text: String = src
-                    .get(start..i)
-                    .unwrap_or("")
-                    .chars()
-                    .filter(|c| *c != '_')
-                    .collect();
-                match text.parse::<i64>() {
-                    Ok(v) => Tok::Int(v),
-                    Err(_) => {
-                        return Err(ParseError::new(
-                            "invalid number",
-                            start..i,
-                            "an integer that fits in 64 bits",
-                        ))
-                    }
-                }
-            }
-            c if c.is_ascii_alphabetic() || c == b'_' => {
-                while b.get(i).is_some_and(|c| {
-                    c.is_ascii_alphanumeric()
-                        || *c == b'_'
-                        || *c == b'.'
-                        || *c == b'?'
-                        || *c == b'!'
-                }) {
-                    i += 1;
-                }
-                Tok::Ident(src.get(start..i).unwrap_or("").to_string())
-            }
-            _ => {
-                let len = src
-                    .get(start..)
-                    .and_then(|s| s.chars().next())
-                    .map(char::len_utf8)
-                    .unwrap_or(1);
-                let what = src.get(start..start + len).unwrap_or("?");
-                return Err(ParseError::new(
-                    format!("unexpected character '{what}'"),
-                    start..start + len,
-                    "a value",
-                ));
-            }
-        };
-        out.push(Token {
-            tok,
-            span: start..i,
-        });
     }
     Ok(out)
 }
 
-/// `'...'`: only `\'` and `\\` are escapes, as in Ruby.
-fn single_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> {
+/// `'...'`: only `\'` and `\\` are escapes, as in Ruby. Returns the bytes (or the error) and
+/// where the string ends.
+fn single_quoted(b: &[u8], open: usize) -> (Result<Vec<u8>, ParseError>, usize) {
     let mut out = Vec::new();
     let mut i = open + 1;
     loop {
         match b.get(i) {
             None => {
-                return Err(ParseError::new(
-                    "unterminated string",
-                    open..b.len(),
-                    "a closing '",
-                ))
+                let e = ParseError::new(UNTERMINATED, open..b.len(), "a closing '");
+                return (Err(e), b.len());
             }
-            Some(b'\'') => return Ok((out, i + 1)),
+            Some(b'\'') => return (Ok(out), i + 1),
             Some(b'\\') if matches!(b.get(i + 1), Some(b'\'' | b'\\')) => {
                 out.extend(b.get(i + 1));
                 i += 2;
@@ -193,27 +226,28 @@ fn single_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> 
     }
 }
 
-/// `"..."`: Ruby's escapes, `\xNN` giving any byte.
-fn double_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> {
+/// `"..."`: Ruby's escapes, `\xNN` giving any byte. A bad escape is reported once the string
+/// has been read to its end, so that lexing can resume after it.
+fn double_quoted(b: &[u8], open: usize) -> (Result<Vec<u8>, ParseError>, usize) {
     let mut out = Vec::new();
+    let mut error = None;
     let mut i = open + 1;
     loop {
         match b.get(i) {
             None => {
-                return Err(ParseError::new(
-                    "unterminated string",
-                    open..b.len(),
-                    "a closing \"",
-                ))
+                let e = ParseError::new(UNTERMINATED, open..b.len(), "a closing \"");
+                return (Err(e), b.len());
             }
-            Some(b'"') => return Ok((out, i + 1)),
+            Some(b'"') => {
+                return match error {
+                    Some(e) => (Err(e), i + 1),
+                    None => (Ok(out), i + 1),
+                }
+            }
             Some(b'\\') => {
                 let Some(&e) = b.get(i + 1) else {
-                    return Err(ParseError::new(
-                        "unterminated string",
-                        open..b.len(),
-                        "a closing \"",
-                    ));
+                    let e = ParseError::new(UNTERMINATED, open..b.len(), "a closing \"");
+                    return (Err(e), b.len());
                 };
                 i += 2;
                 match e {
@@ -230,8 +264,8 @@ fn double_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> 
                                 None => break,
                             }
                         }
-                        if digits == 0 {
-                            return Err(ParseError::new(
+                        if digits == 0 && error.is_none() {
+                            error = Some(ParseError::new(
                                 "invalid hex escape",
                                 i - 2..i,
                                 "one or two hex digits after \\x",
@@ -260,36 +294,84 @@ fn double_quoted(b: &[u8], open: usize) -> Result<(Vec<u8>, usize), ParseError> 
     }
 }
 
-/// Whether input ends inside an open string or bracket, so a line-based reader should read on.
-pub fn is_incomplete(src: &str) -> bool {
-    let b = src.as_bytes();
-    let mut depth: i64 = 0;
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'\'' | b'"' => {
-                let r = if c == b'\'' {
-                    single_quoted(b, i)
-                } else {
-                    double_quoted(b, i)
-                };
-                match r {
-                    Ok((_, end)) => i = end,
-                    Err(_) => return true,
+/// Where a line-based reader stands: open brackets, an open string, and whether the last
+/// token asks for more. The one rule for "does Enter continue the entry", shared by
+/// [`is_incomplete`] and the script reader.
+///
+/// irb continues a line that ends inside a string or bracket, and one whose last token leaves
+/// Ruby's lexer expecting an operand (`,`, `=>`, a binary operator, `.`) or ends in a
+/// backslash; not one ending in `;` (ruby/irb `lib/irb/ruby-lex.rb`, `process_continue` and
+/// `check_code_block`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Reader {
+    depth: i64,
+    /// The quote of the string open at the end of the last line.
+    quote: Option<u8>,
+    /// The last token was a comma, `=>` or an operator.
+    wants_more: bool,
+}
+
+impl Reader {
+    /// Reads one line (without its newline).
+    pub(super) fn line(&mut self, line: &[u8]) {
+        let mut i = 0;
+        while i < line.len() {
+            if let Some(q) = self.quote {
+                match line
+                    .get(i..)
+                    .and_then(|r| r.iter().position(|c| *c == q || *c == b'\\'))
+                {
+                    Some(n) if line.get(i + n) == Some(&b'\\') => i += n + 2,
+                    Some(n) => {
+                        self.quote = None;
+                        self.wants_more = false;
+                        i += n + 1;
+                    }
+                    None => i = line.len(),
                 }
                 continue;
             }
-            b'#' => {
-                while b.get(i).is_some_and(|c| *c != b'\n') {
-                    i += 1;
+            let Some(&c) = line.get(i) else { break };
+            match c {
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {}
+                b'#' => break,
+                b'\'' | b'"' => self.quote = Some(c),
+                b'{' | b'[' | b'(' => {
+                    self.depth += 1;
+                    self.wants_more = true;
                 }
-                continue;
+                b'}' | b']' | b')' => {
+                    self.depth -= 1;
+                    self.wants_more = false;
+                }
+                b',' | b'+' | b'-' | b'*' | b'/' | b'%' | b'|' | b'&' | b'^' | b'<' | b'>'
+                | b'=' | b'!' | b'~' | b'.' | b'\\' => self.wants_more = true,
+                c if c.is_ascii_alphanumeric() || c == b'_' => {
+                    while line.get(i + 1).is_some_and(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, b'_' | b'?' | b'!')
+                    }) {
+                        i += 1;
+                    }
+                    self.wants_more = false;
+                }
+                _ => self.wants_more = false,
             }
-            b'{' | b'[' | b'(' => depth += 1,
-            b'}' | b']' | b')' => depth -= 1,
-            _ => {}
+            i += 1;
         }
-        i += 1;
     }
-    depth > 0 || src.trim_end().ends_with(',')
+
+    /// Whether the entry read so far goes on to the next line.
+    pub(super) fn is_open(&self) -> bool {
+        self.quote.is_some() || self.depth > 0 || self.wants_more
+    }
+}
+
+/// Whether input ends inside an open string or bracket, or after a token that asks for more
+/// (`,`, `=>`, a binary operator, a backslash), so a line-based reader should read on.
+pub fn is_incomplete(src: &str) -> bool {
+    let mut reader = Reader::default();
+    for line in src.as_bytes().split(|c| *c == b'\n') {
+        reader.line(line);
+    }
+    reader.is_open()
 }

@@ -3,20 +3,23 @@
 use std::ops::Range;
 
 use super::ast::{Command, Spanned, Value};
-use super::lexer::{lex, Tok, Token};
+use super::lexer::{lex_range, Tok, Token};
+use super::script::parse_script;
 use super::ParseError;
 
-/// Parses a script into commands; a statement that fails to parse yields its error and the
-/// parser resumes at the next statement.
-pub fn parse_script(src: &str) -> Vec<Result<Command, ParseError>> {
-    let tokens = match lex(src) {
+/// Parses the commands of `range` of `src` (one statement of a script, which `;` may split
+/// into several commands), spans relative to the whole of `src`. A command that fails to parse
+/// yields its error and parsing resumes at the next command; a lex error fails the range.
+pub(super) fn parse_range(src: &str, range: Range<usize>) -> Vec<Result<Command, ParseError>> {
+    let end = range.end.min(src.len());
+    let tokens = match lex_range(src, range) {
         Ok(t) => t,
         Err(e) => return vec![Err(e)],
     };
     let mut p = Parser {
         tokens,
         pos: 0,
-        end: src.len(),
+        end,
         depth: 0,
     };
     let mut out = Vec::new();
@@ -263,6 +266,13 @@ impl Parser {
                 ));
             }
             items.push(item(self)?);
+            if self.peek().is_none() {
+                return Err(ParseError::new(
+                    format!("unclosed '{open_text}'"),
+                    open,
+                    format!("'{close_text}'"),
+                ));
+            }
             if !self.eat(&Tok::Comma) && !self.peek().is_some_and(|t| t.tok == close_tok) {
                 return self.expected(&format!("',' or '{close_text}'"));
             }

@@ -1,0 +1,249 @@
+//! One console entry: a command with what HBase printed, or a batch as one summary line
+//! ("50,000 puts in 0.3 s, 2 errors, first on line 17") that opens onto its whole transcript.
+//! It re-renders only when its entry changed (its revision) or its save mark did.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::state::{Action, AppState};
+use super::virtual_text::VirtualText;
+use crate::console::{prompt, thousands, Console, Entry, EntryKind, Item, RunState};
+
+/// Outputs longer than this many lines show in a virtualized box.
+const VIRTUAL_LINES: usize = 200;
+/// Characters of a long input shown before it is elided.
+const LONG_INPUT: usize = 400;
+/// Errors of a batch listed under its summary.
+const ERRORS_LISTED: usize = 5;
+
+/// The console, compared by identity, so that props can carry it.
+#[derive(Clone)]
+pub struct ConsoleRef(pub Rc<RefCell<Console>>);
+
+impl PartialEq for ConsoleRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// What the acknowledgment beside an entry says.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mark {
+    None,
+    Saving,
+    Saved,
+    NotSaved,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct EntryProps {
+    pub console: ConsoleRef,
+    /// Index in the console's entries.
+    pub index: usize,
+    pub revision: u64,
+    pub mark: Mark,
+    pub dispatch: UseReducerDispatcher<AppState>,
+}
+
+/// The input with the span of an error marked; long inputs shortened.
+fn input_text(text: &str, error: Option<&std::ops::Range<usize>>) -> Html {
+    match error {
+        Some(span)
+            if span.end <= text.len()
+                && text.is_char_boundary(span.start)
+                && text.is_char_boundary(span.end)
+                && (text.len() <= LONG_INPUT || span.end <= LONG_INPUT) =>
+        {
+            let shown = shorten(text);
+            let (before, rest) = shown.split_at(span.start.min(shown.len()));
+            let cut = (span.end - span.start).min(rest.len());
+            let (bad, after) = rest.split_at(cut);
+            let bad = if bad.is_empty() { " " } else { bad };
+            html! { <>{before}<mark class="error-span">{bad}</mark>{after}{elision(text)}</> }
+        }
+        _ => html! { <>{shorten(text)}{elision(text)}</> },
+    }
+}
+
+fn shorten(text: &str) -> &str {
+    if text.len() <= LONG_INPUT {
+        return text;
+    }
+    let mut cut = LONG_INPUT;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &text[..cut];
+    // At most three lines of a paste.
+    match head.match_indices('\n').nth(2) {
+        Some((i, _)) => &text[..i],
+        None => head,
+    }
+}
+
+fn elision(text: &str) -> Html {
+    let shown = shorten(text).len();
+    if shown >= text.len() {
+        return html! {};
+    }
+    let lines = text[shown..].lines().count();
+    html! { <span class="elided">{format!(" … {} more line{} ({} characters)", thousands(lines as u64), if lines == 1 { "" } else { "s" }, thousands((text.len() - shown) as u64))}</span> }
+}
+
+fn ack(mark: Mark) -> Html {
+    let (class, label, title) = match mark {
+        Mark::None => return html! {},
+        Mark::Saving => ("saving", "saving…", "being written to IndexedDB"),
+        Mark::Saved => ("saved", "saved", "committed to IndexedDB: survives a reload"),
+        Mark::NotSaved => (
+            "failed",
+            "not saved",
+            "the save failed: see the notice above",
+        ),
+    };
+    // The label is drawn by CSS, so copying the output does not copy it.
+    html! { <span class={classes!("ack", class)} data-label={label} {title} role="img" aria-label={label}></span> }
+}
+
+fn copy_text(text: Rc<String>) -> Callback<MouseEvent> {
+    Callback::from(move |_| {
+        let clipboard = gloo::utils::window().navigator().clipboard();
+        let _ = clipboard.write_text(&text);
+    })
+}
+
+/// An output: plain text, or a virtualized box when long.
+fn output_block(text: &Rc<String>, label: &str) -> Html {
+    let lines = text.as_bytes().iter().filter(|b| **b == b'\n').count();
+    if lines > VIRTUAL_LINES {
+        html! { <VirtualText text={text.clone()} label={AttrValue::from(label.to_string())} /> }
+    } else {
+        html! { <pre class="output">{text.as_str()}</pre> }
+    }
+}
+
+fn more_bar(entry: &Entry, index: usize, item: &Item, dispatch: &UseReducerDispatcher<AppState>) -> Html {
+    let Some(more) = &item.more else {
+        return html! {};
+    };
+    if item.name == Some("generate") {
+        return html! {};
+    }
+    let number = entry.number;
+    let next = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.dispatch(Action::More(number, index, false)))
+    };
+    let all = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.dispatch(Action::More(number, index, true)))
+    };
+    let page = thousands(crate::console::PAGE_ROWS as u64);
+    html! {
+        <div class="more-bar">
+            <span>{format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far()))}</span>
+            <button class="tool" onclick={next} disabled={entry.state == RunState::Running}>{format!("Next {page} rows")}</button>
+            <button class="tool" onclick={all} disabled={entry.state == RunState::Running}>{"All rows"}</button>
+        </div>
+    }
+}
+
+#[component]
+pub fn EntryView(props: &EntryProps) -> Html {
+    let open = use_state(|| false);
+    let console = props.console.0.clone();
+    let revision = props.revision;
+    let index = props.index;
+    // The text a copy gives, built once per revision of the entry.
+    let text = {
+        let console = console.clone();
+        use_memo((revision, index), move |_| {
+            let c = console.borrow();
+            Rc::new(match c.entries.get(index) {
+                Some(e) if e.is_batch() || e.kind != EntryKind::Commands => e.transcript(),
+                Some(e) => e.items.first().map(|i| i.output.clone()).unwrap_or_default(),
+                None => String::new(),
+            })
+        })
+    };
+    let c = console.borrow();
+    let Some(entry) = c.entries.get(index) else {
+        return html! {};
+    };
+    let failed = entry.failed();
+    if let EntryKind::Note { .. } = entry.kind {
+        return html! { <div class={classes!("entry", "note", failed.then_some("failed"))}><pre class="output">{text.as_str()}</pre></div> };
+    }
+    let copy = html! { <button class="tool" onclick={copy_text((*text).clone())} title="Copy exactly what the shell printed">{"copy"}</button> };
+    if !entry.is_batch() {
+        let item = entry.items.first();
+        let out = (*text).clone();
+        return html! {
+            <div class={classes!("entry", failed.then_some("failed"))}>
+                <div class="prompt-line">
+                    <span class="prompt">{prompt(entry.number)}</span>
+                    <span class="typed">{input_text(&entry.input, item.and_then(|i| i.error_span.as_ref()))}</span>
+                    <span class="entry-tools">{ack(props.mark)}{copy}</span>
+                </div>
+                {output_block(&out, "Output")}
+                {item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()}
+            </div>
+        };
+    }
+    let running = entry.state == RunState::Running;
+    let pct = if entry.input.is_empty() {
+        100.0
+    } else {
+        entry.progress as f64 / entry.input.len() as f64 * 100.0
+    };
+    let cancel = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_| d.dispatch(Action::Cancel))
+    };
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    let errors: Html = entry
+        .errors()
+        .take(ERRORS_LISTED)
+        .map(|i| {
+            let first = i.output.lines().next().unwrap_or("").to_string();
+            html! { <li>{format!("line {}: ", i.line)}<code>{shorten(&i.input).to_string()}</code>{" — "}{first}</li> }
+        })
+        .collect();
+    let paged: Html = entry
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.more.is_some())
+        .map(|(n, i)| more_bar(entry, n, i, &props.dispatch))
+        .collect();
+    html! {
+        <div class={classes!("entry", "batch", failed.then_some("has-errors"))}>
+            <div class="prompt-line">
+                <span class="prompt">{prompt(entry.number)}</span>
+                <span class="typed">{input_text(&entry.input, None)}</span>
+                <span class="entry-tools">{ack(props.mark)}{copy}</span>
+            </div>
+            <div class="summary" role="status">
+                <span class="figure">{entry.summary()}</span>
+                if running {
+                    <span class="progress" role="progressbar" aria-label="Batch progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
+                    <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
+                } else {
+                    <button class="tool" onclick={toggle} aria-expanded={(*open).to_string()}>{if *open { "hide output" } else { "show output" }}</button>
+                }
+            </div>
+            if entry.errors().next().is_some() {
+                <ul class="output errors-list">{errors}</ul>
+            }
+            {paged}
+            if *open && !running {
+                <VirtualText text={(*text).clone()} label="Batch output" />
+            }
+        </div>
+    }
+}

@@ -1,0 +1,298 @@
+//! The input: a textarea over a copy of its text coloured by the shell's own lexer; Enter runs
+//! (or continues a line left open, as the HBase shell does), Shift+Enter adds a line, Tab
+//! completes from the live schema, Up/Down walk the history, Ctrl+C stops a running batch.
+
+use web_sys::{HtmlTextAreaElement, KeyboardEvent};
+use yew::prelude::*;
+
+use super::state::{use_app, Action};
+use super::storage::Mode;
+use crate::shell::{complete, highlight, is_incomplete};
+
+/// Inputs longer than this are not coloured (a big paste stays fast to edit).
+const HIGHLIGHT_LIMIT: usize = 10_000;
+/// Completions listed at most.
+const LISTED: usize = 60;
+
+/// Splits text at a caret position given in UTF-16 units, as the DOM reports it.
+fn split_utf16(text: &str, units: u32) -> (&str, &str) {
+    let mut seen = 0u32;
+    for (i, c) in text.char_indices() {
+        if seen >= units {
+            return text.split_at(i);
+        }
+        seen += c.len_utf16() as u32;
+    }
+    (text, "")
+}
+
+fn utf16_len(text: &str) -> u32 {
+    text.chars().map(|c| c.len_utf16() as u32).sum()
+}
+
+/// The input's text as coloured spans.
+fn coloured(text: &str) -> Html {
+    let mut out: Vec<Html> = Vec::new();
+    let mut at = 0;
+    for (range, class) in highlight(text) {
+        if range.start < at || range.end > text.len() {
+            continue;
+        }
+        if let Some(gap) = text.get(at..range.start) {
+            out.push(html! { {gap} });
+        }
+        if let Some(piece) = text.get(range.clone()) {
+            out.push(html! { <span class={class.css()}>{piece}</span> });
+            at = range.end;
+        }
+    }
+    if let Some(rest) = text.get(at..) {
+        out.push(html! { {rest} });
+    }
+    // A trailing newline needs something after it to take up its line.
+    out.push(html! { {" "} });
+    out.into_iter().collect()
+}
+
+/// An open list of completions: where they go and which one is chosen.
+#[derive(Clone, PartialEq)]
+struct Choices {
+    replace: std::ops::Range<usize>,
+    candidates: Vec<String>,
+    chosen: usize,
+}
+
+fn set_text(el: &HtmlTextAreaElement, text: &str, caret_bytes: usize) {
+    el.set_value(text);
+    let caret = utf16_len(text.get(..caret_bytes).unwrap_or(text));
+    let _ = el.set_selection_range(caret, caret);
+}
+
+#[component]
+pub fn InputBox() -> Html {
+    let app = use_app();
+    let input_ref = use_node_ref();
+    let overlay_ref = use_node_ref();
+    let draft = use_state(String::new);
+    let choices = use_state(|| None::<Choices>);
+    let serial = app.as_ref().map(|a| a.input_serial).unwrap_or(0);
+    {
+        let input_ref = input_ref.clone();
+        let draft = draft.clone();
+        let choices = choices.clone();
+        let text = app.as_ref().map(|a| a.input.clone()).unwrap_or_default();
+        use_effect_with(serial, move |_| {
+            if let Some(el) = input_ref.cast::<HtmlTextAreaElement>() {
+                el.set_value(&text);
+                let end = utf16_len(&text);
+                let _ = el.set_selection_range(end, end);
+                let _ = el.focus();
+            }
+            draft.set(text);
+            choices.set(None);
+        });
+    }
+    let Some(app) = app else { return html! {} };
+    let oninput = {
+        let draft = draft.clone();
+        let choices = choices.clone();
+        let input_ref = input_ref.clone();
+        Callback::from(move |_: InputEvent| {
+            if let Some(el) = input_ref.cast::<HtmlTextAreaElement>() {
+                draft.set(el.value());
+            }
+            if choices.is_some() {
+                choices.set(None);
+            }
+        })
+    };
+    let onscroll = {
+        let input_ref = input_ref.clone();
+        let overlay_ref = overlay_ref.clone();
+        Callback::from(move |_: Event| {
+            if let (Some(el), Some(ov)) = (
+                input_ref.cast::<HtmlTextAreaElement>(),
+                overlay_ref.cast::<web_sys::HtmlElement>(),
+            ) {
+                ov.set_scroll_top(el.scroll_top());
+            }
+        })
+    };
+    let accept = {
+        let draft = draft.clone();
+        let choices = choices.clone();
+        move |el: &HtmlTextAreaElement, value: &str, c: &Choices, pick: &str| {
+            let start = c.replace.start.min(value.len());
+            let end = c.replace.end.clamp(start, value.len());
+            if !value.is_char_boundary(start) || !value.is_char_boundary(end) {
+                return;
+            }
+            let text = format!("{}{}{}", &value[..start], pick, &value[end..]);
+            set_text(el, &text, start + pick.len());
+            draft.set(text);
+            choices.set(None);
+        }
+    };
+    let onkeydown = {
+        let app = app.clone();
+        let input_ref = input_ref.clone();
+        let choices = choices.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(el) = input_ref.cast::<HtmlTextAreaElement>() else {
+                return;
+            };
+            let value = el.value();
+            let open = (*choices).clone();
+            let key = e.key();
+            match key.as_str() {
+                "Escape" if open.is_some() => {
+                    e.prevent_default();
+                    choices.set(None);
+                }
+                "ArrowDown" | "ArrowUp" if open.is_some() => {
+                    e.prevent_default();
+                    if let Some(mut c) = open {
+                        let n = c.candidates.len().max(1);
+                        c.chosen = if key == "ArrowDown" {
+                            (c.chosen + 1) % n
+                        } else {
+                            (c.chosen + n - 1) % n
+                        };
+                        choices.set(Some(c));
+                    }
+                }
+                "Enter" | "Tab" if open.is_some() && !e.shift_key() => {
+                    e.prevent_default();
+                    if let Some(c) = open {
+                        if let Some(pick) = c.candidates.get(c.chosen) {
+                            accept(&el, &value, &c, pick);
+                        }
+                    }
+                }
+                "Tab" if !e.shift_key() && !value.trim().is_empty() => {
+                    let caret = split_utf16(&value, el.selection_start().ok().flatten().unwrap_or(0))
+                        .0
+                        .len();
+                    let found = {
+                        let console = app.console.borrow();
+                        complete(&value, caret, &console.shell.engine)
+                    };
+                    if found.candidates.is_empty() {
+                        // Nothing to complete: Tab moves on, as everywhere else.
+                        return;
+                    }
+                    e.prevent_default();
+                    let c = Choices {
+                        replace: found.replace.clone(),
+                        candidates: found.candidates.clone(),
+                        chosen: 0,
+                    };
+                    if found.candidates.len() == 1 {
+                        accept(&el, &value, &c, &found.candidates[0]);
+                        return;
+                    }
+                    let common = found.common();
+                    let typed = value.get(found.replace.clone()).unwrap_or("");
+                    if common.len() > typed.len() {
+                        accept(&el, &value, &c, &common);
+                        let replace = c.replace.start..c.replace.start + common.len();
+                        choices.set(Some(Choices { replace, ..c }));
+                    } else {
+                        choices.set(Some(c));
+                    }
+                }
+                "Enter" if !e.shift_key() && !is_incomplete(&value) => {
+                    e.prevent_default();
+                    app.dispatch(Action::Submit(value));
+                }
+                "c" | "C" if e.ctrl_key() && app.console.borrow().is_running() => {
+                    let selected = el.selection_start().ok().flatten()
+                        != el.selection_end().ok().flatten();
+                    if !selected {
+                        e.prevent_default();
+                        app.dispatch(Action::Cancel);
+                    }
+                }
+                "l" | "L" if e.ctrl_key() => {
+                    e.prevent_default();
+                    app.dispatch(Action::ClearScreen);
+                }
+                "ArrowUp"
+                    if !split_utf16(&value, el.selection_start().ok().flatten().unwrap_or(0))
+                        .0
+                        .contains('\n') =>
+                {
+                    e.prevent_default();
+                    app.dispatch(Action::HistoryUp(value));
+                }
+                "ArrowDown"
+                    if !split_utf16(&value, el.selection_end().ok().flatten().unwrap_or(0))
+                        .1
+                        .contains('\n') =>
+                {
+                    e.prevent_default();
+                    app.dispatch(Action::HistoryDown);
+                }
+                _ => {}
+            }
+        })
+    };
+    let onblur = {
+        let choices = choices.clone();
+        Callback::from(move |_: FocusEvent| choices.set(None))
+    };
+    let loading = app.storage.borrow().mode == Mode::Loading;
+    let (running, next) = {
+        let c = app.console.borrow();
+        (c.is_running(), c.next_number())
+    };
+    let cancel = {
+        let app = app.clone();
+        Callback::from(move |_| app.dispatch(Action::Cancel))
+    };
+    let plain = draft.len() > HIGHLIGHT_LIMIT;
+    let list = (*choices).as_ref().map(|c| {
+        let items: Html = c
+            .candidates
+            .iter()
+            .take(LISTED)
+            .enumerate()
+            .map(|(i, s)| {
+                let chosen = i == c.chosen;
+                html! { <li id={format!("completion-{i}")} role="option" aria-selected={chosen.to_string()}>{s.clone()}</li> }
+            })
+            .collect();
+        html! { <ul class="completions" id="completions" role="listbox" aria-label="Completions">{items}</ul> }
+    });
+    let active = (*choices)
+        .as_ref()
+        .map(|c| format!("completion-{}", c.chosen));
+    html! {
+        <>
+            <div class="input-row">
+                {list}
+                <span class="prompt" aria-hidden="true">{format!("hbase:{next:03}:0>")}</span>
+                <div class="editor">
+                    if !plain {
+                        <pre class="highlight" ref={overlay_ref} aria-hidden="true">{coloured(&draft)}</pre>
+                    }
+                    <textarea ref={input_ref} class={classes!("input", plain.then_some("plain"))} rows="2" spellcheck="false" autocomplete="off"
+                        autocapitalize="off" placeholder={if loading { "Loading your tables…" } else { "create 't', 'f'" }} disabled={loading}
+                        aria-label="HBase shell command" aria-describedby="input-hint" aria-controls="completions"
+                        aria-expanded={choices.is_some().to_string()} aria-activedescendant={active}
+                        {oninput} {onkeydown} {onscroll} {onblur} />
+                </div>
+                if running {
+                    <button class="action" onclick={cancel}>{"Cancel"}</button>
+                }
+            </div>
+            <div class="hint-line" id="input-hint">
+                if running {
+                    {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
+                } else {
+                    <kbd>{"Enter"}</kbd>{" runs · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"Tab"}</kbd>{" completes · "}<kbd>{"↑"}</kbd>{" history"}
+                }
+            </div>
+        </>
+    }
+}

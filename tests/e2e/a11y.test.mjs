@@ -1,0 +1,48 @@
+// Accessibility, checked: axe-core finds no serious or critical violation on the page, empty,
+// with tables, a design, a batch and an open completion list, in the light and the dark theme.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { serve, launch, runCommand, openApp } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+/** The serious and critical violations on the page, each as "rule: target (summary)". */
+async function violations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary?.split('\n')[1]?.trim()})`));
+}
+
+for (const scheme of ['dark', 'light']) {
+  test(`no serious or critical axe violation (${scheme})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
+    const { page } = await openApp(context, url);
+    await page.waitForSelector('.status.ok');
+    assert.deepEqual(await violations(page), [], 'empty page');
+
+    await page.locator('.quick').click();
+    await page.waitForFunction(() => document.querySelectorAll('.entry').length >= 12);
+    await page.locator('.keys button.key').first().click();
+    await page.waitForSelector('table.versions tbody tr');
+    assert.deepEqual(await violations(page), [], 'after the quick start');
+
+    await page.locator('.design-item').first().click();
+    await page.waitForSelector('.design-card');
+    await runCommand(page, "create 'b', 'f'\nput 'b', 'r1', 'f:q', 'v'\nput 'b', 'r2' 'f:q', 'v'");
+    await runCommand(page, "sacn 'b'");
+    const input = page.locator('textarea.input');
+    await input.fill('s');
+    await input.press('Tab');
+    await page.waitForSelector('.completions');
+    assert.deepEqual(await violations(page), [], 'with a design, a batch, an error and completions');
+    await context.close();
+  });
+}
