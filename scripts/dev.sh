@@ -44,9 +44,9 @@ setup() {
     cargo install trunk --version "$TRUNK_VERSION" --locked \
       || cargo install trunk --version "$TRUNK_VERSION"
   fi
-  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
      || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "installing npm packages (binaryen's wasm-opt, playwright-core)"
+    log "installing npm packages (binaryen's wasm-opt, playwright-core, axe-core)"
     npm ci --no-audit --no-fund --loglevel=error
   fi
 }

@@ -5,7 +5,10 @@
 mod app;
 mod console_view;
 mod design_view;
+mod entry_view;
 mod gallery;
+mod input_box;
+mod prefs;
 mod read_view;
 mod regions_view;
 mod rowkeys_view;
@@ -14,6 +17,7 @@ mod state;
 mod status_bar;
 mod storage;
 mod versions_view;
+mod virtual_text;
 
 pub use app::{App, AppProps};
 pub use state::{use_app, Action, AppState};
@@ -40,6 +44,17 @@ pub(crate) fn perf_ms() -> f64 {
         .and_then(|w| w.performance())
         .map(|p| p.now())
         .unwrap_or_else(js_sys::Date::now)
+}
+
+/// A row key as the person chose to see it: as HBase prints it (`\xHH` for what is not
+/// printable ASCII) or as UTF-8 text where it is valid UTF-8 without control characters.
+pub(crate) fn show_key(key: &[u8], display: prefs::KeyDisplay) -> String {
+    match (display, std::str::from_utf8(key)) {
+        (prefs::KeyDisplay::Utf8, Ok(text)) if !text.chars().any(char::is_control) => {
+            text.to_string()
+        }
+        _ => crate::bytes::to_printable(key),
+    }
 }
 
 /// Bytes as a person reads them: `62 B`, `3.4 KB`, `1.2 MB`.

@@ -1,12 +1,22 @@
-//! The console state behind the browser UI: history navigation, multi-command entries, clear,
-//! error spans relative to the entry.
+//! The console state behind the browser UI: history navigation, a submission as one entry (a
+//! batch with a summary when it holds several statements), errors with their line numbers,
+//! stepping and cancelling a long batch, paged scans, clear, the entry limit.
 mod common;
 use common::*;
-use rowkey::console::Console;
+use rowkey::console::{Console, RunState, ENTRY_LIMIT, PAGE_ROWS};
 
 fn console() -> Console {
     let (sh, _) = shell_at(1_000);
     Console::new(sh, vec!["list".into()])
+}
+
+/// A clock that moves one millisecond each time it is read.
+fn ticking() -> impl FnMut() -> f64 {
+    let mut t = 0.0;
+    move || {
+        t += 1.0;
+        t
+    }
 }
 
 #[test]
@@ -29,34 +39,158 @@ fn history_walks_up_and_back_down_to_the_draft() {
 }
 
 #[test]
-fn pasted_lines_run_as_one_entry_of_several_commands() {
+fn pasted_lines_are_one_entry_with_a_summary() {
     let mut c = console();
-    c.submit("create 't', 'f'\nput 't', 'r', 'f:q', 'v'\nscan 't'");
+    c.submit("create 't', 'f'\nput 't', 'r', 'f:q', 'v'\nput 't', 's', 'f:q', 'w'\nscan 't'");
+    assert_eq!(c.entries.len(), 1, "one entry for the whole paste");
+    let e = &c.entries[0];
+    assert!(e.is_batch());
+    assert_eq!(e.items.len(), 4);
     assert_eq!(
-        c.history.last().map(String::as_str),
-        Some("create 't', 'f'\nput 't', 'r', 'f:q', 'v'\nscan 't'")
+        e.items.iter().map(|i| i.line).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
     );
-    assert_eq!(c.entries.len(), 3);
-    assert!(c.entries[2].output.contains("value=v"));
-    assert_eq!(c.last_trace.as_ref().map(|t| t.returned.len()), Some(1));
+    assert!(e.items[3].output.contains("value=w"));
+    assert!(e.writes);
+    assert!(
+        e.summary().starts_with("2 puts, 1 create, 1 scan in "),
+        "{}",
+        e.summary()
+    );
+    assert_eq!(c.last_trace.as_ref().map(|t| t.returned.len()), Some(2));
+    // The prompt counts lines, as the HBase shell's does.
+    assert_eq!(c.next_number(), 5);
 }
 
 #[test]
-fn clear_command_and_error_spans() {
+fn an_error_names_its_line_and_the_rest_still_runs() {
+    let mut c = console();
+    let mut text = String::from("create 't', 'f'\n");
+    for i in 2..=40 {
+        if i == 17 {
+            text.push_str("put 't', 'r17' 'f:q', 'v'\n");
+        } else if i == 30 {
+            text.push_str("get 'nope', 'r'\n");
+        } else {
+            text.push_str(&format!("put 't', 'r{i:02}', 'f:q', 'v'\n"));
+        }
+    }
+    c.submit(&text);
+    let e = &c.entries[0];
+    assert_eq!(e.items.len(), 40);
+    let errors: Vec<usize> = e.errors().map(|i| i.line).collect();
+    assert_eq!(errors, [17, 30]);
+    let summary = e.summary();
+    assert!(
+        summary.starts_with("37 puts, 1 create, 1 get in "),
+        "{summary}"
+    );
+    assert!(summary.ends_with("2 errors, first on line 17"), "{summary}");
+    // The error span is relative to the statement's own text.
+    let bad = &e.items[29];
+    assert_eq!(bad.input, "get 'nope', 'r'");
+    assert_eq!(bad.error_span, Some(4..10));
+    c.submit("count 't'");
+    let count = &c.entries[1].items[0].output;
+    assert!(count.contains("37 row(s)"), "{count}");
+}
+
+#[test]
+fn a_long_batch_runs_in_steps_and_a_cancel_keeps_what_ran() {
     let mut c = console();
     c.submit("create 't', 'f'");
-    assert!(c.submit("clear"));
-    assert!(c.entries.is_empty());
-    c.submit("put 't', 'r', 'f:q', 'v'\nget 'nope', 'r'");
-    let err = &c.entries[1];
-    assert_eq!(err.input, "get 'nope', 'r'");
-    assert_eq!(err.error_span, Some(4..10));
-    assert_eq!(&err.input[4..10], "'nope'");
-    assert_eq!(err.number, 4);
+    let text: String = (0..2_000)
+        .map(|i| format!("put 't', 'r{i:05}', 'f:q', 'v'\n"))
+        .collect();
+    c.start(&text);
+    assert!(c.is_running());
+    let mut clock = ticking();
+    c.step(&mut clock, 5.0);
+    let after_one = c.entries[1].items.len();
+    assert!(
+        after_one > 0 && after_one < 2_000,
+        "a step runs some, not all: {after_one}"
+    );
+    assert!(c.entries[1].progress > 0 && c.entries[1].progress < text.trim().len());
+    assert!(!c.start("list"), "a second entry waits for the first");
+    assert!(c.cancel());
+    assert!(!c.is_running());
+    let e = &c.entries[1];
+    assert_eq!(e.state, RunState::Cancelled);
+    assert_eq!(e.items.len(), after_one);
+    assert!(
+        e.summary().starts_with("cancelled after "),
+        "{}",
+        e.summary()
+    );
+    c.submit("count 't'");
+    let count = &c.entries[2].items[0].output;
+    assert!(
+        count.contains(&format!("{after_one} row(s)")),
+        "what ran before the cancel is kept: {count}"
+    );
 }
 
 #[test]
-fn repeated_commands_are_kept_once_and_history_is_bounded() {
+fn a_big_scan_stops_at_a_page_and_goes_on_when_asked() {
+    let mut c = console();
+    let rows = PAGE_ROWS * 2 + 500;
+    let text: String = std::iter::once("create 't', 'f'\n".to_string())
+        .chain((0..rows).map(|i| format!("put 't', 'r{i:05}', 'f:q', 'v'\n")))
+        .collect();
+    c.submit(&text);
+    c.submit("scan 't'");
+    let number = c.entries[1].number;
+    let first = c.entries[1].items[0].clone();
+    assert!(first.more.is_some());
+    assert_eq!(
+        first.output.lines().filter(|l| l.starts_with(" r")).count(),
+        PAGE_ROWS
+    );
+    assert!(!first.output.contains("row(s)"));
+    assert!(c.more(number, 0, false));
+    let second = &c.entries[1].items[0];
+    assert_eq!(
+        second
+            .output
+            .lines()
+            .filter(|l| l.starts_with(" r"))
+            .count(),
+        PAGE_ROWS * 2
+    );
+    assert!(c.more(number, 0, true));
+    while c.is_running() {
+        c.step(&mut ticking(), 1.0);
+    }
+    let all = &c.entries[1].items[0];
+    assert!(all.more.is_none());
+    assert!(
+        all.output.contains(&format!("\n{rows} row(s)\n")),
+        "{}",
+        all.output.len()
+    );
+    assert_eq!(c.entries[1].state, RunState::Done);
+}
+
+#[test]
+fn clear_keeps_the_running_entry_and_spans_stay_relative() {
+    let mut c = console();
+    c.submit("create 't', 'f'");
+    c.submit("put 't', 'r', 'f:q', 'v'\nclear\nget 'nope', 'r'");
+    assert_eq!(
+        c.entries.len(),
+        1,
+        "clear empties the screen above its own entry"
+    );
+    let e = &c.entries[0];
+    assert_eq!(e.items.len(), 2);
+    assert_eq!(e.items[1].line, 3);
+    assert_eq!(e.items[1].error_span, Some(4..10));
+    assert!(c.dropped() >= 1);
+}
+
+#[test]
+fn the_screen_keeps_a_bounded_number_of_entries_and_history_is_bounded() {
     let mut c = console();
     c.submit("list");
     c.submit("list");
@@ -65,4 +199,25 @@ fn repeated_commands_are_kept_once_and_history_is_bounded() {
         c.submit(&format!("exists 't{i}'"));
     }
     assert_eq!(c.history.len(), rowkey::console::HISTORY_LIMIT);
+    assert_eq!(c.entries.len(), ENTRY_LIMIT);
+    assert_eq!(c.dropped(), 602 - ENTRY_LIMIT);
+    assert_eq!(
+        c.entries.last().map(|e| e.input.as_str()),
+        Some("exists 't599'")
+    );
+}
+
+#[test]
+fn save_tickets_mark_the_entry_that_made_the_change() {
+    let mut c = console();
+    c.submit("create 't', 'f'");
+    let t1 = c.take_ticket();
+    c.submit("put 't', 'r', 'f:q', 'v'");
+    let t2 = c.take_ticket();
+    assert!(t2 > t1);
+    assert_eq!(c.entries[0].save_ticket, t1);
+    assert_eq!(c.entries[1].save_ticket, t2);
+    assert!(c.entries[1].writes);
+    c.submit("scan 't'");
+    assert!(!c.entries[2].writes, "a read changes nothing to save");
 }

@@ -246,17 +246,24 @@ impl Idb {
     }
 }
 
-/// Bytes used and available, as the browser estimates them.
+/// Bytes the tables use in IndexedDB and the quota, as the browser estimates them. Where the
+/// browser breaks usage down (`usageDetails`), only IndexedDB counts, not the offline copy of
+/// the app; elsewhere the figure is the origin's whole usage.
 pub async fn estimate() -> Option<(f64, f64)> {
     let storage = web_sys::window()?.navigator().storage();
     let promise = storage.estimate().ok()?;
     let v = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
-    let get = |k: &str| {
-        js_sys::Reflect::get(&v, &JsValue::from_str(k))
+    let get = |on: &JsValue, k: &str| {
+        js_sys::Reflect::get(on, &JsValue::from_str(k))
             .ok()
             .and_then(|x| x.as_f64())
     };
-    Some((get("usage")?, get("quota")?))
+    let details = js_sys::Reflect::get(&v, &JsValue::from_str("usageDetails")).ok();
+    let tables = match details {
+        Some(d) if d.is_object() => Some(get(&d, "indexedDB").unwrap_or(0.0)),
+        _ => None,
+    };
+    Some((tables.or_else(|| get(&v, "usage"))?, get(&v, "quota")?))
 }
 
 /// Asks the browser to keep the data under storage pressure; says whether it will.

@@ -1,5 +1,5 @@
 //! The page: header, tables on the left, the console in the middle, the views on the right;
-//! and the two background jobs: loading at start, saving after changes.
+//! and the background jobs: loading at start, saving after changes, stepping a long batch.
 
 use yew::prelude::*;
 
@@ -9,7 +9,7 @@ use super::read_view::ReadView;
 use super::regions_view::RegionsView;
 use super::rowkeys_view::RowkeysView;
 use super::sidebar::Sidebar;
-use super::state::{Action, AppHandle, AppState};
+use super::state::{Action, AppHandle, AppState, SaveStatus, StatusHandle};
 use super::status_bar::StatusBar;
 use super::storage::{self, Mode};
 use super::versions_view::VersionsView;
@@ -29,19 +29,36 @@ impl Default for AppProps {
     }
 }
 
+/// Steps the running entry until it ends, giving the page the thread between steps.
+async fn run_batch(app: AppHandle) {
+    loop {
+        yew::platform::time::sleep(std::time::Duration::ZERO).await;
+        if !app.console.borrow().is_running() {
+            break;
+        }
+        app.dispatch(Action::Step);
+    }
+    app.runner.set(false);
+}
+
 #[component]
 pub fn App(props: &AppProps) -> Html {
     let state = use_reducer(AppState::default);
+    let status = use_reducer(SaveStatus::default);
     {
         let app = state.clone();
+        let status = status.clone();
         let database = props.database.to_string();
         use_effect_with((), move |_| {
-            wasm_bindgen_futures::spawn_local(storage::start(app, database))
+            app.prefs.apply_theme();
+            wasm_bindgen_futures::spawn_local(storage::start(app, status, database))
         });
     }
     {
-        // After every change: carry queued save plans to IndexedDB, one at a time.
+        // After every change: carry queued save plans to IndexedDB, one at a time, and keep a
+        // long batch stepping.
         let app = state.clone();
+        let status = status.clone();
         use_effect_with(state.version, move |_| {
             let start = {
                 let mut s = app.storage.borrow_mut();
@@ -50,52 +67,24 @@ pub fn App(props: &AppProps) -> Html {
                 start
             };
             if start {
-                wasm_bindgen_futures::spawn_local(storage::drain(app));
+                wasm_bindgen_futures::spawn_local(storage::drain(app.clone(), status));
+            }
+            if app.console.borrow().is_running() && !app.runner.replace(true) {
+                wasm_bindgen_futures::spawn_local(run_batch(app));
             }
         });
     }
-    let banners = {
-        let s = state.storage.borrow();
-        let mut out: Vec<Html> = Vec::new();
-        if s.mode == Mode::ReadOnly {
-            out.push(html! { <div class="banner warn">{"Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes."}</div> });
-        }
-        if s.outdated {
-            out.push(html! { <div class="banner warn">{"Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one."}</div> });
-        }
-        if let Some(e) = &s.error {
-            out.push(html! { <div class="banner bad">{format!("Not saved: {e}")}</div> });
-        }
-        if !s.problems.is_empty() {
-            let dismiss = {
-                let app = state.clone();
-                Callback::from(move |_| app.dispatch(Action::DismissProblems))
-            };
-            let items: Html = s
-                .problems
-                .iter()
-                .map(|p| html! { <li>{p.clone()}</li> })
-                .collect();
-            out.push(html! {
-                <div class="banner bad">
-                    <strong>{"Some stored data could not be read and was skipped:"}</strong>
-                    <ul>{items}</ul>
-                    <button class="link" onclick={dismiss}>{"Dismiss"}</button>
-                </div>
-            });
-        }
-        out
-    };
     html! {
-        <ContextProvider<AppHandle> context={state}>
+        <ContextProvider<AppHandle> context={state.clone()}>
+        <ContextProvider<StatusHandle> context={status}>
             <div class="app">
                 <StatusBar />
                 <Sidebar />
-                <main class="console-pane">
-                    <div class="banners">{banners}</div>
+                <main class="console-pane" aria-label="Console">
+                    <Banners />
                     <ConsoleView />
                 </main>
-                <aside class="views">
+                <aside class="views" aria-label="What HBase hides">
                     <DesignView />
                     <RegionsView />
                     <ReadView />
@@ -103,6 +92,46 @@ pub fn App(props: &AppProps) -> Html {
                     <VersionsView />
                 </aside>
             </div>
+        </ContextProvider<StatusHandle>>
         </ContextProvider<AppHandle>>
     }
+}
+
+/// Notices about storage: read-only tab, another version, failed saves, damaged records.
+#[component]
+fn Banners() -> Html {
+    let Some(app) = super::state::use_app() else {
+        return html! {};
+    };
+    let _status = super::state::use_status();
+    let s = app.storage.borrow();
+    let mut out: Vec<Html> = Vec::new();
+    if s.mode == Mode::ReadOnly {
+        out.push(html! { <div class="banner warn" role="status">{"Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes."}</div> });
+    }
+    if s.outdated {
+        out.push(html! { <div class="banner warn" role="status">{"Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one."}</div> });
+    }
+    if let Some(e) = &s.error {
+        out.push(html! { <div class="banner bad" role="alert">{format!("Not saved: {e}")}</div> });
+    }
+    if !s.problems.is_empty() {
+        let dismiss = {
+            let app = app.clone();
+            Callback::from(move |_| app.dispatch(Action::DismissProblems))
+        };
+        let items: Html = s
+            .problems
+            .iter()
+            .map(|p| html! { <li>{p.clone()}</li> })
+            .collect();
+        out.push(html! {
+            <div class="banner bad" role="alert">
+                <strong>{"Some stored data could not be read and was skipped:"}</strong>
+                <ul>{items}</ul>
+                <button class="link" onclick={dismiss}>{"Dismiss"}</button>
+            </div>
+        });
+    }
+    html! { <div class="banners">{out}</div> }
 }

@@ -26,7 +26,7 @@ pub fn DesignView() -> Html {
             let name = t.to_string();
             let selected = app.selected_table.as_deref() == Some(*t);
             let onclick = Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone())));
-            html! { <button class={classes!("chip", "table-chip", selected.then_some("selected"))} {onclick}>{*t}</button> }
+            html! { <button class={classes!("chip", "table-chip")} aria-pressed={selected.to_string()} {onclick}>{*t}</button> }
         })
         .collect();
     let patterns: Html = design
@@ -45,13 +45,13 @@ pub fn DesignView() -> Html {
         })
         .collect();
     html! {
-        <section class="view design-card">
+        <section class="view design-card" aria-label="Design">
             <div class="design-head">
                 <span class={classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))}>{design.verdict.label()}</span>
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
             <h2 class="design-title">{design.title}</h2>
-            <div class="design-id">{format!("{} · document {}", design.id, design.source)}</div>
+            <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
             <p class="why">{design.why}</p>
             <div class="design-tables">{"Tables: "}{tables}</div>
             <h3>{"Access patterns"}</h3>

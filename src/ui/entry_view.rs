@@ -96,7 +96,11 @@ fn ack(mark: Mark) -> Html {
     let (class, label, title) = match mark {
         Mark::None => return html! {},
         Mark::Saving => ("saving", "saving…", "being written to IndexedDB"),
-        Mark::Saved => ("saved", "saved", "committed to IndexedDB: survives a reload"),
+        Mark::Saved => (
+            "saved",
+            "saved",
+            "committed to IndexedDB: survives a reload",
+        ),
         Mark::NotSaved => (
             "failed",
             "not saved",
@@ -124,7 +128,12 @@ fn output_block(text: &Rc<String>, label: &str) -> Html {
     }
 }
 
-fn more_bar(entry: &Entry, index: usize, item: &Item, dispatch: &UseReducerDispatcher<AppState>) -> Html {
+fn more_bar(
+    entry: &Entry,
+    index: usize,
+    item: &Item,
+    dispatch: &UseReducerDispatcher<AppState>,
+) -> Html {
     let Some(more) = &item.more else {
         return html! {};
     };
@@ -163,7 +172,11 @@ pub fn EntryView(props: &EntryProps) -> Html {
             let c = console.borrow();
             Rc::new(match c.entries.get(index) {
                 Some(e) if e.is_batch() || e.kind != EntryKind::Commands => e.transcript(),
-                Some(e) => e.items.first().map(|i| i.output.clone()).unwrap_or_default(),
+                Some(e) => e
+                    .items
+                    .first()
+                    .map(|i| i.output.clone())
+                    .unwrap_or_default(),
                 None => String::new(),
             })
         })

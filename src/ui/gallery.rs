@@ -13,6 +13,15 @@ const SOURCES: &[(&str, &str)] = &[
     ("004", "A follow feature"),
 ];
 
+/// The name of the design document a design comes from, as a reader knows it.
+pub fn source_title(source: &str) -> &'static str {
+    SOURCES
+        .iter()
+        .find(|(s, _)| *s == source)
+        .map(|(_, t)| *t)
+        .unwrap_or("")
+}
+
 #[component]
 pub fn Gallery() -> Html {
     let Some(app) = use_app() else {
@@ -31,20 +40,23 @@ pub fn Gallery() -> Html {
                     let onclick = Callback::from(move |_| app2.dispatch(Action::OpenDesign(id)));
                     let selected = app.selected_design == Some(d.id);
                     html! {
-                        <li class={classes!("design-item", selected.then_some("selected"))} {onclick} title={d.id}>
-                            <span class={classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))}></span>
-                            {d.title}
+                        <li>
+                            <button class="design-item" aria-current={selected.to_string()} {onclick} title={d.verdict.label()}>
+                                <span class={classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))} aria-hidden="true"></span>
+                                {d.title}
+                                <span class="visually-hidden">{format!(" ({})", d.verdict.label())}</span>
+                            </button>
                         </li>
                     }
                 })
                 .collect();
-            html! { <><li class="group">{*heading}</li>{items}</> }
+            html! { <li class="group-wrap"><h3 class="group">{*heading}</h3><ul class="gallery" aria-label={*heading}>{items}</ul></li> }
         })
         .collect();
     html! {
         <>
             <h2 class="gallery-heading">{"Design gallery"}</h2>
-            <ul class="gallery">{groups}</ul>
+            <ul class="gallery" aria-label="Designs">{groups}</ul>
         </>
     }
 }

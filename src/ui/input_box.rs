@@ -170,9 +170,10 @@ pub fn InputBox() -> Html {
                     }
                 }
                 "Tab" if !e.shift_key() && !value.trim().is_empty() => {
-                    let caret = split_utf16(&value, el.selection_start().ok().flatten().unwrap_or(0))
-                        .0
-                        .len();
+                    let caret =
+                        split_utf16(&value, el.selection_start().ok().flatten().unwrap_or(0))
+                            .0
+                            .len();
                     let found = {
                         let console = app.console.borrow();
                         complete(&value, caret, &console.shell.engine)
@@ -206,8 +207,8 @@ pub fn InputBox() -> Html {
                     app.dispatch(Action::Submit(value));
                 }
                 "c" | "C" if e.ctrl_key() && app.console.borrow().is_running() => {
-                    let selected = el.selection_start().ok().flatten()
-                        != el.selection_end().ok().flatten();
+                    let selected =
+                        el.selection_start().ok().flatten() != el.selection_end().ok().flatten();
                     if !selected {
                         e.prevent_default();
                         app.dispatch(Action::Cancel);

@@ -20,9 +20,14 @@ fn meter(label: &str, returned: u64, examined: u64) -> Html {
 
 #[component]
 pub fn ReadView() -> Html {
-    let Some(app) = use_app() else {
-        return html! {};
-    };
+    let app = use_app();
+    let key = app.as_ref().map(|a| a.data_version);
+    use_memo(key, move |_| app.map(|a| render(&a)).unwrap_or_default())
+        .as_ref()
+        .clone()
+}
+
+fn render(app: &super::state::AppHandle) -> Html {
     let console = app.console.borrow();
     let Some(trace) = console.last_trace.as_ref() else {
         return html! { <section class="view"><h3>{"Last read"}</h3><p class="hint">{"Run a get, scan or count to see what it touched."}</p></section> };

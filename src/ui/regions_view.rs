@@ -4,16 +4,22 @@
 use yew::prelude::*;
 
 use super::state::use_app;
-use crate::bytes::to_printable;
 
 /// How many recent operations the heat covers.
 const RECENT_TICKS: u64 = 200;
 
 #[component]
 pub fn RegionsView() -> Html {
-    let Some(app) = use_app() else {
-        return html! {};
-    };
+    let app = use_app();
+    let key = app
+        .as_ref()
+        .map(|a| (a.selected_table.clone(), a.data_version, a.prefs.keys));
+    use_memo(key, move |_| app.map(|a| render(&a)).unwrap_or_default())
+        .as_ref()
+        .clone()
+}
+
+fn render(app: &super::state::AppHandle) -> Html {
     let console = app.console.borrow();
     let Some(table) = app
         .selected_table
@@ -46,8 +52,8 @@ pub fn RegionsView() -> Html {
             let hot = table.regions.len() > 1 && share > 0.5;
             let bytes = r.bytes();
             let fill = (r.memstore_bytes() as f64 / settings.flush_bytes.max(1) as f64 * 100.0).min(100.0);
-            let start = if r.start.is_empty() { "−∞".to_string() } else { to_printable(&r.start) };
-            let end = if r.end.is_empty() { "+∞".to_string() } else { to_printable(&r.end) };
+            let start = if r.start.is_empty() { "−∞".to_string() } else { super::show_key(&r.start, app.prefs.keys) };
+            let end = if r.end.is_empty() { "+∞".to_string() } else { super::show_key(&r.end, app.prefs.keys) };
             let runs = r.run_count();
             let title = format!(
                 "[{start}, {end})\n{bytes} bytes, {} cells\nmemstore {} bytes, {runs} sorted runs\nreads {} · writes {}",
@@ -58,7 +64,7 @@ pub fn RegionsView() -> Html {
             );
             let style = format!("--heat:{heat:.3}; flex-grow:{}", 1 + bytes / 1024);
             html! {
-                <div class={classes!("region", hot.then_some("hot"))} {style} {title}>
+                <div class={classes!("region", hot.then_some("hot"))} {style} {title} role="listitem">
                     <div class="region-key">{start}</div>
                     <div class="region-size">{super::human_bytes(bytes as u64)}</div>
                     <div class="region-lsm">
@@ -73,7 +79,7 @@ pub fn RegionsView() -> Html {
     html! {
         <section class="view">
             <h3>{format!("Regions of {} ({})", table.descriptor.name, table.regions.len())}</h3>
-            <div class="region-strip">{regions}</div>
+            <div class="region-strip" role="list" aria-label="Regions">{regions}</div>
             <p class="legend">{"Width: data size. Colour: share of the last 200 operations. Bar: memstore filling towards a flush. A region over "}{format!("{} KB", settings.split_bytes / 1024)}{" splits at its middle key."}</p>
         </section>
     }

@@ -6,7 +6,6 @@ use std::collections::HashSet;
 use yew::prelude::*;
 
 use super::state::{use_app, Action};
-use crate::bytes::to_printable;
 use crate::engine::Scan;
 
 /// Most keys listed.
@@ -14,9 +13,22 @@ const SHOWN: usize = 400;
 
 #[component]
 pub fn RowkeysView() -> Html {
-    let Some(app) = use_app() else {
-        return html! {};
-    };
+    let app = use_app();
+    let key = app.as_ref().map(|a| {
+        (
+            a.selected_table.clone(),
+            a.data_version,
+            a.selected_row.clone(),
+            a.prefs.keys,
+        )
+    });
+    use_memo(key, move |_| app.map(|a| render(&a)).unwrap_or_default())
+        .as_ref()
+        .clone()
+}
+
+fn render(app: &super::state::AppHandle) -> Html {
+    let shown = |k: &[u8]| super::show_key(k, app.prefs.keys);
     let console = app.console.borrow();
     let engine = &console.shell.engine;
     let Some(name) = app.selected_table.clone() else {
@@ -53,7 +65,7 @@ pub fn RowkeysView() -> Html {
             let start = table
                 .regions
                 .get(region)
-                .map(|r| to_printable(&r.start))
+                .map(|r| shown(&r.start))
                 .unwrap_or_default();
             items.push(html! { <li class="boundary">{format!("region {} starts at {start}", region + 1)}</li> });
         }
@@ -70,7 +82,7 @@ pub fn RowkeysView() -> Html {
             let row = row.clone();
             Callback::from(move |_| app.dispatch(Action::SelectRow(Some(row.clone()))))
         };
-        items.push(html! { <li class={classes!("key", class, selected.then_some("selected"))} {onclick}>{to_printable(row)}</li> });
+        items.push(html! { <li><button class={classes!("key", class)} aria-pressed={selected.to_string()} {onclick}>{shown(row)}</button></li> });
     }
     let more = rows.len() > SHOWN;
     html! {
@@ -80,7 +92,7 @@ pub fn RowkeysView() -> Html {
                 <p class="legend"><span class="swatch returned"></span>{"returned by the last read "}<span class="swatch examined"></span>{"examined, not returned"}</p>
             }
             if rows.is_empty() { <p class="hint">{"No rows yet."}</p> }
-            <ol class="keys">{items}</ol>
+            <ol class="keys" aria-label="Row keys">{items}</ol>
         </section>
     }
 }

@@ -4,14 +4,6 @@ use yew::prelude::*;
 
 use super::state::{use_app, Action};
 
-const QUICK_START: &str = "create 'users', {NAME => 'info', VERSIONS => 3}, 'stats'\n\
-put 'users', 'u001', 'info:name', 'Ada'\n\
-put 'users', 'u002', 'info:name', 'Grace'\n\
-put 'users', 'u001', 'info:name', 'Ada Lovelace'\n\
-incr 'users', 'u001', 'stats:logins', 3\n\
-scan 'users'\n\
-get 'users', 'u001', {COLUMN => 'info:name', VERSIONS => 3}";
-
 #[component]
 pub fn Sidebar() -> Html {
     let Some(app) = use_app() else {
@@ -46,13 +38,15 @@ pub fn Sidebar() -> Html {
                 })
                 .collect();
             html! {
-                <li class={classes!("table-item", selected.then_some("selected"))} {onclick} title={format!("{name}: {cells} cells")}>
-                    <div class="table-name">
-                        <span>{name.clone()}</span>
-                        if !t.enabled { <span class="badge off">{"disabled"}</span> }
-                    </div>
-                    <div class="families">{families}</div>
-                    <div class="meta">{format!("{} region{} · {} cells", t.regions.len(), if t.regions.len() == 1 { "" } else { "s" }, cells)}</div>
+                <li>
+                    <button class="table-item" aria-pressed={selected.to_string()} {onclick}>
+                        <span class="table-name">
+                            <span>{name.clone()}</span>
+                            if !t.enabled { <span class="badge off">{"disabled"}</span> }
+                        </span>
+                        <span class="families">{families}</span>
+                        <span class="meta">{format!("{} region{} · {} cells", t.regions.len(), if t.regions.len() == 1 { "" } else { "s" }, crate::console::thousands(cells as u64))}</span>
+                    </button>
                 </li>
             }
         })
@@ -60,7 +54,7 @@ pub fn Sidebar() -> Html {
     let empty = engine.tables().next().is_none();
     let quick = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::Submit(QUICK_START.to_string())))
+        Callback::from(move |_| app.dispatch(Action::QuickStart))
     };
     html! {
         <nav class="sidebar">
@@ -68,8 +62,9 @@ pub fn Sidebar() -> Html {
             if empty {
                 <p class="hint">{"No tables yet."}</p>
                 <button class="quick" onclick={quick}>{"Run the quick start"}</button>
+                <p class="hint">{"Six steps, each with a note on what it shows."}</p>
             }
-            <ul class="tables">{tables}</ul>
+            <ul class="tables" aria-label="Tables">{tables}</ul>
             <super::gallery::Gallery />
         </nav>
     }

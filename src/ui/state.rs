@@ -1,29 +1,42 @@
-//! The app's state as a reducer: the console (with the engine inside), the selected table and
-//! row, and a version counter that tells components something changed.
+//! The app's state as two reducers. [`AppState`] holds the console (with the engine inside),
+//! the selection and the preferences; its `data_version` tells the views when the engine's
+//! contents changed, so they recompute once per data version, not per render. [`SaveStatus`]
+//! changes as saves come and go (saving, saved) and re-renders only what shows it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::storage::Storage as _;
 use yew::prelude::*;
 
+use super::prefs::{Prefs, Timestamps};
 use super::storage::{Mode, Storage};
 use crate::console::Console;
 use crate::engine::Engine;
 use crate::persist::idb::Idb;
 use crate::persist::Loaded;
-use crate::shell::{parse_command, Shell, Value};
+use crate::shell::{parse_command, Shell, TimeFormat, Value};
 
 const READ_ONLY: &str = "this tab is read-only: Rowkey is open for writing in another tab (close it and this tab takes over)";
 
 const HISTORY_KEY: &str = "rowkey.history";
 
+/// How long a running batch goes between two refreshes of the views, in milliseconds.
+const VIEW_REFRESH_MS: f64 = 400.0;
+
+/// One step of a running batch, in milliseconds, before the page gets the thread back.
+pub const STEP_MS: f64 = 12.0;
+
 /// Everything the components read.
 pub struct AppState {
     pub console: Rc<RefCell<Console>>,
     pub storage: Rc<RefCell<Storage>>,
-    /// Bumped on every change of the console or engine.
+    /// Bumped on every change of the console or the selection.
     pub version: u64,
+    /// The engine's contents as the views last took them: bumped after commands ran (during a
+    /// long batch, a few times a second).
+    pub data_version: u64,
+    data_taken_at: f64,
     pub selected_table: Option<String>,
     pub selected_row: Option<Vec<u8>>,
     /// The gallery design on show.
@@ -32,12 +45,23 @@ pub struct AppState {
     pub input: String,
     /// Bumped when `input` should replace what the input box holds.
     pub input_serial: u64,
+    pub prefs: Prefs,
+    /// Whether the loop that steps a running batch is alive.
+    pub runner: Rc<Cell<bool>>,
 }
 
 /// What components can ask for.
 pub enum Action {
     /// Run the text as one entry.
     Submit(String),
+    /// Run the quick start: each step after a note on what it shows.
+    QuickStart,
+    /// Run the running entry a little further.
+    Step,
+    /// Stop the running entry; what ran stays.
+    Cancel,
+    /// The next page of a paged scan (entry number, statement index, all pages).
+    More(usize, usize, bool),
     /// Ctrl+L.
     ClearScreen,
     HistoryUp(String),
@@ -47,13 +71,8 @@ pub enum Action {
     /// Stored tables were read; the flag says whether this tab writes.
     Loaded(Box<Loaded>, Rc<Idb>, bool),
     StorageUnavailable(String),
-    /// Plans up to this entry number committed.
-    Saved(usize),
-    SaveFailed(String),
     /// Write everything again (after a failure).
     RetrySave,
-    Usage(f64, f64),
-    Persistent(bool),
     /// Another tab changed the database version.
     Outdated,
     DismissProblems,
@@ -66,14 +85,26 @@ pub enum Action {
     /// Show a gallery design, loading its tables the first time.
     OpenDesign(&'static str),
     CloseDesign,
+    SetPrefs(Prefs),
 }
 
 impl PartialEq for AppState {
     fn eq(&self, other: &Self) -> bool {
         self.version == other.version
+            && self.data_version == other.data_version
             && self.selected_table == other.selected_table
             && self.selected_row == other.selected_row
+            && self.selected_design == other.selected_design
             && self.input_serial == other.input_serial
+            && self.prefs == other.prefs
+    }
+}
+
+/// The shell's timestamp format for a preference.
+fn time_format(prefs: &Prefs) -> TimeFormat {
+    match prefs.timestamps {
+        Timestamps::Epoch => TimeFormat::Epoch,
+        Timestamps::Local => TimeFormat::Local(Box::new(super::prefs::utc_offset_minutes)),
     }
 }
 
@@ -81,42 +112,60 @@ impl Default for AppState {
     fn default() -> Self {
         let mut engine = Engine::new(Box::new(super::now_ms));
         engine.record_changes(true);
-        let shell = Shell::new(engine, Box::new(super::perf_ms));
+        let prefs = Prefs::load();
+        let mut shell = Shell::new(engine, Box::new(super::perf_ms));
+        shell.time_format = time_format(&prefs);
         let history: Vec<String> =
             gloo::storage::LocalStorage::get(HISTORY_KEY).unwrap_or_default();
         AppState {
             console: Rc::new(RefCell::new(Console::new(shell, history))),
             storage: Rc::new(RefCell::new(Storage::default())),
             version: 0,
+            data_version: 0,
+            data_taken_at: 0.0,
             selected_table: None,
             selected_row: None,
             selected_design: None,
             input: String::new(),
             input_serial: 0,
+            prefs,
+            runner: Rc::new(Cell::new(false)),
         }
     }
 }
 
 impl AppState {
-    /// The same state, one version on; `input` replaces the input box when given.
+    /// The same state, one version on; `input` replaces the input box when given. The views'
+    /// data version follows the console's, at most every [`VIEW_REFRESH_MS`] while a batch runs.
     fn next(&self, input: Option<String>) -> AppState {
         let serial = self.input_serial + u64::from(input.is_some());
+        let (data, running) = {
+            let c = self.console.borrow();
+            (c.data_version, c.is_running())
+        };
+        let now = super::perf_ms();
+        let take =
+            data != self.data_version && (!running || now - self.data_taken_at >= VIEW_REFRESH_MS);
         AppState {
             console: self.console.clone(),
             storage: self.storage.clone(),
             version: self.version + 1,
+            data_version: if take { data } else { self.data_version },
+            data_taken_at: if take { now } else { self.data_taken_at },
             selected_table: self.selected_table.clone(),
             selected_row: self.selected_row.clone(),
             selected_design: self.selected_design,
             input: input.unwrap_or_default(),
             input_serial: serial,
+            prefs: self.prefs,
+            runner: self.runner.clone(),
         }
     }
 
-    /// The table a command names first, if it exists.
+    /// The table the last lines of a submission name first, if it exists.
     fn table_of(&self, text: &str) -> Option<String> {
         let console = self.console.borrow();
-        text.lines().rev().find_map(|line| {
+        text.lines().rev().take(20).find_map(|line| {
             let cmd = parse_command(line).ok()?;
             match &cmd.args.first()?.value {
                 Value::Str(b) => {
@@ -128,19 +177,29 @@ impl AppState {
         })
     }
 
-    /// Queues what the last command changed, when this tab saves.
+    /// Queues what the statements run so far changed, when this tab saves.
     fn queue_save(&self) {
         let mut storage = self.storage.borrow_mut();
+        let mut console = self.console.borrow_mut();
         if storage.mode != Mode::Writer {
-            let _ = self.console.borrow_mut().shell.engine.take_changes();
+            let _ = console.shell.engine.take_changes();
             return;
         }
-        let mut console = self.console.borrow_mut();
         let plan = storage.saver.plan(&mut console.shell.engine);
         if !plan.is_empty() {
-            let upto = console.next_number() - 1;
-            storage.queue.push_back((upto, plan));
+            let ticket = console.take_ticket();
+            storage.queue.push_back((ticket, plan));
         }
+    }
+
+    /// Queues a full rewrite: after a failure, or after Reset.
+    fn queue_checkpoint(&self) {
+        let mut storage = self.storage.borrow_mut();
+        let mut console = self.console.borrow_mut();
+        storage.saver.failed();
+        let plan = storage.saver.checkpoint(&mut console.shell.engine);
+        let ticket = console.take_ticket();
+        storage.queue.push_back((ticket, plan));
     }
 
     /// Puts a loaded or imported engine in place.
@@ -149,6 +208,7 @@ impl AppState {
         let mut console = self.console.borrow_mut();
         console.shell.engine = engine;
         console.last_trace = None;
+        console.data_version += 1;
     }
 
     /// Keeps the selection on an existing table.
@@ -165,7 +225,91 @@ impl AppState {
             self.selected_row = None;
         }
     }
+
+    /// After statements ran: save what they changed, follow the table they named.
+    fn after_run(&self, text: Option<&str>) -> Rc<AppState> {
+        self.queue_save();
+        let mut next = self.next(text.map(|_| String::new()));
+        if let Some(t) = text.and_then(|t| next.table_of(t)) {
+            if next.selected_table.as_ref() != Some(&t) {
+                next.selected_row = None;
+            }
+            next.selected_table = Some(t);
+        }
+        next.fix_selection();
+        Rc::new(next)
+    }
+
+    fn save_history(&self) {
+        let history = self.console.borrow().history.clone();
+        let _ = gloo::storage::LocalStorage::set(HISTORY_KEY, history);
+    }
+
+    fn load_design(&self, design: &crate::designs::Design) {
+        let present: Vec<bool> = {
+            let console = self.console.borrow();
+            design
+                .tables
+                .iter()
+                .map(|t| console.shell.engine.exists(t))
+                .collect()
+        };
+        let mut console = self.console.borrow_mut();
+        if present.iter().all(|p| !p) {
+            let script = (design.setup)();
+            let outcomes = console.shell.run(&script);
+            console.data_version += 1;
+            let failed = outcomes
+                .iter()
+                .find_map(|o| o.error.as_ref().map(|e| e.message.clone()));
+            let commands = outcomes.len();
+            let tables = design.tables.join(", ");
+            match &failed {
+                Some(e) => console.note(
+                    &format!("ERROR: the design “{}” did not load: {e}", design.title),
+                    true,
+                ),
+                None => console.note(
+                    &format!(
+                        "Loaded the design “{}”: tables {tables}, with sample data ({commands} commands). Its access patterns are buttons on the right.",
+                        design.title
+                    ),
+                    false,
+                ),
+            }
+            drop(console);
+            if failed.is_none() {
+                self.queue_save();
+            }
+        } else if present.iter().any(|p| !p) {
+            let missing: Vec<&str> = design
+                .tables
+                .iter()
+                .zip(&present)
+                .filter(|(_, p)| !**p)
+                .map(|(t, _)| *t)
+                .collect();
+            console.note(
+                &format!(
+                    "ERROR: the design “{}” needs the tables {}; drop its other tables to load it afresh",
+                    design.title,
+                    missing.join(", ")
+                ),
+                true,
+            );
+        }
+    }
 }
+
+/// The quick start: what each step shows, then the command.
+pub const QUICK_START: &[(&str, &str)] = &[
+    ("A table with two column families; `info` keeps three versions of each cell.", "create 'users', {NAME => 'info', VERSIONS => 3}, 'stats'"),
+    ("Two rows. Each put writes one cell, stamped with the time in epoch milliseconds.", "put 'users', 'u001', 'info:name', 'Ada'\nput 'users', 'u002', 'info:name', 'Grace'"),
+    ("A second put on the same cell does not overwrite it: it adds a newer version.", "put 'users', 'u001', 'info:name', 'Ada Lovelace'"),
+    ("A counter: 8 bytes, added to atomically.", "incr 'users', 'u001', 'stats:logins', 3"),
+    ("A scan returns rows in row-key order, and only the newest version of each cell. The views on the right show which rows it examined.", "scan 'users'"),
+    ("Asking for versions shows the older value still stored. Click u001 in “Row keys” to see every version.", "get 'users', 'u001', {COLUMN => 'info:name', VERSIONS => 3}"),
+];
 
 impl Reducible for AppState {
     type Action = Action;
@@ -176,19 +320,52 @@ impl Reducible for AppState {
                 if self.storage.borrow().mode == Mode::Loading {
                     return self;
                 }
-                self.console.borrow_mut().submit(&text);
-                self.queue_save();
-                let history = self.console.borrow().history.clone();
-                let _ = gloo::storage::LocalStorage::set(HISTORY_KEY, history);
-                let mut next = self.next(Some(String::new()));
-                if let Some(t) = next.table_of(&text) {
-                    if next.selected_table.as_ref() != Some(&t) {
-                        next.selected_row = None;
-                    }
-                    next.selected_table = Some(t);
+                if self.console.borrow().is_running() {
+                    return self;
                 }
-                next.fix_selection();
-                Rc::new(next)
+                {
+                    let mut console = self.console.borrow_mut();
+                    console.start(&text);
+                    console.step(&mut super::perf_ms, STEP_MS);
+                }
+                self.save_history();
+                self.after_run(Some(&text))
+            }
+            Action::QuickStart => {
+                if self.storage.borrow().mode == Mode::Loading {
+                    return self;
+                }
+                if self.console.borrow().is_running() {
+                    return self;
+                }
+                {
+                    let mut console = self.console.borrow_mut();
+                    for (what, command) in QUICK_START {
+                        console.note(what, false);
+                        console.submit(command);
+                    }
+                }
+                self.save_history();
+                self.after_run(Some("scan 'users'"))
+            }
+            Action::Step => {
+                if !self.console.borrow().is_running() {
+                    return self;
+                }
+                self.console.borrow_mut().step(&mut super::perf_ms, STEP_MS);
+                self.after_run(None)
+            }
+            Action::Cancel => {
+                if !self.console.borrow_mut().cancel() {
+                    return self;
+                }
+                self.after_run(None)
+            }
+            Action::More(number, index, all) => {
+                if !self.console.borrow_mut().more(number, index, all) {
+                    return self;
+                }
+                self.after_run(None)
             }
             Action::ClearScreen => {
                 self.console.borrow_mut().clear();
@@ -243,41 +420,11 @@ impl Reducible for AppState {
                 Rc::new(next)
             }
             Action::StorageUnavailable(reason) => {
-                let mut storage = self.storage.borrow_mut();
-                storage.mode = Mode::Unavailable(reason);
-                drop(storage);
-                Rc::new(self.next(None))
-            }
-            Action::Saved(upto) => {
-                let mut storage = self.storage.borrow_mut();
-                storage.saved_upto = storage.saved_upto.max(upto);
-                if storage.queue.is_empty() {
-                    storage.error = None;
-                }
-                drop(storage);
-                Rc::new(self.next(None))
-            }
-            Action::SaveFailed(message) => {
-                self.storage.borrow_mut().error = Some(message);
+                self.storage.borrow_mut().mode = Mode::Unavailable(reason);
                 Rc::new(self.next(None))
             }
             Action::RetrySave => {
-                {
-                    let mut storage = self.storage.borrow_mut();
-                    let mut console = self.console.borrow_mut();
-                    storage.saver.failed();
-                    let plan = storage.saver.checkpoint(&mut console.shell.engine);
-                    let upto = console.next_number() - 1;
-                    storage.queue.push_back((upto, plan));
-                }
-                Rc::new(self.next(None))
-            }
-            Action::Usage(usage, quota) => {
-                self.storage.borrow_mut().usage = Some((usage, quota));
-                Rc::new(self.next(None))
-            }
-            Action::Persistent(p) => {
-                self.storage.borrow_mut().persistent = p;
+                self.queue_checkpoint();
                 Rc::new(self.next(None))
             }
             Action::Outdated => {
@@ -291,10 +438,7 @@ impl Reducible for AppState {
             Action::Imported(engine, summary) => {
                 self.install(*engine);
                 self.console.borrow_mut().note(&summary, false);
-                self.queue_save();
-                let mut next = self.next(None);
-                next.fix_selection();
-                Rc::new(next)
+                self.after_run(None)
             }
             Action::Note(text) => {
                 self.console
@@ -306,51 +450,12 @@ impl Reducible for AppState {
                 let Some(design) = crate::designs::find(id) else {
                     return self;
                 };
+                if self.console.borrow().is_running() {
+                    return self;
+                }
+                self.load_design(&design);
                 let mut next = self.next(None);
                 next.selected_design = Some(design.id);
-                let present: Vec<bool> = {
-                    let console = self.console.borrow();
-                    design
-                        .tables
-                        .iter()
-                        .map(|t| console.shell.engine.exists(t))
-                        .collect()
-                };
-                if present.iter().all(|p| !p) {
-                    let script = (design.setup)();
-                    let failure = {
-                        let mut console = self.console.borrow_mut();
-                        let outcomes = console.shell.run(&script);
-                        let failed = outcomes
-                            .iter()
-                            .find_map(|o| o.error.as_ref().map(|e| e.message.clone()));
-                        let cells = outcomes.len();
-                        console.note(
-                            &match &failed {
-                                Some(e) => format!("ERROR: design {} did not load: {e}", design.id),
-                                None => format!(
-                                    "Loaded design {}: tables {} ({cells} commands).",
-                                    design.id,
-                                    design.tables.join(", ")
-                                ),
-                            },
-                            failed.is_some(),
-                        );
-                        failed
-                    };
-                    if failure.is_none() {
-                        self.queue_save();
-                    }
-                } else if present.iter().any(|p| !p) {
-                    let missing: Vec<&str> = design
-                        .tables
-                        .iter()
-                        .zip(&present)
-                        .filter(|(_, p)| !**p)
-                        .map(|(t, _)| *t)
-                        .collect();
-                    self.console.borrow_mut().note(&format!("ERROR: design {} needs tables {}; drop its other tables to load it afresh", design.id, missing.join(", ")), true);
-                }
                 next.selected_table = design
                     .tables
                     .first()
@@ -365,28 +470,35 @@ impl Reducible for AppState {
                 next.selected_design = None;
                 Rc::new(next)
             }
+            Action::SetPrefs(prefs) => {
+                prefs.save();
+                prefs.apply_theme();
+                self.console.borrow_mut().shell.time_format = time_format(&prefs);
+                let mut next = self.next(None);
+                next.prefs = prefs;
+                Rc::new(next)
+            }
             Action::Reset => {
                 let mut engine = Engine::new(Box::new(super::now_ms));
                 engine.record_changes(true);
                 {
                     let mut console = self.console.borrow_mut();
+                    console.cancel();
                     console.shell.engine = engine;
                     console.entries.clear();
                     console.history.clear();
                     console.last_trace = None;
+                    console.data_version += 1;
                 }
                 gloo::storage::LocalStorage::delete(HISTORY_KEY);
                 if self.storage.borrow().mode == Mode::Writer {
                     // A full checkpoint of nothing: every stored run, the catalog and the log go.
-                    let mut storage = self.storage.borrow_mut();
-                    let mut console = self.console.borrow_mut();
-                    storage.saver.failed();
-                    let plan = storage.saver.checkpoint(&mut console.shell.engine);
-                    storage.queue.push_back((console.next_number() - 1, plan));
+                    self.queue_checkpoint();
                 }
                 let mut next = self.next(Some(String::new()));
                 next.selected_table = None;
                 next.selected_row = None;
+                next.selected_design = None;
                 Rc::new(next)
             }
         }
@@ -400,4 +512,29 @@ pub type AppHandle = UseReducerHandle<AppState>;
 #[hook]
 pub fn use_app() -> Option<AppHandle> {
     use_context::<AppHandle>()
+}
+
+/// Save status: a counter bumped whenever the storage state changed (a save began, committed
+/// or failed, usage was measured). What it counts lives in [`Storage`].
+#[derive(Default, PartialEq)]
+pub struct SaveStatus {
+    pub tick: u64,
+}
+
+impl Reducible for SaveStatus {
+    type Action = ();
+
+    fn reduce(self: Rc<Self>, _: ()) -> Rc<Self> {
+        Rc::new(SaveStatus {
+            tick: self.tick + 1,
+        })
+    }
+}
+
+pub type StatusHandle = UseReducerHandle<SaveStatus>;
+
+/// The save status from the nearest provider.
+#[hook]
+pub fn use_status() -> Option<StatusHandle> {
+    use_context::<StatusHandle>()
 }

@@ -5,7 +5,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlInputElement, HtmlSelectElement, Url};
 use yew::prelude::*;
 
-use super::state::{use_app, Action};
+use super::prefs::{KeyDisplay, Prefs, Theme, Timestamps};
+use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
 use crate::persist::{export_json, export_script, import_json, import_script};
 
@@ -28,6 +29,7 @@ pub fn StatusBar() -> Html {
     let Some(app) = use_app() else {
         return html! {};
     };
+    let _status = use_status();
     let file_ref = use_node_ref();
     let storage = app.storage.borrow();
     let pending = !storage.queue.is_empty() || storage.busy;
@@ -47,7 +49,7 @@ pub fn StatusBar() -> Html {
     };
     let usage = storage.usage.map(|(used, _)| {
         format!(
-            "{} stored{}",
+            "tables: {}{}",
             super::human_bytes(used as u64),
             if storage.persistent {
                 " · persistent"
@@ -183,11 +185,64 @@ pub fn StatusBar() -> Html {
         })
     };
     let has_table = app.selected_table.is_some();
+    let prefs = app.prefs;
+    let set_pref = |f: fn(&mut Prefs, &str)| {
+        let app = app.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            {
+                let mut p = app.prefs;
+                f(&mut p, &select.value());
+                app.dispatch(Action::SetPrefs(p));
+            }
+        })
+    };
+    let on_theme = set_pref(|p, v| {
+        p.theme = match v {
+            "light" => Theme::Light,
+            "dark" => Theme::Dark,
+            _ => Theme::System,
+        }
+    });
+    let on_time = set_pref(|p, v| {
+        p.timestamps = if v == "local" {
+            Timestamps::Local
+        } else {
+            Timestamps::Epoch
+        }
+    });
+    let on_keys = set_pref(|p, v| {
+        p.keys = if v == "utf8" {
+            KeyDisplay::Utf8
+        } else {
+            KeyDisplay::Hbase
+        }
+    });
     html! {
         <header class="top">
             <span class="logo">{"Rowkey"}</span>
             <span class="tagline">{"HBase schema design, running in your browser"}</span>
             <span class="spacer"></span>
+            <span class="prefs">
+                <label for="pref-theme">{"Theme"}</label>
+                <select id="pref-theme" class="action" onchange={on_theme}>
+                    <option value="system" selected={prefs.theme == Theme::System}>{"System"}</option>
+                    <option value="light" selected={prefs.theme == Theme::Light}>{"Light"}</option>
+                    <option value="dark" selected={prefs.theme == Theme::Dark}>{"Dark"}</option>
+                </select>
+                <label for="pref-time">{"Timestamps"}</label>
+                <select id="pref-time" class="action" onchange={on_time}>
+                    <option value="epoch" selected={prefs.timestamps == Timestamps::Epoch}>{"epoch ms"}</option>
+                    <option value="local" selected={prefs.timestamps == Timestamps::Local}>{"local time"}</option>
+                </select>
+                <label for="pref-keys">{"Keys"}</label>
+                <select id="pref-keys" class="action" onchange={on_keys}>
+                    <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
+                    <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
+                </select>
+            </span>
             <span class={class} role="status">{text}</span>
             {retry}
             if let Some(u) = usage { <span class="usage">{u}</span> }

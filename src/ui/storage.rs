@@ -8,9 +8,8 @@ use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use yew::prelude::*;
 
-use super::state::{Action, AppHandle};
+use super::state::{Action, AppHandle, StatusHandle};
 use crate::persist::idb::{self, Idb};
 use crate::persist::{load, Loaded, SavePlan, Saver};
 
@@ -31,16 +30,16 @@ pub enum Mode {
 pub struct Storage {
     pub idb: Option<Rc<Idb>>,
     pub saver: Saver,
-    /// Plans waiting to be written, each with the last entry number it covers.
-    pub queue: VecDeque<(usize, SavePlan)>,
+    /// Plans waiting to be written, each with its save ticket (see `Console::take_ticket`).
+    pub queue: VecDeque<(u64, SavePlan)>,
     pub busy: bool,
     pub mode: Mode,
     /// Problems found while loading.
     pub problems: Vec<String>,
     /// The last save failure, until a save succeeds.
     pub error: Option<String>,
-    /// Entries up to this number are committed.
-    pub saved_upto: usize,
+    /// Plans up to this ticket are committed.
+    pub saved_upto: u64,
     pub usage: Option<(f64, f64)>,
     pub persistent: bool,
     /// Another tab upgraded the database: this one should reload.
@@ -125,7 +124,7 @@ async fn read(idb: &Idb) -> Result<Loaded, String> {
 }
 
 /// Opens the database, loads the tables, and settles who writes. Runs once at start.
-pub async fn start(app: AppHandle, database: String) {
+pub async fn start(app: AppHandle, status: StatusHandle, database: String) {
     let dispatcher = app.dispatcher();
     let writer = acquire_lock(&database, true).await;
     let blocked = dispatcher.clone();
@@ -148,10 +147,10 @@ pub async fn start(app: AppHandle, database: String) {
             return;
         }
     }
-    refresh_usage(&dispatcher).await;
+    refresh_usage(&app, &status).await;
     if writer {
-        let persistent = idb::persist().await;
-        dispatcher.dispatch(Action::Persistent(persistent));
+        app.storage.borrow_mut().persistent = idb::persist().await;
+        status.dispatch(());
         return;
     }
     // Wait for the writing tab to go, then take over with what it saved.
@@ -162,25 +161,32 @@ pub async fn start(app: AppHandle, database: String) {
     }
 }
 
-pub async fn refresh_usage(dispatcher: &UseReducerDispatcher<super::state::AppState>) {
-    if let Some((usage, quota)) = idb::estimate().await {
-        dispatcher.dispatch(Action::Usage(usage, quota));
+/// Measures how much the tables take in storage.
+pub async fn refresh_usage(app: &AppHandle, status: &StatusHandle) {
+    if let Some(usage) = idb::estimate().await {
+        app.storage.borrow_mut().usage = Some(usage);
+        status.dispatch(());
     }
 }
 
 /// Writes queued plans one transaction at a time, in order, reporting each outcome.
-pub async fn drain(app: AppHandle) {
-    let dispatcher = app.dispatcher();
+pub async fn drain(app: AppHandle, status: StatusHandle) {
     let storage = app.storage.clone();
+    status.dispatch(());
     loop {
         let next = storage.borrow_mut().queue.pop_front();
-        let Some((upto, plan)) = next else { break };
+        let Some((ticket, plan)) = next else { break };
         let idb = storage.borrow().idb.clone();
         let Some(idb) = idb else { break };
         match idb.apply(&plan).await {
-            Ok(()) => dispatcher.dispatch(Action::Saved(upto)),
+            Ok(()) => {
+                let mut s = storage.borrow_mut();
+                s.saved_upto = s.saved_upto.max(ticket);
+                if s.queue.is_empty() {
+                    s.error = None;
+                }
+            }
             Err(e) => {
-                storage.borrow_mut().saver.failed();
                 let message = if e.quota {
                     format!("storage is full ({}). Your tables stay usable here, but the last changes are not saved: export them, or free space and retry.", e.message)
                 } else {
@@ -189,10 +195,14 @@ pub async fn drain(app: AppHandle) {
                         e.message
                     )
                 };
-                dispatcher.dispatch(Action::SaveFailed(message));
+                let mut s = storage.borrow_mut();
+                s.saver.failed();
+                s.error = Some(message);
             }
         }
+        status.dispatch(());
     }
     storage.borrow_mut().busy = false;
-    refresh_usage(&dispatcher).await;
+    status.dispatch(());
+    refresh_usage(&app, &status).await;
 }

@@ -11,9 +11,22 @@ use crate::engine::Scan;
 
 #[component]
 pub fn VersionsView() -> Html {
-    let Some(app) = use_app() else {
-        return html! {};
-    };
+    let app = use_app();
+    let key = app.as_ref().map(|a| {
+        (
+            a.selected_table.clone(),
+            a.selected_row.clone(),
+            a.data_version,
+            a.prefs.keys,
+            a.prefs.timestamps,
+        )
+    });
+    use_memo(key, move |_| app.map(|a| render(&a)).unwrap_or_default())
+        .as_ref()
+        .clone()
+}
+
+fn render(app: &super::state::AppHandle) -> Html {
     let (Some(name), Some(row)) = (app.selected_table.clone(), app.selected_row.clone()) else {
         return html! { <section class="view"><h3>{"Versions"}</h3><p class="hint">{"Click a row key to see every version and delete marker it holds."}</p></section> };
     };
@@ -51,19 +64,19 @@ pub fn VersionsView() -> Html {
             } else if shown.contains(&c.seq) {
                 ("visible", to_printable(&c.value))
             } else {
-                ("hidden", to_printable(&c.value))
+                ("masked", to_printable(&c.value))
             };
             html! {
                 <tr class={class}>
                     <td>{column}</td><td class="ts">{c.timestamp}</td><td>{what}</td>
-                    <td class="state">{match class { "visible" => "read sees it", "hidden" => "masked or past VERSIONS", _ => "masks older cells" }}</td>
+                    <td class="state">{match class { "visible" => "read sees it", "masked" => "masked or past VERSIONS", _ => "masks older cells" }}</td>
                 </tr>
             }
         })
         .collect();
     html! {
         <section class="view">
-            <h3>{format!("Versions in row {}", to_printable(&row))}</h3>
+            <h3>{format!("Versions in row {}", super::show_key(&row, app.prefs.keys))}</h3>
             <table class="versions">
                 <thead><tr><th>{"column"}</th><th>{"timestamp"}</th><th>{"value"}</th><th></th></tr></thead>
                 <tbody>{lines}</tbody>

@@ -35,7 +35,9 @@ fn line_starts(text: &str) -> Vec<usize> {
 pub fn VirtualText(props: &VirtualTextProps) -> Html {
     let starts = {
         let text = props.text.clone();
-        use_memo(Rc::as_ptr(&props.text) as usize, move |_| line_starts(&text))
+        use_memo(Rc::as_ptr(&props.text) as usize, move |_| {
+            line_starts(&text)
+        })
     };
     let first = use_state(|| 0usize);
     let all_selected = use_mut_ref(|| false);
@@ -52,10 +54,13 @@ pub fn VirtualText(props: &VirtualTextProps) -> Html {
     let oncopy = {
         let text = props.text.clone();
         let all_selected = all_selected.clone();
-        Callback::from(move |e: ClipboardEvent| {
+        Callback::from(move |e: Event| {
             if !*all_selected.borrow() {
                 return;
             }
+            let Ok(e) = e.dyn_into::<ClipboardEvent>() else {
+                return;
+            };
             if let Some(data) = e.clipboard_data() {
                 if data.set_data("text/plain", &text).is_ok() {
                     e.prevent_default();
@@ -68,7 +73,9 @@ pub fn VirtualText(props: &VirtualTextProps) -> Html {
         Callback::from(move |e: KeyboardEvent| {
             if (e.ctrl_key() || e.meta_key()) && e.key().eq_ignore_ascii_case("a") {
                 // Select what is rendered, and remember that the whole text is meant.
-                if let Some(el) = e.current_target().and_then(|t| t.dyn_into::<HtmlElement>().ok())
+                if let Some(el) = e
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<HtmlElement>().ok())
                 {
                     if let Some(sel) = gloo::utils::window().get_selection().ok().flatten() {
                         let _ = sel.select_all_children(&el);

@@ -55,8 +55,11 @@ test('multi-line paste runs as one entry; Ctrl+L clears', async () => {
   const input = page.locator('textarea.input');
   await input.fill("create 'm', 'f'\nput 'm', 'a', 'f:q', '1'\ncount 'm'");
   await input.press('Enter');
-  await page.waitForFunction(() => document.querySelectorAll('.entry').length >= 3);
-  assert.match(await page.locator('.entry').last().innerText(), /1 row\(s\)/);
+  await page.waitForSelector('.entry .summary');
+  assert.equal(await page.locator('.entry').count(), 1);
+  assert.match(await page.locator('.entry .summary').innerText(), /^1 create, 1 put, 1 count in \d+\.\d+ s/);
+  await page.locator('.entry button.tool', { hasText: 'show output' }).click();
+  assert.match(await page.locator('.entry .vtext').innerText(), /hbase:003:0> count 'm'\n1 row\(s\)/);
   await input.press('Control+l');
   await page.waitForFunction(() => document.querySelectorAll('.entry').length === 0);
   await context.close();

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, openApp, SHOTS } from './harness.mjs';
+import { serve, launch, openApp, lastOutput, SHOTS } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -11,7 +11,7 @@ after(async () => { await browser?.close(); server?.close(); });
 async function openDesign(page, title) {
   await page.locator('.design-item', { hasText: title }).click();
   await page.waitForSelector('.design-card');
-  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Loaded design')));
+  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Loaded the design')));
 }
 
 async function runPattern(page, name) {
@@ -28,7 +28,7 @@ test('a design loads, its patterns run, the views explain them', async () => {
   await openDesign(page, 'Reversed domain names');
   assert.match(await page.locator('.design-card').innerText(), /recommended/i);
   await runPattern(page, 'All pages of example.com (reversed keys)');
-  assert.match(await page.locator('.entry .output').last().innerText(), /^75 row\(s\)$/m);
+  assert.match(await lastOutput(page), /^75 row\(s\)$/m);
   assert.match(await page.locator('.meter').first().innerText(), /75 returned of 75 examined/);
   await runPattern(page, 'The same with plain domain keys');
   assert.match(await page.locator('.meter').first().innerText(), /75 returned of 200 examined/);
@@ -41,8 +41,8 @@ test('a design loads, its patterns run, the views explain them', async () => {
 
   await openDesign(page, 'A year of blog posts');
   await runPattern(page, 'Posts of December 2022');
-  assert.match(await page.locator('.entry .output').last().innerText(), /^8\d\d row\(s\)$/m);
-  await page.locator('.keys li.returned').first().click();
+  assert.match(await lastOutput(page), /^8\d\d row\(s\)$/m);
+  await page.locator('.keys button.returned').first().click();
   await page.waitForSelector('table.versions tbody tr');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-gallery-blog.png') });
   assert.deepEqual(errors, []);

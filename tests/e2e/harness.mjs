@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
-export const DIST = path.join(ROOT, 'dist');
+export const DIST = process.env.ROWKEY_DIST ? path.resolve(process.env.ROWKEY_DIST) : path.join(ROOT, 'dist');
 export const SHOTS = path.join(ROOT, 'target');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
 
@@ -44,10 +44,21 @@ export async function runCommand(page, text) {
   await input.fill(text);
   await input.press('Enter');
   await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before);
-  return page.locator('.entry').last().locator('.output').innerText();
+  return lastOutput(page);
+}
+
+/** The last entry's output: as shown, or, when it is long and virtualized, as its copy gives it. */
+export async function lastOutput(page) {
+  const entry = page.locator('.entry').last();
+  if (await entry.locator('.vtext').count()) {
+    await entry.locator('button.tool', { hasText: 'copy' }).click();
+    return page.evaluate(() => navigator.clipboard.readText());
+  }
+  return entry.locator('.output').first().innerText();
 }
 
 export async function openApp(context, url) {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
