@@ -18,7 +18,7 @@ pub use complete::{complete, Completion};
 pub use exec::Continuation;
 pub use format::TimeFormat;
 pub use highlight::{highlight, Class};
-pub use lexer::is_incomplete;
+pub use lexer::{is_incomplete, open_at_end, Open};
 pub use parser::parse_command;
 pub use script::{parse_script, Script};
 pub use ShellError as Error;

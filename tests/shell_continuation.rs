@@ -107,3 +107,20 @@ fn an_operator_continues_the_entry_then_reports_what_the_shell_lacks() -> TestRe
     assert_eq!(e.span, 23..24);
     Ok(())
 }
+
+#[test]
+fn the_console_can_say_what_keeps_an_entry_open() {
+    use rowkey::shell::{open_at_end, Open};
+    assert_eq!(
+        open_at_end("put 't', 'r', 'f:q', 'oops"),
+        Some(Open::String('\''))
+    );
+    assert_eq!(open_at_end("put 't', \"r"), Some(Open::String('"')));
+    assert_eq!(open_at_end("scan 't', {LIMIT => 1"), Some(Open::Bracket));
+    assert_eq!(open_at_end("scan 't',"), Some(Open::Continued));
+    assert_eq!(open_at_end("scan 't', {LIMIT => 1}"), None);
+    assert_eq!(
+        Open::String('\'').describe(),
+        "a string opened with ' is not closed"
+    );
+}

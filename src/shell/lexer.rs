@@ -369,9 +369,44 @@ impl Reader {
 /// Whether input ends inside an open string or bracket, or after a token that asks for more
 /// (`,`, `=>`, a binary operator, a backslash), so a line-based reader should read on.
 pub fn is_incomplete(src: &str) -> bool {
+    open_at_end(src).is_some()
+}
+
+/// What keeps an input open at its end, so the console can say why Enter continues it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Open {
+    /// A string opened with this quote is not closed.
+    String(char),
+    /// A `[`, `{` or `(` is not closed.
+    Bracket,
+    /// The input ends with `,`, `=>`, an operator or a backslash.
+    Continued,
+}
+
+impl Open {
+    /// Why Enter goes on to a new line, in a person's words.
+    pub fn describe(self) -> String {
+        match self {
+            Open::String(q) => format!("a string opened with {q} is not closed"),
+            Open::Bracket => "a bracket is not closed".to_string(),
+            Open::Continued => "the line ends with a comma, => or an operator".to_string(),
+        }
+    }
+}
+
+/// What is still open at the end of `src`, if anything (see [`is_incomplete`]).
+pub fn open_at_end(src: &str) -> Option<Open> {
     let mut reader = Reader::default();
     for line in src.as_bytes().split(|c| *c == b'\n') {
         reader.line(line);
     }
-    reader.is_open()
+    if let Some(q) = reader.quote {
+        Some(Open::String(char::from(q)))
+    } else if reader.depth > 0 {
+        Some(Open::Bracket)
+    } else if reader.wants_more {
+        Some(Open::Continued)
+    } else {
+        None
+    }
 }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::state::{use_app, Action};
 use super::storage::Mode;
-use crate::shell::{complete, highlight, is_incomplete};
+use crate::shell::{complete, highlight, is_incomplete, open_at_end};
 
 /// Inputs longer than this are not coloured (a big paste stays fast to edit).
 const HIGHLIGHT_LIMIT: usize = 10_000;
@@ -202,6 +202,11 @@ pub fn InputBox() -> Html {
                         choices.set(Some(c));
                     }
                 }
+                "Enter" if e.ctrl_key() || e.meta_key() => {
+                    // Runs the input as it is, open string or not.
+                    e.prevent_default();
+                    app.dispatch(Action::Submit(value));
+                }
                 "Enter" if !e.shift_key() && !is_incomplete(&value) => {
                     e.prevent_default();
                     app.dispatch(Action::Submit(value));
@@ -252,6 +257,8 @@ pub fn InputBox() -> Html {
         Callback::from(move |_| app.dispatch(Action::Cancel))
     };
     let plain = draft.len() > HIGHLIGHT_LIMIT;
+    // Why Enter would continue the entry rather than run it.
+    let open = (!plain).then(|| open_at_end(&draft)).flatten();
     let list = (*choices).as_ref().map(|c| {
         let items: Html = c
             .candidates
@@ -290,8 +297,11 @@ pub fn InputBox() -> Html {
             <div class="hint-line" id="input-hint">
                 if running {
                     {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
+                } else if let Some(open) = open {
+                    <span class="open-note">{format!("Enter continues on a new line: {}. ", open.describe())}</span>
+                    <kbd>{"Ctrl+Enter"}</kbd>{" runs it as it is."}
                 } else {
-                    <kbd>{"Enter"}</kbd>{" runs · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"Tab"}</kbd>{" completes · "}<kbd>{"↑"}</kbd>{" history"}
+                    <kbd>{"Enter"}</kbd>{" runs · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"Ctrl+Enter"}</kbd>{" runs an open line · "}<kbd>{"Tab"}</kbd>{" completes · "}<kbd>{"↑"}</kbd>{" history"}
                 }
             </div>
         </>

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, runCommand, openApp, SHOTS } from './harness.mjs';
+import { serve, launch, runCommand, openApp, lastOutput, SHOTS } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -22,10 +22,11 @@ async function usable(page, selector) {
   }, selector);
 }
 
+/** Pastes text into the input (one input event, as a paste gives) and presses Enter. */
 async function submit(page, text) {
   const before = await page.locator('.entry').count();
   const input = page.locator('textarea.input');
-  await input.fill(text);
+  await input.evaluate((el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }, text);
   await input.press('Enter');
   await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before);
 }
@@ -148,8 +149,16 @@ test('continuation lines, Shift+Enter, completion, did you mean, bad input', asy
 
   // A misspelt command.
   assert.match(await runCommand(page, "sacn 'users'"), /Did you mean 'scan'\?/);
-  // An unterminated string: a clear message, and the page goes on.
-  assert.match(await runCommand(page, "put 'users', 'u9', 'info:name', 'oops"), /^ERROR: .*unterminated/im);
+  // An unterminated string: Enter continues it (as the HBase shell does) and the hint says why;
+  // Ctrl+Enter runs it as it is, and the error says what is wrong.
+  await input.fill("put 'users', 'u9', 'info:name', 'oops");
+  await input.press('Enter');
+  assert.equal(await input.inputValue(), "put 'users', 'u9', 'info:name', 'oops\n");
+  assert.match(await page.locator('#input-hint').innerText(), /string .* not closed.*Ctrl\+Enter/);
+  const entries = await page.locator('.entry').count();
+  await input.press('Control+Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, entries);
+  assert.match(await lastOutput(page), /^ERROR: .*unterminated/im);
   assert.match(await runCommand(page, "get 'users', 'u1'"), /value=Ada/);
   await context.close();
 });
