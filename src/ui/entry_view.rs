@@ -17,6 +17,8 @@ const VIRTUAL_LINES: usize = 200;
 const LONG_INPUT: usize = 400;
 /// Errors of a batch listed under its summary.
 const ERRORS_LISTED: usize = 5;
+/// Batches of at most this many statements show their output without asking.
+const SHORT_BATCH: usize = 10;
 
 /// The console, compared by identity, so that props can carry it.
 #[derive(Clone)]
@@ -161,7 +163,8 @@ fn more_bar(
 
 #[component]
 pub fn EntryView(props: &EntryProps) -> Html {
-    let open = use_state(|| false);
+    // Whether the batch's output is shown: `None` until the person chooses (short ones are).
+    let chosen = use_state(|| None::<bool>);
     let console = props.console.0.clone();
     let revision = props.revision;
     let index = props.index;
@@ -215,9 +218,10 @@ pub fn EntryView(props: &EntryProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_| d.dispatch(Action::Cancel))
     };
+    let open = chosen.unwrap_or(entry.items.len() <= SHORT_BATCH);
     let toggle = {
-        let open = open.clone();
-        Callback::from(move |_| open.set(!*open))
+        let chosen = chosen.clone();
+        Callback::from(move |_| chosen.set(Some(!open)))
     };
     let errors: Html = entry
         .errors()
@@ -247,15 +251,15 @@ pub fn EntryView(props: &EntryProps) -> Html {
                     <span class="progress" role="progressbar" aria-label="Batch progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
                     <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
                 } else {
-                    <button class="tool" onclick={toggle} aria-expanded={(*open).to_string()}>{if *open { "hide output" } else { "show output" }}</button>
+                    <button class="tool" onclick={toggle} aria-expanded={open.to_string()}>{if open { "hide output" } else { "show output" }}</button>
                 }
             </div>
             if entry.errors().next().is_some() {
                 <ul class="output errors-list">{errors}</ul>
             }
             {paged}
-            if *open && !running {
-                <VirtualText text={(*text).clone()} label="Batch output" />
+            if open && !running {
+                {output_block(&text, "Batch output")}
             }
         </div>
     }
