@@ -98,7 +98,10 @@ await page.evaluate(() => {
   let down = 0;
   input.addEventListener('keydown', (e) => { down = performance.now(); }, { capture: true });
   input.addEventListener('input', () => {
+    // Only input that a key press made (not the fill that set up the 10 lines).
+    if (!down) return;
     const t = down;
+    down = 0;
     requestAnimationFrame(() => window.__keys.push(performance.now() - t));
   });
 });
@@ -107,7 +110,7 @@ await input.fill(Array.from({ length: 9 }, (_, i) => `put 'bench', 'row${i}', 'f
 await input.focus();
 await page.keyboard.type("scan 'bench', {LIMIT => 10, COLUMNS => ['f:c1', 'f:c2'], REVERSED => true}".padEnd(100, ' '), { delay: 5 });
 const keys = stats(await page.evaluate(() => window.__keys));
-console.log(`key press in a 10-line input, keydown to next frame: median ${ms(keys.median)}, p95 ${ms(keys.p95)} (goal p95 16 ms)`);
+console.log(`key press in a 10-line input, keydown to next frame: median ${ms(keys.median)}, p95 ${ms(keys.p95)} over ${(await page.evaluate(() => window.__keys.length))} presses (goal p95 16 ms)`);
 await input.fill('');
 
 // A 50,000-line paste into a fresh table.
