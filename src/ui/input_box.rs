@@ -286,8 +286,9 @@ pub fn InputBox() -> Html {
                     }
                     <textarea ref={input_ref} class={classes!("input", plain.then_some("plain"))} rows="2" spellcheck="false" autocomplete="off"
                         autocapitalize="off" placeholder={if loading { "Loading your tables…" } else { "create 't', 'f'" }} disabled={loading}
-                        aria-label="HBase shell command" aria-describedby="input-hint" aria-controls="completions"
-                        aria-expanded={choices.is_some().to_string()} aria-activedescendant={active}
+                        aria-label="HBase shell command" aria-describedby="input-hint"
+                        aria-controls={choices.is_some().then_some("completions")}
+                        aria-activedescendant={active}
                         {oninput} {onkeydown} {onscroll} {onblur} />
                 </div>
                 if running {
