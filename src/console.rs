@@ -335,12 +335,17 @@ impl Console {
         self.job.is_some()
     }
 
-    /// The entry being run, if any.
-    pub fn running(&self) -> Option<&Entry> {
+    /// The index of the entry the running job belongs to.
+    fn job_entry(&self) -> Option<usize> {
         match &self.job {
-            Some(Job::Script { entry, .. } | Job::Resume { entry, .. }) => self.entries.get(*entry),
+            Some(Job::Script { entry, .. } | Job::Resume { entry, .. }) => Some(*entry),
             None => None,
         }
+    }
+
+    /// The entry being run, if any.
+    pub fn running(&self) -> Option<&Entry> {
+        self.job_entry().and_then(|i| self.entries.get(i))
     }
 
     /// Runs statements until `budget_ms` has passed on `clock` (at least one statement); returns
@@ -373,13 +378,8 @@ impl Console {
     }
 
     fn current_entry_mut(&mut self) -> Option<&mut Entry> {
-        match &self.job {
-            Some(Job::Script { entry, .. } | Job::Resume { entry, .. }) => {
-                let i = *entry;
-                self.entries.get_mut(i)
-            }
-            None => None,
-        }
+        let i = self.job_entry()?;
+        self.entries.get_mut(i)
     }
 
     fn step_script(&mut self, mut entry: usize, mut script: Script) -> (Option<Job>, bool) {
@@ -522,10 +522,9 @@ impl Console {
     pub fn take_ticket(&mut self) -> u64 {
         self.tickets += 1;
         let ticket = self.tickets;
-        let index = match &self.job {
-            Some(Job::Script { entry, .. } | Job::Resume { entry, .. }) => Some(*entry),
-            None => self.entries.len().checked_sub(1),
-        };
+        let index = self
+            .job_entry()
+            .or_else(|| self.entries.len().checked_sub(1));
         if let Some(e) = index.and_then(|i| self.entries.get_mut(i)) {
             e.save_ticket = ticket;
         }
@@ -583,10 +582,7 @@ impl Console {
 
     /// Ctrl+L: empties the screen, keeps history and tables (and a running entry).
     pub fn clear(&mut self) {
-        let keep = match &self.job {
-            Some(Job::Script { entry, .. } | Job::Resume { entry, .. }) => *entry,
-            None => self.entries.len(),
-        };
+        let keep = self.job_entry().unwrap_or(self.entries.len());
         let rest = self.entries.split_off(keep);
         self.dropped += self.entries.len();
         self.entries = rest;
