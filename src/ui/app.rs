@@ -9,10 +9,13 @@ use super::read_view::ReadView;
 use super::regions_view::RegionsView;
 use super::rowkeys_view::RowkeysView;
 use super::sidebar::Sidebar;
-use super::state::{Action, AppHandle, AppState, SaveStatus, StatusHandle};
+use super::state::{Action, AppHandle, AppState, SaveStatus, StatusHandle, STEP_MS};
 use super::status_bar::StatusBar;
 use super::storage::{self, Mode};
 use super::versions_view::VersionsView;
+
+/// How often a running batch shows its progress, in milliseconds.
+const SHOW_EVERY_MS: f64 = 100.0;
 
 /// Which database the app keeps its tables in (tests give each app its own).
 #[derive(Properties, PartialEq, Clone)]
@@ -29,14 +32,26 @@ impl Default for AppProps {
     }
 }
 
-/// Steps the running entry until it ends, giving the page the thread between steps.
+/// Steps the running entry until it ends, giving the page the thread between steps. The page
+/// shows (and saves) what ran every [`SHOW_EVERY_MS`] and at the end, not after every step:
+/// re-rendering and laying out the console costs more than a step runs.
 async fn run_batch(app: AppHandle) {
+    let mut shown_at = super::perf_ms();
     loop {
         yew::platform::time::sleep(std::time::Duration::ZERO).await;
         if !app.console.borrow().is_running() {
             break;
         }
-        app.dispatch(Action::Step);
+        let ended = {
+            let mut console = app.console.borrow_mut();
+            console.step(&mut super::perf_ms, STEP_MS);
+            !console.is_running()
+        };
+        let now = super::perf_ms();
+        if ended || now - shown_at >= SHOW_EVERY_MS {
+            shown_at = now;
+            app.dispatch(Action::Ran);
+        }
     }
     app.runner.set(false);
 }

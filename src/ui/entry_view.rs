@@ -113,11 +113,32 @@ fn ack(mark: Mark) -> Html {
     html! { <span class={classes!("ack", class)} data-label={label} {title} role="img" aria-label={label}></span> }
 }
 
-fn copy_text(text: Rc<String>) -> Callback<MouseEvent> {
+/// Copies the entry's whole text as the shell printed it, built when asked (a batch's
+/// transcript can be megabytes; building it on every step of a running batch would cost more
+/// than the batch).
+fn copy_text(console: Rc<RefCell<Console>>, index: usize) -> Callback<MouseEvent> {
     Callback::from(move |_| {
+        let text = console
+            .borrow()
+            .entries
+            .get(index)
+            .map(shell_text)
+            .unwrap_or_default();
         let clipboard = gloo::utils::window().navigator().clipboard();
         let _ = clipboard.write_text(&text);
     })
+}
+
+/// What a copy of the entry gives: a batch's transcript, or a command's output.
+fn shell_text(e: &Entry) -> String {
+    if e.is_batch() || e.kind != EntryKind::Commands {
+        e.transcript()
+    } else {
+        e.items
+            .first()
+            .map(|i| i.output.clone())
+            .unwrap_or_default()
+    }
 }
 
 /// An output: plain text, or a virtualized box when long.
@@ -168,19 +189,23 @@ pub fn EntryView(props: &EntryProps) -> Html {
     let console = props.console.0.clone();
     let revision = props.revision;
     let index = props.index;
-    // The text a copy gives, built once per revision of the entry.
+    // Whether the entry's text is on screen: a command's output always, a batch's transcript
+    // once it has ended and is open.
+    let shown = {
+        let c = console.borrow();
+        c.entries.get(index).is_some_and(|e| {
+            !e.is_batch()
+                || (e.state != RunState::Running && chosen.unwrap_or(e.items.len() <= SHORT_BATCH))
+        })
+    };
+    // The text on screen, built once per revision of the entry, and only when shown.
     let text = {
         let console = console.clone();
-        use_memo((revision, index), move |_| {
+        use_memo((revision, index, shown), move |_| {
             let c = console.borrow();
             Rc::new(match c.entries.get(index) {
-                Some(e) if e.is_batch() || e.kind != EntryKind::Commands => e.transcript(),
-                Some(e) => e
-                    .items
-                    .first()
-                    .map(|i| i.output.clone())
-                    .unwrap_or_default(),
-                None => String::new(),
+                Some(e) if shown => shell_text(e),
+                _ => String::new(),
             })
         })
     };
@@ -192,7 +217,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
     if let EntryKind::Note { .. } = entry.kind {
         return html! { <div class={classes!("entry", "note", failed.then_some("failed"))}><pre class="output">{text.as_str()}</pre></div> };
     }
-    let copy = html! { <button class="tool" onclick={copy_text((*text).clone())} title="Copy exactly what the shell printed">{"copy"}</button> };
+    let copy = html! { <button class="tool" onclick={copy_text(console.clone(), index)} title="Copy exactly what the shell printed">{"copy"}</button> };
     if !entry.is_batch() {
         let item = entry.items.first();
         let out = (*text).clone();
@@ -258,7 +283,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
                 <ul class="output errors-list">{errors}</ul>
             }
             {paged}
-            if open && !running {
+            if shown {
                 {output_block(&text, "Batch output")}
             }
         </div>

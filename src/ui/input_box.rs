@@ -62,6 +62,15 @@ struct Choices {
     chosen: usize,
 }
 
+/// Runs the input. The textarea is emptied at once when the run is accepted: a large paste left
+/// in it until the next render would be laid out once more, which costs more than the paste runs.
+fn submit(app: &super::state::AppHandle, el: &HtmlTextAreaElement, value: String) {
+    if app.can_run() {
+        el.set_value("");
+    }
+    app.dispatch(Action::Submit(value));
+}
+
 fn set_text(el: &HtmlTextAreaElement, text: &str, caret_bytes: usize) {
     el.set_value(text);
     let caret = utf16_len(text.get(..caret_bytes).unwrap_or(text));
@@ -202,14 +211,14 @@ pub fn InputBox() -> Html {
                         choices.set(Some(c));
                     }
                 }
-                "Enter" if e.ctrl_key() || e.meta_key() => {
-                    // Runs the input as it is, open string or not.
+                // Ctrl+Enter runs the input as it is, open string or not.
+                "Enter"
+                    if e.ctrl_key()
+                        || e.meta_key()
+                        || (!e.shift_key() && !is_incomplete(&value)) =>
+                {
                     e.prevent_default();
-                    app.dispatch(Action::Submit(value));
-                }
-                "Enter" if !e.shift_key() && !is_incomplete(&value) => {
-                    e.prevent_default();
-                    app.dispatch(Action::Submit(value));
+                    submit(&app, &el, value);
                 }
                 "c" | "C" if e.ctrl_key() && app.console.borrow().is_running() => {
                     let selected =

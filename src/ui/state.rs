@@ -56,8 +56,8 @@ pub enum Action {
     Submit(String),
     /// Run the quick start: each step after a note on what it shows.
     QuickStart,
-    /// Run the running entry a little further.
-    Step,
+    /// Show and save what the running entry's last steps did (the runner steps it).
+    Ran,
     /// Stop the running entry; what ran stays.
     Cancel,
     /// The next page of a paged scan (entry number, statement index, all pages).
@@ -175,6 +175,11 @@ impl AppState {
                 _ => None,
             }
         })
+    }
+
+    /// Whether a submission would run now: not while loading, nor while a batch runs.
+    pub fn can_run(&self) -> bool {
+        self.storage.borrow().mode != Mode::Loading && !self.console.borrow().is_running()
     }
 
     /// Queues what the statements run so far changed, when this tab saves.
@@ -317,10 +322,7 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
             Action::Submit(text) => {
-                if self.storage.borrow().mode == Mode::Loading {
-                    return self;
-                }
-                if self.console.borrow().is_running() {
+                if !self.can_run() {
                     return self;
                 }
                 {
@@ -332,10 +334,7 @@ impl Reducible for AppState {
                 self.after_run(Some(&text))
             }
             Action::QuickStart => {
-                if self.storage.borrow().mode == Mode::Loading {
-                    return self;
-                }
-                if self.console.borrow().is_running() {
+                if !self.can_run() {
                     return self;
                 }
                 {
@@ -348,13 +347,7 @@ impl Reducible for AppState {
                 self.save_history();
                 self.after_run(Some("scan 'users'"))
             }
-            Action::Step => {
-                if !self.console.borrow().is_running() {
-                    return self;
-                }
-                self.console.borrow_mut().step(&mut super::perf_ms, STEP_MS);
-                self.after_run(None)
-            }
+            Action::Ran => self.after_run(None),
             Action::Cancel => {
                 if !self.console.borrow_mut().cancel() {
                     return self;
