@@ -63,46 +63,30 @@ pub const FAMILY_OPTIONS: &[&str] = &[
 
 const TABLE_OPTIONS: &[&str] = &["MAX_FILESIZE", "MEMSTORE_FLUSHSIZE", "COMPACTION_THRESHOLD"];
 
-const CREATE_OPTIONS: &[&str] = &[
-    "NAME",
-    "VERSIONS",
-    "MIN_VERSIONS",
-    "TTL",
-    "KEEP_DELETED_CELLS",
-    "BLOOMFILTER",
-    "COMPRESSION",
-    "BLOCKSIZE",
-    "IN_MEMORY",
-    "BLOCKCACHE",
-    "DATA_BLOCK_ENCODING",
-    "REPLICATION_SCOPE",
-    "SPLITS",
-    "NUMREGIONS",
-    "SPLITALGO",
-    "MAX_FILESIZE",
-    "MEMSTORE_FLUSHSIZE",
-    "COMPACTION_THRESHOLD",
-];
+/// Several option lists as one, at compile time (`N` is checked against their total length).
+const fn join<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut n) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[n] = parts[i][j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "join: N is not the total length of the parts");
+    out
+}
 
-const ALTER_OPTIONS: &[&str] = &[
-    "NAME",
-    "METHOD",
-    "delete",
-    "VERSIONS",
-    "MIN_VERSIONS",
-    "TTL",
-    "KEEP_DELETED_CELLS",
-    "BLOOMFILTER",
-    "COMPRESSION",
-    "BLOCKSIZE",
-    "IN_MEMORY",
-    "BLOCKCACHE",
-    "DATA_BLOCK_ENCODING",
-    "REPLICATION_SCOPE",
-    "MAX_FILESIZE",
-    "MEMSTORE_FLUSHSIZE",
-    "COMPACTION_THRESHOLD",
-];
+const CREATE_OPTIONS: &[&str] = &join::<18>(&[
+    FAMILY_OPTIONS,
+    &["SPLITS", "NUMREGIONS", "SPLITALGO"],
+    TABLE_OPTIONS,
+]);
+
+const ALTER_OPTIONS: &[&str] = &join::<17>(&[&["METHOD", "delete"], FAMILY_OPTIONS, TABLE_OPTIONS]);
 
 const GET_OPTIONS: &[&str] = &[
     "COLUMN",

@@ -50,16 +50,21 @@ impl Prefs {
         let _ = gloo::storage::LocalStorage::set(KEY, self);
     }
 
-    /// Sets the page's theme attribute (none: the system decides).
+    /// Sets the page's theme attribute: the chosen theme, or the system's when none is chosen
+    /// (the page's own script keeps following the system's changes).
     pub fn apply_theme(&self) {
-        let Some(root) = gloo::utils::document().document_element() else {
-            return;
+        let light = match self.theme {
+            Theme::Light => true,
+            Theme::Dark => false,
+            Theme::System => gloo::utils::window()
+                .match_media("(prefers-color-scheme: light)")
+                .ok()
+                .flatten()
+                .is_some_and(|m| m.matches()),
         };
-        let _ = match self.theme {
-            Theme::System => root.remove_attribute("data-theme"),
-            Theme::Light => root.set_attribute("data-theme", "light"),
-            Theme::Dark => root.set_attribute("data-theme", "dark"),
-        };
+        if let Some(root) = gloo::utils::document().document_element() {
+            let _ = root.set_attribute("data-theme", if light { "light" } else { "dark" });
+        }
     }
 }
 

@@ -21,6 +21,9 @@ const READ_ONLY: &str = "this tab is read-only: Rowkey is open for writing in an
 
 const HISTORY_KEY: &str = "rowkey.history";
 
+/// Largest submission, in bytes, kept in the history across reloads (it stays for Up until then).
+const HISTORY_SAVED_MAX: usize = 64 * 1024;
+
 /// How long a running batch goes between two refreshes of the views, in milliseconds.
 const VIEW_REFRESH_MS: f64 = 400.0;
 
@@ -245,9 +248,16 @@ impl AppState {
         Rc::new(next)
     }
 
+    /// Keeps the history across reloads, without the submissions too large for local storage
+    /// (a 5 MB paste would make every later save of the history fail).
     fn save_history(&self) {
-        let history = self.console.borrow().history.clone();
-        let _ = gloo::storage::LocalStorage::set(HISTORY_KEY, history);
+        let console = self.console.borrow();
+        let kept: Vec<&String> = console
+            .history
+            .iter()
+            .filter(|h| h.len() <= HISTORY_SAVED_MAX)
+            .collect();
+        let _ = gloo::storage::LocalStorage::set(HISTORY_KEY, kept);
     }
 
     fn load_design(&self, design: &crate::designs::Design) {

@@ -104,8 +104,12 @@ test('a 50,000-line paste is one entry with its summary; a cancelled batch keeps
   const ran = Number(cancelled.match(/^cancelled after ([\d,]+) puts/)[1].replace(/,/g, ''));
   assert.ok(ran > 0 && ran < 150000, cancelled);
   await page.waitForSelector('.status.ok', { timeout: 60000 });
+  // The history outlives a reload, also after pastes too large for local storage.
+  await runCommand(page, "list");
   await page.reload();
   await page.waitForSelector('.status.ok', { timeout: 60000 });
+  await page.locator('textarea.input').press('ArrowUp');
+  assert.equal(await page.locator('textarea.input').inputValue(), 'list');
   assert.match(await runCommand(page, "count 'cancel', INTERVAL => 1000000"), new RegExp(`^${ran} row\\(s\\)$`, 'm'));
   assert.deepEqual(errors, []);
   await context.close();
@@ -248,5 +252,11 @@ test('light and dark themes; the choice is kept', async () => {
   assert.equal(await bg(), 'rgb(15, 23, 34)', 'the override survives a reload');
   await page.selectOption('#pref-theme', 'system');
   assert.equal(await bg(), 'rgb(247, 249, 252)');
+  // With no choice made, the page follows the system when it changes.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(15, 23, 34)', null, { timeout: 5000 });
+  await page.reload();
+  await page.waitForSelector('.status.ok');
+  assert.equal(await bg(), 'rgb(15, 23, 34)');
   await context.close();
 });
