@@ -37,11 +37,40 @@ pub fn LsmView() -> Html {
         Callback::from(move |id: u64| picked.set(Some(id)))
     };
     use_memo(key, move |_| {
-        app.map(|a| render(&a, *picked, pick, &last_shown))
-            .unwrap_or_default()
+        let started = super::perf_ms();
+        let html = app
+            .map(|a| render(&a, *picked, pick, &last_shown))
+            .unwrap_or_default();
+        record_view_ms("lsm", started);
+        html
     })
     .as_ref()
     .clone()
+}
+
+/// Adds a view's render time to `window.__rowkeyViewMs[name]` when a benchmark set that object
+/// up (`tests/e2e/bench-lsm.mjs`); otherwise does nothing.
+pub(crate) fn record_view_ms(name: &str, started: f64) {
+    use wasm_bindgen::JsValue;
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let Ok(sink) = js_sys::Reflect::get(&w, &JsValue::from_str("__rowkeyViewMs")) else {
+        return;
+    };
+    if !sink.is_object() {
+        return;
+    }
+    let key = JsValue::from_str(name);
+    let sum = js_sys::Reflect::get(&sink, &key)
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(
+        &sink,
+        &key,
+        &JsValue::from_f64(sum + super::perf_ms() - started),
+    );
 }
 
 /// Says which table was dropped while shown, once, and remembers the table shown now.

@@ -39,8 +39,12 @@ pub fn VersionsView() -> Html {
         )
     });
     use_memo(key, move |_| {
-        app.map(|a| render(&a, target, &last_shown))
-            .unwrap_or_default()
+        let started = super::perf_ms();
+        let html = app
+            .map(|a| render(&a, target, &last_shown))
+            .unwrap_or_default();
+        super::lsm_view::record_view_ms("stacks", started);
+        html
     })
     .as_ref()
     .clone()

@@ -59,7 +59,9 @@ test('a run appears after flush and runs merge after major_compact', async () =>
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((id) => document.querySelector('.lsm-figure').dataset.regionId !== id, first);
   assert.equal(await page.locator('.lsm-figure').getAttribute('data-regions'), '2');
+  await page.selectOption('#pref-theme', 'dark');
   await page.locator('.lsm').screenshot({ path: path.join(SHOTS, 'e2e-lsm-dark.png') });
+  await page.locator('.stacks').screenshot({ path: path.join(SHOTS, 'e2e-stacks-dark.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });
