@@ -10,9 +10,11 @@
 mod cell;
 mod error;
 mod family;
+mod lsm;
 mod resolve;
 mod scan;
 mod snapshot;
+mod stack;
 mod stats;
 mod store;
 mod table;
@@ -20,10 +22,13 @@ mod table;
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
+pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
+pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
+pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, OpStats, RegionStats};
-pub use store::{Run, Store};
+pub use store::{Rewrite, Run, Store};
 pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -90,6 +95,12 @@ pub struct Engine {
     changes: Changes,
     /// Whether written cells are kept in `changes.wal` for a host that persists them.
     recording: bool,
+    /// The recent flushes, compactions and splits, per table.
+    events: BTreeMap<String, EventLog>,
+    event_serial: u64,
+    /// The row whose stack is kept from before each flush and major compaction.
+    watched: Option<(String, Vec<u8>)>,
+    before: Option<RowBefore>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -113,6 +124,10 @@ impl Engine {
             counters: Counters::default(),
             changes: Changes::default(),
             recording: false,
+            events: BTreeMap::new(),
+            event_serial: 0,
+            watched: None,
+            before: None,
         }
     }
 
@@ -220,6 +235,7 @@ impl Engine {
             let id = self.next_id();
             regions.push(Region::new(id, start.clone(), end, &desc.families));
         }
+        self.events.remove(&desc.name);
         self.tables.insert(
             desc.name.clone(),
             Table {
@@ -257,6 +273,7 @@ impl Engine {
             return Err(Error::TableNotDisabled(name.to_string()));
         }
         self.tables.remove(name);
+        self.events.remove(name);
         self.changes.catalog = true;
         Ok(())
     }
@@ -531,7 +548,9 @@ impl Engine {
         if region.memstore_bytes() < settings.flush_bytes {
             return;
         }
-        self.flush_region(table, idx);
+        let families = flush_policy(region, settings.flush_bytes);
+        self.keep_before(table, Some(idx), LsmEventKind::Flush);
+        self.flush_region(table, idx, &families);
         let needs_compaction: Vec<usize> =
             match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
                 Some(r) => r
@@ -721,17 +740,21 @@ impl Engine {
 
     // ---- structure ---------------------------------------------------------------------
 
-    /// Flushes every memstore of the table.
+    /// Flushes every memstore of the table (the shell's `flush` flushes every family).
     pub fn flush(&mut self, table: &str) -> Result<()> {
         let n = self.table(table)?.regions.len();
+        self.keep_before(table, None, LsmEventKind::Flush);
         for idx in 0..n {
-            self.flush_region(table, idx);
+            self.flush_region(table, idx, &[]);
         }
         Ok(())
     }
 
-    fn flush_region(&mut self, table: &str, idx: usize) {
+    /// Flushes the stores of one region at the given family indexes, or all when empty; each
+    /// store flushed is one event.
+    fn flush_region(&mut self, table: &str, idx: usize, families: &[usize]) {
         let now = self.now();
+        let tick = self.tick;
         let next_id = &mut self.next_id;
         let Some(t) = self.tables.get_mut(table) else {
             return;
@@ -743,15 +766,69 @@ impl Engine {
             return;
         }
         let mut written = 0;
-        for (store, family) in region.stores.iter_mut().zip(&t.descriptor.families) {
+        let mut events = Vec::new();
+        for (fi, (store, family)) in region
+            .stores
+            .iter_mut()
+            .zip(&t.descriptor.families)
+            .enumerate()
+        {
+            if !families.is_empty() && !families.contains(&fi) {
+                continue;
+            }
+            if store.memstore.is_empty() {
+                continue;
+            }
             *next_id += 1;
-            written += store.flush(family, *next_id, now);
+            if let Some(rw) = store.flush(family, *next_id, now, region.id) {
+                written += rw.bytes;
+                events.push((LsmEventKind::Flush, Some(family.name.clone()), rw));
+            }
         }
+        let region_id = region.id;
         self.counters.flushes += 1;
         self.counters.flush_bytes += written as u64;
         self.changes
             .rewritten
-            .insert((table.to_string(), region.id));
+            .insert((table.to_string(), region_id));
+        for (kind, family, rw) in events {
+            self.log_event(table, tick, kind, region_id, family, rw, Vec::new());
+        }
+    }
+
+    /// Appends an event to the table's history.
+    #[allow(clippy::too_many_arguments)]
+    fn log_event(
+        &mut self,
+        table: &str,
+        tick: u64,
+        kind: LsmEventKind,
+        region: u64,
+        family: Option<String>,
+        rw: Rewrite,
+        daughters: Vec<(u64, Vec<u8>, Vec<u8>)>,
+    ) {
+        self.event_serial += 1;
+        let event = LsmEvent {
+            serial: self.event_serial,
+            tick,
+            kind,
+            region,
+            family,
+            inputs: rw.inputs,
+            outputs: rw.outputs,
+            dropped: rw.dropped,
+            daughters,
+        };
+        self.events
+            .entry(table.to_string())
+            .or_default()
+            .push(event);
+    }
+
+    /// The table's recent flushes, compactions and splits (empty for an unknown table).
+    pub fn lsm_events(&self, table: &str) -> Option<&EventLog> {
+        self.events.get(table)
     }
 
     /// Compacts every store of the table: minor merges runs keeping markers; major also drops
@@ -759,6 +836,9 @@ impl Engine {
     pub fn compact(&mut self, table: &str, major: bool) -> Result<()> {
         let t = self.table(table)?;
         let shape: Vec<usize> = t.regions.iter().map(|r| r.stores.len()).collect();
+        if major {
+            self.keep_before(table, None, LsmEventKind::MajorCompaction);
+        }
         for (idx, stores) in shape.into_iter().enumerate() {
             for fi in 0..stores {
                 self.compact_store(table, idx, fi, major);
@@ -782,15 +862,31 @@ impl Engine {
         let Some(store) = region.stores.get_mut(fi) else {
             return;
         };
-        if store.runs.is_empty() || (!major && store.runs.len() < 2) {
+        let region_id = region.id;
+        let family_name = family.name.clone();
+        let Some(rw) = store.compact(family, id, major, now, region_id) else {
             return;
-        }
-        let written = store.compact(family, id, major, now);
+        };
         self.counters.compactions += 1;
-        self.counters.compaction_bytes += written as u64;
+        self.counters.compaction_bytes += rw.bytes as u64;
         self.changes
             .rewritten
-            .insert((table.to_string(), region.id));
+            .insert((table.to_string(), region_id));
+        let kind = if major {
+            LsmEventKind::MajorCompaction
+        } else {
+            LsmEventKind::MinorCompaction
+        };
+        let tick = self.tick;
+        self.log_event(
+            table,
+            tick,
+            kind,
+            region_id,
+            Some(family_name),
+            rw,
+            Vec::new(),
+        );
     }
 
     /// Splits the region holding `at` at that row, or with `None` every region at its mid key.
@@ -824,7 +920,8 @@ impl Engine {
     }
 
     fn split_region(&mut self, table: &str, idx: usize, at: &[u8]) {
-        self.flush_region(table, idx);
+        self.flush_region(table, idx, &[]);
+        let tick = self.tick;
         let next_id = &mut self.next_id;
         let mut fresh_id = || {
             *next_id += 1;
@@ -840,12 +937,28 @@ impl Engine {
             return;
         }
         let before = region.bytes();
+        let parent = region.id;
+        let inputs: Vec<RunSummary> = region
+            .stores
+            .iter()
+            .flat_map(|s| s.runs.iter().map(move |r| s.summary(r, parent)))
+            .collect();
         let upper_stores: Vec<Store> = region
             .stores
             .iter_mut()
             .map(|s| s.split_off(at, &mut fresh_id))
             .collect();
         let (left_id, right_id) = (fresh_id(), fresh_id());
+        let mut outputs: Vec<RunSummary> = Vec::new();
+        for (id, stores) in [(left_id, &region.stores), (right_id, &upper_stores)] {
+            for s in stores {
+                outputs.extend(s.runs.iter().map(|r| s.summary(r, id)));
+            }
+        }
+        let daughters = vec![
+            (left_id, region.start.clone(), at.to_vec()),
+            (right_id, at.to_vec(), region.end.clone()),
+        ];
         let right = Region {
             id: right_id,
             start: at.to_vec(),
@@ -864,7 +977,47 @@ impl Engine {
         for id in [old_id, left_id, right_id] {
             self.changes.rewritten.insert((table.to_string(), id));
         }
+        let rw = Rewrite {
+            inputs,
+            outputs,
+            dropped: Dropped::default(),
+            bytes: before,
+        };
+        self.log_event(
+            table,
+            tick,
+            LsmEventKind::Split,
+            old_id,
+            None,
+            rw,
+            daughters,
+        );
     }
+}
+
+/// The families a region flushes once its memstores together pass `flush_bytes`, HBase 2.x's
+/// default `FlushAllLargeStoresPolicy`: the stores whose memstore is above a per-family lower
+/// bound, or every store when none is. The bound is the threshold divided by the number of
+/// families, but at least an eighth of it (HBase's 16 MB minimum against its 128 MB default).
+/// One family always flushes whole.
+pub fn flush_policy(region: &Region, flush_bytes: usize) -> Vec<usize> {
+    if region.stores.len() <= 1 {
+        return Vec::new();
+    }
+    let bound = flush_lower_bound(flush_bytes, region.stores.len());
+    let large: Vec<usize> = region
+        .stores
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.memstore_bytes > bound)
+        .map(|(i, _)| i)
+        .collect();
+    large
+}
+
+/// The per-family memstore size above which a store flushes on its own.
+pub fn flush_lower_bound(flush_bytes: usize, families: usize) -> usize {
+    (flush_bytes / families.max(1)).max(flush_bytes / 8)
 }
 
 fn validate_table_name(name: &str) -> Result<()> {

@@ -8,6 +8,7 @@ mod design_view;
 mod entry_view;
 mod gallery;
 mod input_box;
+mod lsm_view;
 mod prefs;
 mod read_view;
 mod regions_view;

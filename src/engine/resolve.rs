@@ -13,14 +13,31 @@ pub(crate) struct DeleteTracker<'a> {
     column: Option<(&'a [u8], CellKind, u64)>,
 }
 
-/// How a put fares against the markers seen.
+/// How a put fares against the markers seen, and which marker masks it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Masked {
     No,
     /// This version only (Delete, DeleteFamilyVersion).
-    Version,
+    Version(Marker),
     /// This version and every older one of the column (DeleteColumn, DeleteFamily).
-    Column,
+    Column(Marker),
+}
+
+impl Masked {
+    fn marker(self) -> Option<Marker> {
+        match self {
+            Masked::No => None,
+            Masked::Version(m) | Masked::Column(m) => Some(m),
+        }
+    }
+}
+
+/// A delete marker as a masked cell names it: its kind and timestamp (a column marker is on
+/// the masked cell's own column).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Marker {
+    pub kind: CellKind,
+    pub timestamp: u64,
 }
 
 impl<'a> DeleteTracker<'a> {
@@ -47,19 +64,29 @@ impl<'a> DeleteTracker<'a> {
 
     pub fn is_deleted(&mut self, cell: &Cell) -> Masked {
         let ts = cell.timestamp;
-        if self.family_stamp.is_some_and(|f| ts <= f) {
-            return Masked::Column;
+        if let Some(f) = self.family_stamp.filter(|f| ts <= *f) {
+            return Masked::Column(Marker {
+                kind: CellKind::DeleteFamily,
+                timestamp: f,
+            });
         }
         if self.family_versions.contains(&ts) {
-            return Masked::Version;
+            return Masked::Version(Marker {
+                kind: CellKind::DeleteFamilyVersion,
+                timestamp: ts,
+            });
         }
         if let Some((q, kind, del_ts)) = self.column {
             if q == cell.qualifier.as_slice() {
+                let marker = Marker {
+                    kind,
+                    timestamp: del_ts,
+                };
                 if kind == CellKind::DeleteColumn {
-                    return Masked::Column;
+                    return Masked::Column(marker);
                 }
                 if ts == del_ts {
-                    return Masked::Version;
+                    return Masked::Version(marker);
                 }
             }
             // An older version, or the next column: the version marker has done its work.
@@ -211,8 +238,8 @@ impl<'a, 's> RowResolver<'a, 's> {
             }
             match self.deletes.is_deleted(cell) {
                 Masked::No => {}
-                Masked::Version => return Verdict::Skip,
-                Masked::Column => return Verdict::SkipColumn,
+                Masked::Version(_) => return Verdict::Skip,
+                Masked::Column(_) => return Verdict::SkipColumn,
             }
         }
         if ts >= max {
@@ -240,9 +267,11 @@ impl<'a, 's> RowResolver<'a, 's> {
     }
 }
 
-/// Which rewrite of a store is running.
+/// Which pass over a store's cells is deciding their fates.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum CompactionMode {
+pub enum Pass {
+    /// A default read (the family's VERSIONS, all time): what a `get` shows.
+    Read,
     /// Memstore to run: versions and TTL apply, markers stay.
     Flush,
     /// Runs merged: as a flush.
@@ -252,79 +281,121 @@ pub(crate) enum CompactionMode {
     Major,
 }
 
+/// What becomes of one stored cell in a pass: HBase's `ScanQueryMatcher` verdict with its reason.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Fate {
+    /// A put the read returns, or the rewrite keeps.
+    Visible,
+    /// A delete marker still in force: kept, masking what it names.
+    Marker,
+    /// A put masked by a marker. `kept` when the family keeps deleted cells (the rewrite keeps
+    /// it, a time-range read before the marker still sees it).
+    Masked { by: Marker, kept: bool },
+    /// Older than the family's VERSIONS newest versions (or behind a version limit reached
+    /// earlier in its column): a read skips it, the next flush or compaction drops it.
+    BeyondVersions,
+    /// Past the family's TTL (beyond MIN_VERSIONS) or its own per-cell TTL.
+    Expired,
+    /// An older write of the very same coordinates: only the later one is ever seen.
+    Replaced,
+    /// A delete marker that a major compaction purges (it has masked what it could).
+    MarkerPurged,
+}
+
+impl Fate {
+    /// Whether a flush or compaction writes the cell into its output.
+    pub fn kept(self) -> bool {
+        matches!(
+            self,
+            Fate::Visible | Fate::Marker | Fate::Masked { kept: true, .. }
+        )
+    }
+}
+
+/// Decides the fate of every cell of a sorted stream (any rows, one family), with the same
+/// delete and version trackers the read path uses.
+pub fn fates<'a>(
+    cells: impl IntoIterator<Item = &'a Cell>,
+    family: &FamilyDescriptor,
+    pass: Pass,
+    now: u64,
+) -> Vec<Fate> {
+    let oldest = family.oldest_unexpired(now);
+    let keep_deleted = family.keep_deleted_cells.keeps();
+    let mut out = Vec::new();
+    let mut row_start: Option<(&[u8], &[u8])> = None;
+    let mut deletes = DeleteTracker::default();
+    let mut versions = ColumnTracker::default();
+    let mut skipping: Option<(&[u8], &[u8])> = None;
+    for cell in cells {
+        let key = (cell.row.as_slice(), cell.family.as_ref());
+        if row_start != Some(key) {
+            row_start = Some(key);
+            deletes = DeleteTracker::default();
+            versions = ColumnTracker::default();
+            skipping = None;
+        }
+        if skipping == Some((cell.row.as_slice(), cell.qualifier.as_slice())) {
+            out.push(Fate::BeyondVersions);
+            continue;
+        }
+        skipping = None;
+        let expired = cell.timestamp < oldest;
+        let fate = if (expired && family.min_versions == 0) || cell.ttl_expired(now) {
+            Fate::Expired
+        } else if cell.kind.is_delete() {
+            deletes.add(cell);
+            if pass == Pass::Major && !keep_deleted {
+                Fate::MarkerPurged
+            } else {
+                Fate::Marker
+            }
+        } else {
+            let masked = deletes.is_deleted(cell).marker();
+            match masked {
+                // A read never counts a deleted version; a rewrite that keeps deleted cells
+                // counts them like any other.
+                Some(by) if pass == Pass::Read || !keep_deleted => Fate::Masked {
+                    by,
+                    kept: keep_deleted,
+                },
+                _ => {
+                    match versions.check(cell, family.max_versions, family.min_versions, expired) {
+                        Versioned::Keep => match masked {
+                            Some(by) => Fate::Masked { by, kept: true },
+                            None => Fate::Visible,
+                        },
+                        Versioned::Duplicate => Fate::Replaced,
+                        Versioned::ColumnDone => {
+                            skipping = Some((&cell.row, &cell.qualifier));
+                            Fate::BeyondVersions
+                        }
+                    }
+                }
+            }
+        };
+        out.push(fate);
+    }
+    out
+}
+
 /// Decides what a flush or compaction keeps.
 pub(crate) struct CompactionResolver;
 
 impl CompactionResolver {
+    /// The cells the pass keeps, and the fate of every input cell in order.
     pub fn apply(
-        cells: impl Iterator<Item = Cell>,
+        cells: Vec<Cell>,
         family: &FamilyDescriptor,
-        mode: CompactionMode,
+        pass: Pass,
         now: u64,
-    ) -> Vec<Cell> {
-        let cells: Vec<Cell> = cells.collect();
-        let keep = Self::keep_mask(&cells, family, mode, now);
-        cells
+    ) -> (Vec<Cell>, Vec<Fate>) {
+        let fates = fates(&cells, family, pass, now);
+        let kept = cells
             .into_iter()
-            .zip(keep)
-            .filter_map(|(c, k)| k.then_some(c))
-            .collect()
-    }
-
-    fn keep_mask(
-        cells: &[Cell],
-        family: &FamilyDescriptor,
-        mode: CompactionMode,
-        now: u64,
-    ) -> Vec<bool> {
-        let oldest = family.oldest_unexpired(now);
-        let keep_deleted = family.keep_deleted_cells.keeps();
-        let mut out = Vec::with_capacity(cells.len());
-        let mut row_start: Option<(&[u8], &[u8])> = None;
-        let mut deletes = DeleteTracker::default();
-        let mut versions = ColumnTracker::default();
-        let mut skipping: Option<(&[u8], &[u8])> = None;
-        for cell in cells {
-            let key = (cell.row.as_slice(), cell.family.as_ref());
-            if row_start != Some(key) {
-                row_start = Some(key);
-                deletes = DeleteTracker::default();
-                versions = ColumnTracker::default();
-                skipping = None;
-            }
-            if skipping == Some((cell.row.as_slice(), cell.qualifier.as_slice())) {
-                out.push(false);
-                continue;
-            }
-            skipping = None;
-            let expired = cell.timestamp < oldest;
-            let keep = if (expired && family.min_versions == 0) || cell.ttl_expired(now) {
-                false
-            } else if cell.kind.is_delete() {
-                if !keep_deleted {
-                    deletes.add(cell);
-                }
-                mode != CompactionMode::Major || keep_deleted
-            } else {
-                match deletes.is_deleted(cell) {
-                    Masked::No => match versions.check(
-                        cell,
-                        family.max_versions,
-                        family.min_versions,
-                        expired,
-                    ) {
-                        Versioned::Keep => true,
-                        Versioned::Duplicate => false,
-                        Versioned::ColumnDone => {
-                            skipping = Some((&cell.row, &cell.qualifier));
-                            false
-                        }
-                    },
-                    Masked::Version | Masked::Column => false,
-                }
-            };
-            out.push(keep);
-        }
-        out
+            .zip(&fates)
+            .filter_map(|(c, f)| f.kept().then_some(c))
+            .collect();
+        (kept, fates)
     }
 }

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use super::cell::Cell;
 use super::family::FamilyDescriptor;
-use super::resolve::{CompactionMode, CompactionResolver};
+use super::lsm::{Dropped, Part, RunSummary};
+use super::resolve::{CompactionResolver, Pass};
 
 /// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile).
 #[derive(Debug)]
@@ -105,35 +106,90 @@ impl Store {
         MergeIter::descending(sources)
     }
 
+    /// A summary of one run of this store in `region`.
+    pub fn summary(&self, run: &Run, region: u64) -> RunSummary {
+        RunSummary::of(
+            Part::Run(run.id),
+            region,
+            &self.family_name(),
+            &run.cells,
+            run.bytes,
+        )
+    }
+
+    /// The family's name as text.
+    pub fn family_name(&self) -> String {
+        String::from_utf8_lossy(&self.family).into_owned()
+    }
+
     /// Writes the memstore out as a new run, applying versions and TTL but keeping delete
-    /// markers (HBase flushes retain deletes). Returns the bytes written.
-    pub fn flush(&mut self, family: &FamilyDescriptor, run_id: u64, now: u64) -> usize {
+    /// markers (HBase flushes retain deletes). `None` when the memstore is empty.
+    pub fn flush(
+        &mut self,
+        family: &FamilyDescriptor,
+        run_id: u64,
+        now: u64,
+        region: u64,
+    ) -> Option<Rewrite> {
         if self.memstore.is_empty() {
-            return 0;
+            return None;
         }
-        let mem = std::mem::take(&mut self.memstore);
+        let mem: Vec<Cell> = std::mem::take(&mut self.memstore).into_iter().collect();
+        let input = RunSummary::of(
+            Part::Memstore,
+            region,
+            &self.family_name(),
+            &mem,
+            self.memstore_bytes,
+        );
         self.memstore_bytes = 0;
-        let kept = CompactionResolver::apply(mem.into_iter(), family, CompactionMode::Flush, now);
+        let (kept, fates) = CompactionResolver::apply(mem, family, Pass::Flush, now);
         let run = Run::new(run_id, kept);
+        Some(self.install(vec![input], run, Dropped::count(&fates), region, true))
+    }
+
+    /// Puts a rewrite's output run in place (first when `newest`, else as the only run) and
+    /// describes the rewrite.
+    fn install(
+        &mut self,
+        inputs: Vec<RunSummary>,
+        run: Run,
+        dropped: Dropped,
+        region: u64,
+        newest: bool,
+    ) -> Rewrite {
         let bytes = run.bytes;
+        let mut outputs = Vec::new();
+        if !newest {
+            self.runs.clear();
+        }
         if !run.cells.is_empty() {
+            outputs.push(self.summary(&run, region));
             self.runs.insert(0, Arc::new(run));
         }
-        bytes
+        Rewrite {
+            inputs,
+            outputs,
+            dropped,
+            bytes,
+        }
     }
 
     /// Merges all runs into one. A minor compaction keeps delete markers; a major one drops
-    /// them with the cells they mask (unless KEEP_DELETED_CELLS). Returns the bytes written.
+    /// them with the cells they mask (unless KEEP_DELETED_CELLS). `None` when there is
+    /// nothing to merge.
     pub fn compact(
         &mut self,
         family: &FamilyDescriptor,
         run_id: u64,
         major: bool,
         now: u64,
-    ) -> usize {
+        region: u64,
+    ) -> Option<Rewrite> {
         if self.runs.is_empty() || (!major && self.runs.len() < 2) {
-            return 0;
+            return None;
         }
+        let inputs = self.runs.iter().map(|r| self.summary(r, region)).collect();
         let merged: Vec<Cell> = {
             let sources = self
                 .runs
@@ -142,19 +198,10 @@ impl Store {
                 .collect();
             MergeIter::new(sources).cloned().collect()
         };
-        let mode = if major {
-            CompactionMode::Major
-        } else {
-            CompactionMode::Minor
-        };
-        let kept = CompactionResolver::apply(merged.into_iter(), family, mode, now);
+        let pass = if major { Pass::Major } else { Pass::Minor };
+        let (kept, fates) = CompactionResolver::apply(merged, family, pass, now);
         let run = Run::new(run_id, kept);
-        let bytes = run.bytes;
-        self.runs.clear();
-        if !run.cells.is_empty() {
-            self.runs.push(Arc::new(run));
-        }
-        bytes
+        Some(self.install(inputs, run, Dropped::count(&fates), region, false))
     }
 
     /// Moves every cell with a row at or above `at` into a new store (memstore must be empty).
@@ -186,6 +233,16 @@ impl Store {
         }
         upper
     }
+}
+
+/// What one flush or compaction of a store did.
+#[derive(Debug)]
+pub struct Rewrite {
+    pub inputs: Vec<RunSummary>,
+    pub outputs: Vec<RunSummary>,
+    pub dropped: Dropped,
+    /// Bytes written.
+    pub bytes: usize,
 }
 
 /// One sorted input of a merge, read forwards or backwards.

@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::console_view::ConsoleView;
 use super::design_view::DesignView;
+use super::lsm_view::LsmView;
 use super::read_view::ReadView;
 use super::regions_view::RegionsView;
 use super::rowkeys_view::RowkeysView;
@@ -105,6 +106,7 @@ pub fn App(props: &AppProps) -> Html {
                     <ReadView />
                     <RowkeysView />
                     <VersionsView />
+                    <LsmView />
                 </aside>
             </div>
         </ContextProvider<StatusHandle>>

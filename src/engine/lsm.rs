@@ -1,0 +1,189 @@
+//! The LSM event stream: what each flush, compaction and split did to a table's sorted runs,
+//! described by run ids and summaries, never by how runs are stored, so that a different
+//! storage layout keeps emitting the same events.
+
+use std::collections::VecDeque;
+
+use super::cell::Cell;
+use super::resolve::Fate;
+
+/// How many events a table keeps; older ones are forgotten.
+pub const EVENTS_KEPT: usize = 256;
+
+/// Where cells sit before or after a rewrite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// A store's memstore.
+    Memstore,
+    /// A sorted run, by its id: assigned once, kept for the run's life, never reused.
+    Run(u64),
+}
+
+/// One input or output of a rewrite: which region and family, its key range, size and cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSummary {
+    pub part: Part,
+    pub region: u64,
+    pub family: String,
+    pub first_row: Vec<u8>,
+    pub last_row: Vec<u8>,
+    pub bytes: usize,
+    pub cells: usize,
+}
+
+impl RunSummary {
+    /// Summarises sorted cells.
+    pub fn of(part: Part, region: u64, family: &str, cells: &[Cell], bytes: usize) -> RunSummary {
+        RunSummary {
+            part,
+            region,
+            family: family.to_string(),
+            first_row: cells.first().map(|c| c.row.clone()).unwrap_or_default(),
+            last_row: cells.last().map(|c| c.row.clone()).unwrap_or_default(),
+            bytes,
+            cells: cells.len(),
+        }
+    }
+}
+
+/// Cells a rewrite left out, by reason, and deleted cells it kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Older than the family's VERSIONS newest versions.
+    pub versions: u64,
+    /// Masked by a delete marker.
+    pub deleted: u64,
+    /// Delete markers purged by a major compaction.
+    pub markers: u64,
+    /// Past the family's TTL or their own.
+    pub expired: u64,
+    /// Older writes of the very same coordinates.
+    pub replaced: u64,
+    /// Masked cells kept because the family has KEEP_DELETED_CELLS (not dropped).
+    pub kept_deleted: u64,
+}
+
+impl Dropped {
+    /// Counts the fates of a rewrite's input cells.
+    pub fn count(fates: &[Fate]) -> Dropped {
+        let mut d = Dropped::default();
+        for f in fates {
+            match f {
+                Fate::Visible | Fate::Marker => {}
+                Fate::Masked { kept: true, .. } => d.kept_deleted += 1,
+                Fate::Masked { kept: false, .. } => d.deleted += 1,
+                Fate::BeyondVersions => d.versions += 1,
+                Fate::Expired => d.expired += 1,
+                Fate::Replaced => d.replaced += 1,
+                Fate::MarkerPurged => d.markers += 1,
+            }
+        }
+        d
+    }
+
+    /// Cells left out, all reasons together.
+    pub fn total(&self) -> u64 {
+        self.versions + self.deleted + self.markers + self.expired + self.replaced
+    }
+
+    pub fn add(&mut self, other: &Dropped) {
+        self.versions += other.versions;
+        self.deleted += other.deleted;
+        self.markers += other.markers;
+        self.expired += other.expired;
+        self.replaced += other.replaced;
+        self.kept_deleted += other.kept_deleted;
+    }
+
+    /// The reasons in words, those that count: `"3 beyond VERSIONS, 1 deleted"`.
+    pub fn describe(&self) -> String {
+        let parts = [
+            (self.versions, "beyond VERSIONS"),
+            (self.deleted, "masked by delete markers"),
+            (self.markers, "delete markers purged"),
+            (self.expired, "expired (TTL)"),
+            (self.replaced, "replaced by a later write"),
+        ];
+        parts
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// What kind of rewrite happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LsmEventKind {
+    /// A memstore written out as a sorted run.
+    Flush,
+    /// Some runs of a store merged, markers kept.
+    MinorCompaction,
+    /// All runs of a store merged into one, markers and what they mask dropped.
+    MajorCompaction,
+    /// A region cut in two daughters at a row.
+    Split,
+}
+
+impl LsmEventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            LsmEventKind::Flush => "flush",
+            LsmEventKind::MinorCompaction => "minor compaction",
+            LsmEventKind::MajorCompaction => "major compaction",
+            LsmEventKind::Split => "split",
+        }
+    }
+}
+
+/// One rewrite of a region's runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LsmEvent {
+    /// Increasing across the engine's life: orders events of every table.
+    pub serial: u64,
+    /// The engine's logical clock (one tick per operation) when it happened.
+    pub tick: u64,
+    pub kind: LsmEventKind,
+    /// The region rewritten (for a split, the parent).
+    pub region: u64,
+    /// The family rewritten; `None` for a split, which cuts every family.
+    pub family: Option<String>,
+    pub inputs: Vec<RunSummary>,
+    pub outputs: Vec<RunSummary>,
+    pub dropped: Dropped,
+    /// A split's daughters: id, start and end row.
+    pub daughters: Vec<(u64, Vec<u8>, Vec<u8>)>,
+}
+
+/// The recent events of one table, oldest first, at most [`EVENTS_KEPT`].
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    events: VecDeque<LsmEvent>,
+}
+
+impl EventLog {
+    pub(crate) fn push(&mut self, event: LsmEvent) {
+        if self.events.len() == EVENTS_KEPT {
+            self.events.pop_front();
+        }
+        self.events.push_back(event);
+    }
+
+    /// Oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &LsmEvent> {
+        self.events.iter()
+    }
+
+    pub fn last(&self) -> Option<&LsmEvent> {
+        self.events.back()
+    }
+
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+}

@@ -1,0 +1,80 @@
+// Benchmark of the LSM view and the version stacks against the release build (prints figures;
+// not a test).
+//
+//   bash scripts/dev.sh build && node tests/e2e/bench-lsm.mjs [CELLS]
+//
+// Loads CELLS (default 1,000,000) cells with `generate`, then for a put, a get, a flush, a
+// compaction, a major compaction and a split prints the script time the two views spent
+// re-rendering after the command (summed over their renders, read from the page's
+// `window.__rowkeyViewMs`; the views' own code, not Yew's diff and DOM patch), and the whole
+// time from Enter to the output plus one frame (engine, every view, layout).
+// Goals: at most 16 ms of view script after a put or get, 100 ms after a flush, compaction
+// or split.
+import { serve, launch, openApp } from './harness.mjs';
+
+const CELLS = Number(process.argv[2] || 1_000_000);
+const COLUMNS = 10;
+const ROWS = Math.ceil(CELLS / COLUMNS);
+
+/** Runs one command; resolves with view times and Enter-to-frame time once `doneSource` holds. */
+function timed(page, text, doneSource) {
+  return page.evaluate(([text, doneSource]) => new Promise((resolve) => {
+    const done = new Function('entry', doneSource);
+    const input = document.querySelector('textarea.input');
+    const before = document.querySelectorAll('.entry').length;
+    window.__rowkeyViewMs = {};
+    let t0 = 0;
+    const check = () => {
+      const entries = document.querySelectorAll('.entry');
+      const last = entries[entries.length - 1];
+      if (entries.length > before && done(last)) {
+        observer.disconnect();
+        requestAnimationFrame(() => { const total = performance.now() - t0; setTimeout(() => resolve({ total, views: { ...window.__rowkeyViewMs } }), 50); });
+        return true;
+      }
+      return false;
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.querySelector('.scrollback'), { childList: true, subtree: true, characterData: true });
+    input.value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    t0 = performance.now();
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    check();
+  }), [text, doneSource]);
+}
+
+const took = "return /Took|row\\(s\\)|written|Created/.test(entry.textContent) && !entry.querySelector('.progress')";
+
+const { server, url } = await serve();
+const browser = await launch();
+const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+const { page } = await openApp(context, url);
+await page.waitForSelector('.status.ok');
+const columns = Array.from({ length: COLUMNS }, (_, i) => `'f:c${i}'`).join(', ');
+const started = Date.now();
+await timed(page, "create 'bench', {NAME => 'f', VERSIONS => 3}", took);
+await timed(page, `generate 'bench', 'row%08d', ${ROWS}, {COLUMNS => [${columns}], VALUE_SIZE => 16}`, "return /written/.test(entry.textContent) && !entry.querySelector('.progress')");
+console.log(`loaded ${CELLS.toLocaleString('en')} cells in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+await page.waitForSelector('.status.ok', { timeout: 600_000 });
+await timed(page, "get 'bench', 'row00050000'", took);
+
+const steps = [
+  ['put', "put 'bench', 'row00050000', 'f:c1', 'new value'", 16],
+  ['get', "get 'bench', 'row00050000'", 16],
+  ['delete', "delete 'bench', 'row00050000', 'f:c2'", 16],
+  ['flush', "flush 'bench'", 100],
+  ['compact', "compact 'bench'", 100],
+  ['major_compact', "major_compact 'bench'", 100],
+  ['split', "split 'bench', 'row00050001'", 100],
+];
+const fmt = (x) => (x === undefined ? '   -   ' : `${x.toFixed(1).padStart(6)} ms`);
+console.log('command         LSM view   stacks    goal     Enter to frame');
+for (const [name, text, goal] of steps) {
+  const { total, views } = await timed(page, text, took);
+  const worst = Math.max(views.lsm ?? 0, views.stacks ?? 0);
+  console.log(`${name.padEnd(15)} ${fmt(views.lsm)} ${fmt(views.stacks)}  ${String(goal).padStart(4)} ms  ${fmt(total)}  ${worst <= goal ? 'ok' : 'OVER'}`);
+  await page.waitForSelector('.status.ok', { timeout: 600_000 });
+}
+await browser.close();
+server.close();
