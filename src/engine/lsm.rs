@@ -97,17 +97,18 @@ impl Dropped {
 
     /// The reasons in words, those that count: `"3 beyond VERSIONS, 1 deleted"`.
     pub fn describe(&self) -> String {
+        // (count, said of one cell, said of several)
         let parts = [
-            (self.versions, "beyond VERSIONS"),
-            (self.deleted, "masked by delete markers"),
-            (self.markers, "delete markers purged"),
-            (self.expired, "expired (TTL)"),
-            (self.replaced, "replaced by a later write"),
+            (self.versions, "beyond VERSIONS", "beyond VERSIONS"),
+            (self.deleted, "masked by a delete marker", "masked by delete markers"),
+            (self.markers, "delete marker purged", "delete markers purged"),
+            (self.expired, "expired (TTL)", "expired (TTL)"),
+            (self.replaced, "replaced by a later write", "replaced by later writes"),
         ];
         parts
             .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, what)| format!("{n} {what}"))
+            .filter(|(n, _, _)| *n > 0)
+            .map(|(n, one, many)| format!("{n} {}", if *n == 1 { one } else { many }))
             .collect::<Vec<_>>()
             .join(", ")
     }
