@@ -100,6 +100,8 @@ pub struct Entry {
     pub kind: EntryKind,
     /// The submitted text.
     pub input: String,
+    /// How many lines it has.
+    pub lines: usize,
     pub items: Vec<Item>,
     pub state: RunState,
     /// Bytes of `input` run so far.
@@ -112,6 +114,38 @@ pub struct Entry {
     pub save_ticket: u64,
     /// Bumped whenever the entry changes, so a view can tell.
     pub revision: u64,
+    /// Counts over `items`, kept as they are added.
+    tally: Tally,
+}
+
+/// Running counts over an entry's statements, kept as they run, so that its summary does not
+/// walk fifty thousand statements on every render.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    /// Statements per command name, in the order the names first appear.
+    by_name: Vec<(&'static str, usize)>,
+    errors: usize,
+    /// The line of the first failed statement.
+    first_error: Option<usize>,
+}
+
+impl Tally {
+    fn add(&mut self, item: &Item) {
+        if let Some(name) = item.name {
+            match self.by_name.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, c)) => *c += 1,
+                None => self.by_name.push((name, 1)),
+            }
+        }
+        if item.failed() {
+            self.failure(item.line);
+        }
+    }
+
+    fn failure(&mut self, line: usize) {
+        self.errors += 1;
+        self.first_error = Some(self.first_error.map_or(line, |f| f.min(line)));
+    }
 }
 
 impl Entry {
@@ -127,21 +161,20 @@ impl Entry {
     pub fn failed(&self) -> bool {
         match self.kind {
             EntryKind::Note { failed } => failed,
-            EntryKind::Commands => self.items.iter().any(Item::failed),
+            EntryKind::Commands => self.tally.errors > 0,
         }
+    }
+
+    /// Adds a statement that ran.
+    fn add(&mut self, item: Item) {
+        self.tally.add(&item);
+        self.items.push(item);
     }
 
     /// "50,000 puts in 0.3 s, 2 errors, first on line 17".
     pub fn summary(&self) -> String {
-        let mut counts: Vec<(&str, usize)> = Vec::new();
         // Statements that did not parse have no name: they count among the errors.
-        for item in self.items.iter().filter(|i| i.name.is_some()) {
-            let name = item.name.unwrap_or_default();
-            match counts.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, c)) => *c += 1,
-                None => counts.push((name, 1)),
-            }
-        }
+        let mut counts = self.tally.by_name.clone();
         counts.sort_by(|a, b| b.1.cmp(&a.1));
         let mut parts: Vec<String> = counts
             .iter()
@@ -164,13 +197,12 @@ impl Entry {
                 format!("cancelled after {what} in {}", seconds(self.elapsed_ms))
             }
         };
-        let errors = self.errors().count();
-        if let Some(first) = self.errors().next() {
+        let errors = self.tally.errors;
+        if let Some(first) = self.tally.first_error {
             out.push_str(&format!(
-                ", {} error{}, first on line {}",
+                ", {} error{}, first on line {first}",
                 thousands(errors as u64),
                 if errors == 1 { "" } else { "s" },
-                first.line
             ));
         }
         out
@@ -310,11 +342,13 @@ impl Console {
             }
         }
         let number = self.counter + 1;
-        self.counter += trimmed.lines().count().max(1);
+        let lines = trimmed.lines().count().max(1);
+        self.counter += lines;
         let index = self.push(Entry {
             number,
             kind: EntryKind::Commands,
             input: trimmed.to_string(),
+            lines,
             items: Vec::new(),
             state: RunState::Running,
             progress: 0,
@@ -322,6 +356,7 @@ impl Console {
             writes: false,
             save_ticket: 0,
             revision: 0,
+            tally: Tally::default(),
         });
         self.job = Some(Job::Script {
             entry: index,
@@ -405,7 +440,7 @@ impl Console {
                 return (None, cleared);
             };
             e.writes |= writes;
-            e.items.push(item);
+            e.add(item);
             if follow {
                 // The generator goes on by itself; the rest of the script waits for it.
                 let index = e.items.len() - 1;
@@ -441,15 +476,20 @@ impl Console {
         let outcome = self.shell.resume(cont, PAGE_ROWS);
         let e = self.entries.get_mut(entry)?;
         let item = e.items.get_mut(index)?;
+        let was_failed = item.failed();
         item.output.push_str(&outcome.output);
         item.more = outcome.more;
         if outcome.error.is_some() && item.error_span.is_none() {
             item.error_span = Some(0..0);
         }
+        let failed_now = (!was_failed && item.failed()).then_some(item.line);
         if item.name.is_some_and(commands::writes) {
             e.writes = true;
         }
         let more = item.more.is_some();
+        if let Some(line) = failed_now {
+            e.tally.failure(line);
+        }
         self.touch(entry);
         if more {
             return Some(Job::Resume { entry, item: index });
@@ -539,6 +579,7 @@ impl Console {
             number,
             kind: EntryKind::Note { failed },
             input: String::new(),
+            lines: 1,
             items: vec![Item {
                 line: 1,
                 name: None,
@@ -553,6 +594,7 @@ impl Console {
             writes: false,
             save_ticket: 0,
             revision: 0,
+            tally: Tally::default(),
         });
         self.touch(index);
     }

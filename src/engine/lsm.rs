@@ -100,10 +100,22 @@ impl Dropped {
         // (count, said of one cell, said of several)
         let parts = [
             (self.versions, "beyond VERSIONS", "beyond VERSIONS"),
-            (self.deleted, "masked by a delete marker", "masked by delete markers"),
-            (self.markers, "delete marker purged", "delete markers purged"),
+            (
+                self.deleted,
+                "masked by a delete marker",
+                "masked by delete markers",
+            ),
+            (
+                self.markers,
+                "delete marker purged",
+                "delete markers purged",
+            ),
             (self.expired, "expired (TTL)", "expired (TTL)"),
-            (self.replaced, "replaced by a later write", "replaced by later writes"),
+            (
+                self.replaced,
+                "replaced by a later write",
+                "replaced by later writes",
+            ),
         ];
         parts
             .iter()

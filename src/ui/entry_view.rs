@@ -50,7 +50,8 @@ pub struct EntryProps {
 }
 
 /// The input with the span of an error marked; long inputs shortened.
-fn input_text(text: &str, error: Option<&std::ops::Range<usize>>) -> Html {
+fn input_text(entry: &Entry, error: Option<&std::ops::Range<usize>>) -> Html {
+    let text = entry.input.as_str();
     match error {
         Some(span)
             if span.end <= text.len()
@@ -63,9 +64,9 @@ fn input_text(text: &str, error: Option<&std::ops::Range<usize>>) -> Html {
             let cut = (span.end - span.start).min(rest.len());
             let (bad, after) = rest.split_at(cut);
             let bad = if bad.is_empty() { " " } else { bad };
-            html! { <>{before}<mark class="error-span">{bad}</mark>{after}{elision(text)}</> }
+            html! { <>{before}<mark class="error-span">{bad}</mark>{after}{elision(entry)}</> }
         }
-        _ => html! { <>{shorten(text)}{elision(text)}</> },
+        _ => html! { <>{shorten(text)}{elision(entry)}</> },
     }
 }
 
@@ -85,13 +86,16 @@ fn shorten(text: &str) -> &str {
     }
 }
 
-fn elision(text: &str) -> Html {
-    let shown = shorten(text).len();
-    if shown >= text.len() {
+/// What a shortened input leaves out, counted from the entry's line count (not by walking a
+/// multi-megabyte paste on every render).
+fn elision(entry: &Entry) -> Html {
+    let text = entry.input.as_str();
+    let shown = shorten(text);
+    if shown.len() >= text.len() {
         return html! {};
     }
-    let lines = text[shown..].lines().count();
-    html! { <span class="elided">{format!(" … {} more line{} ({} characters)", thousands(lines as u64), if lines == 1 { "" } else { "s" }, thousands((text.len() - shown) as u64))}</span> }
+    let lines = entry.lines.saturating_sub(shown.lines().count()).max(1);
+    html! { <span class="elided">{format!(" … {} more line{} ({} characters)", thousands(lines as u64), if lines == 1 { "" } else { "s" }, thousands((text.len() - shown.len()) as u64))}</span> }
 }
 
 fn ack(mark: Mark) -> Html {
@@ -225,7 +229,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
             <div class={classes!("entry", failed.then_some("failed"))}>
                 <div class="prompt-line">
                     <span class="prompt">{prompt(entry.number)}</span>
-                    <span class="typed">{input_text(&entry.input, item.and_then(|i| i.error_span.as_ref()))}</span>
+                    <span class="typed">{input_text(entry, item.and_then(|i| i.error_span.as_ref()))}</span>
                     <span class="entry-tools">{ack(props.mark)}{copy}</span>
                 </div>
                 {output_block(&out, "Output")}
@@ -267,7 +271,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         <div class={classes!("entry", "batch", failed.then_some("has-errors"))}>
             <div class="prompt-line">
                 <span class="prompt">{prompt(entry.number)}</span>
-                <span class="typed">{input_text(&entry.input, None)}</span>
+                <span class="typed">{input_text(entry, None)}</span>
                 <span class="entry-tools">{ack(props.mark)}{copy}</span>
             </div>
             <div class="summary" role="status">
@@ -279,7 +283,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
                     <button class="tool" onclick={toggle} aria-expanded={open.to_string()}>{if open { "hide output" } else { "show output" }}</button>
                 }
             </div>
-            if entry.errors().next().is_some() {
+            if failed {
                 <ul class="output errors-list">{errors}</ul>
             }
             {paged}
