@@ -244,6 +244,11 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count and its noun for a person to read: `1 cell`, `1,024 cells`.
+pub fn count_of(n: u64, noun: &str) -> String {
+    format!("{} {}", thousands(n), plural(noun, n as usize))
+}
+
 fn plural(name: &str, n: usize) -> String {
     if n == 1 {
         name.to_string()
@@ -516,8 +521,11 @@ impl Console {
         if let Some(e) = self.entries.get_mut(entry) {
             e.state = RunState::Cancelled;
             for item in &mut e.items {
-                if item.name == Some("generate") {
-                    item.more = None;
+                if item.name != Some("generate") {
+                    continue;
+                }
+                if let Some(text) = item.more.take().and_then(|m| m.stopped_text()) {
+                    item.output.push_str(&text);
                 }
             }
         }

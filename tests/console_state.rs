@@ -221,3 +221,39 @@ fn save_tickets_mark_the_entry_that_made_the_change() {
     c.submit("scan 't'");
     assert!(!c.entries[2].writes, "a read changes nothing to save");
 }
+
+#[test]
+fn a_cancelled_generate_says_how_far_it_got_and_keeps_those_rows() {
+    let mut c = console();
+    c.submit("create 't', 'f'");
+    c.start("generate 't', 'row%07d', 1000000");
+    c.step(&mut ticking(), 1.0);
+    c.step(&mut ticking(), 1.0);
+    assert!(c.is_running());
+    let (done, total) = c
+        .running()
+        .and_then(|e| e.items.first())
+        .and_then(|i| i.more.as_ref())
+        .and_then(|m| m.generated())
+        .expect("a generate that goes on tells its progress");
+    assert!(done > 0 && done < total, "{done} of {total}");
+    assert_eq!(total, 1_000_000);
+    assert!(c.cancel());
+    let e = c.entries.last().expect("the generate's entry");
+    assert_eq!(e.state, RunState::Cancelled);
+    let out = &e.items[0].output;
+    assert_eq!(
+        out,
+        &format!(
+            "Stopped after {done} of 1000000 rows: {done} rows, {done} cells written to 't'\n"
+        )
+    );
+    c.submit("count 't'");
+    assert!(
+        c.entries.last().unwrap().items[0]
+            .output
+            .contains(&format!("\n{done} row(s)\n")),
+        "{}",
+        c.entries.last().unwrap().items[0].output
+    );
+}

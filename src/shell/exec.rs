@@ -81,6 +81,28 @@ impl Continuation {
         }
     }
 
+    /// A `generate`'s rows written and rows to write in all; `None` for a scan, whose end is
+    /// not known before it gets there.
+    pub fn generated(&self) -> Option<(u64, u64)> {
+        match &self.step {
+            Step::Scan(_) => None,
+            Step::Generate(p) => Some((p.rows, p.total)),
+        }
+    }
+
+    /// What a `generate` stopped before its end had written, as the shell's closing lines.
+    pub fn stopped_text(&self) -> Option<String> {
+        match &self.step {
+            Step::Scan(_) => None,
+            Step::Generate(p) => Some(format!(
+                "Stopped after {} of {} rows: {}",
+                p.rows,
+                p.total,
+                p.written()
+            )),
+        }
+    }
+
     /// The command being continued, as canonical text.
     pub fn command(&self) -> String {
         self.cmd.to_string()

@@ -1,6 +1,7 @@
 //! The page: header, tables on the left, the console in the middle, the views on the right;
 //! and the background jobs: loading at start, saving after changes, stepping a long batch.
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::console_view::ConsoleView;
@@ -94,13 +95,14 @@ pub fn App(props: &AppProps) -> Html {
         <ContextProvider<AppHandle> context={state.clone()}>
         <ContextProvider<StatusHandle> context={status}>
             <div class="app">
+                <SkipLinks />
                 <StatusBar />
                 <Sidebar />
                 <main class="console-pane" aria-label="Console">
                     <Banners />
                     <ConsoleView />
                 </main>
-                <aside class="views" aria-label="What HBase hides">
+                <aside class="views" id="views-pane" tabindex="-1" aria-label="What HBase hides">
                     <DesignView />
                     <RegionsView />
                     <ReadView />
@@ -111,6 +113,29 @@ pub fn App(props: &AppProps) -> Html {
             </div>
         </ContextProvider<StatusHandle>>
         </ContextProvider<AppHandle>>
+    }
+}
+
+/// Links that move the keyboard focus straight to a pane, shown when focused.
+#[component]
+fn SkipLinks() -> Html {
+    let to = |id: &'static str| {
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            let target = gloo::utils::document()
+                .get_element_by_id(id)
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(el) = target {
+                let _ = el.focus();
+            }
+        })
+    };
+    html! {
+        <nav class="skip-links" aria-label="Skip links">
+            <a href="#console-input" onclick={to("console-input")}>{"Skip to the console input"}</a>
+            <a href="#tables-pane" onclick={to("tables-pane")}>{"Skip to the tables and gallery"}</a>
+            <a href="#views-pane" onclick={to("views-pane")}>{"Skip to the views"}</a>
+        </nav>
     }
 }
 

@@ -164,8 +164,8 @@ fn more_bar(
     let Some(more) = &item.more else {
         return html! {};
     };
-    if item.name == Some("generate") {
-        return html! {};
+    if let Some((done, total)) = more.generated() {
+        return generate_bar(entry, done, total, dispatch);
     }
     let number = entry.number;
     let next = {
@@ -182,6 +182,34 @@ fn more_bar(
             <span>{format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far()))}</span>
             <button class="tool" onclick={next} disabled={entry.state == RunState::Running}>{format!("Next {page} rows")}</button>
             <button class="tool" onclick={all} disabled={entry.state == RunState::Running}>{"All rows"}</button>
+        </div>
+    }
+}
+
+/// A running `generate`: rows written of rows to write, and a way to stop.
+fn generate_bar(
+    entry: &Entry,
+    done: u64,
+    total: u64,
+    dispatch: &UseReducerDispatcher<AppState>,
+) -> Html {
+    if entry.state != RunState::Running {
+        return html! {};
+    }
+    let pct = if total == 0 {
+        100.0
+    } else {
+        done as f64 / total as f64 * 100.0
+    };
+    let cancel = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.dispatch(Action::Cancel))
+    };
+    html! {
+        <div class="more-bar" role="status">
+            <span>{format!("{} of {} rows written", thousands(done), thousands(total))}</span>
+            <span class="progress" role="progressbar" aria-label="Rows written" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
+            <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
         </div>
     }
 }

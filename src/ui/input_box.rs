@@ -85,12 +85,17 @@ pub fn InputBox() -> Html {
     let draft = use_state(String::new);
     let choices = use_state(|| None::<Choices>);
     let serial = app.as_ref().map(|a| a.input_serial).unwrap_or(0);
+    let ready = app
+        .as_ref()
+        .is_some_and(|a| a.storage.borrow().mode != Mode::Loading);
     {
         let input_ref = input_ref.clone();
         let draft = draft.clone();
         let choices = choices.clone();
         let text = app.as_ref().map(|a| a.input.clone()).unwrap_or_default();
-        use_effect_with(serial, move |_| {
+        // Also once the tables have loaded: the input is disabled until then, so a keyboard
+        // user starts in it rather than thirty Tab presses away.
+        use_effect_with((serial, ready), move |_| {
             if let Some(el) = input_ref.cast::<HtmlTextAreaElement>() {
                 el.set_value(&text);
                 let end = utf16_len(&text);
@@ -293,7 +298,7 @@ pub fn InputBox() -> Html {
                     if !plain {
                         <pre class="highlight" ref={overlay_ref} aria-hidden="true">{coloured(&draft)}</pre>
                     }
-                    <textarea ref={input_ref} class={classes!("input", plain.then_some("plain"))} rows="2" spellcheck="false" autocomplete="off"
+                    <textarea ref={input_ref} id="console-input" class={classes!("input", plain.then_some("plain"))} rows="2" spellcheck="false" autocomplete="off"
                         autocapitalize="off" placeholder={if loading { "Loading your tables…" } else { "create 't', 'f'" }} disabled={loading}
                         aria-label="HBase shell command" aria-describedby="input-hint"
                         aria-controls={choices.is_some().then_some("completions")}

@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use super::state::{use_app, Action};
+use crate::console::count_of;
 
 #[component]
 pub fn Sidebar() -> Html {
@@ -45,22 +46,26 @@ pub fn Sidebar() -> Html {
                             if !t.enabled { <span class="badge off">{"disabled"}</span> }
                         </span>
                         <span class="families">{families}</span>
-                        <span class="meta">{format!("{} region{} · {} cells", t.regions.len(), if t.regions.len() == 1 { "" } else { "s" }, crate::console::thousands(cells as u64))}</span>
+                        <span class="meta">{format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell"))}</span>
                     </button>
                 </li>
             }
         })
         .collect();
     let empty = engine.tables().next().is_none();
+    // The quick start creates `users`: offered as long as there is no such table.
+    let can_quick = engine.table("users").is_err();
     let quick = {
         let app = app.clone();
         Callback::from(move |_| app.dispatch(Action::QuickStart))
     };
     html! {
-        <nav class="sidebar">
+        <nav class="sidebar" id="tables-pane" tabindex="-1" aria-label="Tables and gallery">
             <h2>{"Tables"}</h2>
             if empty {
                 <p class="hint">{"No tables yet."}</p>
+            }
+            if can_quick {
                 <button class="quick" onclick={quick}>{"Run the quick start"}</button>
                 <p class="hint">{"Six steps, each with a note on what it shows."}</p>
             }

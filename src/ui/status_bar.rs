@@ -65,17 +65,17 @@ pub fn StatusBar() -> Html {
     });
     drop(storage);
 
-    let on_export = {
+    // One button per export: a select would download on every arrow key press.
+    let export = |choice: &'static str| {
         let app = app.clone();
-        Callback::from(move |e: Event| {
-            let Some(select) = e
+        Callback::from(move |e: MouseEvent| {
+            if let Some(menu) = e
                 .target()
-                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-            else {
-                return;
-            };
-            let choice = select.value();
-            select.set_value("");
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|t| t.closest("details").ok().flatten())
+            {
+                let _ = menu.remove_attribute("open");
+            }
             let console = app.console.borrow();
             let engine = &console.shell.engine;
             let table = app.selected_table.clone();
@@ -246,13 +246,15 @@ pub fn StatusBar() -> Html {
             <span class={class} role="status">{text}</span>
             {retry}
             if let Some(u) = usage { <span class="usage">{u}</span> }
-            <select class="action" onchange={on_export} aria-label="Export">
-                <option value="" selected=true>{"Export…"}</option>
-                <option value="all-json">{"All tables · JSON"}</option>
-                <option value="all-script">{"All tables · HBase shell script"}</option>
-                <option value="table-json" disabled={!has_table}>{"Selected table · JSON"}</option>
-                <option value="table-script" disabled={!has_table}>{"Selected table · HBase shell script"}</option>
-            </select>
+            <details class="menu">
+                <summary class="action">{"Export…"}</summary>
+                <div class="menu-items" role="group" aria-label="Export">
+                    <button class="action" data-export="all-json" onclick={export("all-json")}>{"All tables · JSON"}</button>
+                    <button class="action" data-export="all-script" onclick={export("all-script")}>{"All tables · HBase shell script"}</button>
+                    <button class="action" data-export="table-json" disabled={!has_table} onclick={export("table-json")}>{"Selected table · JSON"}</button>
+                    <button class="action" data-export="table-script" disabled={!has_table} onclick={export("table-script")}>{"Selected table · HBase shell script"}</button>
+                </div>
+            </details>
             <button class="action" onclick={on_import_click} disabled={!writer}>{"Import…"}</button>
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
             <button class="action danger" onclick={on_reset} disabled={!writer}>{"Reset"}</button>

@@ -106,7 +106,7 @@ test('export then import into a fresh profile gives the same scans', async () =>
     await runCommand(page, script);
     await saved(page);
     const expected = await collect(page);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.selectOption('select[aria-label="Export"]', kind)]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('details.menu summary').click().then(() => page.click(`button[data-export="${kind}"]`))]);
     const file = path.join(os.tmpdir(), `rowkey-export-${process.pid}.${ext}`);
     await download.saveAs(file);
     assert.equal(download.suggestedFilename(), `rowkey.${ext}`);

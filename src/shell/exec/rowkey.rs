@@ -42,6 +42,10 @@ pub(super) struct Progress {
     pub(super) rows: u64,
     /// Cells written.
     pub(super) cells: u64,
+    /// Rows the command writes in all.
+    pub(super) total: u64,
+    /// The table written to.
+    pub(super) table: String,
 }
 
 /// The most rows one `generate` writes.
@@ -81,6 +85,8 @@ fn generate(
     budget: Option<usize>,
 ) -> Res<Reply> {
     let plan = plan(ctx, args)?;
+    done.total = plan.count;
+    done.table.clone_from(&plan.table);
     let budget = budget.map_or(u64::MAX, |b| b.max(1) as u64);
     let end = plan.count.min(done.rows.saturating_add(budget));
     let mut key = Vec::new();
@@ -109,10 +115,29 @@ fn generate(
         ctx.more = Some(Step::Generate(done));
         return Ok(Some(String::new()));
     }
-    Ok(Some(format!(
-        "{} rows, {} cells written to '{}'\n",
-        done.rows, done.cells, plan.table
-    )))
+    Ok(Some(done.written()))
+}
+
+impl Progress {
+    /// The line that reports what was written.
+    pub(super) fn written(&self) -> String {
+        format!(
+            "{} {}, {} {} written to '{}'\n",
+            self.rows,
+            plural(self.rows, "row"),
+            self.cells,
+            plural(self.cells, "cell"),
+            self.table
+        )
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
 }
 
 impl Plan {
