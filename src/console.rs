@@ -518,8 +518,14 @@ impl Console {
         };
         self.pending_script = None;
         let (Job::Script { entry, .. } | Job::Resume { entry, .. }) = job;
+        let last = self.entries.len().saturating_sub(1);
         if let Some(e) = self.entries.get_mut(entry) {
             e.state = RunState::Cancelled;
+            if entry == last {
+                // The prompt goes on from the last line that ran, not from the end of the paste.
+                let ran = e.items.last().map_or(1, |i| i.line.max(1));
+                self.counter = e.number + ran - 1;
+            }
             for item in &mut e.items {
                 if item.name != Some("generate") {
                     continue;

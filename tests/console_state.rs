@@ -123,6 +123,11 @@ fn a_long_batch_runs_in_steps_and_a_cancel_keeps_what_ran() {
         "{}",
         e.summary()
     );
+    assert_eq!(
+        c.next_number(),
+        e.number + after_one,
+        "the prompt goes on from the last line that ran"
+    );
     c.submit("count 't'");
     let count = &c.entries[2].items[0].output;
     assert!(
