@@ -189,6 +189,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
         region_done: false,
         region_rows: 0,
         last_returned: false,
+        closed: vec![false; specs.len()],
     };
     reader.run();
     let out = std::mem::take(&mut reader.out);
@@ -253,6 +254,9 @@ struct Reader<'t, 's> {
     region_rows: u64,
     /// Whether the last row the region scanner read was returned.
     last_returned: bool,
+    /// Per family (in spec order): its store scanner was closed by a filter that finished in
+    /// the middle of a row (the matcher's DONE_SCAN closes the `StoreScanner`).
+    closed: Vec<bool>,
 }
 
 impl<'t, 's> Reader<'t, 's> {
@@ -293,10 +297,11 @@ impl<'t, 's> Reader<'t, 's> {
     /// when `isFilterDone() && results.isEmpty()`); otherwise the next region gets a fresh copy
     /// of the filter. One answer per region here: a client that caches every row of a region.
     fn end_region_scanner(&mut self) {
-        let finished = self
-            .filter
-            .as_deref()
-            .is_some_and(|f| f.filter_all_remaining());
+        // The server resets the filter after each row before it asks (`nextRaw`).
+        let finished = self.filter.as_deref_mut().is_some_and(|f| {
+            f.reset();
+            f.filter_all_remaining()
+        });
         if finished && self.region_rows == 0 {
             self.done = true;
         }
@@ -309,6 +314,7 @@ impl<'t, 's> Reader<'t, 's> {
         self.region_done = false;
         self.region_rows = 0;
         self.last_returned = false;
+        self.closed.iter_mut().for_each(|c| *c = false);
     }
 
     fn forward_region(&mut self, region: &'t Region) {
@@ -327,7 +333,9 @@ impl<'t, 's> Reader<'t, 's> {
         while !self.done && !self.region_done {
             let Some(row) = cursors
                 .iter()
-                .filter_map(|c| c.peek())
+                .zip(&self.closed)
+                .filter(|(_, closed)| !**closed)
+                .filter_map(|(c, _)| c.peek())
                 .map(|c| c.row.as_slice())
                 .min()
             else {
@@ -371,7 +379,9 @@ impl<'t, 's> Reader<'t, 's> {
         while !self.done && !self.region_done {
             let Some(row) = backwards
                 .iter()
-                .filter_map(|c| c.peek())
+                .zip(&self.closed)
+                .filter(|(_, closed)| !**closed)
+                .filter_map(|(c, _)| c.peek())
                 .map(|c| c.row.as_slice())
                 .max()
             else {
@@ -453,10 +463,13 @@ impl<'t, 's> Reader<'t, 's> {
             .as_deref_mut()
             .is_some_and(|f| f.filter_row_key(row));
         let mut cells: Vec<Cell> = Vec::new();
-        for (cursor, (fi, spec)) in cursors.iter_mut().zip(self.specs) {
+        for (si, (cursor, (fi, spec))) in cursors.iter_mut().zip(self.specs).enumerate() {
             let Some(family) = self.table.descriptor.families.get(*fi) else {
                 continue;
             };
+            if self.closed.get(si).copied().unwrap_or(false) {
+                continue;
+            }
             let mut resolver = RowResolver::new(spec, family, self.now);
             // Versions counted again after the filter (`mergeFilterResponse`).
             let after_filter = resolver.versions_after_filter();
@@ -483,10 +496,13 @@ impl<'t, 's> Reader<'t, 's> {
                     }
                     continue;
                 };
-                // DONE_SCAN: the matcher asks before anything else.
+                // DONE_SCAN: the matcher asks before anything else, and the store scanner
+                // closes for the rest of the region.
                 if f.filter_all_remaining() {
-                    rest_of_row = true;
-                    continue;
+                    if let Some(closed) = self.closed.get_mut(si) {
+                        *closed = true;
+                    }
+                    break;
                 }
                 if resolver.offer(cell) != Verdict::Include {
                     continue;
@@ -553,8 +569,12 @@ impl<'t, 's> Reader<'t, 's> {
         });
         self.region_rows += 1;
         self.last_returned = true;
-        if self.filter.as_deref().is_some_and(|f| f.filter_all_remaining()) {
-            self.region_done = true;
+        // `nextRaw`: the filter is reset, then asked whether it is done.
+        if let Some(f) = self.filter.as_deref_mut() {
+            f.reset();
+            if f.filter_all_remaining() {
+                self.region_done = true;
+            }
         }
         if self.scan.limit.is_some_and(|l| self.out.rows.len() >= l) {
             self.done = true;
