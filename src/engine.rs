@@ -24,8 +24,7 @@ pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
 pub use filter::{
-    first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone,
-    ReturnCode,
+    first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
 pub use resolve::{fates, Fate, Marker, Pass};
@@ -38,7 +37,6 @@ pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-
 
 /// Longest row key HBase accepts.
 pub const MAX_ROW_LENGTH: usize = i16::MAX as usize;

@@ -13,11 +13,11 @@ use std::sync::Arc;
 
 use super::cell::Cell;
 use super::error::{Error, Result};
+use super::filter::{Filter, ReturnCode};
 use super::resolve::{ReadSpec, RowResolver, Verdict};
 use super::stats::OpStats;
 use super::store::MergeIter;
 use super::table::{Region, Table};
-use super::filter::{Filter, ReturnCode};
 
 /// What a get or scan asks for. Bounds follow HBase: `start_row` inclusive, `stop_row`
 /// exclusive, empty means unbounded; in a reversed scan `start_row` is the highest row.
@@ -541,7 +541,11 @@ impl<'t, 's> Reader<'t, 's> {
         self.last_returned = false;
         if drop_row {
             self.out.stats.rows_filtered += 1;
-            if self.filter.as_deref().is_some_and(|f| f.filter_all_remaining()) {
+            if self
+                .filter
+                .as_deref()
+                .is_some_and(|f| f.filter_all_remaining())
+            {
                 self.region_done = true;
             }
             return;

@@ -97,7 +97,10 @@ impl Filter for MultipleColumnPrefixFilter {
     fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
         let q = cell.qualifier.as_slice();
         let at_or_below = self.prefixes.partition_point(|p| p.as_slice() <= q);
-        let Some(largest) = at_or_below.checked_sub(1).and_then(|i| self.prefixes.get(i)) else {
+        let Some(largest) = at_or_below
+            .checked_sub(1)
+            .and_then(|i| self.prefixes.get(i))
+        else {
             match self.prefixes.first() {
                 Some(first) => {
                     self.hint = first.clone();
@@ -152,7 +155,10 @@ impl Filter for ColumnRangeFilter {
         ReturnCode::Include
     }
     fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
-        Some(first_on_column(cell, self.min.as_deref().unwrap_or_default()))
+        Some(first_on_column(
+            cell,
+            self.min.as_deref().unwrap_or_default(),
+        ))
     }
 }
 
@@ -271,7 +277,11 @@ impl Filter for TimestampsFilter {
     fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
         if self.timestamps.binary_search(&cell.timestamp).is_ok() {
             ReturnCode::Include
-        } else if self.timestamps.first().is_none_or(|min| cell.timestamp < *min) {
+        } else if self
+            .timestamps
+            .first()
+            .is_none_or(|min| cell.timestamp < *min)
+        {
             ReturnCode::NextCol
         } else if self.can_hint {
             ReturnCode::SeekNextUsingHint
@@ -285,9 +295,11 @@ impl Filter for TimestampsFilter {
         }
         // The greatest listed timestamp below the cell's: versions run newest first.
         let below = self.timestamps.partition_point(|t| *t < cell.timestamp);
-        Some(match below.checked_sub(1).and_then(|i| self.timestamps.get(i)) {
-            Some(ts) => first_on_column_at(cell, &cell.qualifier, *ts),
-            None => last_on_column(cell),
-        })
+        Some(
+            match below.checked_sub(1).and_then(|i| self.timestamps.get(i)) {
+                Some(ts) => first_on_column_at(cell, &cell.qualifier, *ts),
+                None => last_on_column(cell),
+            },
+        )
     }
 }

@@ -139,9 +139,9 @@ impl FilterList {
                 let hint = self.filters.get(i)?.next_cell_hint(prev)?;
                 (self.compare(cell, &hint) == Ordering::Less).then_some(SeekNextUsingHint)
             }
-            NextCol | IncludeAndNextCol => (prev.family == cell.family
-                && prev.qualifier == cell.qualifier)
-                .then_some(NextCol),
+            NextCol | IncludeAndNextCol => {
+                (prev.family == cell.family && prev.qualifier == cell.qualifier).then_some(NextCol)
+            }
             NextRow | IncludeAndSeekNextRow => (prev.family == cell.family).then_some(NextRow),
         }
     }
@@ -446,7 +446,11 @@ mod tests {
         ];
         for (li, local) in ALL.iter().enumerate() {
             for (ri, rc) in ALL.iter().enumerate() {
-                assert_eq!(merge_or(*rc, *local), table[li][ri], "{local:?} onto {rc:?}");
+                assert_eq!(
+                    merge_or(*rc, *local),
+                    table[li][ri],
+                    "{local:?} onto {rc:?}"
+                );
             }
         }
     }
@@ -490,7 +494,11 @@ mod tests {
         ];
         for (li, local) in ALL.iter().enumerate() {
             for (ri, rc) in ALL.iter().enumerate() {
-                assert_eq!(merge_and(*rc, *local), table[li][ri], "{local:?} onto {rc:?}");
+                assert_eq!(
+                    merge_and(*rc, *local),
+                    table[li][ri],
+                    "{local:?} onto {rc:?}"
+                );
             }
         }
     }
