@@ -512,9 +512,14 @@ impl<'t, 's> Reader<'t, 's> {
                     ReturnCode::NextCol => resolver.skip_column(cell),
                     ReturnCode::NextRow => rest_of_row = true,
                     ReturnCode::SeekNextUsingHint => {
-                        // StoreScanner seeks only forward; without a hint it reads on.
-                        if let Some(hint) = f.next_cell_hint(cell).filter(|h| h > cell) {
-                            cursor.seek(&hint);
+                        // StoreScanner seeks only in the scan's direction (HBASE-26232): a
+                        // forward scan to a hint after the cell; a reversed one to a hint
+                        // before it, which no column hint is, so it reads on. Without a hint it
+                        // reads on too.
+                        if !self.scan.reversed {
+                            if let Some(hint) = f.next_cell_hint(cell).filter(|h| h > cell) {
+                                cursor.seek(&hint);
+                            }
                         }
                     }
                     ReturnCode::IncludeAndNextCol => {

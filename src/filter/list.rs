@@ -50,7 +50,11 @@ impl FilterList {
         }
     }
 
-    /// `FilterListBase.compareCell`: cell order, turned round in a reversed scan.
+    /// `FilterListBase.compareCell`: cell order, turned round in a reversed scan. Cells within
+    /// a row still come in cell order in a reversed scan, so an OR list there takes a column
+    /// hint as not yet reached once the scan has passed it, and the hinting filter keeps
+    /// voting SEEK_NEXT_USING_HINT for the rest of the row without being asked, as HBase's
+    /// code does.
     fn compare(&self, a: &Cell, b: &Cell) -> Ordering {
         let ord = a.cmp(b);
         if self.reversed {
