@@ -10,6 +10,7 @@
 mod cell;
 mod error;
 mod family;
+mod filter;
 mod lsm;
 mod resolve;
 mod scan;
@@ -22,19 +23,20 @@ mod table;
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
+pub use filter::{
+    first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
+};
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
-pub use stats::{Counters, OpStats, RegionStats};
+pub use stats::{Counters, Metric, OpStats, RegionStats};
 pub use store::{Rewrite, Run, Store};
 pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-
-use crate::filter::{Comparator, CompareOp};
 
 /// Longest row key HBase accepts.
 pub const MAX_ROW_LENGTH: usize = i16::MAX as usize;
@@ -705,8 +707,8 @@ impl Engine {
             (Condition::NotExists, Some(_)) => false,
             (Condition::Compare(_, _), None) => false,
             (Condition::Compare(op, expected), Some((_, actual))) => {
-                let ord = Comparator::Binary(expected.clone()).compare_to(actual);
-                op.matches(ord)
+                // HBase's BinaryComparator: the expected bytes compared with the actual ones.
+                op.matches(expected.as_slice().cmp(actual.as_slice()))
             }
         };
         if matches {

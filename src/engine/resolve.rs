@@ -153,6 +153,8 @@ pub(crate) struct ReadSpec<'s> {
     /// The qualifiers asked for, or `None` for all.
     pub columns: Option<&'s [Vec<u8>]>,
     pub raw: bool,
+    /// The read has a filter: versions are counted again after it (see [`RowResolver::new`]).
+    pub filtered: bool,
 }
 
 /// What a user read does with a cell.
@@ -177,12 +179,19 @@ pub(crate) struct RowResolver<'a, 's> {
 }
 
 impl<'a, 's> RowResolver<'a, 's> {
+    /// The resolver of one family for one row. Without a filter, a read keeps the scan's
+    /// VERSIONS capped by the family's (a raw scan takes the scan's as is). With a filter,
+    /// HBase offers the filter up to the family's VERSIONS (a raw scan: every version) and
+    /// counts the versions the filter included against the scan's VERSIONS afterwards
+    /// ([`RowResolver::versions_after_filter`]), so a value filter can match an older version
+    /// (`ScanQueryMatcher.getTrackers`). A raw scan ignores the family's TTL
+    /// (`StoreScanner`: `oldestUnexpiredTS = scan.isRaw() ? 0 : now - ttl`).
     pub fn new(spec: &'s ReadSpec<'s>, family: &'s FamilyDescriptor, now: u64) -> Self {
-        // Raw scans take the scan's VERSIONS as is; other reads are capped by the family's.
-        let max_versions = if spec.raw {
-            spec.max_versions
-        } else {
-            spec.max_versions.min(family.max_versions)
+        let max_versions = match (spec.raw, spec.filtered) {
+            (true, true) => u32::MAX,
+            (true, false) => spec.max_versions,
+            (false, true) => family.max_versions,
+            (false, false) => spec.max_versions.min(family.max_versions),
         };
         RowResolver {
             deletes: DeleteTracker::default(),
@@ -190,9 +199,23 @@ impl<'a, 's> RowResolver<'a, 's> {
             skipping: None,
             spec,
             family,
-            oldest_unexpired: family.oldest_unexpired(now),
+            oldest_unexpired: if spec.raw {
+                0
+            } else {
+                family.oldest_unexpired(now)
+            },
             now,
             max_versions,
+        }
+    }
+
+    /// How many versions of a column a filtered read returns (`UserScanQueryMatcher`'s
+    /// `versionsAfterFilter`).
+    pub fn versions_after_filter(&self) -> u32 {
+        if self.spec.raw {
+            self.spec.max_versions
+        } else {
+            self.spec.max_versions.min(self.family.max_versions)
         }
     }
 

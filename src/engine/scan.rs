@@ -1,16 +1,23 @@
 //! The read path: regions in key order (or reversed), per region one merged cursor per family,
 //! per row the resolver (versions, deletes, TTL, time range, columns), then the filter, then
 //! the bounds and the limit. Gets are scans of one row.
+//!
+//! Filters run as HBase runs them: each region scanner gets its own copy of the scan's filter
+//! (`RegionScannerImpl`), the per-cell protocol is `UserScanQueryMatcher`'s (a filter sees up
+//! to the family's VERSIONS and versions are counted again after it), a
+//! `SEEK_NEXT_USING_HINT` seeks the family's merge cursor past cells it never reads, and the
+//! row check is `RegionScannerImpl.nextInternal`'s (a row left empty is dropped before
+//! `filter_row` is asked, so row-counting filters do not count it).
 
 use std::sync::Arc;
 
 use super::cell::Cell;
 use super::error::{Error, Result};
+use super::filter::{Filter, ReturnCode};
 use super::resolve::{ReadSpec, RowResolver, Verdict};
 use super::stats::OpStats;
 use super::store::MergeIter;
 use super::table::{Region, Table};
-use crate::filter::{Filter, ReturnCode};
 
 /// What a get or scan asks for. Bounds follow HBase: `start_row` inclusive, `stop_row`
 /// exclusive, empty means unbounded; in a reversed scan `start_row` is the highest row.
@@ -27,8 +34,12 @@ pub struct Scan {
     pub max_versions: u32,
     /// Half-open `[min, max)`.
     pub time_range: (u64, u64),
+    /// Rows returned at most, over all regions (the client's `Scan.setLimit`, the shell's
+    /// `LIMIT`).
     pub limit: Option<usize>,
     pub raw: bool,
+    /// The filter as the client built it; it is never run itself: each region scanner runs a
+    /// copy, so a scan can be run again with the same result.
     pub filter: Option<Box<dyn Filter>>,
 }
 
@@ -108,6 +119,13 @@ pub const EXAMINED_KEPT: usize = 20_000;
 /// Runs a scan against a table.
 pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput> {
     let desc = &table.descriptor;
+    if scan.raw && scan.columns.iter().any(|(_, q)| q.is_some()) {
+        // StoreScanner's constructor: a raw scan reads whole families.
+        return Err(Error::IllegalArgument(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: Cannot specify any column for a raw scan"
+                .into(),
+        ));
+    }
     // Which families, and which qualifiers of each, the read asks for.
     let mut wanted: Vec<(usize, Option<Vec<Vec<u8>>>)> = Vec::new();
     if scan.columns.is_empty() {
@@ -150,26 +168,32 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
                     time_range: scan.time_range,
                     columns: cols.as_deref(),
                     raw: scan.raw,
+                    filtered: scan.filter.is_some(),
                 },
             )
         })
         .collect();
-    let mut filter = scan.filter.take();
-    if let Some(f) = filter.as_mut() {
+    let mut template = scan.filter.take();
+    if let Some(f) = template.as_mut() {
         f.set_reversed(scan.reversed);
     }
     let mut reader = Reader {
         table,
         scan,
         specs: &specs,
-        filter: filter.as_deref_mut(),
+        template: template.as_deref(),
+        filter: None,
         now,
         out: ScanOutput::default(),
         done: false,
+        region_done: false,
+        region_rows: 0,
+        last_returned: false,
+        closed: vec![false; specs.len()],
     };
     reader.run();
     let out = std::mem::take(&mut reader.out);
-    scan.filter = filter;
+    scan.filter = template;
     Ok(out)
 }
 
@@ -177,6 +201,8 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
 trait CellSource<'t> {
     fn peek_cell(&self) -> Option<&'t Cell>;
     fn advance(&mut self);
+    /// Moves to the first cell at or after `target` without reading the cells between.
+    fn seek(&mut self, target: &Cell);
 }
 
 impl<'t> CellSource<'t> for MergeIter<'t> {
@@ -185,6 +211,9 @@ impl<'t> CellSource<'t> for MergeIter<'t> {
     }
     fn advance(&mut self) {
         self.next();
+    }
+    fn seek(&mut self, target: &Cell) {
+        MergeIter::seek(self, target);
     }
 }
 
@@ -201,16 +230,33 @@ impl<'t> CellSource<'t> for RowCells<'t> {
     fn advance(&mut self) {
         self.at += 1;
     }
+    fn seek(&mut self, target: &Cell) {
+        let rest = self.cells.get(self.at..).unwrap_or(&[]);
+        self.at += rest.partition_point(|c| *c < target);
+    }
 }
 
 struct Reader<'t, 's> {
     table: &'t Table,
     scan: &'s Scan,
     specs: &'s [(usize, ReadSpec<'s>)],
-    filter: Option<&'s mut (dyn Filter + 'static)>,
+    /// The scan's filter, copied for each region.
+    template: Option<&'s dyn Filter>,
+    /// The current region scanner's copy.
+    filter: Option<Box<dyn Filter>>,
     now: u64,
     out: ScanOutput,
+    /// The whole scan is over (stop row, limit, or a finished filter that returned nothing).
     done: bool,
+    /// The current region scanner is over (its filter is done).
+    region_done: bool,
+    /// Rows the current region scanner returned.
+    region_rows: u64,
+    /// Whether the last row the region scanner read was returned.
+    last_returned: bool,
+    /// Per family (in spec order): its store scanner was closed by a filter that finished in
+    /// the middle of a row (the matcher's DONE_SCAN closes the `StoreScanner`).
+    closed: Vec<bool>,
 }
 
 impl<'t, 's> Reader<'t, 's> {
@@ -232,6 +278,7 @@ impl<'t, 's> Reader<'t, 's> {
                     break;
                 }
                 self.reversed_region(region);
+                self.end_region_scanner();
             }
         } else {
             for region in regions.iter().skip(first) {
@@ -239,9 +286,35 @@ impl<'t, 's> Reader<'t, 's> {
                     break;
                 }
                 self.forward_region(region);
+                self.end_region_scanner();
             }
         }
         self.out.stats.rows_returned = self.out.rows.len() as u64;
+    }
+
+    /// What the client learns from a region scanner's last answer: a finished filter with no
+    /// rows in the answer ends the whole scan (`RSRpcServices.scan` sets `moreResults` false
+    /// when `isFilterDone() && results.isEmpty()`); otherwise the next region gets a fresh copy
+    /// of the filter. One answer per region here: a client that caches every row of a region.
+    fn end_region_scanner(&mut self) {
+        // The server resets the filter after each row before it asks (`nextRaw`).
+        let finished = self.filter.as_deref_mut().is_some_and(|f| {
+            f.reset();
+            f.filter_all_remaining()
+        });
+        if finished && self.region_rows == 0 {
+            self.done = true;
+        }
+    }
+
+    fn begin_region(&mut self, region: &Region) {
+        self.out.stats.regions.push(region.id);
+        self.out.per_region.push((region.id, 0, 0));
+        self.filter = self.template.map(|t| t.clone_box());
+        self.region_done = false;
+        self.region_rows = 0;
+        self.last_returned = false;
+        self.closed.iter_mut().for_each(|c| *c = false);
     }
 
     fn forward_region(&mut self, region: &'t Region) {
@@ -257,10 +330,12 @@ impl<'t, 's> Reader<'t, 's> {
             .map(|s| s.cursor_from(lower))
             .collect();
         self.begin_region(region);
-        while !self.done {
+        while !self.done && !self.region_done {
             let Some(row) = cursors
                 .iter()
-                .filter_map(|c| c.peek())
+                .zip(&self.closed)
+                .filter(|(_, closed)| !**closed)
+                .filter_map(|(c, _)| c.peek())
                 .map(|c| c.row.as_slice())
                 .min()
             else {
@@ -301,10 +376,12 @@ impl<'t, 's> Reader<'t, 's> {
             .map(|s| s.cursor_back(bound.map(|_| &probe)))
             .collect();
         self.begin_region(region);
-        while !self.done {
+        while !self.done && !self.region_done {
             let Some(row) = backwards
                 .iter()
-                .filter_map(|c| c.peek())
+                .zip(&self.closed)
+                .filter(|(_, closed)| !**closed)
+                .filter_map(|(c, _)| c.peek())
                 .map(|c| c.row.as_slice())
                 .max()
             else {
@@ -336,11 +413,6 @@ impl<'t, 's> Reader<'t, 's> {
         self.end_region(&backwards);
     }
 
-    fn begin_region(&mut self, region: &Region) {
-        self.out.stats.regions.push(region.id);
-        self.out.per_region.push((region.id, 0, 0));
-    }
-
     /// Adds the memstores and runs the region's cursors read to the statistics. Cursors of one
     /// store repeat in the list in spec order (a reversed scan opens one set per row), so
     /// sources are told apart per store before counting.
@@ -358,9 +430,8 @@ impl<'t, 's> Reader<'t, 's> {
         }
     }
 
-    /// Reads one row from the cursors (each positioned at or before it) and leaves each cursor
-    /// past it.
-    fn read_row<C: CellSource<'t>>(&mut self, row: &'t [u8], cursors: &mut [C]) {
+    /// Counts a row as read by the region scanner (`ROWS_SCANNED`).
+    fn count_row(&mut self, row: &[u8]) {
         self.out.stats.rows_examined += 1;
         if self.out.examined.len() < EXAMINED_KEPT {
             self.out.examined.push(row.to_vec());
@@ -368,21 +439,43 @@ impl<'t, 's> Reader<'t, 's> {
         if let Some((_, rows, _)) = self.out.per_region.last_mut() {
             *rows += 1;
         }
-        let mut drop_row = false;
+    }
+
+    /// Reads one row from the cursors (each positioned at or before it) and leaves each cursor
+    /// past it, as `RegionScannerImpl.nextInternal` reads a row.
+    fn read_row<C: CellSource<'t>>(&mut self, row: &'t [u8], cursors: &mut [C]) {
         if let Some(f) = self.filter.as_deref_mut() {
             f.reset();
             if f.filter_all_remaining() {
-                self.done = true;
+                // After a returned row the scanner stops at once (`nextRaw`); after a dropped
+                // one it looks at the next row first, which counts as scanned and filtered.
+                if !self.last_returned {
+                    self.count_row(row);
+                    self.out.stats.rows_filtered += 1;
+                }
+                self.region_done = true;
                 return;
             }
-            drop_row = f.filter_row_key(row);
         }
+        self.count_row(row);
+        let drop_row = self
+            .filter
+            .as_deref_mut()
+            .is_some_and(|f| f.filter_row_key(row));
         let mut cells: Vec<Cell> = Vec::new();
-        for (cursor, (fi, spec)) in cursors.iter_mut().zip(self.specs) {
+        for (si, (cursor, (fi, spec))) in cursors.iter_mut().zip(self.specs).enumerate() {
             let Some(family) = self.table.descriptor.families.get(*fi) else {
                 continue;
             };
+            if self.closed.get(si).copied().unwrap_or(false) {
+                continue;
+            }
             let mut resolver = RowResolver::new(spec, family, self.now);
+            // Versions counted again after the filter (`mergeFilterResponse`).
+            let after_filter = resolver.versions_after_filter();
+            let mut column: Option<&'t [u8]> = None;
+            let mut versions = 0u32;
+            // The rest of the row in this family is skipped (NEXT_ROW, a row key dropped).
             let mut rest_of_row = drop_row;
             while let Some(cell) = cursor.peek_cell() {
                 if cell.row.as_slice() != row {
@@ -394,55 +487,104 @@ impl<'t, 's> Reader<'t, 's> {
                 if let Some((_, _, bytes)) = self.out.per_region.last_mut() {
                     *bytes += cell.size() as u64;
                 }
-                if rest_of_row || resolver.offer(cell) != Verdict::Include {
+                if rest_of_row {
                     continue;
                 }
                 let Some(f) = self.filter.as_deref_mut() else {
-                    cells.push(cell.clone());
+                    if resolver.offer(cell) == Verdict::Include {
+                        cells.push(cell.clone());
+                    }
                     continue;
                 };
+                // DONE_SCAN: the matcher asks before anything else, and the store scanner
+                // closes for the rest of the region.
                 if f.filter_all_remaining() {
-                    self.done = true;
-                    rest_of_row = true;
+                    if let Some(closed) = self.closed.get_mut(si) {
+                        *closed = true;
+                    }
+                    break;
+                }
+                if resolver.offer(cell) != Verdict::Include {
                     continue;
                 }
-                let code = f.filter_cell(cell);
-                if code.includes() {
-                    cells.push(f.transform_cell(cell.clone()));
-                }
-                match code {
-                    ReturnCode::IncludeAndNextCol | ReturnCode::NextCol => {
-                        resolver.skip_column(cell)
+                match f.filter_cell(cell) {
+                    ReturnCode::Skip => {}
+                    ReturnCode::NextCol => resolver.skip_column(cell),
+                    ReturnCode::NextRow => rest_of_row = true,
+                    ReturnCode::SeekNextUsingHint => {
+                        // StoreScanner seeks only in the scan's direction (HBASE-26232): a
+                        // forward scan to a hint after the cell; a reversed one to a hint
+                        // before it, which no column hint is, so it reads on. Without a hint it
+                        // reads on too.
+                        if !self.scan.reversed {
+                            if let Some(hint) = f.next_cell_hint(cell).filter(|h| h > cell) {
+                                cursor.seek(&hint);
+                            }
+                        }
                     }
-                    ReturnCode::IncludeAndSeekNextRow | ReturnCode::NextRow => rest_of_row = true,
-                    _ => {}
+                    ReturnCode::IncludeAndNextCol => {
+                        cells.push(f.transform_cell(cell.clone()));
+                        resolver.skip_column(cell);
+                    }
+                    // The matcher keeps its own INCLUDE for INCLUDE_AND_SEEK_NEXT_ROW and
+                    // counts the version.
+                    ReturnCode::Include | ReturnCode::IncludeAndSeekNextRow => {
+                        if column != Some(cell.qualifier.as_slice()) {
+                            column = Some(&cell.qualifier);
+                            versions = 0;
+                        }
+                        versions += 1;
+                        if versions > after_filter {
+                            resolver.skip_column(cell);
+                        } else {
+                            cells.push(f.transform_cell(cell.clone()));
+                        }
+                    }
                 }
             }
         }
+        self.last_returned = false;
         if drop_row {
+            self.out.stats.rows_filtered += 1;
+            if self
+                .filter
+                .as_deref()
+                .is_some_and(|f| f.filter_all_remaining())
+            {
+                self.region_done = true;
+            }
             return;
         }
+        let was_empty = cells.is_empty();
+        let mut excluded = false;
         if let Some(f) = self.filter.as_deref_mut() {
             if f.has_filter_row() {
+                // FilterWrapper.filterRowCellsWithRet: filter_row only when cells are left.
                 f.filter_row_cells(&mut cells);
-            }
-            let dropped = f.filter_row();
-            // A filter that is done now ends the scan before the next row is read.
-            if f.filter_all_remaining() {
-                self.done = true;
-            }
-            if dropped {
-                return;
+                excluded = !cells.is_empty() && f.filter_row();
+            } else {
+                excluded = !was_empty && f.filter_row();
             }
         }
-        if cells.is_empty() {
+        if was_empty || excluded || cells.is_empty() {
+            self.out.stats.rows_filtered += 1;
             return;
         }
         self.out.stats.cells_returned += cells.len() as u64;
+        self.out.stats.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
         self.out.rows.push(Row {
             row: row.to_vec(),
             cells,
         });
+        self.region_rows += 1;
+        self.last_returned = true;
+        // `nextRaw`: the filter is reset, then asked whether it is done.
+        if let Some(f) = self.filter.as_deref_mut() {
+            f.reset();
+            if f.filter_all_remaining() {
+                self.region_done = true;
+            }
+        }
         if self.scan.limit.is_some_and(|l| self.out.rows.len() >= l) {
             self.done = true;
         }

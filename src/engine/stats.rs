@@ -2,20 +2,69 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The cost of one read or write.
+/// The cost of one read or write. The read counters mirror HBase's scan metrics
+/// (`ScanMetrics`, `ServerSideScanMetrics`); [`OpStats::metrics`] lists them under HBase's
+/// names, as the shell's `METRICS` option prints them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpStats {
-    /// Ids of the regions the operation touched, in the order touched.
+    /// Ids of the regions the operation touched, in the order touched; its length is
+    /// `REGIONS_SCANNED` (`ScanMetrics.countOfRegions`).
     pub regions: Vec<u64>,
+    /// Memstores a read took cells from (Rowkey's own; HBase counts bytes read from the memstore).
     pub memstores_touched: u32,
+    /// Sorted runs (HFiles) a read took cells from (Rowkey's own).
     pub runs_touched: u32,
+    /// Rows the region scanners read, returned or not: `ROWS_SCANNED`
+    /// (`ServerSideScanMetrics.countOfRowsScanned`).
     pub rows_examined: u64,
+    /// Rows read and then dropped: by `filterRowKey`, by `filterRow`, or left with no cells
+    /// (versions, deletes, the column selection or the filter took them all): `ROWS_FILTERED`
+    /// (`ServerSideScanMetrics.countOfRowsFiltered`).
+    #[serde(default)]
+    pub rows_filtered: u64,
+    /// Rows in the result (HBase's `Result` count).
     pub rows_returned: u64,
+    /// Cells the store scanners read (Rowkey's own; HBase has no cell counter). A filter's
+    /// `SEEK_NEXT_USING_HINT` seeks past cells without reading them, and they are not counted.
     pub cells_examined: u64,
+    /// Cells in the result.
     pub cells_returned: u64,
+    /// Bytes of the cells read (counted as `Cell::size`); HBase 2.6 counts whole blocks
+    /// instead (`BLOCK_BYTES_SCANNED`, `BYTES_READ_FROM_MEMSTORE`).
     pub bytes_read: u64,
+    /// Bytes of the cells in the result, after transforms (`KeyOnlyFilter`):
+    /// `BYTES_IN_RESULTS` (`ScanMetrics.countOfBytesInResults`).
+    #[serde(default)]
+    pub bytes_returned: u64,
     pub cells_written: u64,
     pub bytes_written: u64,
+}
+
+/// One scan metric as HBase names it, with Rowkey's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Metric {
+    /// HBase's metric name (`ROWS_SCANNED`), or Rowkey's own name where HBase has none.
+    pub name: &'static str,
+    pub value: u64,
+    /// True for a metric HBase reports under this name.
+    pub hbase: bool,
+}
+
+impl OpStats {
+    /// The read statistics as scan metrics, HBase's first, in the order the shell prints them.
+    pub fn metrics(&self) -> Vec<Metric> {
+        let m = |name, value, hbase| Metric { name, value, hbase };
+        vec![
+            m("BYTES_IN_RESULTS", self.bytes_returned, true),
+            m("REGIONS_SCANNED", self.regions.len() as u64, true),
+            m("ROWS_FILTERED", self.rows_filtered, true),
+            m("ROWS_SCANNED", self.rows_examined, true),
+            m("CELLS_SCANNED", self.cells_examined, false),
+            m("BYTES_SCANNED", self.bytes_read, false),
+            m("MEMSTORES_READ", u64::from(self.memstores_touched), false),
+            m("RUNS_READ", u64::from(self.runs_touched), false),
+        ]
+    }
 }
 
 /// A region's running counters, and its activity per logical tick.

@@ -68,6 +68,7 @@ impl Store {
     pub fn cursor_at(&self, probe: &Cell) -> MergeIter<'_> {
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         sources.push(Source::Mem(
+            &self.memstore,
             self.memstore
                 .range((Bound::Included(probe), Bound::Unbounded)),
         ));
@@ -245,9 +246,13 @@ pub struct Rewrite {
     pub bytes: usize,
 }
 
-/// One sorted input of a merge, read forwards or backwards.
+/// One sorted input of a merge, read forwards or backwards. A forward memstore source keeps
+/// its set, to seek in it.
 pub enum Source<'a> {
-    Mem(std::collections::btree_set::Range<'a, Cell>),
+    Mem(
+        &'a BTreeSet<Cell>,
+        std::collections::btree_set::Range<'a, Cell>,
+    ),
     Run(std::slice::Iter<'a, Cell>),
     MemBack(std::iter::Rev<std::collections::btree_set::Range<'a, Cell>>),
     RunBack(std::iter::Rev<std::slice::Iter<'a, Cell>>),
@@ -257,7 +262,7 @@ impl<'a> Iterator for Source<'a> {
     type Item = &'a Cell;
     fn next(&mut self) -> Option<&'a Cell> {
         match self {
-            Source::Mem(it) => it.next(),
+            Source::Mem(_, it) => it.next(),
             Source::Run(it) => it.next(),
             Source::MemBack(it) => it.next(),
             Source::RunBack(it) => it.next(),
@@ -296,6 +301,30 @@ impl<'a> MergeIter<'a> {
         MergeIter {
             descending: true,
             ..MergeIter::new(sources)
+        }
+    }
+
+    /// Moves every forward source to its first cell at or after `target`, without reading the
+    /// cells in between: a memstore by a new range, a run by binary search (HBase's `reseek`,
+    /// which a filter's `SEEK_NEXT_USING_HINT` triggers). Backward sources do not move.
+    pub fn seek(&mut self, target: &Cell) {
+        for (head, source) in &mut self.inputs {
+            if head.is_none_or(|c| c >= target) {
+                continue;
+            }
+            match source {
+                Source::Mem(set, it) => {
+                    *it = set.range((Bound::Included(target), Bound::Unbounded));
+                    *head = it.next();
+                }
+                Source::Run(it) => {
+                    let rest = it.as_slice();
+                    let at = rest.partition_point(|c| c < target);
+                    *it = rest.get(at..).unwrap_or(&[]).iter();
+                    *head = it.next();
+                }
+                Source::MemBack(_) | Source::RunBack(_) => {}
+            }
         }
     }
 

@@ -91,10 +91,7 @@ impl<'a> Parser<'a> {
         Ok(if items.len() == 1 {
             items.remove(0)
         } else {
-            Box::new(FilterList {
-                must_pass_all: false,
-                filters: items,
-            })
+            Box::new(FilterList::new(false, items))
         })
     }
 
@@ -110,10 +107,7 @@ impl<'a> Parser<'a> {
         Ok(if items.len() == 1 {
             items.remove(0)
         } else {
-            Box::new(FilterList {
-                must_pass_all: true,
-                filters: items,
-            })
+            Box::new(FilterList::new(true, items))
         })
     }
 
@@ -405,11 +399,7 @@ fn build(
         }
         "PrefixFilter" => {
             count(&args, &[1], "1", &span)?;
-            Box::new(PrefixFilter {
-                prefix: quoted(a(0)?)?,
-                passed: false,
-                reversed: false,
-            })
+            Box::new(PrefixFilter::new(&quoted(a(0)?)?))
         }
         "ColumnPrefixFilter" => {
             count(&args, &[1], "1", &span)?;
@@ -419,7 +409,10 @@ fn build(
         }
         "MultipleColumnPrefixFilter" => {
             let prefixes = args.iter().map(quoted).collect::<Result<Vec<_>, _>>()?;
-            Box::new(MultipleColumnPrefixFilter { prefixes })
+            match MultipleColumnPrefixFilter::new(prefixes) {
+                Some(f) => Box::new(f),
+                None => return err("prefixes must be distinct", span),
+            }
         }
         "ColumnCountGetFilter" => {
             count(&args, &[1], "1", &span)?;
@@ -437,10 +430,7 @@ fn build(
                     a(0)?.span.clone(),
                 );
             }
-            Box::new(PageFilter {
-                page_size,
-                accepted: 0,
-            })
+            Box::new(PageFilter::new(page_size))
         }
         "ColumnPaginationFilter" => {
             count(&args, &[2], "2", &span)?;
@@ -451,11 +441,7 @@ fn build(
                     a(0)?.span.start..a(1)?.span.end,
                 );
             }
-            Box::new(ColumnPaginationFilter {
-                limit,
-                offset,
-                count: 0,
-            })
+            Box::new(ColumnPaginationFilter::new(limit, offset))
         }
         "InclusiveStopFilter" => {
             count(&args, &[1], "1", &span)?;
@@ -477,13 +463,14 @@ fn build(
                 }
                 timestamps.push(ts as u64);
             }
-            Box::new(TimestampsFilter { timestamps })
+            // The filter language builds it without seek hints, as HBase's parser does.
+            Box::new(TimestampsFilter::new(timestamps, false))
         }
         "RowFilter" | "FamilyFilter" | "QualifierFilter" | "ValueFilter" => {
             count(&args, &[2], "2", &span)?;
             let (op, comparator) = op_and_comparator(a(0)?, a(1)?)?;
             match name {
-                "RowFilter" => Box::new(RowFilter { op, comparator }),
+                "RowFilter" => Box::new(RowFilter::new(op, comparator)),
                 "FamilyFilter" => Box::new(FamilyFilter { op, comparator }),
                 "QualifierFilter" => Box::new(QualifierFilter { op, comparator }),
                 _ => Box::new(ValueFilter { op, comparator }),

@@ -4,7 +4,7 @@ use super::{Comparator, CompareOp, Filter, ReturnCode};
 use crate::engine::Cell;
 
 /// Cells whose value compares to the operand as the operator says.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ValueFilter {
     pub op: CompareOp,
     pub comparator: Comparator,
@@ -23,7 +23,7 @@ impl Filter for ValueFilter {
 /// Whole rows, kept or dropped by the value of one column. Rows without the column pass
 /// unless `filter_if_missing`; with `latest_version_only` only the newest version is tested.
 /// The `exclude` flavour (SingleColumnValueExcludeFilter) drops the tested column from results.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SingleColumnValueFilter {
     pub family: Vec<u8>,
     pub qualifier: Vec<u8>,
@@ -87,7 +87,7 @@ impl Filter for SingleColumnValueFilter {
 
 /// Keeps the cells whose timestamp matches a version of a reference column in the same row,
 /// optionally only reference versions whose value passes a comparison.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct DependentColumnFilter {
     pub family: Vec<u8>,
     pub qualifier: Vec<u8>,
