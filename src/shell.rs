@@ -5,6 +5,7 @@
 mod ast;
 pub mod commands;
 mod complete;
+mod convert;
 mod exec;
 mod format;
 mod help;

@@ -269,7 +269,7 @@ pub fn designs() -> Vec<Design> {
             tables: &["sg_memusage_one", "sg_memusage"],
             setup: frequent_updates,
             patterns: vec![
-                pattern("The one hot row (history gone)", "get 'sg_memusage_one', 'memusage', {VERSIONS => 100}", "VERSIONS => 1: only the last of 600 writes is readable."),
+                pattern("The one hot row (history gone)", "get 'sg_memusage_one', 'memusage', {COLUMN => 'm', VERSIONS => 100}", "VERSIONS => 1: only the last of 600 writes is readable."),
                 pattern("What the memstore still holds", "scan 'sg_memusage_one', {RAW => true, VERSIONS => 1000}", "Raw reads show versions a flush will drop."),
                 pattern("The last 5 readings, one row each", "scan 'sg_memusage', {ROWPREFIXFILTER => 'memusage#', LIMIT => 5}", "Newest first, full history kept."),
             ],

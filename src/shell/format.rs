@@ -1,5 +1,6 @@
 //! Output exactly as the HBase 2.x shell prints it when not attached to a terminal.
 
+use super::convert::Converters;
 use crate::bytes::to_printable;
 use crate::engine::{Cell, FamilyDescriptor, Row, Table, TableSettings};
 
@@ -82,18 +83,24 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// `timestamp=..., value=...` (or `type=...` for a marker), cut to `maxlength` characters as
-/// HBase cuts it.
-pub fn cell_text(cell: &Cell, maxlength: Option<usize>, time: &TimeFormat) -> String {
+/// HBase cuts it; the value goes through its column's converter, whose exception is the error.
+pub fn cell_text(
+    cell: &Cell,
+    maxlength: Option<usize>,
+    time: &TimeFormat,
+    conv: &Converters,
+) -> Result<String, String> {
     let ts = time.timestamp(cell.timestamp);
     let text = if cell.kind.is_delete() {
         format!("timestamp={ts}, type={}", cell.kind.name())
     } else {
-        format!("timestamp={ts}, value={}", to_printable(&cell.value))
+        let value = conv.value(&cell.family, &cell.qualifier, &cell.value)?;
+        format!("timestamp={ts}, value={value}")
     };
-    match maxlength {
+    Ok(match maxlength {
         Some(n) => text.chars().take(n).collect(),
         None => text,
-    }
+    })
 }
 
 pub fn column_name(cell: &Cell) -> String {
@@ -105,18 +112,28 @@ pub fn column_name(cell: &Cell) -> String {
 }
 
 /// The `ROW  COLUMN+CELL` table of a scan.
-pub fn scan_rows(rows: &[Row], maxlength: Option<usize>, time: &TimeFormat) -> String {
+pub fn scan_rows(
+    rows: &[Row],
+    maxlength: Option<usize>,
+    time: &TimeFormat,
+    conv: &Converters,
+) -> Result<String, String> {
     let mut out = String::from(SCAN_HEADER);
-    out.push_str(&scan_row_lines(rows, maxlength, time));
+    out.push_str(&scan_row_lines(rows, maxlength, time, conv)?);
     out.push_str(&format!("{} row(s)\n", rows.len()));
-    out
+    Ok(out)
 }
 
 /// The header line of a scan's output.
 pub const SCAN_HEADER: &str = "ROW  COLUMN+CELL\n";
 
 /// The cell lines of a scan's rows, without header or count (one page of a paged scan).
-pub fn scan_row_lines(rows: &[Row], maxlength: Option<usize>, time: &TimeFormat) -> String {
+pub fn scan_row_lines(
+    rows: &[Row],
+    maxlength: Option<usize>,
+    time: &TimeFormat,
+    conv: &Converters,
+) -> Result<String, String> {
     let mut out = String::new();
     for row in rows {
         let key = to_printable(&row.row);
@@ -125,25 +142,32 @@ pub fn scan_row_lines(rows: &[Row], maxlength: Option<usize>, time: &TimeFormat)
                 " {} column={}, {}\n",
                 key,
                 column_name(cell),
-                cell_text(cell, maxlength, time)
+                cell_text(cell, maxlength, time, conv)?
             ));
         }
     }
-    out
+    Ok(out)
 }
 
-/// The `COLUMN  CELL` table of a get; HBase counts its cells as rows.
-pub fn get_cells(cells: &[Cell], maxlength: Option<usize>, time: &TimeFormat) -> String {
+/// The `COLUMN  CELL` table of a get. The count is of rows: `_get_internal` in hbase-shell's
+/// `table.rb` returns a count of 1 for a row it found, and `formatter.footer` prints
+/// `0 row(s)` when it found none.
+pub fn get_cells(
+    cells: &[Cell],
+    maxlength: Option<usize>,
+    time: &TimeFormat,
+    conv: &Converters,
+) -> Result<String, String> {
     let mut out = String::from("COLUMN  CELL\n");
     for cell in cells {
         out.push_str(&format!(
             " {} {}\n",
             column_name(cell),
-            cell_text(cell, maxlength, time)
+            cell_text(cell, maxlength, time, conv)?
         ));
     }
-    out.push_str(&format!("{} row(s)\n", cells.len()));
-    out
+    out.push_str(&format!("{} row(s)\n", usize::from(!cells.is_empty())));
+    Ok(out)
 }
 
 pub fn took(seconds: f64) -> String {

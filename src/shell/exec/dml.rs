@@ -4,14 +4,15 @@
 use std::ops::Range;
 
 use super::args::{
-    bool_of, bytes_of, columns_of, fail, int_of, qualified, split_column, uint_of, Args, Opts, Res,
+    bool_of, bytes_of, fail, int_of, qualified, split_column, uint_of, word_of, Args, Opts, Res,
 };
 use super::{echo, engine_error, format, unrouted, Ctx, Reply, Step};
 use crate::bytes::to_printable;
 use crate::engine::{Condition, Engine, Mutation, Scan, ScanOutput};
 use crate::filter::{parse_filter, CompareOp};
-use crate::shell::ast::Value;
+use crate::shell::ast::{Spanned, Value};
 use crate::shell::commands;
+use crate::shell::convert::{Columns, Converters};
 use crate::shell::ReadTrace;
 
 pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
@@ -133,12 +134,29 @@ fn mutation_span(e: &crate::engine::Error, args: &Args<'_>) -> Range<usize> {
 /// Options shared by get and scan.
 struct ReadOpts {
     maxlength: Option<usize>,
+    converters: Converters,
 }
 
-fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<ReadOpts> {
-    if let Some(v) = opts.take("COLUMNS").or_else(|| opts.take("COLUMN")) {
-        scan.columns = columns_of(v)?;
+/// The columns of a `COLUMNS`/`COLUMN` value (one name or an array of names), added in
+/// order as `table.rb` adds them with `Get`/`Scan.addFamily` and `addColumn`.
+fn add_columns(columns: &mut Columns, v: &Spanned, not_a_list: &str) -> Res<()> {
+    match &v.value {
+        Value::Array(items) => {
+            for item in items {
+                columns.add(&bytes_of(item, "column")?);
+            }
+            Ok(())
+        }
+        Value::Str(_) => {
+            columns.add(&bytes_of(v, "column")?);
+            Ok(())
+        }
+        _ => fail(not_a_list, v.span.clone()),
     }
+}
+
+/// The options of a get or scan after its columns: versions, time, filter and MAXLENGTH.
+fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
     if let Some(v) = opts.take("VERSIONS") {
         let n = int_of(v, "VERSIONS")?;
         scan.max_versions = u32::try_from(n)
@@ -182,41 +200,101 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<ReadOpts> {
             }
         }
     }
-    let maxlength = match opts.take("MAXLENGTH") {
-        Some(v) => Some(uint_of(v, "MAXLENGTH")? as usize),
-        None => None,
-    };
-    Ok(ReadOpts { maxlength })
+    match opts.take("MAXLENGTH") {
+        Some(v) => Ok(Some(uint_of(v, "MAXLENGTH")? as usize)),
+        None => Ok(None),
+    }
 }
 
+/// Keys `_get_internal` takes out of the hash before it decides whether the rest names
+/// columns or a time.
+const GET_SIDE_KEYS: &[&str] = &["MAXLENGTH", "FILTER", "CONSISTENCY", "REGION_REPLICA_ID"];
+
+/// `get 't', 'r'`, `get 't', 'r', 'c1', 'c2'`, `get 't', 'r', ['c1', 'c2']` or
+/// `get 't', 'r', {COLUMN => ..., ...}`, read as hbase-shell's `table.rb` `_get_internal`
+/// reads them.
 fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     args.count(2, usize::MAX)?;
     let name = args.text(0, "table name")?;
     let row = args.bytes(1, "row key")?;
     let mut scan = Scan::get(&row);
-    let mut columns = Vec::new();
-    for i in 2..args.positional() {
+    let mut columns = Columns::default();
+    let hash = args.trailing_hash().filter(|_| args.cmd.args.len() > 2);
+    let positional = args.positional();
+    if let (Some(h), true) = (hash, positional > 2) {
+        // `args.first` is then a column, so `_get_internal` flattens the hash in among the
+        // columns and asks HBase for a family named after its text.
+        return fail(
+            "a column list and an options hash do not mix: HBase's shell would read the hash \
+             as one more column name. Put the columns in the hash: {COLUMNS => [...], ...}",
+            h.span.clone(),
+        );
+    }
+    for i in 2..positional {
         if let Some(a) = args.get(i) {
-            columns.extend(columns_of(a)?);
+            add_columns(
+                &mut columns,
+                a,
+                "expected a column name or an array of them",
+            )?;
         }
     }
-    scan.columns = columns;
-    let mut opts = match args.trailing_hash() {
-        Some(h) if args.cmd.args.len() > 2 => Opts::of(h)?,
-        _ => Opts::empty(),
+    let mut opts = match hash {
+        Some(h) => Opts::of(h)?,
+        None => Opts::empty(),
     };
-    let ro = read_opts(&mut opts, &mut scan)?;
-    opts.done(
-        commands::options("get"),
-        &[
-            "ATTRIBUTES",
-            "AUTHORIZATIONS",
-            "CONSISTENCY",
-            "REGION_REPLICA_ID",
-            "FORMATTER",
-            "FORMATTER_CLASS",
-        ],
-    )?;
+    const GET_IGNORED: &[&str] = &[
+        "COLUMNS",
+        "ATTRIBUTES",
+        "AUTHORIZATIONS",
+        "CONSISTENCY",
+        "REGION_REPLICA_ID",
+        "FORMATTER",
+        "FORMATTER_CLASS",
+    ];
+    // A key nobody knows is a slip: say so before judging what the hash asks for.
+    let known: Vec<&str> = commands::options("get")
+        .iter()
+        .chain(GET_IGNORED)
+        .copied()
+        .collect();
+    Opts {
+        pairs: opts.pairs.clone(),
+    }
+    .done(commands::options("get"), &known)?;
+    if let Some(h) = hash {
+        // What is left once the side options are out must name columns, or a time (or carry
+        // attributes or authorizations); `_get_internal` raises this otherwise.
+        let rest: Vec<_> = opts
+            .pairs
+            .iter()
+            .filter(|p| !GET_SIDE_KEYS.contains(&p.0.as_str()))
+            .map(|p| p.0.as_str())
+            .collect();
+        let has = |k: &str| rest.contains(&k);
+        let names_columns = has("COLUMN") || has("COLUMNS");
+        let names_time = has("TIMESTAMP") || has("TIMERANGE");
+        let other = has("ATTRIBUTES") || has("AUTHORIZATIONS");
+        if !rest.is_empty() && !names_columns && !names_time && !other {
+            return fail(
+                format!(
+                    "Failed parse of {}, Hash",
+                    ruby_hash_without(h, GET_SIDE_KEYS)
+                ),
+                h.span.clone(),
+            );
+        }
+    }
+    if let Some(v) = opts.take("COLUMN").or_else(|| opts.take("COLUMNS")) {
+        add_columns(
+            &mut columns,
+            v,
+            "Failed parse column argument type: COLUMN must be a column name or an array of them",
+        )?;
+    }
+    scan.columns = columns.scan_columns();
+    let maxlength = read_opts(&mut opts, &mut scan)?;
+    opts.done(commands::options("get"), GET_IGNORED)?;
     let out = ctx
         .engine
         .scan(&name, &mut scan)
@@ -227,11 +305,71 @@ fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         .flat_map(|r| r.cells.iter().cloned())
         .collect();
     ctx.trace = Some(trace_of(name, &out));
-    Ok(Some(format::get_cells(
-        &cells,
-        ro.maxlength,
-        ctx.time_format,
-    )))
+    let text = format::get_cells(&cells, maxlength, ctx.time_format, &columns.converters)
+        .or_else(|e| fail(e, args.cmd.span.clone()))?;
+    Ok(Some(text))
+}
+
+/// A hash as Ruby's `Hash#inspect` prints it (`{"VERSIONS"=>3}`), leaving out `skip` keys;
+/// the shell's constants (`VERSIONS`) are strings.
+fn ruby_hash_without(h: &Spanned, skip: &[&str]) -> String {
+    let Value::Hash(pairs) = &h.value else {
+        return ruby_inspect(&h.value, true);
+    };
+    let shown: Vec<String> = pairs
+        .iter()
+        .filter(|(k, _)| word_of(&k.value).is_none_or(|w| !skip.contains(&w.as_str())))
+        .map(|(k, v)| {
+            format!(
+                "{}=>{}",
+                ruby_inspect(&k.value, true),
+                ruby_inspect(&v.value, false)
+            )
+        })
+        .collect();
+    format!("{{{}}}", shown.join(", "))
+}
+
+/// A value as Ruby's `inspect` prints it; with `constants_are_strings` a bare word is one of
+/// the shell's string constants.
+fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
+    match v {
+        Value::Str(b) => {
+            let mut out = String::from("\"");
+            for &c in b {
+                match c {
+                    b'"' => out.push_str("\\\""),
+                    b'\\' => out.push_str("\\\\"),
+                    b' '..=b'~' => out.push(char::from(c)),
+                    _ => out.push_str(&format!("\\x{c:02X}")),
+                }
+            }
+            out.push('"');
+            out
+        }
+        Value::Int(i) => i.to_string(),
+        Value::Ident(w)
+            if constants_are_strings && !matches!(w.as_str(), "true" | "false" | "nil") =>
+        {
+            format!("\"{w}\"")
+        }
+        Value::Ident(w) => w.clone(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| ruby_inspect(&i.value, constants_are_strings))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Hash(_) => ruby_hash_without(
+            &Spanned {
+                value: v.clone(),
+                span: 0..0,
+            },
+            &[],
+        ),
+    }
 }
 
 /// What a read touched, for the views.
@@ -244,23 +382,39 @@ fn trace_of(table: String, out: &ScanOutput) -> ReadTrace {
     }
 }
 
+/// The scan of a `scan` or `count` hash, as hbase-shell's `table.rb` `_hash_to_scan` builds it.
 fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
     let mut scan = Scan::default();
     let mut opts = match args.get(hash_at) {
         Some(h) => Opts::of(h)?,
         None => Opts::empty(),
     };
-    if let Some(v) = opts.take("ROWPREFIXFILTER") {
-        let p = bytes_of(v, "ROWPREFIXFILTER")?;
-        scan.start_row = p.clone();
-        scan.stop_row = crate::bytes::prefix_stop(&p);
-    }
     if let Some(v) = opts.take("STARTROW") {
         scan.start_row = bytes_of(v, "STARTROW")?;
     }
     if let Some(v) = opts.take("STOPROW") {
         scan.stop_row = bytes_of(v, "STOPROW")?;
+        // `Scan.new(startrow, stoprow)`: the deprecated constructor's `setStopRow` makes the
+        // stop row inclusive when it equals a non-empty start row, the old "get scan".
+        scan.stop_inclusive = !scan.start_row.is_empty() && scan.start_row == scan.stop_row;
     }
+    if let Some(v) = opts.take("ROWPREFIXFILTER") {
+        // `setRowPrefixFilter` comes after the constructor and overwrites both bounds
+        // (`withStartRow`, then `withStopRow`, which is exclusive).
+        let p = bytes_of(v, "ROWPREFIXFILTER")?;
+        scan.start_row = p.clone();
+        scan.stop_row = crate::bytes::prefix_stop(&p);
+        scan.stop_inclusive = false;
+    }
+    let mut columns = Columns::default();
+    if let Some(v) = opts.take("COLUMNS").or_else(|| opts.take("COLUMN")) {
+        add_columns(
+            &mut columns,
+            v,
+            "COLUMNS must be specified as a String or an Array",
+        )?;
+    }
+    scan.columns = columns.scan_columns();
     if let Some(v) = opts.take("REVERSED") {
         scan.reversed = bool_of(v, "REVERSED")?;
     }
@@ -276,10 +430,11 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
                 .map_or_else(|| fail("LIMIT must be positive", v.span.clone()), Ok)?,
         );
     }
-    let ro = read_opts(&mut opts, &mut scan)?;
+    let maxlength = read_opts(&mut opts, &mut scan)?;
     opts.done(
         commands::options("scan"),
         &[
+            "COLUMN",
             "CACHE",
             "CACHE_BLOCKS",
             "BATCH",
@@ -295,7 +450,13 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
             "ISOLATION_LEVEL",
         ],
     )?;
-    Ok((scan, ro))
+    Ok((
+        scan,
+        ReadOpts {
+            maxlength,
+            converters: columns.converters,
+        },
+    ))
 }
 
 fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
@@ -303,18 +464,16 @@ fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.text(0, "table name")?;
     let (mut scan, ro) = scan_from(args, 1)?;
     if let Some(page) = ctx.page_rows {
-        return scan_page(ctx, args, scan, ro.maxlength, None, page);
+        return scan_page(ctx, args, scan, &ro, None, page);
     }
     let out = ctx
         .engine
         .scan(&name, &mut scan)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
     ctx.trace = Some(trace_of(name, &out));
-    Ok(Some(format::scan_rows(
-        &out.rows,
-        ro.maxlength,
-        ctx.time_format,
-    )))
+    let text = format::scan_rows(&out.rows, ro.maxlength, ctx.time_format, &ro.converters)
+        .or_else(|e| fail(e, args.cmd.span.clone()))?;
+    Ok(Some(text))
 }
 
 /// The next page of a paged scan: the same command read again, starting after the last row
@@ -326,7 +485,7 @@ pub(super) fn resume_scan(
     page: usize,
 ) -> Res<Reply> {
     let (scan, ro) = scan_from(args, 1)?;
-    scan_page(ctx, args, scan, ro.maxlength, Some(after), page)
+    scan_page(ctx, args, scan, &ro, Some(after), page)
 }
 
 /// Where a paged scan stands: the last row shown and how many rows were shown.
@@ -348,7 +507,7 @@ fn scan_page(
     ctx: &mut Ctx<'_>,
     args: &Args<'_>,
     mut scan: Scan,
-    maxlength: Option<usize>,
+    ro: &ReadOpts,
     after: Option<Progress>,
     page: usize,
 ) -> Res<Reply> {
@@ -388,11 +547,9 @@ fn scan_page(
     if after.is_none() {
         text.push_str(format::SCAN_HEADER);
     }
-    text.push_str(&format::scan_row_lines(
-        &out.rows,
-        maxlength,
-        ctx.time_format,
-    ));
+    let lines = format::scan_row_lines(&out.rows, ro.maxlength, ctx.time_format, &ro.converters)
+        .or_else(|e| fail(e, args.cmd.span.clone()))?;
+    text.push_str(&lines);
     let rows = shown + out.rows.len() as u64;
     match out.rows.last() {
         Some(last) if more => {

@@ -1,0 +1,191 @@
+//! Shell arguments read as hbase-shell reads them: `get`, `scan` and `create` follow
+//! `hbase/table.rb` (`_get_internal`, `_hash_to_scan`, `parse_column_name`, `convert`),
+//! `hbase/admin.rb` (`create`) and the client classes they call (`Get`, `Scan`,
+//! `RawAsyncHBaseAdmin.createTable`). Each test names the source it follows.
+mod common;
+use common::*;
+
+/// The first error message of the commands' outcomes.
+fn error_of(sh: &mut rowkey::shell::Shell, input: &str) -> Option<String> {
+    sh.run(input)
+        .into_iter()
+        .find_map(|o| o.error.map(|e| e.message))
+}
+
+/// `_get_internal` counts the row it found (`count += 1`) and `get.rb` hands that count to
+/// `formatter.footer`: a row with several cells is `1 row(s)`, a missing row `0 row(s)`.
+#[test]
+fn get_counts_rows_not_cells() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f'\nput 't', 'r', 'f:a', '1'\nput 't', 'r', 'f:b', '2'",
+    );
+    let out = run(&mut sh, "get 't', 'r'");
+    assert_eq!(
+        out,
+        "COLUMN  CELL\n f:a timestamp=100, value=1\n f:b timestamp=101, value=2\n1 row(s)\n"
+    );
+    assert_eq!(run(&mut sh, "get 't', 'nope'"), "COLUMN  CELL\n0 row(s)\n");
+    Ok(())
+}
+
+/// `_get_internal`: once MAXLENGTH, FILTER, CONSISTENCY and REGION_REPLICA_ID are taken out,
+/// a hash that names neither columns nor a time raises
+/// `ArgumentError, "Failed parse of #{args.inspect}, #{args.class}"`.
+#[test]
+fn get_options_without_a_column_or_time_are_refused_as_table_rb_refuses_them() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(&mut sh, "create 't', {NAME => 'f', VERSIONS => 3}\nput 't', 'r', 'f:a', '1', 5\nput 't', 'r', 'f:a', '2', 6");
+    assert_eq!(
+        error_of(&mut sh, "get 't', 'r', {VERSIONS => 3}").as_deref(),
+        Some("Failed parse of {\"VERSIONS\"=>3}, Hash")
+    );
+    assert_eq!(
+        error_of(&mut sh, "get 't', 'r', {VERSIONS => 3, MAXLENGTH => 40}").as_deref(),
+        Some("Failed parse of {\"VERSIONS\"=>3}, Hash")
+    );
+    // A time alone is enough ("May have passed TIMESTAMP and row only").
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', {TIMESTAMP => 5}"),
+        "COLUMN  CELL\n f:a timestamp=5, value=1\n1 row(s)\n"
+    );
+    // So are the side options alone.
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', {MAXLENGTH => 18}"),
+        "COLUMN  CELL\n f:a timestamp=6, value\n1 row(s)\n"
+    );
+    assert_eq!(
+        run(
+            &mut sh,
+            "get 't', 'r', {FILTER => \"ValueFilter(=, 'binary:2')\"}"
+        ),
+        "COLUMN  CELL\n f:a timestamp=6, value=2\n1 row(s)\n"
+    );
+    // With a column, VERSIONS applies.
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', {COLUMN => 'f:a', VERSIONS => 3}"),
+        "COLUMN  CELL\n f:a timestamp=6, value=2\n f:a timestamp=5, value=1\n1 row(s)\n"
+    );
+    // A misspelt key is still named as a slip first.
+    assert!(error_of(&mut sh, "get 't', 'r', {VERSINOS => 3}")
+        .is_some_and(|m| m.contains("Did you mean VERSIONS?")));
+    Ok(())
+}
+
+/// `Get.addFamily` removes the family's columns and maps it to `null`; `addColumn` after it
+/// finds `null` and starts a new set with only its column (hbase-client `Get.java`,
+/// `Scan.java`). So in `COLUMNS` the last mention of a family decides.
+#[test]
+fn columns_follow_add_family_and_add_column_in_order() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f', 'g'\nput 't', 'r', 'f:a', '1'\nput 't', 'r', 'f:b', '2'\nput 't', 'r', 'g:c', '3'",
+    );
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', {COLUMNS => ['f', 'f:a']}"),
+        "COLUMN  CELL\n f:a timestamp=100, value=1\n1 row(s)\n"
+    );
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', {COLUMNS => ['f:a', 'f']}"),
+        "COLUMN  CELL\n f:a timestamp=100, value=1\n f:b timestamp=101, value=2\n1 row(s)\n"
+    );
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', 'g', 'f:b'"),
+        "COLUMN  CELL\n f:b timestamp=101, value=2\n g:c timestamp=102, value=3\n1 row(s)\n"
+    );
+    assert_eq!(
+        run(&mut sh, "scan 't', {COLUMNS => ['f', 'f:b']}"),
+        "ROW  COLUMN+CELL\n r column=f:b, timestamp=101, value=2\n1 row(s)\n"
+    );
+    Ok(())
+}
+
+/// `parse_column_name` → `set_converter`: `'f:c:toLong'` selects `f:c` and `convert` prints
+/// its value with `Bytes.toLong`; `'c(org.apache.hadoop.hbase.util.Bytes).toInt'` names
+/// the class (the example of `get.rb`'s help). Values go through Ruby's `to_s`.
+#[test]
+fn column_converters_select_the_column_and_format_the_value() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f'\n\
+         put 't', 'r', 'f:l', \"\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\"\n\
+         put 't', 'r', 'f:i', \"\\xFF\\xFF\\xFF\\xFE\"\n\
+         put 't', 'r', 'f:d', \"\\x3F\\xF8\\x00\\x00\\x00\\x00\\x00\\x00\"\n\
+         put 't', 'r', 'f:b', \"\\x01\"",
+    );
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', {COLUMN => ['f:l:toLong', 'f:i:c(org.apache.hadoop.hbase.util.Bytes).toInt']}"),
+        "COLUMN  CELL\n f:i timestamp=101, value=-2\n f:l timestamp=100, value=256\n1 row(s)\n"
+    );
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', 'f:d:toDouble', 'f:b:toBoolean', 'f:i:toHex'"),
+        "COLUMN  CELL\n f:b timestamp=103, value=true\n f:d timestamp=102, value=1.5\n f:i timestamp=101, value=fffffffe\n1 row(s)\n"
+    );
+    // toString decodes the bytes as UTF-8.
+    run(&mut sh, "put 't', 'r', 'f:u', \"caf\\xC3\\xA9\"");
+    assert_eq!(
+        run(&mut sh, "scan 't', {COLUMNS => ['f:u:toString', 'f:l']}"),
+        "ROW  COLUMN+CELL\n r column=f:l, timestamp=100, value=\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\n r column=f:u, timestamp=104, value=café\n1 row(s)\n"
+    );
+    // Bytes.toLong on 4 bytes: explainWrongLengthOrOffset's message.
+    assert_eq!(
+        error_of(&mut sh, "get 't', 'r', 'f:i:toLong'").as_deref(),
+        Some("java.lang.IllegalArgumentException: offset (0) + length (8) exceed the capacity of the array: 4")
+    );
+    assert!(error_of(&mut sh, "get 't', 'r', 'f:i:toLung'")
+        .is_some_and(|m| m.starts_with("NameError: undefined method `toLung'")));
+    Ok(())
+}
+
+/// `_hash_to_scan` builds `Scan.new(startrow, stoprow)` and then calls `setRowPrefixFilter`,
+/// which "will overwrite any startrow/stoprow settings" (its comment in `table.rb`).
+#[test]
+fn rowprefixfilter_replaces_startrow_and_stoprow() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f'\nput 't', 'a1', 'f:q', '1'\nput 't', 'a2', 'f:q', '2'\nput 't', 'b1', 'f:q', '3'",
+    );
+    let out = run(
+        &mut sh,
+        "scan 't', {STARTROW => 'b', STOPROW => 'c', ROWPREFIXFILTER => 'a'}",
+    );
+    assert_eq!(
+        out,
+        "ROW  COLUMN+CELL\n a1 column=f:q, timestamp=100, value=1\n a2 column=f:q, timestamp=101, value=2\n2 row(s)\n"
+    );
+    Ok(())
+}
+
+/// `Scan(byte[] startRow, byte[] stopRow)`, deprecated in 2.x, calls `setStopRow`, which makes
+/// the stop row inclusive when it equals a non-empty start row ("for keeping the old
+/// behavior that a scan with the same start and stop row is a get scan").
+#[test]
+fn startrow_equal_to_stoprow_is_a_get_scan() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f'\nput 't', 'r', 'f:q', '1'\nput 't', 'r0', 'f:q', '2'\nput 't', 's', 'f:q', '3'",
+    );
+    assert_eq!(
+        run(&mut sh, "scan 't', {STARTROW => 'r', STOPROW => 'r'}"),
+        "ROW  COLUMN+CELL\n r column=f:q, timestamp=100, value=1\n1 row(s)\n"
+    );
+    // Different bounds keep the stop row exclusive.
+    assert_eq!(
+        run(&mut sh, "scan 't', {STARTROW => 'r', STOPROW => 's'}"),
+        "ROW  COLUMN+CELL\n r column=f:q, timestamp=100, value=1\n r0 column=f:q, timestamp=101, value=2\n2 row(s)\n"
+    );
+    // ROWPREFIXFILTER's withStopRow is exclusive again.
+    assert_eq!(
+        run(
+            &mut sh,
+            "scan 't', {STARTROW => 's', STOPROW => 's', ROWPREFIXFILTER => 'r'}"
+        ),
+        "ROW  COLUMN+CELL\n r column=f:q, timestamp=100, value=1\n r0 column=f:q, timestamp=101, value=2\n2 row(s)\n"
+    );
+    Ok(())
+}
