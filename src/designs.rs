@@ -5,12 +5,16 @@
 mod cases;
 mod csdn;
 mod follow;
+pub mod gen;
+pub mod lesson;
 mod org;
 mod person_role;
 mod schema_guide;
 mod weibo;
 
-use crate::shell::quote;
+use crate::shell::{quote, Shell};
+
+pub use lesson::{Claim, Measure, Measures, PatternRun};
 
 /// What the design teaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,12 +37,31 @@ impl Verdict {
     }
 }
 
-/// One access pattern: a command and what its result shows.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One access pattern: a command, what its result shows, and the lesson in numbers.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Pattern {
     pub name: &'static str,
     pub command: String,
     pub note: &'static str,
+    /// The logical actions the command performs (posts, follows, renames), for the
+    /// per-action figures.
+    pub actions: u64,
+    /// What the numbers of a run must show.
+    pub claims: Vec<Claim>,
+}
+
+impl Pattern {
+    /// The pattern, stating its lesson as these relations.
+    pub fn shows(mut self, claims: impl IntoIterator<Item = Claim>) -> Pattern {
+        self.claims.extend(claims);
+        self
+    }
+
+    /// The pattern performs `n` logical actions.
+    pub fn actions(mut self, n: u64) -> Pattern {
+        self.actions = n;
+        self
+    }
 }
 
 /// One table design.
@@ -56,6 +79,24 @@ pub struct Design {
     /// The shell script that creates the tables and loads the sample data.
     pub setup: fn() -> String,
     pub patterns: Vec<Pattern>,
+}
+
+impl Design {
+    /// Runs access pattern `index` on a shell holding the design's tables and measures it.
+    /// The error names the failed command, or an index past the patterns.
+    pub fn run_pattern(&self, shell: &mut Shell, index: usize) -> Result<PatternRun, String> {
+        let p = self
+            .patterns
+            .get(index)
+            .ok_or_else(|| format!("{} has no access pattern {index}", self.id))?;
+        let (measures, outcomes) = lesson::run_measured(shell, self.tables, &p.command, p.actions)?;
+        let checks = p.claims.iter().map(|c| (*c, c.holds(&measures))).collect();
+        Ok(PatternRun {
+            measures,
+            checks,
+            outcomes,
+        })
+    }
 }
 
 /// Every design, in the order of the design documents.
@@ -164,6 +205,8 @@ pub(crate) fn pattern(
         name,
         command: command.into(),
         note,
+        actions: 1,
+        claims: Vec::new(),
     }
 }
 

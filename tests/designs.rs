@@ -215,3 +215,205 @@ fn the_relational_layout_scans_every_link() -> Result<(), String> {
     assert_eq!(read(&mut sh, &two.patterns[0].command)?, (1, 1));
     Ok(())
 }
+
+/// The index of the pattern whose name starts with `name`.
+fn pattern_index(d: &rowkey::designs::Design, name: &str) -> Result<usize, String> {
+    d.patterns
+        .iter()
+        .position(|p| p.name.starts_with(name))
+        .ok_or(format!("{}: no pattern {name}", d.id))
+}
+
+/// Writes per region of a table, keyed by the region's start row.
+fn writes_by_start(sh: &Shell, table: &str) -> Vec<(Vec<u8>, u64)> {
+    sh.engine
+        .table(table)
+        .map(|t| {
+            t.regions
+                .iter()
+                .map(|r| (r.start.clone(), r.stats.writes))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn decreasing_keys_under_one_prefix_all_land_in_the_first_region() -> Result<(), String> {
+    let d = find("schema.frequent-updates").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    let before = writes_by_start(&sh, "sg_memusage");
+    assert!(before.len() >= 2, "sg_memusage splits: {}", before.len());
+    let run = d.run_pattern(&mut sh, pattern_index(&d, "Ten more readings")?)?;
+    assert_eq!(run.measures.rows_written, 10);
+    let after = writes_by_start(&sh, "sg_memusage");
+    let first_gained = after[0].1 - before[0].1;
+    assert!(after[0].0.is_empty(), "the first region starts the table");
+    assert_eq!(
+        first_gained, 10,
+        "every new reading went to the first region"
+    );
+    assert!(!d.why.contains("spreads over regions"), "{}", d.why);
+    Ok(())
+}
+
+#[test]
+fn renaming_a_role_rewrites_two_rows_per_holder_found_by_prefix() -> Result<(), String> {
+    let d = find("person-role.one-table").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    let i = pattern_index(&d, "Rename role 100")?;
+    assert!(d.patterns[i]
+        .command
+        .starts_with("scan 'pr_one', {ROWPREFIXFILTER => 'r_100_'}"));
+    let run = d.run_pattern(&mut sh, i)?;
+    // Role 100 has two holders (001 and 004): the prefix scan reads exactly them.
+    assert_eq!(
+        (run.measures.rows_scanned, run.measures.rows_returned),
+        (2, 2)
+    );
+    assert_eq!(
+        run.measures.rows_written, 4,
+        "p_ and r_ copy of each holder"
+    );
+    let out = run_cmd(
+        &mut sh,
+        "scan 'pr_one', {FILTER => \"ValueFilter(=, 'binary:班长')\"}",
+    );
+    assert!(
+        out.contains("0 row(s)"),
+        "no copy keeps the old name: {out}"
+    );
+    Ok(())
+}
+
+fn run_cmd(sh: &mut Shell, cmd: &str) -> String {
+    run(sh, cmd)
+}
+
+#[test]
+fn moving_a_department_touches_three_rows_and_promoting_one_changes_its_key() -> Result<(), String>
+{
+    let d = find("org.departments").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    let run = d.run_pattern(&mut sh, pattern_index(&d, "Move 开发1")?)?;
+    assert_eq!(run.measures.rows_written, 3);
+    let run = d.run_pattern(&mut sh, pattern_index(&d, "Make 市场部 top level")?)?;
+    assert_eq!(run.measures.rows_written, 5);
+    assert!(run_cmd(&mut sh, "get 'org_dept', '1_005'").contains("0 row(s)"));
+    let promoted = run_cmd(&mut sh, "get 'org_dept', '0_005'");
+    assert!(
+        promoted.contains("cf2:006") && promoted.contains("cf2:007"),
+        "{promoted}"
+    );
+    for child in ["1_006", "1_007"] {
+        let out = run_cmd(&mut sh, &format!("get 'org_dept', '{child}', 'cf1:pid'"));
+        assert!(out.contains("value=0_005"), "{child}: {out}");
+    }
+    assert!(!run_cmd(&mut sh, "get 'org_dept', '0_001'").contains("cf2:005"));
+    assert!(d.why.contains("three rows") && d.why.contains("row key"));
+    Ok(())
+}
+
+#[test]
+fn metric_pattern_names_say_what_they_run() -> Result<(), String> {
+    let d = find("schema.metric-timestamp").ok_or("missing")?;
+    for p in &d.patterns {
+        assert!(
+            !(p.name.contains("reverse") || p.name.contains("Newest"))
+                || !p.command.starts_with("get_splits"),
+            "{}: {}",
+            p.name,
+            p.command
+        );
+    }
+    assert!(!d.why.contains("land in different regions"), "{}", d.why);
+    let mut sh = loaded(d.id)?;
+    let run = d.run_pattern(
+        &mut sh,
+        pattern_index(&d, "Ten more seconds, timestamp first")?,
+    )?;
+    assert!(run.measures.busiest_write_share > 99.0);
+    Ok(())
+}
+
+#[test]
+fn actions_21_to_30_are_exactly_rows_21_to_30() -> Result<(), String> {
+    let d = find("cases.user-action").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    let all = sh.run("scan 'cs_action', {ROWPREFIXFILTER => 'user03'}");
+    let keys = all
+        .iter()
+        .find_map(|o| o.trace.clone())
+        .ok_or("no trace")?
+        .returned;
+    let run = d.run_pattern(&mut sh, pattern_index(&d, "Actions 21–30")?)?;
+    let page = run
+        .outcomes
+        .iter()
+        .find_map(|o| o.trace.clone())
+        .ok_or("no trace")?
+        .returned;
+    assert_eq!(page, keys[20..30].to_vec());
+    Ok(())
+}
+
+#[test]
+fn china_and_its_provinces_lists_direct_children_only() -> Result<(), String> {
+    let d = find("cases.locations").ok_or("missing")?;
+    let mut sh = loaded(d.id)?;
+    let out = run_cmd(
+        &mut sh,
+        &d.patterns[pattern_index(&d, "China and its provinces")?].command,
+    );
+    for p in 2..=6 {
+        assert!(out.contains(&format!("child:{p}")), "province {p}: {out}");
+    }
+    for c in 7..=9 {
+        assert!(!out.contains(&format!("child:{c}")), "city {c}: {out}");
+    }
+    Ok(())
+}
+
+#[test]
+fn a_single_row_follow_writes_two_rows_and_is_not_atomic() -> Result<(), String> {
+    let d = find("follow.single-row").ok_or("missing")?;
+    assert!(d.why.contains("not atomic"), "{}", d.why);
+    let mut sh = loaded(d.id)?;
+    let run = d.run_pattern(&mut sh, pattern_index(&d, "1005 follows 1003")?)?;
+    assert_eq!(run.measures.rows_written, 2);
+    Ok(())
+}
+
+#[test]
+fn new_blog_posts_go_to_the_first_region_and_the_design_says_so() -> Result<(), String> {
+    let d = find("csdn.blog").ok_or("missing")?;
+    assert!(d.why.contains("first region"), "{}", d.why);
+    let mut sh = loaded(d.id)?;
+    let before = writes_by_start(&sh, "blog");
+    let run = d.run_pattern(&mut sh, pattern_index(&d, "Twenty posts of January 2023")?)?;
+    assert_eq!(run.measures.rows_written, 20);
+    let after = writes_by_start(&sh, "blog");
+    assert!(after[0].0.is_empty());
+    assert_eq!(
+        after[0].1 - before[0].1,
+        20,
+        "the first region took every post"
+    );
+    Ok(())
+}
+
+#[test]
+fn the_relational_designs_say_small_relational_data_does_not_belong_in_hbase() {
+    for id in [
+        "person-role.one-table",
+        "person-role.two-tables",
+        "person-role.three-tables",
+        "org.departments",
+    ] {
+        let d = find(id);
+        assert!(
+            d.as_ref()
+                .is_some_and(|d| d.why.contains("relational database")),
+            "{id}"
+        );
+    }
+}

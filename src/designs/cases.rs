@@ -1,5 +1,6 @@
 //! The 2009 case studies (design document 003): de-normalize into rows and families.
 
+use super::lesson::{on, scanned_is_returned, Measure};
 use super::{pattern, reverse_ts, Design, Script, Verdict};
 
 /// (id, name, parents with their level, level of this location)
@@ -77,15 +78,38 @@ fn student_course() -> String {
 
 const T0: u64 = 1_246_000_000_000;
 
+/// Actions in the sample, and users they are spread over.
+const ACTIONS: u64 = 400;
+const ACTION_USERS: u64 = 8;
+
+/// The key of action `i`.
+fn action_key_of(i: u64) -> String {
+    let ts = T0 + i * 37_000;
+    format!("user{:02}{}{:04}", i % ACTION_USERS, reverse_ts(ts), i)
+}
+
+/// The key of `user`'s action at position `skip` (0-based) in key order, newest first.
+pub fn action_key(user: u64, skip: u64) -> String {
+    let mut mine: Vec<u64> = (0..ACTIONS).filter(|i| i % ACTION_USERS == user).collect();
+    mine.sort_unstable_by(|a, b| b.cmp(a));
+    mine.get(skip as usize)
+        .map(|i| action_key_of(*i))
+        .unwrap_or_default()
+}
+
 fn user_action() -> String {
     let mut s = Script::default();
     s.line("create 'cs_action', 'name'");
     let actions = ["login", "view", "search", "buy", "logout"];
-    for i in 0..400u64 {
-        let user = format!("user{:02}", i % 8);
+    for i in 0..ACTIONS {
         let ts = T0 + i * 37_000;
-        let key = format!("{user}{}{:04}", reverse_ts(ts), i);
-        s.put_at("cs_action", &key, "name:", actions[(i % 5) as usize], ts);
+        s.put_at(
+            "cs_action",
+            &action_key_of(i),
+            "name:",
+            actions[(i % 5) as usize],
+            ts,
+        );
     }
     s.done()
 }
@@ -145,6 +169,16 @@ fn access_log() -> String {
     s.done()
 }
 
+/// `n` more log lines after the sample's last second.
+fn next_lines(n: u64) -> String {
+    let mut s = Script::default();
+    for i in 600..600 + n {
+        let key = format!("{}{:04}", T0 / 1000 + i / 2, i % 2);
+        s.put("cs_access", &key, "http:url", &format!("/page/{}", i % 30));
+    }
+    s.done().trim_end().to_string()
+}
+
 pub fn designs() -> Vec<Design> {
     let t = T0 / 1000;
     vec![
@@ -153,12 +187,12 @@ pub fn designs() -> Vec<Design> {
             title: "A location hierarchy with parent and child families",
             source: "003",
             verdict: Verdict::Recommended,
-            why: "One row per location; parent:<id> and child:<id> columns hold the links with the level as value. Every parent is listed (Qingdao names China and Shandong), so ancestors and children are one get each, with no recursive queries.",
+            why: "One row per location; parent:<id> and child:<id> columns hold the links with the level as value. Every ancestor is listed (Qingdao names China and Shandong) and every descendant too (China lists its provinces and their cities), so ancestors and descendants are one get each, with no recursive queries; the level in the value tells direct children from the rest.",
             tables: &["cs_location"],
             setup: locations,
             patterns: vec![
-                pattern("China and its provinces", "get 'cs_location', '1'", "child:<id> lists them."),
-                pattern("Qingdao and all its ancestors", "get 'cs_location', '8', 'parent'", "Both levels in one family."),
+                pattern("China and its provinces", "get 'cs_location', '1', {COLUMN => 'child', FILTER => \"ValueFilter(=, 'binary:state')\"}", "child: lists every descendant with its level; the provinces are the children whose level is state.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Qingdao and all its ancestors", "get 'cs_location', '8', 'parent'", "Both levels in one family.").shows([on(Measure::RowsScanned).eq(1.0)]),
             ],
         },
         Design {
@@ -170,8 +204,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["cs_student", "cs_course"],
             setup: student_course,
             patterns: vec![
-                pattern("Courses of student s1", "get 'cs_student', 's1', 'course'", "One family of one row."),
-                pattern("Students of course c1", "get 'cs_course', 'c1', 'student'", "The mirrored list."),
+                pattern("Courses of student s1", "get 'cs_student', 's1', 'course'", "One family of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Students of course c1", "get 'cs_course', 'c1', 'student'", "The mirrored list.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Enrol s2 in c3 (two rows)", "put 'cs_student', 's2', 'course:c3', 'elective'\nput 'cs_course', 'c3', 'student:s2', 'elective'", "Both lists change: two rows per enrolment, not atomic together.").shows([on(Measure::RowsPerAction).eq(2.0)]),
             ],
         },
         Design {
@@ -179,14 +214,23 @@ pub fn designs() -> Vec<Design> {
             title: "Recent actions: user + reverse time + event id",
             source: "003",
             verdict: Verdict::Recommended,
-            why: "<user><Long.MAX_VALUE - time><event id> keeps a user's actions together, newest first, with no index to maintain on insert. 'Ten most recent actions, skipping twenty' reads thirty rows from the start of the prefix and drops twenty.",
+            why: "<user><Long.MAX_VALUE - time><event id> keeps a user's actions together, newest first, with no index to maintain on insert. 'Ten most recent actions, skipping twenty' has no offset to lean on: either read thirty rows from the start of the prefix and drop twenty, or, as a pager does, start the next page just after the last key of the previous one and read exactly ten.",
             tables: &["cs_action"],
             setup: user_action,
-            patterns: vec![pattern(
-                "Actions 21–30 of user03 (newest first)",
-                "scan 'cs_action', {ROWPREFIXFILTER => 'user03', LIMIT => 30}",
-                "30 rows read in key order; the last 10 are the page (skipping costs reads).",
-            )],
+            patterns: vec![
+                pattern(
+                    "Actions 1–30 of user03 (skipping by reading)",
+                    "scan 'cs_action', {ROWPREFIXFILTER => 'user03', LIMIT => 30}",
+                    "30 rows read in key order; a client wanting 21–30 throws the first 20 away.",
+                )
+                .shows([scanned_is_returned(), on(Measure::RowsReturned).eq(30.0)]),
+                pattern(
+                    "Actions 21–30 of user03 (from the 20th key on)",
+                    format!("scan 'cs_action', {{STARTROW => '{}', STOPROW => 'user04', LIMIT => 10}}", action_key(3, 20)),
+                    "Starting at the 21st key reads exactly the page: rows 21–30.",
+                )
+                .shows([scanned_is_returned(), on(Measure::RowsReturned).eq(10.0)]),
+            ],
         },
         Design {
             id: "cases.user-friends",
@@ -197,8 +241,8 @@ pub fn designs() -> Vec<Design> {
             tables: &["cs_user"],
             setup: user_friends,
             patterns: vec![
-                pattern("Friends of u1", "get 'cs_user', 'u1', 'friend'", "One row of the sparse matrix."),
-                pattern("One step further: friends of u2 and u6", "get 'cs_user', 'u2', 'friend'\nget 'cs_user', 'u6', 'friend'", "Breadth-first, a get per user."),
+                pattern("Friends of u1", "get 'cs_user', 'u1', 'friend'", "One row of the sparse matrix.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("One step further: friends of u2 and u6", "get 'cs_user', 'u2', 'friend'\nget 'cs_user', 'u6', 'friend'", "Breadth-first, a get per user.").shows([on(Measure::Reads).eq(2.0), scanned_is_returned()]),
             ],
         },
         Design {
@@ -210,8 +254,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["cs_access"],
             setup: access_log,
             patterns: vec![
-                pattern("One minute of traffic", format!("count 'cs_access', {{STARTROW => '{}', STOPROW => '{}'}}", t + 60, t + 120), "A contiguous range: examined equals returned."),
-                pattern("Lines of one user (not what the key serves)", "count 'cs_access', {FILTER => \"SingleColumnValueFilter('user', 'login_id', =, 'binary:user03', true, true)\"}", "Every row is read."),
+                pattern("One minute of traffic", format!("count 'cs_access', {{STARTROW => '{}', STOPROW => '{}'}}", t + 60, t + 120), "A contiguous range: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(120.0)]),
+                pattern("Lines of one user (not what the key serves)", "count 'cs_access', {FILTER => \"SingleColumnValueFilter('user', 'login_id', =, 'binary:user03', true, true)\"}", "Every row is read.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned)]),
+                pattern("Thirty more lines: where they go", next_lines(30), "The newest time is the largest key: the last region takes every write.").actions(30).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
             ],
         },
     ]

@@ -1,6 +1,7 @@
 //! A blogging site: follow and fan lists, and a year of posts keyed by reverse time
 //! (design document 001).
 
+use super::lesson::{on, scanned_is_returned, Measure};
 use super::{epoch_ms, pattern, reverse_ts, Design, Script, Verdict};
 
 /// (id, name, follows, fans)
@@ -61,6 +62,17 @@ fn blog() -> String {
     s.done()
 }
 
+/// `n` posts published after the sample year, an hour apart.
+fn new_posts(n: u64) -> String {
+    let start = epoch_ms(2023, 1, 1, 0, 0, 0);
+    let mut s = Script::default();
+    for j in 0..n {
+        let key = format!("123_{}", reverse_ts(start + j * 3_600_000));
+        s.put("blog", &key, "cf:title", &format!("title_2023_{j}"));
+    }
+    s.done().trim_end().to_string()
+}
+
 pub fn designs() -> Vec<Design> {
     let start = format!("123_{}", reverse_ts(epoch_ms(2022, 12, 31, 23, 59, 59)));
     let stop = format!("123_{}", reverse_ts(epoch_ms(2022, 12, 1, 0, 0, 0)));
@@ -74,8 +86,8 @@ pub fn designs() -> Vec<Design> {
             tables: &["csdn_rel"],
             setup: follows,
             patterns: vec![
-                pattern("Everything about CSDN_4", "get 'csdn_rel', 'CSDN_4'", "Both lists, one row."),
-                pattern("Only the fans of CSDN_4", "get 'csdn_rel', 'CSDN_4', 'fans'", "Reading one family touches one store."),
+                pattern("Everything about CSDN_4", "get 'csdn_rel', 'CSDN_4'", "Both lists, one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Only the fans of CSDN_4", "get 'csdn_rel', 'CSDN_4', 'fans'", "Reading one family touches one store.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::RegionsTouched).eq(1.0)]),
             ],
         },
         Design {
@@ -83,13 +95,14 @@ pub fn designs() -> Vec<Design> {
             title: "A year of blog posts keyed by reverse time",
             source: "001",
             verdict: Verdict::Recommended,
-            why: "10,000 posts of blogger 123 in 2022 under keys 123_<Long.MAX_VALUE - ts>. Newest sorts first, and a month is one contiguous range: start at the reverse of its last second, stop at the reverse of its first. The scan touches only December's rows and the regions holding them. (Times are UTC here.)",
+            why: "10,000 posts of blogger 123 in 2022 under keys 123_<Long.MAX_VALUE - ts>. Newest sorts first, and a month is one contiguous range: start at the reverse of its last second, stop at the reverse of its first. The scan touches only December's rows and the regions holding them. The price: a newer post has a smaller key, so every new post goes to the first region of the table, which takes all the writes (the heat on the first region). (Times are UTC here.)",
             tables: &["blog"],
             setup: blog,
             patterns: vec![
-                pattern("Posts of December 2022", format!("count 'blog', {{STARTROW => '{start}', STOPROW => '{stop}'}}"), "Examined equals returned: the range holds exactly December."),
-                pattern("The newest 3 posts", "scan 'blog', {ROWPREFIXFILTER => '123_', LIMIT => 3, COLUMNS => ['cf:title']}", "Reverse timestamps put the latest first."),
-                pattern("Posts found by title instead of by key (full scan)", "count 'blog', {FILTER => \"SingleColumnValueFilter('cf', 'title', =, 'regexstring:^title_9[2-9][0-9]{2}$')\"}", "Without the key, every row is read."),
+                pattern("Posts of December 2022", format!("count 'blog', {{STARTROW => '{start}', STOPROW => '{stop}'}}"), "Examined equals returned: the range holds exactly December.").shows([scanned_is_returned(), on(Measure::RowsReturned).gt(800.0)]),
+                pattern("The newest 3 posts", "scan 'blog', {ROWPREFIXFILTER => '123_', LIMIT => 3, COLUMNS => ['cf:title']}", "Reverse timestamps put the latest first.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)]),
+                pattern("Posts found by title instead of by key (full scan)", "count 'blog', {FILTER => \"SingleColumnValueFilter('cf', 'title', =, 'regexstring:^title_9[2-9][0-9]{2}$')\"}", "Without the key, every row is read.").shows([on(Measure::RowsScanned).gt_times(10.0, Measure::RowsReturned)]),
+                pattern("Twenty posts of January 2023: where they go", new_posts(20), "Each new post sorts before every older one: all of them land in the first region.").actions(20).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
             ],
         },
     ]

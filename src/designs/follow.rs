@@ -1,5 +1,6 @@
 //! A follow feature, single-row and tall (design document 004).
 
+use super::lesson::{on, scanned_is_returned, Measure};
 use super::{md5_hex, pattern, reverse_ts, Design, Script, Verdict};
 
 const USERS: &[(&str, &str)] = &[
@@ -77,12 +78,13 @@ pub fn designs() -> Vec<Design> {
             title: "Follows and fans as columns of the user's row",
             source: "004",
             verdict: Verdict::Tradeoff,
-            why: "One row per user with families info, follows and fans; the qualifier is <other id>-<timestamp>. Everything about a user is one get and row-atomic, but to unfollow, the qualifier must first be found with a ColumnPrefixFilter on the id in both rows, and very popular users grow very wide rows.",
+            why: "One row per user with families info, follows and fans; the qualifier is <other id>-<timestamp>. Everything about a user is one get and each row changes atomically, but a follow changes two users' rows (the follower's follows, the followed user's fans), so the follow as a whole is not atomic. To unfollow, the qualifier must first be found with a ColumnPrefixFilter on the id in both rows, and very popular users grow very wide rows.",
             tables: &["fl_user"],
             setup: single_row,
             patterns: vec![
-                pattern("Everything about 1001", "get 'fl_user', '1001'", "Profile, follows and fans in one row."),
-                pattern("Unfollow, step 1: find the qualifier", "get 'fl_user', '1004', {COLUMN => 'follows', FILTER => \"ColumnPrefixFilter('1003-')\"}", "The timestamp in the qualifier must be looked up first."),
+                pattern("Everything about 1001", "get 'fl_user', '1001'", "Profile, follows and fans in one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("1005 follows 1003 (two rows)", format!("put 'fl_user', '1005', 'follows:1003-{t}', 'wang'\nput 'fl_user', '1003', 'fans:1005-{t}', 'qian'", t = T0 + 60_000), "Two separate row mutations: between them, one list says yes and the other no.").shows([on(Measure::RowsPerAction).eq(2.0)]),
+                pattern("Unfollow, step 1: find the qualifier", "get 'fl_user', '1004', {COLUMN => 'follows', FILTER => \"ColumnPrefixFilter('1003-')\"}", "The timestamp in the qualifier must be looked up first.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::RowsReturned).eq(1.0)]),
             ],
         },
         Design {
@@ -94,9 +96,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["fl_follows", "fl_fans", "fl_pair"],
             setup: tall,
             patterns: vec![
-                pattern("Whom 1004 follows, newest first", "scan 'fl_follows', {ROWPREFIXFILTER => '1004'}", "A prefix scan of small rows."),
-                pattern("Fans of 1001", "scan 'fl_fans', {ROWPREFIXFILTER => '1001'}", "The mirrored table."),
-                pattern("Does 1004 follow 1003? (hashed pair key)", format!("get 'fl_pair', '{pair}'"), "One get; deleting the row unfollows."),
+                pattern("Whom 1004 follows, newest first", "scan 'fl_follows', {ROWPREFIXFILTER => '1004'}", "A prefix scan of small rows.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(2.0)]),
+                pattern("Fans of 1001", "scan 'fl_fans', {ROWPREFIXFILTER => '1001'}", "The mirrored table.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)]),
+                pattern("Does 1004 follow 1003? (hashed pair key)", format!("get 'fl_pair', '{pair}'"), "One get; deleting the row unfollows.").shows([on(Measure::RowsScanned).eq(1.0)]),
             ],
         },
     ]

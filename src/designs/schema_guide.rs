@@ -1,6 +1,7 @@
 //! Lessons of the Bigtable schema guide (design document 002): one key, sorted; spread writes;
 //! group what is read together.
 
+use super::lesson::{on, scanned_is_returned, Measure};
 use super::{md5_hex, pattern, reverse_ts, Design, Script, Verdict};
 
 const SITES: &[&str] = &[
@@ -57,7 +58,7 @@ const USERNAMES: &[&str] = &[
 
 fn hashed_ids() -> String {
     let mut s = Script::default();
-    s.line("create 'sg_users', 'u'");
+    s.line("create 'sg_users', 'u', SPLITS => ['4', '8', 'c']");
     for name in USERNAMES {
         let key = md5_hex(name, 16);
         s.put("sg_users", &key, "u:name", name).put(
@@ -138,7 +139,7 @@ fn sequential_ids() -> String {
 fn frequent_updates() -> String {
     let mut s = Script::default();
     s.line("create 'sg_memusage_one', {NAME => 'm', VERSIONS => 1}")
-        .line("create 'sg_memusage', 'm'");
+        .line("create 'sg_memusage', 'm', {MAX_FILESIZE => 16384}");
     for i in 0..600u64 {
         let ts = T0 + i * 1000;
         let v = format!("{}", 40 + (i * 13) % 50);
@@ -192,6 +193,63 @@ fn tall_vs_wide() -> String {
     s.done()
 }
 
+/// `n` users more, keyed by the MD5 prefix of their name.
+fn new_users(n: usize) -> String {
+    let mut s = Script::default();
+    for i in 0..n {
+        let name = format!("newcomer{i:02}");
+        s.put("sg_users", &md5_hex(&name, 16), "u:name", &name);
+    }
+    s.done().trim_end().to_string()
+}
+
+/// `seconds` more readings of every metric after the sample's last second.
+fn next_readings(table: &str, seconds: u64, ts_first: bool) -> String {
+    let mut s = Script::default();
+    for i in 300..300 + seconds {
+        let ts = T0 + i * 1000;
+        for m in METRICS {
+            let key = if ts_first {
+                format!("{ts}#{m}")
+            } else {
+                format!("{m}#{ts}")
+            };
+            s.put(table, &key, "m:v", "50");
+        }
+    }
+    s.done().trim_end().to_string()
+}
+
+/// `n` users after the sample's last id, their ids reversed or not.
+fn new_ids(table: &str, n: u64, reversed: bool) -> String {
+    let mut s = Script::default();
+    for id in 101_200..101_200 + n {
+        let key = if reversed {
+            id.to_string().chars().rev().collect()
+        } else {
+            id.to_string()
+        };
+        s.put(table, &key, "u:name", &format!("user {id}"));
+    }
+    s.done().trim_end().to_string()
+}
+
+/// `n` more memusage readings, one row each, after the sample's last.
+fn next_memusage(n: u64) -> String {
+    let mut s = Script::default();
+    for i in 600..600 + n {
+        let ts = T0 + i * 1000;
+        s.put_at(
+            "sg_memusage",
+            &format!("memusage#{}", reverse_ts(ts)),
+            "m:v",
+            "55",
+            ts,
+        );
+    }
+    s.done().trim_end().to_string()
+}
+
 pub fn designs() -> Vec<Design> {
     let bob = md5_hex("bob", 8);
     let follows = format!("{}{}", md5_hex("ann", 8), md5_hex("ben", 8));
@@ -205,8 +263,8 @@ pub fn designs() -> Vec<Design> {
             tables: &["sg_domain", "sg_domain_plain"],
             setup: domains,
             patterns: vec![
-                pattern("All pages of example.com (reversed keys)", "count 'sg_domain', {ROWPREFIXFILTER => 'com.example.'}", "75 rows examined, 75 returned."),
-                pattern("The same with plain domain keys", "count 'sg_domain_plain', {FILTER => \"RowFilter(=, 'regexstring:^[a-z]+\\.example\\.com/')\"}", "All 200 rows examined to return 75."),
+                pattern("All pages of example.com (reversed keys)", "count 'sg_domain', {ROWPREFIXFILTER => 'com.example.'}", "75 rows examined, 75 returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(75.0)]),
+                pattern("The same with plain domain keys", "count 'sg_domain_plain', {FILTER => \"RowFilter(=, 'regexstring:^[a-z]+\\.example\\.com/')\"}", "All 200 rows examined to return 75.").shows([on(Measure::RowsScanned).gt_times(2.0, Measure::RowsReturned)]),
             ],
         },
         Design {
@@ -218,8 +276,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["sg_users"],
             setup: hashed_ids,
             patterns: vec![
-                pattern("Look up carol_the_long_named", format!("get 'sg_users', '{}'", md5_hex("carol_the_long_named", 16)), "Hash the name, then one get."),
-                pattern("Keys in stored order", "scan 'sg_users', {COLUMNS => ['u:name']}", "Alphabetical order of names is lost."),
+                pattern("Look up carol_the_long_named", format!("get 'sg_users', '{}'", md5_hex("carol_the_long_named", 16)), "Hash the name, then one get.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Keys in stored order", "scan 'sg_users', {COLUMNS => ['u:name']}", "Alphabetical order of names is lost.").shows([scanned_is_returned()]),
+                pattern("Twenty new users: where the writes go", new_users(20), "Hashed keys fall evenly over the four pre-split regions.").actions(20).shows([on(Measure::RegionsTouched).eq(4.0), on(Measure::BusiestWriteShare).lt(50.0)]),
             ],
         },
         Design {
@@ -227,13 +286,14 @@ pub fn designs() -> Vec<Design> {
             title: "Metric type first, then the timestamp",
             source: "002",
             verdict: Verdict::Recommended,
-            why: "cpu#1425330757685 keeps each metric's readings together and in time order, so 'cpu over the last minutes' is one short range, and writes of different metrics land in different regions. With the timestamp first (sg_metric_tsfirst), every write goes to the last region (watch it run hot) and a per-metric query reads all metrics.",
+            why: "cpu#1425330757685 keeps each metric's readings together and in time order, so 'cpu over the last minutes' is one short range. The writes of one second go to the end of each metric's range, which may or may not sit in different regions: the split points decide, nothing guarantees it. With the timestamp first (sg_metric_tsfirst), every write goes to the last region (watch it run hot) and a per-metric query reads all metrics.",
             tables: &["sg_metric", "sg_metric_tsfirst"],
             setup: metrics,
             patterns: vec![
-                pattern("cpu for 30 seconds (type first)", format!("scan 'sg_metric', {{STARTROW => 'cpu#{}', STOPROW => 'cpu#{}'}}", T0 + 100_000, T0 + 130_000), "30 rows examined, 30 returned."),
-                pattern("The same with the timestamp first", format!("scan 'sg_metric_tsfirst', {{STARTROW => '{}', STOPROW => '{}', FILTER => \"RowFilter(=, 'regexstring:#cpu$')\"}}", T0 + 100_000, T0 + 130_000), "Four metrics examined per cpu reading returned."),
-                pattern("Newest cpu readings first (reverse the timestamp)", "get_splits 'sg_metric_tsfirst'", "Every split of the timestamp-first table took the newest writes in turn: the hotspot."),
+                pattern("cpu for 30 seconds (type first)", format!("scan 'sg_metric', {{STARTROW => 'cpu#{}', STOPROW => 'cpu#{}'}}", T0 + 100_000, T0 + 130_000), "30 rows examined, 30 returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(30.0)]),
+                pattern("The same with the timestamp first", format!("scan 'sg_metric_tsfirst', {{STARTROW => '{}', STOPROW => '{}', FILTER => \"RowFilter(=, 'regexstring:#cpu$')\"}}", T0 + 100_000, T0 + 130_000), "Four metrics examined per cpu reading returned.").shows([on(Measure::RowsScanned).eq_times(4.0, Measure::RowsReturned)]),
+                pattern("Ten more seconds, timestamp first: where the writes go", next_readings("sg_metric_tsfirst", 10, true), "Every new key is the largest: one region takes them all.").actions(10).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
+                pattern("Ten more seconds, type first: where the writes go", next_readings("sg_metric", 10, false), "Each metric's newest key is at the end of its own range.").actions(10).shows([on(Measure::BusiestWriteShare).lt(90.0)]),
             ],
         },
         Design {
@@ -244,7 +304,7 @@ pub fn designs() -> Vec<Design> {
             why: "Each mention is a row keyed by the MD5 prefix of the mentioned user followed by that of the author: fixed length, spread out, and 'who mentioned bob' is a prefix scan on bob's hash. The readable names and the message live in the row, since the key can no longer be read.",
             tables: &["sg_mentions"],
             setup: mentions,
-            patterns: vec![pattern("Who mentioned bob", format!("scan 'sg_mentions', {{ROWPREFIXFILTER => '{bob}'}}"), "Three rows, each with the names in plain text.")],
+            patterns: vec![pattern("Who mentioned bob", format!("scan 'sg_mentions', {{ROWPREFIXFILTER => '{bob}'}}"), "Three rows, each with the names in plain text.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)])],
         },
         Design {
             id: "schema.sequential-ids",
@@ -255,9 +315,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["sg_seq", "sg_seq_rev"],
             setup: sequential_ids,
             patterns: vec![
-                pattern("Where sequential writes went", "get_splits 'sg_seq'", "Select sg_seq: one region took nearly every write (HOT)."),
-                pattern("Where reversed-id writes went", "get_splits 'sg_seq_rev'", "Select sg_seq_rev: writes spread over the regions."),
-                pattern("Look up user 100123 by reversed id", "get 'sg_seq_rev', '321001'", "Point reads still work: reverse the id first."),
+                pattern("Forty new users, sequential ids", new_ids("sg_seq", 40, false), "Every new id is the largest key: one region takes every write (HOT).").actions(40).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
+                pattern("Forty new users, reversed ids", new_ids("sg_seq_rev", 40, true), "Reversed ids differ in their first digit: the writes spread.").actions(40).shows([on(Measure::BusiestWriteShare).lt(50.0), on(Measure::RegionsTouched).ge(3.0)]),
+                pattern("Look up user 100123 by reversed id", "get 'sg_seq_rev', '321001'", "Point reads still work: reverse the id first.").shows([on(Measure::RowsScanned).eq(1.0)]),
             ],
         },
         Design {
@@ -265,13 +325,14 @@ pub fn designs() -> Vec<Design> {
             title: "Don't rewrite one row every second",
             source: "002",
             verdict: Verdict::AntiPattern,
-            why: "Rewriting the single row memusage every second makes one row the whole table's traffic: a row never splits, so one region serves it all, and history survives only as versions that VERSIONS and compaction throw away. One row per reading (memusage#<reverse ts>) keeps the history, spreads over regions, and reads newest first.",
+            why: "Rewriting the single row memusage every second makes one row the whole table's traffic: a row never splits, so one region serves it all, and history survives only as versions that VERSIONS and compaction throw away. One row per reading (memusage#<reverse ts>) keeps the history and reads newest first, but it does not spread the writes: each new key is smaller than every earlier one under the same prefix, so every write lands in the first region, the same hotspot as a timestamp-first key. Very hot counters are better kept in memory and written periodically.",
             tables: &["sg_memusage_one", "sg_memusage"],
             setup: frequent_updates,
             patterns: vec![
-                pattern("The one hot row (history gone)", "get 'sg_memusage_one', 'memusage', {COLUMN => 'm', VERSIONS => 100}", "VERSIONS => 1: only the last of 600 writes is readable."),
-                pattern("What the memstore still holds", "scan 'sg_memusage_one', {RAW => true, VERSIONS => 1000}", "Raw reads show versions a flush will drop."),
-                pattern("The last 5 readings, one row each", "scan 'sg_memusage', {ROWPREFIXFILTER => 'memusage#', LIMIT => 5}", "Newest first, full history kept."),
+                pattern("The one hot row (history gone)", "get 'sg_memusage_one', 'memusage', {COLUMN => 'm', VERSIONS => 100}", "VERSIONS => 1: only the last of 600 writes is readable.").shows([on(Measure::RowsReturned).eq(1.0)]),
+                pattern("What the memstore still holds", "scan 'sg_memusage_one', {RAW => true, VERSIONS => 1000}", "Raw reads show versions a flush will drop.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("The last 5 readings, one row each", "scan 'sg_memusage', {ROWPREFIXFILTER => 'memusage#', LIMIT => 5}", "Newest first, full history kept.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(5.0)]),
+                pattern("Ten more readings, one row each: where they go", next_memusage(10), "Decreasing keys under one prefix: the first region takes every write.").actions(10).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
             ],
         },
         Design {
@@ -283,9 +344,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["sg_reads"],
             setup: columns_as_data,
             patterns: vec![
-                pattern("Everything u02 read", "get 'sg_reads', 'u02'", "One row, one column per article."),
-                pattern("Did u02 read article 1007?", "get 'sg_reads', 'u02', 'a:1007'", "One column of one row."),
-                pattern("Articles 1000–1019 read by u03", "get 'sg_reads', 'u03', {FILTER => \"ColumnRangeFilter('1000', true, '1020', false)\"}", "Qualifiers are sorted too."),
+                pattern("Everything u02 read", "get 'sg_reads', 'u02'", "One row, one column per article.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Did u02 read article 1007?", "get 'sg_reads', 'u02', 'a:1007'", "One column of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Articles 1000–1019 read by u03", "get 'sg_reads', 'u03', {FILTER => \"ColumnRangeFilter('1000', true, '1020', false)\"}", "Qualifiers are sorted too.").shows([on(Measure::RowsScanned).eq(1.0)]),
             ],
         },
         Design {
@@ -297,9 +358,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["sg_wide", "sg_tall"],
             setup: tall_vs_wide,
             patterns: vec![
-                pattern("Does ben follow ann? (tall: one get)", format!("get 'sg_tall', '{follows}'"), "The pair is the key."),
-                pattern("Followers of ann (tall: prefix scan)", format!("scan 'sg_tall', {{ROWPREFIXFILTER => '{}'}}", md5_hex("ann", 8)), "One row per follower."),
-                pattern("Followers of ann (wide: one row)", "get 'sg_wide', 'ann'", "One row, one column per follower."),
+                pattern("Does ben follow ann? (tall: one get)", format!("get 'sg_tall', '{follows}'"), "The pair is the key.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Followers of ann (tall: prefix scan)", format!("scan 'sg_tall', {{ROWPREFIXFILTER => '{}'}}", md5_hex("ann", 8)), "One row per follower.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(4.0)]),
+                pattern("Followers of ann (wide: one row)", "get 'sg_wide', 'ann'", "One row, one column per follower.").shows([on(Measure::RowsScanned).eq(1.0)]),
             ],
         },
     ]

@@ -1,6 +1,7 @@
 //! A microblog: users with follow and fan lists, posts newest first, and a fan-out inbox
 //! kept as versions (design document 000).
 
+use super::lesson::{on, scanned_is_returned, Measure};
 use super::{pattern, reverse_ts, Design, Script, Verdict};
 
 const USERS: &[(&str, &str)] = &[("001", "小红"), ("002", "小黑"), ("003", "小白")];
@@ -79,6 +80,20 @@ fn inbox() -> String {
     s.done()
 }
 
+/// How many users follow `pid`.
+fn fans(pid: &str) -> usize {
+    FOLLOWS.iter().filter(|f| f.1 == pid).count()
+}
+
+/// A post of `author` at `ts` delivered to every fan's inbox.
+fn deliver(author: &str, ts: u64) -> String {
+    let mut s = Script::default();
+    for (fan, _) in FOLLOWS.iter().filter(|f| f.1 == author) {
+        s.put_at("wb_inbox", fan, "cf:sq", &post_key(author, ts), ts);
+    }
+    s.done().trim_end().to_string()
+}
+
 pub fn designs() -> Vec<Design> {
     let newest_001 = post_key("001", BASE_TS + 57 * 60_000);
     vec![
@@ -91,9 +106,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["wb_user"],
             setup: users,
             patterns: vec![
-                pattern("Whom 002 follows and who follows 002", "get 'wb_user', '002'", "Both lists in one row."),
-                pattern("001 follows 003 (two rows)", "put 'wb_user', '001', 'cf2:003', '小白'\nput 'wb_user', '003', 'cf3:001', '小红'", "Each side's list gets a column."),
-                pattern("001 unfollows 002", "delete 'wb_user', '001', 'cf2:002'\ndelete 'wb_user', '002', 'cf3:001'", "And back again."),
+                pattern("Whom 002 follows and who follows 002", "get 'wb_user', '002'", "Both lists in one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("001 follows 003 (two rows)", "put 'wb_user', '001', 'cf2:003', '小白'\nput 'wb_user', '003', 'cf3:001', '小红'", "Each side's list gets a column: two rows per follow, not atomic together.").shows([on(Measure::RowsPerAction).eq(2.0)]),
+                pattern("001 unfollows 002", "delete 'wb_user', '001', 'cf2:002'\ndelete 'wb_user', '002', 'cf3:001'", "And back again.").shows([on(Measure::RowsPerAction).eq(2.0)]),
             ],
         },
         Design {
@@ -105,8 +120,8 @@ pub fn designs() -> Vec<Design> {
             tables: &["wb_post"],
             setup: posts,
             patterns: vec![
-                pattern("The 5 newest posts of 001", "scan 'wb_post', {ROWPREFIXFILTER => '001_', LIMIT => 5}", "Stops after five rows: examined equals returned."),
-                pattern("The newest post of 001 is the first row", format!("get 'wb_post', '{newest_001}'"), "The first key of the prefix is the latest post."),
+                pattern("The 5 newest posts of 001", "scan 'wb_post', {ROWPREFIXFILTER => '001_', LIMIT => 5}", "Stops after five rows: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(5.0)]),
+                pattern("The newest post of 001 is the first row", format!("get 'wb_post', '{newest_001}'"), "The first key of the prefix is the latest post.").shows([on(Measure::RowsScanned).eq(1.0)]),
             ],
         },
         Design {
@@ -118,8 +133,9 @@ pub fn designs() -> Vec<Design> {
             tables: &["wb_inbox"],
             setup: inbox,
             patterns: vec![
-                pattern("Home timeline of 003: newest 10 posts", "get 'wb_inbox', '003', {COLUMN => 'cf:sq', VERSIONS => 10}", "Ten versions of one cell, newest first."),
-                pattern("Every delivered version, as stored", "scan 'wb_inbox', {RAW => true, VERSIONS => 10000, LIMIT => 1}", "Click a row key to see all versions in the Versions view."),
+                pattern("Home timeline of 003: newest 10 posts", "get 'wb_inbox', '003', {COLUMN => 'cf:sq', VERSIONS => 10}", "Ten versions of one cell, newest first.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("002 posts: one new version per fan", deliver("002", BASE_TS + 61 * 60_000), "Every fan's row gets the post id: rows written per post = the author's fans.").shows([on(Measure::RowsPerAction).eq(fans("002") as f64)]),
+                pattern("Every delivered version, as stored", "scan 'wb_inbox', {RAW => true, VERSIONS => 10000, LIMIT => 1}", "Click a row key to see all versions in the Versions view.").shows([scanned_is_returned()]),
             ],
         },
     ]
