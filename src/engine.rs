@@ -10,6 +10,7 @@
 mod cell;
 mod error;
 mod family;
+mod keys;
 mod lsm;
 mod resolve;
 mod scan;
@@ -22,6 +23,7 @@ mod table;
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
+pub use keys::{KeyEntry, KeyIndex, Position};
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
@@ -242,6 +244,7 @@ impl Engine {
                 descriptor: desc,
                 enabled: true,
                 regions,
+                keys: KeyIndex::new(),
             },
         );
         self.changes.catalog = true;
@@ -337,6 +340,7 @@ impl Engine {
                 region.stores.remove(i);
             }
         }
+        t.rebuild_keys();
         self.changes.catalog = true;
         Ok(())
     }
@@ -505,6 +509,7 @@ impl Engine {
             return OpStats::default();
         };
         let idx = t.region_index(row);
+        t.keys.add(row, count as u32, bytes as u64);
         let Some(region) = t.regions.get_mut(idx) else {
             return OpStats::default();
         };
@@ -767,6 +772,8 @@ impl Engine {
         }
         let mut written = 0;
         let mut events = Vec::new();
+        // The rows a flush can change (versions and TTL apply): the flushed memstores' rows.
+        let mut flushed_rows: Vec<Vec<u8>> = Vec::new();
         for (fi, (store, family)) in region
             .stores
             .iter_mut()
@@ -779,11 +786,20 @@ impl Engine {
             if store.memstore.is_empty() {
                 continue;
             }
+            for cell in &store.memstore {
+                if flushed_rows.last() != Some(&cell.row) {
+                    flushed_rows.push(cell.row.clone());
+                }
+            }
             *next_id += 1;
             if let Some(rw) = store.flush(family, *next_id, now, region.id) {
                 written += rw.bytes;
                 events.push((LsmEventKind::Flush, Some(family.name.clone()), rw));
             }
+        }
+        for row in &flushed_rows {
+            let (cells, bytes) = region.row_cells(row);
+            t.keys.set(row, cells, bytes);
         }
         let region_id = region.id;
         self.counters.flushes += 1;
@@ -867,6 +883,8 @@ impl Engine {
         let Some(rw) = store.compact(family, id, major, now, region_id) else {
             return;
         };
+        t.keys
+            .replace_range(&region.start, &region.end, region.rows());
         self.counters.compactions += 1;
         self.counters.compaction_bytes += rw.bytes as u64;
         self.changes
