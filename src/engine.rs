@@ -772,8 +772,8 @@ impl Engine {
         }
         let mut written = 0;
         let mut events = Vec::new();
-        // The rows a flush can change (versions and TTL apply): the flushed memstores' rows.
-        let mut flushed_rows: Vec<Vec<u8>> = Vec::new();
+        // Whether the flush dropped cells (versions, TTL), which changes the rows' counts.
+        let mut dropped = false;
         for (fi, (store, family)) in region
             .stores
             .iter_mut()
@@ -786,20 +786,16 @@ impl Engine {
             if store.memstore.is_empty() {
                 continue;
             }
-            for cell in &store.memstore {
-                if flushed_rows.last() != Some(&cell.row) {
-                    flushed_rows.push(cell.row.clone());
-                }
-            }
             *next_id += 1;
             if let Some(rw) = store.flush(family, *next_id, now, region.id) {
+                dropped |= rw.dropped.total() > 0;
                 written += rw.bytes;
                 events.push((LsmEventKind::Flush, Some(family.name.clone()), rw));
             }
         }
-        for row in &flushed_rows {
-            let (cells, bytes) = region.row_cells(row);
-            t.keys.set(row, cells, bytes);
+        if dropped {
+            t.keys
+                .replace_range(&region.start, &region.end, region.rows());
         }
         let region_id = region.id;
         self.counters.flushes += 1;
@@ -883,8 +879,10 @@ impl Engine {
         let Some(rw) = store.compact(family, id, major, now, region_id) else {
             return;
         };
-        t.keys
-            .replace_range(&region.start, &region.end, region.rows());
+        if rw.dropped.total() > 0 {
+            t.keys
+                .replace_range(&region.start, &region.end, region.rows());
+        }
         self.counters.compactions += 1;
         self.counters.compaction_bytes += rw.bytes as u64;
         self.changes
