@@ -7,6 +7,7 @@
 //! The engine never waits on storage: it records what changed ([`Changes`]) and the host saves
 //! that afterwards.
 
+mod activity;
 mod cell;
 mod error;
 mod family;
@@ -20,6 +21,10 @@ mod stats;
 mod store;
 mod table;
 
+pub use activity::{
+    key_bucket, place_of, Activity, Grid, LastRead, Op, OpKind, SplitMark, KEY_BUCKETS, OPS_KEPT,
+    TIME_BUCKETS,
+};
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
@@ -100,6 +105,8 @@ pub struct Engine {
     /// The recent flushes, compactions and splits, per table.
     events: BTreeMap<String, EventLog>,
     event_serial: u64,
+    /// Where each table's reads and writes went, over time.
+    activity: BTreeMap<String, Activity>,
     /// The row whose stack is kept from before each flush and major compaction.
     watched: Option<(String, Vec<u8>)>,
     before: Option<RowBefore>,
@@ -128,6 +135,7 @@ impl Engine {
             recording: false,
             events: BTreeMap::new(),
             event_serial: 0,
+            activity: BTreeMap::new(),
             watched: None,
             before: None,
         }
@@ -238,6 +246,7 @@ impl Engine {
             regions.push(Region::new(id, start.clone(), end, &desc.families));
         }
         self.events.remove(&desc.name);
+        self.activity.remove(&desc.name);
         self.tables.insert(
             desc.name.clone(),
             Table {
@@ -277,6 +286,7 @@ impl Engine {
         }
         self.tables.remove(name);
         self.events.remove(name);
+        self.activity.remove(name);
         self.changes.catalog = true;
         Ok(())
     }
@@ -502,7 +512,6 @@ impl Engine {
     /// Writes prepared cells of one row into its region and runs the region's upkeep.
     fn apply(&mut self, table: &str, row: &[u8], cells: Vec<Cell>) -> OpStats {
         self.tick += 1;
-        let tick = self.tick;
         let bytes: usize = cells.iter().map(Cell::size).sum();
         let count = cells.len();
         let Some(t) = self.tables.get_mut(table) else {
@@ -522,7 +531,7 @@ impl Engine {
                 store.insert(cell);
             }
         }
-        region.stats.record(tick, 0, count as u32, 0, bytes as u64);
+        region.stats.record(0, count as u32, 0, bytes as u64);
         let stats = OpStats {
             regions: vec![region.id],
             memstores_touched: 1,
@@ -535,6 +544,9 @@ impl Engine {
         self.counters.logical_bytes += bytes as u64;
         if self.recording {
             self.changes.wal.push((table.to_string(), wal));
+        }
+        if let Some(&region) = stats.regions.first() {
+            self.note_write(table, row, region);
         }
         self.upkeep(table, idx);
         stats
@@ -726,14 +738,14 @@ impl Engine {
     pub fn scan(&mut self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
         let out = self.read(table, scan)?;
         self.tick += 1;
-        let tick = self.tick;
         if let Some(t) = self.tables.get_mut(table) {
             for (id, rows, bytes) in &out.per_region {
                 if let Some(r) = t.regions.iter_mut().find(|r| r.id == *id) {
-                    r.stats.record(tick, (*rows).max(1) as u32, 0, *bytes, 0);
+                    r.stats.record((*rows).max(1) as u32, 0, *bytes, 0);
                 }
             }
         }
+        self.note_read(table, scan, &out);
         Ok(out)
     }
 
@@ -983,9 +995,6 @@ impl Engine {
             stats: RegionStats::default(),
         };
         let old_id = std::mem::replace(&mut region.id, left_id);
-        // The parent's history cannot be told apart by key: both daughters start a new
-        // timeline (the left keeps the running totals, so totals add up).
-        region.stats.activity.clear();
         t.regions.insert(idx + 1, right);
         self.counters.splits += 1;
         self.counters.compaction_bytes += before as u64;
@@ -999,6 +1008,7 @@ impl Engine {
             dropped: Dropped::default(),
             bytes: before,
         };
+        self.note_split(table, old_id, left_id, right_id, at);
         self.log_event(
             table,
             tick,
