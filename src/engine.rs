@@ -7,10 +7,15 @@
 //! The engine never waits on storage: it records what changed ([`Changes`]) and the host saves
 //! that afterwards.
 
+mod activity;
 mod cell;
 mod error;
 mod family;
+<<<<<<< HEAD
 mod filter;
+=======
+mod keys;
+>>>>>>> keyspace
 mod lsm;
 mod resolve;
 mod scan;
@@ -20,12 +25,20 @@ mod stats;
 mod store;
 mod table;
 
+pub use activity::{
+    key_bucket, place_of, Activity, Grid, LastRead, Op, OpKind, SplitMark, KEY_BUCKETS, OPS_KEPT,
+    TIME_BUCKETS,
+};
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
+<<<<<<< HEAD
 pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
+=======
+pub use keys::{KeyEntry, KeyIndex, Position};
+>>>>>>> keyspace
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
@@ -100,6 +113,8 @@ pub struct Engine {
     /// The recent flushes, compactions and splits, per table.
     events: BTreeMap<String, EventLog>,
     event_serial: u64,
+    /// Where each table's reads and writes went, over time.
+    activity: BTreeMap<String, Activity>,
     /// The row whose stack is kept from before each flush and major compaction.
     watched: Option<(String, Vec<u8>)>,
     before: Option<RowBefore>,
@@ -128,6 +143,7 @@ impl Engine {
             recording: false,
             events: BTreeMap::new(),
             event_serial: 0,
+            activity: BTreeMap::new(),
             watched: None,
             before: None,
         }
@@ -238,12 +254,14 @@ impl Engine {
             regions.push(Region::new(id, start.clone(), end, &desc.families));
         }
         self.events.remove(&desc.name);
+        self.activity.remove(&desc.name);
         self.tables.insert(
             desc.name.clone(),
             Table {
                 descriptor: desc,
                 enabled: true,
                 regions,
+                keys: KeyIndex::new(),
             },
         );
         self.changes.catalog = true;
@@ -276,6 +294,7 @@ impl Engine {
         }
         self.tables.remove(name);
         self.events.remove(name);
+        self.activity.remove(name);
         self.changes.catalog = true;
         Ok(())
     }
@@ -339,6 +358,7 @@ impl Engine {
                 region.stores.remove(i);
             }
         }
+        t.rebuild_keys();
         self.changes.catalog = true;
         Ok(())
     }
@@ -500,13 +520,13 @@ impl Engine {
     /// Writes prepared cells of one row into its region and runs the region's upkeep.
     fn apply(&mut self, table: &str, row: &[u8], cells: Vec<Cell>) -> OpStats {
         self.tick += 1;
-        let tick = self.tick;
         let bytes: usize = cells.iter().map(Cell::size).sum();
         let count = cells.len();
         let Some(t) = self.tables.get_mut(table) else {
             return OpStats::default();
         };
         let idx = t.region_index(row);
+        t.keys.add(row, count as u32, bytes as u64);
         let Some(region) = t.regions.get_mut(idx) else {
             return OpStats::default();
         };
@@ -519,7 +539,7 @@ impl Engine {
                 store.insert(cell);
             }
         }
-        region.stats.record(tick, 0, count as u32, 0, bytes as u64);
+        region.stats.record(0, count as u32, 0, bytes as u64);
         let stats = OpStats {
             regions: vec![region.id],
             memstores_touched: 1,
@@ -532,6 +552,9 @@ impl Engine {
         self.counters.logical_bytes += bytes as u64;
         if self.recording {
             self.changes.wal.push((table.to_string(), wal));
+        }
+        if let Some(&region) = stats.regions.first() {
+            self.note_write(table, row, region);
         }
         self.upkeep(table, idx);
         stats
@@ -723,14 +746,14 @@ impl Engine {
     pub fn scan(&mut self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
         let out = self.read(table, scan)?;
         self.tick += 1;
-        let tick = self.tick;
         if let Some(t) = self.tables.get_mut(table) {
             for (id, rows, bytes) in &out.per_region {
                 if let Some(r) = t.regions.iter_mut().find(|r| r.id == *id) {
-                    r.stats.record(tick, (*rows).max(1) as u32, 0, *bytes, 0);
+                    r.stats.record((*rows).max(1) as u32, 0, *bytes, 0);
                 }
             }
         }
+        self.note_read(table, scan, &out);
         Ok(out)
     }
 
@@ -769,6 +792,8 @@ impl Engine {
         }
         let mut written = 0;
         let mut events = Vec::new();
+        // Whether the flush dropped cells (versions, TTL), which changes the rows' counts.
+        let mut dropped = false;
         for (fi, (store, family)) in region
             .stores
             .iter_mut()
@@ -783,9 +808,14 @@ impl Engine {
             }
             *next_id += 1;
             if let Some(rw) = store.flush(family, *next_id, now, region.id) {
+                dropped |= rw.dropped.total() > 0;
                 written += rw.bytes;
                 events.push((LsmEventKind::Flush, Some(family.name.clone()), rw));
             }
+        }
+        if dropped {
+            t.keys
+                .replace_range(&region.start, &region.end, region.rows());
         }
         let region_id = region.id;
         self.counters.flushes += 1;
@@ -869,6 +899,10 @@ impl Engine {
         let Some(rw) = store.compact(family, id, major, now, region_id) else {
             return;
         };
+        if rw.dropped.total() > 0 {
+            t.keys
+                .replace_range(&region.start, &region.end, region.rows());
+        }
         self.counters.compactions += 1;
         self.counters.compaction_bytes += rw.bytes as u64;
         self.changes
@@ -969,9 +1003,6 @@ impl Engine {
             stats: RegionStats::default(),
         };
         let old_id = std::mem::replace(&mut region.id, left_id);
-        // The parent's history cannot be told apart by key: both daughters start a new
-        // timeline (the left keeps the running totals, so totals add up).
-        region.stats.activity.clear();
         t.regions.insert(idx + 1, right);
         self.counters.splits += 1;
         self.counters.compaction_bytes += before as u64;
@@ -985,6 +1016,7 @@ impl Engine {
             dropped: Dropped::default(),
             bytes: before,
         };
+        self.note_split(table, old_id, left_id, right_id, at);
         self.log_event(
             table,
             tick,

@@ -139,14 +139,14 @@ impl Engine {
                 }
                 regions.push(region);
             }
-            engine.tables.insert(
-                name,
-                Table {
-                    descriptor: entry.descriptor,
-                    enabled: entry.enabled,
-                    regions,
-                },
-            );
+            let mut table = Table {
+                descriptor: entry.descriptor,
+                enabled: entry.enabled,
+                regions,
+                keys: Default::default(),
+            };
+            table.rebuild_keys();
+            engine.tables.insert(name, table);
         }
         (engine, problems)
     }
@@ -180,6 +180,7 @@ impl Engine {
             match store {
                 Some(s) => {
                     let family = s.family.clone();
+                    t.keys.add(&cell.row, 1, cell.size() as u64);
                     s.insert(Cell { family, ..cell });
                 }
                 None => skipped += 1,

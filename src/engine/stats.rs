@@ -67,47 +67,22 @@ impl OpStats {
     }
 }
 
-/// A region's running counters, and its activity per logical tick.
+/// A region's running counters (where its traffic went over time is the table's
+/// [`Activity`](super::Activity)).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegionStats {
     pub reads: u64,
     pub writes: u64,
     pub bytes_read: u64,
     pub bytes_written: u64,
-    /// `(tick, reads, writes)` for each tick in which the region was used, oldest first.
-    pub activity: Vec<(u64, u32, u32)>,
 }
 
 impl RegionStats {
-    /// Reads and writes in the last `ticks` ticks before `now`.
-    pub fn recent(&self, now: u64, ticks: u64) -> (u64, u64) {
-        let from = now.saturating_sub(ticks);
-        self.activity
-            .iter()
-            .rev()
-            .take_while(|a| a.0 > from)
-            .fold((0, 0), |(r, w), a| (r + u64::from(a.1), w + u64::from(a.2)))
-    }
-
-    pub(crate) fn record(
-        &mut self,
-        tick: u64,
-        reads: u32,
-        writes: u32,
-        bytes_read: u64,
-        bytes_written: u64,
-    ) {
+    pub(crate) fn record(&mut self, reads: u32, writes: u32, bytes_read: u64, bytes_written: u64) {
         self.reads += u64::from(reads);
         self.writes += u64::from(writes);
         self.bytes_read += bytes_read;
         self.bytes_written += bytes_written;
-        match self.activity.last_mut() {
-            Some(last) if last.0 == tick => {
-                last.1 += reads;
-                last.2 += writes;
-            }
-            _ => self.activity.push((tick, reads, writes)),
-        }
     }
 }
 

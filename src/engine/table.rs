@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::family::FamilyDescriptor;
+use super::keys::{KeyEntry, KeyIndex};
 use super::stats::RegionStats;
 use super::store::Store;
 
@@ -119,6 +120,58 @@ impl Region {
         rows.iter().find(|r| r.0 != first).map(|r| r.0.to_vec())
     }
 
+    /// Every row of the region with its stored cells counted, in key order.
+    pub fn rows(&self) -> Vec<KeyEntry> {
+        let mut cells: Vec<(&[u8], usize)> = Vec::new();
+        for store in &self.stores {
+            for cell in store
+                .memstore
+                .iter()
+                .chain(store.runs.iter().flat_map(|r| r.cells.iter()))
+            {
+                cells.push((&cell.row, cell.size()));
+            }
+        }
+        cells.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut rows: Vec<KeyEntry> = Vec::new();
+        for (row, size) in cells {
+            match rows.last_mut() {
+                Some(last) if &*last.key == row => {
+                    last.cells += 1;
+                    last.bytes += size as u64;
+                }
+                _ => rows.push(KeyEntry {
+                    key: row.into(),
+                    cells: 1,
+                    bytes: size as u64,
+                }),
+            }
+        }
+        rows
+    }
+
+    /// The stored cells of one row in this region and their bytes.
+    pub fn row_cells(&self, row: &[u8]) -> (u32, u64) {
+        let (mut cells, mut bytes) = (0u32, 0u64);
+        for store in &self.stores {
+            let probe = super::cell::Cell::first_on_row(row, &store.family);
+            let mem = store.memstore.range(probe..);
+            let runs = store.runs.iter().flat_map(|r| {
+                let at = r.cells.partition_point(|c| c.row.as_slice() < row);
+                r.cells
+                    .get(at..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .take_while(|c| c.row == row)
+            });
+            for c in mem.take_while(|c| c.row == row).chain(runs) {
+                cells += 1;
+                bytes += c.size() as u64;
+            }
+        }
+        (cells, bytes)
+    }
+
     /// The region's name as HBase prints it: `table,startkey,id`.
     pub fn name(&self, table: &str) -> String {
         format!(
@@ -136,9 +189,16 @@ pub struct Table {
     pub descriptor: TableDescriptor,
     pub enabled: bool,
     pub regions: Vec<Region>,
+    /// The rows with stored cells, kept current by the engine.
+    pub keys: KeyIndex,
 }
 
 impl Table {
+    /// Recounts every row from the stores (after a restore, or a family removed).
+    pub fn rebuild_keys(&mut self) {
+        self.keys = KeyIndex::from_sorted(self.regions.iter().flat_map(Region::rows));
+    }
+
     /// The index of the region holding `row`.
     pub fn region_index(&self, row: &[u8]) -> usize {
         self.regions

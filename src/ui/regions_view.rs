@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::state::use_app;
 
 /// How many recent operations the heat covers.
-const RECENT_TICKS: u64 = 200;
+const RECENT_OPS: usize = 200;
 
 #[component]
 pub fn RegionsView() -> Html {
@@ -32,13 +32,12 @@ fn render(app: &super::state::AppHandle) -> Html {
     };
     let settings = table.descriptor.settings;
     // Heat is recent activity: the last operations show where traffic goes now.
-    let now = console.shell.engine.tick();
-    let activity: Vec<u64> = table
-        .regions
-        .iter()
-        .map(|r| r.stats.recent(now, RECENT_TICKS))
-        .map(|(r, w)| r + w)
-        .collect();
+    let activity: Vec<u64> = console
+        .shell
+        .engine
+        .activity(&table.descriptor.name)
+        .map(|a| a.per_region(table, None, RECENT_OPS).0)
+        .unwrap_or_else(|| vec![0; table.regions.len()]);
     let total: u64 = activity.iter().sum();
     let max = activity.iter().copied().max().unwrap_or(0);
     let regions: Html = table

@@ -1,0 +1,503 @@
+//! Where a table's traffic went, over time: the model behind the hotspot view and the diagnosis.
+//!
+//! Bounded whatever the workload: the last [`OPS_KEPT`] operations in full (kind, row or range,
+//! region, logical tick, wall-clock time), and a grid of [`KEY_BUCKETS`] key buckets ×
+//! [`TIME_BUCKETS`] time buckets counting reads and writes separately over the table's whole
+//! life. When time runs past the last bucket, neighbouring buckets merge in pairs and each
+//! covers twice the ticks, so the grid always spans from the first operation to now.
+//!
+//! The key axis is the row's place in the table's key order when the operation ran (offset /
+//! rows, from the key index), not its bytes: keys of any shape spread over the buckets, and
+//! writes of a growing key land in the last bucket as they land in the last region.
+//!
+//! The history belongs to the table, not to a region: a split records where and when it
+//! happened, and since every operation keeps its key, the daughters of a split inherit their
+//! parent's history by key ([`Activity::per_region`] counts operations by the regions the table
+//! has now).
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::stats::OpStats;
+use super::table::Table;
+
+/// Operations kept in full.
+pub const OPS_KEPT: usize = 100_000;
+/// Rows of the grid: slices of the key order.
+pub const KEY_BUCKETS: usize = 64;
+/// Columns of the grid: slices of logical time.
+pub const TIME_BUCKETS: usize = 512;
+/// Splits remembered.
+pub const SPLITS_KEPT: usize = 4096;
+
+/// A read or a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OpKind {
+    Read,
+    Write,
+}
+
+/// One operation on one region.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Op {
+    pub kind: OpKind,
+    /// The row, or the first row of the range (in key order, also for a reversed scan).
+    pub start: Vec<u8>,
+    /// `None` for one row; else the end of `[start, stop)`, empty meaning the end of the table.
+    pub stop: Option<Vec<u8>>,
+    /// The region that served it (a scan over several regions is one operation per region).
+    pub region: u64,
+    /// The engine's logical clock: one tick per operation.
+    pub tick: u64,
+    /// Epoch milliseconds.
+    pub wall_ms: u64,
+}
+
+impl Op {
+    /// Whether the operation covered `row`.
+    pub fn covers(&self, row: &[u8]) -> bool {
+        match &self.stop {
+            None => self.start.as_slice() == row,
+            Some(stop) => {
+                row >= self.start.as_slice() && (stop.is_empty() || row < stop.as_slice())
+            }
+        }
+    }
+}
+
+/// Where and when a region split.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SplitMark {
+    pub tick: u64,
+    pub wall_ms: u64,
+    pub parent: u64,
+    /// The daughters: the lower `[parent start, key)`, the upper `[key, parent end)`.
+    pub lower: u64,
+    pub upper: u64,
+    pub key: Vec<u8>,
+    /// The split key's place in the key order then (0 first row, 1 past the last).
+    pub position: f64,
+}
+
+/// The last get or scan: its bounds as asked, and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastRead {
+    /// As the scan gives them: in a reversed scan `start` is the highest row.
+    pub start: Vec<u8>,
+    pub stop: Vec<u8>,
+    pub stop_inclusive: bool,
+    pub reversed: bool,
+    /// A get (one row).
+    pub get: bool,
+    pub tick: u64,
+    /// The first and the last row the read examined, in the order read.
+    pub first_examined: Option<Vec<u8>>,
+    pub last_examined: Option<Vec<u8>>,
+    pub stats: OpStats,
+}
+
+impl LastRead {
+    /// The bounds in key order `[lo, hi)` (an empty `hi` runs to the end).
+    pub fn key_range(&self) -> (Vec<u8>, Vec<u8>) {
+        let (lo, hi) = if self.reversed {
+            (self.stop.clone(), self.start.clone())
+        } else {
+            (self.start.clone(), self.stop.clone())
+        };
+        // An inclusive end (a get, a reversed scan's start row) ends just after that row.
+        let hi_inclusive = if self.reversed {
+            !hi.is_empty()
+        } else {
+            self.stop_inclusive
+        };
+        let hi = if hi_inclusive {
+            let mut h = hi;
+            h.push(0);
+            h
+        } else {
+            hi
+        };
+        (lo, hi)
+    }
+}
+
+/// Counts per key bucket and time bucket, for reads and writes separately.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grid {
+    /// The tick bucket 0 starts at (the table's first operation).
+    pub origin: Option<u64>,
+    /// Ticks per time bucket (a power of two).
+    pub width: u64,
+    /// `TIME_BUCKETS * KEY_BUCKETS` counts, time-major: `[t * KEY_BUCKETS + k]`.
+    pub reads: Vec<u32>,
+    pub writes: Vec<u32>,
+    /// The wall-clock time of each time bucket's first operation (0 when empty).
+    pub wall_ms: Vec<u64>,
+}
+
+impl Default for Grid {
+    fn default() -> Self {
+        Grid {
+            origin: None,
+            width: 1,
+            reads: vec![0; TIME_BUCKETS * KEY_BUCKETS],
+            writes: vec![0; TIME_BUCKETS * KEY_BUCKETS],
+            wall_ms: vec![0; TIME_BUCKETS],
+        }
+    }
+}
+
+impl Grid {
+    /// The time bucket of `tick`, merging buckets first when it lies past the last one.
+    fn time_bucket(&mut self, tick: u64) -> usize {
+        let origin = *self.origin.get_or_insert(tick);
+        let mut t = tick.saturating_sub(origin) / self.width;
+        while t >= TIME_BUCKETS as u64 {
+            self.fold();
+            t = tick.saturating_sub(origin) / self.width;
+        }
+        t as usize
+    }
+
+    /// Merges time buckets in pairs: twice the ticks per bucket, the second half empty.
+    fn fold(&mut self) {
+        for counts in [&mut self.reads, &mut self.writes] {
+            for t in 0..TIME_BUCKETS / 2 {
+                for k in 0..KEY_BUCKETS {
+                    let a = counts.get(2 * t * KEY_BUCKETS + k).copied().unwrap_or(0);
+                    let b = counts
+                        .get((2 * t + 1) * KEY_BUCKETS + k)
+                        .copied()
+                        .unwrap_or(0);
+                    if let Some(c) = counts.get_mut(t * KEY_BUCKETS + k) {
+                        *c = a.saturating_add(b);
+                    }
+                }
+            }
+            for c in counts.iter_mut().skip(TIME_BUCKETS / 2 * KEY_BUCKETS) {
+                *c = 0;
+            }
+        }
+        for t in 0..TIME_BUCKETS / 2 {
+            let a = self.wall_ms.get(2 * t).copied().unwrap_or(0);
+            let b = self.wall_ms.get(2 * t + 1).copied().unwrap_or(0);
+            if let Some(w) = self.wall_ms.get_mut(t) {
+                *w = if a == 0 { b } else { a };
+            }
+        }
+        for w in self.wall_ms.iter_mut().skip(TIME_BUCKETS / 2) {
+            *w = 0;
+        }
+        self.width *= 2;
+    }
+
+    /// Counts one operation over the key buckets from `from` to `to` (places in [0, 1]).
+    fn add(&mut self, kind: OpKind, tick: u64, wall_ms: u64, from: f64, to: f64) {
+        let t = self.time_bucket(tick);
+        if let Some(w) = self.wall_ms.get_mut(t) {
+            if *w == 0 {
+                *w = wall_ms;
+            }
+        }
+        let k0 = key_bucket(from);
+        let k1 = key_bucket(to).max(k0);
+        let counts = match kind {
+            OpKind::Read => &mut self.reads,
+            OpKind::Write => &mut self.writes,
+        };
+        for k in k0..=k1 {
+            if let Some(c) = counts.get_mut(t * KEY_BUCKETS + k) {
+                *c = c.saturating_add(1);
+            }
+        }
+    }
+
+    /// The count of one cell of the grid.
+    pub fn at(&self, kind: OpKind, time: usize, key: usize) -> u32 {
+        let counts = match kind {
+            OpKind::Read => &self.reads,
+            OpKind::Write => &self.writes,
+        };
+        counts.get(time * KEY_BUCKETS + key).copied().unwrap_or(0)
+    }
+
+    /// Time buckets in use (from the first to the one holding the newest operation).
+    pub fn used(&self, now: u64) -> usize {
+        match self.origin {
+            None => 0,
+            Some(o) => ((now.saturating_sub(o) / self.width) as usize + 1).min(TIME_BUCKETS),
+        }
+    }
+}
+
+/// The key bucket of a place in the key order.
+pub fn key_bucket(place: f64) -> usize {
+    let k = (place.clamp(0.0, 1.0) * KEY_BUCKETS as f64) as usize;
+    k.min(KEY_BUCKETS - 1)
+}
+
+/// The place of the `index`-th of `rows` rows in the key order: 0 for the first, 1 for the last.
+pub fn place_of(index: usize, rows: usize) -> f64 {
+    if rows <= 1 {
+        return 0.0;
+    }
+    (index as f64 / (rows - 1) as f64).min(1.0)
+}
+
+/// A table's activity. See the module doc.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Activity {
+    ops: VecDeque<Op>,
+    pub grid: Grid,
+    splits: VecDeque<SplitMark>,
+    last_read: Option<LastRead>,
+    /// Operations ever recorded, by kind.
+    pub reads: u64,
+    pub writes: u64,
+}
+
+impl Activity {
+    pub fn new() -> Activity {
+        Activity::default()
+    }
+
+    /// Records a write of `row` at `place` in the key order.
+    pub fn record_write(&mut self, row: &[u8], region: u64, tick: u64, wall_ms: u64, place: f64) {
+        self.writes += 1;
+        self.grid.add(OpKind::Write, tick, wall_ms, place, place);
+        self.push(Op {
+            kind: OpKind::Write,
+            start: row.to_vec(),
+            stop: None,
+            region,
+            tick,
+            wall_ms,
+        });
+    }
+
+    /// Records a read of one region: a row (`stop: None`) or `[start, stop)`, spanning the
+    /// places `from..to` of the key order.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_read(
+        &mut self,
+        start: &[u8],
+        stop: Option<&[u8]>,
+        region: u64,
+        tick: u64,
+        wall_ms: u64,
+        from: f64,
+        to: f64,
+    ) {
+        self.reads += 1;
+        self.grid.add(OpKind::Read, tick, wall_ms, from, to);
+        self.push(Op {
+            kind: OpKind::Read,
+            start: start.to_vec(),
+            stop: stop.map(<[u8]>::to_vec),
+            region,
+            tick,
+            wall_ms,
+        });
+    }
+
+    fn push(&mut self, op: Op) {
+        if self.ops.len() == OPS_KEPT {
+            self.ops.pop_front();
+        }
+        self.ops.push_back(op);
+    }
+
+    pub fn record_split(&mut self, mark: SplitMark) {
+        if self.splits.len() == SPLITS_KEPT {
+            self.splits.pop_front();
+        }
+        self.splits.push_back(mark);
+    }
+
+    pub fn set_last_read(&mut self, read: LastRead) {
+        self.last_read = Some(read);
+    }
+
+    /// The operations kept, oldest first.
+    pub fn ops(&self) -> impl DoubleEndedIterator<Item = &Op> + ExactSizeIterator {
+        self.ops.iter()
+    }
+
+    /// The last `n` operations of a kind, newest first.
+    pub fn last(&self, kind: OpKind, n: usize) -> impl Iterator<Item = &Op> {
+        self.ops
+            .iter()
+            .rev()
+            .filter(move |o| o.kind == kind)
+            .take(n)
+    }
+
+    /// The splits remembered, oldest first.
+    pub fn splits(&self) -> impl DoubleEndedIterator<Item = &SplitMark> {
+        self.splits.iter()
+    }
+
+    pub fn last_read(&self) -> Option<&LastRead> {
+        self.last_read.as_ref()
+    }
+
+    /// The region a region split from, if the split is remembered.
+    pub fn parent_of(&self, region: u64) -> Option<u64> {
+        self.splits
+            .iter()
+            .rev()
+            .find(|s| s.lower == region || s.upper == region)
+            .map(|s| s.parent)
+    }
+
+    /// Of the last `n` operations of `kind`, how many fell in each of the table's regions as
+    /// they are now (a range counts in every region it overlaps), indexed like
+    /// `table.regions`; and how many operations were counted.
+    pub fn per_region(&self, table: &Table, kind: Option<OpKind>, n: usize) -> (Vec<u64>, u64) {
+        let mut counts = vec![0u64; table.regions.len()];
+        let mut seen = 0u64;
+        let ops = self
+            .ops
+            .iter()
+            .rev()
+            .filter(|o| kind.is_none_or(|k| o.kind == k))
+            .take(n);
+        for op in ops {
+            seen += 1;
+            let first = table.region_index(&op.start);
+            let last = match &op.stop {
+                None => first,
+                Some(stop) if stop.is_empty() => table.regions.len().saturating_sub(1),
+                Some(stop) => {
+                    // The region holding the last row before `stop`.
+                    let i = table.region_index(stop);
+                    match table.regions.get(i) {
+                        Some(r) if r.start.as_slice() == stop.as_slice() && i > first => i - 1,
+                        _ => i,
+                    }
+                }
+            };
+            for c in counts.iter_mut().take(last + 1).skip(first) {
+                *c += 1;
+            }
+        }
+        (counts, seen)
+    }
+}
+
+// ---- the engine's hooks ------------------------------------------------------------------
+
+impl super::Engine {
+    /// The table's activity (`None` for an unknown table or one nothing ran on yet).
+    pub fn activity(&self, table: &str) -> Option<&Activity> {
+        self.activity.get(table)
+    }
+
+    /// Puts back an activity saved earlier (the host keeps it outside the catalog); ignored
+    /// for a table that does not exist.
+    pub fn restore_activity(&mut self, table: &str, activity: Activity) {
+        if self.tables.contains_key(table) {
+            self.activity.insert(table.to_string(), activity);
+        }
+    }
+
+    /// The place of `row` in the table's key order, in [0, 1]: the first row 0, the last 1.
+    fn place(&self, table: &str, row: &[u8]) -> f64 {
+        match self.tables.get(table) {
+            Some(t) => place_of(t.keys.row_position(row).index, t.keys.row_count()),
+            None => 0.0,
+        }
+    }
+
+    /// Records a write of `row` served by `region`.
+    pub(super) fn note_write(&mut self, table: &str, row: &[u8], region: u64) {
+        let place = self.place(table, row);
+        let (tick, wall) = (self.tick, self.now());
+        self.activity
+            .entry(table.to_string())
+            .or_default()
+            .record_write(row, region, tick, wall, place);
+    }
+
+    /// Records a get or scan: one operation per region it read, and the read's bounds.
+    pub(super) fn note_read(&mut self, table: &str, scan: &super::Scan, out: &super::ScanOutput) {
+        let (tick, wall) = (self.tick, self.now());
+        let Some(t) = self.tables.get(table) else {
+            return;
+        };
+        let get = scan.stop_inclusive && !scan.reversed && scan.start_row == scan.stop_row;
+        let read = LastRead {
+            start: scan.start_row.clone(),
+            stop: scan.stop_row.clone(),
+            stop_inclusive: scan.stop_inclusive,
+            reversed: scan.reversed,
+            get,
+            tick,
+            first_examined: out.examined.first().cloned(),
+            last_examined: out.examined.last().cloned(),
+            stats: out.stats.clone(),
+        };
+        let (lo, hi) = read.key_range();
+        let rows = t.keys.row_count();
+        // A range ends at its last row: the one before the first row at or after `stop`.
+        let place = |key: &[u8], end: bool| {
+            if end && key.is_empty() {
+                1.0
+            } else {
+                let at = t.keys.row_position(key).index;
+                place_of(if end { at.saturating_sub(1) } else { at }, rows)
+            }
+        };
+        let mut ops = Vec::with_capacity(out.per_region.len());
+        for (id, _, _) in &out.per_region {
+            let Some(r) = t.regions.iter().find(|r| r.id == *id) else {
+                continue;
+            };
+            if get {
+                let p = place(&lo, false);
+                ops.push((lo.clone(), None, *id, p, p));
+                continue;
+            }
+            // The read's range clipped to the region.
+            let start = lo.clone().max(r.start.clone());
+            let stop = match (hi.is_empty(), r.end.is_empty()) {
+                (true, _) => r.end.clone(),
+                (false, true) => hi.clone(),
+                (false, false) => hi.clone().min(r.end.clone()),
+            };
+            let (from, to) = (place(&start, false), place(&stop, true));
+            ops.push((start, Some(stop), *id, from, to));
+        }
+        let activity = self.activity.entry(table.to_string()).or_default();
+        for (start, stop, id, from, to) in ops {
+            activity.record_read(&start, stop.as_deref(), id, tick, wall, from, to);
+        }
+        activity.set_last_read(read);
+    }
+
+    /// Records a split of `parent` at `key` into `lower` and `upper`.
+    pub(super) fn note_split(
+        &mut self,
+        table: &str,
+        parent: u64,
+        lower: u64,
+        upper: u64,
+        key: &[u8],
+    ) {
+        let position = self.place(table, key);
+        let mark = SplitMark {
+            tick: self.tick,
+            wall_ms: self.now(),
+            parent,
+            lower,
+            upper,
+            key: key.to_vec(),
+            position,
+        };
+        self.activity
+            .entry(table.to_string())
+            .or_default()
+            .record_split(mark);
+    }
+}

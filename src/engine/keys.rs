@@ -1,0 +1,542 @@
+//! A table's row keys in stored (byte) order: every row that has at least one stored cell
+//! (puts and delete markers alike, in memstores or runs), with its cell count and size.
+//!
+//! The views page through a million rows, jump to a key or a prefix and draw where a read
+//! landed; none of that may scan the table per render. The index keeps the keys in blocks of
+//! a few hundred, sorted, and a Fenwick tree over the block lengths, so that the row at an
+//! offset, the offset of a key, and the rows of a prefix are each found in O(log n):
+//!
+//! ```text
+//! blocks:  [a b c d] [e f g] [h i j k l]      lengths 4 3 5, prefix sums 0 4 7 12
+//! rows_at(5, 3)   -> block 1 (7 > 5 >= 4), from its 2nd key: f g h
+//! row_position(g) -> block 1 by first keys, 4 + 2 = 6
+//! ```
+//!
+//! The engine keeps it current: a write adds its cells, a flush or compaction replaces the
+//! counts of the rows it rewrote (and drops the rows left without cells), a split changes
+//! nothing (rows stay where they are, only region bounds move).
+
+use std::ops::Range;
+
+/// Most keys per block before it splits in two.
+const BLOCK_MAX: usize = 1024;
+
+/// One row of the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyEntry {
+    pub key: Box<[u8]>,
+    /// Stored cells of the row in every family: versions and delete markers included.
+    pub cells: u32,
+    /// Their size in bytes.
+    pub bytes: u64,
+}
+
+/// Where a key sits among the rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The offset of the first row at or after the key.
+    pub index: usize,
+    /// The row itself is there.
+    pub exact: bool,
+}
+
+/// The sorted distinct row keys of one table. See the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct KeyIndex {
+    /// Non-empty, sorted, each block's keys above the previous block's.
+    blocks: Vec<Vec<KeyEntry>>,
+    /// Fenwick tree over `blocks[i].len()`.
+    tree: Vec<usize>,
+    len: usize,
+}
+
+impl KeyIndex {
+    pub fn new() -> KeyIndex {
+        KeyIndex::default()
+    }
+
+    /// An index of rows given in ascending key order (duplicates are merged).
+    pub fn from_sorted(rows: impl IntoIterator<Item = KeyEntry>) -> KeyIndex {
+        let mut index = KeyIndex::new();
+        let mut block: Vec<KeyEntry> = Vec::new();
+        for row in rows {
+            match block.last_mut() {
+                Some(last) if last.key == row.key => {
+                    last.cells += row.cells;
+                    last.bytes += row.bytes;
+                    continue;
+                }
+                _ => {}
+            }
+            if block.len() == BLOCK_MAX / 2 {
+                index.blocks.push(std::mem::take(&mut block));
+            }
+            block.push(row);
+        }
+        if !block.is_empty() {
+            index.blocks.push(block);
+        }
+        index.rebuild_tree();
+        index
+    }
+
+    /// How many rows have stored cells.
+    pub fn row_count(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Up to `n` rows from the `offset`-th on, in key order.
+    pub fn rows_at(&self, offset: usize, n: usize) -> Vec<&KeyEntry> {
+        let mut out = Vec::with_capacity(n.min(self.len.saturating_sub(offset)));
+        let Some((mut b, mut i)) = self.locate(offset) else {
+            return out;
+        };
+        while out.len() < n {
+            let Some(block) = self.blocks.get(b) else {
+                break;
+            };
+            match block.get(i) {
+                Some(e) => {
+                    out.push(e);
+                    i += 1;
+                }
+                None => {
+                    b += 1;
+                    i = 0;
+                }
+            }
+        }
+        out
+    }
+
+    /// The row at `offset`.
+    pub fn get(&self, offset: usize) -> Option<&KeyEntry> {
+        let (b, i) = self.locate(offset)?;
+        self.blocks.get(b)?.get(i)
+    }
+
+    /// Where `key` is, or would be: the offset of the first row at or after it.
+    pub fn row_position(&self, key: &[u8]) -> Position {
+        let b = self.block_of(key);
+        let Some(block) = self.blocks.get(b) else {
+            return Position {
+                index: self.len,
+                exact: false,
+            };
+        };
+        let before = self.prefix_sum(b);
+        match block.binary_search_by(|e| (*e.key).cmp(key)) {
+            Ok(i) => Position {
+                index: before + i,
+                exact: true,
+            },
+            Err(i) => Position {
+                index: before + i,
+                exact: false,
+            },
+        }
+    }
+
+    /// The offsets of the rows whose key starts with `prefix` (empty when there are none).
+    pub fn prefix_range(&self, prefix: &[u8]) -> Range<usize> {
+        let start = self.row_position(prefix).index;
+        let stop = crate::bytes::prefix_stop(prefix);
+        let end = if stop.is_empty() {
+            self.len
+        } else {
+            self.row_position(&stop).index
+        };
+        start..end.max(start)
+    }
+
+    /// The offsets of the rows in `[start, stop)`; an empty `stop` runs to the end.
+    pub fn range(&self, start: &[u8], stop: &[u8]) -> Range<usize> {
+        let from = self.row_position(start).index;
+        let to = if stop.is_empty() {
+            self.len
+        } else {
+            self.row_position(stop).index
+        };
+        from..to.max(from)
+    }
+
+    /// The entry of `key`, if the row has stored cells.
+    pub fn entry(&self, key: &[u8]) -> Option<&KeyEntry> {
+        let block = self.blocks.get(self.block_of(key))?;
+        let i = block.binary_search_by(|e| (*e.key).cmp(key)).ok()?;
+        block.get(i)
+    }
+
+    /// Every row in key order.
+    pub fn iter(&self) -> impl Iterator<Item = &KeyEntry> {
+        self.blocks.iter().flatten()
+    }
+
+    /// The `k` rows with the most cells, most first (ties by key).
+    pub fn widest(&self, k: usize) -> Vec<&KeyEntry> {
+        let mut top: Vec<&KeyEntry> = Vec::with_capacity(k + 1);
+        for e in self.iter() {
+            if top.len() == k && top.last().is_some_and(|l| l.cells >= e.cells) {
+                continue;
+            }
+            let at = top.partition_point(|t| t.cells >= e.cells);
+            top.insert(at, e);
+            top.truncate(k);
+        }
+        top
+    }
+
+    /// Adds `cells` cells of `bytes` bytes to a row, adding the row when new.
+    pub fn add(&mut self, key: &[u8], cells: u32, bytes: u64) {
+        if self.blocks.is_empty() {
+            self.blocks.push(Vec::new());
+            self.rebuild_tree();
+        }
+        let b = self.block_of(key);
+        let Some(block) = self.blocks.get_mut(b) else {
+            return;
+        };
+        match block.binary_search_by(|e| (*e.key).cmp(key)) {
+            Ok(i) => {
+                if let Some(e) = block.get_mut(i) {
+                    e.cells = e.cells.saturating_add(cells);
+                    e.bytes += bytes;
+                }
+            }
+            Err(i) => {
+                block.insert(
+                    i,
+                    KeyEntry {
+                        key: key.into(),
+                        cells,
+                        bytes,
+                    },
+                );
+                self.len += 1;
+                if block.len() > BLOCK_MAX {
+                    let upper = block.split_off(block.len() / 2);
+                    self.blocks.insert(b + 1, upper);
+                    self.rebuild_tree();
+                } else {
+                    self.tree_add(b, 1);
+                }
+            }
+        }
+    }
+
+    /// Sets a row's counts (as recounted after a flush); zero cells removes the row.
+    pub fn set(&mut self, key: &[u8], cells: u32, bytes: u64) {
+        if cells == 0 {
+            self.remove(key);
+            return;
+        }
+        match self.entry_mut(key) {
+            Some(e) => {
+                e.cells = cells;
+                e.bytes = bytes;
+            }
+            None => self.add(key, cells, bytes),
+        }
+    }
+
+    /// Removes a row; says whether it was there.
+    pub fn remove(&mut self, key: &[u8]) -> bool {
+        let b = self.block_of(key);
+        let Some(block) = self.blocks.get_mut(b) else {
+            return false;
+        };
+        let Ok(i) = block.binary_search_by(|e| (*e.key).cmp(key)) else {
+            return false;
+        };
+        block.remove(i);
+        self.len -= 1;
+        if block.is_empty() {
+            self.blocks.remove(b);
+            self.rebuild_tree();
+        } else {
+            self.tree_sub(b);
+        }
+        true
+    }
+
+    /// Replaces every row in `[start, stop)` (an empty `stop` runs to the end) with `rows`,
+    /// which must be sorted and inside the range: what a compaction of a region leaves.
+    pub fn replace_range(&mut self, start: &[u8], stop: &[u8], rows: Vec<KeyEntry>) {
+        let span = self.range(start, stop);
+        let end = self.blocks.len();
+        let (b0, i0) = self.locate(span.start).unwrap_or((end, 0));
+        let (b1, i1) = self.locate(span.end).unwrap_or((end, 0));
+        let mut middle: Vec<KeyEntry> = Vec::new();
+        if let Some(block) = self.blocks.get(b0) {
+            middle.extend(block.get(..i0).unwrap_or(&[]).iter().cloned());
+        }
+        middle.extend(rows);
+        if let Some(block) = self.blocks.get(b1) {
+            middle.extend(block.get(i1..).unwrap_or(&[]).iter().cloned());
+        }
+        let end_block = if b1 < end { b1 + 1 } else { end };
+        let fresh: Vec<Vec<KeyEntry>> = middle
+            .chunks(BLOCK_MAX / 2)
+            .map(<[KeyEntry]>::to_vec)
+            .collect();
+        self.blocks.splice(b0..end_block.max(b0), fresh);
+        self.len = self.blocks.iter().map(Vec::len).sum();
+        self.rebuild_tree();
+    }
+
+    fn entry_mut(&mut self, key: &[u8]) -> Option<&mut KeyEntry> {
+        let b = self.block_of(key);
+        let block = self.blocks.get_mut(b)?;
+        let i = block.binary_search_by(|e| (*e.key).cmp(key)).ok()?;
+        block.get_mut(i)
+    }
+
+    /// The block that holds `key` or would: the last whose first key is at or below it.
+    fn block_of(&self, key: &[u8]) -> usize {
+        self.blocks
+            .partition_point(|b| b.first().is_some_and(|e| &*e.key <= key))
+            .saturating_sub(1)
+    }
+
+    /// The block and the index in it of the `offset`-th row.
+    fn locate(&self, offset: usize) -> Option<(usize, usize)> {
+        if offset >= self.len {
+            return None;
+        }
+        // Descend the Fenwick tree: the largest block count whose prefix sum is <= offset.
+        let mut pos = 0;
+        let mut rest = offset;
+        let mut step = self.tree.len().next_power_of_two();
+        while step > 0 {
+            if let Some(&v) = self.tree.get(pos + step - 1) {
+                if v <= rest {
+                    pos += step;
+                    rest -= v;
+                }
+            }
+            step /= 2;
+        }
+        Some((pos, rest))
+    }
+
+    /// Rows in the blocks before block `b`.
+    fn prefix_sum(&self, b: usize) -> usize {
+        let mut i = b;
+        let mut sum = 0;
+        while i > 0 {
+            sum += self.tree.get(i - 1).copied().unwrap_or(0);
+            i &= i - 1;
+        }
+        sum
+    }
+
+    fn tree_add(&mut self, b: usize, delta: usize) {
+        let mut i = b + 1;
+        while let Some(v) = self.tree.get_mut(i - 1) {
+            *v += delta;
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    fn tree_sub(&mut self, b: usize) {
+        let mut i = b + 1;
+        while let Some(v) = self.tree.get_mut(i - 1) {
+            *v -= 1;
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    fn rebuild_tree(&mut self) {
+        let n = self.blocks.len();
+        self.tree = self.blocks.iter().map(Vec::len).collect();
+        for i in 1..=n {
+            let parent = i + (i & i.wrapping_neg());
+            if parent <= n {
+                let v = self.tree.get(i - 1).copied().unwrap_or(0);
+                if let Some(p) = self.tree.get_mut(parent - 1) {
+                    *p += v;
+                }
+            }
+        }
+        self.len = self.blocks.iter().map(Vec::len).sum();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn key(i: u32) -> Vec<u8> {
+        format!("row{i:07}").into_bytes()
+    }
+
+    fn keys(index: &KeyIndex, offset: usize, n: usize) -> Vec<Vec<u8>> {
+        index
+            .rows_at(offset, n)
+            .into_iter()
+            .map(|e| e.key.to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn pages_and_positions_across_blocks() {
+        let mut index = KeyIndex::new();
+        // Inserted out of order so blocks split in the middle, not only at the end.
+        for i in (0..5000u32).rev().step_by(2).chain((0..5000).step_by(2)) {
+            index.add(&key(i), 1, 10);
+        }
+        assert_eq!(index.row_count(), 5000);
+        assert!(
+            index.blocks.len() > 4,
+            "blocks split: {}",
+            index.blocks.len()
+        );
+        assert_eq!(keys(&index, 0, 2), vec![key(0), key(1)]);
+        assert_eq!(keys(&index, 2047, 3), vec![key(2047), key(2048), key(2049)]);
+        assert_eq!(keys(&index, 4998, 5), vec![key(4998), key(4999)]);
+        assert!(index.rows_at(5000, 5).is_empty());
+        for i in [0u32, 511, 512, 1023, 1024, 3333, 4999] {
+            let p = index.row_position(&key(i));
+            assert_eq!((p.index, p.exact), (i as usize, true), "row {i}");
+            assert_eq!(index.get(i as usize).map(|e| e.key.to_vec()), Some(key(i)));
+        }
+        // A key between rows lands on the next row.
+        let p = index.row_position(b"row0001000x");
+        assert_eq!((p.index, p.exact), (1001, false));
+        assert_eq!(index.row_position(b"zzz").index, 5000);
+        assert_eq!(index.row_position(b"").index, 0);
+    }
+
+    #[test]
+    fn prefix_ranges() {
+        let mut index = KeyIndex::new();
+        for i in 0..3000u32 {
+            index.add(&key(i), 1, 1);
+        }
+        assert_eq!(index.prefix_range(b"row00012"), 1200..1300);
+        assert_eq!(index.prefix_range(b"row0002999"), 2999..3000);
+        assert_eq!(index.prefix_range(b"nope").len(), 0);
+        assert_eq!(index.prefix_range(b""), 0..3000);
+        assert_eq!(index.range(b"row0000010", b"row0000020"), 10..20);
+        assert_eq!(index.range(b"row0002990", b""), 2990..3000);
+    }
+
+    #[test]
+    fn counts_add_up_and_rows_leave_at_zero() {
+        let mut index = KeyIndex::new();
+        index.add(b"a", 1, 10);
+        index.add(b"a", 2, 5);
+        index.add(b"b", 1, 1);
+        assert_eq!(index.entry(b"a").map(|e| (e.cells, e.bytes)), Some((3, 15)));
+        index.set(b"a", 1, 4);
+        assert_eq!(index.entry(b"a").map(|e| (e.cells, e.bytes)), Some((1, 4)));
+        index.set(b"a", 0, 0);
+        assert!(index.entry(b"a").is_none());
+        assert_eq!(index.row_count(), 1);
+        assert!(index.remove(b"b"));
+        assert!(!index.remove(b"b"));
+        assert!(index.is_empty());
+        assert!(index.rows_at(0, 1).is_empty());
+    }
+
+    #[test]
+    fn replace_range_keeps_the_rows_outside() {
+        let mut index = KeyIndex::new();
+        for i in 0..4000u32 {
+            index.add(&key(i), 2, 20);
+        }
+        // A compaction of [row0001000, row0003000) that kept every other row with one cell.
+        let kept: Vec<KeyEntry> = (1000..3000u32)
+            .step_by(2)
+            .map(|i| KeyEntry {
+                key: key(i).into(),
+                cells: 1,
+                bytes: 10,
+            })
+            .collect();
+        index.replace_range(&key(1000), &key(3000), kept);
+        assert_eq!(index.row_count(), 1000 + 1000 + 1000);
+        assert_eq!(keys(&index, 999, 3), vec![key(999), key(1000), key(1002)]);
+        assert_eq!(index.row_position(&key(3000)).index, 2000);
+        assert_eq!(index.entry(&key(1002)).map(|e| e.cells), Some(1));
+        assert_eq!(index.entry(&key(3000)).map(|e| e.cells), Some(2));
+        // To the end, and everything.
+        index.replace_range(&key(3500), b"", Vec::new());
+        assert_eq!(index.row_count(), 2500);
+        index.replace_range(b"", b"", Vec::new());
+        assert!(index.is_empty());
+        // Into an empty index.
+        index.replace_range(
+            b"",
+            b"",
+            vec![KeyEntry {
+                key: b"x".to_vec().into(),
+                cells: 1,
+                bytes: 1,
+            }],
+        );
+        assert_eq!(keys(&index, 0, 5), vec![b"x".to_vec()]);
+    }
+
+    #[test]
+    fn widest_rows_first() {
+        let mut index = KeyIndex::new();
+        for i in 0..100u32 {
+            index.add(&key(i), i % 7 + 1, 1);
+        }
+        index.add(&key(50), 1000, 1);
+        let top: Vec<u32> = index.widest(3).iter().map(|e| e.cells).collect();
+        assert_eq!(top, vec![1002, 7, 7]);
+    }
+
+    proptest::proptest! {
+        /// Random adds, removes and range replacements agree with a BTreeMap.
+        #[test]
+        fn agrees_with_a_map(ops in proptest::collection::vec((0u8..4, 0u16..3000, 0u16..3000), 1..400)) {
+            let mut index = KeyIndex::new();
+            let mut model: BTreeMap<Vec<u8>, u32> = BTreeMap::new();
+            for (op, a, b) in ops {
+                let ka = key(u32::from(a));
+                match op {
+                    0 | 1 => {
+                        // Bursts so that blocks split.
+                        for j in 0..u32::from(b % 64) {
+                            let k = key(u32::from(a) * 3 + j);
+                            index.add(&k, 1, 1);
+                            *model.entry(k).or_default() += 1;
+                        }
+                    }
+                    2 => {
+                        index.remove(&ka);
+                        model.remove(&ka);
+                    }
+                    _ => {
+                        let (lo, hi) = (a.min(b), a.max(b));
+                        let (s, e) = (key(u32::from(lo)), key(u32::from(hi)));
+                        let kept: Vec<KeyEntry> = model
+                            .range(s.clone()..e.clone())
+                            .step_by(3)
+                            .map(|(k, c)| KeyEntry { key: k.clone().into(), cells: *c, bytes: 1 })
+                            .collect();
+                        let keep: Vec<Vec<u8>> = kept.iter().map(|k| k.key.to_vec()).collect();
+                        model.retain(|k, _| k < &s || k >= &e || keep.contains(k));
+                        index.replace_range(&s, &e, kept);
+                    }
+                }
+                proptest::prop_assert_eq!(index.row_count(), model.len());
+            }
+            let all: Vec<Vec<u8>> = index.iter().map(|e| e.key.to_vec()).collect();
+            let want: Vec<Vec<u8>> = model.keys().cloned().collect();
+            proptest::prop_assert_eq!(&all, &want);
+            for (i, k) in want.iter().enumerate().step_by(7) {
+                proptest::prop_assert_eq!(index.row_position(k).index, i);
+                proptest::prop_assert_eq!(keys(&index, i, 1), vec![k.clone()]);
+            }
+        }
+    }
+}

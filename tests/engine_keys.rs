@@ -1,0 +1,113 @@
+//! The key index: the rows with stored cells, kept current by writes, deletes, flushes,
+//! compactions and splits, agrees with a recount of the stores after every step.
+mod common;
+use common::*;
+use rowkey::engine::{Engine, KeyEntry, Mutation};
+
+/// The index as the engine keeps it, and as a recount from the stores says it should be.
+fn index_and_recount(e: &Engine) -> Result<(Vec<KeyEntry>, Vec<KeyEntry>), rowkey::engine::Error> {
+    let t = e.table("t")?;
+    let kept: Vec<KeyEntry> = t.keys.iter().cloned().collect();
+    let recount: Vec<KeyEntry> = t.regions.iter().flat_map(|r| r.rows()).collect();
+    Ok((kept, recount))
+}
+
+fn delete_row() -> Mutation {
+    Mutation::DeleteRow { timestamp: None }
+}
+
+#[test]
+fn writes_flushes_compactions_and_splits_keep_the_index_current() -> TestResult {
+    let (mut e, clock) = engine_with(&[("f", 2), ("g", 1)])?;
+    for i in 0..3000u32 {
+        clock.advance(1);
+        let row = format!("row{:05}", (i * 7919) % 2000);
+        e.mutate("t", row.as_bytes(), &[put("f", "q", None, "value")])?;
+        if i % 5 == 0 {
+            e.mutate("t", row.as_bytes(), &[put("g", "q", None, "v")])?;
+        }
+        if i % 500 == 0 {
+            let (kept, recount) = index_and_recount(&e)?;
+            assert_eq!(kept, recount, "after write {i}");
+        }
+    }
+    assert!(e.counters().flushes > 0 && e.counters().splits > 0 && e.counters().compactions > 0);
+    assert_eq!(e.table("t")?.keys.row_count(), 2000);
+    // Deleted rows keep their markers until a major compaction.
+    for i in 0..100u32 {
+        e.mutate("t", format!("row{i:05}").as_bytes(), &[delete_row()])?;
+    }
+    e.flush("t")?;
+    let (kept, recount) = index_and_recount(&e)?;
+    assert_eq!(kept, recount, "after deletes and flush");
+    assert_eq!(e.table("t")?.keys.row_count(), 2000);
+    e.compact("t", true)?;
+    let (kept, recount) = index_and_recount(&e)?;
+    assert_eq!(kept, recount, "after major compaction");
+    assert_eq!(
+        e.table("t")?.keys.row_count(),
+        1900,
+        "deleted rows are gone"
+    );
+    let first = e.table("t")?.keys.get(0).map(|k| k.key.to_vec());
+    assert_eq!(first, Some(b"row00100".to_vec()));
+    // Versions above VERSIONS go at the major compaction: two of f and one of g per row at most.
+    let widest = e.table("t")?.keys.widest(1).first().map(|k| k.cells);
+    assert_eq!(widest, Some(3));
+    e.split("t", Some(b"row01000"))?;
+    let (kept, recount) = index_and_recount(&e)?;
+    assert_eq!(kept, recount, "after a split");
+    Ok(())
+}
+
+#[test]
+fn truncate_and_family_removal_recount() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1), ("g", 1)])?;
+    for i in 0..50u32 {
+        e.mutate(
+            "t",
+            format!("a{i:03}").as_bytes(),
+            &[put("f", "q", None, "x")],
+        )?;
+        e.mutate(
+            "t",
+            format!("b{i:03}").as_bytes(),
+            &[put("g", "q", None, "x")],
+        )?;
+    }
+    assert_eq!(e.table("t")?.keys.row_count(), 100);
+    e.delete_family("t", "g")?;
+    assert_eq!(e.table("t")?.keys.row_count(), 50);
+    assert_eq!(e.table("t")?.keys.prefix_range(b"b").len(), 0);
+    e.disable("t")?;
+    e.truncate("t", false)?;
+    assert_eq!(e.table("t")?.keys.row_count(), 0);
+    Ok(())
+}
+
+#[test]
+fn a_restored_engine_has_the_same_index() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for i in 0..1500u32 {
+        e.mutate(
+            "t",
+            format!("k{i:05}").as_bytes(),
+            &[put("f", "q", None, "some value")],
+        )?;
+    }
+    let runs = e
+        .all_runs()
+        .map(|r| (r.id, r.clone()))
+        .collect::<std::collections::HashMap<_, _>>();
+    let memstore = e.memstore_cells();
+    let (mut restored, problems) = Engine::restore(Box::new(|| 2_000_000), e.catalog(), &runs);
+    assert!(problems.is_empty(), "{problems:?}");
+    for (table, cells) in memstore {
+        restored.replay(&table, cells);
+    }
+    let a: Vec<KeyEntry> = e.table("t")?.keys.iter().cloned().collect();
+    let b: Vec<KeyEntry> = restored.table("t")?.keys.iter().cloned().collect();
+    assert_eq!(a.len(), 1500);
+    assert_eq!(a, b);
+    Ok(())
+}
