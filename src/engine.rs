@@ -11,11 +11,8 @@ mod activity;
 mod cell;
 mod error;
 mod family;
-<<<<<<< HEAD
 mod filter;
-=======
 mod keys;
->>>>>>> keyspace
 mod lsm;
 mod resolve;
 mod scan;
@@ -32,13 +29,10 @@ pub use activity::{
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
-<<<<<<< HEAD
 pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
-=======
 pub use keys::{KeyEntry, KeyIndex, Position};
->>>>>>> keyspace
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
