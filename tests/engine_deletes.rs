@@ -101,13 +101,20 @@ fn delete_masks_later_put_with_older_timestamp_until_major_compaction() -> TestR
 fn raw_scan_shows_markers_and_masked_cells() -> TestResult {
     let mut e = three_versions()?;
     e.mutate("t", b"r", &[del(Some("a"), Some(3), true)])?;
+    // A raw scan may name families only: `StoreScanner` refuses a column with "Cannot specify
+    // any column for a raw scan", so the test picks the qualifier out of the family's cells.
     let mut raw = Scan {
         raw: true,
         max_versions: 10,
-        columns: vec![("f".into(), Some("a".into()))],
+        columns: vec![("f".into(), None)],
         ..Scan::default()
     };
-    let cells = e.scan("t", &mut raw)?.rows[0].cells.clone();
+    let cells: Vec<_> = e.scan("t", &mut raw)?.rows[0]
+        .cells
+        .iter()
+        .filter(|c| c.qualifier == b"a")
+        .cloned()
+        .collect();
     assert_eq!(cells.len(), 4);
     assert_eq!(cells[0].kind.name(), "DeleteColumn");
     Ok(())
