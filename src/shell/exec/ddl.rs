@@ -384,6 +384,13 @@ fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
             ],
         )?;
     }
+    // modifyTable reopens every region: closing one flushes its memstore under the
+    // descriptor it was written with, and the reopened region reads with the new one
+    // (ReopenTableRegionsProcedure; HRegion.close flushes). So VERSIONS lowered and raised
+    // again finds the versions the flush kept.
+    engine
+        .flush(&name)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
     for change in changes {
         match change {
             Change::Put(f) => engine
