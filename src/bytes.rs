@@ -17,13 +17,19 @@ pub fn to_printable(bytes: &[u8]) -> String {
 /// HBase's `Bytes.toBytesBinary`: the inverse of [`to_printable`]; a `\x` not followed by two
 /// hex digits stays as written.
 pub fn from_printable(text: &str) -> Vec<u8> {
-    let b = text.as_bytes();
+    to_bytes_binary(text.as_bytes())
+}
+
+/// [`from_printable`] over bytes: `\xHH` (two hex digits, either case) is one byte, every
+/// other byte stays.
+pub fn to_bytes_binary(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
         if b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'x') {
             let hex = b
                 .get(i + 2..i + 4)
+                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
                 .and_then(|h| std::str::from_utf8(h).ok())
                 .and_then(|h| u8::from_str_radix(h, 16).ok());
             if let Some(v) = hex {
@@ -62,6 +68,11 @@ mod tests {
             from_printable("a\\x5Cb\\x00\\xFF~ "),
             b"a\\b\x00\xff~ ".to_vec()
         );
+    }
+
+    #[test]
+    fn a_sign_is_not_a_hex_digit() {
+        assert_eq!(to_bytes_binary(b"\\x+1\\x4a"), b"\\x+1J".to_vec());
     }
 
     #[test]

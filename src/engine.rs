@@ -689,11 +689,12 @@ impl Engine {
         old_ts: Option<u64>,
         value: Vec<u8>,
     ) -> Result<()> {
+        // HRegion.reckonDelta: `max(current timestamp + 1, now)`. A future-dated cell lifts
+        // this one write only; later server timestamps still come from the clock.
         let mut ts = self.next_timestamp();
         if let Some(old) = old_ts {
             if old >= ts {
                 ts = old + 1;
-                self.last_ts = self.last_ts.max(ts);
             }
         }
         let put = Mutation::Put {

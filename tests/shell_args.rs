@@ -189,3 +189,89 @@ fn startrow_equal_to_stoprow_is_a_get_scan() -> TestResult {
     );
     Ok(())
 }
+
+/// admin.rb's `create` runs each split through `Bytes.toBytesBinary`, and the admin client
+/// (`RawAsyncHBaseAdmin.createTable`) sorts them and refuses an empty or repeated key before
+/// anything is created.
+#[test]
+fn splits_are_decoded_sorted_and_checked_before_the_table_exists() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f', SPLITS => ['m', '\\x00\\x01', 'c']",
+    );
+    let splits = sh.engine.splits("t")?;
+    assert_eq!(splits, vec![vec![0u8, 1], b"c".to_vec(), b"m".to_vec()]);
+    assert_eq!(
+        error_of(&mut sh, "create 'u', 'f', SPLITS => ['b', 'a', 'b']").as_deref(),
+        Some("All split keys must be unique, found duplicate: b, b")
+    );
+    // '\x61' and 'a' are the same key once decoded.
+    assert_eq!(
+        error_of(&mut sh, "create 'u', 'f', SPLITS => ['\\x61', 'a']").as_deref(),
+        Some("All split keys must be unique, found duplicate: a, a")
+    );
+    assert_eq!(
+        error_of(&mut sh, "create 'u', 'f', SPLITS => ['a', '']").as_deref(),
+        Some("Empty split key must not be passed in the split keys.")
+    );
+    assert!(!sh.engine.exists("u"), "a refused create leaves no table");
+    Ok(())
+}
+
+/// admin.rb's pre-split checks when SPLITS is absent, with its messages.
+#[test]
+fn numregions_and_splitalgo_are_checked_as_admin_rb_checks_them() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    assert_eq!(
+        error_of(&mut sh, "create 'u', 'f', {NUMREGIONS => 4}").as_deref(),
+        Some("Split algorithm must be specified")
+    );
+    assert_eq!(
+        error_of(&mut sh, "create 'u', 'f', {SPLITALGO => 'HexStringSplit'}").as_deref(),
+        Some("Number of regions must be specified")
+    );
+    assert_eq!(
+        error_of(
+            &mut sh,
+            "create 'u', 'f', {NUMREGIONS => 1, SPLITALGO => 'HexStringSplit'}"
+        )
+        .as_deref(),
+        Some("Number of regions must be greater than 1")
+    );
+    run(
+        &mut sh,
+        "create 'u', 'f', {NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}",
+    );
+    assert_eq!(sh.engine.splits("u")?.len(), 3);
+    // SPLITS wins (admin.rb's `elsif`).
+    run(
+        &mut sh,
+        "create 'v', 'f', {SPLITS => ['k'], NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}",
+    );
+    assert_eq!(sh.engine.splits("v")?, vec![b"k".to_vec()]);
+    Ok(())
+}
+
+/// A table in a namespace that does not exist: the master raises
+/// NamespaceNotFoundException and the shell's `translate_hbase_exceptions` prints
+/// "Unknown namespace ns!". `TableName.valueOf` drops the `default` namespace.
+#[test]
+fn tables_live_in_the_default_namespace_only() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    assert_eq!(
+        error_of(&mut sh, "create 'ns1:t', 'f'").as_deref(),
+        Some("Unknown namespace ns1!")
+    );
+    assert!(!sh.engine.exists("ns1:t"));
+    run(
+        &mut sh,
+        "create 'default:t', 'f'\nput 'default:t', 'r', 'f:q', 'v'",
+    );
+    assert!(sh.engine.exists("t"));
+    assert_eq!(
+        run(&mut sh, "get 't', 'r'"),
+        "COLUMN  CELL\n f:q timestamp=100, value=v\n1 row(s)\n"
+    );
+    Ok(())
+}

@@ -2,7 +2,7 @@
 //! a flush or compaction keeps. This is where HBase's documented surprises come from.
 
 use super::cell::{Cell, CellKind};
-use super::family::FamilyDescriptor;
+use super::family::{FamilyDescriptor, KeepDeletedCells};
 
 /// HBase's delete tracker for one row of one family: remembers the markers seen so far (they
 /// sort before the cells they mask) and answers whether a put is masked.
@@ -344,7 +344,14 @@ pub fn fates<'a>(
     now: u64,
 ) -> Vec<Fate> {
     let oldest = family.oldest_unexpired(now);
-    let keep_deleted = family.keep_deleted_cells.keeps();
+    // Whether a marker (and what it masks) survives a rewrite: KEEP_DELETED_CELLS => 'TTL'
+    // keeps it only while it is within the TTL; an older one is purged as with FALSE
+    // (`CompactionScanQueryMatcher.trackDelete`).
+    let keeps = |marker_ts: u64| match family.keep_deleted_cells {
+        KeepDeletedCells::False => false,
+        KeepDeletedCells::True => true,
+        KeepDeletedCells::Ttl => marker_ts >= oldest,
+    };
     let mut out = Vec::new();
     let mut row_start: Option<(&[u8], &[u8])> = None;
     let mut deletes = DeleteTracker::default();
@@ -368,7 +375,7 @@ pub fn fates<'a>(
             Fate::Expired
         } else if cell.kind.is_delete() {
             deletes.add(cell);
-            if pass == Pass::Major && !keep_deleted {
+            if pass == Pass::Major && !keeps(cell.timestamp) {
                 Fate::MarkerPurged
             } else {
                 Fate::Marker
@@ -378,9 +385,9 @@ pub fn fates<'a>(
             match masked {
                 // A read never counts a deleted version; a rewrite that keeps deleted cells
                 // counts them like any other.
-                Some(by) if pass == Pass::Read || !keep_deleted => Fate::Masked {
+                Some(by) if pass == Pass::Read || !keeps(by.timestamp) => Fate::Masked {
                     by,
-                    kept: keep_deleted,
+                    kept: keeps(by.timestamp),
                 },
                 _ => {
                     match versions.check(cell, family.max_versions, family.min_versions, expired) {

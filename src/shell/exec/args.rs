@@ -67,6 +67,16 @@ impl<'a> Args<'a> {
         String::from_utf8(b).or_else(|_| fail(format!("{what} must be text"), self.span(i)))
     }
 
+    /// A table name: `TableName.valueOf` drops the `default:` namespace, so `'default:t'`
+    /// names the table `t`.
+    pub(super) fn table(&self, i: usize) -> Res<String> {
+        let name = self.text(i, "table name")?;
+        Ok(match name.strip_prefix("default:") {
+            Some(rest) => rest.to_string(),
+            None => name,
+        })
+    }
+
     pub(super) fn span(&self, i: usize) -> Range<usize> {
         self.get(i)
             .map(|a| a.span.clone())

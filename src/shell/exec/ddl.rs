@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use super::args::{bool_of, bytes_of, fail, int_of, kind_name, uint_of, word_of, Args, Opts, Res};
 use super::{echo, engine_error, format, unrouted, Ctx, Reply};
+use crate::bytes::{to_bytes_binary, to_printable};
 use crate::engine::{
     split_keys, Engine, FamilyDescriptor, KeepDeletedCells, TableDescriptor, TableSettings,
 };
@@ -19,7 +20,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "list" => list(engine, args),
         "describe" | "desc" => {
             args.count(1, 1)?;
-            let table = args.text(0, "table name")?;
+            let table = args.table(0)?;
             let t = engine
                 .table(&table)
                 .map_err(|e| engine_error(e, args.span(0)))?;
@@ -27,7 +28,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         "disable" | "enable" | "drop" => {
             args.count(1, 1)?;
-            let table = args.text(0, "table name")?;
+            let table = args.table(0)?;
             let done = match name {
                 "disable" => engine.disable(&table),
                 "enable" => engine.enable(&table),
@@ -38,7 +39,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         "exists" => {
             args.count(1, 1)?;
-            let table = args.text(0, "table name")?;
+            let table = args.table(0)?;
             let exists = engine.exists(&table);
             let verb = if exists { "does" } else { "does not" };
             Ok(Some(echo(
@@ -48,7 +49,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         "is_enabled" | "is_disabled" => {
             args.count(1, 1)?;
-            let table = args.text(0, "table name")?;
+            let table = args.table(0)?;
             let enabled = engine
                 .table(&table)
                 .map_err(|e| engine_error(e, args.span(0)))?
@@ -209,9 +210,37 @@ fn family_name(v: &Spanned) -> Res<String> {
     String::from_utf8(b).or_else(|_| fail("family names must be text", v.span.clone()))
 }
 
+/// The admin client's checks of split keys before it asks the master to create the table
+/// (`RawAsyncHBaseAdmin.createTable`): sorted with `Bytes.BYTES_COMPARATOR`, then an empty
+/// key or two equal keys refuse the whole create.
+fn check_splits(splits: &mut [Vec<u8>]) -> Result<(), String> {
+    splits.sort();
+    let mut last: Option<&Vec<u8>> = None;
+    for key in splits.iter() {
+        if key.is_empty() {
+            return Err("Empty split key must not be passed in the split keys.".into());
+        }
+        if last == Some(key) {
+            let shown = to_printable(key);
+            return Err(format!(
+                "All split keys must be unique, found duplicate: {shown}, {shown}"
+            ));
+        }
+        last = Some(key);
+    }
+    Ok(())
+}
+
 fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(1, usize::MAX)?;
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
+    // A namespace other than `default` must exist; Rowkey has no others (the master's
+    // NamespaceNotFoundException, which the shell's `translate_hbase_exceptions` words so).
+    let legal_namespace =
+        |ns: &str| !ns.is_empty() && ns.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if let Some((ns, _)) = name.split_once(':').filter(|(ns, _)| legal_namespace(ns)) {
+        return fail(format!("Unknown namespace {ns}!"), args.span(0));
+    }
     let mut families = Vec::new();
     let mut splits: Vec<Vec<u8>> = Vec::new();
     let mut settings = TableSettings::default();
@@ -227,30 +256,46 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
                     continue;
                 }
                 if let Some(v) = opts.take("SPLITS") {
+                    // admin.rb: each split through `Bytes.toBytesBinary`; SPLITS wins over
+                    // NUMREGIONS/SPLITALGO (an `elsif`), which are then left unread.
                     let Value::Array(items) = &v.value else {
                         return fail("SPLITS must be an array of keys", v.span.clone());
                     };
                     for item in items {
-                        splits.push(bytes_of(item, "split key")?);
+                        splits.push(to_bytes_binary(&bytes_of(item, "split key")?));
                     }
+                    check_splits(&mut splits).or_else(|m| fail(m, v.span.clone()))?;
+                    opts.take("NUMREGIONS");
+                    opts.take("SPLITALGO");
                 }
-                if let Some(n) = opts.take("NUMREGIONS") {
-                    let count = uint_of(n, "NUMREGIONS")?;
-                    let Some(algo_arg) = opts.take("SPLITALGO") else {
+                let numregions = opts.take("NUMREGIONS");
+                let splitalgo = opts.take("SPLITALGO");
+                if numregions.is_some() || splitalgo.is_some() {
+                    let span = numregions
+                        .or(splitalgo)
+                        .map(|v| v.span.clone())
+                        .unwrap_or_default();
+                    let (Some(n), Some(algo_arg)) = (numregions, splitalgo) else {
+                        let missing = if numregions.is_none() {
+                            "Number of regions must be specified"
+                        } else {
+                            "Split algorithm must be specified"
+                        };
+                        return fail(missing, span);
+                    };
+                    let count = int_of(n, "NUMREGIONS")?;
+                    if count <= 1 {
+                        return fail("Number of regions must be greater than 1", n.span.clone());
+                    }
+                    if count > 10_000 {
                         return fail(
-                            "Number of regions specified without SPLITALGO",
+                            "Rowkey pre-splits into at most 10000 regions",
                             n.span.clone(),
                         );
-                    };
+                    }
                     let algo =
                         String::from_utf8_lossy(&bytes_of(algo_arg, "SPLITALGO")?).into_owned();
                     let short = algo.rsplit('.').next().unwrap_or(&algo).to_string();
-                    if !(2..=10_000).contains(&count) {
-                        return fail(
-                            "Number of regions must be between 2 and 10000",
-                            n.span.clone(),
-                        );
-                    }
                     match split_keys(&short, count as u32) {
                         Some(keys) => splits.extend(keys),
                         None => return fail(format!("unknown split algorithm {algo}; expected HexStringSplit, DecimalStringSplit or UniformSplit"), algo_arg.span.clone()),
@@ -284,7 +329,7 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 
 fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(2, usize::MAX)?;
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let table = engine
         .table(&name)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
@@ -339,6 +384,13 @@ fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
             ],
         )?;
     }
+    // modifyTable reopens every region: closing one flushes its memstore under the
+    // descriptor it was written with, and the reopened region reads with the new one
+    // (ReopenTableRegionsProcedure; HRegion.close flushes). So VERSIONS lowered and raised
+    // again finds the versions the flush kept.
+    engine
+        .flush(&name)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
     for change in changes {
         match change {
             Change::Put(f) => engine

@@ -29,7 +29,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "mutate_row" => mutate_row(ctx.engine, args),
         "truncate" | "truncate_preserve" => {
             args.count(1, 1)?;
-            let name = args.text(0, "table name")?;
+            let name = args.table(0)?;
             ctx.engine
                 .truncate(&name, args.cmd.name == "truncate_preserve")
                 .map_err(|e| engine_error(e, args.span(0)))?;
@@ -43,7 +43,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
 
 fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(3, 4)?;
-    let (name, row) = (args.text(0, "table name")?, args.bytes(1, "row key")?);
+    let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = qualified(args, 2)?;
     let amount = match args.get(3) {
         Some(a) => int_of(a, "increment")?,
@@ -57,7 +57,7 @@ fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 
 fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(3, 3)?;
-    let (name, row) = (args.text(0, "table name")?, args.bytes(1, "row key")?);
+    let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = qualified(args, 2)?;
     let mut scan = Scan::get(&row);
     scan.columns = vec![(family, Some(qualifier))];
@@ -78,7 +78,7 @@ fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 
 fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(4, 4)?;
-    let (name, row) = (args.text(0, "table name")?, args.bytes(1, "row key")?);
+    let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = qualified(args, 2)?;
     let suffix = args.bytes(3, "value")?;
     let value = engine
@@ -89,7 +89,7 @@ fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 
 fn put(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(4, 6)?;
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let (family, qualifier) = split_column(&args.bytes(2, "column")?);
     let value = args.bytes(3, "value")?;
@@ -215,7 +215,7 @@ const GET_SIDE_KEYS: &[&str] = &["MAXLENGTH", "FILTER", "CONSISTENCY", "REGION_R
 /// reads them.
 fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     args.count(2, usize::MAX)?;
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let mut scan = Scan::get(&row);
     let mut columns = Columns::default();
@@ -461,7 +461,7 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
 
 fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     args.count(1, 2)?;
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let (mut scan, ro) = scan_from(args, 1)?;
     if let Some(page) = ctx.page_rows {
         return scan_page(ctx, args, scan, &ro, None, page);
@@ -511,7 +511,7 @@ fn scan_page(
     after: Option<Progress>,
     page: usize,
 ) -> Res<Reply> {
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let page = page.max(1);
     let shown = after.as_ref().map_or(0, |a| a.rows);
     let left = scan
@@ -565,7 +565,7 @@ fn scan_page(
 
 fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     args.count(1, 2)?;
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let interval = match args.get(1) {
         Some(h) => {
             let opts = Opts::of(h)?;
@@ -604,7 +604,7 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     } else {
         args.count(3, 5)?;
     }
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     // deleteall 't', {ROWPREFIXFILTER => 'p'}: every row with the prefix.
     if all && matches!(args.get(1).map(|a| &a.value), Some(Value::Hash(_))) {
         let Some(h) = args.get(1) else {
@@ -669,7 +669,7 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     } else {
         args.count(5, 6)?;
     }
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let (family, qualifier) = qualified(args, 2)?;
     let mut op = CompareOp::Equal;
@@ -714,7 +714,7 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 /// `mutate_row 't', 'r', [['put', 'f:q', 'v'], ['delete', 'f:q'], ['deleteall', 'f']]`: one atomic row mutation.
 fn mutate_row(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(3, 3)?;
-    let name = args.text(0, "table name")?;
+    let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let Some(list) = args.get(2) else {
         return fail("missing mutations", args.cmd.span.clone());

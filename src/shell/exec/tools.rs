@@ -9,7 +9,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     match args.cmd.name.as_str() {
         "flush" => {
             args.count(1, 1)?;
-            let name = args.text(0, "table name")?;
+            let name = args.table(0)?;
             engine
                 .flush(&name)
                 .map_err(|e| engine_error(e, args.span(0)))?;
@@ -17,7 +17,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         "get_splits" => {
             args.count(1, 1)?;
-            let name = args.text(0, "table name")?;
+            let name = args.table(0)?;
             let splits = engine
                 .splits(&name)
                 .map_err(|e| engine_error(e, args.span(0)))?;
@@ -31,7 +31,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         "compact" | "major_compact" => {
             args.count(1, 2)?;
-            let name = args.text(0, "table name")?;
+            let name = args.table(0)?;
             if args.get(1).is_some() {
                 let fam = args.bytes(1, "family")?;
                 let t = engine
@@ -54,7 +54,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         "split" => {
             args.count(1, 2)?;
-            let name = args.text(0, "table name")?;
+            let name = args.table(0)?;
             let key = if args.get(1).is_some() {
                 Some(args.bytes(1, "split key")?)
             } else {
