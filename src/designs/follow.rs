@@ -70,6 +70,21 @@ fn tall() -> String {
     s.done()
 }
 
+fn atomicity() -> String {
+    let mut s = Script::default();
+    s.line("create 'fl_at_follows', 'f'")
+        .line("create 'fl_at_fans', 'f'");
+    for (a, b) in [("2001", "2002"), ("2003", "2001"), ("2004", "2005")] {
+        s.put("fl_at_follows", &format!("{a}{b}"), "f:name", b).put(
+            "fl_at_fans",
+            &format!("{b}{a}"),
+            "f:name",
+            a,
+        );
+    }
+    s.done()
+}
+
 pub fn designs() -> Vec<Design> {
     let pair = format!("{}{}", md5_hex("1004", 8), md5_hex("1003", 8));
     vec![
@@ -99,6 +114,20 @@ pub fn designs() -> Vec<Design> {
                 pattern("Whom 1004 follows, newest first", "scan 'fl_follows', {ROWPREFIXFILTER => '1004'}", "A prefix scan of small rows.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(2.0)]),
                 pattern("Fans of 1001", "scan 'fl_fans', {ROWPREFIXFILTER => '1001'}", "The mirrored table.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)]),
                 pattern("Does 1004 follow 1003? (hashed pair key)", format!("get 'fl_pair', '{pair}'"), "One get; deleting the row unfollows.").shows([on(Measure::RowsScanned).eq(1.0)]),
+            ],
+        },
+        Design {
+            id: "follow.atomicity",
+            title: "A follow in a tall design is not one transaction",
+            source: "004",
+            verdict: Verdict::Tradeoff,
+            why: "In the tall design a follow is a row in the follows table and a row in the fans table. HBase makes each row's change atomic, never two rows together: when the client stops between the two writes (a crash, a timeout), the tables disagree, one saying 2002 follows 2005 and the other not, until something repairs it. Wide single-row designs keep each user's row atomic but still change two rows per follow.",
+            tables: &["fl_at_follows", "fl_at_fans"],
+            setup: atomicity,
+            patterns: vec![
+                pattern("2001 follows 2005: two rows, two tables", "put 'fl_at_follows', '20012005', 'f:name', 'e'\nput 'fl_at_fans', '20052001', 'f:name', 'a'", "Two separate row mutations.").shows([on(Measure::RowsPerAction).eq(2.0), on(Measure::RegionsTouched).eq(2.0)]),
+                pattern("2002 follows 2005, cut short after the first write", "put 'fl_at_follows', '20022005', 'f:name', 'e'", "The client stopped here: the fans row was never written.").shows([on(Measure::RowsWritten).eq(1.0)]),
+                pattern("Does 2002 follow 2005? Ask both tables", "get 'fl_at_follows', '20022005'\nget 'fl_at_fans', '20052002'", "One table says yes, the other no.").shows([on(Measure::Reads).eq(2.0), on(Measure::RowsReturned).eq(1.0)]),
             ],
         },
     ]
