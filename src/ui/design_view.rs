@@ -101,6 +101,7 @@ pub fn DesignView() -> Html {
                 <li>
                     <button class="pattern" {onclick} title={p.command.clone()}>{p.name}</button>
                     <div class="pattern-note">{p.note}</div>
+                    <div class="pattern-claims">{format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))}</div>
                 </li>
             }
         })
