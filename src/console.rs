@@ -339,6 +339,45 @@ impl Console {
         if trimmed.is_empty() || self.is_running() {
             return false;
         }
+        let index = self.open_entry(trimmed);
+        self.job = Some(Job::Script {
+            entry: index,
+            script: Script::new(trimmed.to_string()),
+        });
+        false
+    }
+
+    /// Shows commands the app ran itself to their end (a gallery pattern it measured) as one
+    /// entry, as if typed and run: their outputs, and the last read's trace for the views.
+    /// Refused (false) while another entry runs.
+    pub fn record(&mut self, text: &str, outcomes: Vec<Outcome>) -> bool {
+        let trimmed = text.trim();
+        if trimmed.is_empty() || self.is_running() {
+            return false;
+        }
+        let index = self.open_entry(trimmed);
+        for outcome in outcomes {
+            if outcome.trace.is_some() {
+                self.last_trace = outcome.trace.clone();
+            }
+            let item = Item::from_outcome(outcome);
+            let writes = !item.failed() && item.name.is_some_and(commands::writes);
+            if let Some(e) = self.entries.get_mut(index) {
+                e.writes |= writes;
+                e.add(item);
+            }
+        }
+        if let Some(e) = self.entries.get_mut(index) {
+            e.progress = trimmed.len();
+            e.state = RunState::Done;
+        }
+        self.touch(index);
+        self.data_version += 1;
+        true
+    }
+
+    /// Remembers the text in the history and adds a running entry for it.
+    fn open_entry(&mut self, trimmed: &str) -> usize {
         if self.history.last().map(String::as_str) != Some(trimmed) {
             self.history.push(trimmed.to_string());
             if self.history.len() > HISTORY_LIMIT {
@@ -349,7 +388,7 @@ impl Console {
         let number = self.counter + 1;
         let lines = trimmed.lines().count().max(1);
         self.counter += lines;
-        let index = self.push(Entry {
+        self.push(Entry {
             number,
             kind: EntryKind::Commands,
             input: trimmed.to_string(),
@@ -362,12 +401,7 @@ impl Console {
             save_ticket: 0,
             revision: 0,
             tally: Tally::default(),
-        });
-        self.job = Some(Job::Script {
-            entry: index,
-            script: Script::new(trimmed.to_string()),
-        });
-        false
+        })
     }
 
     /// Whether an entry or a continuation is still running.

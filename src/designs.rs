@@ -10,6 +10,7 @@ pub mod lesson;
 mod org;
 mod person_role;
 mod schema_guide;
+mod techniques;
 mod weibo;
 
 use crate::shell::{quote, Shell};
@@ -106,9 +107,12 @@ pub fn catalogue() -> Vec<Design> {
     all.extend(org::designs());
     all.extend(weibo::designs());
     all.extend(csdn::designs());
+    all.extend(techniques::designs_001());
     all.extend(schema_guide::designs());
+    all.extend(techniques::designs_002());
     all.extend(cases::designs());
     all.extend(follow::designs());
+    all.extend(techniques::designs_004());
     all
 }
 

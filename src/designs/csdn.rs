@@ -73,7 +73,59 @@ fn new_posts(n: u64) -> String {
     s.done().trim_end().to_string()
 }
 
+/// Posts at the edges of December 2022 (UTC): `(label, epoch ms)`.
+fn edge_posts() -> Vec<(&'static str, u64)> {
+    vec![
+        (
+            "last millisecond of November",
+            epoch_ms(2022, 12, 1, 0, 0, 0) - 1,
+        ),
+        (
+            "first millisecond of December",
+            epoch_ms(2022, 12, 1, 0, 0, 0),
+        ),
+        ("mid-December", epoch_ms(2022, 12, 15, 12, 0, 0)),
+        (
+            "December 31, 23:59:59.000",
+            epoch_ms(2022, 12, 31, 23, 59, 59),
+        ),
+        (
+            "December 31, 23:59:59.500",
+            epoch_ms(2022, 12, 31, 23, 59, 59) + 500,
+        ),
+        ("first millisecond of 2023", epoch_ms(2023, 1, 1, 0, 0, 0)),
+    ]
+}
+
+fn boundaries() -> String {
+    let mut s = Script::default();
+    s.line("create 'blog_edges', 'cf'");
+    for (label, ts) in edge_posts() {
+        s.put(
+            "blog_edges",
+            &format!("123_{}", reverse_ts(ts)),
+            "cf:title",
+            label,
+        );
+    }
+    s.done()
+}
+
+/// A scan of the posts published in `(after, upto]`: the reverse of the later time is the
+/// inclusive start, the reverse of the earlier the exclusive stop.
+fn between(after: u64, upto: u64) -> String {
+    format!(
+        "scan 'blog_edges', {{STARTROW => '123_{}', STOPROW => '123_{}'}}",
+        reverse_ts(upto),
+        reverse_ts(after)
+    )
+}
+
 pub fn designs() -> Vec<Design> {
+    let december = edge_posts()
+        .iter()
+        .filter(|p| p.1 >= epoch_ms(2022, 12, 1, 0, 0, 0) && p.1 < epoch_ms(2023, 1, 1, 0, 0, 0))
+        .count() as f64;
     let start = format!("123_{}", reverse_ts(epoch_ms(2022, 12, 31, 23, 59, 59)));
     let stop = format!("123_{}", reverse_ts(epoch_ms(2022, 12, 1, 0, 0, 0)));
     vec![
@@ -103,6 +155,19 @@ pub fn designs() -> Vec<Design> {
                 pattern("The newest 3 posts", "scan 'blog', {ROWPREFIXFILTER => '123_', LIMIT => 3, COLUMNS => ['cf:title']}", "Reverse timestamps put the latest first.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)]),
                 pattern("Posts found by title instead of by key (full scan)", "count 'blog', {FILTER => \"SingleColumnValueFilter('cf', 'title', =, 'regexstring:^title_9[2-9][0-9]{2}$')\"}", "Without the key, every row is read.").shows([on(Measure::RowsScanned).gt_times(10.0, Measure::RowsReturned)]),
                 pattern("Twenty posts of January 2023: where they go", new_posts(20), "Each new post sorts before every older one: all of them land in the first region.").actions(20).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
+            ],
+        },
+        Design {
+            id: "csdn.range-boundaries",
+            title: "Reverse-timestamp ranges: what each bound keeps",
+            source: "001",
+            verdict: Verdict::Tradeoff,
+            why: "Reversing the time flips the bounds: the start row is the reverse of the month's last moment (inclusive) and the stop row the reverse of its first moment (exclusive). The blog query's bounds, last second of December 31 to 00:00:00 of December 1, therefore include December 31 23:59:59.000 but not the 999 milliseconds after it, and leave out a post at exactly 00:00:00.000 on December 1. Bounds of 'after the last millisecond of November, up to the last millisecond of December' keep the whole month.",
+            tables: &["blog_edges"],
+            setup: boundaries,
+            patterns: vec![
+                pattern("December with the blog query's bounds", between(epoch_ms(2022, 12, 1, 0, 0, 0), epoch_ms(2022, 12, 31, 23, 59, 59)), "Two of December's four posts: both edges lost.").shows([on(Measure::RowsReturned).eq(december - 2.0)]),
+                pattern("December with millisecond-exact bounds", between(epoch_ms(2022, 12, 1, 0, 0, 0) - 1, epoch_ms(2023, 1, 1, 0, 0, 0) - 1), "All four, and nothing of November or 2023.").shows([on(Measure::RowsReturned).eq(december), scanned_is_returned()]),
             ],
         },
     ]

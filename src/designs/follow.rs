@@ -1,5 +1,6 @@
 //! A follow feature, single-row and tall (design document 004).
 
+use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{md5_hex, pattern, reverse_ts, Design, Script, Verdict};
 
@@ -41,30 +42,89 @@ fn single_row() -> String {
     s.done()
 }
 
+/// Users of the tall design beyond the five named ones, and how many each follows.
+const MORE_USERS: u64 = 400;
+const FOLLOWS_EACH: usize = 6;
+
+/// `(follower, followed)` of the tall design: the named five's follows, then each further user
+/// (ids 1006 on) following six users picked with a skew towards the first ids.
+fn tall_follows() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = FOLLOWS
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let mut g = Gen::new(1004);
+    let total = USERS.len() as u64 + MORE_USERS;
+    for fan in USERS.len() as u64..total {
+        let mut mine: Vec<u64> = Vec::new();
+        while mine.len() < FOLLOWS_EACH {
+            let star = g.skewed(total, 3.0);
+            if star != fan && !mine.contains(&star) {
+                mine.push(star);
+            }
+        }
+        out.extend(mine.into_iter().map(|s| (user_id(fan), user_id(s))));
+    }
+    out
+}
+
+fn user_id(index: u64) -> String {
+    (1001 + index).to_string()
+}
+
+fn user_name(id: &str) -> String {
+    USERS
+        .iter()
+        .find(|u| u.0 == id)
+        .map_or_else(|| format!("user{id}"), |u| u.1.to_string())
+}
+
+fn fans_of(id: &str) -> usize {
+    tall_follows().iter().filter(|f| f.1 == id).count()
+}
+
 fn tall() -> String {
     let mut s = Script::default();
     s.line("create 'fl_follows', 'f'")
         .line("create 'fl_fans', 'f'")
         .line("create 'fl_pair', 'f'");
-    for (i, (a, b)) in FOLLOWS.iter().enumerate() {
+    for (i, (a, b)) in tall_follows().iter().enumerate() {
+        let (a, b) = (a.as_str(), b.as_str());
+        let (name_a, name_b) = (user_name(a), user_name(b));
+        let (name_a, name_b) = (name_a.as_str(), name_b.as_str());
         let ts = T0 + i as u64 * 1000;
         s.put(
             "fl_follows",
             &format!("{a}{}", reverse_ts(ts)),
             &format!("f:{b}"),
-            name(b),
+            name_b,
         );
         s.put(
             "fl_fans",
             &format!("{b}{}", reverse_ts(ts)),
             &format!("f:{a}"),
-            name(a),
+            name_a,
         );
         s.put(
             "fl_pair",
             &format!("{}{}", md5_hex(a, 8), md5_hex(b, 8)),
             "f:name",
-            name(b),
+            name_b,
+        );
+    }
+    s.done()
+}
+
+fn atomicity() -> String {
+    let mut s = Script::default();
+    s.line("create 'fl_at_follows', 'f'")
+        .line("create 'fl_at_fans', 'f'");
+    for (a, b) in [("2001", "2002"), ("2003", "2001"), ("2004", "2005")] {
+        s.put("fl_at_follows", &format!("{a}{b}"), "f:name", b).put(
+            "fl_at_fans",
+            &format!("{b}{a}"),
+            "f:name",
+            a,
         );
     }
     s.done()
@@ -92,13 +152,28 @@ pub fn designs() -> Vec<Design> {
             title: "Follows as rows: user id + reverse time",
             source: "004",
             verdict: Verdict::Recommended,
-            why: "Each follow is a row <user id><Long.MAX_VALUE - ts> with the other user as qualifier, in a follows table and a fans table, so both lists are prefix scans, newest first. Keyed hash(a)+hash(b) instead (fl_pair), the ids get a fixed length and 'does 1004 follow 1003' or an unfollow is one get or delete, at the price of the natural order.",
+            why: "Each follow is a row <user id><Long.MAX_VALUE - ts> with the other user as qualifier, in a follows table and a fans table, so both lists are prefix scans, newest first (405 users here, a few of them followed by most). Keyed hash(a)+hash(b) instead (fl_pair), the ids get a fixed length and 'does 1004 follow 1003' or an unfollow is one get or delete, at the price of the natural order.",
             tables: &["fl_follows", "fl_fans", "fl_pair"],
             setup: tall,
             patterns: vec![
                 pattern("Whom 1004 follows, newest first", "scan 'fl_follows', {ROWPREFIXFILTER => '1004'}", "A prefix scan of small rows.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(2.0)]),
-                pattern("Fans of 1001", "scan 'fl_fans', {ROWPREFIXFILTER => '1001'}", "The mirrored table.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)]),
+                pattern("Fans of 1001", "scan 'fl_fans', {ROWPREFIXFILTER => '1001'}", "The mirrored table.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(fans_of("1001") as f64)]),
+                pattern("Every follow, newest first", "count 'fl_follows'", "Small rows: the table splits and the follows spread over regions.").shows([scanned_is_returned(), on(Measure::RegionsTouched).ge(2.0)]),
                 pattern("Does 1004 follow 1003? (hashed pair key)", format!("get 'fl_pair', '{pair}'"), "One get; deleting the row unfollows.").shows([on(Measure::RowsScanned).eq(1.0)]),
+            ],
+        },
+        Design {
+            id: "follow.atomicity",
+            title: "A follow in a tall design is not one transaction",
+            source: "004",
+            verdict: Verdict::Tradeoff,
+            why: "In the tall design a follow is a row in the follows table and a row in the fans table. HBase makes each row's change atomic, never two rows together: when the client stops between the two writes (a crash, a timeout), the tables disagree, one saying 2002 follows 2005 and the other not, until something repairs it. Wide single-row designs keep each user's row atomic but still change two rows per follow.",
+            tables: &["fl_at_follows", "fl_at_fans"],
+            setup: atomicity,
+            patterns: vec![
+                pattern("2001 follows 2005: two rows, two tables", "put 'fl_at_follows', '20012005', 'f:name', 'e'\nput 'fl_at_fans', '20052001', 'f:name', 'a'", "Two separate row mutations.").shows([on(Measure::RowsPerAction).eq(2.0), on(Measure::RegionsTouched).eq(2.0)]),
+                pattern("2002 follows 2005, cut short after the first write", "put 'fl_at_follows', '20022005', 'f:name', 'e'", "The client stopped here: the fans row was never written.").shows([on(Measure::RowsWritten).eq(1.0)]),
+                pattern("Does 2002 follow 2005? Ask both tables", "get 'fl_at_follows', '20022005'\nget 'fl_at_fans', '20052002'", "One table says yes, the other no.").shows([on(Measure::Reads).eq(2.0), on(Measure::RowsReturned).eq(1.0)]),
             ],
         },
     ]

@@ -80,6 +80,13 @@ impl Measures {
             Measure::BytesPerRecord => self.bytes_per_record(),
             Measure::RunsFlushed => self.runs_flushed as f64,
             Measure::BytesPerRun => self.bytes_per_run(),
+            Measure::FamiliesFlushed => self.flushed_by_family.len() as f64,
+            Measure::SmallestFamilyRuns => self
+                .flushed_by_family
+                .iter()
+                .map(|f| f.1)
+                .min()
+                .unwrap_or(0) as f64,
         }
     }
 }
@@ -97,6 +104,9 @@ pub enum Measure {
     BytesPerRecord,
     RunsFlushed,
     BytesPerRun,
+    FamiliesFlushed,
+    /// Runs flushed by the family that flushed least (among those that flushed).
+    SmallestFamilyRuns,
 }
 
 impl Measure {
@@ -112,6 +122,8 @@ impl Measure {
             Measure::BytesPerRecord => "KeyValue bytes per record",
             Measure::RunsFlushed => "runs flushed",
             Measure::BytesPerRun => "bytes per flushed run",
+            Measure::FamiliesFlushed => "families flushed",
+            Measure::SmallestFamilyRuns => "runs of the family that flushed least",
         }
     }
 }

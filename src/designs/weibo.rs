@@ -1,6 +1,7 @@
 //! A microblog: users with follow and fan lists, posts newest first, and a fan-out inbox
 //! kept as versions (design document 000).
 
+use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{pattern, reverse_ts, Design, Script, Verdict};
 
@@ -45,19 +46,40 @@ fn post_key(pid: &str, ts: u64) -> String {
     format!("{pid}_{}", reverse_ts(ts))
 }
 
+/// Authors of the post sample, and posts.
+const AUTHORS: u64 = 40;
+const POSTS: usize = 2_000;
+
+/// `(author, time)` of every post: a few authors write most posts (001 the most), and posts
+/// come in bursts.
+fn post_sample() -> Vec<(String, u64)> {
+    let mut g = Gen::new(77);
+    let times = super::gen::bursty_times(&mut g, BASE_TS, POSTS, 30_000);
+    times
+        .into_iter()
+        .map(|ts| (format!("{:03}", g.skewed(AUTHORS, 2.0) + 1), ts))
+        .collect()
+}
+
+fn author_name(pid: &str) -> String {
+    USERS
+        .iter()
+        .find(|u| u.0 == pid)
+        .map_or_else(|| format!("user {pid}"), |u| u.1.to_string())
+}
+
 fn posts() -> String {
     let mut s = Script::default();
     s.line("create 'wb_post', 'cf'");
-    for i in 0..60u64 {
-        let pid = USERS[(i % 3) as usize].0;
-        let ts = BASE_TS + i * 60_000;
+    for (i, (pid, ts)) in post_sample().into_iter().enumerate() {
+        let pid = pid.as_str();
         let key = post_key(pid, ts);
         s.put_at("wb_post", &key, "cf:title", &format!("post {i}"), ts)
             .put_at(
                 "wb_post",
                 &key,
                 "cf:content",
-                &format!("{} says hello #{i}", name(pid)),
+                &format!("{} says hello #{i}", author_name(pid)),
                 ts,
             );
     }
@@ -80,6 +102,75 @@ fn inbox() -> String {
     s.done()
 }
 
+/// Users of the fan-out world, and how many users each follows.
+const FANOUT_USERS: u64 = 400;
+const FOLLOWS_EACH: u64 = 12;
+
+/// Who follows whom in the fan-out world: each user follows a dozen others, chosen with a
+/// strong skew towards the first ids, so a few celebrities collect most of the follows.
+fn fanout_follows() -> Vec<(u64, u64)> {
+    let mut g = Gen::new(2024);
+    let mut out = Vec::new();
+    for fan in 0..FANOUT_USERS {
+        let mut mine: Vec<u64> = Vec::new();
+        while (mine.len() as u64) < FOLLOWS_EACH {
+            let star = g.skewed(FANOUT_USERS, 4.0);
+            if star != fan && !mine.contains(&star) {
+                mine.push(star);
+            }
+        }
+        out.extend(mine.into_iter().map(|s| (fan, s)));
+    }
+    out
+}
+
+fn fanout_fans(star: u64) -> Vec<u64> {
+    fanout_follows()
+        .into_iter()
+        .filter(|f| f.1 == star)
+        .map(|f| f.0)
+        .collect()
+}
+
+fn uid(i: u64) -> String {
+    format!("u{i:03}")
+}
+
+fn fanout() -> String {
+    let mut s = Script::default();
+    s.line("create 'wb_fan_user', 'cf3'")
+        .line("create 'wb_fan_inbox', {NAME => 'cf', VERSIONS => 1000}");
+    for (fan, star) in fanout_follows() {
+        s.put("wb_fan_user", &uid(star), &format!("cf3:{}", uid(fan)), "");
+    }
+    s.done()
+}
+
+/// A post of `author` delivered to each fan's inbox row.
+fn fanout_post(author: u64, ts: u64) -> String {
+    let mut s = Script::default();
+    for fan in fanout_fans(author) {
+        s.put_at(
+            "wb_fan_inbox",
+            &uid(fan),
+            "cf:sq",
+            &post_key(&uid(author), ts),
+            ts,
+        );
+    }
+    s.done().trim_end().to_string()
+}
+
+/// An ordinary user: the one with the median number of fans among those with any.
+fn ordinary_user() -> u64 {
+    let mut counts: Vec<(usize, u64)> = (0..FANOUT_USERS)
+        .map(|u| (fanout_fans(u).len(), u))
+        .filter(|c| c.0 > 0)
+        .collect();
+    counts.sort_unstable();
+    counts.get(counts.len() / 2).map_or(0, |c| c.1)
+}
+
 /// How many users follow `pid`.
 fn fans(pid: &str) -> usize {
     FOLLOWS.iter().filter(|f| f.1 == pid).count()
@@ -95,7 +186,15 @@ fn deliver(author: &str, ts: u64) -> String {
 }
 
 pub fn designs() -> Vec<Design> {
-    let newest_001 = post_key("001", BASE_TS + 57 * 60_000);
+    let newest_001 = post_sample()
+        .into_iter()
+        .filter(|p| p.0 == "001")
+        .map(|p| post_key("001", p.1))
+        .min()
+        .unwrap_or_default();
+    let star_fans = fanout_fans(0).len() as f64;
+    let ordinary = ordinary_user();
+    let ordinary_fans = fanout_fans(ordinary).len() as f64;
     vec![
         Design {
             id: "weibo.users",
@@ -116,12 +215,13 @@ pub fn designs() -> Vec<Design> {
             title: "Posts keyed by author and reverse time",
             source: "000",
             verdict: Verdict::Recommended,
-            why: "The key <pid>_<Long.MAX_VALUE - timestamp> puts each author's posts together and, because a later time gives a smaller number, newest first. A prefix scan with a limit returns the latest posts without reading the rest.",
+            why: "2,000 posts by 40 authors, a few of them prolific, arriving in bursts. The key <pid>_<Long.MAX_VALUE - timestamp> puts each author's posts together and, because a later time gives a smaller number, newest first. A prefix scan with a limit returns the latest posts without reading the rest.",
             tables: &["wb_post"],
             setup: posts,
             patterns: vec![
                 pattern("The 5 newest posts of 001", "scan 'wb_post', {ROWPREFIXFILTER => '001_', LIMIT => 5}", "Stops after five rows: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(5.0)]),
                 pattern("The newest post of 001 is the first row", format!("get 'wb_post', '{newest_001}'"), "The first key of the prefix is the latest post.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Every post of 001, newest first", "count 'wb_post', {ROWPREFIXFILTER => '001_'}", "One author's posts are one range, however many others write.").shows([scanned_is_returned()]),
             ],
         },
         Design {
@@ -136,6 +236,20 @@ pub fn designs() -> Vec<Design> {
                 pattern("Home timeline of 003: newest 10 posts", "get 'wb_inbox', '003', {COLUMN => 'cf:sq', VERSIONS => 10}", "Ten versions of one cell, newest first.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("002 posts: one new version per fan", deliver("002", BASE_TS + 61 * 60_000), "Every fan's row gets the post id: rows written per post = the author's fans.").shows([on(Measure::RowsPerAction).eq(fans("002") as f64)]),
                 pattern("Every delivered version, as stored", "scan 'wb_inbox', {RAW => true, VERSIONS => 10000, LIMIT => 1}", "Click a row key to see all versions in the Versions view.").shows([scanned_is_returned()]),
+            ],
+        },
+        Design {
+            id: "weibo.fanout",
+            title: "Fan-out on posting: rows written grow with the fans",
+            source: "000",
+            verdict: Verdict::Tradeoff,
+            why: "400 users each follow a dozen others, picked with the skew real networks have: a few celebrities collect most follows (wb_fan_user lists each user's fans). Posting copies the post id into every fan's inbox row, so the cost of one post is its author's fan count: a handful of rows for most users, a large share of the whole user base for a celebrity. Reading a timeline stays one get; the write side pays.",
+            tables: &["wb_fan_user", "wb_fan_inbox"],
+            setup: fanout,
+            patterns: vec![
+                pattern("The celebrity u000's fans", "get 'wb_fan_user', 'u000'", "One row, one column per fan.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("An ordinary user posts", fanout_post(ordinary, BASE_TS), "A few inbox rows.").shows([on(Measure::RowsPerAction).eq(ordinary_fans)]),
+                pattern("The celebrity u000 posts", fanout_post(0, BASE_TS + 1000), "One post, an inbox row per fan.").shows([on(Measure::RowsPerAction).eq(star_fans), on(Measure::RowsPerAction).gt(FANOUT_USERS as f64 / 4.0)]),
             ],
         },
     ]

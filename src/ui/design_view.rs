@@ -1,10 +1,71 @@
 //! The design on show: what it is, why it works or does not, and its access patterns as
-//! buttons that run them in the console.
+//! buttons that run them in the console; after a run, the numbers it produced and the lesson
+//! they show.
 
 use yew::prelude::*;
 
 use super::state::{use_app, Action};
-use crate::designs::find;
+use crate::designs::lesson::number;
+use crate::designs::{find, PatternRun};
+
+/// The numbers of a pattern run: what the engine counted, then each claim ticked or crossed.
+fn figures(name: &str, run: &PatternRun) -> Html {
+    let m = &run.measures;
+    let mut rows: Vec<(&str, String)> = Vec::new();
+    if m.reads > 0 {
+        rows.push(("reads (gets and scans)", number(m.reads as f64)));
+        rows.push(("rows scanned", number(m.rows_scanned as f64)));
+        rows.push(("rows returned", number(m.rows_returned as f64)));
+    }
+    rows.push(("regions touched", number(m.regions_touched as f64)));
+    if m.rows_written > 0 {
+        rows.push(("rows written", number(m.rows_written as f64)));
+        rows.push(("logical actions", number(m.actions as f64)));
+        rows.push(("rows written per action", number(m.rows_per_action())));
+        rows.push((
+            "busiest region's share of writes",
+            format!("{} %", number(m.busiest_write_share)),
+        ));
+        rows.push(("KeyValue bytes per record", number(m.bytes_per_record())));
+    }
+    if m.runs_flushed > 0 {
+        let families: Vec<String> = m
+            .flushed_by_family
+            .iter()
+            .map(|(f, runs, bytes)| format!("{f}: {runs} ({bytes} B)"))
+            .collect();
+        rows.push((
+            "runs flushed",
+            format!("{} — {}", m.runs_flushed, families.join(", ")),
+        ));
+    }
+    let rows: Html = rows
+        .into_iter()
+        .map(|(k, v)| html! { <tr><th scope="row">{k}</th><td>{v}</td></tr> })
+        .collect();
+    let checks: Html = run
+        .checks
+        .iter()
+        .map(|(claim, held)| {
+            let mark = if *held { "✓" } else { "✗" };
+            let class = if *held { "held" } else { "broken" };
+            html! {
+                <li class={classes!("claim", class)}>
+                    <span class="claim-mark" aria-hidden="true">{mark}</span>
+                    <span class="visually-hidden">{if *held { "holds: " } else { "does not hold: " }}</span>
+                    {claim.explain(m)}
+                </li>
+            }
+        })
+        .collect();
+    html! {
+        <div class="lesson" aria-live="polite">
+            <h3>{format!("Numbers: {name}")}</h3>
+            <table class="figures"><tbody>{rows}</tbody></table>
+            <ul class="claims" aria-label="The lesson">{checks}</ul>
+        </div>
+    }
+}
 
 #[component]
 pub fn DesignView() -> Html {
@@ -32,18 +93,27 @@ pub fn DesignView() -> Html {
     let patterns: Html = design
         .patterns
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let app = app.clone();
-            let command = p.command.clone();
-            let onclick = Callback::from(move |_| app.dispatch(Action::Submit(command.clone())));
+            let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i)));
             html! {
                 <li>
                     <button class="pattern" {onclick} title={p.command.clone()}>{p.name}</button>
                     <div class="pattern-note">{p.note}</div>
+                    <div class="pattern-claims">{format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))}</div>
                 </li>
             }
         })
         .collect();
+    let lesson = match &app.pattern_run {
+        Some((id, i, run)) if *id == design.id => design
+            .patterns
+            .get(*i)
+            .map(|p| figures(p.name, run))
+            .unwrap_or_default(),
+        _ => html! {},
+    };
     html! {
         <section class="view design-card" aria-label="Design">
             <div class="design-head">
@@ -56,6 +126,7 @@ pub fn DesignView() -> Html {
             <div class="design-tables">{"Tables: "}{tables}</div>
             <h3>{"Access patterns"}</h3>
             <ul class="patterns">{patterns}</ul>
+            {lesson}
         </section>
     }
 }

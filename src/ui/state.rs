@@ -44,6 +44,9 @@ pub struct AppState {
     pub selected_row: Option<Vec<u8>>,
     /// The gallery design on show.
     pub selected_design: Option<&'static str>,
+    /// The last access pattern run from the design card: design, pattern index, and its
+    /// numbers (without the outputs, which went to the console).
+    pub pattern_run: Option<(&'static str, usize, Rc<crate::designs::PatternRun>)>,
     /// Text to put into the input (history navigation, examples).
     pub input: String,
     /// Bumped when `input` should replace what the input box holds.
@@ -87,6 +90,8 @@ pub enum Action {
     Reset,
     /// Show a gallery design, loading its tables the first time.
     OpenDesign(&'static str),
+    /// Run and measure an access pattern (by index) of the design on show.
+    RunPattern(usize),
     CloseDesign,
     SetPrefs(Prefs),
 }
@@ -129,6 +134,7 @@ impl Default for AppState {
             selected_table: None,
             selected_row: None,
             selected_design: None,
+            pattern_run: None,
             input: String::new(),
             input_serial: 0,
             prefs,
@@ -158,6 +164,7 @@ impl AppState {
             selected_table: self.selected_table.clone(),
             selected_row: self.selected_row.clone(),
             selected_design: self.selected_design,
+            pattern_run: self.pattern_run.clone(),
             input: input.unwrap_or_default(),
             input_serial: serial,
             prefs: self.prefs,
@@ -236,6 +243,10 @@ impl AppState {
 
     /// After statements ran: save what they changed, follow the table they named.
     fn after_run(&self, text: Option<&str>) -> Rc<AppState> {
+        Rc::new(self.after_run_state(text))
+    }
+
+    fn after_run_state(&self, text: Option<&str>) -> AppState {
         self.queue_save();
         let mut next = self.next(text.map(|_| String::new()));
         if let Some(t) = text.and_then(|t| next.table_of(t)) {
@@ -245,7 +256,7 @@ impl AppState {
             next.selected_table = Some(t);
         }
         next.fix_selection();
-        Rc::new(next)
+        next
     }
 
     /// Keeps the history across reloads, without the submissions too large for local storage
@@ -459,6 +470,7 @@ impl Reducible for AppState {
                 self.load_design(&design);
                 let mut next = self.next(None);
                 next.selected_design = Some(design.id);
+                next.pattern_run = None;
                 next.selected_table = design
                     .tables
                     .first()
@@ -468,9 +480,48 @@ impl Reducible for AppState {
                 next.fix_selection();
                 Rc::new(next)
             }
+            Action::RunPattern(index) => {
+                let Some(design) = self.selected_design.and_then(crate::designs::find) else {
+                    return self;
+                };
+                let Some(pattern) = design.patterns.get(index) else {
+                    return self;
+                };
+                if !self.can_run() {
+                    return self;
+                }
+                let command = pattern.command.clone();
+                let result = {
+                    let mut console = self.console.borrow_mut();
+                    // A pattern runs whole, so its reads are measured whole: no paging.
+                    let page = console.shell.page_rows.take();
+                    let result = design.run_pattern(&mut console.shell, index);
+                    console.shell.page_rows = page;
+                    result
+                };
+                let run = match result {
+                    Ok(mut run) => {
+                        let outcomes = std::mem::take(&mut run.outcomes);
+                        self.console.borrow_mut().record(&command, outcomes);
+                        Some(Rc::new(run))
+                    }
+                    Err(e) => {
+                        // The table was changed by hand so that a command of the pattern fails.
+                        let text =
+                            format!("ERROR: the access pattern “{}” failed: {e}", pattern.name);
+                        self.console.borrow_mut().note(&text, true);
+                        None
+                    }
+                };
+                self.save_history();
+                let mut next = self.after_run_state(Some(&command));
+                next.pattern_run = run.map(|r| (design.id, index, r));
+                Rc::new(next)
+            }
             Action::CloseDesign => {
                 let mut next = self.next(None);
                 next.selected_design = None;
+                next.pattern_run = None;
                 Rc::new(next)
             }
             Action::SetPrefs(prefs) => {

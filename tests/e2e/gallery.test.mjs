@@ -30,14 +30,29 @@ test('a design loads, its patterns run, the views explain them', async () => {
   await runPattern(page, 'All pages of example.com (reversed keys)');
   assert.match(await lastOutput(page), /^75 row\(s\)$/m);
   assert.match(await page.locator('.meter').first().innerText(), /75 returned of 75 examined/);
+  // The card shows the run's numbers and its lesson as relations, each ticked.
+  assert.match(await page.locator('.lesson').innerText(), /rows scanned = rows returned \(75 = 75\)/);
+  assert.equal(await page.locator('.lesson .claim.broken').count(), 0);
   await runPattern(page, 'The same with plain domain keys');
   assert.match(await page.locator('.meter').first().innerText(), /75 returned of 200 examined/);
+  assert.match(await page.locator('.lesson').innerText(), /rows scanned > 2 × rows returned \(200 > 150\)/);
+  assert.ok(await page.locator('.lesson .claim.held').count() >= 1);
 
   await openDesign(page, 'Sequential ids hotspot');
   await page.locator('.table-chip', { hasText: 'sg_seq_rev' }).click();
   await page.locator('.table-chip', { hasText: /^sg_seq$/ }).click();
   assert.equal(await page.locator('.region.hot').count(), 1, 'one hot region for sequential ids');
+  await runPattern(page, 'Forty new users, sequential ids');
+  const lesson = await page.locator('.lesson').innerText();
+  assert.match(lesson, /busiest region's share of writes\s+100 %/);
+  assert.match(lesson, /rows written\s+40/);
+  assert.equal(await page.locator('.lesson .claim.broken').count(), 0);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-gallery-hotspot.png') });
+
+  await openDesign(page, 'How many column families');
+  await runPattern(page, 'The same into four even families');
+  assert.match(await page.locator('.lesson').innerText(), /runs flushed\s+32 — a: 8/);
+  await page.locator('.design-card').screenshot({ path: path.join(SHOTS, 'e2e-gallery-lesson.png') });
 
   await openDesign(page, 'A year of blog posts');
   await runPattern(page, 'Posts of December 2022');
