@@ -104,7 +104,7 @@ impl Evidence {
     }
 
     /// Share of the recent writes that went to region `i` (0 without writes).
-    fn region_share(&self, i: usize) -> f64 {
+    pub fn region_share(&self, i: usize) -> f64 {
         let n = self.writes.len();
         if n == 0 {
             return 0.0;
