@@ -2,6 +2,7 @@
 pub mod bytes;
 pub mod console;
 pub mod designs;
+pub mod diagnose;
 pub mod engine;
 pub mod filter;
 pub mod persist;

@@ -39,7 +39,7 @@ pub enum OpKind {
 }
 
 /// One operation on one region.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Op {
     pub kind: OpKind,
     /// The row, or the first row of the range (in key order, also for a reversed scan).
@@ -52,6 +52,8 @@ pub struct Op {
     pub tick: u64,
     /// Epoch milliseconds.
     pub wall_ms: u64,
+    /// The row's (or the range's first row's) place in the key order then: 0 first, 1 last.
+    pub place: f32,
 }
 
 impl Op {
@@ -273,6 +275,7 @@ impl Activity {
             region,
             tick,
             wall_ms,
+            place: place as f32,
         });
     }
 
@@ -298,6 +301,7 @@ impl Activity {
             region,
             tick,
             wall_ms,
+            place: from as f32,
         });
     }
 

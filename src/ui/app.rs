@@ -6,15 +6,11 @@ use yew::prelude::*;
 
 use super::console_view::ConsoleView;
 use super::design_view::DesignView;
-use super::lsm_view::LsmView;
-use super::read_view::ReadView;
-use super::regions_view::RegionsView;
-use super::rowkeys_view::RowkeysView;
 use super::sidebar::Sidebar;
 use super::state::{Action, AppHandle, AppState, SaveStatus, StatusHandle, STEP_MS};
 use super::status_bar::StatusBar;
 use super::storage::{self, Mode};
-use super::versions_view::VersionsView;
+use super::views_pane::ViewsPane;
 
 /// How often a running batch shows its progress, in milliseconds.
 const SHOW_EVERY_MS: f64 = 100.0;
@@ -104,11 +100,7 @@ pub fn App(props: &AppProps) -> Html {
                 </main>
                 <aside class="views" id="views-pane" tabindex="-1" aria-label="What HBase hides">
                     <DesignView />
-                    <RegionsView />
-                    <ReadView />
-                    <RowkeysView />
-                    <VersionsView />
-                    <LsmView />
+                    <ViewsPane />
                 </aside>
             </div>
         </ContextProvider<StatusHandle>>

@@ -30,7 +30,7 @@ for (const scheme of ['dark', 'light']) {
 
     await page.locator('.quick').click();
     await page.waitForFunction(() => document.querySelectorAll('.entry').length >= 12);
-    await page.locator('.keys button.key').first().click();
+    await page.locator('.klist .krow').first().click();
     await page.waitForSelector('table.versions tbody tr');
     assert.deepEqual(await violations(page), [], 'after the quick start');
 

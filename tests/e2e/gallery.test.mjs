@@ -41,6 +41,7 @@ test('a design loads, its patterns run, the views explain them', async () => {
   await openDesign(page, 'Sequential ids hotspot');
   await page.locator('.table-chip', { hasText: 'sg_seq_rev' }).click();
   await page.locator('.table-chip', { hasText: /^sg_seq$/ }).click();
+  await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
   assert.equal(await page.locator('.region.hot').count(), 1, 'one hot region for sequential ids');
   await runPattern(page, 'Forty new users, sequential ids');
   const lesson = await page.locator('.lesson').innerText();
@@ -57,7 +58,8 @@ test('a design loads, its patterns run, the views explain them', async () => {
   await openDesign(page, 'A year of blog posts');
   await runPattern(page, 'Posts of December 2022');
   assert.match(await lastOutput(page), /^8\d\d row\(s\)$/m);
-  await page.locator('.keys button.returned').first().click();
+  await page.locator('.view-tab', { hasText: 'Keyspace' }).click();
+  await page.locator('.klist .krow.read').first().click();
   await page.waitForSelector('table.versions tbody tr');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-gallery-blog.png') });
   assert.deepEqual(errors, []);

@@ -22,6 +22,9 @@ async function stack(page, which = 'now') {
   })));
 }
 
+/** Shows one of the views' tabs. */
+const tab = (page, name) => page.locator('.view-tab', { hasText: name }).click();
+
 test('a run appears after flush and runs merge after major_compact', async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   const { page, errors } = await openApp(context, url);
@@ -53,6 +56,7 @@ test('a run appears after flush and runs merge after major_compact', async () =>
   assert.match(await ev.innerText(), /1 beyond VERSIONS/);
   // Keyboard: the figure moves between regions with the arrow keys.
   await runCommand(page, "split 'lsm', 'b'");
+  await tab(page, 'LSM');
   await page.locator('.lsm-figure').focus();
   const first = await page.locator('.lsm-figure').getAttribute('data-region-id');
   await page.keyboard.press('ArrowLeft');
@@ -60,7 +64,9 @@ test('a run appears after flush and runs merge after major_compact', async () =>
   await page.waitForFunction((id) => document.querySelector('.lsm-figure').dataset.regionId !== id, first);
   assert.equal(await page.locator('.lsm-figure').getAttribute('data-regions'), '2');
   await page.selectOption('#pref-theme', 'dark');
+  await tab(page, 'LSM');
   await page.locator('.lsm').screenshot({ path: path.join(SHOTS, 'e2e-lsm-dark.png') });
+  await tab(page, 'Versions');
   await page.locator('.stacks').screenshot({ path: path.join(SHOTS, 'e2e-stacks-dark.png') });
   assert.deepEqual(errors, []);
   await context.close();
@@ -91,11 +97,13 @@ test('a masked cell shows masked before major_compact and is gone after', async 
   assert.ok(now.every((c) => c.part.startsWith('run #')));
   const before = await stack(page, 'before');
   assert.ok(before.some((c) => c.ts === '20' && c.kind === 'Put' && c.fate === 'masked'), 'before the flush it was there, masked');
+  await tab(page, 'Versions');
   await page.locator('.stacks').screenshot({ path: path.join(SHOTS, 'e2e-stacks-light.png') });
   await runCommand(page, "major_compact 'vs'");
   now = await stack(page);
   assert.deepEqual(now.map((c) => [c.ts, c.kind, c.fate]), [['30', 'Put', 'visible'], ['10', 'Put', 'visible']], 'the marker is purged');
   assert.match(await page.locator('.stacks figure[data-stack="before"] figcaption').innerText(), /major compaction/);
+  await tab(page, 'LSM');
   await page.locator('.lsm').screenshot({ path: path.join(SHOTS, 'e2e-lsm-light.png') });
   assert.deepEqual(errors, []);
   await context.close();
@@ -115,6 +123,7 @@ test('a row whose cells are all deleted shows its markers; a dropped table gets 
   assert.deepEqual(now.filter((c) => c.kind === 'DeleteFamily').map((c) => c.fate), ['marker', 'marker']);
   assert.deepEqual(now.filter((c) => c.kind === 'Put').map((c) => c.fate), ['masked', 'masked']);
   assert.equal(await page.locator('.stacks .mark.DeleteFamily').count(), 2, 'each family marker is drawn');
+  await tab(page, 'Versions');
   await page.locator('.stacks').screenshot({ path: path.join(SHOTS, 'e2e-stacks-narrow.png') });
   await runCommand(page, "disable 'gone'");
   await runCommand(page, "drop 'gone'");

@@ -229,7 +229,7 @@ test('the gallery, the tables and the row keys work from the keyboard alone', as
   await tabTo('.table-item');
   await page.keyboard.press('Enter');
   await page.waitForSelector('.table-item[aria-pressed="true"]');
-  await tabTo('.keys button.key');
+  await tabTo('.klist');
   await page.keyboard.press('Enter');
   await page.waitForSelector('table.versions tbody tr');
   await context.close();

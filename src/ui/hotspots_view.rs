@@ -1,0 +1,204 @@
+//! Hotspots over time: where in the key order the selected table's writes and reads went, and
+//! when (a heatmap of key range × logical time, one for writes and one for reads, splits marked
+//! where they happened); the skew of the recent traffic across regions; the widest rows; and the
+//! diagnosis in words above it all. Computed once per data version.
+
+use yew::prelude::*;
+
+use super::state::use_app;
+use crate::diagnose::{group, Evidence, Finding, WINDOW};
+use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
+
+/// Columns drawn: time buckets are merged down to this many.
+const COLUMNS: usize = 128;
+const CELL_W: f64 = 3.0;
+const CELL_H: f64 = 3.0;
+
+#[component]
+pub fn HotspotsView() -> Html {
+    let app = use_app();
+    let key = app
+        .as_ref()
+        .map(|a| (a.selected_table.clone(), a.data_version));
+    use_memo(key, move |_| {
+        let started = super::perf_ms();
+        let out = app.map(|a| render(&a)).unwrap_or_default();
+        super::lsm_view::record_view_ms("hotspots", started);
+        out
+    })
+    .as_ref()
+    .clone()
+}
+
+fn render(app: &super::state::AppHandle) -> Html {
+    let console = app.console.borrow();
+    let engine = &console.shell.engine;
+    let Some(name) = app.selected_table.clone() else {
+        return html! { <section class="view"><h3>{"Hotspots"}</h3><p class="hint">{"Select or create a table to see where its traffic goes."}</p></section> };
+    };
+    let Ok(table) = engine.table(&name) else {
+        return html! { <section class="view"><h3>{"Hotspots"}</h3><p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
+    };
+    let Some(activity) = engine.activity(&name) else {
+        return html! { <section class="view"><h3>{format!("Hotspots of {name}")}</h3><p class="hint">{"Nothing has read or written this table yet."}</p></section> };
+    };
+    let evidence = Evidence::gather(engine, &name).unwrap_or_default();
+    let findings = crate::diagnose::run(&evidence);
+    let now = engine.tick();
+    html! {
+        <section class="view hotspots" aria-label="Hotspots">
+            <h3>{format!("Hotspots of {name}")}</h3>
+            {diagnosis(&findings)}
+            {skew(table, activity)}
+            <div class="heatmaps">
+                {heatmap(activity, OpKind::Write, now)}
+                {heatmap(activity, OpKind::Read, now)}
+            </div>
+            {wide_rows(&evidence)}
+        </section>
+    }
+}
+
+fn diagnosis(findings: &[Finding]) -> Html {
+    if findings.is_empty() {
+        return html! { <p class="diagnosis ok" data-rules="">{"No hotspot or key-design problem in the recent traffic."}</p> };
+    }
+    let rules: Vec<&str> = findings.iter().map(|f| f.rule).collect();
+    html! {
+        <ul class="diagnosis" aria-label="Diagnosis" data-rules={rules.join(" ")}>
+            { for findings.iter().map(|f| html! { <li class={f.rule}>{f.text.clone()}</li> }) }
+        </ul>
+    }
+}
+
+/// The busiest region's share of the recent operations, and max / mean over the regions.
+fn skew(table: &Table, activity: &Activity) -> Html {
+    let (counts, seen) = activity.per_region(table, None, WINDOW);
+    if seen == 0 {
+        return html! {};
+    }
+    let (busiest, max) = counts
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, c)| **c)
+        .map(|(i, c)| (i, *c))
+        .unwrap_or((0, 0));
+    let total: u64 = counts.iter().sum();
+    let mean = total as f64 / counts.len().max(1) as f64;
+    let ratio = if mean > 0.0 { max as f64 / mean } else { 0.0 };
+    let share = max as f64 / seen as f64;
+    html! {
+        <p class="skew" data-share={format!("{share:.3}")} data-ratio={format!("{ratio:.2}")} data-busiest={busiest.to_string()}>
+            {format!(
+                "Skew over the last {} operations: region {} of {} took {:.0} % of them; busiest / mean = {:.1}{}",
+                group(seen),
+                busiest + 1,
+                counts.len(),
+                share * 100.0,
+                ratio,
+                if counts.len() > 1 && ratio < 1.5 { " (even)" } else if counts.len() > 1 { "" } else { " (one region: nothing to compare)" }
+            )}
+        </p>
+    }
+}
+
+fn heatmap(activity: &Activity, kind: OpKind, now: u64) -> Html {
+    let grid = &activity.grid;
+    let used = grid.used(now).max(1);
+    let per_col = used.div_ceil(COLUMNS).max(1);
+    let cols = used.div_ceil(per_col);
+    let mut counts = vec![0u64; cols * KEY_BUCKETS];
+    for t in 0..used {
+        for k in 0..KEY_BUCKETS {
+            if let Some(c) = counts.get_mut(t / per_col * KEY_BUCKETS + k) {
+                *c += u64::from(grid.at(kind, t, k));
+            }
+        }
+    }
+    let max = counts.iter().copied().max().unwrap_or(0);
+    let total: u64 = counts.iter().sum();
+    let last_bucket: u64 = (0..cols)
+        .map(|c| {
+            counts
+                .get(c * KEY_BUCKETS + KEY_BUCKETS - 1)
+                .copied()
+                .unwrap_or(0)
+        })
+        .sum();
+    let (w, h) = (cols as f64 * CELL_W, KEY_BUCKETS as f64 * CELL_H);
+    let scale = (max as f64 + 1.0).ln().max(1e-9);
+    let cells: Html = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, c)| {
+            let (col, k) = (i / KEY_BUCKETS, i % KEY_BUCKETS);
+            let heat = (*c as f64 + 1.0).ln() / scale;
+            html! { <rect x={format!("{}", col as f64 * CELL_W)} y={format!("{}", k as f64 * CELL_H)} width={CELL_W.to_string()} height={CELL_H.to_string()} style={format!("opacity:{:.2}", 0.15 + 0.85 * heat)} /> }
+        })
+        .collect();
+    let origin = grid.origin.unwrap_or(0);
+    let ticks_per_col = grid.width * per_col as u64;
+    let splits: Html = activity
+        .splits()
+        .filter(|s| s.tick >= origin)
+        .map(|s| {
+            let x = (s.tick - origin) as f64 / ticks_per_col as f64 * CELL_W;
+            let y = s.position * h;
+            html! {
+                <g class="splitmark">
+                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="0" y2={h.to_string()} />
+                    <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="2" />
+                </g>
+            }
+        })
+        .collect();
+    let span = |t: usize| grid.wall_ms.get(t).copied().unwrap_or(0);
+    let seconds = match (span(0), (0..used).rev().map(span).find(|w| *w > 0)) {
+        (a, Some(b)) if a > 0 && b >= a => {
+            format!(", {:.1} s of wall-clock time", (b - a) as f64 / 1000.0)
+        }
+        _ => String::new(),
+    };
+    let label = match kind {
+        OpKind::Write => "Writes",
+        OpKind::Read => "Reads",
+    };
+    let caption = format!(
+        "{label}: {} over ticks {}–{} ({} per column{seconds}); top is the first key, bottom the last",
+        group(total),
+        group(origin),
+        group(now),
+        group(ticks_per_col)
+    );
+    html! {
+        <figure class={classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })}
+            data-total={total.to_string()} data-last-bucket={last_bucket.to_string()}>
+            <figcaption>{caption.clone()}</figcaption>
+            <svg width={w.max(60.0).to_string()} height={h.to_string()} viewBox={format!("0 0 {} {h}", w.max(60.0))} role="img" aria-label={caption}>
+                <rect class="bg" x="0" y="0" width={w.max(60.0).to_string()} height={h.to_string()} />
+                <g class="cells">{cells}</g>
+                {splits}
+            </svg>
+        </figure>
+    }
+}
+
+fn wide_rows(e: &Evidence) -> Html {
+    let median = e.median_cells.max(1);
+    let large: Vec<_> = e
+        .widest
+        .iter()
+        .filter(|r| r.cells >= median.saturating_mul(10) && r.cells >= 100)
+        .collect();
+    if large.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="large-rows">
+            <strong>{"Large rows: "}</strong>
+            { for large.iter().map(|r| html! { <span class="chip">{format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), super::human_bytes(r.bytes))}</span> }) }
+            <span class="hint">{format!(" (the median row holds {})", group(u64::from(e.median_cells)))}</span>
+        </div>
+    }
+}

@@ -1,0 +1,323 @@
+//! Every row key of the selected table in stored (byte) order, as a virtualized list: only the
+//! rows in view are in the page, read from the engine's key index by offset. Beside it the
+//! [`Minimap`] of the whole keyspace. One Tab stop for the list; arrow keys, Page Up/Down,
+//! Home and End move inside it, Enter shows the row's versions. A jump box goes to a key or
+//! to the first row of a prefix.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement, KeyboardEvent};
+use yew::prelude::*;
+
+use super::minimap::{Minimap, MinimapData};
+use super::state::{use_app, Action};
+use crate::diagnose::{group, key_time_in};
+use crate::shell::TimeFormat;
+
+/// Pixel height of one row of the list.
+const ROW_PX: f64 = 22.0;
+/// Rows the list shows.
+const VIEW_ROWS: usize = 20;
+/// The tallest scroll area a browser lays out reliably; past it, scrolling is scaled.
+const MAX_SCROLL_PX: f64 = 4_000_000.0;
+
+#[component]
+pub fn KeyspaceView() -> Html {
+    let started = super::perf_ms();
+    let app = use_app();
+    let first = use_state(|| 0usize);
+    let focus = use_state(|| 0usize);
+    let dates = use_state(|| false);
+    let message = use_state(|| None::<(bool, String)>);
+    let list = use_node_ref();
+    let jump_input = use_node_ref();
+    let Some(app) = app else {
+        return html! {};
+    };
+    let table = app.selected_table.clone();
+    // What depends on the data only: once per data version.
+    let data = {
+        let app = app.clone();
+        use_memo(
+            (table.clone(), app.data_version),
+            move |(table, _)| -> Option<Rc<MinimapData>> {
+                let console = app.console.borrow();
+                let name = table.as_ref()?;
+                let engine = &console.shell.engine;
+                let t = engine.table(name).ok()?;
+                Some(Rc::new(MinimapData::of(t, engine.activity(name))))
+            },
+        )
+    };
+    {
+        // A new table starts at its top.
+        let first = first.clone();
+        let focus = focus.clone();
+        let message = message.clone();
+        use_effect_with(table.clone(), move |_| {
+            first.set(0);
+            focus.set(0);
+            message.set(None);
+        });
+    }
+    let Some(name) = table else {
+        return html! { <section class="view"><h3>{"Keyspace"}</h3><p class="hint">{"Select or create a table to see its row keys."}</p></section> };
+    };
+    let Some(data) = data.as_ref().clone() else {
+        return html! { <section class="view"><h3>{"Keyspace"}</h3><p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
+    };
+    let rows = data.rows;
+    let max_first = rows.saturating_sub(VIEW_ROWS);
+    let total_px = (rows as f64 * ROW_PX).min(MAX_SCROLL_PX);
+    let view_px = VIEW_ROWS as f64 * ROW_PX;
+    let scroll_range = (total_px - view_px).max(1.0);
+    // Where the scroll box must stand for the list to start at `row`.
+    let top_for = move |row: usize| -> f64 {
+        if max_first == 0 {
+            0.0
+        } else {
+            row.min(max_first) as f64 / max_first as f64 * scroll_range
+        }
+    };
+    let go_to = {
+        let first = first.clone();
+        let focus = focus.clone();
+        let list = list.clone();
+        Callback::from(move |row: usize| {
+            let row = row.min(rows.saturating_sub(1));
+            let top = row.saturating_sub(VIEW_ROWS / 2).min(max_first);
+            first.set(top);
+            focus.set(row);
+            if let Some(el) = list.cast::<Element>() {
+                el.set_scroll_top(top_for(top) as i32);
+            }
+        })
+    };
+    let onscroll = {
+        let first = first.clone();
+        Callback::from(move |e: Event| {
+            if let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
+                let at = f64::from(el.scroll_top()) / scroll_range;
+                first.set(((at * max_first as f64).round() as usize).min(max_first));
+            }
+        })
+    };
+    let onkeydown = {
+        let focus = focus.clone();
+        let first = first.clone();
+        let app = app.clone();
+        let name = name.clone();
+        let list = list.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let at = *focus;
+            let next = match e.key().as_str() {
+                "ArrowDown" => at + 1,
+                "ArrowUp" => at.saturating_sub(1),
+                "PageDown" => at + VIEW_ROWS,
+                "PageUp" => at.saturating_sub(VIEW_ROWS),
+                "Home" => 0,
+                "End" => rows.saturating_sub(1),
+                "Enter" | " " => {
+                    e.prevent_default();
+                    let console = app.console.borrow();
+                    let key = console
+                        .shell
+                        .engine
+                        .table(&name)
+                        .ok()
+                        .and_then(|t| t.keys.get(at).map(|k| k.key.to_vec()));
+                    drop(console);
+                    if let Some(key) = key {
+                        app.dispatch(Action::SelectRow(Some(key)));
+                    }
+                    return;
+                }
+                _ => return,
+            };
+            e.prevent_default();
+            let next = next.min(rows.saturating_sub(1));
+            focus.set(next);
+            let top = *first;
+            let new_top = if next < top {
+                next
+            } else if next >= top + VIEW_ROWS {
+                next + 1 - VIEW_ROWS
+            } else {
+                top
+            };
+            if new_top != top {
+                first.set(new_top);
+                if let Some(el) = list.cast::<Element>() {
+                    el.set_scroll_top(top_for(new_top) as i32);
+                }
+            }
+        })
+    };
+    let onjump = {
+        let app = app.clone();
+        let name = name.clone();
+        let input = jump_input.clone();
+        let message = message.clone();
+        let go_to = go_to.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(text) = input.cast::<HtmlInputElement>().map(|i| i.value()) else {
+                return;
+            };
+            let console = app.console.borrow();
+            let Ok(t) = console.shell.engine.table(&name) else {
+                message.set(Some((true, format!("Table {name} no longer exists."))));
+                return;
+            };
+            let key = crate::bytes::from_printable(&text);
+            let shown = crate::bytes::to_printable(&key);
+            let pos = t.keys.row_position(&key);
+            let prefix = t.keys.prefix_range(&key);
+            let (row, note) = if key.is_empty() {
+                (0, (false, "The first row.".to_string()))
+            } else if pos.exact {
+                (
+                    pos.index,
+                    (
+                        false,
+                        format!(
+                            "Row {} of {}: '{shown}'.",
+                            group(pos.index as u64 + 1),
+                            group(rows as u64)
+                        ),
+                    ),
+                )
+            } else if !prefix.is_empty() {
+                (
+                    prefix.start,
+                    (
+                        false,
+                        format!(
+                            "{} rows start with '{shown}', from row {}.",
+                            group(prefix.len() as u64),
+                            group(prefix.start as u64 + 1)
+                        ),
+                    ),
+                )
+            } else if pos.index < rows {
+                let next = t
+                    .keys
+                    .get(pos.index)
+                    .map(|k| crate::bytes::to_printable(&k.key))
+                    .unwrap_or_default();
+                (pos.index, (true, format!("No row is '{shown}' and none starts with it; the next row is '{next}' (row {}).", group(pos.index as u64 + 1))))
+            } else {
+                (
+                    rows.saturating_sub(1),
+                    (
+                        true,
+                        format!("No row is '{shown}' or after it; the last row is shown."),
+                    ),
+                )
+            };
+            drop(console);
+            message.set(Some(note));
+            go_to.emit(row);
+        })
+    };
+    let toggle_dates = {
+        let dates = dates.clone();
+        Callback::from(move |_| dates.set(!*dates))
+    };
+    // The rows in view, straight from the key index (O(log n) to find, then the rows shown).
+    let top = (*first).min(max_first);
+    let shown: Vec<(usize, Vec<u8>, u32)> = {
+        let console = app.console.borrow();
+        console
+            .shell
+            .engine
+            .table(&name)
+            .map(|t| {
+                t.keys
+                    .rows_at(top, VIEW_ROWS)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, k)| (top + i, k.key.to_vec(), k.cells))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let time = TimeFormat::Local(Box::new(super::prefs::utc_offset_minutes));
+    let items: Html = shown
+        .iter()
+        .map(|(i, key, cells)| {
+            let mut class = vec!["krow"];
+            if data.in_read(*i) {
+                class.push("read");
+            }
+            if data.written.binary_search(i).is_ok() {
+                class.push("written");
+            }
+            if data.region_starts.binary_search(i).is_ok() {
+                class.push("region-start");
+            }
+            if *i == *focus {
+                class.push("focused");
+            }
+            if app.selected_row.as_deref() == Some(key.as_slice()) {
+                class.push("selected");
+            }
+            let date = (*dates)
+                .then(|| key_time_in(key))
+                .flatten()
+                .map(|(_, kt)| format!("{}{}", time.timestamp(kt.ms), if kt.reversed { " (reversed)" } else { "" }));
+            let onclick = {
+                let app = app.clone();
+                let focus = focus.clone();
+                let key = key.clone();
+                let i = *i;
+                Callback::from(move |_| {
+                    focus.set(i);
+                    app.dispatch(Action::SelectRow(Some(key.clone())));
+                })
+            };
+            html! {
+                <div class={classes!(class)} role="option" id={format!("krow-{i}")} aria-selected={(*i == *focus).to_string()} {onclick}>
+                    <span class="kn">{group(*i as u64 + 1)}</span>
+                    <span class="kk">{super::show_key(key, app.prefs.keys)}</span>
+                    if let Some(d) = date { <span class="kd">{d}</span> }
+                    <span class="kc">{format!("{cells} cell{}", if *cells == 1 { "" } else { "s" })}</span>
+                </div>
+            }
+        })
+        .collect();
+    let offset = top_for(top);
+    let read_note = data.read.as_ref().map(|r| r.summary.clone());
+    let on_pick = go_to.clone();
+    super::lsm_view::record_view_ms("keyspace", started);
+    html! {
+        <section class="view keyspace" aria-label="Keyspace">
+            <h3>{format!("Keyspace of {name}: {} rows in byte order", group(rows as u64))}</h3>
+            <form class="jump" onsubmit={onjump}>
+                <label for="jump-key">{"Jump to a key or prefix"}</label>
+                <input id="jump-key" ref={jump_input} type="text" spellcheck="false" placeholder="user0042 or \\x00\\x01" autocomplete="off" />
+                <button type="submit">{"Jump"}</button>
+                <label class="check"><input type="checkbox" checked={*dates} onchange={toggle_dates} />{" times in keys as dates"}</label>
+            </form>
+            if let Some((bad, text)) = (*message).clone() {
+                <p class={classes!("jump-note", bad.then_some("bad"))} role="status">{text}</p>
+            }
+            if let Some(note) = read_note { <p class="legend">{note}</p> }
+            if rows == 0 {
+                <p class="hint">{"No rows yet: put a row or run generate."}</p>
+            } else {
+                <div class="keyspace-body">
+                    <div class="klist" ref={list} tabindex="0" role="listbox" aria-label={format!("Row keys of {name}, {} rows", group(rows as u64))}
+                        aria-activedescendant={format!("krow-{}", *focus)} {onscroll} {onkeydown} data-rows={rows.to_string()} data-first={top.to_string()}>
+                        <div class="kspace" style={format!("height:{total_px}px")}>
+                            <div class="kwindow" style={format!("transform:translateY({offset}px)")}>{items}</div>
+                        </div>
+                    </div>
+                    <Minimap data={data.clone()} first={top} shown={VIEW_ROWS} keys={app.prefs.keys} on_pick={on_pick} />
+                </div>
+                <p class="legend"><span class="swatch read-sw"></span>{"in the last read's range "}<span class="swatch written-sw"></span>{"written lately "}<span class="swatch start-sw"></span>{"first row of a region"}</p>
+            }
+        </section>
+    }
+}

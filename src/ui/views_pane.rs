@@ -1,0 +1,85 @@
+//! The views as tabs: Keyspace, Hotspots, Regions & read, LSM, Versions. An ARIA tablist: one
+//! Tab stop on the chosen tab, arrow keys (and Home, End) move between tabs.
+
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, KeyboardEvent};
+use yew::prelude::*;
+
+use super::hotspots_view::HotspotsView;
+use super::keyspace_view::KeyspaceView;
+use super::lsm_view::LsmView;
+use super::read_view::ReadView;
+use super::regions_view::RegionsView;
+use super::versions_view::VersionsView;
+
+const TABS: [&str; 5] = ["Keyspace", "Hotspots", "Regions & read", "LSM", "Versions"];
+const VERSIONS_TAB: usize = 4;
+
+#[component]
+pub fn ViewsPane() -> Html {
+    let current = use_state(|| 0usize);
+    let app = super::state::use_app();
+    {
+        // A row picked (in the keyspace, or by the last get) shows its version stack.
+        let current = current.clone();
+        let row = app.as_ref().and_then(|a| a.selected_row.clone());
+        use_effect_with(row, move |row| {
+            if row.is_some() {
+                current.set(VERSIONS_TAB);
+            }
+        });
+    }
+    let onkeydown = {
+        let current = current.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let n = TABS.len();
+            let next = match e.key().as_str() {
+                "ArrowRight" | "ArrowDown" => (*current + 1) % n,
+                "ArrowLeft" | "ArrowUp" => (*current + n - 1) % n,
+                "Home" => 0,
+                "End" => n - 1,
+                _ => return,
+            };
+            e.prevent_default();
+            current.set(next);
+            if let Some(el) = gloo::utils::document()
+                .get_element_by_id(&format!("view-tab-{next}"))
+                .and_then(|el| el.dyn_into::<HtmlElement>().ok())
+            {
+                let _ = el.focus();
+            }
+        })
+    };
+    let tabs: Html = TABS
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            let selected = i == *current;
+            let onclick = {
+                let current = current.clone();
+                Callback::from(move |_| current.set(i))
+            };
+            html! {
+                <button id={format!("view-tab-{i}")} role="tab" class="view-tab" aria-selected={selected.to_string()}
+                    aria-controls={format!("view-panel-{i}")} tabindex={if selected { "0" } else { "-1" }} {onclick}>{*label}</button>
+            }
+        })
+        .collect();
+    // Every view stays mounted (each recomputes once per data version, not per render); the
+    // ones not chosen are hidden.
+    let panel = |i: usize, body: Html| {
+        html! {
+            <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>{body}</div>
+        }
+    };
+    html! {
+        <div class="views-pane">
+            <div class="view-tabs" role="tablist" aria-label="Views" {onkeydown}>{tabs}</div>
+            {panel(0, html! { <KeyspaceView /> })}
+            {panel(1, html! { <HotspotsView /> })}
+            {panel(2, html! { <><RegionsView /><ReadView /></> })}
+            {panel(3, html! { <LsmView /> })}
+            {panel(4, html! { <VersionsView /> })}
+        </div>
+    }
+}

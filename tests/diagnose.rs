@@ -1,0 +1,179 @@
+//! Diagnosis in words: each rule fires on the workload it names, with its numbers, and stays
+//! silent on a workload that does not have the problem.
+mod common;
+use common::*;
+use rowkey::diagnose::{diagnose, Finding};
+use rowkey::engine::{Engine, Scan};
+
+fn write(e: &mut Engine, row: &[u8], q: &str) -> TestResult {
+    e.mutate("t", row, &[put("f", q, None, "some value")])?;
+    Ok(())
+}
+
+fn rules(e: &Engine) -> Vec<&'static str> {
+    diagnose(e, "t").iter().map(|f| f.rule).collect()
+}
+
+fn finding(e: &Engine, rule: &str) -> Option<Finding> {
+    diagnose(e, "t").into_iter().find(|f| f.rule == rule)
+}
+
+/// Rows in a fixed shuffled order: no direction, no hot spot.
+fn random_rows(e: &mut Engine, n: u64) -> TestResult {
+    for i in 0..n {
+        write(e, format!("user{:06}", (i * 7919) % n).as_bytes(), "q")?;
+    }
+    Ok(())
+}
+
+#[test]
+fn a_timestamp_first_key_makes_the_last_region_hot() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for i in 0..12_000u64 {
+        write(
+            &mut e,
+            format!("{}|sensor", 1_700_000_000_000u64 + i).as_bytes(),
+            "q",
+        )?;
+    }
+    assert!(e.table("t")?.regions.len() > 2);
+    let f = finding(&e, "growing-key").ok_or("growing-key did not fire")?;
+    assert!(
+        f.text.starts_with("100 % of the last 10,000 writes went to the last region: the key starts with a timestamp"),
+        "{}",
+        f.text
+    );
+    assert!(!rules(&e).contains(&"decreasing-key"));
+    Ok(())
+}
+
+#[test]
+fn a_growing_sequence_in_one_region_is_named_before_it_splits() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    let mut s = e.table("t")?.descriptor.settings;
+    s.split_bytes = 0;
+    e.set_settings("t", s)?;
+    for i in 0..500u64 {
+        write(&mut e, format!("order{i:08}").as_bytes(), "q")?;
+    }
+    let f = finding(&e, "growing-key").ok_or("growing-key did not fire")?;
+    assert!(f.text.starts_with("100 % of the last 500 writes added a row after every other row: the key starts with a growing value"), "{}", f.text);
+    Ok(())
+}
+
+#[test]
+fn a_reversed_timestamp_under_one_prefix_makes_the_first_region_hot() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    let max = i64::MAX as u64;
+    for i in 0..6000u64 {
+        let key = format!("dev7|{}", max - (1_700_000_000_000 + i));
+        write(&mut e, key.as_bytes(), "q")?;
+    }
+    assert!(e.table("t")?.regions.len() > 2);
+    let f = finding(&e, "decreasing-key").ok_or("decreasing-key did not fire")?;
+    assert!(
+        f.text
+            .contains("went to the first region under the one prefix 'dev7|9223370"),
+        "{}",
+        f.text
+    );
+    assert!(f.text.contains("reversed timestamp"), "{}", f.text);
+    assert!(!rules(&e).contains(&"growing-key"));
+    Ok(())
+}
+
+#[test]
+fn random_keys_raise_no_write_finding() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    random_rows(&mut e, 6000)?;
+    assert_eq!(rules(&e), Vec::<&str>::new());
+    Ok(())
+}
+
+#[test]
+fn a_low_cardinality_prefix_is_named_with_its_values() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for i in 0..3000u64 {
+        let region = ["eu", "us", "ap"][(i % 3) as usize];
+        write(
+            &mut e,
+            format!("{region}|{:06}", (i * 7919) % 3000).as_bytes(),
+            "q",
+        )?;
+    }
+    let f = finding(&e, "low-cardinality-prefix").ok_or("did not fire")?;
+    assert!(
+        f.text
+            .starts_with("All 3,000 rows start with one of only 3 values ('ap', 'eu', 'us')"),
+        "{}",
+        f.text
+    );
+    // A salt of 256 values is not low cardinality.
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for i in 0..3000u64 {
+        write(
+            &mut e,
+            format!("{:02x}|{:06}", (i * 31) % 256, i).as_bytes(),
+            "q",
+        )?;
+    }
+    assert!(!rules(&e).contains(&"low-cardinality-prefix"));
+    Ok(())
+}
+
+#[test]
+fn a_hot_single_row_is_named() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    random_rows(&mut e, 2000)?;
+    for _ in 0..1000 {
+        e.scan("t", &mut Scan::get(b"user000042"))?;
+    }
+    let f = finding(&e, "hot-row").ok_or("hot-row did not fire")?;
+    assert!(
+        f.text
+            .starts_with("33 % of the last 3,000 operations hit the one row 'user000042'"),
+        "{}",
+        f.text
+    );
+    // Spread reads: silent.
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    random_rows(&mut e, 2000)?;
+    for i in 0..1000u64 {
+        e.scan("t", &mut Scan::get(format!("user{:06}", i * 2).as_bytes()))?;
+    }
+    assert!(!rules(&e).contains(&"hot-row"));
+    Ok(())
+}
+
+#[test]
+fn a_wide_row_growing_without_bound_is_named() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    random_rows(&mut e, 2000)?;
+    for i in 0..3000u64 {
+        write(&mut e, b"user000007", &format!("follower{i:06}"))?;
+    }
+    let f = finding(&e, "wide-row").ok_or("wide-row did not fire")?;
+    assert!(
+        f.text.starts_with("Row 'user000007' holds 3,001 cells"),
+        "{}",
+        f.text
+    );
+    assert!(f.text.contains("where the median row holds 1, and 60 % of the last 5,000 writes added to it: it grows without bound"), "{}", f.text);
+    // Rows of even width: silent.
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for r in 0..200u64 {
+        for q in 0..20 {
+            write(&mut e, format!("user{r:04}").as_bytes(), &format!("q{q}"))?;
+        }
+    }
+    assert!(!rules(&e).contains(&"wide-row"));
+    Ok(())
+}
+
+#[test]
+fn unknown_and_empty_tables_have_no_findings() -> TestResult {
+    let (e, _) = engine_with(&[("f", 1)])?;
+    assert!(diagnose(&e, "t").is_empty());
+    assert!(diagnose(&e, "nope").is_empty());
+    Ok(())
+}

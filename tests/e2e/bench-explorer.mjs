@@ -1,0 +1,114 @@
+// Benchmark of the explorer's views against the release build (prints figures; not a test).
+//
+//   bash scripts/dev.sh build && node tests/e2e/bench-explorer.mjs [CELLS]
+//
+// Loads CELLS (default 1,000,000) cells with `generate`, then after a put, a get, a LIMIT scan,
+// a flush, a compaction and a split prints the script time the keyspace and hotspots views
+// spent (summed over their renders, from the page's `window.__rowkeyViewMs`), then the frame
+// intervals of a scripted 5-second scroll of the keyspace list (median, p95) and the time a
+// jump to a key takes to land (Enter to the row in view plus one frame).
+// Goals: 16 ms of view script after a put, get or LIMIT scan; 100 ms after a flush, compaction
+// or split; a scroll p95 of 33 ms; a jump within 100 ms.
+import { serve, launch, openApp } from './harness.mjs';
+
+const CELLS = Number(process.argv[2] || 1_000_000);
+const COLUMNS = 4;
+const ROWS = Math.ceil(CELLS / COLUMNS);
+
+function timed(page, text, doneSource) {
+  return page.evaluate(([text, doneSource]) => new Promise((resolve) => {
+    const done = new Function('entry', doneSource);
+    const input = document.querySelector('textarea.input');
+    const before = document.querySelectorAll('.entry').length;
+    window.__rowkeyViewMs = {};
+    let t0 = 0;
+    const check = () => {
+      const entries = document.querySelectorAll('.entry');
+      const last = entries[entries.length - 1];
+      if (entries.length > before && done(last)) {
+        observer.disconnect();
+        requestAnimationFrame(() => { const total = performance.now() - t0; setTimeout(() => resolve({ total, views: { ...window.__rowkeyViewMs } }), 50); });
+        return true;
+      }
+      return false;
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.querySelector('.scrollback'), { childList: true, subtree: true, characterData: true });
+    input.value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    t0 = performance.now();
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    check();
+  }), [text, doneSource]);
+}
+
+const took = "return /Took|row\\(s\\)|written|Created/.test(entry.textContent) && !entry.querySelector('.progress')";
+
+const { server, url } = await serve();
+const browser = await launch();
+const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+const { page } = await openApp(context, url);
+await page.waitForSelector('.status.ok');
+const columns = Array.from({ length: COLUMNS }, (_, i) => `'f:c${i}'`).join(', ');
+const started = Date.now();
+await timed(page, "create 'bench', 'f'", took);
+await timed(page, `generate 'bench', 'row%08d', ${ROWS}, {COLUMNS => [${columns}], VALUE_SIZE => 16, ORDER => 'random'}`, "return /written/.test(entry.textContent) && !entry.querySelector('.progress')");
+console.log(`loaded ${CELLS.toLocaleString('en')} cells (${ROWS.toLocaleString('en')} rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+await page.waitForSelector('.status.ok', { timeout: 600_000 });
+
+const steps = [
+  ['put', "put 'bench', 'row00050000', 'f:c1', 'new value'", 16],
+  ['get', "get 'bench', 'row00050000'", 16],
+  ['scan LIMIT 10', "scan 'bench', {STARTROW => 'row00120000', LIMIT => 10}", 16],
+  ['flush', "flush 'bench'", 100],
+  ['compact', "compact 'bench'", 100],
+  ['split', "split 'bench', 'row00150001'", 100],
+];
+const fmt = (x) => (x === undefined ? '   -   ' : `${x.toFixed(1).padStart(6)} ms`);
+console.log('command          keyspace  hotspots   goal     Enter to frame');
+for (const [name, text, goal] of steps) {
+  const { total, views } = await timed(page, text, took);
+  const worst = Math.max(views.keyspace ?? 0, views.hotspots ?? 0);
+  console.log(`${name.padEnd(15)} ${fmt(views.keyspace)} ${fmt(views.hotspots)}  ${String(goal).padStart(4)} ms  ${fmt(total)}  ${worst <= goal ? 'ok' : 'OVER'}`);
+  await page.waitForSelector('.status.ok', { timeout: 600_000 });
+}
+
+// A scripted 5-second scroll through the whole list.
+const frames = await page.evaluate(() => new Promise((resolve) => {
+  const list = document.querySelector('.klist');
+  const max = list.scrollHeight - list.clientHeight;
+  const gaps = [];
+  let last = performance.now();
+  const t0 = last;
+  const step = (now) => {
+    gaps.push(now - last);
+    last = now;
+    const f = (now - t0) / 5000;
+    list.scrollTop = Math.min(1, f) * max;
+    if (f < 1) requestAnimationFrame(step); else resolve(gaps.slice(1));
+  };
+  requestAnimationFrame(step);
+}));
+frames.sort((a, b) => a - b);
+const q = (p) => frames[Math.min(frames.length - 1, Math.floor(p * frames.length))];
+console.log(`scroll: ${frames.length} frames, median ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms (goal 33 ms) ${q(0.95) <= 33 ? 'ok' : 'OVER'}`);
+
+// A jump to a key.
+const jumps = [];
+for (const key of ['row00123456', 'row00000007', 'row00249999', 'row0020']) {
+  jumps.push(await page.evaluate((key) => new Promise((resolve) => {
+    const input = document.querySelector('#jump-key');
+    input.value = key;
+    const t0 = performance.now();
+    input.form.requestSubmit();
+    const check = () => {
+      const f = document.querySelector('.krow.focused .kk');
+      if (f && f.textContent.startsWith(key)) requestAnimationFrame(() => resolve(performance.now() - t0));
+      else requestAnimationFrame(check);
+    };
+    check();
+  }), key));
+}
+console.log(`jump to a key: ${jumps.map((j) => `${j.toFixed(1)} ms`).join(', ')} (goal 100 ms) ${Math.max(...jumps) <= 100 ? 'ok' : 'OVER'}`);
+await browser.close();
+server.close();

@@ -1,0 +1,113 @@
+// The explorer: the keyspace list and its minimap (a jump to a key and to a prefix, the bracket
+// of a scan far past the first thousand keys, bad input), the hotspots after sequential writes
+// (one hot region, the diagnosis, the heatmap's writes in the last key range), and the views'
+// tabs walked with the keyboard.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, runCommand, openApp, SHOTS } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const tab = (page, name) => page.locator('.view-tab', { hasText: name }).click();
+
+test('the keyspace: jumps, a scan bracketed past the first thousand keys, bad input', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await runCommand(page, "create 'ks', 'f'");
+  const out = await runCommand(page, "generate 'ks', 'user%06d', 20000");
+  assert.match(out, /20,?000/);
+  await page.waitForFunction(() => document.querySelector('.klist')?.dataset.rows === '20000');
+  // Only the rows in view are in the page.
+  assert.ok(await page.locator('.krow').count() <= 30);
+  // A jump to a key.
+  await page.fill('#jump-key', 'user012345');
+  await page.press('#jump-key', 'Enter');
+  await page.waitForSelector('.krow.focused:has-text("user012345")');
+  assert.match(await page.locator('.jump-note').innerText(), /Row 12,346 of 20,000/);
+  // A jump to a prefix.
+  await page.fill('#jump-key', 'user0150');
+  await page.press('#jump-key', 'Enter');
+  await page.waitForSelector('.krow.focused:has-text("user015000")');
+  assert.match(await page.locator('.jump-note').innerText(), /100 rows start with 'user0150'/);
+  // A key that is not there, and a binary one.
+  await page.fill('#jump-key', 'user0150005x');
+  await page.press('#jump-key', 'Enter');
+  await page.waitForFunction(() => /No row is 'user0150005x'.*next row is 'user015001'/.test(document.querySelector('.jump-note')?.textContent));
+  await page.fill('#jump-key', '\\xFF\\x00');
+  await page.press('#jump-key', 'Enter');
+  await page.waitForFunction(() => /No row is '\\xFF\\x00' or after it/.test(document.querySelector('.jump-note')?.textContent));
+  // A scan far into the table: its bracket on the minimap, its rows marked in the list.
+  await runCommand(page, "scan 'ks', {STARTROW => 'user015000', STOPROW => 'user015100'}");
+  await page.waitForFunction(() => document.querySelector('.minimap')?.dataset.readLo === '15000');
+  assert.equal(await page.locator('.minimap').getAttribute('data-read-hi'), '15100');
+  assert.equal(await page.locator('.minimap').getAttribute('data-read-reversed'), 'false');
+  await page.fill('#jump-key', 'user015050');
+  await page.press('#jump-key', 'Enter');
+  await page.waitForSelector('.krow.focused.read');
+  await page.locator('.keyspace').screenshot({ path: path.join(SHOTS, 'e2e-keyspace.png') });
+  // A reversed scan is drawn reversed.
+  await runCommand(page, "scan 'ks', {STARTROW => 'user000900', STOPROW => 'user000800', REVERSED => true}");
+  await page.waitForFunction(() => document.querySelector('.minimap')?.dataset.readReversed === 'true');
+  assert.equal(await page.locator('.minimap').getAttribute('data-read-lo'), '801');
+  assert.equal(await page.locator('.minimap .bracket.reversed').count(), 1);
+  // The keyboard inside the list: one Tab stop, arrows move, Enter shows the versions.
+  await page.locator('.klist').focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForSelector('.krow.focused:has-text("user000001")');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#view-tab-4[aria-selected="true"]');
+  await page.waitForSelector('table.versions tbody tr');
+  // A table dropped while shown.
+  await tab(page, 'Keyspace');
+  await runCommand(page, "disable 'ks'\ndrop 'ks'");
+  await page.waitForFunction(() => /no longer exists|Select or create/.test(document.querySelector('.keyspace, #view-panel-0')?.textContent));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('hotspots: sequential writes make one region hot, in words and in the heatmap', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await runCommand(page, "create 'events', 'd'");
+  await runCommand(page, "generate 'events', '1700000%06d|sensor', 12000");
+  await tab(page, 'Hotspots');
+  await page.waitForSelector('.diagnosis li.growing-key');
+  assert.match(await page.locator('.diagnosis li.growing-key').innerText(), /\d+ % of the last 10,000 writes went to the last region: the key starts with a timestamp/);
+  const writes = page.locator('.heatmap.writes');
+  const total = Number(await writes.getAttribute('data-total'));
+  const last = Number(await writes.getAttribute('data-last-bucket'));
+  assert.equal(total, 12000);
+  assert.ok(last / total > 0.95, `${last} of ${total} writes in the last key range`);
+  assert.ok(await page.locator('.heatmap.writes .splitmark').count() > 0, 'splits are marked');
+  await page.locator('.hotspots').screenshot({ path: path.join(SHOTS, 'e2e-hotspots.png') });
+  await tab(page, 'Regions & read');
+  assert.equal(await page.locator('.region.hot').count(), 1, 'one hot region');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the views are tabs the keyboard walks', async () => {
+  const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
+  const { page } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await page.locator('#view-tab-0').focus();
+  const names = [];
+  for (let i = 0; i < 5; i++) {
+    names.push(await page.evaluate(() => document.activeElement.textContent));
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.deepEqual(names, ['Keyspace', 'Hotspots', 'Regions & read', 'LSM', 'Versions']);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'view-tab-0', 'wraps around');
+  await page.keyboard.press('End');
+  assert.equal(await page.locator('#view-tab-4').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#view-panel-4').isVisible(), true);
+  assert.equal(await page.locator('#view-panel-0').isVisible(), false);
+  assert.equal(await page.locator('[role="tab"][tabindex="0"]').count(), 1, 'one Tab stop');
+  await context.close();
+});
