@@ -319,8 +319,8 @@ impl Idb {
                 meta.delete(catalog_key(*g)).primitive().map_err(e)?;
                 meta.delete(memstores_key(*g)).primitive().map_err(e)?;
             }
-            if let Some(below) = plan.delete_wal_below {
-                // Plain numbers (the first layout) sort before every array key.
+            if let Some(below) = plan.delete_wal_below.filter(|b| *b > 0) {
+                // Plain numbers (generation 0, the first layout) sort before every array key.
                 let upper: JsValue = Array::of1(&(below as f64).into()).into();
                 let range =
                     web_sys::IdbKeyRange::upper_bound_with_open(&upper, true).map_err(dom)?;

@@ -149,13 +149,13 @@ async fn read(idb: &Idb) -> Result<Loaded, String> {
 /// Opens the database, loads the tables, and settles who writes. Runs once at start.
 pub async fn start(app: AppHandle, status: StatusHandle, database: String) {
     let dispatcher = app.dispatcher();
-    let writer = match acquire_lock(&database, true).await {
-        Ok(w) => w,
+    let (writer, lock_failed) = match acquire_lock(&database, true).await {
+        Ok(w) => (w, false),
         Err(e) => {
             dispatcher.dispatch(Action::StorageNotice(format!(
                 "This tab could not get Rowkey's write lock ({e}), so it only reads: two tabs must never both save. Close the other Rowkey tabs and reload this one."
             )));
-            false
+            (false, true)
         }
     };
     let blocked = dispatcher.clone();
@@ -182,6 +182,9 @@ pub async fn start(app: AppHandle, status: StatusHandle, database: String) {
     if writer {
         app.storage.borrow_mut().persistent = idb::persist().await;
         status.dispatch(());
+        return;
+    }
+    if lock_failed {
         return;
     }
     // Wait for the writing tab to go, then take over with what it saved.
