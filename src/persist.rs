@@ -1,15 +1,18 @@
 //! Persistence: Rowkey's storage layout mirrors HBase. A write-ahead log holds the cells not yet
-//! in sorted runs; runs are stored once each as immutable checksummed blobs; a catalog says
-//! which runs make up which store, with a snapshot of the memstores beside it. After each
-//! command the engine's recorded changes become a [`SavePlan`]: a log append, or a checkpoint
-//! that writes new runs, the catalog and the memstores and empties the log, all in one
-//! transaction. Loading reverses it and reports every damaged record it had to skip.
+//! in sorted runs; runs are stored once each as immutable checksummed blobs that say where they
+//! belong; a catalog, in generations, says which runs make up which store, with a snapshot of
+//! the memstores beside it. After each command the engine's recorded changes become a
+//! [`SavePlan`]: a log append, or a checkpoint that writes a new catalog generation and only
+//! the runs not yet stored, keeping the generation before. The [`SaveQueue`] carries plans to
+//! storage one at a time and says truthfully which commands are saved. Loading reverses it,
+//! falls back past a damaged catalog, and reports every damaged record it had to skip.
 //!
 //! Everything here is pure and tested natively; `idb` (wasm32 only) carries plans to IndexedDB.
 
 mod codec;
 mod export;
 mod plan;
+mod queue;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bench;
@@ -17,8 +20,14 @@ pub mod bench;
 pub mod idb;
 
 pub use codec::{
-    decode_catalog, decode_groups, decode_run, encode_catalog, encode_groups, encode_run, BlobKind,
-    CodecError,
+    decode_catalog, decode_groups, decode_placed_run, decode_run, encode_catalog, encode_groups,
+    encode_placed_run, encode_run, BlobKind, CodecError, RunPlace,
 };
-pub use export::{export_json, export_script, import_json, import_script, ImportError};
-pub use plan::{load, Loaded, SavePlan, Saver, StoredRecords};
+pub use export::{
+    export_json, export_kept_runs, export_script, import_json, import_script, ImportError,
+};
+pub use plan::{
+    join_activity, load, split_activity, Checkpoint, KeptRun, Layout, Loaded, PlanError, SavePlan,
+    Saver, StoredRecords, WalKey,
+};
+pub use queue::{EntrySave, SaveQueue, Staged, StorageError, StorageErrorKind};

@@ -1,11 +1,13 @@
 //! The IndexedDB storage layer in a real browser: plans commit and read back, the log replays,
-//! a damaged record is reported and skipped, a quota error leaves the committed state alone.
+//! a damaged record is reported and skipped, a damaged catalog falls back a generation, and a
+//! record of the wrong type is reported on its own (records are read with a cursor).
 #![cfg(target_arch = "wasm32")]
 
 use rowkey::engine::{Engine, Scan};
 use rowkey::persist::idb::Idb;
 use rowkey::persist::{load, SavePlan, Saver};
 use rowkey::shell::Shell;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -43,9 +45,9 @@ async fn run_and_save(
     let mut plans = 0;
     for cmd in commands {
         sh.run(cmd);
-        let plan = saver.plan(&mut sh.engine);
+        let plan = saver.plan(&mut sh.engine).map_err(|e| e.to_string())?;
         if !plan.is_empty() {
-            idb.apply(&plan).await.map_err(|e| e.message)?;
+            idb.apply(&plan).await.map_err(|e| e.to_string())?;
             plans += 1;
         }
     }
@@ -56,7 +58,7 @@ async fn run_and_save(
 async fn plans_commit_and_load_back() -> Result<(), String> {
     let idb = Idb::open("rowkey-test-roundtrip")
         .await
-        .map_err(|e| e.message)?;
+        .map_err(|e| e.to_string())?;
     let mut sh = shell();
     let mut saver = Saver::new();
     let mut cmds: Vec<String> =
@@ -70,7 +72,7 @@ async fn plans_commit_and_load_back() -> Result<(), String> {
     cmds.push("deleteall 't', 'r007'".into());
     let refs: Vec<&str> = cmds.iter().map(String::as_str).collect();
     run_and_save(&idb, &mut sh, &mut saver, &refs).await?;
-    let records = idb.read_all().await.map_err(|e| e.message)?;
+    let records = idb.read_all().await.map_err(|e| e.to_string())?;
     assert!(!records.runs.is_empty(), "flushes stored sorted runs");
     let loaded = load(Box::new(|| 1_700_000_000_000), records);
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
@@ -81,7 +83,9 @@ async fn plans_commit_and_load_back() -> Result<(), String> {
 
 #[wasm_bindgen_test]
 async fn the_log_replays_in_order() -> Result<(), String> {
-    let idb = Idb::open("rowkey-test-log").await.map_err(|e| e.message)?;
+    let idb = Idb::open("rowkey-test-log")
+        .await
+        .map_err(|e| e.to_string())?;
     let mut sh = shell();
     let mut saver = Saver::new();
     run_and_save(
@@ -96,7 +100,7 @@ async fn the_log_replays_in_order() -> Result<(), String> {
         ],
     )
     .await?;
-    let records = idb.read_all().await.map_err(|e| e.message)?;
+    let records = idb.read_all().await.map_err(|e| e.to_string())?;
     assert_eq!(
         records.wal.len(),
         3,
@@ -120,7 +124,7 @@ async fn the_log_replays_in_order() -> Result<(), String> {
 async fn a_damaged_record_is_reported_and_skipped() -> Result<(), String> {
     let idb = Idb::open("rowkey-test-damage")
         .await
-        .map_err(|e| e.message)?;
+        .map_err(|e| e.to_string())?;
     let mut sh = shell();
     let mut saver = Saver::new();
     run_and_save(
@@ -131,15 +135,15 @@ async fn a_damaged_record_is_reported_and_skipped() -> Result<(), String> {
     )
     .await?;
     idb.apply(&SavePlan {
-        wal: Some(b"RKEY\x02\x01 not what it claims".to_vec()),
+        wal: Some(((1, 99), b"RKEY\x02\x01 not what it claims".to_vec())),
         ..SavePlan::default()
     })
     .await
-    .map_err(|e| e.message)?;
+    .map_err(|e| e.to_string())?;
     run_and_save(&idb, &mut sh, &mut saver, &["put 't', 'b', 'f:q', '2'"]).await?;
     let loaded = load(
         Box::new(|| 1_700_000_000_000),
-        idb.read_all().await.map_err(|e| e.message)?,
+        idb.read_all().await.map_err(|e| e.to_string())?,
     );
     assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
     assert!(loaded.problems[0].contains("is damaged (checksum mismatch"));
@@ -152,45 +156,120 @@ async fn a_damaged_record_is_reported_and_skipped() -> Result<(), String> {
     Ok(())
 }
 
-#[wasm_bindgen_test]
-async fn a_quota_error_fails_the_save_and_keeps_the_committed_state() -> Result<(), String> {
-    let idb = Idb::open("rowkey-test-quota")
+/// Flips a byte in the middle of a stored record, through IndexedDB itself.
+async fn flip_stored(db: &str, store: &str, key: &str) -> Result<(), String> {
+    let script = format!(
+        "new Promise((ok, fail) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => {{ const d = r.result; const tx = d.transaction('{store}', 'readwrite'); const s = tx.objectStore('{store}'); const key = {key}; const g = s.get(key); g.onsuccess = () => {{ const v = new Uint8Array(g.result); v[v.length >> 1] ^= 0x20; s.put(v, key); }}; tx.oncomplete = () => {{ d.close(); ok(true); }}; tx.onerror = () => fail(tx.error); }}; r.onerror = () => fail(r.error); }})"
+    );
+    let promise: js_sys::Promise = js_sys::eval(&script)
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into()
+        .map_err(|e| format!("{e:?}"))?;
+    wasm_bindgen_futures::JsFuture::from(promise)
         .await
-        .map_err(|e| e.message)?;
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(())
+}
+
+#[wasm_bindgen_test]
+async fn a_flipped_byte_in_the_catalog_falls_back_to_the_generation_before() -> Result<(), String> {
+    let name = "rowkey-test-catalog-flip";
+    let _ = Idb::delete(name).await;
+    let idb = Idb::open(name).await.map_err(|e| e.to_string())?;
     let mut sh = shell();
     let mut saver = Saver::new();
     run_and_save(
         &idb,
         &mut sh,
         &mut saver,
-        &["create 't', 'f'", "put 't', 'kept', 'f:q', 'v'"],
+        &[
+            "create 't', 'f'",
+            "put 't', 'a', 'f:q', '1'",
+            "flush 't'",
+            "put 't', 'b', 'f:q', '2'",
+            "flush 't'",
+            "put 't', 'c', 'f:q', '3'",
+        ],
     )
     .await?;
-    // The store refuses large records as a browser over quota does.
-    let patch = "(() => { for (const m of ['put', 'add']) { const o = IDBObjectStore.prototype[m]; IDBObjectStore.prototype['__rowkey_' + m] = o;
-        IDBObjectStore.prototype[m] = function (v, k) { if (v && v.byteLength > 5000) throw new DOMException('full', 'QuotaExceededError'); return o.call(this, v, k); }; } })()";
-    js_sys::eval(patch).map_err(|e| format!("{e:?}"))?;
-    sh.run(&format!("put 't', 'lost', 'f:q', '{}'", "z".repeat(20_000)));
-    let plan = saver.plan(&mut sh.engine);
-    let err = idb.apply(&plan).await.err().ok_or("the save should fail")?;
-    js_sys::eval("for (const m of ['put', 'add']) IDBObjectStore.prototype[m] = IDBObjectStore.prototype['__rowkey_' + m]").map_err(|e| format!("{e:?}"))?;
-    assert!(err.quota, "{}", err.message);
-    saver.failed();
+    let records = idb.read_all().await.map_err(|e| e.to_string())?;
+    let newest = *records.catalogs.keys().last().ok_or("a catalog")?;
+    assert_eq!(records.catalogs.len(), 2, "the generation before is kept");
+    idb.close();
+    flip_stored(name, "meta", &format!("'catalog.{newest:020}'")).await?;
+    let idb = Idb::open(name).await.map_err(|e| e.to_string())?;
     let loaded = load(
         Box::new(|| 1_700_000_000_000),
-        idb.read_all().await.map_err(|e| e.message)?,
+        idb.read_all().await.map_err(|e| e.to_string())?,
     );
-    assert!(loaded.problems.is_empty());
-    assert_eq!(rows(&loaded.engine, "t").len(), 1, "only the committed row");
-    // The next save rewrites everything, so nothing stays lost once there is room.
-    let full = saver.plan(&mut sh.engine);
-    assert!(full.clear_runs && full.is_checkpoint());
-    idb.apply(&full).await.map_err(|e| e.message)?;
-    let loaded = load(
-        Box::new(|| 1_700_000_000_000),
-        idb.read_all().await.map_err(|e| e.message)?,
+    assert!(
+        loaded
+            .problems
+            .iter()
+            .any(|p| p.starts_with(&format!("catalog generation {newest} is damaged"))),
+        "{:?}",
+        loaded.problems
     );
-    assert_eq!(rows(&loaded.engine, "t").len(), 2);
+    assert_eq!(loaded.generation, Some(newest - 1));
+    let mut e = loaded.engine;
+    let got = e
+        .scan("t", &mut Scan::default())
+        .map_err(|e| e.to_string())?;
+    assert_eq!(
+        got.rows.len(),
+        3,
+        "every acknowledged row: a and b from runs, c from the log"
+    );
+    idb.close();
+    Ok(())
+}
+
+#[wasm_bindgen_test]
+async fn a_record_of_the_wrong_type_is_reported_not_paired_with_the_next_key() -> Result<(), String>
+{
+    let name = "rowkey-test-cursor";
+    let _ = Idb::delete(name).await;
+    let idb = Idb::open(name).await.map_err(|e| e.to_string())?;
+    let mut sh = shell();
+    let mut saver = Saver::new();
+    run_and_save(
+        &idb,
+        &mut sh,
+        &mut saver,
+        &[
+            "create 't', 'f'",
+            "put 't', 'a', 'f:q', '1'",
+            "put 't', 'b', 'f:q', '2'",
+        ],
+    )
+    .await?;
+    idb.close();
+    // A string where the first log record's bytes should be.
+    let script = format!(
+        "new Promise((ok, fail) => {{ const r = indexedDB.open('{name}'); r.onsuccess = () => {{ const d = r.result; const tx = d.transaction('wal', 'readwrite'); tx.objectStore('wal').put('not bytes', [1, 1]); tx.oncomplete = () => {{ d.close(); ok(true); }}; tx.onerror = () => fail(tx.error); }}; }})"
+    );
+    let promise: js_sys::Promise = js_sys::eval(&script)
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into()
+        .map_err(|e| format!("{e:?}"))?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    let idb = Idb::open(name).await.map_err(|e| e.to_string())?;
+    let records = idb.read_all().await.map_err(|e| e.to_string())?;
+    assert_eq!(records.unreadable.len(), 1, "{:?}", records.unreadable);
+    assert_eq!(records.wal.len(), 1);
+    let loaded = load(Box::new(|| 1_700_000_000_000), records);
+    let mut e = loaded.engine;
+    let got = e
+        .scan("t", &mut Scan::default())
+        .map_err(|e| e.to_string())?;
+    assert_eq!(
+        got.rows.len(),
+        1,
+        "row b, from the record after the bad one, keeps its own key"
+    );
+    assert_eq!(got.rows[0].row, b"b");
     idb.close();
     Ok(())
 }

@@ -52,14 +52,15 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
 
     let idb = Idb::open("rowkey-bench").await.map_err(|e| e.message)?;
     idb.apply(&SavePlan {
-        clear_runs: true,
-        clear_wal: true,
+        clear_all: true,
         ..SavePlan::default()
     })
     .await
     .map_err(|e| e.message)?;
     let started = now();
-    let plan = Saver::new().checkpoint(&mut engine);
+    let plan = Saver::new()
+        .checkpoint(&mut engine)
+        .map_err(|e| e.to_string())?;
     let encode_ms = now() - started;
     let bytes = plan.bytes();
     idb.apply(&plan).await.map_err(|e| e.message)?;
@@ -80,7 +81,7 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
     let raw = Idb::open("rowkey-bench-raw").await.map_err(|e| e.message)?;
     let started = now();
     raw.apply(&SavePlan {
-        clear_runs: true,
+        clear_all: true,
         put_runs: vec![(0, blob)],
         ..SavePlan::default()
     })

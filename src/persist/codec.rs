@@ -8,6 +8,8 @@ use crate::engine::{Catalog, Cell, CellKind, Run};
 
 const MAGIC: &[u8; 4] = b"RKEY";
 const VERSION: u8 = 1;
+/// Runs written with their place (table, family, key range) carry this record version.
+const PLACED_RUN_VERSION: u8 = 2;
 
 /// What a record holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +23,8 @@ pub enum BlobKind {
     Memstores = 3,
     /// The catalog, as JSON.
     Catalog = 4,
+    /// One table's activity history, as JSON.
+    Activity = 5,
 }
 
 /// Why a record could not be read.
@@ -47,10 +51,14 @@ pub enum CodecError {
 }
 
 fn frame(kind: BlobKind, payload: &[u8]) -> Vec<u8> {
+    frame_version(kind, VERSION, payload)
+}
+
+fn frame_version(kind: BlobKind, version: u8, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload.len() + 10);
     out.extend_from_slice(MAGIC);
     out.push(kind as u8);
-    out.push(VERSION);
+    out.push(version);
     out.extend_from_slice(payload);
     let crc = crc32fast::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
@@ -58,6 +66,15 @@ fn frame(kind: BlobKind, payload: &[u8]) -> Vec<u8> {
 }
 
 fn unframe(bytes: &[u8], expected: BlobKind) -> Result<&[u8], CodecError> {
+    unframe_version(bytes, expected, VERSION).map(|(_, payload)| payload)
+}
+
+/// The record's version and payload, accepting versions up to `newest`.
+fn unframe_version(
+    bytes: &[u8],
+    expected: BlobKind,
+    newest: u8,
+) -> Result<(u8, &[u8]), CodecError> {
     if bytes.len() < 10 {
         return Err(CodecError::Truncated(bytes.len()));
     }
@@ -77,10 +94,10 @@ fn unframe(bytes: &[u8], expected: BlobKind) -> Result<&[u8], CodecError> {
             found: kind,
         });
     }
-    if body[5] > VERSION {
+    if body[5] > newest {
         return Err(CodecError::UnsupportedVersion(body[5]));
     }
-    Ok(&body[6..])
+    Ok((body[5], &body[6..]))
 }
 
 struct Writer {
@@ -207,7 +224,18 @@ fn read_cells(r: &mut Reader<'_>) -> Result<Vec<Cell>, CodecError> {
     Ok(cells)
 }
 
-/// A sorted run as a record.
+/// Where a run belongs: written into the run's record, so a run can be read (and exported)
+/// even when no catalog names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunPlace {
+    pub table: String,
+    pub family: Vec<u8>,
+    /// The region's key range: `start` inclusive, `end` exclusive (empty: unbounded).
+    pub start: Vec<u8>,
+    pub end: Vec<u8>,
+}
+
+/// A sorted run as a record, without its place (the layout before runs recorded it).
 pub fn encode_run(run: &Run) -> Vec<u8> {
     let mut w = Writer {
         out: Vec::with_capacity(run.bytes + 64),
@@ -217,13 +245,42 @@ pub fn encode_run(run: &Run) -> Vec<u8> {
     frame(BlobKind::Run, &w.out)
 }
 
+/// A sorted run as a record that says where it belongs.
+pub fn encode_placed_run(run: &Run, place: &RunPlace) -> Vec<u8> {
+    let mut w = Writer {
+        out: Vec::with_capacity(run.bytes + 64 + place.table.len()),
+    };
+    w.varint(run.id);
+    w.bytes(place.table.as_bytes());
+    w.bytes(&place.family);
+    w.bytes(&place.start);
+    w.bytes(&place.end);
+    write_cells(&mut w, &run.cells);
+    frame_version(BlobKind::Run, PLACED_RUN_VERSION, &w.out)
+}
+
 /// A run back from its record; the cells must be in order.
 pub fn decode_run(bytes: &[u8]) -> Result<Run, CodecError> {
-    let mut r = Reader {
-        b: unframe(bytes, BlobKind::Run)?,
-        at: 0,
-    };
+    decode_placed_run(bytes).map(|(run, _)| run)
+}
+
+/// A run and, when its record says it, where it belongs.
+pub fn decode_placed_run(bytes: &[u8]) -> Result<(Run, Option<RunPlace>), CodecError> {
+    let (version, payload) = unframe_version(bytes, BlobKind::Run, PLACED_RUN_VERSION)?;
+    let mut r = Reader { b: payload, at: 0 };
     let id = r.varint()?;
+    let place = if version >= PLACED_RUN_VERSION {
+        let table = String::from_utf8(r.bytes()?.to_vec())
+            .map_err(|_| CodecError::Invalid("table name is not UTF-8".into()))?;
+        Some(RunPlace {
+            table,
+            family: r.bytes()?.to_vec(),
+            start: r.bytes()?.to_vec(),
+            end: r.bytes()?.to_vec(),
+        })
+    } else {
+        None
+    };
     let cells = read_cells(&mut r)?;
     if !r.done() {
         return Err(CodecError::Invalid("bytes after the last cell".into()));
@@ -231,7 +288,7 @@ pub fn decode_run(bytes: &[u8]) -> Result<Run, CodecError> {
     if cells.windows(2).any(|w| w[0] > w[1]) {
         return Err(CodecError::Invalid("cells out of order".into()));
     }
-    Ok(Run::new(id, cells))
+    Ok((Run::new(id, cells), place))
 }
 
 /// Cells grouped by table (a log record or the memstores), with the engine's clocks.
@@ -274,10 +331,51 @@ pub fn decode_groups(
     Ok((clocks, groups))
 }
 
-/// The catalog as a record.
-pub fn encode_catalog(catalog: &Catalog) -> Vec<u8> {
-    let json = serde_json::to_vec(catalog).unwrap_or_default();
-    frame(BlobKind::Catalog, &json)
+/// The catalog as a record. A catalog that does not serialise is an error, never an empty
+/// catalog: an empty one would make the next checkpoint drop every stored run.
+pub fn encode_catalog(catalog: &Catalog) -> Result<Vec<u8>, CodecError> {
+    let value = serde_json::to_value(catalog).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    encode_catalog_value(&value)
+}
+
+/// A catalog already turned into JSON (with its activity split off) as a record.
+pub fn encode_catalog_value(value: &serde_json::Value) -> Result<Vec<u8>, CodecError> {
+    let json = serde_json::to_vec(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    Ok(frame(BlobKind::Catalog, &json))
+}
+
+/// A JSON value as a record of the given kind.
+pub fn encode_json_record(
+    kind: BlobKind,
+    value: &serde_json::Value,
+) -> Result<Vec<u8>, CodecError> {
+    let json = serde_json::to_vec(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    Ok(frame(kind, &json))
+}
+
+/// A JSON value back from a record of the given kind.
+pub fn decode_json_record(kind: BlobKind, bytes: &[u8]) -> Result<serde_json::Value, CodecError> {
+    let payload = unframe(bytes, kind)?;
+    serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
+}
+
+/// The JSON of a catalog record, checked but not yet decoded into a [`Catalog`].
+pub fn decode_catalog_value(bytes: &[u8]) -> Result<serde_json::Value, CodecError> {
+    let payload = unframe(bytes, BlobKind::Catalog)?;
+    serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
+}
+
+/// A catalog from its JSON.
+pub fn catalog_from_value(value: serde_json::Value) -> Result<Catalog, CodecError> {
+    let catalog: Catalog =
+        serde_json::from_value(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    if catalog.version > crate::engine::CATALOG_VERSION {
+        return Err(CodecError::Invalid(format!(
+            "catalog version {} is newer than this Rowkey understands",
+            catalog.version
+        )));
+    }
+    Ok(catalog)
 }
 
 pub fn decode_catalog(bytes: &[u8]) -> Result<Catalog, CodecError> {

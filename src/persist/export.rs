@@ -176,39 +176,97 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
         };
         out.push_str(&format!("create {name}, {}{splits}\n", families.join(", ")));
         for c in stored_cells(engine, &t.descriptor.name) {
-            let row = quote(&c.row);
-            let column = {
-                let mut col = c.family.to_vec();
-                if c.kind != CellKind::DeleteFamily && c.kind != CellKind::DeleteFamilyVersion {
-                    col.push(b':');
-                    col.extend_from_slice(&c.qualifier);
-                }
-                quote(&col)
-            };
-            let line = match c.kind {
-                CellKind::Put if c.ttl_ms > 0 => format!(
-                    "put {name}, {row}, {column}, {}, {}, {{TTL => {}}}",
-                    quote(&c.value),
-                    c.timestamp,
-                    c.ttl_ms
-                ),
-                CellKind::Put => format!(
-                    "put {name}, {row}, {column}, {}, {}",
-                    quote(&c.value),
-                    c.timestamp
-                ),
-                CellKind::Delete | CellKind::DeleteFamilyVersion => {
-                    format!("delete {name}, {row}, {column}, {}", c.timestamp)
-                }
-                CellKind::DeleteColumn | CellKind::DeleteFamily => {
-                    format!("deleteall {name}, {row}, {column}, {}", c.timestamp)
-                }
-            };
+            let line = cell_line(&name, &c);
             out.push_str(&line);
             out.push('\n');
         }
         if !t.enabled {
             out.push_str(&format!("disable {name}\n"));
+        }
+    }
+    out
+}
+
+/// One stored cell as the shell command that writes it again (`name` already quoted).
+fn cell_line(name: &str, c: &crate::engine::Cell) -> String {
+    let row = quote(&c.row);
+    let column = {
+        let mut col = c.family.to_vec();
+        if c.kind != CellKind::DeleteFamily && c.kind != CellKind::DeleteFamilyVersion {
+            col.push(b':');
+            col.extend_from_slice(&c.qualifier);
+        }
+        quote(&col)
+    };
+    match c.kind {
+        CellKind::Put if c.ttl_ms > 0 => format!(
+            "put {name}, {row}, {column}, {}, {}, {{TTL => {}}}",
+            quote(&c.value),
+            c.timestamp,
+            c.ttl_ms
+        ),
+        CellKind::Put => format!(
+            "put {name}, {row}, {column}, {}, {}",
+            quote(&c.value),
+            c.timestamp
+        ),
+        CellKind::Delete | CellKind::DeleteFamilyVersion => {
+            format!("delete {name}, {row}, {column}, {}", c.timestamp)
+        }
+        CellKind::DeleteColumn | CellKind::DeleteFamily => {
+            format!("deleteall {name}, {row}, {column}, {}", c.timestamp)
+        }
+    }
+}
+
+/// Runs kept aside (named by no readable catalog) as an HBase shell script: per run, a comment
+/// with where the run says it belongs, then a command per cell. The tables are not created:
+/// their settings were in the catalog that could not be read.
+pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
+    let mut out = String::from(
+        "# Written by Rowkey: sorted runs that no readable catalog names, as stored.\n# Create each table first, then replay this file (hbase shell FILE).\n",
+    );
+    for k in runs {
+        let Some(run) = &k.run else {
+            out.push_str(&format!(
+                "# run {}: {}; nothing could be read\n",
+                k.id, k.why
+            ));
+            continue;
+        };
+        let (name, said) = match &k.place {
+            Some(p) => (
+                quote(p.table.as_bytes()),
+                format!(
+                    "table {}, family {}, rows from {} to {}",
+                    quote(p.table.as_bytes()),
+                    quote(&p.family),
+                    if p.start.is_empty() {
+                        "the first".to_string()
+                    } else {
+                        quote(&p.start)
+                    },
+                    if p.end.is_empty() {
+                        "the last".to_string()
+                    } else {
+                        quote(&p.end)
+                    }
+                ),
+            ),
+            None => (
+                "'unknown_table'".to_string(),
+                "its table is not recorded (written by an older Rowkey)".to_string(),
+            ),
+        };
+        out.push_str(&format!(
+            "# run {}: {said}; {} cells; {}\n",
+            k.id,
+            run.cells.len(),
+            k.why
+        ));
+        for c in &run.cells {
+            out.push_str(&cell_line(&name, c));
+            out.push('\n');
         }
     }
     out

@@ -1,55 +1,68 @@
-//! The IndexedDB backend: three object stores mirroring HBase's files (`runs`: one blob per
-//! sorted run keyed by id; `wal`: log records under increasing keys; `meta`: the catalog and
-//! the memstore snapshot). A save plan is one readwrite transaction over all three, so it
-//! commits whole or not at all. Blobs are copied out of WebAssembly memory before they are
-//! stored (a view would store the whole memory).
+//! The IndexedDB backend: four object stores mirroring HBase's files. `runs`: one blob per
+//! sorted run keyed by id; `wal`: log records keyed `[generation, number]`; `meta`: catalog
+//! generations (`catalog.<generation>`) and their memstore snapshots
+//! (`memstores.<generation>`), zero-padded so keys sort by generation; `activity`: the activity
+//! history per table. A save plan is one readwrite transaction over all of them, so it commits
+//! whole or not at all. Blobs are copied out of WebAssembly memory before they are stored (a
+//! view would store the whole memory).
+//!
+//! Every failure is classified by the name of the `DOMException` the browser gave: a failed
+//! commit reads the transaction's `error` (a full disk arrives as an aborted transaction whose
+//! error is a `QuotaExceededError`, or in Chromium sometimes an `UnknownError`).
+//!
+//! Stores written by the first layout (`catalog`, `memstores`, log records under plain numbers)
+//! read as generation 0.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use indexed_db_futures::database::Database;
+use indexed_db_futures::error::{Error as IdbLibError, OpenDbError};
 use indexed_db_futures::internals::SystemRepr;
+use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::prelude::*;
 use indexed_db_futures::transaction::TransactionMode;
-use js_sys::Uint8Array;
+use js_sys::{Array, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::plan::{SavePlan, StoredRecords};
+use super::plan::{SavePlan, StoredRecords, WalKey};
+use super::queue::{StorageError, StorageErrorKind};
 
 /// The database name the app uses.
 pub const DB_NAME: &str = "rowkey";
-const VERSION: u32 = 1;
+/// 1: runs, wal, meta. 2: the activity store.
+const VERSION: u32 = 2;
 const RUNS: &str = "runs";
 const WAL: &str = "wal";
 const META: &str = "meta";
-const CATALOG_KEY: &str = "catalog";
-const MEMSTORES_KEY: &str = "memstores";
+const ACTIVITY: &str = "activity";
+const STORES: [&str; 4] = [RUNS, WAL, META, ACTIVITY];
 
-/// A failed storage operation, with the browser's error name when it gave one.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct IdbError {
-    pub message: String,
-    /// The storage is full (QuotaExceededError).
-    pub quota: bool,
+/// The name and message of a `DOMException`, classified.
+fn from_dom(e: &web_sys::DomException) -> StorageError {
+    let name = e.name();
+    StorageError::new(StorageErrorKind::from_name(&name), &name, &e.message())
 }
 
-impl IdbError {
-    fn from_display(e: impl std::fmt::Display) -> IdbError {
-        let message = e.to_string();
-        if message.contains("QuotaExceeded") {
-            return IdbError {
-                message: "the browser's storage quota is exceeded".into(),
-                quota: true,
-            };
-        }
-        IdbError {
-            message,
-            quota: false,
-        }
+fn from_lib(e: IdbLibError) -> StorageError {
+    match e {
+        IdbLibError::DomException(d) => from_dom(&web_sys::DomException::from(d)),
+        other => StorageError::new(StorageErrorKind::Unknown, "Error", &other.to_string()),
+    }
+}
+
+fn from_open(e: OpenDbError) -> StorageError {
+    match e {
+        OpenDbError::Base(e) => from_lib(e),
+        other => StorageError::new(StorageErrorKind::Unknown, "Error", &other.to_string()),
     }
 }
 
 /// An open Rowkey database.
 pub struct Idb {
     db: Database,
+    /// Another tab asked for a version change and this connection was closed for it.
+    version_changed: Rc<Cell<bool>>,
 }
 
 fn bytes_to_js(bytes: &[u8]) -> JsValue {
@@ -61,15 +74,72 @@ fn js_to_bytes(v: &JsValue) -> Option<Vec<u8>> {
     v.dyn_ref::<Uint8Array>().map(Uint8Array::to_vec)
 }
 
-fn key_to_u64(v: &JsValue) -> Option<u64> {
+fn number(v: &JsValue) -> Option<u64> {
     v.as_f64()
-        .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+        .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f <= 9_007_199_254_740_991.0)
         .map(|f| f as u64)
+}
+
+fn catalog_key(generation: u64) -> String {
+    match generation {
+        0 => "catalog".to_string(),
+        g => format!("catalog.{g:020}"),
+    }
+}
+
+fn memstores_key(generation: u64) -> String {
+    match generation {
+        0 => "memstores".to_string(),
+        g => format!("memstores.{g:020}"),
+    }
+}
+
+/// A `meta` key back: whether it names a catalog (or memstores), and its generation.
+fn parse_meta_key(key: &str) -> Option<(bool, u64)> {
+    let (kind, generation) = match key.split_once('.') {
+        Some((k, g)) => (k, g.parse().ok()?),
+        None => (key, 0),
+    };
+    match kind {
+        "catalog" => Some((true, generation)),
+        "memstores" => Some((false, generation)),
+        _ => None,
+    }
+}
+
+fn wal_key(key: WalKey) -> JsValue {
+    Array::of2(&(key.0 as f64).into(), &(key.1 as f64).into()).into()
+}
+
+fn parse_wal_key(v: &JsValue) -> Option<WalKey> {
+    if let Some(n) = number(v) {
+        return Some((0, n));
+    }
+    let a = v.dyn_ref::<Array>()?;
+    if a.length() != 2 {
+        return None;
+    }
+    Some((number(&a.get(0))?, number(&a.get(1))?))
+}
+
+/// Every record of a store, key and value together, read with a cursor.
+async fn read_store(store: &ObjectStore<'_>) -> Result<Vec<(JsValue, JsValue)>, StorageError> {
+    let mut out = Vec::new();
+    let Some(mut cursor) = store.open_cursor().await.map_err(from_lib)? else {
+        return Ok(out);
+    };
+    while let Some(value) = cursor.next_record::<JsValue>().await.map_err(from_lib)? {
+        let key: Option<JsValue> = cursor.key().map_err(from_lib)?;
+        if let Some(key) = key {
+            out.push((key, value));
+        }
+    }
+    Ok(out)
 }
 
 impl Idb {
     /// Opens (and on first use creates) the database.
-    pub async fn open(name: &str) -> Result<Idb, IdbError> {
+    pub async fn open(name: &str) -> Result<Idb, StorageError> {
         Self::open_notifying(name, || {}).await
     }
 
@@ -78,7 +148,7 @@ impl Idb {
     pub async fn open_notifying(
         name: &str,
         on_blocked: impl FnOnce() + 'static,
-    ) -> Result<Idb, IdbError> {
+    ) -> Result<Idb, StorageError> {
         let db = Database::open(name)
             .with_version(VERSION)
             .with_on_blocked(move |_event| {
@@ -91,31 +161,30 @@ impl Idb {
                     db.create_object_store(RUNS).build()?;
                 }
                 if !existing.iter().any(|n| n == WAL) {
-                    db.create_object_store(WAL)
-                        .with_auto_increment(true)
-                        .build()?;
+                    db.create_object_store(WAL).build()?;
                 }
                 if !existing.iter().any(|n| n == META) {
                     db.create_object_store(META).build()?;
                 }
+                if !existing.iter().any(|n| n == ACTIVITY) {
+                    db.create_object_store(ACTIVITY).build()?;
+                }
                 Ok(())
             })
             .await
-            .map_err(IdbError::from_display)?;
-        Ok(Idb { db })
+            .map_err(from_open)?;
+        Ok(Idb {
+            db,
+            version_changed: Rc::new(Cell::new(false)),
+        })
     }
 
-    /// Deletes the whole database (the app's reset).
-    pub async fn delete(name: &str) -> Result<(), IdbError> {
-        let req = Database::open(name)
-            .build()
-            .map_err(IdbError::from_display)?
+    /// Deletes the whole database.
+    pub async fn delete(name: &str) -> Result<(), StorageError> {
+        Database::delete_by_name(name)
+            .map_err(from_open)?
             .await
-            .map_err(IdbError::from_display)?;
-        req.delete()
-            .map_err(IdbError::from_display)?
-            .await
-            .map_err(IdbError::from_display)
+            .map_err(from_lib)
     }
 
     /// Closes the connection (another tab's upgrade can then proceed).
@@ -123,126 +192,163 @@ impl Idb {
         self.db.close();
     }
 
-    /// Registers a callback for another tab's version change: close and reload then.
+    /// Registers a callback for another tab's version change: the connection closes (so the
+    /// other tab's upgrade proceeds) and `f` tells the person to reload.
     pub fn on_version_change(&self, f: impl Fn() + 'static) {
-        let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(f);
-        self.db
-            .as_sys()
-            .set_onversionchange(Some(closure.as_ref().unchecked_ref()));
+        let flag = self.version_changed.clone();
+        let raw: web_sys::IdbDatabase = self.db.as_sys().clone().unchecked_into();
+        let closing = raw.clone();
+        let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+            flag.set(true);
+            closing.close();
+            f();
+        });
+        raw.set_onversionchange(Some(closure.as_ref().unchecked_ref()));
         closure.forget();
     }
 
-    /// Reads every record, in one readonly transaction.
-    pub async fn read_all(&self) -> Result<StoredRecords, IdbError> {
-        let e = IdbError::from_display;
-        let tx = self.db.transaction([RUNS, WAL, META]).build().map_err(e)?;
-        let runs = tx.object_store(RUNS).map_err(e)?;
-        let wal = tx.object_store(WAL).map_err(e)?;
-        let meta = tx.object_store(META).map_err(e)?;
-        let run_keys: Vec<JsValue> = runs
-            .get_all_keys::<JsValue>()
-            .primitive()
-            .map_err(e)?
-            .await
-            .map_err(e)?
-            .filter_map(Result::ok)
-            .collect();
-        let run_vals: Vec<JsValue> = runs
-            .get_all::<JsValue>()
-            .primitive()
-            .map_err(e)?
-            .await
-            .map_err(e)?
-            .filter_map(Result::ok)
-            .collect();
-        let wal_keys: Vec<JsValue> = wal
-            .get_all_keys::<JsValue>()
-            .primitive()
-            .map_err(e)?
-            .await
-            .map_err(e)?
-            .filter_map(Result::ok)
-            .collect();
-        let wal_vals: Vec<JsValue> = wal
-            .get_all::<JsValue>()
-            .primitive()
-            .map_err(e)?
-            .await
-            .map_err(e)?
-            .filter_map(Result::ok)
-            .collect();
-        let catalog: Option<JsValue> = meta
-            .get(CATALOG_KEY)
-            .primitive()
-            .map_err(e)?
-            .await
-            .map_err(e)?;
-        let memstores: Option<JsValue> = meta
-            .get(MEMSTORES_KEY)
-            .primitive()
-            .map_err(e)?
-            .await
-            .map_err(e)?;
-        let pair = |keys: Vec<JsValue>, vals: Vec<JsValue>| -> Vec<(u64, Vec<u8>)> {
-            keys.iter()
-                .zip(vals.iter())
-                .filter_map(|(k, v)| Some((key_to_u64(k)?, js_to_bytes(v).unwrap_or_default())))
-                .collect()
-        };
-        Ok(StoredRecords {
-            catalog: catalog.as_ref().and_then(js_to_bytes),
-            memstores: memstores.as_ref().and_then(js_to_bytes),
-            runs: pair(run_keys, run_vals),
-            wal: pair(wal_keys, wal_vals),
-        })
+    /// A failure, with a closed connection after a version change said as such.
+    fn classify(&self, mut e: StorageError) -> StorageError {
+        if e.kind == StorageErrorKind::Closed && self.version_changed.get() {
+            e.kind = StorageErrorKind::VersionChange;
+        }
+        e
     }
 
-    /// Carries out a save plan in one readwrite transaction; returns once it committed.
-    pub async fn apply(&self, plan: &SavePlan) -> Result<(), IdbError> {
+    /// Reads every record, in one readonly transaction, a cursor per store (a record that is
+    /// not what its store holds is reported, never paired with another record's key).
+    pub async fn read_all(&self) -> Result<StoredRecords, StorageError> {
+        let result = async {
+            let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
+            let mut records = StoredRecords::default();
+            let store = |n: &str| tx.object_store(n).map_err(from_lib);
+            for (key, value) in read_store(&store(RUNS)?).await? {
+                match (number(&key), js_to_bytes(&value)) {
+                    (Some(id), Some(bytes)) => {
+                        records.runs.insert(id, bytes);
+                    }
+                    _ => records.unreadable.push(format!(
+                        "a record in the runs store ({}) is not a sorted run; left alone",
+                        key.as_string().unwrap_or_else(|| format!("{key:?}"))
+                    )),
+                }
+            }
+            for (key, value) in read_store(&store(WAL)?).await? {
+                match (parse_wal_key(&key), js_to_bytes(&value)) {
+                    (Some(k), Some(bytes)) => {
+                        records.wal.insert(k, bytes);
+                    }
+                    _ => records.unreadable.push(format!(
+                        "a log record under {key:?} is not a log record; skipped"
+                    )),
+                }
+            }
+            for (key, value) in read_store(&store(META)?).await? {
+                let name = key.as_string().unwrap_or_default();
+                match (parse_meta_key(&name), js_to_bytes(&value)) {
+                    (Some((true, g)), Some(bytes)) => {
+                        records.catalogs.insert(g, bytes);
+                    }
+                    (Some((false, g)), Some(bytes)) => {
+                        records.memstores.insert(g, bytes);
+                    }
+                    _ => records.unreadable.push(format!(
+                        "the record {name:?} in meta is not Rowkey's; left alone"
+                    )),
+                }
+            }
+            for (key, value) in read_store(&store(ACTIVITY)?).await? {
+                if let (Some(table), Some(bytes)) = (key.as_string(), js_to_bytes(&value)) {
+                    records.activity.insert(table, bytes);
+                }
+            }
+            Ok(records)
+        }
+        .await;
+        result.map_err(|e| self.classify(e))
+    }
+
+    /// Carries out a save plan in one readwrite transaction; returns once it committed. A
+    /// failure is the transaction's own error when it has one (an abort's `QuotaExceededError`).
+    pub async fn apply(&self, plan: &SavePlan) -> Result<(), StorageError> {
         if plan.is_empty() {
             return Ok(());
         }
-        let e = IdbError::from_display;
         let tx = self
             .db
-            .transaction([RUNS, WAL, META])
+            .transaction(STORES)
             .with_mode(TransactionMode::Readwrite)
             .build()
-            .map_err(e)?;
-        let runs = tx.object_store(RUNS).map_err(e)?;
-        let wal = tx.object_store(WAL).map_err(e)?;
-        let meta = tx.object_store(META).map_err(e)?;
-        if plan.clear_runs {
-            runs.clear().map_err(e)?;
+            .map_err(|e| self.classify(from_lib(e)))?;
+        let raw: web_sys::IdbTransaction = tx.as_sys().clone().unchecked_into();
+        let result = async {
+            let e = from_lib;
+            let dom = |v: JsValue| match v.dyn_into::<web_sys::DomException>() {
+                Ok(d) => from_dom(&d),
+                Err(v) => StorageError::new(StorageErrorKind::Unknown, "Error", &format!("{v:?}")),
+            };
+            let runs = tx.object_store(RUNS).map_err(e)?;
+            let wal = tx.object_store(WAL).map_err(e)?;
+            let meta = tx.object_store(META).map_err(e)?;
+            let activity = tx.object_store(ACTIVITY).map_err(e)?;
+            if plan.clear_all {
+                for s in [&runs, &wal, &meta, &activity] {
+                    s.clear().map_err(e)?;
+                }
+            }
+            for (id, bytes) in &plan.put_runs {
+                runs.put(bytes_to_js(bytes))
+                    .with_key(*id as f64)
+                    .primitive()
+                    .map_err(e)?;
+            }
+            for id in &plan.delete_runs {
+                runs.delete(*id as f64).primitive().map_err(e)?;
+            }
+            if let Some(c) = &plan.checkpoint {
+                meta.put(bytes_to_js(&c.catalog))
+                    .with_key(catalog_key(c.generation))
+                    .primitive()
+                    .map_err(e)?;
+                meta.put(bytes_to_js(&c.memstores))
+                    .with_key(memstores_key(c.generation))
+                    .primitive()
+                    .map_err(e)?;
+            }
+            for g in &plan.delete_generations {
+                meta.delete(catalog_key(*g)).primitive().map_err(e)?;
+                meta.delete(memstores_key(*g)).primitive().map_err(e)?;
+            }
+            if let Some(below) = plan.delete_wal_below.filter(|b| *b > 0) {
+                // Plain numbers (generation 0, the first layout) sort before every array key.
+                let upper: JsValue = Array::of1(&(below as f64).into()).into();
+                let range =
+                    web_sys::IdbKeyRange::upper_bound_with_open(&upper, true).map_err(dom)?;
+                wal.as_sys().delete(&range).map_err(dom)?;
+            }
+            if let Some((key, bytes)) = &plan.wal {
+                wal.put(bytes_to_js(bytes))
+                    .with_key(wal_key(*key))
+                    .primitive()
+                    .map_err(e)?;
+            }
+            if let Some(tables) = &plan.activity {
+                activity.clear().map_err(e)?;
+                for (table, bytes) in tables {
+                    activity
+                        .put(bytes_to_js(bytes))
+                        .with_key(table.as_str())
+                        .primitive()
+                        .map_err(e)?;
+                }
+            }
+            tx.commit().await.map_err(e)
         }
-        for (id, bytes) in &plan.put_runs {
-            runs.put(bytes_to_js(bytes))
-                .with_key(*id as f64)
-                .primitive()
-                .map_err(e)?;
-        }
-        for id in &plan.delete_runs {
-            runs.delete(*id as f64).primitive().map_err(e)?;
-        }
-        if let Some(c) = &plan.catalog {
-            meta.put(bytes_to_js(c))
-                .with_key(CATALOG_KEY)
-                .primitive()
-                .map_err(e)?;
-        }
-        if let Some(m) = &plan.memstores {
-            meta.put(bytes_to_js(m))
-                .with_key(MEMSTORES_KEY)
-                .primitive()
-                .map_err(e)?;
-        }
-        if plan.clear_wal {
-            wal.clear().map_err(e)?;
-        }
-        if let Some(w) = &plan.wal {
-            wal.add(bytes_to_js(w)).primitive().map_err(e)?;
-        }
-        tx.commit().await.map_err(e)
+        .await;
+        result.map_err(|fallback| {
+            let error = raw.error().map(|d| from_dom(&d)).unwrap_or(fallback);
+            self.classify(error)
+        })
     }
 }
 

@@ -1,27 +1,54 @@
 //! What to write after each command, and how to load what was written.
+//!
+//! Catalogs come in generations. A checkpoint writes generation `N` (the catalog, the memstore
+//! snapshot, and only the runs not yet stored) and keeps generation `N - 1` with every run it
+//! names, so a catalog damaged after it committed falls back to the one before. Log records are
+//! keyed `(generation, number)`: those of generation `g` were appended after checkpoint `g`, so
+//! loading generation `g` replays every log record of generations `g` and later, in key order.
+//! Runs that no readable catalog names (and damaged runs) are kept aside, never deleted by a
+//! checkpoint: only [`Saver::discard_kept_aside`], which the person asks for, deletes them.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use super::codec::{
-    decode_catalog, decode_groups, decode_run, encode_catalog, encode_groups, encode_run, BlobKind,
-};
-use crate::engine::Engine;
+use serde_json::Value;
 
-/// The writes of one transaction. Applied in this order: clear runs, put runs, delete runs,
-/// catalog and memstores, clear the log, append to the log.
+use super::codec::{
+    catalog_from_value, decode_catalog_value, decode_groups, decode_json_record, decode_placed_run,
+    encode_catalog_value, encode_groups, encode_json_record, encode_placed_run, BlobKind,
+    CodecError, RunPlace,
+};
+use crate::engine::{Catalog, Engine, Run};
+
+/// A log record's key: its generation, then its number within the generation.
+pub type WalKey = (u64, u64);
+
+/// A new catalog generation with the memstores at that moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    pub generation: u64,
+    pub catalog: Vec<u8>,
+    pub memstores: Vec<u8>,
+}
+
+/// The writes of one transaction. Applied in this order: clear everything, put runs, delete
+/// runs, the new generation, delete old generations, delete old log records, append to the
+/// log, replace the activity history.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SavePlan {
-    /// Remove every stored run first (a full checkpoint, after a failed save).
-    pub clear_runs: bool,
+    /// Remove every stored record first (the app's Reset).
+    pub clear_all: bool,
     pub put_runs: Vec<(u64, Vec<u8>)>,
     pub delete_runs: Vec<u64>,
-    pub catalog: Option<Vec<u8>>,
-    pub memstores: Option<Vec<u8>>,
-    /// The checkpoint covers every logged cell.
-    pub clear_wal: bool,
+    pub checkpoint: Option<Checkpoint>,
+    /// Catalog generations (and their memstore snapshots) no longer needed.
+    pub delete_generations: Vec<u64>,
+    /// Log records of generations below this one are no longer needed.
+    pub delete_wal_below: Option<u64>,
     /// A log record to append.
-    pub wal: Option<Vec<u8>>,
+    pub wal: Option<(WalKey, Vec<u8>)>,
+    /// The activity history, per table, replacing what is stored.
+    pub activity: Option<Vec<(String, Vec<u8>)>>,
 }
 
 impl SavePlan {
@@ -30,26 +57,67 @@ impl SavePlan {
     }
 
     pub fn is_checkpoint(&self) -> bool {
-        self.catalog.is_some()
+        self.checkpoint.is_some()
     }
 
     /// Bytes the plan writes.
     pub fn bytes(&self) -> usize {
         self.put_runs.iter().map(|r| r.1.len()).sum::<usize>()
-            + self.catalog.as_ref().map_or(0, Vec::len)
-            + self.memstores.as_ref().map_or(0, Vec::len)
-            + self.wal.as_ref().map_or(0, Vec::len)
+            + self
+                .checkpoint
+                .as_ref()
+                .map_or(0, |c| c.catalog.len() + c.memstores.len())
+            + self.wal.as_ref().map_or(0, |w| w.1.len())
+            + self
+                .activity
+                .as_ref()
+                .map_or(0, |a| a.iter().map(|x| x.1.len()).sum())
     }
 }
 
-/// Turns the engine's recorded changes into save plans, remembering which runs are stored.
+/// What is stored, as far as the saver knows: the generations, which runs each names, and
+/// what is kept aside.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// The catalog generation the tables in memory were saved in (or loaded from).
+    pub current: Option<u64>,
+    /// Runs the current generation names.
+    pub named: BTreeSet<u64>,
+    /// The generation before it, kept as a fallback, and the runs it names.
+    pub previous: Option<(u64, BTreeSet<u64>)>,
+    /// Readable generations older than `previous`: deleted by the next checkpoint.
+    pub stale: BTreeSet<u64>,
+    /// Damaged generations: kept aside until the person discards them.
+    pub damaged: BTreeSet<u64>,
+    /// Every run stored.
+    pub stored_runs: BTreeSet<u64>,
+    /// Runs named by no readable catalog, or damaged: kept until the person discards them.
+    pub kept_aside: BTreeSet<u64>,
+    /// The highest generation stored; log records are appended under it.
+    pub newest: u64,
+    /// The next log record number in generation `newest`.
+    pub next_wal: u64,
+}
+
+/// Why a plan could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The catalog did not serialise; nothing was planned, nothing stored changes.
+    #[error("the catalog could not be encoded ({0})")]
+    Catalog(#[from] CodecError),
+}
+
+/// Turns the engine's recorded changes into save plans. It keeps two layouts: `planned` (as
+/// if every plan handed out commits) and `committed` (what the store is known to hold); a
+/// failure takes `planned` back to `committed`.
 #[derive(Debug, Default)]
 pub struct Saver {
-    stored_runs: BTreeSet<u64>,
-    /// The last save failed: the next plan rewrites everything.
-    needs_full: bool,
-    /// Recovery found problems: the next plan checkpoints what was recovered.
+    planned: Layout,
+    committed: Layout,
+    /// The next plan must be a checkpoint (after a failure, after recovery, at the start).
     needs_checkpoint: bool,
+    /// The store must be cleared (Reset) and that is not committed yet.
+    needs_clear: bool,
 }
 
 impl Saver {
@@ -58,99 +126,311 @@ impl Saver {
         Saver::default()
     }
 
+    /// What the store holds if every plan handed out commits.
+    pub fn planned(&self) -> &Layout {
+        &self.planned
+    }
+
+    /// What the store is known to hold.
+    pub fn committed(&self) -> &Layout {
+        &self.committed
+    }
+
     /// The plan that saves everything that changed since the last plan.
-    pub fn plan(&mut self, engine: &mut Engine) -> SavePlan {
+    pub fn plan(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
         let changes = engine.take_changes();
-        if self.needs_full
-            || self.needs_checkpoint
+        let changed = changes.catalog || !changes.rewritten.is_empty() || !changes.wal.is_empty();
+        if self.needs_checkpoint
+            || self.needs_clear
+            || (self.planned.current.is_none() && changed)
             || changes.catalog
             || !changes.rewritten.is_empty()
         {
             return self.checkpoint(engine);
         }
         if changes.wal.is_empty() {
-            return SavePlan::default();
+            return Ok(SavePlan::default());
         }
+        let key = (self.planned.newest, self.planned.next_wal);
+        self.planned.next_wal += 1;
+        Ok(SavePlan {
+            wal: Some((
+                key,
+                encode_groups(BlobKind::Wal, engine.clocks(), &changes.wal),
+            )),
+            ..SavePlan::default()
+        })
+    }
+
+    /// A checkpoint: a new catalog generation, the runs not yet stored, the memstores; the
+    /// generation before is kept, older ones and the log they needed go. After a Reset, the
+    /// checkpoint first clears the store.
+    pub fn checkpoint(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
+        let _ = engine.take_changes();
+        let (catalog, activity) = encode_split_catalog(&engine.catalog())?;
+        let memstores = encode_groups(
+            BlobKind::Memstores,
+            engine.clocks(),
+            &engine.memstore_cells(),
+        );
+        let clear = self.needs_clear;
+        let before = if clear {
+            Layout {
+                newest: self.planned.newest,
+                ..Layout::default()
+            }
+        } else {
+            self.planned.clone()
+        };
+        let generation = before.newest + 1;
+        let placed = placed_runs(engine);
+        let live: BTreeSet<u64> = placed.iter().map(|(run, _)| run.id).collect();
+        let put_runs: Vec<(u64, Vec<u8>)> = placed
+            .iter()
+            .filter(|(run, _)| !before.stored_runs.contains(&run.id))
+            .map(|(run, place)| (run.id, encode_placed_run(run, place)))
+            .collect();
+        // Kept: the runs of the new generation, of the one before it, and those set aside.
+        let mut keep = live.clone();
+        keep.extend(before.named.iter().copied());
+        keep.extend(before.kept_aside.iter().copied());
+        let delete_runs: Vec<u64> = before.stored_runs.difference(&keep).copied().collect();
+        let mut delete_generations: BTreeSet<u64> = before.stale.clone();
+        if let Some((g, _)) = &before.previous {
+            delete_generations.insert(*g);
+        }
+        let delete_wal_below = before.current;
+        let mut stored_runs = before.stored_runs.clone();
+        stored_runs.extend(put_runs.iter().map(|r| r.0));
+        for id in &delete_runs {
+            stored_runs.remove(id);
+        }
+        self.planned = Layout {
+            current: Some(generation),
+            named: live,
+            previous: before.current.map(|g| (g, before.named.clone())),
+            stale: BTreeSet::new(),
+            damaged: before.damaged.clone(),
+            stored_runs,
+            kept_aside: before.kept_aside.clone(),
+            newest: generation,
+            next_wal: 1,
+        };
+        self.needs_checkpoint = false;
+        self.needs_clear = false;
+        Ok(SavePlan {
+            clear_all: clear,
+            put_runs,
+            delete_runs,
+            checkpoint: Some(Checkpoint {
+                generation,
+                catalog,
+                memstores,
+            }),
+            delete_generations: delete_generations.into_iter().collect(),
+            delete_wal_below,
+            wal: None,
+            activity: Some(activity),
+        })
+    }
+
+    /// The app's Reset: the next checkpoint clears the store first; returns it.
+    pub fn reset(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
+        self.needs_clear = true;
+        self.checkpoint(engine)
+    }
+
+    /// Deletes what was kept aside (the person asked): the runs and the damaged generations.
+    pub fn discard_kept_aside(&mut self) -> SavePlan {
+        let runs: Vec<u64> = self.planned.kept_aside.iter().copied().collect();
+        let generations: Vec<u64> = self.planned.damaged.iter().copied().collect();
+        for id in &runs {
+            self.planned.stored_runs.remove(id);
+        }
+        self.planned.kept_aside.clear();
+        self.planned.damaged.clear();
         SavePlan {
-            wal: Some(encode_groups(BlobKind::Wal, engine.clocks(), &changes.wal)),
+            delete_runs: runs,
+            delete_generations: generations,
             ..SavePlan::default()
         }
     }
 
-    /// A checkpoint: new runs, the catalog, the memstores; the log emptied.
-    pub fn checkpoint(&mut self, engine: &mut Engine) -> SavePlan {
-        let _ = engine.take_changes();
-        let full = self.needs_full;
-        let live: BTreeSet<u64> = engine.all_runs().map(|r| r.id).collect();
-        let put_runs = engine
-            .all_runs()
-            .filter(|r| full || !self.stored_runs.contains(&r.id))
-            .map(|r| (r.id, encode_run(r)))
-            .collect();
-        let delete_runs = if full {
-            Vec::new()
-        } else {
-            self.stored_runs.difference(&live).copied().collect()
-        };
-        self.stored_runs = live;
-        self.needs_full = false;
-        self.needs_checkpoint = false;
-        SavePlan {
-            clear_runs: full,
-            put_runs,
-            delete_runs,
-            catalog: Some(encode_catalog(&engine.catalog())),
-            memstores: Some(encode_groups(
-                BlobKind::Memstores,
-                engine.clocks(),
-                &engine.memstore_cells(),
-            )),
-            clear_wal: true,
-            wal: None,
-        }
+    /// A plan committed: the store holds `after` (the planned layout right after that plan).
+    pub fn committed_to(&mut self, after: Layout) {
+        self.committed = after;
     }
 
-    /// A plan failed to commit: what is stored is unknown, so the next plan rewrites it all.
-    pub fn failed(&mut self) {
-        self.needs_full = true;
+    /// A plan failed, and the ones after it were dropped: the store holds what was committed,
+    /// so planning starts again from there with a checkpoint. `lost_clear` says whether a
+    /// dropped plan was a Reset's clear, which must then be planned again.
+    pub fn failed(&mut self, lost_clear: bool) {
+        self.planned = self.committed.clone();
+        self.needs_checkpoint = true;
+        self.needs_clear |= lost_clear;
     }
 }
+
+/// Every run with the place it belongs to.
+fn placed_runs(engine: &Engine) -> Vec<(Arc<Run>, RunPlace)> {
+    let mut out = Vec::new();
+    for t in engine.tables() {
+        for r in &t.regions {
+            for s in &r.stores {
+                for run in &s.runs {
+                    out.push((
+                        run.clone(),
+                        RunPlace {
+                            table: t.descriptor.name.clone(),
+                            family: s.family.to_vec(),
+                            start: r.start.clone(),
+                            end: r.end.clone(),
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---- Activity, stored beside the catalog -------------------------------------------------
+//
+// The explorer's activity history changes with every read and write; it is stored in its own
+// object store, per table, so the catalog stays small. These two functions are the only place
+// that knows where the history sits in the catalog's JSON.
+
+/// Takes the activity history out of a catalog's JSON, per table. Today it is each region's
+/// `stats.activity`, keyed by region id.
+pub fn split_activity(catalog: &mut Value) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    let Some(tables) = catalog.get_mut("tables").and_then(Value::as_array_mut) else {
+        return out;
+    };
+    for table in tables {
+        let name = table
+            .pointer("/descriptor/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let mut per_region = serde_json::Map::new();
+        if let Some(regions) = table.get_mut("regions").and_then(Value::as_array_mut) {
+            for region in regions {
+                let id = region.get("id").map(Value::to_string).unwrap_or_default();
+                if let Some(activity) = region.pointer_mut("/stats/activity") {
+                    per_region.insert(id, std::mem::replace(activity, Value::Array(Vec::new())));
+                }
+            }
+        }
+        out.insert(name, Value::Object(per_region));
+    }
+    out
+}
+
+/// Puts stored activity history back into a catalog's JSON (regions it does not know are
+/// left without history).
+pub fn join_activity(catalog: &mut Value, activity: &BTreeMap<String, Value>) {
+    let Some(tables) = catalog.get_mut("tables").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for table in tables {
+        let name = table
+            .pointer("/descriptor/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let Some(history) = activity.get(&name) else {
+            continue;
+        };
+        if let Some(regions) = table.get_mut("regions").and_then(Value::as_array_mut) {
+            for region in regions {
+                let id = region.get("id").map(Value::to_string).unwrap_or_default();
+                if let (Some(h), Some(slot)) =
+                    (history.get(&id), region.pointer_mut("/stats/activity"))
+                {
+                    *slot = h.clone();
+                }
+            }
+        }
+    }
+}
+
+/// The catalog record without the activity history, and the history as records per table.
+fn encode_split_catalog(
+    catalog: &Catalog,
+) -> Result<(Vec<u8>, Vec<(String, Vec<u8>)>), CodecError> {
+    let mut value =
+        serde_json::to_value(catalog).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    let activity = split_activity(&mut value);
+    let records = activity
+        .iter()
+        .map(|(table, v)| Ok((table.clone(), encode_json_record(BlobKind::Activity, v)?)))
+        .collect::<Result<Vec<_>, CodecError>>()?;
+    Ok((encode_catalog_value(&value)?, records))
+}
+
+// ---- The stored records ------------------------------------------------------------------
 
 /// The stored records, as read back.
 #[derive(Clone, Debug, Default)]
 pub struct StoredRecords {
-    pub catalog: Option<Vec<u8>>,
-    pub memstores: Option<Vec<u8>>,
-    pub runs: Vec<(u64, Vec<u8>)>,
+    /// Catalog records by generation.
+    pub catalogs: BTreeMap<u64, Vec<u8>>,
+    /// Memstore snapshots by generation.
+    pub memstores: BTreeMap<u64, Vec<u8>>,
+    pub runs: BTreeMap<u64, Vec<u8>>,
     /// Log records in key order.
-    pub wal: Vec<(u64, Vec<u8>)>,
+    pub wal: BTreeMap<WalKey, Vec<u8>>,
+    /// Activity history records by table.
+    pub activity: BTreeMap<String, Vec<u8>>,
+    /// Records the reader could not make sense of (a key or value of the wrong type).
+    pub unreadable: Vec<String>,
 }
 
 impl StoredRecords {
-    /// Applies a plan the way the IndexedDB backend does (native tests use this as the store).
-    pub fn apply(&mut self, plan: &SavePlan, next_wal_key: &mut u64) {
-        if plan.clear_runs {
-            self.runs.clear();
+    /// Applies a plan the way the IndexedDB backend does, all of it (native tests use this as
+    /// the store).
+    pub fn apply(&mut self, plan: &SavePlan) {
+        if plan.clear_all {
+            *self = StoredRecords::default();
         }
         for (id, bytes) in &plan.put_runs {
-            self.runs.retain(|r| r.0 != *id);
-            self.runs.push((*id, bytes.clone()));
+            self.runs.insert(*id, bytes.clone());
         }
-        self.runs.retain(|r| !plan.delete_runs.contains(&r.0));
-        if let Some(c) = &plan.catalog {
-            self.catalog = Some(c.clone());
+        for id in &plan.delete_runs {
+            self.runs.remove(id);
         }
-        if let Some(m) = &plan.memstores {
-            self.memstores = Some(m.clone());
+        if let Some(c) = &plan.checkpoint {
+            self.catalogs.insert(c.generation, c.catalog.clone());
+            self.memstores.insert(c.generation, c.memstores.clone());
         }
-        if plan.clear_wal {
-            self.wal.clear();
+        for g in &plan.delete_generations {
+            self.catalogs.remove(g);
+            self.memstores.remove(g);
         }
-        if let Some(w) = &plan.wal {
-            *next_wal_key += 1;
-            self.wal.push((*next_wal_key, w.clone()));
+        if let Some(below) = plan.delete_wal_below {
+            self.wal.retain(|k, _| k.0 >= below);
+        }
+        if let Some((key, bytes)) = &plan.wal {
+            self.wal.insert(*key, bytes.clone());
+        }
+        if let Some(activity) = &plan.activity {
+            self.activity = activity.iter().cloned().collect();
         }
     }
+}
+
+/// A run no readable catalog names, or one that is damaged: kept in storage until the person
+/// discards it.
+#[derive(Clone, Debug)]
+pub struct KeptRun {
+    pub id: u64,
+    /// Where the run says it belongs (runs written before runs recorded it say nothing).
+    pub place: Option<RunPlace>,
+    /// The run, when it could be read.
+    pub run: Option<Arc<Run>>,
+    /// Why it is kept aside.
+    pub why: String,
 }
 
 /// An engine rebuilt from stored records, what went wrong on the way, and a saver that knows
@@ -161,44 +441,102 @@ pub struct Loaded {
     pub saver: Saver,
     /// Cells replayed from the log.
     pub replayed: usize,
+    /// The generation loaded, if any.
+    pub generation: Option<u64>,
+    /// Runs kept aside (see [`KeptRun`]).
+    pub kept_aside: Vec<KeptRun>,
 }
 
-/// Rebuilds the engine: catalog, runs, memstores, then the log in order. Damaged records are
-/// reported and skipped; the app always gets an engine.
+/// The run ids a catalog names.
+fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
+    catalog
+        .tables
+        .iter()
+        .flat_map(|t| t.regions.iter())
+        .flat_map(|r| r.runs.iter())
+        .flatten()
+        .copied()
+        .collect()
+}
+
+/// Rebuilds the engine: the newest readable catalog generation with its runs and memstore
+/// snapshot, then the log from that generation on, in order. A damaged catalog falls back to
+/// the generation before it; damaged records are reported and skipped; the app always gets an
+/// engine.
 pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
-    let mut problems = Vec::new();
-    let mut runs = HashMap::new();
-    let mut stored_runs = BTreeSet::new();
+    let mut problems = records.unreadable.clone();
+    // Runs.
+    let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
+    let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
+    let mut damaged_runs: Vec<(u64, String)> = Vec::new();
     for (id, bytes) in &records.runs {
-        stored_runs.insert(*id);
-        match decode_run(bytes) {
-            Ok(run) if run.id == *id => {
+        match decode_placed_run(bytes) {
+            Ok((run, place)) if run.id == *id => {
                 runs.insert(*id, Arc::new(run));
+                places.insert(*id, place);
             }
-            Ok(run) => problems.push(format!(
-                "sorted run {id} holds run {} instead; skipped",
-                run.id
-            )),
-            Err(e) => problems.push(format!("sorted run {id} is damaged ({e}); skipped")),
+            Ok((run, _)) => {
+                let why = format!("sorted run {id} holds run {} instead", run.id);
+                problems.push(format!("{why}; kept aside"));
+                damaged_runs.push((*id, why));
+            }
+            Err(e) => {
+                let why = format!("sorted run {id} is damaged ({e})");
+                problems.push(format!("{why}; kept aside"));
+                damaged_runs.push((*id, why));
+            }
         }
     }
-    let catalog = match records.catalog.as_deref().map(decode_catalog) {
-        Some(Ok(c)) => Some(c),
-        Some(Err(e)) => {
-            problems.push(format!(
-                "the catalog is damaged ({e}); starting with no tables"
-            ));
-            None
-        }
-        None => {
-            if !records.runs.is_empty() || !records.wal.is_empty() {
-                problems.push("stored data without a catalog; starting with no tables".into());
+    // Catalogs, newest first.
+    let activity: BTreeMap<String, Value> = records
+        .activity
+        .iter()
+        .filter_map(
+            |(table, bytes)| match decode_json_record(BlobKind::Activity, bytes) {
+                Ok(v) => Some((table.clone(), v)),
+                Err(e) => {
+                    problems.push(format!(
+                        "the activity history of table {table} is damaged ({e}); it starts again"
+                    ));
+                    None
+                }
+            },
+        )
+        .collect();
+    let mut readable: Vec<(u64, Catalog)> = Vec::new();
+    let mut damaged_generations = BTreeSet::new();
+    for (generation, bytes) in records.catalogs.iter().rev() {
+        let decoded = decode_catalog_value(bytes).and_then(|mut v| {
+            join_activity(&mut v, &activity);
+            catalog_from_value(v)
+        });
+        match decoded {
+            Ok(c) => readable.push((*generation, c)),
+            Err(e) => {
+                damaged_generations.insert(*generation);
+                problems.push(format!(
+                    "catalog generation {generation} is damaged ({e}); kept aside"
+                ));
             }
-            None
         }
-    };
-    let (mut engine, missing) = match catalog {
-        Some(c) => Engine::restore(clock, c, &runs),
+    }
+    let base = readable.first().map(|(g, _)| *g);
+    if let (Some(b), Some(newest_damaged)) = (base, damaged_generations.last()) {
+        if *newest_damaged > b {
+            problems.push(format!(
+                "loaded the catalog of generation {b}, the last good one, and replayed the log since"
+            ));
+        }
+    }
+    if base.is_none() && (!records.runs.is_empty() || !records.wal.is_empty()) {
+        problems.push(
+            "no readable catalog: starting with no tables; the stored runs are kept aside".into(),
+        );
+    }
+    let named_by: Vec<(u64, BTreeSet<u64>)> =
+        readable.iter().map(|(g, c)| (*g, named_runs(c))).collect();
+    let (mut engine, missing) = match readable.first() {
+        Some((_, c)) => Engine::restore(clock, c.clone(), &runs),
         None => (Engine::new(clock), Vec::new()),
     };
     problems.extend(missing);
@@ -224,34 +562,101 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
             }
             Err(e) => problems.push(format!("{what} is damaged ({e}); skipped")),
         };
-    if let Some(m) = &records.memstores {
-        replay(
-            &mut engine,
-            "the memstore snapshot".into(),
-            BlobKind::Memstores,
-            m,
-            &mut problems,
-        );
+    if let Some(b) = base {
+        match records.memstores.get(&b) {
+            Some(m) => replay(
+                &mut engine,
+                "the memstore snapshot".into(),
+                BlobKind::Memstores,
+                m,
+                &mut problems,
+            ),
+            None => problems.push(format!(
+                "the memstore snapshot of generation {b} is missing"
+            )),
+        }
     }
-    for (key, bytes) in &records.wal {
+    let from = base.unwrap_or(0);
+    for (key, bytes) in records.wal.range((from, 0)..) {
         replay(
             &mut engine,
-            format!("log record {key}"),
+            format!("log record {}.{}", key.0, key.1),
             BlobKind::Wal,
             bytes,
             &mut problems,
         );
     }
     let _ = engine.take_changes();
+
+    // What is kept aside: damaged runs, and runs no readable catalog names.
+    let named_any: BTreeSet<u64> = named_by
+        .iter()
+        .flat_map(|(_, n)| n.iter().copied())
+        .collect();
+    let mut kept_aside: Vec<KeptRun> = damaged_runs
+        .into_iter()
+        .map(|(id, why)| KeptRun {
+            id,
+            place: None,
+            run: None,
+            why,
+        })
+        .collect();
+    for (id, run) in &runs {
+        if !named_any.contains(id) {
+            kept_aside.push(KeptRun {
+                id: *id,
+                place: places.get(id).cloned().flatten(),
+                run: Some(run.clone()),
+                why: "no readable catalog names it".into(),
+            });
+        }
+    }
+    kept_aside.sort_by_key(|k| k.id);
+    if kept_aside.iter().any(|k| k.run.is_some()) {
+        problems.push(format!(
+            "{} sorted run(s) that no readable catalog names are kept aside: export them, or discard them",
+            kept_aside.iter().filter(|k| k.run.is_some()).count()
+        ));
+    }
+
+    let newest = records
+        .catalogs
+        .keys()
+        .chain(records.memstores.keys())
+        .copied()
+        .chain(records.wal.keys().map(|k| k.0))
+        .max()
+        .unwrap_or(0);
+    let next_wal = records
+        .wal
+        .range((newest, 0)..)
+        .map(|(k, _)| k.1 + 1)
+        .max()
+        .unwrap_or(1);
+    let layout = Layout {
+        current: base,
+        named: named_by.first().map(|(_, n)| n.clone()).unwrap_or_default(),
+        previous: named_by.get(1).cloned(),
+        stale: named_by.iter().skip(2).map(|(g, _)| *g).collect(),
+        damaged: damaged_generations,
+        stored_runs: records.runs.keys().copied().collect(),
+        kept_aside: kept_aside.iter().map(|k| k.id).collect(),
+        newest,
+        next_wal,
+    };
     let saver = Saver {
-        stored_runs,
-        needs_full: false,
+        planned: layout.clone(),
+        committed: layout,
         needs_checkpoint: !problems.is_empty(),
+        needs_clear: false,
     };
     Loaded {
         engine,
         problems,
         saver,
         replayed,
+        generation: base,
+        kept_aside,
     }
 }

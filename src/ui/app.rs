@@ -146,26 +146,7 @@ fn Banners() -> Html {
     if s.outdated {
         out.push(html! { <div class="banner warn" role="status">{"Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one."}</div> });
     }
-    if let Some(e) = &s.error {
-        out.push(html! { <div class="banner bad" role="alert">{format!("Not saved: {e}")}</div> });
-    }
-    if !s.problems.is_empty() {
-        let dismiss = {
-            let app = app.clone();
-            Callback::from(move |_| app.dispatch(Action::DismissProblems))
-        };
-        let items: Html = s
-            .problems
-            .iter()
-            .map(|p| html! { <li>{p.clone()}</li> })
-            .collect();
-        out.push(html! {
-            <div class="banner bad" role="alert">
-                <strong>{"Some stored data could not be read and was skipped:"}</strong>
-                <ul>{items}</ul>
-                <button class="link" onclick={dismiss}>{"Dismiss"}</button>
-            </div>
-        });
-    }
+    // Save failures, damaged records, runs kept aside, lock and takeover problems.
+    out.push(html! { <super::status_bar::SaveNotices /> });
     html! { <div class="banners">{out}</div> }
 }

@@ -13,6 +13,7 @@ use super::input_box::InputBox;
 use super::state::{use_app, use_status};
 use super::storage::{Mode, Storage};
 use crate::console::{Entry, EntryKind, RunState};
+use crate::persist::EntrySave;
 
 /// How close to the bottom (pixels) still counts as following the newest output.
 const FOLLOW_SLACK: i32 = 48;
@@ -22,13 +23,13 @@ fn mark_of(entry: &Entry, storage: &Storage) -> Mark {
         return Mark::None;
     }
     if entry.state == RunState::Running {
-        Mark::Saving
-    } else if entry.save_ticket == 0 || entry.save_ticket <= storage.saved_upto {
-        Mark::Saved
-    } else if storage.error.is_some() {
-        Mark::NotSaved
-    } else {
-        Mark::Saving
+        return Mark::Saving;
+    }
+    // The save queue says where the entry's save stands (0: it changed nothing to save).
+    match (entry.save_ticket, storage.queue.status(entry.save_ticket)) {
+        (0, _) | (_, EntrySave::Saved) => Mark::Saved,
+        (_, EntrySave::NotSaved) => Mark::NotSaved,
+        (_, EntrySave::Saving) => Mark::Saving,
     }
 }
 

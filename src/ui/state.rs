@@ -77,8 +77,12 @@ pub enum Action {
     /// Stored tables were read; the flag says whether this tab writes.
     Loaded(Box<Loaded>, Rc<Idb>, bool),
     StorageUnavailable(String),
+    /// Something about the write lock or the takeover the person must know, with what to do.
+    StorageNotice(String),
     /// Write everything again (after a failure).
     RetrySave,
+    /// Delete the sorted runs kept aside (the person confirmed).
+    DiscardKeptAside,
     /// Another tab changed the database version.
     Outdated,
     DismissProblems,
@@ -200,21 +204,21 @@ impl AppState {
             let _ = console.shell.engine.take_changes();
             return;
         }
-        let plan = storage.saver.plan(&mut console.shell.engine);
-        if !plan.is_empty() {
+        if let Some(staged) = storage.queue.record(&mut console.shell.engine) {
             let ticket = console.take_ticket();
-            storage.queue.push_back((ticket, plan));
+            storage.queue.stage(staged, ticket);
         }
     }
 
-    /// Queues a full rewrite: after a failure, or after Reset.
-    fn queue_checkpoint(&self) {
+    /// The person pressed Retry after a failed save: a checkpoint of everything in memory.
+    fn retry_save(&self) {
         let mut storage = self.storage.borrow_mut();
+        if storage.mode != Mode::Writer || !storage.queue.can_retry() {
+            return;
+        }
         let mut console = self.console.borrow_mut();
-        storage.saver.failed();
-        let plan = storage.saver.checkpoint(&mut console.shell.engine);
         let ticket = console.take_ticket();
-        storage.queue.push_back((ticket, plan));
+        storage.queue.retry(&mut console.shell.engine, ticket);
     }
 
     /// Puts a loaded or imported engine in place.
@@ -415,13 +419,18 @@ impl Reducible for AppState {
                     engine,
                     problems,
                     saver,
+                    kept_aside,
                     ..
                 } = *loaded;
                 self.install(engine);
                 {
                     let mut storage = self.storage.borrow_mut();
                     storage.idb = Some(idb);
-                    storage.saver = saver;
+                    storage.queue.replace_saver(saver);
+                    storage.kept_aside = kept_aside;
+                    if writer {
+                        storage.notice = None;
+                    }
                     storage.problems.extend(problems);
                     storage.mode = if writer { Mode::Writer } else { Mode::ReadOnly };
                 }
@@ -437,8 +446,23 @@ impl Reducible for AppState {
                 self.storage.borrow_mut().mode = Mode::Unavailable(reason);
                 Rc::new(self.next(None))
             }
+            Action::StorageNotice(text) => {
+                self.storage.borrow_mut().notice = Some(text);
+                Rc::new(self.next(None))
+            }
             Action::RetrySave => {
-                self.queue_checkpoint();
+                self.retry_save();
+                Rc::new(self.next(None))
+            }
+            Action::DiscardKeptAside => {
+                {
+                    let mut storage = self.storage.borrow_mut();
+                    if storage.mode == Mode::Writer && storage.queue.can_discard() {
+                        let ticket = self.console.borrow_mut().take_ticket();
+                        storage.queue.discard_kept_aside(ticket);
+                        storage.kept_aside.clear();
+                    }
+                }
                 Rc::new(self.next(None))
             }
             Action::Outdated => {
@@ -545,9 +569,16 @@ impl Reducible for AppState {
                     console.data_version += 1;
                 }
                 gloo::storage::LocalStorage::delete(HISTORY_KEY);
-                if self.storage.borrow().mode == Mode::Writer {
-                    // A full checkpoint of nothing: every stored run, the catalog and the log go.
-                    self.queue_checkpoint();
+                {
+                    let mut storage = self.storage.borrow_mut();
+                    if storage.mode == Mode::Writer {
+                        // A checkpoint of nothing that clears the store first: every run, every
+                        // catalog generation and the log go, whatever was being saved.
+                        let mut console = self.console.borrow_mut();
+                        let ticket = console.take_ticket();
+                        storage.queue.reset(&mut console.shell.engine, ticket);
+                        storage.kept_aside.clear();
+                    }
                 }
                 let mut next = self.next(Some(String::new()));
                 next.selected_table = None;

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::prefs::{KeyDisplay, Prefs, Theme, Timestamps};
 use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
-use crate::persist::{export_json, export_script, import_json, import_script};
+use crate::persist::{export_json, export_kept_runs, export_script, import_json, import_script};
 
 fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&text.into());
@@ -32,20 +32,22 @@ pub fn StatusBar() -> Html {
     let _status = use_status();
     let file_ref = use_node_ref();
     let storage = app.storage.borrow();
-    let pending = !storage.queue.is_empty() || storage.busy;
-    let (class, text) = match (&storage.mode, &storage.error) {
-        (Mode::Loading, _) => ("status loading", "Loading your tables…".to_string()),
-        (Mode::Unavailable(why), _) => (
+    let queue = &storage.queue;
+    let pending = queue.pending() || storage.busy;
+    let (class, text) = match &storage.mode {
+        Mode::Loading => ("status loading", "Loading your tables…".to_string()),
+        Mode::Unavailable(why) => (
             "status bad",
             format!("Not saved: storage unavailable ({why})"),
         ),
-        (Mode::ReadOnly, _) => (
+        Mode::ReadOnly => (
             "status warn",
             "Read-only: Rowkey is open in another tab".to_string(),
         ),
-        (Mode::Writer, Some(_)) => ("status bad", "Not saved".to_string()),
-        (Mode::Writer, None) if pending => ("status saving", "Saving…".to_string()),
-        (Mode::Writer, None) => ("status ok", "All changes saved".to_string()),
+        Mode::Writer if queue.can_retry() => ("status bad", "Not saved".to_string()),
+        Mode::Writer if queue.retrying() => ("status saving", "Retrying the save…".to_string()),
+        Mode::Writer if pending => ("status saving", "Saving…".to_string()),
+        Mode::Writer => ("status ok", "All changes saved".to_string()),
     };
     let usage = storage.usage.map(|(used, _)| {
         format!(
@@ -59,7 +61,7 @@ pub fn StatusBar() -> Html {
         )
     });
     let writer = storage.mode == Mode::Writer;
-    let retry = storage.error.is_some().then(|| {
+    let retry = (writer && queue.can_retry()).then(|| {
         let app = app.clone();
         html! { <button class="link" onclick={Callback::from(move |_| app.dispatch(Action::RetrySave))}>{"Retry"}</button> }
     });
@@ -259,5 +261,148 @@ pub fn StatusBar() -> Html {
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
             <button class="action danger" onclick={on_reset} disabled={!writer}>{"Reset"}</button>
         </header>
+    }
+}
+
+/// Offers the whole database as an HBase shell script (what to keep when saving fails).
+fn export_all(app: &super::state::AppHandle) {
+    let text = export_script(&app.console.borrow().shell.engine, None);
+    if download("rowkey.hbase", "text/plain", &text).is_none() {
+        app.dispatch(Action::Note(
+            "ERROR: the export could not be downloaded".into(),
+        ));
+    }
+}
+
+/// The notices about saving: a failed save (why, and Retry or Export), records that could not
+/// be read, sorted runs kept aside (Export or Discard), and lock or takeover problems.
+#[component]
+pub fn SaveNotices() -> Html {
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let _status = use_status();
+    let s = app.storage.borrow();
+    let writer = s.mode == Mode::Writer;
+    let mut out: Vec<Html> = Vec::new();
+    if let Some(notice) = &s.notice {
+        out.push(html! { <div class="banner warn" role="alert">{notice.clone()}</div> });
+    }
+    if let Some(failure) = s.queue.failure() {
+        let retrying = s.queue.retrying();
+        let retry = {
+            let app = app.clone();
+            Callback::from(move |_| app.dispatch(Action::RetrySave))
+        };
+        let export = {
+            let app = app.clone();
+            Callback::from(move |_| export_all(&app))
+        };
+        let text = if retrying {
+            "Retrying the save: everything in memory is being written in one checkpoint…"
+                .to_string()
+        } else {
+            format!(
+                "Not saved: {} Your tables stay usable here; the commands marked “not saved” are lost if this page closes before a save succeeds.",
+                capitalised(&failure.advice())
+            )
+        };
+        out.push(html! {
+            <div class="banner bad" role="alert" data-kind={format!("{:?}", failure.kind)}>
+                <span>{text}</span>
+                if !retrying {
+                    <button class="link" onclick={retry}>{"Retry"}</button>
+                    <button class="link" onclick={export}>{"Export all tables"}</button>
+                }
+            </div>
+        });
+    }
+    if !s.problems.is_empty() {
+        let dismiss = {
+            let app = app.clone();
+            Callback::from(move |_| app.dispatch(Action::DismissProblems))
+        };
+        let items: Html = s
+            .problems
+            .iter()
+            .map(|p| html! { <li>{p.clone()}</li> })
+            .collect();
+        out.push(html! {
+            <div class="banner bad" role="alert">
+                <strong>{"Some stored data could not be read; what could be read is loaded:"}</strong>
+                <ul>{items}</ul>
+                <button class="link" onclick={dismiss}>{"Dismiss"}</button>
+            </div>
+        });
+    }
+    let readable: Vec<&crate::persist::KeptRun> =
+        s.kept_aside.iter().filter(|k| k.run.is_some()).collect();
+    if !s.kept_aside.is_empty() {
+        let tables: std::collections::BTreeSet<String> = readable
+            .iter()
+            .filter_map(|k| k.place.as_ref().map(|p| p.table.clone()))
+            .collect();
+        let cells: usize = readable
+            .iter()
+            .filter_map(|k| k.run.as_ref().map(|r| r.cells.len()))
+            .sum();
+        let export = {
+            let app = app.clone();
+            Callback::from(move |_| {
+                let text = export_kept_runs(&app.storage.borrow().kept_aside);
+                if download("rowkey-kept-aside.hbase", "text/plain", &text).is_none() {
+                    app.dispatch(Action::Note(
+                        "ERROR: the export could not be downloaded".into(),
+                    ));
+                }
+            })
+        };
+        let discard = {
+            let app = app.clone();
+            Callback::from(move |_| {
+                let sure = web_sys::window()
+                    .and_then(|w| {
+                        w.confirm_with_message(
+                            "Delete the sorted runs kept aside from storage? Export them first to keep their cells. This cannot be undone.",
+                        )
+                        .ok()
+                    })
+                    .unwrap_or(false);
+                if sure {
+                    app.dispatch(Action::DiscardKeptAside);
+                }
+            })
+        };
+        let tables = if tables.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " of table{} {}",
+                if tables.len() == 1 { "" } else { "s" },
+                tables.into_iter().collect::<Vec<_>>().join(", ")
+            )
+        };
+        out.push(html! {
+            <div class="banner warn" role="status" data-testid="kept-aside">
+                <span>{format!(
+                    "{} sorted run{}{tables} ({cells} cells) that no readable catalog names are kept in storage, untouched. Export them as an HBase shell script to replay what you need; discard them when you no longer want them.",
+                    s.kept_aside.len(),
+                    if s.kept_aside.len() == 1 { "" } else { "s" },
+                )}</span>
+                <button class="link" onclick={export}>{"Export kept runs"}</button>
+                if writer {
+                    <button class="link" onclick={discard}>{"Discard them"}</button>
+                }
+            </div>
+        });
+    }
+    html! { <>{out}</> }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }

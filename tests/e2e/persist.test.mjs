@@ -1,14 +1,38 @@
-// Nothing lost: reloads, a page closed mid-batch, two tabs, export/import, offline, a full disk.
-import { test, before, after } from 'node:test';
+// Nothing lost: reloads, a page closed mid-batch, two tabs, export/import, offline, damaged
+// records, a real full disk. Every page's errors and console errors fail the test, except the
+// ones a test provokes on purpose and lists.
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, runCommand, openApp, SHOTS } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+import { serve, launch, runCommand, openApp as openPage, SHOTS } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/apps/rowkey/')); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
+
+// Page errors and console errors of every page a test opened; `expected` lists (as regular
+// expressions) the ones the test provokes.
+let seen = [];
+let expected = [];
+function watch(page) {
+  page.on('pageerror', (e) => seen.push(`pageerror: ${e}`));
+  page.on('console', (m) => { if (m.type() === 'error') seen.push(`console: ${m.text()}`); });
+}
+async function openApp(context, address) {
+  const opened = await openPage(context, address);
+  watch(opened.page);
+  return opened;
+}
+afterEach(() => {
+  const unexpected = seen.filter((e) => !expected.some((re) => re.test(e)));
+  seen = [];
+  expected = [];
+  assert.deepEqual(unexpected, [], 'no page or console errors but the ones provoked on purpose');
+});
 
 const saved = (page) => page.waitForSelector('.status.ok', { timeout: 20000 });
 const withoutTook = (text) => text.split('\n').filter((l) => !l.startsWith('Took ')).join('\n');
@@ -179,37 +203,6 @@ test('with the network off after a first visit, the app still loads', async () =
   await context.close();
 });
 
-test('a full disk: the write fails visibly, the tables stay usable, the last saved state is kept', async () => {
-  const context = await browser.newContext();
-  const { page } = await openApp(context, url);
-  await runCommand(page, "create 'big', 'f'\nput 'big', 'small', 'f:q', 'fits'");
-  await saved(page);
-  // The disk fills up: from now on IndexedDB refuses records over 10 KB the way a browser over
-  // quota does, with a QuotaExceededError DOMException. (Chromium's DevTools quota override
-  // changes only the estimate, so the refusal is raised at the IndexedDB API itself.)
-  await page.evaluate(() => {
-    for (const name of ['put', 'add']) {
-      const original = IDBObjectStore.prototype[name];
-      IDBObjectStore.prototype[name] = function (value, key) {
-        if (value && value.byteLength > 10000) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-        return original.call(this, value, key);
-      };
-    }
-  });
-  const blob = 'y'.repeat(60000);
-  await runCommand(page, `put 'big', 'huge', 'f:q', '${blob}'`);
-  await page.waitForSelector('.status.bad');
-  assert.match(await page.locator('.banner.bad').innerText(), /Not saved: storage is full/);
-  assert.equal(await page.locator('.ack.failed').count(), 1);
-  await page.screenshot({ path: path.join(SHOTS, 'e2e-quota.png') });
-  assert.match(await runCommand(page, "count 'big'"), /^2 row\(s\)$/m, 'the tables stay usable in memory');
-  await page.reload();
-  await saved(page);
-  assert.match(await runCommand(page, "scan 'big'"), /^ small column=f:q, timestamp=\d+, value=fits$/m);
-  assert.doesNotMatch(await runCommand(page, "scan 'big'"), /huge/);
-  await context.close();
-});
-
 test('a new build replaces the offline cache', async () => {
   const { DIST } = await import('./harness.mjs');
   const index = path.join(DIST, 'index.html');
@@ -239,5 +232,166 @@ test('a new build replaces the offline cache', async () => {
   } finally {
     fs.writeFileSync(index, original);
     await context.close();
+  }
+});
+
+/** What the app's IndexedDB holds: the meta keys and the run ids. */
+async function storedKeys(page) {
+  return page.evaluate(() => new Promise((ok, fail) => {
+    const r = indexedDB.open('rowkey');
+    r.onsuccess = () => {
+      const db = r.result;
+      const tx = db.transaction(['meta', 'runs'], 'readonly');
+      const meta = tx.objectStore('meta').getAllKeys();
+      const runs = tx.objectStore('runs').getAllKeys();
+      tx.oncomplete = () => { db.close(); ok({ meta: meta.result, runs: runs.result }); };
+      tx.onerror = () => fail(String(tx.error));
+    };
+    r.onerror = () => fail(String(r.error));
+  }));
+}
+
+/** Flips one byte in the middle of a stored record, through IndexedDB. */
+async function flipStored(page, store, key) {
+  await page.evaluate(([store, key]) => new Promise((ok, fail) => {
+    const r = indexedDB.open('rowkey');
+    r.onsuccess = () => {
+      const db = r.result;
+      const tx = db.transaction(store, 'readwrite');
+      const s = tx.objectStore(store);
+      const g = s.get(key);
+      g.onsuccess = () => { const v = new Uint8Array(g.result); v[v.length >> 1] ^= 0x20; s.put(v, key); };
+      tx.oncomplete = () => { db.close(); ok(); };
+      tx.onerror = () => fail(String(tx.error));
+    };
+  }), [store, key]);
+}
+
+test('a flipped byte in the catalog and in a run: the page starts, names the damage, keeps the intact runs and exports them', async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const { page } = await openApp(context, url);
+  await runCommand(page, "create 'dmg', 'f'");
+  await runCommand(page, "put 'dmg', 'a', 'f:q', 'first'");
+  await runCommand(page, "flush 'dmg'");
+  await runCommand(page, "put 'dmg', 'b', 'f:q', 'second'");
+  await runCommand(page, "flush 'dmg'");
+  await runCommand(page, "put 'dmg', 'c', 'f:q', 'third'");
+  await saved(page);
+  const keys = await storedKeys(page);
+  const catalogs = keys.meta.filter((k) => k.startsWith('catalog.')).sort();
+  assert.equal(catalogs.length, 2, `the newest generation and the one before: ${keys.meta}`);
+  const newest = catalogs[catalogs.length - 1];
+  const runs = keys.runs.sort((x, y) => x - y);
+  assert.equal(runs.length, 2, 'one run per flush');
+  await flipStored(page, 'meta', newest);
+  await flipStored(page, 'runs', runs[0]);
+  await page.reload();
+  await page.waitForSelector('textarea.input');
+  await saved(page);
+  const notice = await page.locator('.banner.bad').first().innerText();
+  const generation = Number(newest.split('.')[1]);
+  assert.match(notice, new RegExp(`catalog generation ${generation} is damaged \\(checksum mismatch`));
+  assert.match(notice, new RegExp(`sorted run ${runs[0]} is damaged`));
+  assert.match(notice, new RegExp(`loaded the catalog of generation ${generation - 1}, the last good one`));
+  // Row a was only in the damaged run; b and c come back from the log of the generation before.
+  const scan = await runCommand(page, "scan 'dmg'");
+  assert.match(scan, /^ b column=f:q, timestamp=\d+, value=second$/m);
+  assert.match(scan, /^ c column=f:q, timestamp=\d+, value=third$/m);
+  // The intact run only the damaged catalog named is kept aside, and exported on request.
+  const kept = page.locator('[data-testid=kept-aside]');
+  assert.match(await kept.innerText(), /1 sorted run of table dmg \(1 cells\) that no readable catalog names are kept in storage/);
+  await page.screenshot({ path: path.join(SHOTS, 'e2e-damaged.png') });
+  const [download] = await Promise.all([page.waitForEvent('download'), kept.locator('button', { hasText: 'Export kept runs' }).click()]);
+  const file = path.join(os.tmpdir(), `rowkey-kept-${process.pid}.hbase`);
+  await download.saveAs(file);
+  const script = fs.readFileSync(file, 'utf8');
+  assert.match(script, /# run \d+: table 'dmg', family 'f', rows from the first to the last; 1 cells/);
+  assert.match(script, /^put 'dmg', 'b', 'f:q', 'second', \d+$/m);
+  fs.rmSync(file);
+  // Kept across reloads until the person discards them.
+  await page.reload();
+  await saved(page);
+  assert.equal(await page.locator('[data-testid=kept-aside]').count(), 1);
+  page.once('dialog', (d) => d.accept());
+  await page.locator('[data-testid=kept-aside] button', { hasText: 'Discard them' }).click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=kept-aside]'));
+  await saved(page);
+  await page.reload();
+  await saved(page);
+  assert.equal(await page.locator('[data-testid=kept-aside]').count(), 0);
+  assert.match(await runCommand(page, "count 'dmg'"), /^2 row\(s\)$/m);
+  await context.close();
+});
+
+test('a real full disk: the save fails visibly with what to do, the tables stay usable, the last saved state reloads', async (t) => {
+  if (process.getuid?.() !== 0) {
+    t.skip('needs root to mount a 64 MB tmpfs for the browser profile (run as root to include it)');
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rowkey-full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dir]);
+  const filler = path.join(dir, 'filler');
+  const fill = () => {
+    // Fill what is left, in 1 MB pieces, then the last bytes.
+    const fd = fs.openSync(filler, 'a');
+    try {
+      for (const size of [1 << 20, 4096, 1]) {
+        const chunk = Buffer.alloc(size, 0x61);
+        for (;;) { try { fs.writeSync(fd, chunk); } catch { break; } }
+      }
+    } finally { fs.closeSync(fd); }
+  };
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--disk-cache-size=1'],
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    watch(page);
+    await page.goto(url);
+    await page.waitForSelector('textarea.input');
+    await runCommand(page, "create 'big', 'f'\nput 'big', 'small', 'f:q', 'fits'");
+    await saved(page);
+    fill();
+    // The write of a large value fails for real: IndexedDB aborts the transaction.
+    expected.push(/QuotaExceeded|UnknownError|Internal error|IO error|quota/i);
+    const blob = 'y'.repeat(400000);
+    await runCommand(page, `put 'big', 'huge', 'f:q', '${blob}'`);
+    await page.waitForSelector('.status.bad', { timeout: 30000 });
+    const banner = page.locator('.banner.bad[data-kind]');
+    const kind = await banner.getAttribute('data-kind');
+    const text = await banner.innerText();
+    console.log(`# full disk: the browser reported ${kind}: ${text.split('\n')[0]}`);
+    assert.ok(['Quota', 'Unknown'].includes(kind), `a full disk is a quota or unknown error, not ${kind}`);
+    assert.match(text, /^Not saved: /);
+    assert.match(text, /free disk space|clear other sites' data/, 'says what to do');
+    assert.match(text, /Export your tables/);
+    assert.equal(await page.locator('.ack.failed').count(), 1, 'the failed command is marked not saved');
+    assert.ok(await page.locator('.ack.saved').count() >= 1, 'what committed before stays saved');
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-full-disk.png') });
+    // A later small command is not saved either, and the tables stay usable in memory.
+    await runCommand(page, "put 'big', 'later', 'f:q', 'small'");
+    assert.equal(await page.locator('.ack.failed').count(), 2, 'nothing is marked saved until a checkpoint commits');
+    assert.match(await runCommand(page, "count 'big'"), /^3 row\(s\)$/m);
+    // Room again: the last saved state reloads, without what was never saved.
+    fs.rmSync(filler);
+    await page.reload();
+    await page.waitForSelector('textarea.input');
+    await saved(page);
+    const scan = await runCommand(page, "scan 'big'");
+    assert.match(scan, /^ small column=f:q, timestamp=\d+, value=fits$/m);
+    assert.doesNotMatch(scan, /huge|later/);
+    // And with room, the same write is saved and survives a reload.
+    await runCommand(page, `put 'big', 'huge', 'f:q', '${blob.slice(0, 1000)}'`);
+    await saved(page);
+    await page.reload();
+    await saved(page);
+    assert.match(await runCommand(page, "count 'big'"), /^2 row\(s\)$/m);
+  } finally {
+    await context?.close();
+    try { execFileSync('umount', ['-l', dir]); } catch {}
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
