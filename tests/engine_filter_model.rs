@@ -80,10 +80,7 @@ impl Leaf {
             }
             Leaf::Timestamps(ts) => format!(
                 "TimestampsFilter({})",
-                ts.iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                ts.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
             ),
         }
     }
@@ -193,12 +190,14 @@ fn leaf() -> impl Strategy<Value = Leaf> {
 }
 
 fn expr() -> impl Strategy<Value = Expr> {
-    leaf().prop_map(Expr::Leaf).prop_recursive(2, 8, 3, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 2..4).prop_map(Expr::And),
-            proptest::collection::vec(inner, 2..4).prop_map(Expr::Or),
-        ]
-    })
+    leaf()
+        .prop_map(Expr::Leaf)
+        .prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 2..4).prop_map(Expr::And),
+                proptest::collection::vec(inner, 2..4).prop_map(Expr::Or),
+            ]
+        })
 }
 
 /// A put: row, family, qualifier, timestamp, value; or a flush.
@@ -257,7 +256,9 @@ fn check(
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 stored.insert((row.into(), *f, qual.into(), *t), val.into());
             }
-            Write::Flush => e.flush("t").map_err(|e| TestCaseError::fail(e.to_string()))?,
+            Write::Flush => e
+                .flush("t")
+                .map_err(|e| TestCaseError::fail(e.to_string()))?,
         }
     }
     let text = filter.text();
