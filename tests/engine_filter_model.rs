@@ -17,7 +17,10 @@ const ROWS: &[&str] = &["a", "ab", "b", "ba", "c"];
 const FAMILIES: &[(&str, u32)] = &[("f", 3), ("g", 1)];
 const QUALS: &[&str] = &["a", "b", "bc", "c"];
 const VALUES: &[&str] = &["x", "y", "z"];
-const OPS: &[(&str, fn(&[u8], &[u8]) -> bool)] = &[
+/// A comparison operator of the filter language and what it means on bytes.
+type Op = (&'static str, fn(&[u8], &[u8]) -> bool);
+
+const OPS: &[Op] = &[
     ("<", |a, b| a < b),
     ("<=", |a, b| a <= b),
     ("=", |a, b| a == b),
