@@ -17,7 +17,10 @@ const ROWS: &[&str] = &["a", "ab", "b", "ba", "c"];
 const FAMILIES: &[(&str, u32)] = &[("f", 3), ("g", 1)];
 const QUALS: &[&str] = &["a", "b", "bc", "c"];
 const VALUES: &[&str] = &["x", "y", "z"];
-const OPS: &[(&str, fn(&[u8], &[u8]) -> bool)] = &[
+/// A comparison operator of the filter language and what it means on bytes.
+type Op = (&'static str, fn(&[u8], &[u8]) -> bool);
+
+const OPS: &[Op] = &[
     ("<", |a, b| a < b),
     ("<=", |a, b| a <= b),
     ("=", |a, b| a == b),
@@ -80,10 +83,7 @@ impl Leaf {
             }
             Leaf::Timestamps(ts) => format!(
                 "TimestampsFilter({})",
-                ts.iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                ts.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
             ),
         }
     }
@@ -193,12 +193,14 @@ fn leaf() -> impl Strategy<Value = Leaf> {
 }
 
 fn expr() -> impl Strategy<Value = Expr> {
-    leaf().prop_map(Expr::Leaf).prop_recursive(2, 8, 3, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 2..4).prop_map(Expr::And),
-            proptest::collection::vec(inner, 2..4).prop_map(Expr::Or),
-        ]
-    })
+    leaf()
+        .prop_map(Expr::Leaf)
+        .prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 2..4).prop_map(Expr::And),
+                proptest::collection::vec(inner, 2..4).prop_map(Expr::Or),
+            ]
+        })
 }
 
 /// A put: row, family, qualifier, timestamp, value; or a flush.
@@ -257,7 +259,9 @@ fn check(
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 stored.insert((row.into(), *f, qual.into(), *t), val.into());
             }
-            Write::Flush => e.flush("t").map_err(|e| TestCaseError::fail(e.to_string()))?,
+            Write::Flush => e
+                .flush("t")
+                .map_err(|e| TestCaseError::fail(e.to_string()))?,
         }
     }
     let text = filter.text();
