@@ -34,7 +34,15 @@ pub fn general() -> String {
 
 /// The help of one command.
 pub fn text(name: &str) -> Option<&'static str> {
-    TEXTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    TEXTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .or_else(|| {
+            super::commands::find(name)
+                .filter(|c| c.group == Group::Cluster)
+                .map(|c| c.note)
+        })
 }
 
 /// Every command's help, by name.
@@ -66,7 +74,12 @@ const TEXTS: &[(&str, &str)] = &[
     ("mutate_row", "Applies several puts and deletes to one row atomically.\n  mutate_row 't1', 'r1', [['put', 'f1:a', '1'], ['delete', 'f1:b'], ['deleteall', 'f2']]\n"),
     ("truncate", "Empties a table; its regions merge back into one.\n  truncate 't1'\n"),
     ("truncate_preserve", "Empties a table and keeps its region boundaries.\n  truncate_preserve 't1'\n"),
-    ("flush", "Writes every memstore of a table out as a new sorted run.\n  flush 't1'\n"),
+    ("flush", "Writes every memstore of a table (or of one family) out as a new sorted run.\n  flush 't1'\n  flush 't1', 'f1'\n"),
+    ("get_table", "Gives a reference to a table; its commands then take the table from it.\n  t = get_table 't1'\n  t.put 'r1', 'f1:q', 'v'\n  t.get 'r1'\n  t.scan\n  t.count\nReferences: put, get, scan, count, delete, deleteall, incr, get_counter, append,\nget_splits, describe, enable, disable, drop, flush. 't1 = create ...' makes one too.\n"),
+    ("alter_async", "Like alter, without waiting for the regions to reopen (Rowkey reopens them at once).\n  alter_async 't1', NAME => 'f1', VERSIONS => 3\n"),
+    ("alter_status", "Says how many of a table's regions have the altered schema.\n  alter_status 't1'\n"),
+    ("locate_region", "Shows the region that holds a row key.\n  locate_region 't1', 'r1'\n"),
+    ("show_filters", "Lists the filters the FILTER => \"...\" language knows.\n  show_filters\n"),
     ("compact", "Merges each store's sorted runs into one, keeping delete markers.\n  compact 't1'\n"),
     ("major_compact", "Merges each store's runs into one and drops delete markers, the cells they mask,\nexcess versions and expired cells.\n  major_compact 't1'\n"),
     ("get_splits", "Lists the region boundaries of a table.\n  get_splits 't1'\n"),
