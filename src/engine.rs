@@ -770,6 +770,24 @@ impl Engine {
         Ok(())
     }
 
+    /// Flushes one family's memstore in every region (the shell's `flush 't', 'f'`).
+    pub fn flush_family(&mut self, table: &str, family: &[u8]) -> Result<()> {
+        let t = self.table(table)?;
+        let Some(fi) = t.descriptor.family_index(family) else {
+            return Err(Error::NoSuchColumnFamily {
+                family: crate::bytes::to_printable(family),
+                table: table.to_string(),
+                region: t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
+            });
+        };
+        let n = t.regions.len();
+        self.keep_before(table, None, LsmEventKind::Flush);
+        for idx in 0..n {
+            self.flush_region(table, idx, &[fi]);
+        }
+        Ok(())
+    }
+
     /// Flushes the stores of one region at the given family indexes, or all when empty; each
     /// store flushed is one event.
     fn flush_region(&mut self, table: &str, idx: usize, families: &[usize]) {

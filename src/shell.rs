@@ -104,7 +104,29 @@ pub struct Shell {
     pub page_rows: Option<usize>,
     /// Rows `generate` writes per step before returning a continuation; `None` writes all.
     pub gen_budget: Option<usize>,
+    /// Table references by variable name (`t = get_table 't1'`), to the table's name.
+    refs: std::collections::BTreeMap<String, String>,
 }
+
+/// The commands a table reference runs, as hbase-shell's `hbase/table.rb` adds them to
+/// `Hbase::Table` (`add_shell_command` in each command file, and `add_admin_utils`).
+const TABLE_METHODS: &[&str] = &[
+    "put",
+    "get",
+    "scan",
+    "count",
+    "delete",
+    "deleteall",
+    "incr",
+    "get_counter",
+    "append",
+    "get_splits",
+    "describe",
+    "enable",
+    "disable",
+    "drop",
+    "flush",
+];
 
 impl Shell {
     pub fn new(engine: Engine, timer: Box<dyn Fn() -> f64>) -> Shell {
@@ -115,6 +137,7 @@ impl Shell {
             time_format: TimeFormat::Epoch,
             page_rows: None,
             gen_budget: None,
+            refs: std::collections::BTreeMap::new(),
         }
     }
 
@@ -144,6 +167,10 @@ impl Shell {
     fn run_statement(&mut self, input: &str, statement: script::Statement) -> Outcome {
         let script::Statement { result, span, line } = statement;
         let text = input.get(span.clone()).unwrap_or_default().to_string();
+        let result = result.and_then(|cmd| {
+            self.resolve(cmd)
+                .map_err(|e| ParseError::new(e.message, e.span, ""))
+        });
         match result {
             Ok(cmd) => {
                 let spec = commands::find(&cmd.name);
@@ -165,6 +192,13 @@ impl Shell {
                     };
                 }
                 let mut out = self.execute(&cmd);
+                if let (Some((var, _)), None) = (&cmd.target, &out.error) {
+                    if let Some(Value::Str(table)) = cmd.args.first().map(|a| &a.value) {
+                        let table = String::from_utf8_lossy(table).into_owned();
+                        let table = table.strip_prefix("default:").unwrap_or(&table).to_string();
+                        self.refs.insert(var.clone(), table);
+                    }
+                }
                 out.input = text;
                 out.span = span;
                 out.line = line;
@@ -223,6 +257,71 @@ impl Shell {
         exec::finish(&mut out, seconds);
         out.input = input;
         out
+    }
+
+    /// A command on a table reference as the command it stands for: `t.put 'r', ...` is
+    /// `put 't1', 'r', ...` and a bare `t` echoes the reference. An assignment keeps only a
+    /// table reference (`get_table`, `create`), as Rowkey has no other values to hold.
+    fn resolve(&self, mut cmd: Command) -> Result<Command, ShellError> {
+        let error = |message: String, span: Range<usize>| ShellError {
+            message,
+            span,
+            command: None,
+        };
+        let name_span = cmd.name_span.clone();
+        if let Some((var, method)) = cmd.name.split_once('.') {
+            let var_span = name_span.start..name_span.start + var.len();
+            let Some(table) = self.refs.get(var) else {
+                return Err(error(
+                    format!(
+                        "NameError: undefined local variable or method `{var}' for main:Object"
+                    ),
+                    var_span,
+                ));
+            };
+            if !TABLE_METHODS.contains(&method) {
+                let mut message = format!(
+                    "NoMethodError: undefined method `{method}' for Hbase::Table - {table}"
+                );
+                if let Some(near) = commands::closest(method, TABLE_METHODS.iter().copied()) {
+                    message.push_str(&format!("\nDid you mean '{near}'?"));
+                }
+                return Err(error(message, var_span.end + 1..name_span.end));
+            }
+            cmd.args.insert(
+                0,
+                Spanned {
+                    value: Value::Str(table.clone().into_bytes()),
+                    span: var_span,
+                },
+            );
+            cmd.name = method.to_string();
+        } else if let Some(table) = self.refs.get(&cmd.name).filter(|_| cmd.args.is_empty()) {
+            cmd.args.push(Spanned {
+                value: Value::Str(table.clone().into_bytes()),
+                span: name_span.clone(),
+            });
+            cmd.name = "get_table".into();
+        }
+        if let Some((var, span)) = &cmd.target {
+            if !matches!(cmd.name.as_str(), "get_table" | "create") {
+                return Err(error(
+                    format!(
+                        "Rowkey keeps only table references in variables: `{var} = get_table 't1'` or `{var} = create 't1', 'f1'`"
+                    ),
+                    span.clone(),
+                ));
+            }
+            if commands::find(var).is_some() {
+                return Err(error(
+                    format!(
+                        "`{var}` is a command's name; choose another name for the table reference"
+                    ),
+                    span.clone(),
+                ));
+            }
+        }
+        Ok(cmd)
     }
 
     fn context(&mut self) -> exec::Ctx<'_> {

@@ -25,6 +25,8 @@ pub struct Spanned {
 /// One command as typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Command {
+    /// The variable a table reference is assigned to (`t = get_table 't1'`), and its span.
+    pub target: Option<(String, Range<usize>)>,
     pub name: String,
     pub name_span: Range<usize>,
     pub args: Vec<Spanned>,
@@ -121,6 +123,9 @@ impl fmt::Display for Value {
 
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((target, _)) = &self.target {
+            write!(f, "{target} = ")?;
+        }
         f.write_str(&self.name)?;
         for (i, arg) in self.args.iter().enumerate() {
             f.write_str(if i == 0 { " " } else { ", " })?;

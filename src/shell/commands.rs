@@ -10,16 +10,20 @@ pub enum Group {
     Tools,
     /// Commands HBase does not have: Rowkey's own helpers.
     Rowkey,
+    /// HBase commands that act on a cluster (servers, namespaces, replication, snapshots,
+    /// security): Rowkey knows them and says why a single-machine playground does not run them.
+    Cluster,
 }
 
 impl Group {
     /// Every group in the order `help` lists them.
-    pub const ALL: [Group; 5] = [
+    pub const ALL: [Group; 6] = [
         Group::General,
         Group::Ddl,
         Group::Dml,
         Group::Tools,
         Group::Rowkey,
+        Group::Cluster,
     ];
 
     /// The name `help` prints.
@@ -30,6 +34,7 @@ impl Group {
             Group::Dml => "dml",
             Group::Tools => "tools",
             Group::Rowkey => "rowkey (Rowkey's own, not in HBase)",
+            Group::Cluster => "cluster (HBase's, not run in a single-machine playground)",
         }
     }
 }
@@ -43,6 +48,8 @@ pub struct CommandSpec {
     pub writes: bool,
     /// The keys its `{KEY => value}` hash understands.
     pub options: &'static [&'static str],
+    /// For a [`Group::Cluster`] command: what HBase would do and why Rowkey does not.
+    pub note: &'static str,
 }
 
 /// Options of a column family, in `create` and `alter`.
@@ -124,14 +131,46 @@ const fn spec(
         group,
         writes,
         options,
+        note: "",
     }
 }
+
+/// A cluster command: known by name, answered with `note`.
+const fn cluster(name: &'static str, note: &'static str) -> CommandSpec {
+    CommandSpec {
+        name,
+        group: Group::Cluster,
+        writes: false,
+        options: &[],
+        note,
+    }
+}
+
+const NO_NAMESPACES: &str = "HBase keeps namespaces in its master; Rowkey has only the \
+    'default' namespace, where every table lives (a table 'default:t' is 't').";
+const NO_REPLICATION: &str = "HBase ships edits to peer clusters; Rowkey has one engine in \
+    this page and no peer to replicate to.";
+const NO_SNAPSHOTS: &str = "HBase snapshots record a table's files in HDFS; Rowkey keeps tables \
+    in this browser's storage, and 'export' saves them whole.";
+const NO_SECURITY: &str = "HBase checks users, ACLs and visibility labels with a security \
+    coprocessor; Rowkey runs in your browser with one user and no access control.";
+const NO_QUOTAS: &str = "HBase throttles users and tables with quotas; Rowkey has one user and \
+    no request limits.";
+const NO_SERVERS: &str = "HBase assigns regions to region servers; Rowkey holds every region \
+    in one engine, so there is no server to move, assign or balance them to.";
+const NO_PROCEDURES: &str = "HBase's master runs DDL as procedures with locks; Rowkey applies \
+    each command at once, so there is none pending.";
+const NO_RSGROUPS: &str = "HBase groups region servers into rsgroups; Rowkey has no servers \
+    to group.";
 
 /// Every command, grouped as `help` lists them.
 pub static COMMANDS: &[CommandSpec] = &[
     spec("help", Group::General, false, &[]),
     spec("clear", Group::General, false, &[]),
+    spec("show_filters", Group::General, false, &[]),
     spec("alter", Group::Ddl, true, ALTER_OPTIONS),
+    spec("alter_async", Group::Ddl, true, ALTER_OPTIONS),
+    spec("alter_status", Group::Ddl, false, &[]),
     spec("create", Group::Ddl, true, CREATE_OPTIONS),
     spec("describe", Group::Ddl, false, &[]),
     spec("desc", Group::Ddl, false, &[]),
@@ -139,6 +178,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("drop", Group::Ddl, true, &[]),
     spec("enable", Group::Ddl, true, &[]),
     spec("exists", Group::Ddl, false, &[]),
+    spec("get_table", Group::Ddl, false, &[]),
     spec("is_disabled", Group::Ddl, false, &[]),
     spec("is_enabled", Group::Ddl, false, &[]),
     spec("list", Group::Ddl, false, &[]),
@@ -159,6 +199,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("compact", Group::Tools, true, &[]),
     spec("flush", Group::Tools, true, &[]),
     spec("get_splits", Group::Tools, false, &[]),
+    spec("locate_region", Group::Tools, false, &[]),
     spec("major_compact", Group::Tools, true, &[]),
     spec("split", Group::Tools, true, &[]),
     spec(
@@ -167,6 +208,98 @@ pub static COMMANDS: &[CommandSpec] = &[
         true,
         &["COLUMNS", "VALUE_SIZE", "START", "STEP", "ORDER"],
     ),
+    cluster(
+        "status",
+        "HBase's status reports masters, region servers and their load; Rowkey \
+        has no cluster: one engine in this page serves every region. 'list' and 'describe' \
+        show what there is.",
+    ),
+    cluster(
+        "version",
+        "HBase prints its release and build; Rowkey is not an HBase release. \
+        It follows HBase 2.x semantics, with the 2.5 line as the reference.",
+    ),
+    cluster(
+        "whoami",
+        "HBase prints the user and groups it authenticated (Kerberos or simple \
+        auth); Rowkey runs in your browser with no user accounts.",
+    ),
+    cluster(
+        "exit",
+        "HBase's exit ends its JRuby shell; Rowkey's console is part of the page \
+        and stays open. Close the tab to leave.",
+    ),
+    cluster(
+        "quit",
+        "HBase's quit ends its JRuby shell; Rowkey's console is part of the page \
+        and stays open. Close the tab to leave.",
+    ),
+    cluster(
+        "processlist",
+        "HBase lists the tasks running on its servers; Rowkey runs each \
+        command to its end before the next.",
+    ),
+    cluster(
+        "table_help",
+        "HBase explains table references here; in Rowkey 't = get_table \
+        'name'' and then 't.put', 't.get', 't.scan' ... work, and 'help' lists the commands.",
+    ),
+    cluster("balancer", NO_SERVERS),
+    cluster("balance_switch", NO_SERVERS),
+    cluster("balancer_enabled", NO_SERVERS),
+    cluster("move", NO_SERVERS),
+    cluster("assign", NO_SERVERS),
+    cluster("unassign", NO_SERVERS),
+    cluster("close_region", NO_SERVERS),
+    cluster(
+        "merge_region",
+        "HBase merges adjacent regions through its master; Rowkey splits \
+        regions (split, MAX_FILESIZE) but does not merge them.",
+    ),
+    cluster("compact_rs", NO_SERVERS),
+    cluster("major_compact_rs", NO_SERVERS),
+    cluster("wal_roll", NO_SERVERS),
+    cluster(
+        "zk_dump",
+        "HBase keeps cluster state in ZooKeeper; Rowkey has no ZooKeeper.",
+    ),
+    cluster("catalogjanitor_run", NO_SERVERS),
+    cluster("normalize", NO_SERVERS),
+    cluster(
+        "clear_block_cache",
+        "HBase caches file blocks on each region server; Rowkey reads \
+        its sorted runs from memory and has no block cache.",
+    ),
+    cluster("create_namespace", NO_NAMESPACES),
+    cluster("drop_namespace", NO_NAMESPACES),
+    cluster("alter_namespace", NO_NAMESPACES),
+    cluster("describe_namespace", NO_NAMESPACES),
+    cluster("list_namespace", NO_NAMESPACES),
+    cluster("list_namespace_tables", NO_NAMESPACES),
+    cluster("add_peer", NO_REPLICATION),
+    cluster("remove_peer", NO_REPLICATION),
+    cluster("list_peers", NO_REPLICATION),
+    cluster("enable_table_replication", NO_REPLICATION),
+    cluster("disable_table_replication", NO_REPLICATION),
+    cluster("snapshot", NO_SNAPSHOTS),
+    cluster("list_snapshots", NO_SNAPSHOTS),
+    cluster("restore_snapshot", NO_SNAPSHOTS),
+    cluster("clone_snapshot", NO_SNAPSHOTS),
+    cluster("delete_snapshot", NO_SNAPSHOTS),
+    cluster("grant", NO_SECURITY),
+    cluster("revoke", NO_SECURITY),
+    cluster("user_permission", NO_SECURITY),
+    cluster("add_labels", NO_SECURITY),
+    cluster("set_auths", NO_SECURITY),
+    cluster("get_auths", NO_SECURITY),
+    cluster("set_visibility", NO_SECURITY),
+    cluster("set_quota", NO_QUOTAS),
+    cluster("list_quotas", NO_QUOTAS),
+    cluster("list_procedures", NO_PROCEDURES),
+    cluster("list_locks", NO_PROCEDURES),
+    cluster("list_rsgroups", NO_RSGROUPS),
+    cluster("add_rsgroup", NO_RSGROUPS),
+    cluster("move_servers_rsgroup", NO_RSGROUPS),
 ];
 
 /// The command of that name.

@@ -56,7 +56,7 @@ const COLUMN_THIRD: &[&str] = &[
 ];
 
 /// Commands whose first argument is not an existing table.
-const NO_TABLE: &[&str] = &["help", "clear", "list", "create"];
+const NO_TABLE: &[&str] = &["help", "clear", "list", "create", "show_filters"];
 
 /// Completes the input at `cursor` (a byte offset; clamped to the input and moved back to a
 /// char boundary).
@@ -242,7 +242,11 @@ impl Context<'_> {
         match place {
             Place::CommandName => {
                 let (prefix, start) = self.bare()?;
-                let names = COMMANDS.iter().map(|c| c.name.to_string());
+                // The commands Rowkey runs; the cluster ones answer only when typed in full.
+                let names = COMMANDS
+                    .iter()
+                    .filter(|c| c.group != commands::Group::Cluster)
+                    .map(|c| c.name.to_string());
                 Some(self.offer(start, names.filter(|n| n.starts_with(&prefix))))
             }
             Place::Arg(spec, 0, _) if spec.name == "help" => {

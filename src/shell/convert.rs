@@ -17,10 +17,13 @@ pub type FamilyMap = Vec<(Vec<u8>, Option<Vec<Vec<u8>>>)>;
 /// The class `convert` in `table.rb` uses when the converter names none.
 const BYTES_CLASS: &str = "org.apache.hadoop.hbase.util.Bytes";
 
-/// The converters of one read, by `(family, qualifier)`.
+/// A column as `(family, qualifier)`.
+type ColumnKey = (Vec<u8>, Vec<u8>);
+
+/// The converters of one read, by column.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Converters {
-    by_column: Vec<((Vec<u8>, Vec<u8>), String)>,
+    by_column: Vec<(ColumnKey, String)>,
 }
 
 /// Columns and converters parsed from a read's column specs.

@@ -187,7 +187,8 @@ fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
             if e.span.is_empty() && e.span.start == 0 {
                 e.span = cmd.span.clone();
             }
-            if help::text(&cmd.name).is_some() {
+            let cluster = commands::find(&cmd.name).is_some_and(|c| c.group == Group::Cluster);
+            if help::text(&cmd.name).is_some() && !cluster {
                 e.command = Some(cmd.name.clone());
             }
             Outcome {
@@ -211,6 +212,10 @@ fn dispatch(ctx: &mut Ctx<'_>, cmd: &Command) -> Res<Reply> {
         Group::Dml => dml::run(ctx, &args),
         Group::Tools => tools::run(ctx, &args),
         Group::Rowkey => rowkey::run(ctx, &args),
+        Group::Cluster => fail(
+            format!("{} is not run in Rowkey: {}", spec.name, spec.note),
+            cmd.name_span.clone(),
+        ),
     }
 }
 

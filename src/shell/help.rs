@@ -34,7 +34,15 @@ pub fn general() -> String {
 
 /// The help of one command.
 pub fn text(name: &str) -> Option<&'static str> {
-    TEXTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    TEXTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .or_else(|| {
+            super::commands::find(name)
+                .filter(|c| c.group == Group::Cluster)
+                .map(|c| c.note)
+        })
 }
 
 /// Every command's help, by name.
@@ -53,7 +61,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("is_disabled", "Says whether a table is disabled.\n  is_disabled 't1'\n"),
     ("list", "Lists tables, optionally those whose name matches a regular expression.\n  list\n  list 'user.*'\n"),
     ("put", "Writes one cell. Without a timestamp the server's time (epoch milliseconds) is used.\n  put 't1', 'r1', 'f1:q', 'value'\n  put 't1', 'r1', 'f1:q', 'value', 1700000000000\n  put 't1', 'r1', 'f1:q', 'value', {TTL => 60000}     (cell TTL in milliseconds)\n"),
-    ("get", "Reads one row.\n  get 't1', 'r1'\n  get 't1', 'r1', 'f1:q'\n  get 't1', 'r1', {COLUMN => ['f1:a', 'f2'], VERSIONS => 3}\n  get 't1', 'r1', {TIMERANGE => [1000, 2000]}       (min inclusive, max exclusive)\n  get 't1', 'r1', {TIMESTAMP => 1000, FILTER => \"ValueFilter(=, 'binary:v')\", MAXLENGTH => 40}\n"),
+    ("get", "Reads one row.\n  get 't1', 'r1'\n  get 't1', 'r1', 'f1:q'\n  get 't1', 'r1', {COLUMN => ['f1:a', 'f2'], VERSIONS => 3}\n  get 't1', 'r1', {TIMERANGE => [1000, 2000]}       (min inclusive, max exclusive)\n  get 't1', 'r1', {TIMESTAMP => 1000, FILTER => \"ValueFilter(=, 'binary:v')\", MAXLENGTH => 40}\n  get 't1', 'r1', {COLUMN => ['f1:n:toLong', 'f1:s:toString']}   (converters: toLong, toInt, toShort,\n    toFloat, toDouble, toBoolean, toHex, toString, toStringBinary)\nOptions other than MAXLENGTH and FILTER need a COLUMN, TIMESTAMP or TIMERANGE, as in HBase.\n"),
     ("scan", "Reads rows in key order.\n  scan 't1'\n  scan 't1', {STARTROW => 'a', STOPROW => 'm'}     (start inclusive, stop exclusive)\n  scan 't1', {ROWPREFIXFILTER => 'user1_', LIMIT => 10}\n  scan 't1', {REVERSED => true, STARTROW => 'm'}   (rows descending from 'm')\n  scan 't1', {COLUMNS => ['f1:a'], VERSIONS => 3, TIMERANGE => [0, 2000]}\n  scan 't1', {RAW => true, VERSIONS => 10}         (shows delete markers and masked cells)\n  scan 't1', {FILTER => \"PrefixFilter('a') AND ValueFilter(>, 'binary:5')\"}\nFilters: PrefixFilter, RowFilter, FamilyFilter, QualifierFilter, ValueFilter, ColumnPrefixFilter,\nMultipleColumnPrefixFilter, ColumnRangeFilter, SingleColumnValueFilter, SingleColumnValueExcludeFilter,\nDependentColumnFilter, PageFilter, KeyOnlyFilter, FirstKeyOnlyFilter, InclusiveStopFilter,\nColumnCountGetFilter, ColumnPaginationFilter, TimestampsFilter; combined with AND, OR, SKIP, WHILE.\nPageFilter(n) pages each region on its own, as HBase does: a table of several regions can return\nmore than n rows. LIMIT => n bounds the whole scan.\nComparators: binary:, binaryprefix:, regexstring: (found anywhere), substring: (ignores case).\n"),
     ("count", "Counts rows, printing progress every INTERVAL rows (default 1000).\n  count 't1'\n  count 't1', INTERVAL => 100\n"),
     ("delete", "Deletes one version of a cell: the newest, or the one at the given timestamp.\n  delete 't1', 'r1', 'f1:q'\n  delete 't1', 'r1', 'f1:q', 1700000000000\nThe marker masks only that version; older versions may show again.\n"),
@@ -66,7 +74,12 @@ const TEXTS: &[(&str, &str)] = &[
     ("mutate_row", "Applies several puts and deletes to one row atomically.\n  mutate_row 't1', 'r1', [['put', 'f1:a', '1'], ['delete', 'f1:b'], ['deleteall', 'f2']]\n"),
     ("truncate", "Empties a table; its regions merge back into one.\n  truncate 't1'\n"),
     ("truncate_preserve", "Empties a table and keeps its region boundaries.\n  truncate_preserve 't1'\n"),
-    ("flush", "Writes every memstore of a table out as a new sorted run.\n  flush 't1'\n"),
+    ("flush", "Writes every memstore of a table (or of one family) out as a new sorted run.\n  flush 't1'\n  flush 't1', 'f1'\n"),
+    ("get_table", "Gives a reference to a table; its commands then take the table from it.\n  t = get_table 't1'\n  t.put 'r1', 'f1:q', 'v'\n  t.get 'r1'\n  t.scan\n  t.count\nReferences: put, get, scan, count, delete, deleteall, incr, get_counter, append,\nget_splits, describe, enable, disable, drop, flush. 't1 = create ...' makes one too.\n"),
+    ("alter_async", "Like alter, without waiting for the regions to reopen (Rowkey reopens them at once).\n  alter_async 't1', NAME => 'f1', VERSIONS => 3\n"),
+    ("alter_status", "Says how many of a table's regions have the altered schema.\n  alter_status 't1'\n"),
+    ("locate_region", "Shows the region that holds a row key.\n  locate_region 't1', 'r1'\n"),
+    ("show_filters", "Lists the filters the FILTER => \"...\" language knows.\n  show_filters\n"),
     ("compact", "Merges each store's sorted runs into one, keeping delete markers.\n  compact 't1'\n"),
     ("major_compact", "Merges each store's runs into one and drops delete markers, the cells they mask,\nexcess versions and expired cells.\n  major_compact 't1'\n"),
     ("get_splits", "Lists the region boundaries of a table.\n  get_splits 't1'\n"),

@@ -16,6 +16,8 @@ pub enum Tok {
     /// A bare word: a command, a constant (`VERSIONS`), `true`, `false`, `nil`.
     Ident(String),
     Arrow,
+    /// `=` of an assignment (`t = get_table 't1'`).
+    Assign,
     Comma,
     LBrace,
     RBrace,
@@ -35,6 +37,7 @@ impl Tok {
             Tok::Int(i) => format!("number {i}"),
             Tok::Ident(w) => format!("'{w}'"),
             Tok::Arrow => "'=>'".into(),
+            Tok::Assign => "'='".into(),
             Tok::Comma => "','".into(),
             Tok::LBrace => "'{'".into(),
             Tok::RBrace => "'}'".into(),
@@ -102,6 +105,7 @@ pub(super) fn step(src: &str, b: &[u8], i: usize) -> (Raw, usize) {
     }
     match c {
         b'=' if b.get(i + 1) == Some(&b'>') => (Raw::Tok(Tok::Arrow), i + 2),
+        b'=' if b.get(i + 1) != Some(&b'=') => (Raw::Tok(Tok::Assign), i + 1),
         b'\'' | b'"' => {
             let double = c == b'"';
             let (result, end) = if double {

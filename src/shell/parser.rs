@@ -141,6 +141,22 @@ impl Parser {
     }
 
     fn command(&mut self) -> Result<Command, ParseError> {
+        // `name = command ...`: a variable assigned the command's result.
+        let target = match (self.tokens.get(self.pos), self.tokens.get(self.pos + 1)) {
+            (
+                Some(Token {
+                    tok: Tok::Ident(var),
+                    span,
+                }),
+                Some(Token {
+                    tok: Tok::Assign, ..
+                }),
+            ) => Some((var.clone(), span.clone())),
+            _ => None,
+        };
+        if target.is_some() {
+            self.pos += 2;
+        }
         let Some(Token {
             tok: Tok::Ident(name),
             span: name_span,
@@ -177,8 +193,10 @@ impl Parser {
             return self.expected("',' or end of command");
         }
         let end = args.last().map(|a| a.span.end).unwrap_or(name_span.end);
+        let start = target.as_ref().map_or(name_span.start, |t| t.1.start);
         Ok(Command {
-            span: name_span.start..end,
+            target,
+            span: start..end,
             name,
             name_span,
             args,

@@ -16,7 +16,26 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.cmd.name.as_str();
     match name {
         "create" => create(engine, args),
-        "alter" => alter(engine, args),
+        "alter" => alter(engine, args, true),
+        "alter_async" => alter(engine, args, false),
+        "alter_status" => {
+            // admin.rb `alter_status`: regions updated of all regions; Rowkey reopens them
+            // all before `alter` returns.
+            args.count(1, 1)?;
+            let table = args.table(0)?;
+            let Ok(t) = engine.table(&table) else {
+                return fail(format!("Can't find a table: {table}"), args.span(0));
+            };
+            let n = t.regions.len();
+            Ok(Some(format!("{n}/{n} regions updated.\nDone.\n")))
+        }
+        "get_table" => {
+            // get_table.rb: `table(table)` builds the reference without asking whether the
+            // table exists; the shell echoes it.
+            args.count(1, 1)?;
+            let table = args.table(0)?;
+            Ok(Some(echo(String::new(), format!("Hbase::Table - {table}"))))
+        }
         "list" => list(engine, args),
         "describe" | "desc" => {
             args.count(1, 1)?;
@@ -327,7 +346,9 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     )))
 }
 
-fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+/// `alter` (with `wait`) or `alter_async`: admin.rb's `alter(table, wait, *args)`, which
+/// prints the region update only when it waits.
+fn alter(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
     args.count(2, usize::MAX)?;
     let name = args.table(0)?;
     let table = engine
@@ -404,5 +425,8 @@ fn alter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     engine
         .set_settings(&name, settings)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    if !wait {
+        return Ok(Some(String::new()));
+    }
     Ok(Some(format!("Updating all regions with the new schema...\n{regions}/{regions} regions updated.\nDone.\n")))
 }

@@ -3,17 +3,50 @@
 use super::args::{fail, Args, Res};
 use super::{echo, engine_error, format, unrouted, Ctx, Reply};
 use crate::bytes::to_printable;
+use md5::Digest;
 
 pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let engine = &mut *ctx.engine;
     match args.cmd.name.as_str() {
         "flush" => {
-            args.count(1, 1)?;
+            // flush.rb: `flush 'TABLENAME'` or `flush 'TABLENAME', 'FAMILYNAME'`.
+            args.count(1, 2)?;
             let name = args.table(0)?;
-            engine
-                .flush(&name)
-                .map_err(|e| engine_error(e, args.span(0)))?;
+            match args.get(1) {
+                Some(_) => {
+                    let family = args.bytes(1, "family")?;
+                    engine
+                        .flush_family(&name, &family)
+                        .map_err(|e| engine_error(e, args.span(1)))?;
+                }
+                None => engine
+                    .flush(&name)
+                    .map_err(|e| engine_error(e, args.span(0)))?,
+            }
             Ok(Some(String::new()))
+        }
+        "locate_region" => {
+            // locate_region.rb: a HOST/REGION table of the region holding the row, with the
+            // region as `RegionInfo.toString` prints it.
+            args.count(2, 2)?;
+            let name = args.table(0)?;
+            let row = args.bytes(1, "row key")?;
+            let t = engine
+                .table(&name)
+                .map_err(|e| engine_error(e, args.span(0)))?;
+            let Some(region) = t.regions.get(t.region_index(&row)) else {
+                return fail(format!("Unknown table {name}!"), args.span(0));
+            };
+            let region_name = format!("{}.", region.name(&name));
+            let encoded: String = md5::Md5::digest(region_name.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            Ok(Some(format!(
+                "HOST  REGION\n in this page {{ENCODED => {encoded}, NAME => '{region_name}{encoded}.', STARTKEY => '{}', ENDKEY => '{}'}}\n1 row(s)\n",
+                to_printable(&region.start),
+                to_printable(&region.end)
+            )))
         }
         "get_splits" => {
             args.count(1, 1)?;
