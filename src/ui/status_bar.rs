@@ -385,9 +385,14 @@ pub fn SaveNotices() -> Html {
         out.push(html! {
             <div class="banner warn" role="status" data-testid="kept-aside">
                 <span>{format!(
-                    "{} sorted run{}{tables} ({cells} cells) that no readable catalog names are kept in storage, untouched. Export them as an HBase shell script to replay what you need; discard them when you no longer want them.",
-                    s.kept_aside.len(),
-                    if s.kept_aside.len() == 1 { "" } else { "s" },
+                    "{} sorted run{}{tables} ({cells} cells) that no readable catalog names {} kept in storage, untouched{}. Export them as an HBase shell script to replay what you need; discard them when you no longer want them.",
+                    readable.len(),
+                    if readable.len() == 1 { "" } else { "s" },
+                    if readable.len() == 1 { "is" } else { "are" },
+                    match s.kept_aside.len() - readable.len() {
+                        0 => String::new(),
+                        n => format!(", with {n} damaged one{}", if n == 1 { "" } else { "s" }),
+                    },
                 )}</span>
                 <button class="link" onclick={export}>{"Export kept runs"}</button>
                 if writer {
