@@ -365,17 +365,12 @@ fn the_activity_history_is_stored_outside_the_catalog_and_comes_back() -> TestRe
     }
     let catalog = stored.catalogs.values().last().ok_or("a catalog")?;
     let text = String::from_utf8_lossy(catalog);
-    assert!(
-        text.contains("\"activity\":[]"),
-        "the catalog holds no history: {text}"
-    );
+    assert!(!text.contains("\"ops\""), "the catalog holds no history: {text}");
     assert!(stored.activity.contains_key("t"));
     let loaded = load(Box::new(|| 1_000), stored);
-    let stats = |e: &Engine| -> Result<Vec<(u64, u32, u32)>, Box<dyn std::error::Error>> {
-        Ok(e.table("t")?.regions[0].stats.activity.clone())
-    };
-    assert!(!stats(&sh.engine)?.is_empty());
-    assert_eq!(stats(&loaded.engine)?, stats(&sh.engine)?);
+    let history = |e: &Engine| serde_json::to_value(e.activity("t")).unwrap_or_default();
+    assert!(sh.engine.activity("t").is_some());
+    assert_eq!(history(&loaded.engine), history(&sh.engine));
     Ok(())
 }
 

@@ -167,7 +167,7 @@ impl Saver {
     /// checkpoint first clears the store.
     pub fn checkpoint(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
         let _ = engine.take_changes();
-        let (catalog, activity) = encode_split_catalog(&engine.catalog())?;
+        let (catalog, activity) = encode_split_catalog(engine)?;
         let memstores = encode_groups(
             BlobKind::Memstores,
             engine.clocks(),
@@ -296,73 +296,42 @@ fn placed_runs(engine: &Engine) -> Vec<(Arc<Run>, RunPlace)> {
 
 // ---- Activity, stored beside the catalog -------------------------------------------------
 //
-// The explorer's activity history changes with every read and write; it is stored in its own
-// object store, per table, so the catalog stays small. These two functions are the only place
-// that knows where the history sits in the catalog's JSON.
+// The explorer's activity history (the engine's bounded per-table model) changes with every
+// read and write; it is stored in its own object store, one record per table, so the catalog
+// stays small. These two functions are the only place that knows where the history lives.
 
-/// Takes the activity history out of a catalog's JSON, per table. Today it is each region's
-/// `stats.activity`, keyed by region id.
-pub fn split_activity(catalog: &mut Value) -> BTreeMap<String, Value> {
-    let mut out = BTreeMap::new();
-    let Some(tables) = catalog.get_mut("tables").and_then(Value::as_array_mut) else {
-        return out;
-    };
-    for table in tables {
-        let name = table
-            .pointer("/descriptor/name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let mut per_region = serde_json::Map::new();
-        if let Some(regions) = table.get_mut("regions").and_then(Value::as_array_mut) {
-            for region in regions {
-                let id = region.get("id").map(Value::to_string).unwrap_or_default();
-                if let Some(activity) = region.pointer_mut("/stats/activity") {
-                    per_region.insert(id, std::mem::replace(activity, Value::Array(Vec::new())));
-                }
-            }
-        }
-        out.insert(name, Value::Object(per_region));
-    }
-    out
+/// The activity history per table, as JSON, to store outside the catalog.
+pub fn split_activity(engine: &Engine) -> BTreeMap<String, Value> {
+    engine
+        .tables()
+        .filter_map(|t| {
+            let name = &t.descriptor.name;
+            let activity = serde_json::to_value(engine.activity(name)?).ok()?;
+            Some((name.clone(), activity))
+        })
+        .collect()
 }
 
-/// Puts stored activity history back into a catalog's JSON (regions it does not know are
-/// left without history).
-pub fn join_activity(catalog: &mut Value, activity: &BTreeMap<String, Value>) {
-    let Some(tables) = catalog.get_mut("tables").and_then(Value::as_array_mut) else {
-        return;
-    };
-    for table in tables {
-        let name = table
-            .pointer("/descriptor/name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let Some(history) = activity.get(&name) else {
-            continue;
-        };
-        if let Some(regions) = table.get_mut("regions").and_then(Value::as_array_mut) {
-            for region in regions {
-                let id = region.get("id").map(Value::to_string).unwrap_or_default();
-                if let (Some(h), Some(slot)) =
-                    (history.get(&id), region.pointer_mut("/stats/activity"))
-                {
-                    *slot = h.clone();
-                }
-            }
+/// Puts stored activity history back into a restored engine; returns the tables whose history
+/// did not decode (it starts again for them).
+pub fn join_activity(engine: &mut Engine, activity: BTreeMap<String, Value>) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (table, value) in activity {
+        match serde_json::from_value(value) {
+            Ok(a) => engine.restore_activity(&table, a),
+            Err(_) => bad.push(table),
         }
     }
+    bad
 }
 
-/// The catalog record without the activity history, and the history as records per table.
+/// The catalog record, and the activity history as records per table.
 fn encode_split_catalog(
-    catalog: &Catalog,
+    engine: &Engine,
 ) -> Result<(Vec<u8>, Vec<(String, Vec<u8>)>), CodecError> {
-    let mut value =
-        serde_json::to_value(catalog).map_err(|e| CodecError::Invalid(e.to_string()))?;
-    let activity = split_activity(&mut value);
-    let records = activity
+    let value =
+        serde_json::to_value(engine.catalog()).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    let records = split_activity(engine)
         .iter()
         .map(|(table, v)| Ok((table.clone(), encode_json_record(BlobKind::Activity, v)?)))
         .collect::<Result<Vec<_>, CodecError>>()?;
@@ -506,10 +475,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     let mut readable: Vec<(u64, Catalog)> = Vec::new();
     let mut damaged_generations = BTreeSet::new();
     for (generation, bytes) in records.catalogs.iter().rev() {
-        let decoded = decode_catalog_value(bytes).and_then(|mut v| {
-            join_activity(&mut v, &activity);
-            catalog_from_value(v)
-        });
+        let decoded = decode_catalog_value(bytes).and_then(catalog_from_value);
         match decoded {
             Ok(c) => readable.push((*generation, c)),
             Err(e) => {
@@ -540,6 +506,11 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
         None => (Engine::new(clock), Vec::new()),
     };
     problems.extend(missing);
+    for table in join_activity(&mut engine, activity) {
+        problems.push(format!(
+            "the activity history of table {table} does not decode; it starts again"
+        ));
+    }
     let mut replayed = 0;
     let mut replay =
         |engine: &mut Engine,
