@@ -79,7 +79,7 @@ async fn commands_run_from_the_keyboard_and_tables_appear() {
         .iter()
         .any(|t| t.starts_with("web")));
     assert_eq!(
-        texts(&root, ".keys button.returned"),
+        texts(&root, ".krow.read .kk"),
         vec!["k1".to_string()]
     );
 }
