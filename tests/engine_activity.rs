@@ -160,7 +160,7 @@ fn the_last_read_keeps_its_bounds_and_direction() -> TestResult {
         .and_then(|a| a.last_read())
         .ok_or("no last read")?;
     assert!(read.reversed);
-    assert_eq!(read.key_range(), (b"k110".to_vec(), b"k120\0".to_vec()));
+    assert_eq!(read.key_range(), (b"k110\0".to_vec(), b"k120\0".to_vec()));
     assert_eq!(read.first_examined.as_deref(), Some(&b"k120"[..]));
     // A get.
     e.scan("t", &mut Scan::get(b"k007"))?;

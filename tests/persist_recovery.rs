@@ -365,7 +365,10 @@ fn the_activity_history_is_stored_outside_the_catalog_and_comes_back() -> TestRe
     }
     let catalog = stored.catalogs.values().last().ok_or("a catalog")?;
     let text = String::from_utf8_lossy(catalog);
-    assert!(!text.contains("\"ops\""), "the catalog holds no history: {text}");
+    assert!(
+        !text.contains("\"ops\""),
+        "the catalog holds no history: {text}"
+    );
     assert!(stored.activity.contains_key("t"));
     let loaded = load(Box::new(|| 1_000), stored);
     let history = |e: &Engine| serde_json::to_value(e.activity("t")).unwrap_or_default();

@@ -78,10 +78,7 @@ async fn commands_run_from_the_keyboard_and_tables_appear() {
     assert!(texts(&root, ".table-name")
         .iter()
         .any(|t| t.starts_with("web")));
-    assert_eq!(
-        texts(&root, ".krow.read .kk"),
-        vec!["k1".to_string()]
-    );
+    assert_eq!(texts(&root, ".krow.read .kk"), vec!["k1".to_string()]);
 }
 
 #[wasm_bindgen_test]

@@ -120,6 +120,15 @@ impl LastRead {
         } else {
             hi
         };
+        // A reversed scan's stop row is its lower bound, exclusive unless said otherwise: the
+        // range starts just after it.
+        let lo = if self.reversed && !self.stop_inclusive && !lo.is_empty() {
+            let mut l = lo;
+            l.push(0);
+            l
+        } else {
+            lo
+        };
         (lo, hi)
     }
 }

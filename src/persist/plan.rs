@@ -326,9 +326,7 @@ pub fn join_activity(engine: &mut Engine, activity: BTreeMap<String, Value>) -> 
 }
 
 /// The catalog record, and the activity history as records per table.
-fn encode_split_catalog(
-    engine: &Engine,
-) -> Result<(Vec<u8>, Vec<(String, Vec<u8>)>), CodecError> {
+fn encode_split_catalog(engine: &Engine) -> Result<(Vec<u8>, Vec<(String, Vec<u8>)>), CodecError> {
     let value =
         serde_json::to_value(engine.catalog()).map_err(|e| CodecError::Invalid(e.to_string()))?;
     let records = split_activity(engine)
