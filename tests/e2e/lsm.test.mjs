@@ -127,9 +127,11 @@ test('a row whose cells are all deleted shows its markers; a dropped table gets 
   await page.locator('.stacks').screenshot({ path: path.join(SHOTS, 'e2e-stacks-narrow.png') });
   await runCommand(page, "disable 'gone'");
   await runCommand(page, "drop 'gone'");
+  await page.waitForSelector('.stacks .notice');
+  assert.match(await page.locator('.stacks .notice').innerText(), /Table 'gone' was dropped while shown/);
+  await tab(page, 'LSM');
   await page.waitForSelector('.lsm .notice');
   assert.match(await page.locator('.lsm .notice').innerText(), /Table 'gone' was dropped while shown/);
-  assert.match(await page.locator('.stacks .notice').innerText(), /Table 'gone' was dropped while shown/);
   assert.deepEqual(errors, []);
   await context.close();
 });
