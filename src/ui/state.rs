@@ -338,7 +338,7 @@ pub const QUICK_START: &[(&str, &str)] = &[
     ("A second put on the same cell does not overwrite it: it adds a newer version.", "put 'users', 'u001', 'info:name', 'Ada Lovelace'"),
     ("A counter: 8 bytes, added to atomically.", "incr 'users', 'u001', 'stats:logins', 3"),
     ("A scan returns rows in row-key order, and only the newest version of each cell. The views on the right show which rows it examined.", "scan 'users'"),
-    ("Asking for versions shows the older value still stored. Click u001 in “Row keys” to see every version.", "get 'users', 'u001', {COLUMN => 'info:name', VERSIONS => 3}"),
+    ("Asking for versions shows the older value still stored. Pick u001 in the Keyspace view to see every version.", "get 'users', 'u001', {COLUMN => 'info:name', VERSIONS => 3}"),
 ];
 
 impl Reducible for AppState {
