@@ -10,39 +10,13 @@
 // time from Enter to the output plus one frame (engine, every view, layout).
 // Goals: at most 16 ms of view script after a put or get, 100 ms after a flush, compaction
 // or split.
-import { serve, launch, openApp } from './harness.mjs';
+import { serve, launch, openApp, timedCommand } from './harness.mjs';
 
 const CELLS = Number(process.argv[2] || 1_000_000);
 const COLUMNS = 10;
 const ROWS = Math.ceil(CELLS / COLUMNS);
 
-/** Runs one command; resolves with view times and Enter-to-frame time once `doneSource` holds. */
-function timed(page, text, doneSource) {
-  return page.evaluate(([text, doneSource]) => new Promise((resolve) => {
-    const done = new Function('entry', doneSource);
-    const input = document.querySelector('textarea.input');
-    const before = document.querySelectorAll('.entry').length;
-    window.__rowkeyViewMs = {};
-    let t0 = 0;
-    const check = () => {
-      const entries = document.querySelectorAll('.entry');
-      const last = entries[entries.length - 1];
-      if (entries.length > before && done(last)) {
-        observer.disconnect();
-        requestAnimationFrame(() => { const total = performance.now() - t0; setTimeout(() => resolve({ total, views: { ...window.__rowkeyViewMs } }), 50); });
-        return true;
-      }
-      return false;
-    };
-    const observer = new MutationObserver(check);
-    observer.observe(document.querySelector('.scrollback'), { childList: true, subtree: true, characterData: true });
-    input.value = text;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    t0 = performance.now();
-    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-    check();
-  }), [text, doneSource]);
-}
+const timed = timedCommand;
 
 const took = "return /Took|row\\(s\\)|written|Created/.test(entry.textContent) && !entry.querySelector('.progress')";
 

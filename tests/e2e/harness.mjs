@@ -66,3 +66,31 @@ export async function openApp(context, url) {
   await page.waitForSelector('textarea.input');
   return { page, errors };
 }
+
+/** Runs one command; resolves with view times and Enter-to-frame time once `doneSource` holds. */
+export function timedCommand(page, text, doneSource) {
+  return page.evaluate(([text, doneSource]) => new Promise((resolve) => {
+    const done = new Function('entry', doneSource);
+    const input = document.querySelector('textarea.input');
+    const before = document.querySelectorAll('.entry').length;
+    window.__rowkeyViewMs = {};
+    let t0 = 0;
+    const check = () => {
+      const entries = document.querySelectorAll('.entry');
+      const last = entries[entries.length - 1];
+      if (entries.length > before && done(last)) {
+        observer.disconnect();
+        requestAnimationFrame(() => { const total = performance.now() - t0; setTimeout(() => resolve({ total, views: { ...window.__rowkeyViewMs } }), 50); });
+        return true;
+      }
+      return false;
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.querySelector('.scrollback'), { childList: true, subtree: true, characterData: true });
+    input.value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    t0 = performance.now();
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    check();
+  }), [text, doneSource]);
+}
