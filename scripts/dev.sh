@@ -44,10 +44,14 @@ setup() {
     cargo install trunk --version "$TRUNK_VERSION" --locked \
       || cargo install trunk --version "$TRUNK_VERSION"
   fi
+  # Reinstalled when the lockfile's content changed (not its date: a fresh checkout is newer
+  # than any install, and `npm ci` empties node_modules first).
+  local lock; lock=$(sha256sum package-lock.json | cut -d' ' -f1)
   if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
-     || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+     || [ "$(cat node_modules/.rowkey-lock 2>/dev/null)" != "$lock" ]; then
     log "installing npm packages (binaryen's wasm-opt, playwright-core, axe-core)"
     npm ci --no-audit --no-fund --loglevel=error
+    echo "$lock" > node_modules/.rowkey-lock
   fi
 }
 
