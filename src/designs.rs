@@ -116,9 +116,17 @@ pub fn catalogue() -> Vec<Design> {
     all
 }
 
+/// The catalogue, built once per thread and shared: the page reads it on every render.
+pub fn shared() -> std::rc::Rc<[Design]> {
+    thread_local! {
+        static SHARED: std::rc::Rc<[Design]> = catalogue().into();
+    }
+    SHARED.with(std::rc::Rc::clone)
+}
+
 /// The design with this id.
 pub fn find(id: &str) -> Option<Design> {
-    catalogue().into_iter().find(|d| d.id == id)
+    shared().iter().find(|d| d.id == id).cloned()
 }
 
 /// Java's `Long.MAX_VALUE - ts`, the reverse timestamp that makes the newest sort first.

@@ -21,13 +21,13 @@ pub mod idb;
 
 pub use codec::{
     decode_catalog, decode_groups, decode_placed_run, decode_run, encode_catalog, encode_groups,
-    encode_placed_run, encode_run, BlobKind, CodecError, RunPlace,
+    encode_json_record, encode_placed_run, encode_run, BlobKind, CodecError, RunPlace,
 };
 pub use export::{
     export_json, export_kept_runs, export_script, import_json, import_script, ImportError,
 };
 pub use plan::{
-    join_activity, load, split_activity, Checkpoint, KeptRun, Layout, Loaded, PlanError, SavePlan,
-    Saver, StoredRecords, WalKey,
+    load, ActivityWrites, Checkpoint, KeptRun, Layout, Loaded, PlanError, SavePlan, Saver,
+    StoredRecords, WalKey,
 };
 pub use queue::{EntrySave, SaveQueue, Staged, StorageError, StorageErrorKind};

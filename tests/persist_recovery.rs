@@ -378,6 +378,164 @@ fn the_activity_history_is_stored_outside_the_catalog_and_comes_back() -> TestRe
 }
 
 #[test]
+fn a_checkpoint_stores_every_history_as_it_is_now_also_when_only_one_changed() -> TestResult {
+    // Checkpoints re-encode only the histories that changed since the last one: a read of `b`
+    // between two checkpoints of `a`'s changes must still reach the store.
+    let (mut sh, _) = shell_at(1_000);
+    sh.engine.record_changes(true);
+    let mut saver = Saver::new();
+    let mut stored = StoredRecords::default();
+    for cmd in [
+        "create 'a', 'f'",
+        "create 'b', 'f'",
+        "put 'a', 'r1', 'f:q', '1'",
+        "put 'b', 'r1', 'f:q', '1'",
+        "alter 'a', NAME => 'f', VERSIONS => 2",
+        "get 'b', 'r1'",
+        "scan 'b'",
+        "alter 'a', NAME => 'f', VERSIONS => 3",
+    ] {
+        sh.run(cmd);
+        stored.apply(&saver.plan(&mut sh.engine)?);
+    }
+    let loaded = load(Box::new(|| 1_000), stored);
+    for table in ["a", "b"] {
+        let history = |e: &Engine| serde_json::to_value(e.activity(table)).unwrap_or_default();
+        assert_eq!(
+            history(&loaded.engine),
+            history(&sh.engine),
+            "table {table}"
+        );
+    }
+    assert_eq!(loaded.engine.activity("b").map(|a| a.reads), Some(2));
+    Ok(())
+}
+
+/// The table's history as JSON, for comparing.
+fn history(e: &Engine, table: &str) -> serde_json::Value {
+    serde_json::to_value(e.activity(table)).unwrap_or_default()
+}
+
+#[test]
+fn a_checkpoint_writes_only_the_operations_recorded_since_the_last_one() -> TestResult {
+    let (mut sh, _) = shell_at(1_000);
+    sh.engine.record_changes(true);
+    let mut saver = Saver::new();
+    let mut stored = StoredRecords::default();
+    for cmd in ["create 't', 'f'", "generate 't', 'r%06d', 10000"] {
+        sh.run(cmd);
+        stored.apply(&saver.plan(&mut sh.engine)?);
+    }
+    let chunks = |s: &StoredRecords| s.activity.keys().filter(|k| k.contains('#')).count();
+    assert_eq!(chunks(&stored), 3, "10,000 operations in chunks of 4,096");
+    // A few more operations, then a checkpoint (alter writes the catalog).
+    sh.run("get 't', 'r000001'\nalter 't', NAME => 'f', VERSIONS => 2");
+    let plan = saver.plan(&mut sh.engine)?;
+    let w = plan
+        .activity
+        .clone()
+        .ok_or("the checkpoint holds the history")?;
+    let keys: Vec<&str> = w.put.iter().map(|p| p.0.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["t", "t#000000000002"],
+        "the head and the last chunk only"
+    );
+    stored.apply(&plan);
+    let loaded = load(Box::new(|| 1_000), stored.clone());
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    assert_eq!(history(&loaded.engine, "t"), history(&sh.engine, "t"));
+    // The loaded saver knows what is stored: nothing changed, nothing is written again.
+    let mut engine = loaded.engine;
+    engine.record_changes(true);
+    let mut saver = loaded.saver;
+    let again = saver.checkpoint(&mut engine)?;
+    assert_eq!(again.activity.map(|w| w.put.len()), Some(0));
+    Ok(())
+}
+
+#[test]
+fn chunks_whose_operations_fell_out_of_the_history_are_deleted() -> TestResult {
+    let (mut sh, _) = shell_at(1_000);
+    sh.engine.record_changes(true);
+    let mut saver = Saver::new();
+    let mut stored = StoredRecords::default();
+    for cmd in [
+        "create 't', 'f'",
+        "generate 't', 'a%06d', 60000",
+        "alter 't', NAME => 'f', VERSIONS => 2",
+        "generate 't', 'b%06d', 60000",
+        "alter 't', NAME => 'f', VERSIONS => 3",
+    ] {
+        sh.run(cmd);
+        stored.apply(&saver.plan(&mut sh.engine)?);
+    }
+    let a = sh.engine.activity("t").ok_or("history")?;
+    assert_eq!(
+        a.ops().len(),
+        100_000,
+        "the history keeps the newest 100,000"
+    );
+    let first_chunk = a.first_seq() / 4096;
+    let numbers: Vec<u64> = stored
+        .activity
+        .keys()
+        .filter_map(|k| k.split_once('#').and_then(|(_, n)| n.parse().ok()))
+        .collect();
+    assert_eq!(numbers.first(), Some(&first_chunk), "{numbers:?}");
+    let loaded = load(Box::new(|| 1_000), stored);
+    assert_eq!(history(&loaded.engine, "t"), history(&sh.engine, "t"));
+    Ok(())
+}
+
+#[test]
+fn a_history_stored_whole_by_an_earlier_release_loads_and_a_damaged_chunk_costs_only_its_operations(
+) -> TestResult {
+    let (mut sh, _) = shell_at(1_000);
+    sh.engine.record_changes(true);
+    let mut saver = Saver::new();
+    let mut stored = StoredRecords::default();
+    for cmd in ["create 't', 'f'", "generate 't', 'r%06d', 9000"] {
+        sh.run(cmd);
+        stored.apply(&saver.plan(&mut sh.engine)?);
+    }
+    // Earlier releases stored the whole history, operations inline, as one record per table.
+    let mut earlier = stored.clone();
+    earlier.activity.clear();
+    let mut whole = history(&sh.engine, "t");
+    if let Some(o) = whole.as_object_mut() {
+        o.remove("recorded");
+    }
+    earlier.activity.insert(
+        "t".into(),
+        rowkey::persist::encode_json_record(rowkey::persist::BlobKind::Activity, &whole)?,
+    );
+    let loaded = load(Box::new(|| 1_000), earlier);
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    assert_eq!(
+        loaded.engine.activity("t").map(|a| a.ops().len()),
+        Some(9000)
+    );
+    // A flipped byte in the middle chunk: reported, and the other chunks' operations load.
+    let mut damaged = stored;
+    if let Some(bytes) = damaged.activity.get_mut("t#000000000001") {
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x55;
+    }
+    let loaded = load(Box::new(|| 1_000), damaged);
+    assert!(
+        loaded.problems.iter().any(|p| p.contains("t#000000000001")),
+        "{:?}",
+        loaded.problems
+    );
+    assert_eq!(
+        loaded.engine.activity("t").map(|a| a.ops().len()),
+        Some(9000 - 4096)
+    );
+    Ok(())
+}
+
+#[test]
 fn a_failed_save_makes_the_next_one_a_checkpoint_with_the_runs_it_held() -> TestResult {
     let (mut sh, _) = shell_at(1_000);
     sh.engine.record_changes(true);

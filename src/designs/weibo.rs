@@ -108,7 +108,15 @@ const FOLLOWS_EACH: u64 = 12;
 
 /// Who follows whom in the fan-out world: each user follows a dozen others, chosen with a
 /// strong skew towards the first ids, so a few celebrities collect most of the follows.
-fn fanout_follows() -> Vec<(u64, u64)> {
+/// Computed once per thread: the graph is deterministic and the designs read it many times.
+fn fanout_follows() -> std::rc::Rc<[(u64, u64)]> {
+    thread_local! {
+        static FOLLOWS_GRAPH: std::rc::Rc<[(u64, u64)]> = follow_graph().into();
+    }
+    FOLLOWS_GRAPH.with(std::rc::Rc::clone)
+}
+
+fn follow_graph() -> Vec<(u64, u64)> {
     let mut g = Gen::new(2024);
     let mut out = Vec::new();
     for fan in 0..FANOUT_USERS {
@@ -126,7 +134,7 @@ fn fanout_follows() -> Vec<(u64, u64)> {
 
 fn fanout_fans(star: u64) -> Vec<u64> {
     fanout_follows()
-        .into_iter()
+        .iter()
         .filter(|f| f.1 == star)
         .map(|f| f.0)
         .collect()
@@ -140,7 +148,7 @@ fn fanout() -> String {
     let mut s = Script::default();
     s.line("create 'wb_fan_user', 'cf3'")
         .line("create 'wb_fan_inbox', {NAME => 'cf', VERSIONS => 1000}");
-    for (fan, star) in fanout_follows() {
+    for &(fan, star) in fanout_follows().iter() {
         s.put("wb_fan_user", &uid(star), &format!("cf3:{}", uid(fan)), "");
     }
     s.done()

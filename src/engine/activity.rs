@@ -141,10 +141,75 @@ pub struct Grid {
     /// Ticks per time bucket (a power of two).
     pub width: u64,
     /// `TIME_BUCKETS * KEY_BUCKETS` counts, time-major: `[t * KEY_BUCKETS + k]`.
+    #[serde(with = "sparse")]
     pub reads: Vec<u32>,
+    #[serde(with = "sparse")]
     pub writes: Vec<u32>,
     /// The wall-clock time of each time bucket's first operation (0 when empty).
+    #[serde(with = "sparse")]
     pub wall_ms: Vec<u64>,
+}
+
+/// The grid's counts, mostly zeros, serialised as their length and the non-zero entries
+/// (`{"len": n, "at": [[i, v], ...]}`); a plain array (how histories were stored before)
+/// reads too.
+mod sparse {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// More entries than any grid has: a damaged length is an error, not an allocation.
+    const MAX_LEN: usize = 1 << 22;
+
+    #[derive(Serialize)]
+    struct Out<'a, T> {
+        len: usize,
+        at: Vec<(usize, &'a T)>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum In<T> {
+        Dense(Vec<T>),
+        Sparse { len: usize, at: Vec<(usize, T)> },
+    }
+
+    pub fn serialize<S: Serializer, T: Serialize + Default + PartialEq>(
+        values: &[T],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let zero = T::default();
+        Out {
+            len: values.len(),
+            at: values
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v != zero)
+                .collect(),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de> + Default + Clone,
+    {
+        match In::<T>::deserialize(d)? {
+            In::Dense(v) => Ok(v),
+            In::Sparse { len, at } => {
+                if len > MAX_LEN {
+                    return Err(serde::de::Error::custom(format!("a grid of {len} entries")));
+                }
+                let mut v = vec![T::default(); len];
+                for (i, x) in at {
+                    let slot = v.get_mut(i).ok_or_else(|| {
+                        serde::de::Error::custom(format!("entry {i} past the grid's {len}"))
+                    })?;
+                    *slot = x;
+                }
+                Ok(v)
+            }
+        }
+    }
 }
 
 impl Default for Grid {
@@ -266,11 +331,24 @@ pub struct Activity {
     /// Operations ever recorded, by kind.
     pub reads: u64,
     pub writes: u64,
+    /// Operations ever pushed to `ops`: the sequence number the next one gets.
+    #[serde(default)]
+    recorded: u64,
 }
 
 impl Activity {
     pub fn new() -> Activity {
         Activity::default()
+    }
+
+    /// Changes whenever anything is recorded: savers keep what they encoded until it changes.
+    pub fn marker(&self) -> (u64, u64, usize, Option<u64>) {
+        (
+            self.reads,
+            self.writes,
+            self.splits.len(),
+            self.splits.back().map(|s| s.tick),
+        )
     }
 
     /// Records a write of `row` at `place` in the key order.
@@ -319,6 +397,50 @@ impl Activity {
             self.ops.pop_front();
         }
         self.ops.push_back(op);
+        self.recorded += 1;
+    }
+
+    /// The sequence number the next operation gets (operations are numbered from 0 as
+    /// recorded; the ones kept are `first_seq()..recorded()`).
+    pub fn recorded(&self) -> u64 {
+        self.recorded
+    }
+
+    /// The sequence number of the oldest operation kept.
+    pub fn first_seq(&self) -> u64 {
+        self.recorded.saturating_sub(self.ops.len() as u64)
+    }
+
+    /// The kept operations numbered `from..to`, oldest first.
+    pub fn ops_between(&self, from: u64, to: u64) -> impl Iterator<Item = &Op> {
+        let first = self.first_seq();
+        let skip = from.saturating_sub(first) as usize;
+        let take = to.saturating_sub(from.max(first)) as usize;
+        self.ops.iter().skip(skip).take(take)
+    }
+
+    /// Everything but the operations (which a saver stores in chunks beside it).
+    pub fn head(&self) -> Activity {
+        Activity {
+            ops: VecDeque::new(),
+            grid: self.grid.clone(),
+            splits: self.splits.clone(),
+            last_read: self.last_read.clone(),
+            reads: self.reads,
+            writes: self.writes,
+            recorded: self.recorded,
+        }
+    }
+
+    /// A head with its operations put back (oldest first; the newest `OPS_KEPT` are kept).
+    /// Histories stored with their operations inline (and no count) number them from 0.
+    pub fn with_ops(mut self, ops: impl IntoIterator<Item = Op>) -> Activity {
+        self.ops.extend(ops);
+        while self.ops.len() > OPS_KEPT {
+            self.ops.pop_front();
+        }
+        self.recorded = self.recorded.max(self.ops.len() as u64);
+        self
     }
 
     pub fn record_split(&mut self, mark: SplitMark) {
@@ -411,6 +533,7 @@ impl super::Engine {
     /// for a table that does not exist.
     pub fn restore_activity(&mut self, table: &str, activity: Activity) {
         if self.tables.contains_key(table) {
+            let activity = activity.with_ops(std::iter::empty());
             self.activity.insert(table.to_string(), activity);
         }
     }

@@ -344,10 +344,10 @@ pub fn encode_catalog_value(value: &serde_json::Value) -> Result<Vec<u8>, CodecE
     Ok(frame(BlobKind::Catalog, &json))
 }
 
-/// A JSON value as a record of the given kind.
-pub fn encode_json_record(
+/// A value as a JSON record of the given kind.
+pub fn encode_json_record<T: serde::Serialize + ?Sized>(
     kind: BlobKind,
-    value: &serde_json::Value,
+    value: &T,
 ) -> Result<Vec<u8>, CodecError> {
     let json = serde_json::to_vec(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
     Ok(frame(kind, &json))

@@ -332,12 +332,17 @@ impl Idb {
                     .primitive()
                     .map_err(e)?;
             }
-            if let Some(tables) = &plan.activity {
-                activity.clear().map_err(e)?;
-                for (table, bytes) in tables {
+            if let Some(w) = &plan.activity {
+                if w.replace_all {
+                    activity.clear().map_err(e)?;
+                }
+                for key in &w.delete {
+                    activity.delete(key.as_str()).primitive().map_err(e)?;
+                }
+                for (key, bytes) in &w.put {
                     activity
                         .put(bytes_to_js(bytes))
-                        .with_key(table.as_str())
+                        .with_key(key.as_str())
                         .primitive()
                         .map_err(e)?;
                 }

@@ -11,14 +11,13 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::codec::{
     catalog_from_value, decode_catalog_value, decode_groups, decode_json_record, decode_placed_run,
-    encode_catalog_value, encode_groups, encode_json_record, encode_placed_run, BlobKind,
-    CodecError, RunPlace,
+    encode_catalog, encode_groups, encode_json_record, encode_placed_run, BlobKind, CodecError,
+    RunPlace,
 };
-use crate::engine::{Catalog, Engine, Run};
+use crate::engine::{Activity, Catalog, Engine, Op, Run};
+use serde::{Deserialize, Serialize};
 
 /// A log record's key: its generation, then its number within the generation.
 pub type WalKey = (u64, u64);
@@ -47,8 +46,43 @@ pub struct SavePlan {
     pub delete_wal_below: Option<u64>,
     /// A log record to append.
     pub wal: Option<(WalKey, Vec<u8>)>,
-    /// The activity history, per table, replacing what is stored.
-    pub activity: Option<Vec<(String, Vec<u8>)>>,
+    /// Changes to the stored activity history.
+    pub activity: Option<ActivityWrites>,
+}
+
+/// Changes to the activity store: a table's history is a head record (under the table's
+/// name) and its operations in chunks of [`OPS_PER_CHUNK`] (under `table#chunk`), so a
+/// checkpoint writes the head and the operations recorded since the last one, never the
+/// whole history again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActivityWrites {
+    /// Remove every stored history first.
+    pub replace_all: bool,
+    pub put: Vec<(String, Vec<u8>)>,
+    pub delete: Vec<String>,
+}
+
+/// Operations per stored chunk of a history.
+pub const OPS_PER_CHUNK: u64 = 4096;
+
+fn chunk_key(table: &str, chunk: u64) -> String {
+    format!("{table}#{chunk:012}")
+}
+
+/// A chunk of a history's operations, numbered from `first`.
+#[derive(Serialize, Deserialize)]
+struct OpsChunk {
+    first: u64,
+    ops: Vec<Op>,
+}
+
+/// What the saver last stored of one table's history.
+#[derive(Clone, Debug, Default)]
+struct StoredHistory {
+    marker: Option<ActivityMarker>,
+    /// Operations numbered below this are stored.
+    upto: u64,
+    chunks: BTreeSet<u64>,
 }
 
 impl SavePlan {
@@ -71,7 +105,7 @@ impl SavePlan {
             + self
                 .activity
                 .as_ref()
-                .map_or(0, |a| a.iter().map(|x| x.1.len()).sum())
+                .map_or(0, |a| a.put.iter().map(|x| x.1.len()).sum())
     }
 }
 
@@ -118,7 +152,12 @@ pub struct Saver {
     needs_checkpoint: bool,
     /// The store must be cleared (Reset) and that is not committed yet.
     needs_clear: bool,
+    /// What the planned store holds of each table's activity history: a checkpoint writes
+    /// only what changed (a history holds up to 100,000 operations).
+    histories: BTreeMap<String, StoredHistory>,
 }
+
+type ActivityMarker = (u64, u64, usize, Option<u64>);
 
 impl Saver {
     /// A saver for an empty database.
@@ -167,7 +206,9 @@ impl Saver {
     /// checkpoint first clears the store.
     pub fn checkpoint(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
         let _ = engine.take_changes();
-        let (catalog, activity) = encode_split_catalog(engine)?;
+        let catalog = encode_catalog(&engine.catalog())?;
+        // After a failure or a Reset the store's histories are unknown: all are written again.
+        let activity = self.encode_activity(engine, self.needs_checkpoint || self.needs_clear)?;
         let memstores = encode_groups(
             BlobKind::Memstores,
             engine.clocks(),
@@ -234,6 +275,89 @@ impl Saver {
         })
     }
 
+    /// The writes that bring the stored histories up to date: for each table whose history
+    /// changed, its head and the chunks holding operations not stored yet; chunks whose
+    /// operations all fell out of the history, and the histories of dropped tables, go.
+    fn encode_activity(
+        &mut self,
+        engine: &Engine,
+        replace_all: bool,
+    ) -> Result<ActivityWrites, CodecError> {
+        let mut w = ActivityWrites {
+            replace_all,
+            ..ActivityWrites::default()
+        };
+        if replace_all {
+            self.histories.clear();
+        }
+        let mut live = BTreeSet::new();
+        for t in engine.tables() {
+            let name = &t.descriptor.name;
+            let Some(activity) = engine.activity(name) else {
+                continue;
+            };
+            live.insert(name.clone());
+            let stored = self.histories.entry(name.clone()).or_default();
+            let marker = activity.marker();
+            if stored.marker == Some(marker) {
+                continue;
+            }
+            let (first, end) = (activity.first_seq(), activity.recorded());
+            if end < stored.upto {
+                // A new table under an old name: its history starts again.
+                w.delete
+                    .extend(stored.chunks.iter().map(|c| chunk_key(name, *c)));
+                *stored = StoredHistory::default();
+            }
+            w.put.push((
+                name.clone(),
+                encode_json_record(BlobKind::Activity, &activity.head())?,
+            ));
+            let from = stored.upto.max(first);
+            if end > from {
+                for chunk in from / OPS_PER_CHUNK..=(end - 1) / OPS_PER_CHUNK {
+                    let lo = (chunk * OPS_PER_CHUNK).max(first);
+                    let hi = ((chunk + 1) * OPS_PER_CHUNK).min(end);
+                    let record = OpsChunk {
+                        first: lo,
+                        ops: activity.ops_between(lo, hi).cloned().collect(),
+                    };
+                    w.put.push((
+                        chunk_key(name, chunk),
+                        encode_json_record(BlobKind::Activity, &record)?,
+                    ));
+                    stored.chunks.insert(chunk);
+                }
+            }
+            let gone: Vec<u64> = stored
+                .chunks
+                .iter()
+                .copied()
+                .filter(|c| (c + 1) * OPS_PER_CHUNK <= first)
+                .collect();
+            for c in gone {
+                stored.chunks.remove(&c);
+                w.delete.push(chunk_key(name, c));
+            }
+            stored.upto = end;
+            stored.marker = Some(marker);
+        }
+        let dropped: Vec<String> = self
+            .histories
+            .keys()
+            .filter(|t| !live.contains(*t))
+            .cloned()
+            .collect();
+        for table in dropped {
+            if let Some(stored) = self.histories.remove(&table) {
+                w.delete
+                    .extend(stored.chunks.iter().map(|c| chunk_key(&table, *c)));
+            }
+            w.delete.push(table);
+        }
+        Ok(w)
+    }
+
     /// The app's Reset: the next checkpoint clears the store first; returns it.
     pub fn reset(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
         self.needs_clear = true;
@@ -297,43 +421,90 @@ fn placed_runs(engine: &Engine) -> Vec<(Arc<Run>, RunPlace)> {
 // ---- Activity, stored beside the catalog -------------------------------------------------
 //
 // The explorer's activity history (the engine's bounded per-table model) changes with every
-// read and write; it is stored in its own object store, one record per table, so the catalog
-// stays small. These two functions are the only place that knows where the history lives.
+// read and write; it is stored in its own object store so the catalog stays small: a head
+// record per table and its operations in chunks ([`ActivityWrites`]). `Saver::encode_activity`
+// and `join_activity` are the only places that know how.
 
-/// The activity history per table, as JSON, to store outside the catalog.
-pub fn split_activity(engine: &Engine) -> BTreeMap<String, Value> {
-    engine
-        .tables()
-        .filter_map(|t| {
-            let name = &t.descriptor.name;
-            let activity = serde_json::to_value(engine.activity(name)?).ok()?;
-            Some((name.clone(), activity))
-        })
-        .collect()
-}
-
-/// Puts stored activity history back into a restored engine; returns the tables whose history
-/// did not decode (it starts again for them).
-pub fn join_activity(engine: &mut Engine, activity: BTreeMap<String, Value>) -> Vec<String> {
-    let mut bad = Vec::new();
-    for (table, value) in activity {
-        match serde_json::from_value(value) {
-            Ok(a) => engine.restore_activity(&table, a),
-            Err(_) => bad.push(table),
+/// Puts the stored histories back into a restored engine: each table's head with the
+/// operations of its chunks. Returns what the store holds of each (so the first checkpoint
+/// writes only what changes); a damaged record is reported and its history starts again (a
+/// damaged chunk loses only its operations).
+fn join_activity(
+    engine: &mut Engine,
+    records: &BTreeMap<String, Vec<u8>>,
+    problems: &mut Vec<String>,
+) -> BTreeMap<String, StoredHistory> {
+    let mut heads: BTreeMap<&str, &[u8]> = BTreeMap::new();
+    let mut chunks: BTreeMap<&str, Vec<(u64, &[u8])>> = BTreeMap::new();
+    for (key, bytes) in records {
+        match key.split_once('#') {
+            None => {
+                heads.insert(key.as_str(), bytes.as_slice());
+            }
+            Some((table, n)) => match n.parse::<u64>() {
+                Ok(n) => chunks.entry(table).or_default().push((n, bytes.as_slice())),
+                Err(_) => problems.push(format!(
+                    "the activity record {key:?} is not Rowkey's; left alone"
+                )),
+            },
         }
     }
-    bad
-}
-
-/// The catalog record, and the activity history as records per table.
-fn encode_split_catalog(engine: &Engine) -> Result<(Vec<u8>, Vec<(String, Vec<u8>)>), CodecError> {
-    let value =
-        serde_json::to_value(engine.catalog()).map_err(|e| CodecError::Invalid(e.to_string()))?;
-    let records = split_activity(engine)
-        .iter()
-        .map(|(table, v)| Ok((table.clone(), encode_json_record(BlobKind::Activity, v)?)))
-        .collect::<Result<Vec<_>, CodecError>>()?;
-    Ok((encode_catalog_value(&value)?, records))
+    let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
+    for (table, mut parts) in chunks {
+        parts.sort_unstable_by_key(|p| p.0);
+        stored.insert(
+            table.to_string(),
+            StoredHistory {
+                chunks: parts.iter().map(|p| p.0).collect(),
+                ..StoredHistory::default()
+            },
+        );
+    }
+    for (table, bytes) in heads {
+        let head = decode_json_record(BlobKind::Activity, bytes).and_then(|v| {
+            serde_json::from_value::<Activity>(v).map_err(|e| CodecError::Invalid(e.to_string()))
+        });
+        let head = match head {
+            Ok(h) => h,
+            Err(e) => {
+                problems.push(format!(
+                    "the activity history of table {table} is damaged ({e}); it starts again"
+                ));
+                continue;
+            }
+        };
+        let end = head.recorded();
+        let mut ops = Vec::new();
+        let mut next = 0u64;
+        // Chunk keys sort by number ('$' follows '#').
+        for (key, bytes) in records.range(format!("{table}#")..format!("{table}$")) {
+            let chunk = decode_json_record(BlobKind::Activity, bytes).and_then(|v| {
+                serde_json::from_value::<OpsChunk>(v)
+                    .map_err(|e| CodecError::Invalid(e.to_string()))
+            });
+            match chunk {
+                Ok(c) => {
+                    for (i, op) in c.ops.into_iter().enumerate() {
+                        let seq = c.first + i as u64;
+                        if seq >= next && seq < end {
+                            ops.push(op);
+                            next = seq + 1;
+                        }
+                    }
+                }
+                Err(e) => problems.push(format!(
+                    "a part of the activity history of table {table} ({key}) is damaged ({e}); the rest is kept"
+                )),
+            }
+        }
+        engine.restore_activity(table, head.with_ops(ops));
+        if let Some(a) = engine.activity(table) {
+            let entry = stored.entry(table.to_string()).or_default();
+            entry.marker = Some(a.marker());
+            entry.upto = a.recorded();
+        }
+    }
+    stored
 }
 
 // ---- The stored records ------------------------------------------------------------------
@@ -381,8 +552,16 @@ impl StoredRecords {
         if let Some((key, bytes)) = &plan.wal {
             self.wal.insert(*key, bytes.clone());
         }
-        if let Some(activity) = &plan.activity {
-            self.activity = activity.iter().cloned().collect();
+        if let Some(w) = &plan.activity {
+            if w.replace_all {
+                self.activity.clear();
+            }
+            for key in &w.delete {
+                self.activity.remove(key);
+            }
+            for (key, bytes) in &w.put {
+                self.activity.insert(key.clone(), bytes.clone());
+            }
         }
     }
 }
@@ -455,21 +634,6 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
         }
     }
     // Catalogs, newest first.
-    let activity: BTreeMap<String, Value> = records
-        .activity
-        .iter()
-        .filter_map(
-            |(table, bytes)| match decode_json_record(BlobKind::Activity, bytes) {
-                Ok(v) => Some((table.clone(), v)),
-                Err(e) => {
-                    problems.push(format!(
-                        "the activity history of table {table} is damaged ({e}); it starts again"
-                    ));
-                    None
-                }
-            },
-        )
-        .collect();
     let mut readable: Vec<(u64, Catalog)> = Vec::new();
     let mut damaged_generations = BTreeSet::new();
     for (generation, bytes) in records.catalogs.iter().rev() {
@@ -504,11 +668,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
         None => (Engine::new(clock), Vec::new()),
     };
     problems.extend(missing);
-    for table in join_activity(&mut engine, activity) {
-        problems.push(format!(
-            "the activity history of table {table} does not decode; it starts again"
-        ));
-    }
+    let histories = join_activity(&mut engine, &records.activity, &mut problems);
     let mut replayed = 0;
     let mut replay =
         |engine: &mut Engine,
@@ -619,6 +779,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
         committed: layout,
         needs_checkpoint: !problems.is_empty(),
         needs_clear: false,
+        histories,
     };
     Loaded {
         engine,

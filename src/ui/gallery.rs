@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::state::{use_app, Action};
-use crate::designs::catalogue;
+use crate::designs::shared;
 
 const SOURCES: &[(&str, &str)] = &[
     ("000", "Three applications"),
@@ -27,7 +27,7 @@ pub fn Gallery() -> Html {
     let Some(app) = use_app() else {
         return html! {};
     };
-    let designs = catalogue();
+    let designs = shared();
     let groups: Html = SOURCES
         .iter()
         .map(|(source, heading)| {

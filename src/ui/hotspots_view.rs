@@ -6,6 +6,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
+use super::views_pane::use_shown_version;
 use crate::diagnose::{group, Evidence, Finding, WINDOW};
 use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
 
@@ -17,9 +18,8 @@ const CELL_H: f64 = 3.0;
 #[component]
 pub fn HotspotsView() -> Html {
     let app = use_app();
-    let key = app
-        .as_ref()
-        .map(|a| (a.selected_table.clone(), a.data_version));
+    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
+    let key = app.as_ref().map(|a| (a.selected_table.clone(), version));
     use_memo(key, move |_| {
         let started = super::perf_ms();
         let out = app.map(|a| render(&a)).unwrap_or_default();

@@ -12,6 +12,7 @@ use yew::prelude::*;
 
 use super::minimap::{Minimap, MinimapData};
 use super::state::{use_app, Action};
+use super::views_pane::use_shown_version;
 use crate::diagnose::{group, key_time_in};
 use crate::shell::TimeFormat;
 
@@ -26,6 +27,7 @@ const MAX_SCROLL_PX: f64 = 4_000_000.0;
 pub fn KeyspaceView() -> Html {
     let started = super::perf_ms();
     let app = use_app();
+    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
     let first = use_state(|| 0usize);
     let focus = use_state(|| 0usize);
     let dates = use_state(|| false);
@@ -40,7 +42,7 @@ pub fn KeyspaceView() -> Html {
     let data = {
         let app = app.clone();
         use_memo(
-            (table.clone(), app.data_version),
+            (table.clone(), version),
             move |(table, _)| -> Option<Rc<MinimapData>> {
                 let console = app.console.borrow();
                 let name = table.as_ref()?;

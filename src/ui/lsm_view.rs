@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::prefs::KeyDisplay;
 use super::state::use_app;
+use super::views_pane::use_shown_version;
 use crate::engine::{flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary, Table};
 
 /// Most events listed for a region.
@@ -20,6 +21,7 @@ const W: f64 = 600.0;
 #[component]
 pub fn LsmView() -> Html {
     let app = use_app();
+    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
     // The region picked by the keyboard or the buttons, by id; `None` follows the last event.
     let picked = use_state(|| None::<u64>);
     // The table drawn last, to tell when it was dropped while on show.
@@ -27,7 +29,7 @@ pub fn LsmView() -> Html {
     let key = app.as_ref().map(|a| {
         (
             a.selected_table.clone(),
-            a.data_version,
+            version,
             a.prefs.keys,
             *picked,
         )

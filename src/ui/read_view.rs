@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
+use super::views_pane::use_shown_version;
 
 fn meter(label: &str, returned: u64, examined: u64) -> Html {
     let pct = if examined == 0 {
@@ -21,7 +22,8 @@ fn meter(label: &str, returned: u64, examined: u64) -> Html {
 #[component]
 pub fn ReadView() -> Html {
     let app = use_app();
-    let key = app.as_ref().map(|a| a.data_version);
+    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
+    let key = app.as_ref().map(|_| version);
     use_memo(key, move |_| app.map(|a| render(&a)).unwrap_or_default())
         .as_ref()
         .clone()

@@ -12,6 +12,24 @@ use super::read_view::ReadView;
 use super::regions_view::RegionsView;
 use super::versions_view::VersionsView;
 
+/// Whether the panel a view sits in is the one shown.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Shown(pub bool);
+
+/// The data version a view draws: the app's while its panel is shown; while hidden, the one
+/// it drew last, so a hidden view does no work until it is shown again (then it catches up
+/// once). Views outside the pane are always shown.
+#[hook]
+pub fn use_shown_version(version: u64) -> u64 {
+    let shown = use_context::<Shown>().is_none_or(|s| s.0);
+    let last = use_mut_ref(|| version);
+    if shown {
+        *last.borrow_mut() = version;
+    }
+    let drawn = *last.borrow();
+    drawn
+}
+
 const TABS: [&str; 5] = ["Keyspace", "Hotspots", "Regions & read", "LSM", "Versions"];
 const VERSIONS_TAB: usize = 4;
 
@@ -65,11 +83,13 @@ pub fn ViewsPane() -> Html {
             }
         })
         .collect();
-    // Every view stays mounted (each recomputes once per data version, not per render); the
-    // ones not chosen are hidden.
+    // Every view stays mounted, keeping its place (scroll, picks); the ones not chosen are
+    // hidden and do no work until shown (`use_shown_version`).
     let panel = |i: usize, body: Html| {
         html! {
-            <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>{body}</div>
+            <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>
+                <ContextProvider<Shown> context={Shown(i == *current)}>{body}</ContextProvider<Shown>>
+            </div>
         }
     };
     html! {

@@ -27,6 +27,8 @@ test('a design loads, its patterns run, the views explain them', async () => {
 
   await openDesign(page, 'Reversed domain names');
   assert.match(await page.locator('.design-card').innerText(), /recommended/i);
+  // The read meters are on their tab (hidden tabs do no work until shown).
+  await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
   await runPattern(page, 'All pages of example.com (reversed keys)');
   assert.match(await lastOutput(page), /^75 row\(s\)$/m);
   assert.match(await page.locator('.meter').first().innerText(), /75 returned of 75 examined/);
