@@ -3,6 +3,9 @@
 //! where they happened); the skew of the recent traffic across regions; the widest rows; and the
 //! diagnosis in words above it all. Computed once per data version.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::state::use_app;
@@ -20,9 +23,10 @@ pub fn HotspotsView() -> Html {
     let app = use_app();
     let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
     let key = app.as_ref().map(|a| (a.selected_table.clone(), version));
+    let diagnosed = use_mut_ref(|| None::<(DiagnosisKey, Rc<Diagnosed>)>);
     use_memo(key, move |_| {
         let started = super::perf_ms();
-        let out = app.map(|a| render(&a)).unwrap_or_default();
+        let out = app.map(|a| render(&a, &diagnosed)).unwrap_or_default();
         super::lsm_view::record_view_ms("hotspots", started);
         out
     })
@@ -30,7 +34,17 @@ pub fn HotspotsView() -> Html {
     .clone()
 }
 
-fn render(app: &super::state::AppHandle) -> Html {
+/// What the diagnosis depends on: the table, its writes, its reads (in steps of
+/// [`READS_PER_DIAGNOSIS`]: only the hot-row rule counts them), its regions and rows. A get or
+/// a scan redraws the skew and the heatmaps; the words follow every write and every few reads.
+type DiagnosisKey = (String, u64, u64, usize, usize);
+const READS_PER_DIAGNOSIS: u64 = 50;
+type Diagnosed = (Evidence, Vec<Finding>);
+
+fn render(
+    app: &super::state::AppHandle,
+    diagnosed: &RefCell<Option<(DiagnosisKey, Rc<Diagnosed>)>>,
+) -> Html {
     let console = app.console.borrow();
     let engine = &console.shell.engine;
     let Some(name) = app.selected_table.clone() else {
@@ -42,19 +56,37 @@ fn render(app: &super::state::AppHandle) -> Html {
     let Some(activity) = engine.activity(&name) else {
         return html! { <section class="view"><h3>{format!("Hotspots of {name}")}</h3><p class="hint">{"Nothing has read or written this table yet."}</p></section> };
     };
-    let evidence = Evidence::gather(engine, &name).unwrap_or_default();
-    let findings = crate::diagnose::run(&evidence);
+    let key: DiagnosisKey = (
+        name.clone(),
+        activity.writes,
+        activity.reads / READS_PER_DIAGNOSIS,
+        table.regions.len(),
+        table.keys.row_count(),
+    );
+    let cached = diagnosed
+        .borrow()
+        .as_ref()
+        .filter(|(k, _)| *k == key)
+        .map(|(_, d)| d.clone());
+    let both = cached.unwrap_or_else(|| {
+        let evidence = Evidence::gather(engine, &name).unwrap_or_default();
+        let findings = crate::diagnose::run(&evidence);
+        let d = Rc::new((evidence, findings));
+        *diagnosed.borrow_mut() = Some((key, d.clone()));
+        d
+    });
+    let (evidence, findings) = (&both.0, &both.1);
     let now = engine.tick();
     html! {
         <section class="view hotspots" aria-label="Hotspots">
             <h3>{format!("Hotspots of {name}")}</h3>
-            {diagnosis(&findings)}
+            {diagnosis(findings)}
             {skew(table, activity)}
             <div class="heatmaps">
                 {heatmap(activity, OpKind::Write, now)}
                 {heatmap(activity, OpKind::Read, now)}
             </div>
-            {wide_rows(&evidence)}
+            {wide_rows(evidence)}
         </section>
     }
 }

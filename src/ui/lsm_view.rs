@@ -26,14 +26,9 @@ pub fn LsmView() -> Html {
     let picked = use_state(|| None::<u64>);
     // The table drawn last, to tell when it was dropped while on show.
     let last_shown = use_mut_ref(|| None::<String>);
-    let key = app.as_ref().map(|a| {
-        (
-            a.selected_table.clone(),
-            version,
-            a.prefs.keys,
-            *picked,
-        )
-    });
+    let key = app
+        .as_ref()
+        .map(|a| (a.selected_table.clone(), version, a.prefs.keys, *picked));
     let pick = {
         let picked = picked.clone();
         Callback::from(move |id: u64| picked.set(Some(id)))
