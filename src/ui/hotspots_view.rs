@@ -9,7 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::state::use_app;
-use super::views_pane::use_shown_version;
+use super::views_pane::use_shown;
 use crate::diagnose::{group, Evidence, Finding, WINDOW};
 use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
 
@@ -21,8 +21,10 @@ const CELL_H: f64 = 3.0;
 #[component]
 pub fn HotspotsView() -> Html {
     let app = use_app();
-    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
-    let key = app.as_ref().map(|a| (a.selected_table.clone(), version));
+    let key = use_shown(
+        app.as_ref()
+            .map(|a| (a.selected_table.clone(), a.data_version)),
+    );
     let diagnosed = use_mut_ref(|| None::<(DiagnosisKey, Rc<Diagnosed>)>);
     use_memo(key, move |_| {
         let started = super::perf_ms();

@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use super::minimap::{Minimap, MinimapData};
 use super::state::{use_app, Action};
-use super::views_pane::use_shown_version;
+use super::views_pane::use_shown;
 use crate::diagnose::{group, key_time_in};
 use crate::shell::TimeFormat;
 
@@ -27,7 +27,6 @@ const MAX_SCROLL_PX: f64 = 4_000_000.0;
 pub fn KeyspaceView() -> Html {
     let started = super::perf_ms();
     let app = use_app();
-    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
     let first = use_state(|| 0usize);
     let focus = use_state(|| 0usize);
     let dates = use_state(|| false);
@@ -38,19 +37,17 @@ pub fn KeyspaceView() -> Html {
         return html! {};
     };
     let table = app.selected_table.clone();
+    let data_key = use_shown((table.clone(), app.data_version));
     // What depends on the data only: once per data version.
     let data = {
         let app = app.clone();
-        use_memo(
-            (table.clone(), version),
-            move |(table, _)| -> Option<Rc<MinimapData>> {
-                let console = app.console.borrow();
-                let name = table.as_ref()?;
-                let engine = &console.shell.engine;
-                let t = engine.table(name).ok()?;
-                Some(Rc::new(MinimapData::of(t, engine.activity(name))))
-            },
-        )
+        use_memo(data_key, move |(table, _)| -> Option<Rc<MinimapData>> {
+            let console = app.console.borrow();
+            let name = table.as_ref()?;
+            let engine = &console.shell.engine;
+            let t = engine.table(name).ok()?;
+            Some(Rc::new(MinimapData::of(t, engine.activity(name))))
+        })
     };
     {
         // A new table starts at its top.

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::prefs::KeyDisplay;
 use super::state::use_app;
-use super::views_pane::use_shown_version;
+use super::views_pane::use_shown;
 use crate::engine::{flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary, Table};
 
 /// Most events listed for a region.
@@ -21,14 +21,19 @@ const W: f64 = 600.0;
 #[component]
 pub fn LsmView() -> Html {
     let app = use_app();
-    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
     // The region picked by the keyboard or the buttons, by id; `None` follows the last event.
     let picked = use_state(|| None::<u64>);
     // The table drawn last, to tell when it was dropped while on show.
     let last_shown = use_mut_ref(|| None::<String>);
-    let key = app
-        .as_ref()
-        .map(|a| (a.selected_table.clone(), version, a.prefs.keys, *picked));
+    let key = app.as_ref().map(|a| {
+        (
+            a.selected_table.clone(),
+            a.data_version,
+            a.prefs.keys,
+            *picked,
+        )
+    });
+    let key = use_shown(key);
     let pick = {
         let picked = picked.clone();
         Callback::from(move |id: u64| picked.set(Some(id)))

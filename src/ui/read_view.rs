@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
-use super::views_pane::use_shown_version;
+use super::views_pane::use_shown;
 
 fn meter(label: &str, returned: u64, examined: u64) -> Html {
     let pct = if examined == 0 {
@@ -22,8 +22,7 @@ fn meter(label: &str, returned: u64, examined: u64) -> Html {
 #[component]
 pub fn ReadView() -> Html {
     let app = use_app();
-    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
-    let key = app.as_ref().map(|_| version);
+    let key = use_shown(app.as_ref().map(|a| a.data_version));
     use_memo(key, move |_| app.map(|a| render(&a)).unwrap_or_default())
         .as_ref()
         .clone()

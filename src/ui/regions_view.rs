@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
-use super::views_pane::use_shown_version;
+use super::views_pane::use_shown;
 
 /// How many recent operations the heat covers.
 const RECENT_OPS: usize = 200;
@@ -12,10 +12,10 @@ const RECENT_OPS: usize = 200;
 #[component]
 pub fn RegionsView() -> Html {
     let app = use_app();
-    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
     let key = app
         .as_ref()
-        .map(|a| (a.selected_table.clone(), version, a.prefs.keys));
+        .map(|a| (a.selected_table.clone(), a.data_version, a.prefs.keys));
+    let key = use_shown(key);
     use_memo(key, move |_| app.map(|a| render(&a)).unwrap_or_default())
         .as_ref()
         .clone()

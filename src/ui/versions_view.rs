@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use yew::prelude::*;
 
 use super::state::use_app;
-use super::views_pane::use_shown_version;
+use super::views_pane::use_shown;
 use crate::bytes::to_printable;
 use crate::engine::{CellKind, Fate, Part, RowStack, StackCell};
 
@@ -18,7 +18,6 @@ const CELLS_SHOWN: usize = 200;
 #[component]
 pub fn VersionsView() -> Html {
     let app = use_app();
-    let version = use_shown_version(app.as_ref().map_or(0, |a| a.data_version));
     let last_shown = use_mut_ref(|| None::<String>);
     let target = app.as_ref().and_then(|a| row_of(a));
     {
@@ -36,10 +35,11 @@ pub fn VersionsView() -> Html {
         (
             a.selected_table.clone(),
             target.clone(),
-            version,
+            a.data_version,
             a.prefs.keys,
         )
     });
+    let key = use_shown(key);
     use_memo(key, move |_| {
         let started = super::perf_ms();
         let html = app

@@ -16,17 +16,17 @@ use super::versions_view::VersionsView;
 #[derive(Clone, Copy, PartialEq)]
 pub struct Shown(pub bool);
 
-/// The data version a view draws: the app's while its panel is shown; while hidden, the one
-/// it drew last, so a hidden view does no work until it is shown again (then it catches up
-/// once). Views outside the pane are always shown.
+/// What a view draws from (its memo key): the current one while its panel is shown; while
+/// hidden, the one it drew last, so a hidden view does no work until it is shown again (then
+/// it catches up once). Views outside the pane are always shown.
 #[hook]
-pub fn use_shown_version(version: u64) -> u64 {
+pub fn use_shown<K: Clone + 'static>(key: K) -> K {
     let shown = use_context::<Shown>().is_none_or(|s| s.0);
-    let last = use_mut_ref(|| version);
+    let last = use_mut_ref(|| key.clone());
     if shown {
-        *last.borrow_mut() = version;
+        *last.borrow_mut() = key;
     }
-    let drawn = *last.borrow();
+    let drawn = last.borrow().clone();
     drawn
 }
 

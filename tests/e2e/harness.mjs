@@ -44,6 +44,9 @@ export async function runCommand(page, text) {
   await input.fill(text);
   await input.press('Enter');
   await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before);
+  // A long command (generate, a batch) shows its entry at once with a progress bar: wait for it
+  // to finish.
+  await page.waitForFunction(() => { const e = [...document.querySelectorAll('.entry')].pop(); return e && !e.querySelector('.progress'); }, null, { timeout: 120_000 });
   return lastOutput(page);
 }
 

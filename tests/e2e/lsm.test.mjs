@@ -30,6 +30,8 @@ test('a run appears after flush and runs merge after major_compact', async () =>
   const { page, errors } = await openApp(context, url);
   await page.waitForSelector('.status.ok');
   await runCommand(page, "create 'lsm', {NAME => 'f', VERSIONS => 1}");
+  // A hidden tab does no work: the LSM view is read on its tab.
+  await tab(page, 'LSM');
   await runCommand(page, "put 'lsm', 'a', 'f:q', '1'");
   await runCommand(page, "put 'lsm', 'c', 'f:q', '2'");
   assert.deepEqual(await runs(page), [], 'nothing flushed yet');
@@ -78,6 +80,7 @@ test('a masked cell shows masked before major_compact and is gone after', async 
   await page.waitForSelector('.status.ok');
   await page.selectOption('#pref-theme', 'light');
   await runCommand(page, "create 'vs', {NAME => 'f', VERSIONS => 3}");
+  await tab(page, 'Versions');
   await runCommand(page, "put 'vs', 'r1', 'f:a', 'one', 10");
   await runCommand(page, "put 'vs', 'r1', 'f:a', 'two', 20");
   await runCommand(page, "put 'vs', 'r1', 'f:a', 'three', 30");
@@ -114,6 +117,7 @@ test('a row whose cells are all deleted shows its markers; a dropped table gets 
   const { page, errors } = await openApp(context, url);
   await page.waitForSelector('.status.ok');
   await runCommand(page, "create 'gone', 'f', 'g'");
+  await tab(page, 'Versions');
   await runCommand(page, "put 'gone', 'r', 'f:a', 'x'");
   await runCommand(page, "put 'gone', 'r', 'g:b', 'y'");
   await runCommand(page, "deleteall 'gone', 'r'");
@@ -125,13 +129,16 @@ test('a row whose cells are all deleted shows its markers; a dropped table gets 
   assert.equal(await page.locator('.stacks .mark.DeleteFamily').count(), 2, 'each family marker is drawn');
   await tab(page, 'Versions');
   await page.locator('.stacks').screenshot({ path: path.join(SHOTS, 'e2e-stacks-narrow.png') });
+  // Both views have shown the table; it is dropped while the LSM tab is chosen.
+  await tab(page, 'LSM');
+  await page.waitForSelector('.lsm .family');
   await runCommand(page, "disable 'gone'");
   await runCommand(page, "drop 'gone'");
-  await page.waitForSelector('.stacks .notice');
-  assert.match(await page.locator('.stacks .notice').innerText(), /Table 'gone' was dropped while shown/);
-  await tab(page, 'LSM');
   await page.waitForSelector('.lsm .notice');
   assert.match(await page.locator('.lsm .notice').innerText(), /Table 'gone' was dropped while shown/);
+  await tab(page, 'Versions');
+  await page.waitForSelector('.stacks .notice');
+  assert.match(await page.locator('.stacks .notice').innerText(), /Table 'gone' was dropped while shown/);
   assert.deepEqual(errors, []);
   await context.close();
 });
