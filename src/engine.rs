@@ -14,6 +14,7 @@ mod family;
 mod filter;
 mod keys;
 mod lsm;
+mod policy;
 mod resolve;
 mod scan;
 mod snapshot;
@@ -33,6 +34,7 @@ pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
 pub use keys::{KeyEntry, KeyIndex, Position};
+pub use policy::CompactionPolicy;
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
@@ -96,6 +98,7 @@ pub struct Changes {
 pub struct Engine {
     tables: BTreeMap<String, Table>,
     clock: Box<dyn Fn() -> u64>,
+    /// The newest server timestamp handed out; saved with the clocks (nothing ratchets on it).
     last_ts: u64,
     seq: u64,
     tick: u64,
@@ -148,10 +151,14 @@ impl Engine {
         (self.clock)()
     }
 
-    /// A server timestamp: the clock, but strictly above every server timestamp handed out before.
+    /// A server timestamp: the clock's time, as HBase stamps a mutation (`HRegion`'s batch
+    /// takes `EnvironmentEdgeManager.currentTime()` once for all its cells). Writes within one
+    /// millisecond share it, and their sequence numbers order them: of two puts of a column in
+    /// the same millisecond the later one is read, and a delete marker hides a put stamped in
+    /// the same millisecond after it (see `Cell`'s order and the delete tracker).
     fn next_timestamp(&mut self) -> u64 {
-        let ts = self.now().max(self.last_ts + 1);
-        self.last_ts = ts;
+        let ts = self.now();
+        self.last_ts = self.last_ts.max(ts);
         ts
     }
 
@@ -363,6 +370,20 @@ impl Engine {
         Ok(())
     }
 
+    /// Replaces a table's thresholds and attributes (what `alter` of table options does).
+    pub fn set_table_attributes(
+        &mut self,
+        table: &str,
+        settings: TableSettings,
+        attributes: BTreeMap<String, String>,
+    ) -> Result<()> {
+        let d = &mut self.table_mut(table)?.descriptor;
+        d.settings = settings;
+        d.attributes = attributes;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
     /// The start keys of every region but the first.
     pub fn splits(&self, table: &str) -> Result<Vec<Vec<u8>>> {
         Ok(self
@@ -385,6 +406,9 @@ impl Engine {
     /// Turns mutations into cells with their timestamps resolved, or says why they cannot apply.
     fn prepare(&mut self, table: &str, row: &[u8], mutations: &[Mutation]) -> Result<Vec<Cell>> {
         let t = self.enabled_table(table)?;
+        if t.descriptor.read_only() {
+            return Err(Error::ReadOnly);
+        }
         validate_row(row)?;
         let region = t.regions.get(t.region_index(row));
         // Family names are shared with the region's stores: no allocation per cell.
@@ -561,6 +585,7 @@ impl Engine {
             return;
         };
         let settings = t.descriptor.settings;
+        let t_split_enabled = t.descriptor.split_enabled();
         let Some(region) = t.regions.get(idx) else {
             return;
         };
@@ -570,22 +595,38 @@ impl Engine {
         let families = flush_policy(region, settings.flush_bytes);
         self.keep_before(table, Some(idx), LsmEventKind::Flush);
         self.flush_region(table, idx, &families);
-        let needs_compaction: Vec<usize> =
+        // A store with enough runs asks for a minor compaction; the exploring policy picks
+        // which of its runs to merge (`ExploringCompactionPolicy`), possibly none.
+        let policy = CompactionPolicy::new(settings.compaction_threshold, settings.flush_bytes);
+        let needs_compaction: Vec<(usize, std::ops::Range<usize>)> =
             match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
                 Some(r) => r
                     .stores
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.runs.len() >= settings.compaction_threshold)
-                    .map(|(i, _)| i)
+                    .filter_map(|(i, s)| {
+                        let oldest_first: Vec<u64> =
+                            s.runs.iter().rev().map(|r| r.bytes as u64).collect();
+                        let pick = policy.select(&oldest_first)?;
+                        // Back to the store's newest-first positions.
+                        let n = s.runs.len();
+                        Some((i, n - pick.end..n - pick.start))
+                    })
                     .collect(),
                 None => return,
             };
-        for fi in needs_compaction {
-            self.compact_store(table, idx, fi, false);
+        for (fi, pick) in needs_compaction {
+            self.compact_runs(table, idx, fi, pick);
         }
         let split_at = match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
-            Some(r) if settings.split_bytes > 0 && r.bytes() > settings.split_bytes => r.mid_key(),
+            Some(r)
+                if settings.split_bytes > 0
+                    && r.bytes() > settings.split_bytes
+                    && t_split_enabled =>
+            {
+                r.mid_key()
+            }
             _ => None,
         };
         if let Some(mid) = split_at {
@@ -890,6 +931,38 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// A minor compaction of the runs at `pick` (newest-first positions) of one store: the
+    /// others are set aside while the store compacts, and go back around the merged run.
+    fn compact_runs(&mut self, table: &str, idx: usize, fi: usize, pick: std::ops::Range<usize>) {
+        fn store<'e>(e: &'e mut Engine, table: &str, idx: usize, fi: usize) -> Option<&'e mut Store> {
+            e.tables
+                .get_mut(table)
+                .and_then(|t| t.regions.get_mut(idx))
+                .and_then(|r| r.stores.get_mut(fi))
+        }
+        let Some(s) = store(self, table, idx, fi) else {
+            return;
+        };
+        if pick.end > s.runs.len() || pick.start >= pick.end {
+            return;
+        }
+        let mut older = s.runs.split_off(pick.end);
+        let newer: Vec<_> = s.runs.drain(..pick.start).collect();
+        self.compact_store(table, idx, fi, false);
+        if let Some(s) = store(self, table, idx, fi) {
+            let mut runs = newer;
+            runs.append(&mut s.runs);
+            runs.append(&mut older);
+            s.runs = runs;
+        }
+        // The key index was refreshed from the picked runs alone: refresh it from them all.
+        if let Some(t) = self.tables.get_mut(table) {
+            if let Some(r) = t.regions.get(idx) {
+                t.keys.replace_range(&r.start, &r.end, r.rows());
+            }
+        }
     }
 
     fn compact_store(&mut self, table: &str, idx: usize, fi: usize, major: bool) {

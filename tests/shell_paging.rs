@@ -135,7 +135,7 @@ fn a_small_scan_is_one_page_as_before() -> TestResult {
     assert!(out.more.is_none());
     assert_eq!(
         without_took(&out.output),
-        "ROW  COLUMN+CELL\n row00000 column=f:a, timestamp=1000, value=a0\n row00001 column=f:a, timestamp=1001, value=a1\n2 row(s)\n"
+        "ROW  COLUMN+CELL\n row00000 column=f:a, timestamp=1000, value=a0\n row00001 column=f:a, timestamp=1000, value=a1\n2 row(s)\n"
     );
     let out = shell.run("scan 't'").remove(0);
     assert!(out.more.is_none() && out.output.contains("\n10 row(s)\n"));

@@ -42,6 +42,9 @@ pub enum Error {
         "org.apache.hadoop.hbase.DoNotRetryIOException: Field is not a long, it's {0} bytes wide"
     )]
     NotALong(usize),
+    /// A write to a table whose descriptor says READONLY (`HRegion.checkReadOnly`).
+    #[error("org.apache.hadoop.hbase.DoNotRetryIOException: region is read only")]
+    ReadOnly,
     /// A split key outside the region or equal to its start.
     #[error("Split row {0} is not inside region bounds or equals the region start")]
     BadSplitKey(String),

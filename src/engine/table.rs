@@ -1,5 +1,7 @@
 //! Tables and their regions: key ranges, the stores inside them, and how they split.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::family::FamilyDescriptor;
@@ -35,6 +37,12 @@ pub struct TableDescriptor {
     pub name: String,
     pub families: Vec<FamilyDescriptor>,
     pub settings: TableSettings,
+    /// HBase's table attributes as `create` and `alter` set them (the descriptor's values:
+    /// `MAX_FILESIZE`, `READONLY`, `DURABILITY`, `SPLIT_ENABLED`, metadata ...), which
+    /// `describe` prints. MAX_FILESIZE and MEMSTORE_FLUSHSIZE also drive `settings`; the
+    /// engine acts on READONLY ([`Self::read_only`]) and SPLIT_ENABLED ([`Self::split_enabled`]).
+    #[serde(default)]
+    pub attributes: BTreeMap<String, String>,
 }
 
 impl TableDescriptor {
@@ -43,7 +51,27 @@ impl TableDescriptor {
             name: name.to_string(),
             families,
             settings: TableSettings::default(),
+            attributes: BTreeMap::new(),
         }
+    }
+
+    /// `READONLY => true`: every write is refused (`HRegion.checkReadOnly`).
+    pub fn read_only(&self) -> bool {
+        self.attribute_is("READONLY", true)
+    }
+
+    /// `SPLIT_ENABLED => false` stops automatic splits (`RegionSplitPolicy.shouldSplit` asks
+    /// `TableDescriptor.isSplitEnabled`).
+    pub fn split_enabled(&self) -> bool {
+        !self.attribute_is("SPLIT_ENABLED", false)
+    }
+
+    /// Whether a boolean attribute is set to `value` (Java's `Boolean.valueOf`: only "true",
+    /// in any case, is true).
+    fn attribute_is(&self, key: &str, value: bool) -> bool {
+        self.attributes
+            .get(key)
+            .is_some_and(|v| v.eq_ignore_ascii_case("true") == value)
     }
 
     pub fn family(&self, name: &[u8]) -> Option<&FamilyDescriptor> {

@@ -13,6 +13,9 @@ pub enum Value {
     Ident(String),
     Array(Vec<Spanned>),
     Hash(Vec<(Spanned, Spanned)>),
+    /// A JRuby method call on a Java class: `org.apache.hadoop.hbase.filter.PageFilter.new(10)`,
+    /// `Bytes.toBytes('r')`. The shell builds filter objects this way.
+    Call { name: String, args: Vec<Spanned> },
 }
 
 /// A value and where it was written.
@@ -63,6 +66,16 @@ impl Value {
                     })
                     .collect(),
             ),
+            Value::Call { name, args } => Value::Call {
+                name: name.clone(),
+                args: args
+                    .iter()
+                    .map(|a| Spanned {
+                        value: a.value.strip(),
+                        span: 0..0,
+                    })
+                    .collect(),
+            },
             other => other.clone(),
         }
     }
@@ -106,6 +119,16 @@ impl fmt::Display for Value {
                     write!(f, "{}", item.value)?;
                 }
                 f.write_str("]")
+            }
+            Value::Call { name, args } => {
+                write!(f, "{name}(")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", a.value)?;
+                }
+                f.write_str(")")
             }
             Value::Hash(pairs) => {
                 f.write_str("{")?;

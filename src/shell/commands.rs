@@ -68,7 +68,22 @@ pub const FAMILY_OPTIONS: &[&str] = &[
     "REPLICATION_SCOPE",
 ];
 
-const TABLE_OPTIONS: &[&str] = &["MAX_FILESIZE", "MEMSTORE_FLUSHSIZE", "COMPACTION_THRESHOLD"];
+const TABLE_OPTIONS: &[&str] = &[
+    "MAX_FILESIZE",
+    "MEMSTORE_FLUSHSIZE",
+    "COMPACTION_THRESHOLD",
+    "READONLY",
+    "COMPACTION_ENABLED",
+    "SPLIT_ENABLED",
+    "MERGE_ENABLED",
+    "NORMALIZATION_ENABLED",
+    "DURABILITY",
+    "REGION_REPLICATION",
+    "PRIORITY",
+    "OWNER",
+    "METADATA",
+    "CONFIGURATION",
+];
 
 /// Several option lists as one, at compile time (`N` is checked against their total length).
 const fn join<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
@@ -87,13 +102,17 @@ const fn join<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
     out
 }
 
-const CREATE_OPTIONS: &[&str] = &join::<18>(&[
+const CREATE_OPTIONS: &[&str] = &join::<30>(&[
     FAMILY_OPTIONS,
-    &["SPLITS", "NUMREGIONS", "SPLITALGO"],
+    &["SPLITS", "SPLITS_FILE", "NUMREGIONS", "SPLITALGO"],
     TABLE_OPTIONS,
 ]);
 
-const ALTER_OPTIONS: &[&str] = &join::<17>(&[&["METHOD", "delete"], FAMILY_OPTIONS, TABLE_OPTIONS]);
+const ALTER_OPTIONS: &[&str] = &join::<29>(&[
+    &["METHOD", "delete", "REOPEN_REGIONS"],
+    FAMILY_OPTIONS,
+    TABLE_OPTIONS,
+]);
 
 const GET_OPTIONS: &[&str] = &[
     "COLUMN",
@@ -118,6 +137,8 @@ const SCAN_OPTIONS: &[&str] = &[
     "TIMESTAMP",
     "FILTER",
     "MAXLENGTH",
+    "ALL_METRICS",
+    "METRICS",
 ];
 
 const fn spec(

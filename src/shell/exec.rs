@@ -8,6 +8,7 @@ mod args;
 mod ddl;
 mod dml;
 mod general;
+mod jruby;
 mod rowkey;
 mod tools;
 

@@ -2,7 +2,7 @@
 
 use super::convert::Converters;
 use crate::bytes::to_printable;
-use crate::engine::{Cell, FamilyDescriptor, Row, Table, TableSettings};
+use crate::engine::{Cell, FamilyDescriptor, OpStats, Row, Table, TableDescriptor, TableSettings};
 
 /// How cell timestamps print in `get` and `scan`.
 #[derive(Default)]
@@ -124,6 +124,80 @@ pub fn scan_rows(
     Ok(out)
 }
 
+/// Scan metrics HBase 2.5's client reports (`ScanMetrics`) that are zero by construction in
+/// one engine in one page: there is no remote server to call or retry, and no region moves.
+const ZERO_METRICS: &[&str] = &[
+    "BYTES_IN_REMOTE_RESULTS",
+    "NOT_SERVING_REGION_EXCEPTION",
+    "REMOTE_RPC_CALLS",
+    "REMOTE_RPC_RETRIES",
+    "RPC_RETRIES",
+];
+
+/// Scan metrics HBase reports that Rowkey does not measure: they time or count the calls
+/// between a client and region servers.
+const UNMEASURED_METRICS: &[&str] = &["MILLIS_BETWEEN_NEXTS", "RPC_CALLS"];
+
+/// The scan metrics after a scan's rows, as hbase-shell's `formatter.rb` `scan_metrics` prints
+/// them: an empty line, `METRIC  VALUE`, then one ` NAME value` line per metric in
+/// alphabetical order, only those in `names` unless it is empty. HBase's names come from
+/// [`OpStats::metrics`]; Rowkey's own counters and the metrics it does not measure follow on
+/// lines of their own, so the table holds only what HBase would print.
+pub fn scan_metrics(stats: &OpStats, names: &[String]) -> String {
+    let wanted = |name: &str| names.is_empty() || names.iter().any(|n| n == name);
+    let measured = stats.metrics();
+    let mut hbase: Vec<(&str, u64)> = measured
+        .iter()
+        .filter(|m| m.hbase)
+        .map(|m| (m.name, m.value))
+        .chain(ZERO_METRICS.iter().map(|n| (*n, 0)))
+        .filter(|(n, _)| wanted(n))
+        .collect();
+    hbase.sort_unstable();
+    let mut out = String::from("\nMETRIC  VALUE\n");
+    for (name, value) in hbase {
+        out.push_str(&format!(" {name} {value}\n"));
+    }
+    let own: Vec<String> = measured
+        .iter()
+        .filter(|m| !m.hbase && wanted(m.name))
+        .map(|m| format!("{} {}", m.name, m.value))
+        .collect();
+    if !own.is_empty() {
+        out.push_str(&format!(
+            "Rowkey's own counters (HBase has none): {}\n",
+            own.join(", ")
+        ));
+    }
+    let unmeasured: Vec<&str> = UNMEASURED_METRICS
+        .iter()
+        .copied()
+        .filter(|n| wanted(n))
+        .collect();
+    if !unmeasured.is_empty() {
+        out.push_str(&format!(
+            "Not measured in a single-machine playground (no client-server calls): {}\n",
+            unmeasured.join(", ")
+        ));
+    }
+    let unknown: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| {
+            !measured.iter().any(|m| m.name == *n)
+                && !ZERO_METRICS.contains(n)
+                && !UNMEASURED_METRICS.contains(n)
+        })
+        .collect();
+    if !unknown.is_empty() {
+        out.push_str(&format!(
+            "No scan metric is called {} (HBase prints nothing for it).\n",
+            unknown.join(", ")
+        ));
+    }
+    out
+}
+
 /// The header line of a scan's output.
 pub const SCAN_HEADER: &str = "ROW  COLUMN+CELL\n";
 
@@ -218,6 +292,53 @@ fn family_block(f: &FamilyDescriptor) -> String {
     )
 }
 
+/// The table attributes `describe` prints after the name, as
+/// `TableDescriptorBuilder.ModifyableTableDescriptor.toStringTableAttributes` writes them:
+/// nothing without attributes, else `, {TABLE_ATTRIBUTES => {KEY => 'v', ..., METADATA =>
+/// {'k' => 'v', ...}}}` with HBase's reserved keys first and the others under METADATA, each
+/// group in byte order.
+fn table_attributes(d: &TableDescriptor) -> String {
+    const RESERVED: &[&str] = &[
+        "DURABILITY",
+        "IS_META",
+        "MAX_FILESIZE",
+        "MEMSTORE_FLUSHSIZE",
+        "PRIORITY",
+        "READONLY",
+        "REGION_REPLICATION",
+    ];
+    let mut values = d.attributes.clone();
+    // Thresholds set before Rowkey kept attributes.
+    let defaults = TableSettings::default();
+    if d.settings.split_bytes != defaults.split_bytes {
+        values
+            .entry("MAX_FILESIZE".into())
+            .or_insert_with(|| d.settings.split_bytes.to_string());
+    }
+    if d.settings.flush_bytes != defaults.flush_bytes {
+        values
+            .entry("MEMSTORE_FLUSHSIZE".into())
+            .or_insert_with(|| d.settings.flush_bytes.to_string());
+    }
+    if values.is_empty() {
+        return String::new();
+    }
+    let mut parts: Vec<String> = values
+        .iter()
+        .filter(|(k, _)| RESERVED.contains(&k.as_str()))
+        .map(|(k, v)| format!("{k} => '{}'", to_printable(v.as_bytes())))
+        .collect();
+    let user: Vec<String> = values
+        .iter()
+        .filter(|(k, _)| !RESERVED.contains(&k.as_str()))
+        .map(|(k, v)| format!("'{k}' => '{}'", to_printable(v.as_bytes())))
+        .collect();
+    if !user.is_empty() {
+        parts.push(format!("METADATA => {{{}}}", user.join(", ")));
+    }
+    format!(", {{TABLE_ATTRIBUTES => {{{}}}}}", parts.join(", "))
+}
+
 /// `describe`'s output.
 pub fn describe(table: &Table) -> String {
     let d = &table.descriptor;
@@ -226,26 +347,9 @@ pub fn describe(table: &Table) -> String {
         d.name,
         if table.enabled { "ENABLED" } else { "DISABLED" }
     );
-    let defaults = TableSettings::default();
-    let mut attrs = Vec::new();
-    if d.settings.split_bytes != defaults.split_bytes {
-        attrs.push(format!("MAX_FILESIZE => '{}'", d.settings.split_bytes));
-    }
-    if d.settings.flush_bytes != defaults.flush_bytes {
-        attrs.push(format!(
-            "MEMSTORE_FLUSHSIZE => '{}'",
-            d.settings.flush_bytes
-        ));
-    }
-    if attrs.is_empty() {
-        out.push_str(&format!("{}\n", d.name));
-    } else {
-        out.push_str(&format!(
-            "{}, {{TABLE_ATTRIBUTES => {{{}}}}}\n",
-            d.name,
-            attrs.join(", ")
-        ));
-    }
+    out.push_str(&d.name);
+    out.push_str(&table_attributes(d));
+    out.push('\n');
     out.push_str("COLUMN FAMILIES DESCRIPTION\n");
     for f in &d.families {
         out.push_str(&family_block(f));

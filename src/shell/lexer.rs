@@ -141,12 +141,33 @@ pub(super) fn step(src: &str, b: &[u8], i: usize) -> (Raw, usize) {
             };
             (raw, i)
         }
-        c if c.is_ascii_alphabetic() || c == b'_' => {
+        c if c.is_ascii_alphabetic()
+            || c == b'_'
+            || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)) =>
+        {
+            // Words run on through `.` (`org.apache.hadoop.hbase.filter.PageFilter.new`) and
+            // `::` (`CompareOperator::EQUAL`); a word may start with `.` right after a
+            // string (`'r'.to_java_bytes`).
             let mut i = i + 1;
-            while b.get(i).is_some_and(|c| {
-                c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.' || *c == b'?' || *c == b'!'
-            }) {
-                i += 1;
+            loop {
+                match b.get(i) {
+                    Some(c)
+                        if c.is_ascii_alphanumeric()
+                            || *c == b'_'
+                            || *c == b'.'
+                            || *c == b'?'
+                            || *c == b'!' =>
+                    {
+                        i += 1
+                    }
+                    Some(b':')
+                        if b.get(i + 1) == Some(&b':')
+                            && b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) =>
+                    {
+                        i += 2
+                    }
+                    _ => break,
+                }
             }
             let word = src.get(start..i).unwrap_or("").to_string();
             (Raw::Tok(Tok::Ident(word)), i)

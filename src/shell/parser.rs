@@ -229,9 +229,44 @@ impl Parser {
             return self.expected("a value");
         };
         let value = match t.tok {
-            Tok::Str { bytes, .. } => Value::Str(bytes),
+            Tok::Str { bytes, .. } => {
+                self.pos += 1;
+                // `'r1'.to_java_bytes`: a Ruby string's bytes, as the shell's JRuby examples
+                // pass byte arrays.
+                let mut end = t.span.end;
+                let suffix = self
+                    .peek_raw()
+                    .filter(|n| {
+                        n.span.start == end
+                            && matches!(&n.tok, Tok::Ident(w) if w == ".to_java_bytes")
+                    })
+                    .map(|n| n.span.end);
+                if let Some(e) = suffix {
+                    end = e;
+                    self.pos += 1;
+                }
+                return Ok(Spanned {
+                    value: Value::Str(bytes),
+                    span: t.span.start..end,
+                });
+            }
             Tok::Int(i) => Value::Int(i),
-            Tok::Ident(w) => Value::Ident(w),
+            Tok::Ident(w) => {
+                let call = self
+                    .tokens
+                    .get(self.pos + 1)
+                    .is_some_and(|n| n.tok == Tok::LParen && n.span.start == t.span.end);
+                if call {
+                    self.pos += 1;
+                    let (args, parens) =
+                        self.bracketed((Tok::LParen, "("), (Tok::RParen, ")"), |p| p.value())?;
+                    return Ok(Spanned {
+                        value: Value::Call { name: w, args },
+                        span: t.span.start..parens.end,
+                    });
+                }
+                Value::Ident(w)
+            }
             Tok::LBracket => return self.array(),
             Tok::LBrace => return self.hash(),
             _ => return self.expected("a value"),

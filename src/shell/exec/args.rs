@@ -114,6 +114,7 @@ pub(super) fn kind_name(v: &Value) -> &'static str {
         Value::Ident(_) => "a constant",
         Value::Array(_) => "an array",
         Value::Hash(_) => "a hash",
+        Value::Call { .. } => "a Java object",
     }
 }
 
@@ -242,6 +243,16 @@ pub(super) fn columns_of(a: &Spanned) -> Res<Vec<Column>> {
             .collect(),
         _ => Ok(vec![split_column(&bytes_of(a, "column")?)]),
     }
+}
+
+/// The column of `incr`, `get_counter` and `append`: `family:qualifier`, or a bare `family`
+/// for the family's empty qualifier. Recent `table.rb` splits these with `split_column_name`
+/// and passes a missing qualifier on as `nil`, which `Increment.addColumn`, `Get.addColumn`
+/// and `Append.addColumn` take as the empty qualifier (older shells refused it with "Failed to
+/// provide both column family and column qualifier").
+pub(super) fn counter_column(args: &Args<'_>, i: usize) -> Res<(Vec<u8>, Vec<u8>)> {
+    let (family, qualifier) = split_column(&args.bytes(i, "column")?);
+    Ok((family, qualifier.unwrap_or_default()))
 }
 
 /// A `family:qualifier` argument that must name a column.

@@ -101,34 +101,174 @@ fn list(engine: &Engine, args: &Args<'_>) -> Res<Reply> {
     Ok(Some(echo(out, format::ruby_array(&names))))
 }
 
-fn table_settings(opts: &mut Opts<'_>, settings: &mut TableSettings) -> Res<()> {
+/// Family options HBase's `cfd` accepts that Rowkey keeps no setting for (caching, MOB,
+/// encryption, HDFS placement): accepted without effect, as a single engine in memory has
+/// nothing they would change.
+const FAMILY_ACCEPTED: &[&str] = &[
+    "CACHE_DATA_ON_WRITE",
+    "CACHE_INDEX_ON_WRITE",
+    "CACHE_BLOOMS_ON_WRITE",
+    "EVICT_BLOCKS_ON_CLOSE",
+    "IN_MEMORY_COMPACTION",
+    "COMPRESS_TAGS",
+    "PREFETCH_BLOCKS_ON_OPEN",
+    "IS_MOB",
+    "MOB_THRESHOLD",
+    "MOB_COMPACT_PARTITION_POLICY",
+    "NEW_VERSION_BEHAVIOR",
+    "ENCRYPTION",
+    "ENCRYPTION_KEY",
+    "COMPRESSION_COMPACT",
+    "STORAGE_POLICY",
+    "DFS_REPLICATION",
+    "METADATA",
+    "CONFIGURATION",
+];
+
+/// The options HBase's `cfd` has no use for: it prints "Unknown argument ignored for column
+/// family NAME: KEY" for each and goes on (admin.rb). Rowkey adds the option it likely meant.
+fn family_leftovers(opts: Opts<'_>, family: &str) -> String {
+    let mut out = String::new();
+    for (key, _, _) in opts.pairs {
+        if FAMILY_ACCEPTED.contains(&key.as_str()) {
+            continue;
+        }
+        out.push_str(&format!(
+            "Unknown argument ignored for column family {family}: {key}\n"
+        ));
+        if let Some(near) = commands::closest(&key, FAMILY_OPTIONS.iter().copied()) {
+            out.push_str(&format!("Did you mean {near}?\n"));
+        }
+    }
+    out
+}
+
+/// Table attributes whose values are booleans (`JBoolean.valueOf` in admin.rb's
+/// `update_htd_from_arg`).
+const BOOLEAN_ATTRIBUTES: &[&str] = &[
+    "READONLY",
+    "COMPACTION_ENABLED",
+    "SPLIT_ENABLED",
+    "MERGE_ENABLED",
+    "NORMALIZATION_ENABLED",
+    "REGION_MEMSTORE_REPLICATION",
+];
+
+/// Table attributes whose values are numbers.
+const NUMBER_ATTRIBUTES: &[&str] = &[
+    "PRIORITY",
+    "REGION_REPLICATION",
+    "NORMALIZER_TARGET_REGION_COUNT",
+    "NORMALIZER_TARGET_REGION_SIZE",
+    "NORMALIZER_TARGET_REGION_SIZE_MB",
+];
+
+/// Table attributes whose values are names (class names, the owner).
+const TEXT_ATTRIBUTES: &[&str] = &["OWNER", "FLUSH_POLICY", "SPLIT_POLICY"];
+
+/// `Durability`'s constants, which `DURABILITY => '...'` must name.
+const DURABILITIES: &[&str] = &["USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"];
+
+
+/// Reads the table attributes of a `create` or `alter` hash into the descriptor, as admin.rb's
+/// `update_htd_from_arg` sets them: each into the descriptor's values (what `describe`
+/// prints), MAX_FILESIZE and MEMSTORE_FLUSHSIZE also into the thresholds Rowkey splits and
+/// flushes by, METADATA and CONFIGURATION entries as user values. COMPACTION_THRESHOLD is
+/// Rowkey's own (HBase sets it as the configuration `hbase.hstore.compactionThreshold`).
+fn table_attributes(opts: &mut Opts<'_>, desc: &mut TableDescriptor) -> Res<()> {
+    let attrs = &mut desc.attributes;
     if let Some(v) = opts.take("MAX_FILESIZE") {
-        settings.split_bytes = uint_of(v, "MAX_FILESIZE")? as usize;
+        let n = uint_of(v, "MAX_FILESIZE")?;
+        desc.settings.split_bytes = usize::try_from(n).unwrap_or(usize::MAX);
+        attrs.insert("MAX_FILESIZE".into(), n.to_string());
     }
     if let Some(v) = opts.take("MEMSTORE_FLUSHSIZE") {
-        let n = uint_of(v, "MEMSTORE_FLUSHSIZE")? as usize;
+        let n = uint_of(v, "MEMSTORE_FLUSHSIZE")?;
         if n == 0 {
             return fail("MEMSTORE_FLUSHSIZE must be positive", v.span.clone());
         }
-        settings.flush_bytes = n;
+        desc.settings.flush_bytes = usize::try_from(n).unwrap_or(usize::MAX);
+        attrs.insert("MEMSTORE_FLUSHSIZE".into(), n.to_string());
     }
     if let Some(v) = opts.take("COMPACTION_THRESHOLD") {
         let n = uint_of(v, "COMPACTION_THRESHOLD")? as usize;
         if n < 2 {
             return fail("COMPACTION_THRESHOLD must be at least 2", v.span.clone());
         }
-        settings.compaction_threshold = n;
+        desc.settings.compaction_threshold = n;
+    }
+    for key in BOOLEAN_ATTRIBUTES {
+        if let Some(v) = opts.take(key) {
+            attrs.insert((*key).into(), bool_of(v, key)?.to_string());
+        }
+    }
+    for key in NUMBER_ATTRIBUTES {
+        if let Some(v) = opts.take(key) {
+            attrs.insert((*key).into(), int_of(v, key)?.to_string());
+        }
+    }
+    for key in TEXT_ATTRIBUTES {
+        if let Some(v) = opts.take(key) {
+            let text = String::from_utf8_lossy(&bytes_of(v, key)?).into_owned();
+            attrs.insert((*key).into(), text);
+        }
+    }
+    if let Some(v) = opts.take("DURABILITY") {
+        let text = String::from_utf8_lossy(&bytes_of(v, "DURABILITY")?).into_owned();
+        if !DURABILITIES.contains(&text.as_str()) {
+            return fail(
+                format!("No enum constant org.apache.hadoop.hbase.client.Durability.{text}"),
+                v.span.clone(),
+            );
+        }
+        attrs.insert("DURABILITY".into(), text);
+    }
+    for key in ["METADATA", "CONFIGURATION"] {
+        let Some(v) = opts.take(key) else {
+            continue;
+        };
+        let Value::Hash(pairs) = &v.value else {
+            return fail(format!("{key} must be a Hash type"), v.span.clone());
+        };
+        for (k, val) in pairs {
+            let name = word_of(&k.value)
+                .map_or_else(|| fail(format!("{key} keys are strings"), k.span.clone()), Ok)?;
+            let value = match &val.value {
+                Value::Ident(w) => w.clone(),
+                _ => String::from_utf8_lossy(&bytes_of(val, key)?).into_owned(),
+            };
+            attrs.insert(name, value);
+        }
     }
     Ok(())
 }
 
-/// The keys of a table-level hash of `create` or `alter`: the command's options less the
-/// family options (a `NAME` makes the hash a family's).
-fn table_keys(command: &str) -> Vec<&'static str> {
-    commands::options(command)
-        .iter()
-        .copied()
-        .filter(|k| *k == "NAME" || !FAMILY_OPTIONS.contains(k))
+/// A table attribute reset by `table_att_unset`: its threshold goes back to the default too.
+fn unset_attribute(desc: &mut TableDescriptor, key: &str) {
+    desc.attributes.remove(key);
+    let defaults = TableSettings::default();
+    match key {
+        "MAX_FILESIZE" => desc.settings.split_bytes = defaults.split_bytes,
+        "MEMSTORE_FLUSHSIZE" => desc.settings.flush_bytes = defaults.flush_bytes,
+        _ => {}
+    }
+}
+
+/// Whether the descriptor has a value for `key`, as `htd.getValue(key)` finds it (MAX_FILESIZE
+/// and MEMSTORE_FLUSHSIZE set before Rowkey kept attributes count by their thresholds).
+fn has_attribute(desc: &TableDescriptor, key: &str) -> bool {
+    let defaults = TableSettings::default();
+    desc.attributes.contains_key(key)
+        || (key == "MAX_FILESIZE" && desc.settings.split_bytes != defaults.split_bytes)
+        || (key == "MEMSTORE_FLUSHSIZE" && desc.settings.flush_bytes != defaults.flush_bytes)
+}
+
+/// The keys admin.rb leaves unread in a table hash: `create` prints "An argument ignored
+/// (unknown or overridden): KEY", `alter` "Unknown argument ignored: KEY".
+fn table_leftovers(opts: Opts<'_>, line: &str) -> String {
+    opts.pairs
+        .into_iter()
+        .map(|(key, _, _)| format!("{line}: {key}\n"))
         .collect()
 }
 
@@ -262,7 +402,8 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     }
     let mut families = Vec::new();
     let mut splits: Vec<Vec<u8>> = Vec::new();
-    let mut settings = TableSettings::default();
+    let mut desc = TableDescriptor::new(&name, Vec::new());
+    let mut notes = String::new();
     for a in args.cmd.args.iter().skip(1) {
         match &a.value {
             Value::Hash(_) => {
@@ -270,9 +411,21 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
                 if let Some(n) = opts.take("NAME") {
                     let mut f = FamilyDescriptor::new(&family_name(n)?);
                     family_from(&mut opts, &mut f)?;
-                    opts.done(FAMILY_OPTIONS, &["METADATA", "CONFIGURATION"])?;
+                    notes.push_str(&family_leftovers(opts, &f.name));
                     families.push(f);
                     continue;
+                }
+                if let Some(v) = opts.take("SPLITS_FILE") {
+                    // admin.rb reads the file on the shell's machine (one key a line) and
+                    // refuses a path it cannot find; a browser page has no such files.
+                    let path = String::from_utf8_lossy(&bytes_of(v, "SPLITS_FILE")?).into_owned();
+                    return fail(
+                        format!(
+                            "Splits file {path} doesn't exist (Rowkey runs in a browser and reads \
+                             no local files: give the keys as SPLITS => ['k1', 'k2'])"
+                        ),
+                        v.span.clone(),
+                    );
                 }
                 if let Some(v) = opts.take("SPLITS") {
                     // admin.rb: each split through `Bytes.toBytesBinary`; SPLITS wins over
@@ -320,28 +473,21 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
                         None => return fail(format!("unknown split algorithm {algo}; expected HexStringSplit, DecimalStringSplit or UniformSplit"), algo_arg.span.clone()),
                     }
                 }
-                table_settings(&mut opts, &mut settings)?;
-                opts.done(
-                    &table_keys("create"),
-                    &[
-                        "REGION_REPLICATION",
-                        "DURABILITY",
-                        "OWNER",
-                        "METADATA",
-                        "CONFIGURATION",
-                    ],
-                )?;
+                table_attributes(&mut opts, &mut desc)?;
+                notes.push_str(&table_leftovers(
+                    opts,
+                    "An argument ignored (unknown or overridden)",
+                ));
             }
             _ => families.push(FamilyDescriptor::new(&family_name(a)?)),
         }
     }
-    let mut desc = TableDescriptor::new(&name, families);
-    desc.settings = settings;
+    desc.families = families;
     engine
         .create_table(desc, splits)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
     Ok(Some(echo(
-        format!("Created table {name}\n"),
+        format!("{notes}Created table {name}\n"),
         format!("Hbase::Table - {name}"),
     )))
 }
@@ -354,64 +500,131 @@ fn alter(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
     let table = engine
         .table(&name)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
-    let mut settings = table.descriptor.settings;
-    let existing: Vec<FamilyDescriptor> = table.descriptor.families.clone();
+    let mut desc = table.descriptor.clone();
     let regions = table.regions.len();
     enum Change {
         Put(FamilyDescriptor),
         Delete(String, Range<usize>),
     }
     let mut changes = Vec::new();
+    let mut notes = String::new();
+    let mut reopen = true;
     for a in args.cmd.args.iter().skip(1) {
         if !matches!(a.value, Value::Hash(_)) {
             changes.push(Change::Put(FamilyDescriptor::new(&family_name(a)?)));
             continue;
         }
         let mut opts = Opts::of(a)?;
+        if let Some(v) = opts.take("REOPEN_REGIONS") {
+            // alter.rb (2.5): `REOPEN_REGIONS => false` changes the descriptor without
+            // reopening the regions; they take it when they next open.
+            reopen = bool_of(v, "REOPEN_REGIONS")?;
+        }
         if let Some(v) = opts.take("delete") {
             changes.push(Change::Delete(family_name(v)?, v.span.clone()));
-            opts.done(&["NAME", "METHOD", "delete"], &[])?;
+            opts.take("NAME");
+            opts.take("METHOD");
+            notes.push_str(&table_leftovers(opts, "Unknown argument ignored"));
             continue;
         }
-        if let Some(n) = opts.take("NAME") {
-            let fname = family_name(n)?;
-            if let Some(m) = opts.take("METHOD") {
-                if bytes_of(m, "METHOD")? != b"delete" {
-                    return fail("METHOD must be 'delete'", m.span.clone());
-                }
-                changes.push(Change::Delete(fname, n.span.clone()));
-                opts.done(&["NAME", "METHOD"], &[])?;
+        let method = match opts.take("METHOD") {
+            Some(m) => Some((
+                String::from_utf8_lossy(&bytes_of(m, "METHOD")?).into_owned(),
+                m.span.clone(),
+            )),
+            None => None,
+        };
+        // admin.rb `alter`: 1) a family spec has a NAME and no METHOD.
+        if method.is_none() {
+            if let Some(n) = opts.take("NAME") {
+                let fname = family_name(n)?;
+                let mut f = desc
+                    .families
+                    .iter()
+                    .find(|f| f.name == fname)
+                    .cloned()
+                    .unwrap_or_else(|| FamilyDescriptor::new(&fname));
+                family_from(&mut opts, &mut f)?;
+                notes.push_str(&family_leftovers(opts, &f.name));
+                changes.push(Change::Put(f));
                 continue;
             }
-            let mut f = existing
-                .iter()
-                .find(|f| f.name == fname)
-                .cloned()
-                .unwrap_or_else(|| FamilyDescriptor::new(&fname));
-            family_from(&mut opts, &mut f)?;
-            opts.done(FAMILY_OPTIONS, &["METADATA", "CONFIGURATION"])?;
-            changes.push(Change::Put(f));
-            continue;
         }
-        table_settings(&mut opts, &mut settings)?;
-        opts.done(
-            &table_keys("alter"),
-            &[
-                "DURABILITY",
-                "REGION_REPLICATION",
-                "OWNER",
-                "METADATA",
-                "CONFIGURATION",
-            ],
-        )?;
+        // 2) A method other than table_att.
+        let name_arg = opts.take("NAME");
+        match method.as_ref().map(|(m, span)| (m.as_str(), span)) {
+            Some(("delete", span)) => {
+                let Some(n) = name_arg else {
+                    return fail("NAME parameter missing for delete method", span.clone());
+                };
+                changes.push(Change::Delete(family_name(n)?, n.span.clone()));
+                notes.push_str(&table_leftovers(opts, "Unknown argument ignored"));
+                continue;
+            }
+            Some(("table_att_unset", span)) => {
+                let Some(n) = name_arg else {
+                    return fail(
+                        "NAME parameter missing for table_att_unset method",
+                        span.clone(),
+                    );
+                };
+                let keys: Vec<&Spanned> = match &n.value {
+                    Value::Array(items) => items.iter().collect(),
+                    _ => vec![n],
+                };
+                for k in keys {
+                    let key = String::from_utf8_lossy(&bytes_of(k, "attribute name")?).into_owned();
+                    if !has_attribute(&desc, &key) {
+                        return fail(format!("Could not find attribute: {key}"), k.span.clone());
+                    }
+                    unset_attribute(&mut desc, &key);
+                }
+                notes.push_str(&table_leftovers(opts, "Unknown argument ignored"));
+                continue;
+            }
+            Some(("table_conf_unset", span)) => {
+                // Table configuration lives among the descriptor's values in 2.x
+                // (`HTableDescriptor.setConfiguration` sets a value).
+                let Some(n) = name_arg else {
+                    return fail(
+                        "NAME parameter missing for table_conf_unset method",
+                        span.clone(),
+                    );
+                };
+                let keys: Vec<&Spanned> = match &n.value {
+                    Value::Array(items) => items.iter().collect(),
+                    _ => vec![n],
+                };
+                for k in keys {
+                    let key = String::from_utf8_lossy(&bytes_of(k, "configuration name")?).into_owned();
+                    if desc.attributes.remove(&key).is_none() {
+                        return fail(format!("Could not find configuration: {key}"), k.span.clone());
+                    }
+                }
+                notes.push_str(&table_leftovers(opts, "Unknown argument ignored"));
+                continue;
+            }
+            Some(("table_att", _)) | None => {}
+            Some((other, span)) => {
+                return fail(format!("Unknown method: {other}"), span.clone());
+            }
+        }
+        // 3) Table attributes, optionally with METHOD => 'table_att'.
+        if let Some(n) = name_arg {
+            return fail("NAME argument in an unexpected place", n.span.clone());
+        }
+        table_attributes(&mut opts, &mut desc)?;
+        notes.push_str(&table_leftovers(opts, "Unknown argument ignored"));
     }
     // modifyTable reopens every region: closing one flushes its memstore under the
     // descriptor it was written with, and the reopened region reads with the new one
     // (ReopenTableRegionsProcedure; HRegion.close flushes). So VERSIONS lowered and raised
     // again finds the versions the flush kept.
-    engine
-        .flush(&name)
-        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    if reopen {
+        engine
+            .flush(&name)
+            .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    }
     for change in changes {
         match change {
             Change::Put(f) => engine
@@ -423,10 +636,10 @@ fn alter(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
         }
     }
     engine
-        .set_settings(&name, settings)
+        .set_table_attributes(&name, desc.settings, desc.attributes)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
     if !wait {
-        return Ok(Some(String::new()));
+        return Ok(Some(notes));
     }
-    Ok(Some(format!("Updating all regions with the new schema...\n{regions}/{regions} regions updated.\nDone.\n")))
+    Ok(Some(format!("{notes}Updating all regions with the new schema...\n{regions}/{regions} regions updated.\nDone.\n")))
 }

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::args::{
-    bool_of, bytes_of, fail, int_of, qualified, split_column, uint_of, word_of, Args, Opts, Res,
+    bool_of, bytes_of, counter_column, fail, int_of, kind_name, qualified, split_column, uint_of, word_of, Args, Opts, Res,
 };
 use super::{echo, engine_error, format, unrouted, Ctx, Reply, Step};
 use crate::bytes::to_printable;
@@ -41,14 +41,32 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     }
 }
 
+/// The options hash of `incr` and `append` (`ATTRIBUTES`, `VISIBILITY`, `TTL`): table.rb sets
+/// them on the operation; Rowkey has no use for attributes and labels, and takes no TTL here.
+fn mutation_options(a: &Spanned) -> Res<()> {
+    Opts::of(a)?.done(&["ATTRIBUTES", "VISIBILITY"], &["ATTRIBUTES", "VISIBILITY"])
+}
+
 fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(3, 4)?;
+    args.count(3, 5)?;
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
-    let (family, qualifier) = qualified(args, 2)?;
+    let (family, qualifier) = counter_column(args, 2)?;
+    // incr.rb: `incr 't1', 'r1', 'c1', {ATTRIBUTES => ...}` takes the hash for options and
+    // the amount as 1 (`value = 1 if value.is_a?(Hash)`).
     let amount = match args.get(3) {
+        Some(a) if matches!(a.value, Value::Hash(_)) => {
+            mutation_options(a)?;
+            if let Some(extra) = args.get(4) {
+                return fail("wrong number of arguments (given 5, expected 3..4)", extra.span.clone());
+            }
+            1
+        }
         Some(a) => int_of(a, "increment")?,
         None => 1,
     };
+    if let Some(opts) = args.get(4) {
+        mutation_options(opts)?;
+    }
     let value = engine
         .increment(&name, &row, &family, &qualifier, amount)
         .map_err(|e| engine_error(e, args.span(2)))?;
@@ -58,7 +76,7 @@ fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     args.count(3, 3)?;
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
-    let (family, qualifier) = qualified(args, 2)?;
+    let (family, qualifier) = counter_column(args, 2)?;
     let mut scan = Scan::get(&row);
     scan.columns = vec![(family, Some(qualifier))];
     let out = engine
@@ -77,9 +95,12 @@ fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 }
 
 fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(4, 4)?;
+    args.count(4, 5)?;
+    if let Some(opts) = args.get(4) {
+        mutation_options(opts)?;
+    }
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
-    let (family, qualifier) = qualified(args, 2)?;
+    let (family, qualifier) = counter_column(args, 2)?;
     let suffix = args.bytes(3, "value")?;
     let value = engine
         .append(&name, &row, &family, &qualifier, &suffix)
@@ -135,6 +156,9 @@ fn mutation_span(e: &crate::engine::Error, args: &Args<'_>) -> Range<usize> {
 struct ReadOpts {
     maxlength: Option<usize>,
     converters: Converters,
+    /// `ALL_METRICS => true` or `METRICS => [...]`: print the scan metrics after the rows,
+    /// only those named (all when the list is empty or absent).
+    metrics: Option<Vec<String>>,
 }
 
 /// The columns of a `COLUMNS`/`COLUMN` value (one name or an array of names), added in
@@ -183,7 +207,19 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
     }
     if let Some(v) = opts.take("FILTER") {
         let Value::Str(text) = &v.value else {
-            return fail("FILTER must be a filter string", v.span.clone());
+            // `table.rb`: a FILTER that is not a String is the filter object itself.
+            let text = super::jruby::filter_text(v)?;
+            let f = parse_filter(&text).or_else(|e| {
+                fail(
+                    format!("java.lang.IllegalArgumentException: {} (in {text})", e.message),
+                    v.span.clone(),
+                )
+            })?;
+            scan.filter = Some(f);
+            return match opts.take("MAXLENGTH") {
+                Some(v) => Ok(Some(uint_of(v, "MAXLENGTH")? as usize)),
+                None => Ok(None),
+            };
         };
         let text = String::from_utf8_lossy(text).into_owned();
         match parse_filter(&text) {
@@ -362,6 +398,8 @@ fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // A Java object inspects as `#<Java::...>`; its source text says more.
+        Value::Call { .. } => format!("#<Java::{v}>"),
         Value::Hash(_) => ruby_hash_without(
             &Spanned {
                 value: v.clone(),
@@ -430,6 +468,21 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
                 .map_or_else(|| fail("LIMIT must be positive", v.span.clone()), Ok)?,
         );
     }
+    // `_hash_to_scan`: `enablemetrics = ALL_METRICS || !METRICS.nil?`; the formatter prints
+    // the names METRICS lists, or all of them.
+    let all_metrics = match opts.take("ALL_METRICS") {
+        Some(v) => bool_of(v, "ALL_METRICS")?,
+        None => false,
+    };
+    let named_metrics = match opts.take("METRICS") {
+        Some(v) => Some(metric_names(v)?),
+        None => None,
+    };
+    let metrics = match named_metrics {
+        Some(names) => Some(names),
+        None if all_metrics => Some(Vec::new()),
+        None => None,
+    };
     let maxlength = read_opts(&mut opts, &mut scan)?;
     opts.done(
         commands::options("scan"),
@@ -442,8 +495,10 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
             "ATTRIBUTES",
             "AUTHORIZATIONS",
             "CONSISTENCY",
-            "ALL_METRICS",
-            "METRICS",
+            "MAX_RESULT_SIZE",
+            "READ_TYPE",
+            "ALLOW_PARTIAL_RESULTS",
+            "MAX_RESULTS_PER_COLUMN_FAMILY",
             "FORMATTER",
             "FORMATTER_CLASS",
             "REGION_REPLICA_ID",
@@ -455,15 +510,38 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
         ReadOpts {
             maxlength,
             converters: columns.converters,
+            metrics,
         },
     ))
+}
+
+/// The names of `METRICS => ['ROWS_SCANNED', ...]` (one name alone is taken as a list of one).
+fn metric_names(v: &Spanned) -> Res<Vec<String>> {
+    let items: Vec<&Spanned> = match &v.value {
+        Value::Array(items) => items.iter().collect(),
+        _ => vec![v],
+    };
+    items
+        .into_iter()
+        .map(|i| match word_of(&i.value) {
+            Some(w) if !matches!(i.value, Value::Ident(_)) => Ok(w),
+            _ => fail(
+                format!(
+                    "METRICS must be an array of metric names, found {}",
+                    kind_name(&i.value)
+                ),
+                i.span.clone(),
+            ),
+        })
+        .collect()
 }
 
 fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     args.count(1, 2)?;
     let name = args.table(0)?;
     let (mut scan, ro) = scan_from(args, 1)?;
-    if let Some(page) = ctx.page_rows {
+    // A scan printing its metrics runs whole: the metrics are those of one scanner.
+    if let (Some(page), None) = (ctx.page_rows, &ro.metrics) {
         return scan_page(ctx, args, scan, &ro, None, page);
     }
     let out = ctx
@@ -471,8 +549,11 @@ fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         .scan(&name, &mut scan)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
     ctx.trace = Some(trace_of(name, &out));
-    let text = format::scan_rows(&out.rows, ro.maxlength, ctx.time_format, &ro.converters)
+    let mut text = format::scan_rows(&out.rows, ro.maxlength, ctx.time_format, &ro.converters)
         .or_else(|e| fail(e, args.cmd.span.clone()))?;
+    if let Some(names) = &ro.metrics {
+        text.push_str(&format::scan_metrics(&out.stats, names));
+    }
     Ok(Some(text))
 }
 

@@ -1,6 +1,7 @@
 //! HBase's `tools` group: flushes, compactions, splits and the split points.
 
-use super::args::{fail, Args, Res};
+use super::args::{bytes_of, fail, Args, Res};
+use crate::shell::ast::Value;
 use super::{echo, engine_error, format, unrouted, Ctx, Reply};
 use crate::bytes::to_printable;
 use md5::Digest;
@@ -63,9 +64,36 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             Ok(Some(echo(out, format::ruby_array(&shown))))
         }
         "compact" | "major_compact" => {
-            args.count(1, 2)?;
+            args.count(1, 3)?;
             let name = args.table(0)?;
-            if args.get(1).is_some() {
+            // compact.rb's third argument is the compaction type, "NORMAL" (the default) or
+            // "MOB"; Rowkey keeps no MOB files, so a MOB compaction has nothing to do.
+            if let Some(t) = args.get(2) {
+                let kind = String::from_utf8_lossy(&bytes_of(t, "compaction type")?).to_ascii_uppercase();
+                match kind.as_str() {
+                    "NORMAL" => {}
+                    "MOB" => {
+                        engine
+                            .table(&name)
+                            .map_err(|e| engine_error(e, args.span(0)))?;
+                        return Ok(Some(
+                            "Rowkey keeps no MOB files (IS_MOB is accepted and has no effect): \
+                             a MOB compaction has nothing to merge.\n"
+                                .into(),
+                        ));
+                    }
+                    _ => {
+                        return fail(
+                            format!("compaction type must be NORMAL or MOB, found {kind}"),
+                            t.span.clone(),
+                        )
+                    }
+                }
+            }
+            let family_given = args
+                .get(1)
+                .is_some_and(|a| !matches!(&a.value, Value::Ident(w) if w == "nil"));
+            if family_given {
                 let fam = args.bytes(1, "family")?;
                 let t = engine
                     .table(&name)
