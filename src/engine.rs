@@ -8,6 +8,7 @@
 //! that afterwards.
 
 mod activity;
+mod block;
 mod cell;
 mod error;
 mod family;
@@ -25,6 +26,10 @@ mod table;
 pub use activity::{
     key_bucket, place_of, Activity, Grid, LastRead, Op, OpKind, SplitMark, KEY_BUCKETS, OPS_KEPT,
     TIME_BUCKETS,
+};
+pub use block::{
+    BlockCursor, BlockFile, BloomType, CellRef, Encoding, FileCursor, FileOptions, FileWriter,
+    FormatError, Header, ReadCounts, DEFAULT_BLOCKSIZE, FORMAT_VERSION, HBASE_BLOCKSIZE,
 };
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
