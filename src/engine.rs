@@ -44,7 +44,7 @@ pub use scan::{Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, Metric, OpStats, RegionStats};
-pub use store::{Rewrite, Run, Store};
+pub use store::{Decoded, Rewrite, Run, RunPlacement, Store};
 pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -825,7 +825,12 @@ impl Engine {
                 continue;
             }
             *next_id += 1;
-            if let Some(rw) = store.flush(family, *next_id, now, region.id) {
+            let place = (
+                t.descriptor.name.as_str(),
+                &region.start[..],
+                &region.end[..],
+            );
+            if let Some(rw) = store.flush(family, *next_id, now, region.id, place) {
                 dropped |= rw.dropped.total() > 0;
                 written += rw.bytes;
                 events.push((LsmEventKind::Flush, Some(family.name.clone()), rw));
@@ -914,7 +919,12 @@ impl Engine {
         };
         let region_id = region.id;
         let family_name = family.name.clone();
-        let Some(rw) = store.compact(family, id, major, now, region_id) else {
+        let place = (
+            t.descriptor.name.as_str(),
+            &region.start[..],
+            &region.end[..],
+        );
+        let Some(rw) = store.compact(family, id, major, now, region_id, place) else {
             return;
         };
         if rw.dropped.total() > 0 {
@@ -997,10 +1007,13 @@ impl Engine {
             .iter()
             .flat_map(|s| s.runs.iter().map(move |r| s.summary(r, parent)))
             .collect();
+        let name = t.descriptor.name.as_str();
+        let places = [(name, &region.start[..], at), (name, at, &region.end[..])];
         let upper_stores: Vec<Store> = region
             .stores
             .iter_mut()
-            .map(|s| s.split_off(at, &mut fresh_id))
+            .zip(&t.descriptor.families)
+            .map(|(s, family)| s.split_off(at, &mut fresh_id, family, places))
             .collect();
         let (left_id, right_id) = (fresh_id(), fresh_id());
         let mut outputs: Vec<RunSummary> = Vec::new();
@@ -1115,6 +1128,13 @@ fn validate_family(f: &FamilyDescriptor) -> Result<()> {
     if f.max_versions < 1 {
         return Err(Error::IllegalArgument(format!(
             "Maximum versions must be positive, family '{}'",
+            f.name
+        )));
+    }
+    // TableDescriptorChecker.checkBlockSize (hbase.table.sanity.checks is on by default).
+    if f.blocksize < 1024 || f.blocksize > 16 * 1024 * 1024 {
+        return Err(Error::IllegalArgument(format!(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: Block size for column family {}  must be between 1K and 16MB. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks",
             f.name
         )));
     }

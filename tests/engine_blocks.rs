@@ -194,7 +194,7 @@ fn a_rowcol_bloom_never_says_no_to_a_column_the_run_holds() -> Result<(), String
     );
     let mut counts = ReadCounts::default();
     for c in &cells {
-        if !file.may_hold_columns(&c.row, &[c.qualifier.clone()], &mut counts) {
+        if !file.may_hold_columns(&c.row, std::slice::from_ref(&c.qualifier), &mut counts) {
             return Err(format!("ROWCOL bloom said no to {:?}", c));
         }
     }

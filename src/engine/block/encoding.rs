@@ -142,8 +142,20 @@ pub(crate) fn write_key(
     out.push(kind as u8);
 }
 
+/// A key's row, family, qualifier, timestamp and kind.
+pub(crate) type KeyParts<'a> = (&'a [u8], &'a [u8], &'a [u8], u64, CellKind);
+
+/// Where a key's row, family and qualifier sit in it, with its timestamp and kind.
+type PartRanges = (
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+    u64,
+    CellKind,
+);
+
 /// The parts of a key: row, family, qualifier, timestamp, kind.
-pub(crate) fn split_key(key: &[u8]) -> Result<(&[u8], &[u8], &[u8], u64, CellKind), FormatError> {
+pub(crate) fn split_key(key: &[u8]) -> Result<KeyParts<'_>, FormatError> {
     let mut at = 0;
     let row_len = get_len(key, &mut at)?;
     let row = take(key, &mut at, row_len)?;
@@ -307,13 +319,7 @@ pub struct BlockCursor<'a> {
     seq: u64,
     ttl_ms: u64,
     /// Parts of the current key: row, family, qualifier ranges, timestamp, kind.
-    parts: Option<(
-        (usize, usize),
-        (usize, usize),
-        (usize, usize),
-        u64,
-        CellKind,
-    )>,
+    parts: Option<PartRanges>,
 }
 
 impl<'a> BlockCursor<'a> {
@@ -450,19 +456,7 @@ impl<'a> BlockCursor<'a> {
         }
     }
 
-    #[allow(clippy::type_complexity)]
-    fn parse_key(
-        &self,
-    ) -> Result<
-        (
-            (usize, usize),
-            (usize, usize),
-            (usize, usize),
-            u64,
-            CellKind,
-        ),
-        FormatError,
-    > {
+    fn parse_key(&self) -> Result<PartRanges, FormatError> {
         let key = self.key_bytes();
         let (row, family, qualifier, ts, kind) = split_key(key)?;
         let base = key.as_ptr() as usize;

@@ -26,6 +26,10 @@ pub struct Header {
     pub options: FileOptions,
     pub table: String,
     pub family: Vec<u8>,
+    /// The key range of the region the run was written for: `start` inclusive, `end`
+    /// exclusive (empty: unbounded). A run a split kept whole still names its parent's range.
+    pub region_start: Vec<u8>,
+    pub region_end: Vec<u8>,
     /// The first and last row the file holds (empty for an empty file).
     pub first_row: Vec<u8>,
     pub last_row: Vec<u8>,
@@ -78,6 +82,8 @@ impl FileWriter {
                 options,
                 table: table.to_string(),
                 family: family.to_vec(),
+                region_start: Vec::new(),
+                region_end: Vec::new(),
                 first_row: Vec::new(),
                 last_row: Vec::new(),
                 cells: 0,
@@ -92,6 +98,13 @@ impl FileWriter {
             bloom_offsets: Vec::new(),
             last_bloom_key: (0, 0),
         }
+    }
+
+    /// Records the key range of the region the run is written for.
+    pub fn region(mut self, start: &[u8], end: &[u8]) -> FileWriter {
+        self.header.region_start = start.to_vec();
+        self.header.region_end = end.to_vec();
+        self
     }
 
     /// Adds the next cell (cells must come in cell order).
@@ -160,39 +173,33 @@ impl FileWriter {
         self.block_start = self.data.len();
     }
 
+    /// Finishes the file and opens it.
+    pub fn into_file(self) -> BlockFile {
+        let (id, options) = (self.header.id, self.header.options);
+        let (table, family) = (self.header.table.clone(), self.header.family.clone());
+        // A file just written always opens; an empty one stands in rather than a panic.
+        BlockFile::open(self.finish().into_boxed_slice())
+            .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
+    }
+
     /// The file's bytes.
     pub fn finish(mut self) -> Vec<u8> {
         self.end_block();
-        let h = &self.header;
         let mut out = Vec::with_capacity(self.data.len() + self.index.len() * 48 + 128);
-        out.extend_from_slice(MAGIC);
-        out.push(h.version);
-        put_varint(&mut out, h.id);
-        out.push(h.options.encoding.code());
-        out.push(h.options.bloom.code());
-        put_varint(&mut out, h.options.block_size);
-        for part in [h.table.as_bytes(), &h.family, &h.first_row, &h.last_row] {
-            put_varint(&mut out, part.len() as u64);
-            out.extend_from_slice(part);
-        }
-        put_varint(&mut out, h.cells);
-        put_varint(&mut out, h.cell_bytes);
-        let crc = crc32fast::hash(&out);
-        out.extend_from_slice(&crc.to_le_bytes());
-        let data_at = out.len();
+        write_header(&mut out, &self.header);
         out.extend_from_slice(&self.data);
         let meta_at = out.len();
         put_varint(&mut out, self.index.len() as u64);
         for (offset, len, cells, key, seq) in &self.index {
-            put_varint(&mut out, (data_at + offset) as u64);
+            put_varint(&mut out, *offset as u64);
             put_varint(&mut out, *len as u64);
             put_varint(&mut out, *cells);
             put_varint(&mut out, key.len() as u64);
             out.extend_from_slice(key);
             put_varint(&mut out, *seq);
         }
-        out.push(h.options.bloom.code());
-        if h.options.bloom != BloomType::None {
+        out.push(self.header.options.bloom.code());
+        if self.header.options.bloom != BloomType::None {
             let mut bloom = BloomBuilder::new(self.bloom_offsets.len());
             for (s, e) in &self.bloom_offsets {
                 bloom.add(self.bloom_keys.get(*s..*e).unwrap_or_default());
@@ -202,12 +209,40 @@ impl FileWriter {
             put_varint(&mut out, bits.len() as u64);
             out.extend_from_slice(&bits);
         }
-        let meta_crc = crc32fast::hash(out.get(meta_at..).unwrap_or_default());
-        out.extend_from_slice(&(meta_at as u64).to_le_bytes());
+        let meta = out.get(meta_at..).unwrap_or_default();
+        let meta_len = meta.len() as u64;
+        let meta_crc = crc32fast::hash(meta);
+        out.extend_from_slice(&meta_len.to_le_bytes());
         out.extend_from_slice(&meta_crc.to_le_bytes());
         out.extend_from_slice(TRAILER_MAGIC);
         out
     }
+}
+
+/// Writes the magic, the version and the header, with the header's crc32.
+fn write_header(out: &mut Vec<u8>, h: &Header) {
+    let start = out.len();
+    out.extend_from_slice(MAGIC);
+    out.push(h.version);
+    put_varint(out, h.id);
+    out.push(h.options.encoding.code());
+    out.push(h.options.bloom.code());
+    put_varint(out, h.options.block_size);
+    for part in [
+        h.table.as_bytes(),
+        &h.family,
+        &h.region_start,
+        &h.region_end,
+        &h.first_row,
+        &h.last_row,
+    ] {
+        put_varint(out, part.len() as u64);
+        out.extend_from_slice(part);
+    }
+    put_varint(out, h.cells);
+    put_varint(out, h.cell_bytes);
+    let crc = crc32fast::hash(out.get(start..).unwrap_or_default());
+    out.extend_from_slice(&crc.to_le_bytes());
 }
 
 /// The key a `ROWCOL` bloom holds for a row and qualifier.
@@ -239,6 +274,8 @@ pub struct BlockFile {
     bloom: Option<(u32, u32, u32)>,
     /// Per block: whether its checksum matched, once checked.
     checked: Vec<OnceLock<bool>>,
+    /// Where the data blocks start (just past the header).
+    data_at: usize,
 }
 
 impl BlockFile {
@@ -254,9 +291,7 @@ impl BlockFile {
         for c in cells {
             w.add(c);
         }
-        let bytes = w.finish().into_boxed_slice();
-        // A file just written always opens; fall back to an empty one rather than panic.
-        BlockFile::open(bytes).unwrap_or_else(|_| BlockFile::empty(id, table, family, options))
+        w.into_file()
     }
 
     fn empty(id: u64, table: &str, family: &[u8], options: FileOptions) -> BlockFile {
@@ -269,6 +304,7 @@ impl BlockFile {
             blocks: Vec::new(),
             bloom: None,
             checked: Vec::new(),
+            data_at: 0,
         }
     }
 
@@ -294,9 +330,12 @@ impl BlockFile {
         }
         let mut word = [0u8; 8];
         word.copy_from_slice(trailer.get(..8).unwrap_or(&[0; 8]));
-        let meta_at = usize::try_from(u64::from_le_bytes(word))
+        let meta_len = usize::try_from(u64::from_le_bytes(word))
             .map_err(|_| FormatError::DamagedMeta { section: "trailer" })?;
         let meta_end = b.len() - TRAILER;
+        let meta_at = meta_end
+            .checked_sub(meta_len)
+            .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
         let meta = b
             .get(meta_at..meta_end)
             .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
@@ -313,8 +352,8 @@ impl BlockFile {
         let bloom_code = *b.get(at + 1).ok_or(FormatError::Truncated(at))?;
         at += 2;
         let block_size = get_varint(b, &mut at)?;
-        let mut parts: Vec<Vec<u8>> = Vec::with_capacity(4);
-        for _ in 0..4 {
+        let mut parts: Vec<Vec<u8>> = Vec::with_capacity(6);
+        for _ in 0..6 {
             let len = get_len(b, &mut at)?;
             parts.push(take(b, &mut at, len)?.to_vec());
         }
@@ -346,6 +385,8 @@ impl BlockFile {
             },
             table,
             family: next(),
+            region_start: next(),
+            region_end: next(),
             first_row: next(),
             last_row: next(),
             cells,
@@ -361,7 +402,9 @@ impl BlockFile {
         let mut blocks = Vec::with_capacity(count.min(meta.len()));
         let mut expected_at = data_at;
         for i in 0..count {
-            let offset = get_len(b, &mut at)?;
+            let offset = data_at
+                .checked_add(get_len(b, &mut at)?)
+                .ok_or(FormatError::Truncated(at))?;
             let len = get_len(b, &mut at)?;
             let cells = get_len(b, &mut at)?;
             let key_len = get_len(b, &mut at)?;
@@ -404,7 +447,30 @@ impl BlockFile {
             blocks,
             bloom,
             checked,
+            data_at,
         })
+    }
+
+    /// The same file under another header: the run moved to another table, family or region
+    /// range (blocks, index and bloom are copied as they are).
+    pub fn with_place(
+        &self,
+        table: &str,
+        family: &[u8],
+        start: &[u8],
+        end: &[u8],
+    ) -> Result<BlockFile, FormatError> {
+        let header = Header {
+            table: table.to_string(),
+            family: family.to_vec(),
+            region_start: start.to_vec(),
+            region_end: end.to_vec(),
+            ..self.header.clone()
+        };
+        let mut out = Vec::with_capacity(self.bytes.len() + 64);
+        write_header(&mut out, &header);
+        out.extend_from_slice(self.bytes.get(self.data_at..).unwrap_or_default());
+        BlockFile::open(out.into_boxed_slice())
     }
 
     /// The file's bytes, as stored.
@@ -543,12 +609,18 @@ impl BlockFile {
         let Some(bloom) = self.bloom_filter() else {
             return true;
         };
+        // Family-level delete markers (empty qualifier) mask every column: a run holding one
+        // for the row must be read too.
         let mut key = Vec::new();
-        let any = qualifiers.iter().any(|q| {
-            key.clear();
-            row_col_key(&mut key, row, q);
-            bloom.might_contain(&key)
-        });
+        let any = qualifiers
+            .iter()
+            .map(Vec::as_slice)
+            .chain([&b""[..]])
+            .any(|q| {
+                key.clear();
+                row_col_key(&mut key, row, q);
+                bloom.might_contain(&key)
+            });
         if !any {
             counts.runs_skipped_bloom += 1;
         }

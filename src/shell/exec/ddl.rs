@@ -181,10 +181,19 @@ fn family_from(opts: &mut Opts<'_>, f: &mut FamilyDescriptor) -> Res<()> {
         };
         let text = String::from_utf8_lossy(&bytes_of(v, key)?).to_ascii_uppercase();
         if !allowed.contains(&text.as_str()) {
-            return fail(
-                format!("{key} must be one of {}", allowed.join(", ")),
-                v.span.clone(),
-            );
+            // admin.rb passes the value to the enum's `valueOf`, whose refusal the shell prints.
+            let message = match key {
+                "BLOOMFILTER" => {
+                    format!(
+                        "No enum constant org.apache.hadoop.hbase.regionserver.BloomType.{text}"
+                    )
+                }
+                "DATA_BLOCK_ENCODING" => format!(
+                    "No enum constant org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.{text}"
+                ),
+                _ => format!("{key} must be one of {}", allowed.join(", ")),
+            };
+            return fail(message, v.span.clone());
         }
         Ok(Some(text))
     };
