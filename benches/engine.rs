@@ -1,49 +1,115 @@
-//! Engine benchmark (prints figures, asserts nothing): loads 1,000,000 cells into a pre-split
-//! table, then runs point gets, 10-row prefix scans and reversed scans, and compares scan
-//! throughput with iterating a plain sorted `Vec` of the same cells; last, the shell's
-//! `generate` writing 1,000,000 cells in steps as the browser runs it.
+//! Engine benchmark (prints figures, asserts nothing). The workload: 100,000 rows × 10 columns
+//! (1,000,000 cells; 26-byte keys counting row, family and qualifier, 16-byte values) loaded
+//! into a table pre-split in 16 regions and flushed, then point gets, 10-row scans forwards and reversed,
+//! and one full scan. The same operations run over a sorted `Vec` of `(key, value)` pairs, and
+//! every phase's heap (a counting allocator) is printed beside the bytes of keys and values.
+//! Last, the shell's `generate` writing 1,000,000 cells in steps as the browser runs it.
 //!
 //!     cargo bench --bench engine
+//!     ROWKEY_BENCH_ROWS=20000 cargo bench --bench engine     # a smaller run
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rowkey::engine::{
-    split_keys, Cell, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
+    split_keys, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
 };
 use rowkey::shell::Shell;
 
-const ROWS: u64 = 250_000;
-const COLUMNS: [&str; 4] = ["a", "b", "c", "d"];
+/// The system allocator, counting the bytes live now and the most live since the last reset.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn live() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+fn reset_peak() -> usize {
+    let now = live();
+    PEAK.store(now, Ordering::Relaxed);
+    now
+}
+
+fn peak() -> usize {
+    PEAK.load(Ordering::Relaxed)
+}
+
+fn mb(bytes: usize) -> f64 {
+    bytes as f64 / 1e6
+}
+
+const COLUMNS: usize = 10;
 const GROUP: u64 = 10;
 
 /// Rows come in groups of ten sharing a prefix; a hashed lead spreads groups over regions.
 fn prefix(group: u64) -> String {
     let h = group.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48;
-    format!("{h:04x}{group:06}-")
+    format!("{h:04x}-user-{group:010}-")
 }
 
+/// 23 bytes; with the family `f` and a two-byte qualifier the key is 26 bytes.
 fn row(i: u64) -> String {
-    format!("{}{}", prefix(i / GROUP), i % GROUP)
+    format!("{}r{}", prefix(i / GROUP), i % GROUP)
 }
 
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|v| v.parse::<f64>().ok())
-        })
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(0.0)
+fn qualifier(c: usize) -> String {
+    format!("c{c}")
 }
 
-fn rate(n: u64, secs: f64) -> String {
-    format!("{:>12.0}/s", n as f64 / secs.max(1e-9))
+/// 16 bytes.
+fn value(i: u64, c: usize) -> Vec<u8> {
+    format!("value-{:010}", i * COLUMNS as u64 + c as u64).into_bytes()
+}
+
+fn rate(n: u64, secs: f64) -> f64 {
+    n as f64 / secs.max(1e-9)
+}
+
+/// One operation's figures for the engine and the Vec, and their ratio (engine ÷ Vec
+/// throughput: above 1 the engine is faster).
+fn line(name: &str, engine: f64, vec: f64, unit: &str) {
+    println!(
+        "{name:<22} {engine:>14.0} {unit:<8} {vec:>14.0} {unit:<8} {:>6.2}x",
+        engine / vec.max(1e-9)
+    );
 }
 
 fn main() {
+    let rows: u64 = std::env::var("ROWKEY_BENCH_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let cells = rows * COLUMNS as u64;
+    let groups = rows / GROUP;
+    let key_value_bytes = cells * (26 + 16);
+    println!(
+        "rowkey engine benchmark: {rows} rows x {COLUMNS} columns = {cells} cells, 26-byte keys, 16-byte values ({:.1} MB of key and value bytes), 16 regions",
+        mb(key_value_bytes as usize)
+    );
+
+    // ---- the engine -------------------------------------------------------------------
+    let base = reset_peak();
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
     let mut desc = TableDescriptor::new("bench", vec![FamilyDescriptor::new("f")]);
     desc.settings = TableSettings {
@@ -60,23 +126,15 @@ fn main() {
         eprintln!("create failed: {e}");
         return;
     }
-    println!(
-        "rowkey engine benchmark: {} rows x {} columns = {} cells, 16 regions",
-        ROWS,
-        COLUMNS.len(),
-        ROWS * COLUMNS.len() as u64
-    );
-
     let started = Instant::now();
-    for i in 0..ROWS {
+    for i in 0..rows {
         let r = row(i);
-        let puts: Vec<Mutation> = COLUMNS
-            .iter()
-            .map(|q| Mutation::Put {
+        let puts: Vec<Mutation> = (0..COLUMNS)
+            .map(|c| Mutation::Put {
                 family: b"f".to_vec(),
-                qualifier: q.as_bytes().to_vec(),
+                qualifier: qualifier(c).into_bytes(),
                 timestamp: Some(1_000 + i),
-                value: format!("value-{i}").into_bytes(),
+                value: value(i, c),
                 ttl_ms: None,
             })
             .collect();
@@ -85,42 +143,46 @@ fn main() {
             return;
         }
     }
-    let load = started.elapsed().as_secs_f64();
-    let cells = ROWS * COLUMNS.len() as u64;
+    // The reads below measure sorted runs, not the memstore.
+    if let Err(e) = engine.flush("bench") {
+        eprintln!("flush failed: {e}");
+        return;
+    }
+    let e_load = started.elapsed().as_secs_f64();
+    let e_mem = live() - base;
+    let e_load_peak = peak() - base;
     let c = engine.counters();
-    println!("load:            {} cells {} row mutations  ({load:.2} s; {} flushes, {} compactions, write amplification {:.2})", rate(cells, load), rate(ROWS, load), c.flushes, c.compactions, c.write_amplification());
+    let load_note = format!(
+        "{} flushes, {} compactions, write amplification {:.2}",
+        c.flushes,
+        c.compactions,
+        c.write_amplification()
+    );
 
     let n_gets = 200_000u64;
     let started = Instant::now();
-    let mut found = 0usize;
+    let mut e_found = 0usize;
     for k in 0..n_gets {
-        let i = k.wrapping_mul(7919) % ROWS;
+        let i = k.wrapping_mul(7919) % rows;
         if let Ok(out) = engine.read("bench", &mut Scan::get(row(i).as_bytes())) {
-            found += out.rows.len();
+            e_found += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
         }
     }
-    let secs = started.elapsed().as_secs_f64();
-    println!("point gets:      {}  ({found} found)", rate(n_gets, secs));
+    let e_gets = rate(n_gets, started.elapsed().as_secs_f64());
 
-    let groups = ROWS / GROUP;
     let n_scans = 50_000u64;
-    let mut engine_cells = 0usize;
     let started = Instant::now();
+    let mut e_fwd_cells = 0usize;
     for k in 0..n_scans {
         let g = k.wrapping_mul(104_729) % groups;
         if let Ok(out) = engine.read("bench", &mut Scan::prefix(prefix(g).as_bytes())) {
-            engine_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
+            e_fwd_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
         }
     }
-    let scan_secs = started.elapsed().as_secs_f64();
-    println!(
-        "10-row scans:    {}  ({} cells)",
-        rate(n_scans, scan_secs),
-        engine_cells
-    );
+    let e_fwd = rate(n_scans, started.elapsed().as_secs_f64());
 
     let started = Instant::now();
-    let mut rev_cells = 0usize;
+    let mut e_rev_cells = 0usize;
     for k in 0..n_scans {
         let g = k.wrapping_mul(104_729) % groups;
         let p = prefix(g);
@@ -132,53 +194,143 @@ fn main() {
             ..Scan::default()
         };
         if let Ok(out) = engine.read("bench", &mut scan) {
-            rev_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
+            e_rev_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
         }
     }
-    let rev_secs = started.elapsed().as_secs_f64();
-    println!(
-        "reversed scans:  {}  ({} cells)",
-        rate(n_scans, rev_secs),
-        rev_cells
-    );
+    let e_rev = rate(n_scans, started.elapsed().as_secs_f64());
 
-    // Baseline: the same cells in one sorted Vec; a scan is a binary search plus cloning the
-    // matching cells, as the engine clones what it returns.
-    let mut all: Vec<Cell> = Vec::with_capacity(cells as usize);
-    let mut scan = Scan {
-        max_versions: 1,
-        ..Scan::default()
-    };
-    if let Ok(out) = engine.read("bench", &mut scan) {
-        all.extend(out.rows.into_iter().flat_map(|r| r.cells));
-    }
-    all.sort();
+    let before_full = reset_peak();
     let started = Instant::now();
-    let mut vec_cells = 0usize;
+    let e_full_cells = engine
+        .read("bench", &mut Scan::default())
+        .map(|out| out.rows.iter().map(|r| r.cells.len()).sum::<usize>())
+        .unwrap_or(0);
+    let e_full = rate(e_full_cells as u64, started.elapsed().as_secs_f64());
+    let e_full_peak = peak() - before_full;
+    let e_mem_after = live() - base;
+    drop(engine);
+
+    // ---- the sorted Vec ---------------------------------------------------------------
+    // Keys are row, family and qualifier concatenated; a read clones what it returns, as the
+    // engine returns owned cells.
+    let base = reset_peak();
+    let started = Instant::now();
+    let mut all: Vec<(Box<[u8]>, Box<[u8]>)> = Vec::new();
+    for i in 0..rows {
+        let r = row(i);
+        for c in 0..COLUMNS {
+            let mut key = Vec::with_capacity(26);
+            key.extend_from_slice(r.as_bytes());
+            key.push(b'f');
+            key.extend_from_slice(qualifier(c).as_bytes());
+            all.push((key.into_boxed_slice(), value(i, c).into_boxed_slice()));
+        }
+    }
+    all.sort_unstable();
+    let v_load = started.elapsed().as_secs_f64();
+    let v_mem = live() - base;
+    let v_load_peak = peak() - base;
+
+    let row_of = |k: &[u8]| -> usize { k.len().saturating_sub(3) };
+    let started = Instant::now();
+    let mut v_found = 0usize;
+    for k in 0..n_gets {
+        let i = k.wrapping_mul(7919) % rows;
+        let r = row(i);
+        let at = all.partition_point(|(key, _)| &key[..row_of(key)] < r.as_bytes());
+        let got: Vec<(Box<[u8]>, Box<[u8]>)> = all[at..]
+            .iter()
+            .take_while(|(key, _)| &key[..row_of(key)] == r.as_bytes())
+            .cloned()
+            .collect();
+        v_found += got.len();
+    }
+    let v_gets = rate(n_gets, started.elapsed().as_secs_f64());
+
+    let started = Instant::now();
+    let mut v_fwd_cells = 0usize;
     for k in 0..n_scans {
         let g = k.wrapping_mul(104_729) % groups;
         let p = prefix(g);
-        let at = all.partition_point(|c| c.row.as_slice() < p.as_bytes());
-        let got: Vec<Cell> = all[at..]
+        let at = all.partition_point(|(key, _)| key.as_ref() < p.as_bytes());
+        let got: Vec<(Box<[u8]>, Box<[u8]>)> = all[at..]
             .iter()
-            .take_while(|c| c.row.starts_with(p.as_bytes()))
+            .take_while(|(key, _)| key.starts_with(p.as_bytes()))
             .cloned()
             .collect();
-        vec_cells += got.len();
+        v_fwd_cells += got.len();
     }
-    let vec_secs = started.elapsed().as_secs_f64();
+    let v_fwd = rate(n_scans, started.elapsed().as_secs_f64());
+
+    let started = Instant::now();
+    let mut v_rev_cells = 0usize;
+    for k in 0..n_scans {
+        let g = k.wrapping_mul(104_729) % groups;
+        let p = prefix(g);
+        let end = all.partition_point(|(key, _)| {
+            key.as_ref() < p.as_bytes() || key.starts_with(p.as_bytes())
+        });
+        let got: Vec<(Box<[u8]>, Box<[u8]>)> = all[..end]
+            .iter()
+            .rev()
+            .take_while(|(key, _)| key.starts_with(p.as_bytes()))
+            .cloned()
+            .collect();
+        v_rev_cells += got.len();
+    }
+    let v_rev = rate(n_scans, started.elapsed().as_secs_f64());
+
+    let before_full = reset_peak();
+    let started = Instant::now();
+    let got: Vec<(Box<[u8]>, Box<[u8]>)> = all.to_vec();
+    let v_full_cells = got.len();
+    drop(got);
+    let v_full = rate(v_full_cells as u64, started.elapsed().as_secs_f64());
+    let v_full_peak = peak() - before_full;
+    drop(all);
+
     println!(
-        "Vec baseline:    {}  ({} cells)",
-        rate(n_scans, vec_secs),
-        vec_cells
+        "{:<22} {:>23} {:>23} {:>7}",
+        "", "rowkey engine", "sorted Vec", "ratio"
+    );
+    line("load", rate(cells, e_load), rate(cells, v_load), "cells/s");
+    line("point gets", e_gets, v_gets, "gets/s");
+    line("10-row scans", e_fwd, v_fwd, "scans/s");
+    line("10-row scans reversed", e_rev, v_rev, "scans/s");
+    line("full scan", e_full, v_full, "cells/s");
+    println!(
+        "{:<22} {:>14.1} MB       {:>14.1} MB       {:>6.2}x  ({:.2}x / {:.2}x the key and value bytes)",
+        "heap after load",
+        mb(e_mem),
+        mb(v_mem),
+        e_mem as f64 / v_mem.max(1) as f64,
+        e_mem as f64 / key_value_bytes as f64,
+        v_mem as f64 / key_value_bytes as f64
     );
     println!(
-        "scan cost vs sorted Vec: {:.2}x forward, {:.2}x reversed",
-        scan_secs / vec_secs.max(1e-9),
-        rev_secs / vec_secs.max(1e-9)
+        "{:<22} {:>14.1} MB       {:>14.1} MB",
+        "peak during load",
+        mb(e_load_peak),
+        mb(v_load_peak)
     );
-    println!("peak memory:     {:.0} MB (VmHWM)", peak_rss_mb());
-    generate_cells();
+    println!(
+        "{:<22} {:>14.1} MB       {:>14.1} MB",
+        "peak during full scan",
+        mb(e_full_peak),
+        mb(v_full_peak)
+    );
+    println!(
+        "{:<22} {:>14.1} MB",
+        "engine heap after reads",
+        mb(e_mem_after)
+    );
+    println!("engine load: {load_note}");
+    println!(
+        "cells returned (engine / Vec): gets {e_found} / {v_found}, scans {e_fwd_cells} / {v_fwd_cells}, reversed {e_rev_cells} / {v_rev_cells}, full {e_full_cells} / {v_full_cells}"
+    );
+    if std::env::var("ROWKEY_BENCH_SKIP_GENERATE").is_err() {
+        generate_cells();
+    }
 }
 
 /// The shell's `generate` as the browser runs it: 500,000 rows of two columns (1,000,000
@@ -217,7 +369,7 @@ fn generate_cells() {
         .map(|t| t.regions.len())
         .unwrap_or(0);
     println!(
-        "generate:        {} cells  ({secs:.2} s for {saved} cells recorded, {regions} regions; {})",
+        "generate:              {:>14.0} cells/s  ({secs:.2} s for {saved} cells recorded, {regions} regions; {})",
         rate(1_000_000, secs),
         out.output.lines().next().unwrap_or_default()
     );

@@ -8,6 +8,7 @@
 //! that afterwards.
 
 mod activity;
+mod block;
 mod cell;
 mod error;
 mod family;
@@ -27,6 +28,10 @@ pub use activity::{
     key_bucket, place_of, Activity, Grid, LastRead, Op, OpKind, SplitMark, KEY_BUCKETS, OPS_KEPT,
     TIME_BUCKETS,
 };
+pub use block::{
+    BlockCursor, BlockFile, BloomType, CellRef, Encoding, FileCursor, FileOptions, FileWriter,
+    FormatError, Header, ReadCounts, DEFAULT_BLOCKSIZE, FORMAT_VERSION, HBASE_BLOCKSIZE,
+};
 pub use cell::{Cell, CellKind};
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
@@ -34,14 +39,14 @@ pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
 pub use keys::{KeyEntry, KeyIndex, Position};
-pub use policy::CompactionPolicy;
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
+pub use policy::CompactionPolicy;
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, Metric, OpStats, RegionStats};
-pub use store::{Rewrite, Run, Store};
+pub use store::{Decoded, Rewrite, Run, RunPlacement, Store};
 pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -861,7 +866,12 @@ impl Engine {
                 continue;
             }
             *next_id += 1;
-            if let Some(rw) = store.flush(family, *next_id, now, region.id) {
+            let place = (
+                t.descriptor.name.as_str(),
+                &region.start[..],
+                &region.end[..],
+            );
+            if let Some(rw) = store.flush(family, *next_id, now, region.id, place) {
                 dropped |= rw.dropped.total() > 0;
                 written += rw.bytes;
                 events.push((LsmEventKind::Flush, Some(family.name.clone()), rw));
@@ -936,7 +946,12 @@ impl Engine {
     /// A minor compaction of the runs at `pick` (newest-first positions) of one store: the
     /// others are set aside while the store compacts, and go back around the merged run.
     fn compact_runs(&mut self, table: &str, idx: usize, fi: usize, pick: std::ops::Range<usize>) {
-        fn store<'e>(e: &'e mut Engine, table: &str, idx: usize, fi: usize) -> Option<&'e mut Store> {
+        fn store<'e>(
+            e: &'e mut Engine,
+            table: &str,
+            idx: usize,
+            fi: usize,
+        ) -> Option<&'e mut Store> {
             e.tables
                 .get_mut(table)
                 .and_then(|t| t.regions.get_mut(idx))
@@ -982,7 +997,12 @@ impl Engine {
         };
         let region_id = region.id;
         let family_name = family.name.clone();
-        let Some(rw) = store.compact(family, id, major, now, region_id) else {
+        let place = (
+            t.descriptor.name.as_str(),
+            &region.start[..],
+            &region.end[..],
+        );
+        let Some(rw) = store.compact(family, id, major, now, region_id, place) else {
             return;
         };
         if rw.dropped.total() > 0 {
@@ -1065,10 +1085,13 @@ impl Engine {
             .iter()
             .flat_map(|s| s.runs.iter().map(move |r| s.summary(r, parent)))
             .collect();
+        let name = t.descriptor.name.as_str();
+        let places = [(name, &region.start[..], at), (name, at, &region.end[..])];
         let upper_stores: Vec<Store> = region
             .stores
             .iter_mut()
-            .map(|s| s.split_off(at, &mut fresh_id))
+            .zip(&t.descriptor.families)
+            .map(|(s, family)| s.split_off(at, &mut fresh_id, family, places))
             .collect();
         let (left_id, right_id) = (fresh_id(), fresh_id());
         let mut outputs: Vec<RunSummary> = Vec::new();
@@ -1183,6 +1206,13 @@ fn validate_family(f: &FamilyDescriptor) -> Result<()> {
     if f.max_versions < 1 {
         return Err(Error::IllegalArgument(format!(
             "Maximum versions must be positive, family '{}'",
+            f.name
+        )));
+    }
+    // TableDescriptorChecker.checkBlockSize (hbase.table.sanity.checks is on by default).
+    if f.blocksize < 1024 || f.blocksize > 16 * 1024 * 1024 {
+        return Err(Error::IllegalArgument(format!(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: Block size for column family {}  must be between 1K and 16MB. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks",
             f.name
         )));
     }

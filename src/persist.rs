@@ -20,8 +20,9 @@ pub mod bench;
 pub mod idb;
 
 pub use codec::{
-    decode_catalog, decode_groups, decode_placed_run, decode_run, encode_catalog, encode_groups,
-    encode_json_record, encode_placed_run, encode_run, BlobKind, CodecError, RunPlace,
+    decode_catalog, decode_groups, decode_placed_run, decode_run, decode_stored_run,
+    encode_catalog, encode_groups, encode_json_record, encode_placed_run, encode_placed_run_v2,
+    encode_run, BlobKind, CodecError, RunPlace, StoredRun,
 };
 pub use export::{
     export_json, export_kept_runs, export_script, import_json, import_script, ImportError,

@@ -37,7 +37,7 @@ fn runs_and_groups_round_trip() -> Result<(), CodecError> {
     let run = Run::new(42, cells());
     let back = decode_run(&encode_run(&run))?;
     assert_eq!(back.id, 42);
-    assert!(same(&back.cells, &run.cells));
+    assert!(same(&back.cells(), &run.cells()));
     let groups = vec![("t".to_string(), cells()), ("u".to_string(), Vec::new())];
     let ((ts, seq), back) = decode_groups(
         BlobKind::Wal,
@@ -92,7 +92,7 @@ fn a_run_records_where_it_belongs_and_any_flip_is_detected() -> Result<(), Codec
     let bytes = encode_placed_run(&run, &place);
     let (back, got) = decode_placed_run(&bytes)?;
     assert_eq!(got.as_ref(), Some(&place), "read without a catalog");
-    assert!(same(&back.cells, &run.cells));
+    assert!(same(&back.cells(), &run.cells()));
     // A run written before runs recorded their place still reads, with no place.
     let (_, none) = decode_placed_run(&encode_run(&run))?;
     assert_eq!(none, None);

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::block::{BloomType, Encoding, FileOptions};
+
 /// Whether deleted cells stay readable by time-range reads until TTL or major compaction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KeepDeletedCells {
@@ -60,11 +62,30 @@ impl FamilyDescriptor {
             keep_deleted_cells: KeepDeletedCells::False,
             bloomfilter: "ROW".into(),
             compression: "NONE".into(),
-            blocksize: 65536,
+            blocksize: super::block::DEFAULT_BLOCKSIZE,
             in_memory: false,
             blockcache: true,
             data_block_encoding: "NONE".into(),
             replication_scope: 0,
+        }
+    }
+
+    /// How the family's runs are written: its `BLOCKSIZE`, `DATA_BLOCK_ENCODING` and
+    /// `BLOOMFILTER`. HBase's values Rowkey has no writer for are written as their nearest
+    /// kin: `DIFF` as `FAST_DIFF`, `ROW_INDEX_V1` as `NONE`, `ROWPREFIX_FIXED_LENGTH` as `ROW`.
+    pub fn file_options(&self) -> FileOptions {
+        let encoding = match self.data_block_encoding.as_str() {
+            "DIFF" => Encoding::FastDiff,
+            other => Encoding::parse(other).unwrap_or_default(),
+        };
+        let bloom = match self.bloomfilter.as_str() {
+            "ROWPREFIX_FIXED_LENGTH" => BloomType::Row,
+            other => BloomType::parse(other).unwrap_or_default(),
+        };
+        FileOptions {
+            block_size: self.blocksize.max(1),
+            encoding,
+            bloom,
         }
     }
 

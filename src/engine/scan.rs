@@ -16,7 +16,7 @@ use super::error::{Error, Result};
 use super::filter::{Filter, ReturnCode};
 use super::resolve::{ReadSpec, RowResolver, Verdict};
 use super::stats::OpStats;
-use super::store::MergeIter;
+use super::store::{Decoded, MergeIter};
 use super::table::{Region, Table};
 
 /// What a get or scan asks for. Bounds follow HBase: `start_row` inclusive, `stop_row`
@@ -323,11 +323,22 @@ impl<'t, 's> Reader<'t, 's> {
         } else {
             &region.start
         };
-        let mut cursors: Vec<MergeIter<'t>> = self
+        // A get asks each run's key range and bloom filter before reading it.
+        let get = self.scan.stop_inclusive && self.scan.start_row == self.scan.stop_row;
+        // The blocks the region scanner decodes live as long as it does.
+        let arena = Decoded::new();
+        let arena = &arena;
+        let mut cursors: Vec<MergeIter<'_>> = self
             .specs
             .iter()
-            .filter_map(|(fi, _)| region.stores.get(*fi))
-            .map(|s| s.cursor_from(lower))
+            .filter_map(|(fi, spec)| region.stores.get(*fi).map(|s| (s, spec)))
+            .map(|(s, spec)| {
+                if get {
+                    s.cursor_get(lower, spec.columns, arena)
+                } else {
+                    s.cursor_from(lower, arena)
+                }
+            })
             .collect();
         self.begin_region(region);
         while !self.done && !self.region_done {
@@ -369,11 +380,12 @@ impl<'t, 's> Reader<'t, 's> {
             }),
         };
         probe.row.extend_from_slice(bound.unwrap_or_default());
-        let mut backwards: Vec<MergeIter<'t>> = self
+        let arena = Decoded::new();
+        let mut backwards: Vec<MergeIter<'_>> = self
             .specs
             .iter()
             .filter_map(|(fi, _)| region.stores.get(*fi))
-            .map(|s| s.cursor_back(bound.map(|_| &probe)))
+            .map(|s| s.cursor_back(bound.map(|_| &probe), &arena))
             .collect();
         self.begin_region(region);
         while !self.done && !self.region_done {
@@ -396,7 +408,7 @@ impl<'t, 's> Reader<'t, 's> {
             }
             // Gather the row's cells from each store (they come greatest first) and read them
             // in cell order, as a forward scan would.
-            let mut rows: Vec<RowCells<'t>> = backwards
+            let mut rows: Vec<RowCells<'_>> = backwards
                 .iter_mut()
                 .map(|c| {
                     let mut cells = Vec::new();
@@ -428,6 +440,15 @@ impl<'t, 's> Reader<'t, 's> {
             self.out.stats.memstores_touched += (bits & 1) as u32;
             self.out.stats.runs_touched += (bits >> 1).count_ones();
         }
+        for c in cursors {
+            let counts = c.counts();
+            let stats = &mut self.out.stats;
+            stats.blocks_read += counts.blocks_read;
+            stats.block_bytes_read += counts.bytes_read;
+            stats.blocks_skipped += counts.blocks_skipped;
+            stats.runs_skipped_bloom += counts.runs_skipped_bloom;
+            stats.runs_skipped_range += counts.runs_skipped_range;
+        }
     }
 
     /// Counts a row as read by the region scanner (`ROWS_SCANNED`).
@@ -443,7 +464,7 @@ impl<'t, 's> Reader<'t, 's> {
 
     /// Reads one row from the cursors (each positioned at or before it) and leaves each cursor
     /// past it, as `RegionScannerImpl.nextInternal` reads a row.
-    fn read_row<C: CellSource<'t>>(&mut self, row: &'t [u8], cursors: &mut [C]) {
+    fn read_row<'c, C: CellSource<'c>>(&mut self, row: &'c [u8], cursors: &mut [C]) {
         if let Some(f) = self.filter.as_deref_mut() {
             f.reset();
             if f.filter_all_remaining() {
@@ -473,7 +494,7 @@ impl<'t, 's> Reader<'t, 's> {
             let mut resolver = RowResolver::new(spec, family, self.now);
             // Versions counted again after the filter (`mergeFilterResponse`).
             let after_filter = resolver.versions_after_filter();
-            let mut column: Option<&'t [u8]> = None;
+            let mut column: Option<&'c [u8]> = None;
             let mut versions = 0u32;
             // The rest of the row in this family is skipped (NEXT_ROW, a row key dropped).
             let mut rest_of_row = drop_row;

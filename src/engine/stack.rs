@@ -48,24 +48,8 @@ impl Engine {
             return Ok(out);
         };
         for (store, family) in region.stores.iter().zip(&t.descriptor.families) {
-            let probe = Cell::first_on_row(row, &store.family);
-            let mut cells: Vec<(&Cell, Part)> = store
-                .memstore
-                .range(&probe..)
-                .take_while(|c| c.row.as_slice() == row)
-                .map(|c| (c, Part::Memstore))
-                .collect();
-            for run in &store.runs {
-                let at = run.cells.partition_point(|c| c.row.as_slice() < row);
-                cells.extend(
-                    run.cells
-                        .get(at..)
-                        .unwrap_or(&[])
-                        .iter()
-                        .take_while(|c| c.row.as_slice() == row)
-                        .map(|c| (c, Part::Run(run.id))),
-                );
-            }
+            let arena = super::store::Decoded::new();
+            let mut cells: Vec<(&Cell, Part)> = store.row_cells(row, &arena);
             cells.sort_by(|a, b| a.0.cmp(b.0));
             let decided = fates(cells.iter().map(|c| c.0), family, Pass::Read, now);
             out.cells.extend(

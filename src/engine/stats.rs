@@ -38,6 +38,24 @@ pub struct OpStats {
     pub bytes_returned: u64,
     pub cells_written: u64,
     pub bytes_written: u64,
+    /// Data blocks of sorted runs a read decoded (HBase counts block reads the same way,
+    /// from the block cache or not).
+    #[serde(default)]
+    pub blocks_read: u64,
+    /// Bytes of those blocks: `BLOCK_BYTES_SCANNED` (HBase 2.6's
+    /// `ServerSideScanMetrics.countOfBlockBytesScanned`).
+    #[serde(default)]
+    pub block_bytes_read: u64,
+    /// Blocks a seek jumped over by the block index, never read.
+    #[serde(default)]
+    pub blocks_skipped: u64,
+    /// Sorted runs a get left unread because their bloom filter said the row (or column) is
+    /// not there.
+    #[serde(default)]
+    pub runs_skipped_bloom: u64,
+    /// Sorted runs left unread because the rows asked for are outside their key range.
+    #[serde(default)]
+    pub runs_skipped_range: u64,
 }
 
 /// One scan metric as HBase names it, with Rowkey's value.
@@ -63,6 +81,11 @@ impl OpStats {
             m("BYTES_SCANNED", self.bytes_read, false),
             m("MEMSTORES_READ", u64::from(self.memstores_touched), false),
             m("RUNS_READ", u64::from(self.runs_touched), false),
+            m("BLOCK_BYTES_SCANNED", self.block_bytes_read, true),
+            m("BLOCKS_READ", self.blocks_read, false),
+            m("BLOCKS_SKIPPED_BY_INDEX", self.blocks_skipped, false),
+            m("RUNS_SKIPPED_BY_BLOOM", self.runs_skipped_bloom, false),
+            m("RUNS_SKIPPED_BY_KEY_RANGE", self.runs_skipped_range, false),
         ]
     }
 }

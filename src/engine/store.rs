@@ -1,27 +1,148 @@
 //! A store holds one family of one region: a memstore taking writes, and immutable sorted runs
-//! that flushes produce and compactions merge.
+//! that flushes produce and compactions merge. A run is a block file (see [`super::block`]):
+//! reads seek through its block index, skip it when its key range or bloom filter rules a row
+//! out, and decode only the blocks they read, into an arena that lives as long as the read.
 
 use std::collections::BTreeSet;
 use std::ops::Bound;
 use std::sync::Arc;
 
+use typed_arena::Arena;
+
+use super::block::{BlockFile, CellRef, FileOptions, FormatError, ReadCounts};
 use super::cell::Cell;
 use super::family::FamilyDescriptor;
 use super::lsm::{Dropped, Part, RunSummary};
 use super::resolve::{CompactionResolver, Pass};
 
-/// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile).
+/// Cells decoded from blocks for one read or rewrite, freed when it ends: the block bytes are
+/// the run; decoded cells live only as long as the read that asked for them.
+pub type Decoded = Arena<Cell>;
+
+/// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile), as
+/// the bytes of a block file.
 #[derive(Debug)]
 pub struct Run {
     pub id: u64,
-    pub cells: Vec<Cell>,
+    /// The cells' bytes, counted as [`Cell::size`] counts them (region sizes, statistics).
     pub bytes: usize,
+    file: BlockFile,
+    family: Arc<[u8]>,
+}
+
+/// Where a run is written for: table, family and the region's key range.
+#[derive(Clone, Copy, Debug)]
+pub struct RunPlacement<'a> {
+    pub table: &'a str,
+    pub family: &'a Arc<[u8]>,
+    pub start: &'a [u8],
+    pub end: &'a [u8],
 }
 
 impl Run {
+    /// A run of `cells` (in cell order) with the default block options and no place.
     pub fn new(id: u64, cells: Vec<Cell>) -> Run {
-        let bytes = cells.iter().map(Cell::size).sum();
-        Run { id, cells, bytes }
+        let family: Arc<[u8]> = cells
+            .first()
+            .map(|c| c.family.clone())
+            .unwrap_or_else(|| Arc::from(&b""[..]));
+        let place = RunPlacement {
+            table: "",
+            family: &family,
+            start: &[],
+            end: &[],
+        };
+        Run::write(id, place, FileOptions::default(), &cells)
+    }
+
+    /// Writes `cells` (in cell order) as a block file.
+    pub fn write(id: u64, place: RunPlacement<'_>, options: FileOptions, cells: &[Cell]) -> Run {
+        let mut w = super::block::FileWriter::new(id, place.table, place.family, options)
+            .region(place.start, place.end);
+        for c in cells {
+            w.add(c);
+        }
+        Run::from_file(w.into_file())
+    }
+
+    /// A run over an opened block file (the file's header gives id and family).
+    pub fn from_file(file: BlockFile) -> Run {
+        let h = file.header();
+        Run {
+            id: h.id,
+            bytes: usize::try_from(h.cell_bytes).unwrap_or(usize::MAX),
+            family: Arc::from(h.family.as_slice()),
+            file,
+        }
+    }
+
+    /// The block file.
+    pub fn file(&self) -> &BlockFile {
+        &self.file
+    }
+
+    /// Cells in the run.
+    pub fn len(&self) -> usize {
+        usize::try_from(self.file.header().cells).unwrap_or(usize::MAX)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn first_row(&self) -> &[u8] {
+        &self.file.header().first_row
+    }
+
+    pub fn last_row(&self) -> &[u8] {
+        &self.file.header().last_row
+    }
+
+    /// Walks every cell in place, block by block; damaged blocks are stepped over.
+    pub fn for_each(&self, mut f: impl FnMut(CellRef<'_>)) {
+        for i in 0..self.file.block_count() {
+            let Ok(mut cursor) = self.file.block_cursor(i) else {
+                continue;
+            };
+            while let Ok(true) = cursor.advance() {
+                if let Some(c) = cursor.current() {
+                    f(c);
+                }
+            }
+        }
+    }
+
+    /// Every cell, copied out (damaged blocks left out).
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut out = Vec::with_capacity(self.len());
+        self.for_each(|c| out.push(c.to_cell(&self.family)));
+        out
+    }
+
+    /// The blocks whose checksum does not match.
+    pub fn damaged_blocks(&self) -> Vec<FormatError> {
+        self.file.verify()
+    }
+
+    /// Decodes block `i` into `arena`, counting the read; a damaged block reads as empty.
+    fn decode_block<'a>(
+        &'a self,
+        i: usize,
+        arena: &'a Decoded,
+        counts: &mut ReadCounts,
+    ) -> &'a [Cell] {
+        counts.blocks_read += 1;
+        counts.bytes_read += self.file.block_len(i) as u64;
+        let Ok(mut cursor) = self.file.block_cursor(i) else {
+            return &[];
+        };
+        let mut cells = Vec::with_capacity(self.file.block_cells(i));
+        while let Ok(true) = cursor.advance() {
+            if let Some(c) = cursor.current() {
+                cells.push(c.to_cell(&self.family));
+            }
+        }
+        arena.alloc_extend(cells)
     }
 }
 
@@ -56,16 +177,18 @@ impl Store {
     }
 
     pub fn cell_count(&self) -> usize {
-        self.memstore.len() + self.runs.iter().map(|r| r.cells.len()).sum::<usize>()
+        self.memstore.len() + self.runs.iter().map(|r| r.len()).sum::<usize>()
     }
 
     /// A merged cursor over memstore and runs, from the first cell of `row` on.
-    pub fn cursor_from(&self, row: &[u8]) -> MergeIter<'_> {
-        self.cursor_at(&Cell::first_on_row(row, &self.family))
+    pub fn cursor_from<'a>(&'a self, row: &[u8], arena: &'a Decoded) -> MergeIter<'a> {
+        self.cursor_at(&Cell::first_on_row(row, &self.family), arena)
     }
 
     /// A merged cursor from `probe` on (a cell that sorts first on its row, family ignored).
-    pub fn cursor_at(&self, probe: &Cell) -> MergeIter<'_> {
+    /// Runs whose last row is before the probe's are skipped unread.
+    pub fn cursor_at<'a>(&'a self, probe: &Cell, arena: &'a Decoded) -> MergeIter<'a> {
+        let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         sources.push(Source::Mem(
             &self.memstore,
@@ -73,17 +196,51 @@ impl Store {
                 .range((Bound::Included(probe), Bound::Unbounded)),
         ));
         for run in &self.runs {
-            let at = run
-                .cells
-                .partition_point(|c| c.row.as_slice() < probe.row.as_slice());
-            sources.push(Source::Run(run.cells.get(at..).unwrap_or(&[]).iter()));
+            if run.is_empty() || run.last_row() < probe.row.as_slice() {
+                skipped.runs_skipped_range += 1;
+                continue;
+            }
+            sources.push(Source::Run(RunCursor::new(run, arena, probe)));
         }
-        MergeIter::new(sources)
+        MergeIter::new(sources).with_skipped(skipped)
+    }
+
+    /// A merged cursor over the cells of one row, for a get: runs whose key range or bloom
+    /// filter (`ROW`, or `ROWCOL` when the get names its columns) rules the row out are
+    /// skipped without reading a block.
+    pub fn cursor_get<'a>(
+        &'a self,
+        row: &[u8],
+        columns: Option<&[Vec<u8>]>,
+        arena: &'a Decoded,
+    ) -> MergeIter<'a> {
+        let probe = Cell::first_on_row(row, &self.family);
+        let mut skipped = ReadCounts::default();
+        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        sources.push(Source::Mem(
+            &self.memstore,
+            self.memstore
+                .range((Bound::Included(&probe), Bound::Unbounded)),
+        ));
+        for run in &self.runs {
+            if !run.file.may_hold_row(row, &mut skipped) {
+                continue;
+            }
+            if let Some(qs) = columns {
+                if !run.file.may_hold_columns(row, qs, &mut skipped) {
+                    continue;
+                }
+            }
+            sources.push(Source::Run(RunCursor::new(run, arena, &probe)));
+        }
+        MergeIter::new(sources).with_skipped(skipped)
     }
 
     /// A merged cursor running backwards from the last cell before the probe's row (or from
-    /// the very end without a probe): greatest cell first.
-    pub fn cursor_back(&self, bound: Option<&Cell>) -> MergeIter<'_> {
+    /// the very end without a probe): greatest cell first. Runs whose first row is at or past
+    /// the probe's are skipped unread.
+    pub fn cursor_back<'a>(&'a self, bound: Option<&Cell>, arena: &'a Decoded) -> MergeIter<'a> {
+        let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         match bound {
             Some(probe) => sources.push(Source::MemBack(
@@ -94,28 +251,50 @@ impl Store {
             None => sources.push(Source::MemBack(self.memstore.range::<Cell, _>(..).rev())),
         }
         for run in &self.runs {
-            let at = match bound {
-                Some(probe) => run
-                    .cells
-                    .partition_point(|c| c.row.as_slice() < probe.row.as_slice()),
-                None => run.cells.len(),
-            };
-            sources.push(Source::RunBack(
-                run.cells.get(..at).unwrap_or(&[]).iter().rev(),
-            ));
+            if run.is_empty() || bound.is_some_and(|p| run.first_row() >= p.row.as_slice()) {
+                skipped.runs_skipped_range += 1;
+                continue;
+            }
+            sources.push(Source::RunBack(RunBackCursor::new(run, arena, bound)));
         }
-        MergeIter::descending(sources)
+        MergeIter::descending(sources).with_skipped(skipped)
+    }
+
+    /// The stored cells of `row`, each with where it sits, memstore first, then the runs
+    /// newest first (runs whose key range or bloom rules the row out are not read).
+    pub fn row_cells<'a>(&'a self, row: &[u8], arena: &'a Decoded) -> Vec<(&'a Cell, Part)> {
+        let probe = Cell::first_on_row(row, &self.family);
+        let mut out: Vec<(&Cell, Part)> = self
+            .memstore
+            .range(&probe..)
+            .take_while(|c| c.row.as_slice() == row)
+            .map(|c| (c, Part::Memstore))
+            .collect();
+        let mut counts = ReadCounts::default();
+        for run in &self.runs {
+            if !run.file.may_hold_row(row, &mut counts) {
+                continue;
+            }
+            out.extend(
+                RunCursor::new(run, arena, &probe)
+                    .take_while(|c| c.row.as_slice() == row)
+                    .map(|c| (c, Part::Run(run.id))),
+            );
+        }
+        out
     }
 
     /// A summary of one run of this store in `region`.
     pub fn summary(&self, run: &Run, region: u64) -> RunSummary {
-        RunSummary::of(
-            Part::Run(run.id),
+        RunSummary {
+            part: Part::Run(run.id),
             region,
-            &self.family_name(),
-            &run.cells,
-            run.bytes,
-        )
+            family: self.family_name(),
+            first_row: run.first_row().to_vec(),
+            last_row: run.last_row().to_vec(),
+            bytes: run.bytes,
+            cells: run.len(),
+        }
     }
 
     /// The family's name as text.
@@ -131,6 +310,7 @@ impl Store {
         run_id: u64,
         now: u64,
         region: u64,
+        place: (&str, &[u8], &[u8]),
     ) -> Option<Rewrite> {
         if self.memstore.is_empty() {
             return None;
@@ -145,8 +325,25 @@ impl Store {
         );
         self.memstore_bytes = 0;
         let (kept, fates) = CompactionResolver::apply(mem, family, Pass::Flush, now);
-        let run = Run::new(run_id, kept);
+        let run = self.write_run(run_id, family, place, &kept);
         Some(self.install(vec![input], run, Dropped::count(&fates), region, true))
+    }
+
+    /// Writes cells as a run of this store, in the family's block format.
+    fn write_run(
+        &self,
+        id: u64,
+        family: &FamilyDescriptor,
+        (table, start, end): (&str, &[u8], &[u8]),
+        cells: &[Cell],
+    ) -> Run {
+        let place = RunPlacement {
+            table,
+            family: &self.family,
+            start,
+            end,
+        };
+        Run::write(id, place, family.file_options(), cells)
     }
 
     /// Puts a rewrite's output run in place (first when `newest`, else as the only run) and
@@ -164,7 +361,7 @@ impl Store {
         if !newest {
             self.runs.clear();
         }
-        if !run.cells.is_empty() {
+        if !run.is_empty() {
             outputs.push(self.summary(&run, region));
             self.runs.insert(0, Arc::new(run));
         }
@@ -186,27 +383,33 @@ impl Store {
         major: bool,
         now: u64,
         region: u64,
+        place: (&str, &[u8], &[u8]),
     ) -> Option<Rewrite> {
         if self.runs.is_empty() || (!major && self.runs.len() < 2) {
             return None;
         }
         let inputs = self.runs.iter().map(|r| self.summary(r, region)).collect();
         let merged: Vec<Cell> = {
-            let sources = self
-                .runs
-                .iter()
-                .map(|r| Source::Run(r.cells.iter()))
-                .collect();
+            let decoded: Vec<Vec<Cell>> = self.runs.iter().map(|r| r.cells()).collect();
+            let sources = decoded.iter().map(|c| Source::Slice(c.iter())).collect();
             MergeIter::new(sources).cloned().collect()
         };
         let pass = if major { Pass::Major } else { Pass::Minor };
         let (kept, fates) = CompactionResolver::apply(merged, family, pass, now);
-        let run = Run::new(run_id, kept);
+        let run = self.write_run(run_id, family, place, &kept);
         Some(self.install(inputs, run, Dropped::count(&fates), region, false))
     }
 
     /// Moves every cell with a row at or above `at` into a new store (memstore must be empty).
-    pub fn split_off(&mut self, at: &[u8], run_id: &mut dyn FnMut() -> u64) -> Store {
+    /// A run wholly on one side moves as it is; a run holding both sides is written again as
+    /// two runs, one per daughter.
+    pub fn split_off(
+        &mut self,
+        at: &[u8],
+        run_id: &mut dyn FnMut() -> u64,
+        family: &FamilyDescriptor,
+        places: [(&str, &[u8], &[u8]); 2],
+    ) -> Store {
         let mut upper = Store {
             family: self.family.clone(),
             memstore: BTreeSet::new(),
@@ -220,16 +423,19 @@ impl Store {
         self.memstore_bytes = self.memstore.iter().map(Cell::size).sum();
         let runs = std::mem::take(&mut self.runs);
         for run in runs {
-            let cut = run.cells.partition_point(|c| c.row.as_slice() < at);
-            if cut == run.cells.len() {
+            if run.is_empty() || run.last_row() < at {
                 self.runs.push(run);
-            } else if cut == 0 {
+            } else if run.first_row() >= at {
                 upper.runs.push(run);
             } else {
-                let lo: Vec<Cell> = run.cells.get(..cut).unwrap_or(&[]).to_vec();
-                let hi: Vec<Cell> = run.cells.get(cut..).unwrap_or(&[]).to_vec();
-                self.runs.push(Arc::new(Run::new(run_id(), lo)));
-                upper.runs.push(Arc::new(Run::new(run_id(), hi)));
+                let cells = run.cells();
+                let cut = cells.partition_point(|c| c.row.as_slice() < at);
+                let lo = cells.get(..cut).unwrap_or(&[]);
+                let hi = cells.get(cut..).unwrap_or(&[]);
+                let lo = self.write_run(run_id(), family, places[0], lo);
+                let hi = self.write_run(run_id(), family, places[1], hi);
+                self.runs.push(Arc::new(lo));
+                upper.runs.push(Arc::new(hi));
             }
         }
         upper
@@ -253,9 +459,11 @@ pub enum Source<'a> {
         &'a BTreeSet<Cell>,
         std::collections::btree_set::Range<'a, Cell>,
     ),
-    Run(std::slice::Iter<'a, Cell>),
+    Run(RunCursor<'a>),
+    /// Cells already decoded (a compaction's inputs).
+    Slice(std::slice::Iter<'a, Cell>),
     MemBack(std::iter::Rev<std::collections::btree_set::Range<'a, Cell>>),
-    RunBack(std::iter::Rev<std::slice::Iter<'a, Cell>>),
+    RunBack(RunBackCursor<'a>),
 }
 
 impl<'a> Iterator for Source<'a> {
@@ -264,8 +472,153 @@ impl<'a> Iterator for Source<'a> {
         match self {
             Source::Mem(_, it) => it.next(),
             Source::Run(it) => it.next(),
+            Source::Slice(it) => it.next(),
             Source::MemBack(it) => it.next(),
             Source::RunBack(it) => it.next(),
+        }
+    }
+}
+
+impl Source<'_> {
+    fn counts(&self) -> Option<&ReadCounts> {
+        match self {
+            Source::Run(c) => Some(&c.counts),
+            Source::RunBack(c) => Some(&c.counts),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a run forwards block by block: the index picks the first block, each block is
+/// decoded when the cursor reaches it.
+pub struct RunCursor<'a> {
+    run: &'a Run,
+    arena: &'a Decoded,
+    /// The block `cells` came from.
+    block: usize,
+    cells: std::slice::Iter<'a, Cell>,
+    pub counts: ReadCounts,
+}
+
+impl<'a> RunCursor<'a> {
+    /// A cursor at the first cell at or after `probe`.
+    fn new(run: &'a Run, arena: &'a Decoded, probe: &Cell) -> RunCursor<'a> {
+        let mut c = RunCursor {
+            run,
+            arena,
+            block: 0,
+            cells: [].iter(),
+            counts: ReadCounts::default(),
+        };
+        let b = run.file.seek_block(probe);
+        c.counts.blocks_skipped += b as u64;
+        c.load(b);
+        c.skip_before(probe);
+        c
+    }
+
+    fn load(&mut self, i: usize) {
+        self.block = i;
+        self.cells = if i < self.run.file.block_count() {
+            self.run
+                .decode_block(i, self.arena, &mut self.counts)
+                .iter()
+        } else {
+            [].iter()
+        };
+    }
+
+    /// Drops the cells of the current block that sort before `target`.
+    fn skip_before(&mut self, target: &Cell) {
+        let rest = self.cells.as_slice();
+        let at = rest.partition_point(|c| c < target);
+        self.cells = rest.get(at..).unwrap_or(&[]).iter();
+    }
+
+    /// Moves to the first cell at or after `target`: within the current block when it holds
+    /// it, else to the block the index names, skipping the blocks between unread.
+    fn seek(&mut self, target: &Cell) {
+        let in_block = self.cells.as_slice().last().is_some_and(|c| c >= target);
+        if !in_block {
+            let b = self.run.file.seek_block(target);
+            if b > self.block {
+                self.counts.blocks_skipped += (b - self.block - 1) as u64;
+                self.load(b);
+            }
+        }
+        self.skip_before(target);
+    }
+}
+
+impl<'a> Iterator for RunCursor<'a> {
+    type Item = &'a Cell;
+    fn next(&mut self) -> Option<&'a Cell> {
+        loop {
+            if let Some(c) = self.cells.next() {
+                return Some(c);
+            }
+            if self.block + 1 >= self.run.file.block_count() {
+                return None;
+            }
+            self.load(self.block + 1);
+        }
+    }
+}
+
+/// Reads a run backwards block by block, from the last cell before a bound.
+pub struct RunBackCursor<'a> {
+    run: &'a Run,
+    arena: &'a Decoded,
+    block: usize,
+    cells: std::iter::Rev<std::slice::Iter<'a, Cell>>,
+    pub counts: ReadCounts,
+}
+
+impl<'a> RunBackCursor<'a> {
+    fn new(run: &'a Run, arena: &'a Decoded, bound: Option<&Cell>) -> RunBackCursor<'a> {
+        let n = run.file.block_count();
+        let mut c = RunBackCursor {
+            run,
+            arena,
+            block: 0,
+            cells: [].iter().rev(),
+            counts: ReadCounts::default(),
+        };
+        if n == 0 {
+            return c;
+        }
+        let b = match bound {
+            Some(probe) => run.file.seek_block(probe),
+            None => n - 1,
+        };
+        c.counts.blocks_skipped += (n - 1 - b) as u64;
+        c.block = b;
+        let cells = run.decode_block(b, arena, &mut c.counts);
+        let end = match bound {
+            Some(probe) => cells.partition_point(|x| x < probe),
+            None => cells.len(),
+        };
+        c.cells = cells.get(..end).unwrap_or(&[]).iter().rev();
+        c
+    }
+}
+
+impl<'a> Iterator for RunBackCursor<'a> {
+    type Item = &'a Cell;
+    fn next(&mut self) -> Option<&'a Cell> {
+        loop {
+            if let Some(c) = self.cells.next() {
+                return Some(c);
+            }
+            if self.block == 0 {
+                return None;
+            }
+            self.block -= 1;
+            self.cells = self
+                .run
+                .decode_block(self.block, self.arena, &mut self.counts)
+                .iter()
+                .rev();
         }
     }
 }
@@ -278,6 +631,8 @@ pub struct MergeIter<'a> {
     descending: bool,
     /// Bit i is set once source i has yielded a cell (0 is the memstore when present).
     pub touched: u64,
+    /// Runs left out before reading (key range, bloom filter).
+    skipped: ReadCounts,
 }
 
 impl<'a> MergeIter<'a> {
@@ -293,7 +648,24 @@ impl<'a> MergeIter<'a> {
             inputs,
             descending: false,
             touched: 0,
+            skipped: ReadCounts::default(),
         }
+    }
+
+    fn with_skipped(mut self, skipped: ReadCounts) -> MergeIter<'a> {
+        self.skipped = skipped;
+        self
+    }
+
+    /// What the merge's run sources read, and the runs it left out.
+    pub fn counts(&self) -> ReadCounts {
+        let mut total = self.skipped;
+        for (_, s) in &self.inputs {
+            if let Some(c) = s.counts() {
+                total.add(c);
+            }
+        }
+        total
     }
 
     /// A merge of sources that each run backwards: greatest cell first.
@@ -318,6 +690,10 @@ impl<'a> MergeIter<'a> {
                     *head = it.next();
                 }
                 Source::Run(it) => {
+                    it.seek(target);
+                    *head = it.next();
+                }
+                Source::Slice(it) => {
                     let rest = it.as_slice();
                     let at = rest.partition_point(|c| c < target);
                     *it = rest.get(at..).unwrap_or(&[]).iter();

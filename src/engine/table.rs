@@ -121,57 +121,70 @@ impl Region {
         self.stores.iter().map(|s| s.runs.len()).sum()
     }
 
+    /// Per stretch of consecutive cells of one row (in a memstore or a run, read in place):
+    /// the row, its cells and their bytes; unsorted, a row may appear once per source.
+    fn row_sizes(&self) -> Vec<(Vec<u8>, u32, u64)> {
+        let mut out: Vec<(Vec<u8>, u32, u64)> = Vec::new();
+        let add =
+            |out: &mut Vec<(Vec<u8>, u32, u64)>, fresh: bool, row: &[u8], size: usize| match out
+                .last_mut()
+            {
+                Some(last) if !fresh && last.0.as_slice() == row => {
+                    last.1 += 1;
+                    last.2 += size as u64;
+                }
+                _ => out.push((row.to_vec(), 1, size as u64)),
+            };
+        for store in &self.stores {
+            let mut fresh = true;
+            for c in &store.memstore {
+                add(&mut out, fresh, &c.row, c.size());
+                fresh = false;
+            }
+            for run in &store.runs {
+                let mut fresh = true;
+                run.for_each(|c| {
+                    add(&mut out, fresh, c.row, c.size());
+                    fresh = false;
+                });
+            }
+        }
+        out
+    }
+
     /// The row where HBase would split this region: the row at the middle of its data by
     /// bytes, never the region's first row. `None` when the region holds a single row.
     pub fn mid_key(&self) -> Option<Vec<u8>> {
         let total = self.bytes();
-        let mut rows: Vec<(&[u8], usize)> = Vec::new();
-        for store in &self.stores {
-            for cell in store
-                .memstore
-                .iter()
-                .chain(store.runs.iter().flat_map(|r| r.cells.iter()))
-            {
-                rows.push((&cell.row, cell.size()));
-            }
-        }
-        rows.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut rows = self.row_sizes();
+        rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut acc = 0;
-        let first = rows.first().map(|r| r.0)?;
-        for (row, size) in &rows {
-            acc += size;
+        let first = rows.first().map(|r| r.0.clone())?;
+        for (row, _, size) in &rows {
+            acc += *size as usize;
             if acc * 2 >= total && *row != first {
-                return Some(row.to_vec());
+                return Some(row.clone());
             }
         }
         // Past the middle every row equalled the first: try the first different row.
-        rows.iter().find(|r| r.0 != first).map(|r| r.0.to_vec())
+        rows.iter().find(|r| r.0 != first).map(|r| r.0.clone())
     }
 
     /// Every row of the region with its stored cells counted, in key order.
     pub fn rows(&self) -> Vec<KeyEntry> {
-        let mut cells: Vec<(&[u8], usize)> = Vec::new();
-        for store in &self.stores {
-            for cell in store
-                .memstore
-                .iter()
-                .chain(store.runs.iter().flat_map(|r| r.cells.iter()))
-            {
-                cells.push((&cell.row, cell.size()));
-            }
-        }
-        cells.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut stretches = self.row_sizes();
+        stretches.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut rows: Vec<KeyEntry> = Vec::new();
-        for (row, size) in cells {
+        for (row, cells, bytes) in stretches {
             match rows.last_mut() {
-                Some(last) if &*last.key == row => {
-                    last.cells += 1;
-                    last.bytes += size as u64;
+                Some(last) if *last.key == *row => {
+                    last.cells += cells;
+                    last.bytes += bytes;
                 }
                 _ => rows.push(KeyEntry {
                     key: row.into(),
-                    cells: 1,
-                    bytes: size as u64,
+                    cells,
+                    bytes,
                 }),
             }
         }
@@ -181,18 +194,9 @@ impl Region {
     /// The stored cells of one row in this region and their bytes.
     pub fn row_cells(&self, row: &[u8]) -> (u32, u64) {
         let (mut cells, mut bytes) = (0u32, 0u64);
+        let arena = super::store::Decoded::new();
         for store in &self.stores {
-            let probe = super::cell::Cell::first_on_row(row, &store.family);
-            let mem = store.memstore.range(probe..);
-            let runs = store.runs.iter().flat_map(|r| {
-                let at = r.cells.partition_point(|c| c.row.as_slice() < row);
-                r.cells
-                    .get(at..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .take_while(|c| c.row == row)
-            });
-            for c in mem.take_while(|c| c.row == row).chain(runs) {
+            for (c, _) in store.row_cells(row, &arena) {
                 cells += 1;
                 bytes += c.size() as u64;
             }

@@ -71,7 +71,7 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
     let read_ms = now() - started;
     let loaded = load(Box::new(|| 1_700_000_000_000), records);
     let restore_ms = now() - started;
-    let restored: usize = loaded.engine.all_runs().map(|r| r.cells.len()).sum();
+    let restored: usize = loaded.engine.all_runs().map(|r| r.len()).sum();
 
     // The same bytes as one blob.
     let mut blob = Vec::with_capacity(bytes);

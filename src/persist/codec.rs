@@ -1,10 +1,16 @@
 //! The binary encoding of stored records: `RKEY | kind | version | payload | crc32`, the CRC
 //! (IEEE, little-endian) covering every byte before it. Cells are written with LEB128 lengths
 //! and a per-record table of family names.
+//!
+//! A sorted run is stored as its block file's bytes, exactly as the engine holds them (see
+//! [`crate::engine::BlockFile`]): the file has its own header and checksums. Runs saved by
+//! earlier Rowkeys as `RKEY` run records still decode, and are written again as block files.
 
 use std::sync::Arc;
 
-use crate::engine::{Catalog, Cell, CellKind, Run};
+use crate::engine::{
+    BlockFile, Catalog, Cell, CellKind, FileOptions, FormatError, Run, RunPlacement,
+};
 
 const MAGIC: &[u8; 4] = b"RKEY";
 const VERSION: u8 = 1;
@@ -48,6 +54,9 @@ pub enum CodecError {
     /// The payload does not decode.
     #[error("invalid record: {0}")]
     Invalid(String),
+    /// A run's block file cannot be read, or one of its blocks is damaged.
+    #[error("{0}")]
+    Block(#[from] FormatError),
 }
 
 fn frame(kind: BlobKind, payload: &[u8]) -> Vec<u8> {
@@ -235,18 +244,20 @@ pub struct RunPlace {
     pub end: Vec<u8>,
 }
 
-/// A sorted run as a record, without its place (the layout before runs recorded it).
+/// A sorted run as a record in the first layout, without its place (kept so tests can write
+/// what the first Rowkeys stored).
 pub fn encode_run(run: &Run) -> Vec<u8> {
     let mut w = Writer {
         out: Vec::with_capacity(run.bytes + 64),
     };
     w.varint(run.id);
-    write_cells(&mut w, &run.cells);
+    write_cells(&mut w, &run.cells());
     frame(BlobKind::Run, &w.out)
 }
 
-/// A sorted run as a record that says where it belongs.
-pub fn encode_placed_run(run: &Run, place: &RunPlace) -> Vec<u8> {
+/// A sorted run as a record in the layout before block files, which says where the run belongs
+/// (kept so tests can write what earlier Rowkeys stored).
+pub fn encode_placed_run_v2(run: &Run, place: &RunPlace) -> Vec<u8> {
     let mut w = Writer {
         out: Vec::with_capacity(run.bytes + 64 + place.table.len()),
     };
@@ -255,17 +266,102 @@ pub fn encode_placed_run(run: &Run, place: &RunPlace) -> Vec<u8> {
     w.bytes(&place.family);
     w.bytes(&place.start);
     w.bytes(&place.end);
-    write_cells(&mut w, &run.cells);
+    write_cells(&mut w, &run.cells());
     frame_version(BlobKind::Run, PLACED_RUN_VERSION, &w.out)
 }
 
-/// A run back from its record; the cells must be in order.
+/// A sorted run as it is stored: its block file's bytes, whose header says where the run
+/// belongs. The bytes are the run's own unless `place` differs from what its header says (a
+/// run a split kept whole, or one built without a place), when the header is written anew.
+pub fn encode_placed_run(run: &Run, place: &RunPlace) -> Vec<u8> {
+    let h = run.file().header();
+    if h.table == place.table
+        && h.family == place.family
+        && h.region_start == place.start
+        && h.region_end == place.end
+    {
+        return run.file().bytes().to_vec();
+    }
+    match run
+        .file()
+        .with_place(&place.table, &place.family, &place.start, &place.end)
+    {
+        Ok(file) => file.bytes().to_vec(),
+        Err(_) => run.file().bytes().to_vec(),
+    }
+}
+
+/// A run back from its record; every block's checksum is checked and any damage refuses it.
 pub fn decode_run(bytes: &[u8]) -> Result<Run, CodecError> {
     decode_placed_run(bytes).map(|(run, _)| run)
 }
 
-/// A run and, when its record says it, where it belongs.
+/// A run and, when its record says it, where it belongs; any damage refuses it.
 pub fn decode_placed_run(bytes: &[u8]) -> Result<(Run, Option<RunPlace>), CodecError> {
+    let decoded = decode_stored_run(bytes)?;
+    match decoded.damaged.into_iter().next() {
+        Some(e) => Err(CodecError::Block(e)),
+        None => Ok((decoded.run, decoded.place)),
+    }
+}
+
+/// A stored run as loading reads it.
+#[derive(Debug)]
+pub struct StoredRun {
+    pub run: Run,
+    pub place: Option<RunPlace>,
+    /// Data blocks whose checksum does not match: their cells are lost, the rest of the run
+    /// reads.
+    pub damaged: Vec<FormatError>,
+    /// The record was in a layout before block files and was converted.
+    pub migrated: bool,
+}
+
+/// A stored run, in either layout; a block file's damaged blocks are listed rather than
+/// refusing the run (its header, index and bloom must be intact).
+pub fn decode_stored_run(bytes: &[u8]) -> Result<StoredRun, CodecError> {
+    if bytes.get(..4) == Some(&MAGIC[..]) {
+        let (id, cells, place) = decode_legacy_run(bytes)?;
+        let family: Arc<[u8]> = match &place {
+            Some(p) => Arc::from(p.family.as_slice()),
+            None => cells
+                .first()
+                .map(|c| c.family.clone())
+                .unwrap_or_else(|| Arc::from(&b""[..])),
+        };
+        let placement = RunPlacement {
+            table: place.as_ref().map_or("", |p| p.table.as_str()),
+            family: &family,
+            start: place.as_ref().map_or(&[][..], |p| p.start.as_slice()),
+            end: place.as_ref().map_or(&[][..], |p| p.end.as_slice()),
+        };
+        let run = Run::write(id, placement, FileOptions::default(), &cells);
+        return Ok(StoredRun {
+            run,
+            place,
+            damaged: Vec::new(),
+            migrated: true,
+        });
+    }
+    let file = BlockFile::open(bytes.to_vec().into_boxed_slice())?;
+    let damaged = file.verify();
+    let h = file.header();
+    let place = (!h.table.is_empty()).then(|| RunPlace {
+        table: h.table.clone(),
+        family: h.family.clone(),
+        start: h.region_start.clone(),
+        end: h.region_end.clone(),
+    });
+    Ok(StoredRun {
+        run: Run::from_file(file),
+        place,
+        damaged,
+        migrated: false,
+    })
+}
+
+/// A run record in the layouts before block files.
+fn decode_legacy_run(bytes: &[u8]) -> Result<(u64, Vec<Cell>, Option<RunPlace>), CodecError> {
     let (version, payload) = unframe_version(bytes, BlobKind::Run, PLACED_RUN_VERSION)?;
     let mut r = Reader { b: payload, at: 0 };
     let id = r.varint()?;
@@ -288,7 +384,7 @@ pub fn decode_placed_run(bytes: &[u8]) -> Result<(Run, Option<RunPlace>), CodecE
     if cells.windows(2).any(|w| w[0] > w[1]) {
         return Err(CodecError::Invalid("cells out of order".into()));
     }
-    Ok((Run::new(id, cells), place))
+    Ok((id, cells, place))
 }
 
 /// Cells grouped by table (a log record or the memstores), with the engine's clocks.

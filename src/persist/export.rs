@@ -261,10 +261,10 @@ pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
         out.push_str(&format!(
             "# run {}: {said}; {} cells; {}\n",
             k.id,
-            run.cells.len(),
+            run.len(),
             k.why
         ));
-        for c in &run.cells {
+        for c in &run.cells() {
             out.push_str(&cell_line(&name, c));
             out.push('\n');
         }

@@ -30,8 +30,9 @@ use super::queue::{StorageError, StorageErrorKind};
 
 /// The database name the app uses.
 pub const DB_NAME: &str = "rowkey";
-/// 1: runs, wal, meta. 2: the activity store.
-const VERSION: u32 = 2;
+/// 1: runs, wal, meta. 2: the activity store. 3: runs stored as block files (an older tab
+/// cannot read them: the upgrade closes it, and it asks to be reloaded).
+const VERSION: u32 = 3;
 const RUNS: &str = "runs";
 const WAL: &str = "wal";
 const META: &str = "meta";

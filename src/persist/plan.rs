@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::codec::{
-    catalog_from_value, decode_catalog_value, decode_groups, decode_json_record, decode_placed_run,
+    catalog_from_value, decode_catalog_value, decode_groups, decode_json_record, decode_stored_run,
     encode_catalog, encode_groups, encode_json_record, encode_placed_run, BlobKind, CodecError,
     RunPlace,
 };
@@ -615,13 +615,25 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
     let mut damaged_runs: Vec<(u64, String)> = Vec::new();
+    // Runs stored in a layout before block files: written again at the next checkpoint.
+    let mut migrated: BTreeSet<u64> = BTreeSet::new();
     for (id, bytes) in &records.runs {
-        match decode_placed_run(bytes) {
-            Ok((run, place)) if run.id == *id => {
-                runs.insert(*id, Arc::new(run));
-                places.insert(*id, place);
+        match decode_stored_run(bytes) {
+            Ok(stored) if stored.run.id == *id => {
+                // A damaged block costs its cells; the rest of the run loads.
+                for e in &stored.damaged {
+                    problems.push(format!(
+                        "sorted run {id} is damaged ({e}); the cells of that block are lost, the rest of the run loads"
+                    ));
+                }
+                if stored.migrated {
+                    migrated.insert(*id);
+                }
+                runs.insert(*id, Arc::new(stored.run));
+                places.insert(*id, stored.place);
             }
-            Ok((run, _)) => {
+            Ok(stored) => {
+                let run = stored.run;
                 let why = format!("sorted run {id} holds run {} instead", run.id);
                 problems.push(format!("{why}; kept aside"));
                 damaged_runs.push((*id, why));
@@ -769,7 +781,12 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
         previous: named_by.get(1).cloned(),
         stale: named_by.iter().skip(2).map(|(g, _)| *g).collect(),
         damaged: damaged_generations,
-        stored_runs: records.runs.keys().copied().collect(),
+        stored_runs: records
+            .runs
+            .keys()
+            .copied()
+            .filter(|id| !migrated.contains(id))
+            .collect(),
         kept_aside: kept_aside.iter().map(|k| k.id).collect(),
         newest,
         next_wal,
@@ -777,7 +794,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     let saver = Saver {
         planned: layout.clone(),
         committed: layout,
-        needs_checkpoint: !problems.is_empty(),
+        needs_checkpoint: !problems.is_empty() || !migrated.is_empty(),
         needs_clear: false,
         histories,
     };

@@ -344,7 +344,7 @@ pub fn SaveNotices() -> Html {
             .collect();
         let cells: usize = readable
             .iter()
-            .filter_map(|k| k.run.as_ref().map(|r| r.cells.len()))
+            .filter_map(|k| k.run.as_ref().map(|r| r.len()))
             .sum();
         let export = {
             let app = app.clone();

@@ -1,0 +1,485 @@
+//! How cells are written inside a data block, and the cursor that reads them back in place.
+//!
+//! Every encoding writes a cell's key as HBase's KeyValue key (row length, row, family length,
+//! family, qualifier, timestamp as 8 big-endian bytes, type byte; lengths as LEB128 varints),
+//! then the value, then what Rowkey's cells carry besides (HBase keeps the same things after
+//! the value: the sequence id, and the TTL as a tag). The first cell of a block never refers
+//! to a previous one, so each block reads on its own.
+//!
+//! - `NONE`: key length, value length, key, value, sequence id, TTL.
+//! - `PREFIX`: key length, value length, bytes shared with the previous key, the rest of the
+//!   key, value, sequence id, TTL.
+//! - `FAST_DIFF`: a flag byte saying what equals the previous cell (key length, value length,
+//!   type, value, timestamp) and how many bytes the timestamp takes; then only what differs,
+//!   the key shared as in `PREFIX` up to its timestamp, and the sequence id as a difference.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use super::{Encoding, FormatError};
+use crate::engine::cell::{Cell, CellKind};
+
+/// A cell read in place: slices of the block bytes (or of the cursor's key buffer, for keys
+/// that an encoding shares with the previous cell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellRef<'a> {
+    pub row: &'a [u8],
+    pub family: &'a [u8],
+    pub qualifier: &'a [u8],
+    pub timestamp: u64,
+    pub kind: CellKind,
+    pub seq: u64,
+    pub ttl_ms: u64,
+    pub value: &'a [u8],
+}
+
+impl CellRef<'_> {
+    /// The owned cell, sharing the family name given.
+    pub fn to_cell(&self, family: &Arc<[u8]>) -> Cell {
+        Cell {
+            row: self.row.to_vec(),
+            family: if family.as_ref() == self.family {
+                family.clone()
+            } else {
+                Arc::from(self.family)
+            },
+            qualifier: self.qualifier.to_vec(),
+            timestamp: self.timestamp,
+            kind: self.kind,
+            seq: self.seq,
+            ttl_ms: self.ttl_ms,
+            value: self.value.to_vec(),
+        }
+    }
+
+    /// Where this cell sorts against `other`, in the cell order of [`Cell`]'s `Ord`.
+    pub fn cmp_cell(&self, other: &Cell) -> Ordering {
+        self.row
+            .cmp(other.row.as_slice())
+            .then_with(|| self.family.cmp(other.family.as_ref()))
+            .then_with(|| self.qualifier.cmp(other.qualifier.as_slice()))
+            .then_with(|| other.timestamp.cmp(&self.timestamp))
+            .then_with(|| other.kind.cmp(&self.kind))
+            .then_with(|| other.seq.cmp(&self.seq))
+    }
+
+    /// Bytes the cell counts for, as [`Cell::size`] counts them.
+    pub fn size(&self) -> usize {
+        self.row.len() + self.family.len() + self.qualifier.len() + self.value.len() + 24
+    }
+}
+
+const SAME_KEY_LEN: u8 = 0x01;
+const SAME_VALUE_LEN: u8 = 0x02;
+const SAME_TYPE: u8 = 0x04;
+const SAME_VALUE: u8 = 0x08;
+const TS_LEN_SHIFT: u8 = 4;
+const TS_LEN_MASK: u8 = 0x70;
+const SAME_TS: u8 = 0x80;
+
+/// The bytes of the key after the qualifier: timestamp and type.
+const KEY_TAIL: usize = 9;
+
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a varint at `*at`, moving past it.
+pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
+    let mut v: u64 = 0;
+    for shift in (0..64).step_by(7) {
+        let byte = *b.get(*at).ok_or(FormatError::Truncated(*at))?;
+        *at += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return Ok(v);
+        }
+    }
+    Err(FormatError::Invalid(format!(
+        "varint too long at byte {at}"
+    )))
+}
+
+pub(crate) fn get_len(b: &[u8], at: &mut usize) -> Result<usize, FormatError> {
+    usize::try_from(get_varint(b, at)?).map_err(|_| FormatError::Invalid("length overflow".into()))
+}
+
+/// Takes `len` bytes at `*at`, moving past them.
+pub(crate) fn take<'a>(b: &'a [u8], at: &mut usize, len: usize) -> Result<&'a [u8], FormatError> {
+    let end = at.checked_add(len).ok_or(FormatError::Truncated(*at))?;
+    let out = b.get(*at..end).ok_or(FormatError::Truncated(*at))?;
+    *at = end;
+    Ok(out)
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// Writes a cell's key, as every encoding keys it.
+pub(crate) fn write_key(
+    out: &mut Vec<u8>,
+    row: &[u8],
+    family: &[u8],
+    qualifier: &[u8],
+    ts: u64,
+    kind: CellKind,
+) {
+    put_varint(out, row.len() as u64);
+    out.extend_from_slice(row);
+    put_varint(out, family.len() as u64);
+    out.extend_from_slice(family);
+    out.extend_from_slice(qualifier);
+    out.extend_from_slice(&ts.to_be_bytes());
+    out.push(kind as u8);
+}
+
+/// A key's row, family, qualifier, timestamp and kind.
+pub(crate) type KeyParts<'a> = (&'a [u8], &'a [u8], &'a [u8], u64, CellKind);
+
+/// Where a key's row, family and qualifier sit in it, with its timestamp and kind.
+type PartRanges = (
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+    u64,
+    CellKind,
+);
+
+/// The parts of a key: row, family, qualifier, timestamp, kind.
+pub(crate) fn split_key(key: &[u8]) -> Result<KeyParts<'_>, FormatError> {
+    let mut at = 0;
+    let row_len = get_len(key, &mut at)?;
+    let row = take(key, &mut at, row_len)?;
+    let fam_len = get_len(key, &mut at)?;
+    let family = take(key, &mut at, fam_len)?;
+    let tail_at = key
+        .len()
+        .checked_sub(KEY_TAIL)
+        .filter(|t| *t >= at)
+        .ok_or_else(|| FormatError::Invalid("key shorter than its parts".into()))?;
+    let qualifier = key.get(at..tail_at).unwrap_or_default();
+    let mut ts = [0u8; 8];
+    ts.copy_from_slice(key.get(tail_at..tail_at + 8).unwrap_or(&[0; 8]));
+    let code = key.get(tail_at + 8).copied().unwrap_or(0);
+    let kind = CellKind::from_code(code)
+        .ok_or_else(|| FormatError::Invalid(format!("unknown cell type {code}")))?;
+    Ok((row, family, qualifier, u64::from_be_bytes(ts), kind))
+}
+
+fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Writes the cells of blocks, remembering the previous cell of the block for the delta
+/// encodings.
+pub(crate) struct BlockEncoder {
+    encoding: Encoding,
+    key: Vec<u8>,
+    prev_key: Vec<u8>,
+    prev: Option<(u64, CellKind, u64, Vec<u8>)>,
+}
+
+impl BlockEncoder {
+    pub fn new(encoding: Encoding) -> BlockEncoder {
+        BlockEncoder {
+            encoding,
+            key: Vec::new(),
+            prev_key: Vec::new(),
+            prev: None,
+        }
+    }
+
+    /// Forgets the previous cell: the next one starts a block.
+    pub fn start_block(&mut self) {
+        self.prev_key.clear();
+        self.prev = None;
+    }
+
+    pub fn encode(&mut self, out: &mut Vec<u8>, cell: &Cell) {
+        self.key.clear();
+        write_key(
+            &mut self.key,
+            &cell.row,
+            &cell.family,
+            &cell.qualifier,
+            cell.timestamp,
+            cell.kind,
+        );
+        let key = &self.key;
+        let value = &cell.value;
+        match self.encoding {
+            Encoding::None => {
+                put_varint(out, key.len() as u64);
+                put_varint(out, value.len() as u64);
+                out.extend_from_slice(key);
+                out.extend_from_slice(value);
+                put_varint(out, cell.seq);
+            }
+            Encoding::Prefix => {
+                let common = if self.prev.is_some() {
+                    shared_prefix(&self.prev_key, key)
+                } else {
+                    0
+                };
+                put_varint(out, key.len() as u64);
+                put_varint(out, value.len() as u64);
+                put_varint(out, common as u64);
+                out.extend_from_slice(key.get(common..).unwrap_or_default());
+                out.extend_from_slice(value);
+                put_varint(out, cell.seq);
+            }
+            Encoding::FastDiff => {
+                let stem = key.get(..key.len() - KEY_TAIL).unwrap_or_default();
+                let mut flags = 0u8;
+                let mut common = 0;
+                let mut prev_seq = 0;
+                if let Some((ts, kind, seq, prev_value)) = &self.prev {
+                    if self.prev_key.len() == key.len() {
+                        flags |= SAME_KEY_LEN;
+                    }
+                    if prev_value.len() == value.len() {
+                        flags |= SAME_VALUE_LEN;
+                    }
+                    if *kind == cell.kind {
+                        flags |= SAME_TYPE;
+                    }
+                    if prev_value == value {
+                        flags |= SAME_VALUE;
+                    }
+                    if *ts == cell.timestamp {
+                        flags |= SAME_TS;
+                    }
+                    let prev_stem = self
+                        .prev_key
+                        .get(..self.prev_key.len().saturating_sub(KEY_TAIL))
+                        .unwrap_or_default();
+                    common = shared_prefix(prev_stem, stem);
+                    prev_seq = *seq;
+                }
+                let ts_bytes = cell.timestamp.to_be_bytes();
+                let ts_skip = ts_bytes.iter().take_while(|b| **b == 0).count().min(7);
+                flags |= (((8 - ts_skip) as u8 - 1) << TS_LEN_SHIFT) & TS_LEN_MASK;
+                out.push(flags);
+                if flags & SAME_KEY_LEN == 0 {
+                    put_varint(out, key.len() as u64);
+                }
+                if flags & SAME_VALUE_LEN == 0 {
+                    put_varint(out, value.len() as u64);
+                }
+                put_varint(out, common as u64);
+                out.extend_from_slice(stem.get(common..).unwrap_or_default());
+                if flags & SAME_TS == 0 {
+                    out.extend_from_slice(ts_bytes.get(ts_skip..).unwrap_or_default());
+                }
+                if flags & SAME_TYPE == 0 {
+                    out.push(cell.kind as u8);
+                }
+                if flags & SAME_VALUE == 0 {
+                    out.extend_from_slice(value);
+                }
+                put_varint(out, zigzag(cell.seq.wrapping_sub(prev_seq) as i64));
+            }
+        }
+        put_varint(out, cell.ttl_ms);
+        std::mem::swap(&mut self.prev_key, &mut self.key);
+        match &mut self.prev {
+            Some((ts, kind, seq, v)) => {
+                *ts = cell.timestamp;
+                *kind = cell.kind;
+                *seq = cell.seq;
+                v.clear();
+                v.extend_from_slice(value);
+            }
+            None => self.prev = Some((cell.timestamp, cell.kind, cell.seq, value.clone())),
+        }
+    }
+}
+
+/// Walks the cells of one data block in place. `advance` moves to the next cell; `current`
+/// borrows it.
+#[derive(Clone, Debug)]
+pub struct BlockCursor<'a> {
+    block: &'a [u8],
+    encoding: Encoding,
+    /// Where the next cell starts.
+    at: usize,
+    /// The current key, when an encoding rebuilt it; `NONE` keys are read in the block.
+    key: Vec<u8>,
+    key_in_block: Option<(usize, usize)>,
+    value: (usize, usize),
+    seq: u64,
+    ttl_ms: u64,
+    /// Parts of the current key: row, family, qualifier ranges, timestamp, kind.
+    parts: Option<PartRanges>,
+}
+
+impl<'a> BlockCursor<'a> {
+    /// A cursor before the first cell of `block`.
+    pub fn new(block: &'a [u8], encoding: Encoding) -> BlockCursor<'a> {
+        BlockCursor {
+            block,
+            encoding,
+            at: 0,
+            key: Vec::new(),
+            key_in_block: None,
+            value: (0, 0),
+            seq: 0,
+            ttl_ms: 0,
+            parts: None,
+        }
+    }
+
+    /// Moves to the next cell; false past the last one.
+    pub fn advance(&mut self) -> Result<bool, FormatError> {
+        if self.at >= self.block.len() {
+            self.parts = None;
+            return Ok(false);
+        }
+        let b = self.block;
+        let mut at = self.at;
+        let first = self.parts.is_none();
+        match self.encoding {
+            Encoding::None => {
+                let key_len = get_len(b, &mut at)?;
+                let value_len = get_len(b, &mut at)?;
+                let key_at = at;
+                take(b, &mut at, key_len)?;
+                self.key_in_block = Some((key_at, at));
+                let value_at = at;
+                take(b, &mut at, value_len)?;
+                self.value = (value_at, at);
+                self.seq = get_varint(b, &mut at)?;
+            }
+            Encoding::Prefix => {
+                let key_len = get_len(b, &mut at)?;
+                let value_len = get_len(b, &mut at)?;
+                let common = get_len(b, &mut at)?;
+                if common > self.key.len() || common > key_len || (first && common > 0) {
+                    return Err(FormatError::Invalid(format!(
+                        "shared key prefix {common} longer than the previous key at byte {at}"
+                    )));
+                }
+                self.key.truncate(common);
+                self.key
+                    .extend_from_slice(take(b, &mut at, key_len - common)?);
+                self.key_in_block = None;
+                let value_at = at;
+                take(b, &mut at, value_len)?;
+                self.value = (value_at, at);
+                self.seq = get_varint(b, &mut at)?;
+            }
+            Encoding::FastDiff => {
+                let flags = *b.get(at).ok_or(FormatError::Truncated(at))?;
+                at += 1;
+                if first
+                    && flags & (SAME_KEY_LEN | SAME_VALUE_LEN | SAME_TYPE | SAME_VALUE | SAME_TS)
+                        != 0
+                {
+                    return Err(FormatError::Invalid(
+                        "a block's first cell refers to a previous one".into(),
+                    ));
+                }
+                let (prev_ts, prev_kind) = match self.parts {
+                    Some((_, _, _, ts, kind)) => (ts, kind),
+                    None => (0, CellKind::Put),
+                };
+                let key_len = if flags & SAME_KEY_LEN != 0 {
+                    self.key.len()
+                } else {
+                    get_len(b, &mut at)?
+                };
+                let value_len = if flags & SAME_VALUE_LEN != 0 {
+                    self.value.1 - self.value.0
+                } else {
+                    get_len(b, &mut at)?
+                };
+                let stem_len = key_len
+                    .checked_sub(KEY_TAIL)
+                    .ok_or_else(|| FormatError::Invalid("key too short".into()))?;
+                let common = get_len(b, &mut at)?;
+                let prev_stem = self.key.len().saturating_sub(KEY_TAIL);
+                if common > prev_stem || common > stem_len {
+                    return Err(FormatError::Invalid(format!(
+                        "shared key prefix {common} longer than the previous key at byte {at}"
+                    )));
+                }
+                self.key.truncate(common);
+                self.key
+                    .extend_from_slice(take(b, &mut at, stem_len - common)?);
+                let ts = if flags & SAME_TS != 0 {
+                    prev_ts
+                } else {
+                    let n = usize::from(((flags & TS_LEN_MASK) >> TS_LEN_SHIFT) + 1);
+                    let mut ts = [0u8; 8];
+                    ts[8 - n..].copy_from_slice(take(b, &mut at, n)?);
+                    u64::from_be_bytes(ts)
+                };
+                let kind = if flags & SAME_TYPE != 0 {
+                    prev_kind
+                } else {
+                    let code = *b.get(at).ok_or(FormatError::Truncated(at))?;
+                    at += 1;
+                    CellKind::from_code(code)
+                        .ok_or_else(|| FormatError::Invalid(format!("unknown cell type {code}")))?
+                };
+                self.key.extend_from_slice(&ts.to_be_bytes());
+                self.key.push(kind as u8);
+                self.key_in_block = None;
+                if flags & SAME_VALUE == 0 {
+                    let value_at = at;
+                    take(b, &mut at, value_len)?;
+                    self.value = (value_at, at);
+                }
+                let delta = unzigzag(get_varint(b, &mut at)?);
+                self.seq = if first { 0 } else { self.seq }.wrapping_add(delta as u64);
+            }
+        }
+        self.ttl_ms = get_varint(b, &mut at)?;
+        self.at = at;
+        self.parts = Some(self.parse_key()?);
+        Ok(true)
+    }
+
+    fn key_bytes(&self) -> &[u8] {
+        match self.key_in_block {
+            Some((s, e)) => self.block.get(s..e).unwrap_or_default(),
+            None => &self.key,
+        }
+    }
+
+    fn parse_key(&self) -> Result<PartRanges, FormatError> {
+        let key = self.key_bytes();
+        let (row, family, qualifier, ts, kind) = split_key(key)?;
+        let base = key.as_ptr() as usize;
+        let range = |s: &[u8]| {
+            let start = s.as_ptr() as usize - base;
+            (start, start + s.len())
+        };
+        Ok((range(row), range(family), range(qualifier), ts, kind))
+    }
+
+    /// The cell the cursor is on, if any.
+    pub fn current(&self) -> Option<CellRef<'_>> {
+        let (row, family, qualifier, timestamp, kind) = self.parts?;
+        let key = self.key_bytes();
+        Some(CellRef {
+            row: key.get(row.0..row.1)?,
+            family: key.get(family.0..family.1)?,
+            qualifier: key.get(qualifier.0..qualifier.1)?,
+            timestamp,
+            kind,
+            seq: self.seq,
+            ttl_ms: self.ttl_ms,
+            value: self.block.get(self.value.0..self.value.1)?,
+        })
+    }
+}

@@ -1,0 +1,780 @@
+//! Writing a block file, and reading one in place.
+
+use std::sync::OnceLock;
+
+use super::bloom::{Bloom, BloomBuilder};
+use super::encoding::{
+    get_len, get_varint, put_varint, split_key, take, write_key, BlockCursor, BlockEncoder, CellRef,
+};
+use super::{BloomType, Encoding, FileOptions, FormatError};
+use crate::engine::cell::Cell;
+
+const MAGIC: &[u8; 4] = b"RKHF";
+const TRAILER_MAGIC: &[u8; 4] = b"RKHT";
+/// Bytes of the trailer: meta offset (u64), meta crc32, magic.
+const TRAILER: usize = 16;
+
+/// The block file layout this Rowkey writes.
+pub const FORMAT_VERSION: u8 = 1;
+
+/// What a block file says about itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u8,
+    /// The run's id: assigned once, kept for the run's life.
+    pub id: u64,
+    pub options: FileOptions,
+    pub table: String,
+    pub family: Vec<u8>,
+    /// The key range of the region the run was written for: `start` inclusive, `end`
+    /// exclusive (empty: unbounded). A run a split kept whole still names its parent's range.
+    pub region_start: Vec<u8>,
+    pub region_end: Vec<u8>,
+    /// The first and last row the file holds (empty for an empty file).
+    pub first_row: Vec<u8>,
+    pub last_row: Vec<u8>,
+    pub cells: u64,
+    /// The cells' bytes as [`Cell::size`] counts them (what region sizes count).
+    pub cell_bytes: u64,
+}
+
+/// What reading cost, in HBase's words: blocks read, blocks the index let a seek jump over,
+/// runs a bloom filter or the key range ruled out, and the bytes of the blocks read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadCounts {
+    pub blocks_read: u64,
+    pub blocks_skipped: u64,
+    pub runs_skipped_bloom: u64,
+    pub runs_skipped_range: u64,
+    pub bytes_read: u64,
+}
+
+impl ReadCounts {
+    pub fn add(&mut self, other: &ReadCounts) {
+        self.blocks_read += other.blocks_read;
+        self.blocks_skipped += other.blocks_skipped;
+        self.runs_skipped_bloom += other.runs_skipped_bloom;
+        self.runs_skipped_range += other.runs_skipped_range;
+        self.bytes_read += other.bytes_read;
+    }
+}
+
+/// Writes cells, given in cell order, into a block file.
+pub struct FileWriter {
+    header: Header,
+    encoder: BlockEncoder,
+    data: Vec<u8>,
+    /// Per block: offset in `data`, payload length, cells, first key, first sequence id.
+    index: Vec<(usize, usize, u64, Vec<u8>, u64)>,
+    block_start: usize,
+    block_cells: u64,
+    bloom_keys: Vec<u8>,
+    bloom_offsets: Vec<(usize, usize)>,
+    last_bloom_key: (usize, usize),
+}
+
+impl FileWriter {
+    pub fn new(id: u64, table: &str, family: &[u8], options: FileOptions) -> FileWriter {
+        FileWriter {
+            header: Header {
+                version: FORMAT_VERSION,
+                id,
+                options,
+                table: table.to_string(),
+                family: family.to_vec(),
+                region_start: Vec::new(),
+                region_end: Vec::new(),
+                first_row: Vec::new(),
+                last_row: Vec::new(),
+                cells: 0,
+                cell_bytes: 0,
+            },
+            encoder: BlockEncoder::new(options.encoding),
+            data: Vec::new(),
+            index: Vec::new(),
+            block_start: 0,
+            block_cells: 0,
+            bloom_keys: Vec::new(),
+            bloom_offsets: Vec::new(),
+            last_bloom_key: (0, 0),
+        }
+    }
+
+    /// Records the key range of the region the run is written for.
+    pub fn region(mut self, start: &[u8], end: &[u8]) -> FileWriter {
+        self.header.region_start = start.to_vec();
+        self.header.region_end = end.to_vec();
+        self
+    }
+
+    /// Adds the next cell (cells must come in cell order).
+    pub fn add(&mut self, cell: &Cell) {
+        if self.block_cells == 0 {
+            let mut key = Vec::new();
+            write_key(
+                &mut key,
+                &cell.row,
+                &cell.family,
+                &cell.qualifier,
+                cell.timestamp,
+                cell.kind,
+            );
+            self.index.push((self.data.len(), 0, 0, key, cell.seq));
+            self.encoder.start_block();
+            self.block_start = self.data.len();
+        }
+        self.encoder.encode(&mut self.data, cell);
+        self.block_cells += 1;
+        if self.header.cells == 0 {
+            self.header.first_row = cell.row.clone();
+        }
+        if self.header.last_row != cell.row || self.header.cells == 0 {
+            self.header.last_row.clone_from(&cell.row);
+        }
+        self.header.cells += 1;
+        self.header.cell_bytes += cell.size() as u64;
+        // One bloom key per row (or row and column), cells of one coming together.
+        let start = self.bloom_keys.len();
+        match self.header.options.bloom {
+            BloomType::None => {}
+            BloomType::Row => self.bloom_keys.extend_from_slice(&cell.row),
+            BloomType::RowCol => row_col_key(&mut self.bloom_keys, &cell.row, &cell.qualifier),
+        }
+        if self.header.options.bloom != BloomType::None {
+            let end = self.bloom_keys.len();
+            let (ps, pe) = self.last_bloom_key;
+            if self.bloom_offsets.is_empty()
+                || self.bloom_keys.get(ps..pe) != self.bloom_keys.get(start..end)
+            {
+                self.bloom_offsets.push((start, end));
+                self.last_bloom_key = (start, end);
+            } else {
+                self.bloom_keys.truncate(start);
+            }
+        }
+        if (self.data.len() - self.block_start) as u64 >= self.header.options.block_size.max(1) {
+            self.end_block();
+        }
+    }
+
+    fn end_block(&mut self) {
+        if self.block_cells == 0 {
+            return;
+        }
+        let payload = self.data.get(self.block_start..).unwrap_or_default();
+        let crc = crc32fast::hash(payload);
+        let len = payload.len();
+        if let Some(entry) = self.index.last_mut() {
+            entry.1 = len;
+            entry.2 = self.block_cells;
+        }
+        self.data.extend_from_slice(&crc.to_le_bytes());
+        self.block_cells = 0;
+        self.block_start = self.data.len();
+    }
+
+    /// Finishes the file and opens it.
+    pub fn into_file(self) -> BlockFile {
+        let (id, options) = (self.header.id, self.header.options);
+        let (table, family) = (self.header.table.clone(), self.header.family.clone());
+        // A file just written always opens; an empty one stands in rather than a panic.
+        BlockFile::open(self.finish().into_boxed_slice())
+            .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
+    }
+
+    /// The file's bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.end_block();
+        let mut out = Vec::with_capacity(self.data.len() + self.index.len() * 48 + 128);
+        write_header(&mut out, &self.header);
+        out.extend_from_slice(&self.data);
+        let meta_at = out.len();
+        put_varint(&mut out, self.index.len() as u64);
+        for (offset, len, cells, key, seq) in &self.index {
+            put_varint(&mut out, *offset as u64);
+            put_varint(&mut out, *len as u64);
+            put_varint(&mut out, *cells);
+            put_varint(&mut out, key.len() as u64);
+            out.extend_from_slice(key);
+            put_varint(&mut out, *seq);
+        }
+        out.push(self.header.options.bloom.code());
+        if self.header.options.bloom != BloomType::None {
+            let mut bloom = BloomBuilder::new(self.bloom_offsets.len());
+            for (s, e) in &self.bloom_offsets {
+                bloom.add(self.bloom_keys.get(*s..*e).unwrap_or_default());
+            }
+            let (bits, hashes) = bloom.finish();
+            put_varint(&mut out, u64::from(hashes));
+            put_varint(&mut out, bits.len() as u64);
+            out.extend_from_slice(&bits);
+        }
+        let meta = out.get(meta_at..).unwrap_or_default();
+        let meta_len = meta.len() as u64;
+        let meta_crc = crc32fast::hash(meta);
+        out.extend_from_slice(&meta_len.to_le_bytes());
+        out.extend_from_slice(&meta_crc.to_le_bytes());
+        out.extend_from_slice(TRAILER_MAGIC);
+        out
+    }
+}
+
+/// Writes the magic, the version and the header, with the header's crc32.
+fn write_header(out: &mut Vec<u8>, h: &Header) {
+    let start = out.len();
+    out.extend_from_slice(MAGIC);
+    out.push(h.version);
+    put_varint(out, h.id);
+    out.push(h.options.encoding.code());
+    out.push(h.options.bloom.code());
+    put_varint(out, h.options.block_size);
+    for part in [
+        h.table.as_bytes(),
+        &h.family,
+        &h.region_start,
+        &h.region_end,
+        &h.first_row,
+        &h.last_row,
+    ] {
+        put_varint(out, part.len() as u64);
+        out.extend_from_slice(part);
+    }
+    put_varint(out, h.cells);
+    put_varint(out, h.cell_bytes);
+    let crc = crc32fast::hash(out.get(start..).unwrap_or_default());
+    out.extend_from_slice(&crc.to_le_bytes());
+}
+
+/// The key a `ROWCOL` bloom holds for a row and qualifier.
+fn row_col_key(out: &mut Vec<u8>, row: &[u8], qualifier: &[u8]) {
+    put_varint(out, row.len() as u64);
+    out.extend_from_slice(row);
+    out.extend_from_slice(qualifier);
+}
+
+/// Where one data block sits, and its first key.
+#[derive(Clone, Copy, Debug)]
+struct BlockEntry {
+    offset: u32,
+    len: u32,
+    cells: u32,
+    key_at: u32,
+    key_len: u32,
+    seq: u64,
+}
+
+/// A block file opened in place: its header, block index and bloom parsed, its data blocks
+/// checked the first time each is read.
+#[derive(Debug)]
+pub struct BlockFile {
+    bytes: Box<[u8]>,
+    header: Header,
+    blocks: Vec<BlockEntry>,
+    /// Range of the bloom bits in `bytes`, and the number of hashes.
+    bloom: Option<(u32, u32, u32)>,
+    /// Per block: whether its checksum matched, once checked.
+    checked: Vec<OnceLock<bool>>,
+    /// Where the data blocks start (just past the header).
+    data_at: usize,
+}
+
+impl BlockFile {
+    /// Writes `cells` (in cell order) as a block file and opens it.
+    pub fn build<'c>(
+        id: u64,
+        table: &str,
+        family: &[u8],
+        options: FileOptions,
+        cells: impl IntoIterator<Item = &'c Cell>,
+    ) -> BlockFile {
+        let mut w = FileWriter::new(id, table, family, options);
+        for c in cells {
+            w.add(c);
+        }
+        w.into_file()
+    }
+
+    fn empty(id: u64, table: &str, family: &[u8], options: FileOptions) -> BlockFile {
+        let bytes = FileWriter::new(id, table, family, options)
+            .finish()
+            .into_boxed_slice();
+        BlockFile {
+            bytes,
+            header: FileWriter::new(id, table, family, options).header,
+            blocks: Vec::new(),
+            bloom: None,
+            checked: Vec::new(),
+            data_at: 0,
+        }
+    }
+
+    /// Opens a file's bytes: checks the trailer, the header's and the meta section's
+    /// checksums, and reads the index and bloom. Data blocks are checked when first read.
+    pub fn open(bytes: Box<[u8]>) -> Result<BlockFile, FormatError> {
+        let b: &[u8] = &bytes;
+        if b.get(..4) != Some(&MAGIC[..]) {
+            return Err(FormatError::BadMagic);
+        }
+        let version = *b.get(4).ok_or(FormatError::Truncated(4))?;
+        if version > FORMAT_VERSION {
+            return Err(FormatError::UnsupportedVersion(version));
+        }
+        if b.len() < TRAILER + 5 {
+            return Err(FormatError::Truncated(b.len()));
+        }
+        let trailer = b
+            .get(b.len() - TRAILER..)
+            .ok_or(FormatError::Truncated(b.len()))?;
+        if trailer.get(12..16) != Some(&TRAILER_MAGIC[..]) {
+            return Err(FormatError::DamagedMeta { section: "trailer" });
+        }
+        let mut word = [0u8; 8];
+        word.copy_from_slice(trailer.get(..8).unwrap_or(&[0; 8]));
+        let meta_len = usize::try_from(u64::from_le_bytes(word))
+            .map_err(|_| FormatError::DamagedMeta { section: "trailer" })?;
+        let meta_end = b.len() - TRAILER;
+        let meta_at = meta_end
+            .checked_sub(meta_len)
+            .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
+        let meta = b
+            .get(meta_at..meta_end)
+            .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
+        let stored = u32::from_le_bytes([trailer[8], trailer[9], trailer[10], trailer[11]]);
+        if crc32fast::hash(meta) != stored {
+            return Err(FormatError::DamagedMeta {
+                section: "block index",
+            });
+        }
+        // The header.
+        let mut at = 5;
+        let id = get_varint(b, &mut at)?;
+        let encoding_code = *b.get(at).ok_or(FormatError::Truncated(at))?;
+        let bloom_code = *b.get(at + 1).ok_or(FormatError::Truncated(at))?;
+        at += 2;
+        let block_size = get_varint(b, &mut at)?;
+        let mut parts: Vec<Vec<u8>> = Vec::with_capacity(6);
+        for _ in 0..6 {
+            let len = get_len(b, &mut at)?;
+            parts.push(take(b, &mut at, len)?.to_vec());
+        }
+        let cells = get_varint(b, &mut at)?;
+        let cell_bytes = get_varint(b, &mut at)?;
+        let header_crc = take(b, &mut at, 4)?;
+        let computed = crc32fast::hash(b.get(..at - 4).unwrap_or_default());
+        if u32::from_le_bytes([header_crc[0], header_crc[1], header_crc[2], header_crc[3]])
+            != computed
+        {
+            return Err(FormatError::DamagedMeta { section: "header" });
+        }
+        let encoding = Encoding::from_code(encoding_code).ok_or_else(|| {
+            FormatError::Invalid(format!("unknown block encoding {encoding_code}"))
+        })?;
+        let bloom_type = BloomType::from_code(bloom_code)
+            .ok_or_else(|| FormatError::Invalid(format!("unknown bloom type {bloom_code}")))?;
+        let mut parts = parts.into_iter();
+        let mut next = || parts.next().unwrap_or_default();
+        let table = String::from_utf8(next())
+            .map_err(|_| FormatError::Invalid("table name is not UTF-8".into()))?;
+        let header = Header {
+            version,
+            id,
+            options: FileOptions {
+                block_size,
+                encoding,
+                bloom: bloom_type,
+            },
+            table,
+            family: next(),
+            region_start: next(),
+            region_end: next(),
+            first_row: next(),
+            last_row: next(),
+            cells,
+            cell_bytes,
+        };
+        let data_at = at;
+        // The index.
+        let small = |v: usize| {
+            u32::try_from(v).map_err(|_| FormatError::Invalid("offset past 4 GB".into()))
+        };
+        let mut at = meta_at;
+        let count = get_len(b, &mut at)?;
+        let mut blocks = Vec::with_capacity(count.min(meta.len()));
+        let mut expected_at = data_at;
+        for i in 0..count {
+            let offset = data_at
+                .checked_add(get_len(b, &mut at)?)
+                .ok_or(FormatError::Truncated(at))?;
+            let len = get_len(b, &mut at)?;
+            let cells = get_len(b, &mut at)?;
+            let key_len = get_len(b, &mut at)?;
+            let key_at = at;
+            let key = take(b, &mut at, key_len)?;
+            split_key(key)?;
+            let seq = get_varint(b, &mut at)?;
+            let end = offset.checked_add(len).and_then(|e| e.checked_add(4));
+            if offset != expected_at || end.is_none_or(|e| e > meta_at) {
+                return Err(FormatError::Invalid(format!(
+                    "block {i} is not where the index says"
+                )));
+            }
+            expected_at = end.unwrap_or(meta_at);
+            blocks.push(BlockEntry {
+                offset: small(offset)?,
+                len: small(len)?,
+                cells: small(cells)?,
+                key_at: small(key_at)?,
+                key_len: small(key_len)?,
+                seq,
+            });
+        }
+        let stored_bloom = *b.get(at).ok_or(FormatError::Truncated(at))?;
+        at += 1;
+        let bloom = if stored_bloom == BloomType::None.code() {
+            None
+        } else {
+            let hashes = u32::try_from(get_varint(b, &mut at)?)
+                .map_err(|_| FormatError::Invalid("bloom hash count".into()))?;
+            let len = get_len(b, &mut at)?;
+            let bits_at = at;
+            take(b, &mut at, len)?;
+            Some((small(bits_at)?, small(len)?, hashes))
+        };
+        let checked = (0..blocks.len()).map(|_| OnceLock::new()).collect();
+        Ok(BlockFile {
+            bytes,
+            header,
+            blocks,
+            bloom,
+            checked,
+            data_at,
+        })
+    }
+
+    /// The same file under another header: the run moved to another table, family or region
+    /// range (blocks, index and bloom are copied as they are).
+    pub fn with_place(
+        &self,
+        table: &str,
+        family: &[u8],
+        start: &[u8],
+        end: &[u8],
+    ) -> Result<BlockFile, FormatError> {
+        let header = Header {
+            table: table.to_string(),
+            family: family.to_vec(),
+            region_start: start.to_vec(),
+            region_end: end.to_vec(),
+            ..self.header.clone()
+        };
+        let mut out = Vec::with_capacity(self.bytes.len() + 64);
+        write_header(&mut out, &header);
+        out.extend_from_slice(self.bytes.get(self.data_at..).unwrap_or_default());
+        BlockFile::open(out.into_boxed_slice())
+    }
+
+    /// The file's bytes, as stored.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn block_count(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Cells in block `i`.
+    pub fn block_cells(&self, i: usize) -> usize {
+        self.blocks.get(i).map_or(0, |e| e.cells as usize)
+    }
+
+    /// The payload bytes of block `i`.
+    pub fn block_len(&self, i: usize) -> usize {
+        self.blocks.get(i).map_or(0, |e| e.len as usize)
+    }
+
+    /// The first key of block `i`, as the index holds it.
+    pub fn first_key(&self, i: usize) -> Option<CellRef<'_>> {
+        let e = self.blocks.get(i)?;
+        let key = self
+            .bytes
+            .get(e.key_at as usize..(e.key_at + e.key_len) as usize)?;
+        let (row, family, qualifier, timestamp, kind) = split_key(key).ok()?;
+        Some(CellRef {
+            row,
+            family,
+            qualifier,
+            timestamp,
+            kind,
+            seq: e.seq,
+            ttl_ms: 0,
+            value: &[],
+        })
+    }
+
+    /// The first row of the middle block: where HBase splits a region whose largest file this
+    /// is (`HFileReaderImpl.midKey`).
+    pub fn mid_row(&self) -> Option<&[u8]> {
+        self.first_key(self.blocks.len() / 2).map(|k| k.row)
+    }
+
+    /// Block `i`'s payload, its checksum checked the first time it is read.
+    pub fn block(&self, i: usize) -> Result<&[u8], FormatError> {
+        let e = self
+            .blocks
+            .get(i)
+            .ok_or(FormatError::Truncated(self.bytes.len()))?;
+        let (start, end) = (e.offset as usize, (e.offset + e.len) as usize);
+        let damaged = FormatError::DamagedBlock {
+            block: i,
+            offset: start,
+        };
+        let payload = self.bytes.get(start..end).ok_or_else(|| damaged.clone())?;
+        let ok = *self
+            .checked
+            .get(i)
+            .ok_or_else(|| damaged.clone())?
+            .get_or_init(|| {
+                self.bytes.get(end..end + 4).is_some_and(|c| {
+                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == crc32fast::hash(payload)
+                })
+            });
+        if ok {
+            Ok(payload)
+        } else {
+            Err(damaged)
+        }
+    }
+
+    /// A cursor over block `i`'s cells (its checksum checked first).
+    pub fn block_cursor(&self, i: usize) -> Result<BlockCursor<'_>, FormatError> {
+        Ok(BlockCursor::new(
+            self.block(i)?,
+            self.header.options.encoding,
+        ))
+    }
+
+    /// Checks every block's checksum; the blocks found damaged.
+    pub fn verify(&self) -> Vec<FormatError> {
+        (0..self.blocks.len())
+            .filter_map(|i| self.block(i).err())
+            .collect()
+    }
+
+    /// The block holding the first cell at or after `target`'s position, by the index: the
+    /// last block whose first key is at or before it.
+    pub fn seek_block(&self, target: &Cell) -> usize {
+        let after = partition(self.blocks.len(), |i| {
+            self.first_key(i)
+                .is_some_and(|k| k.cmp_cell(target) != std::cmp::Ordering::Greater)
+        });
+        after.saturating_sub(1)
+    }
+
+    /// Whether the file may hold `row`: false when the row is outside its key range or its
+    /// `ROW` bloom says no (counted in `counts` as a run skipped).
+    pub fn may_hold_row(&self, row: &[u8], counts: &mut ReadCounts) -> bool {
+        if self.header.cells == 0
+            || row < self.header.first_row.as_slice()
+            || row > self.header.last_row.as_slice()
+        {
+            counts.runs_skipped_range += 1;
+            return false;
+        }
+        if self.header.options.bloom == BloomType::Row {
+            if let Some(bloom) = self.bloom_filter() {
+                if !bloom.might_contain(row) {
+                    counts.runs_skipped_bloom += 1;
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the file may hold any of `qualifiers` in `row`, by a `ROWCOL` bloom (true
+    /// without one).
+    pub fn may_hold_columns(
+        &self,
+        row: &[u8],
+        qualifiers: &[Vec<u8>],
+        counts: &mut ReadCounts,
+    ) -> bool {
+        if self.header.options.bloom != BloomType::RowCol || qualifiers.is_empty() {
+            return true;
+        }
+        let Some(bloom) = self.bloom_filter() else {
+            return true;
+        };
+        // Family-level delete markers (empty qualifier) mask every column: a run holding one
+        // for the row must be read too.
+        let mut key = Vec::new();
+        let any = qualifiers
+            .iter()
+            .map(Vec::as_slice)
+            .chain([&b""[..]])
+            .any(|q| {
+                key.clear();
+                row_col_key(&mut key, row, q);
+                bloom.might_contain(&key)
+            });
+        if !any {
+            counts.runs_skipped_bloom += 1;
+        }
+        any
+    }
+
+    fn bloom_filter(&self) -> Option<Bloom<'_>> {
+        let (at, len, hashes) = self.bloom?;
+        Some(Bloom::new(
+            self.bytes.get(at as usize..(at + len) as usize)?,
+            hashes,
+        ))
+    }
+
+    /// A cursor before the first cell.
+    pub fn cursor(&self) -> FileCursor<'_> {
+        FileCursor {
+            file: self,
+            block: 0,
+            cursor: None,
+            started: false,
+            counts: ReadCounts::default(),
+            damaged: Vec::new(),
+        }
+    }
+
+    /// The cells of `row`, copied out: the key range and bloom are asked first, then the index
+    /// finds the one block to start in.
+    pub fn get(&self, row: &[u8], counts: &mut ReadCounts) -> Vec<Cell> {
+        let mut out = Vec::new();
+        if !self.may_hold_row(row, counts) {
+            return out;
+        }
+        let family: std::sync::Arc<[u8]> = std::sync::Arc::from(self.header.family.as_slice());
+        let mut cursor = self.cursor();
+        cursor.seek(&Cell::first_on_row(row, &family));
+        while let Some(c) = cursor.current().filter(|c| c.row == row) {
+            out.push(c.to_cell(&family));
+            cursor.advance();
+        }
+        counts.add(&cursor.counts);
+        out
+    }
+}
+
+/// The number of leading `i` in `0..n` for which `pred` holds (it must hold for a prefix).
+fn partition(n: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Walks a file's cells forwards in place, block by block; a damaged block is noted and
+/// stepped over.
+#[derive(Debug)]
+pub struct FileCursor<'f> {
+    file: &'f BlockFile,
+    /// The block the cursor is in (or will load next, when `cursor` is `None`).
+    block: usize,
+    cursor: Option<BlockCursor<'f>>,
+    /// A block was loaded (or the file found empty) at least once.
+    started: bool,
+    pub counts: ReadCounts,
+    /// Blocks found damaged, with why.
+    pub damaged: Vec<FormatError>,
+}
+
+impl<'f> FileCursor<'f> {
+    /// Loads block `i` and moves to its first cell, stepping over damaged blocks; `false` past
+    /// the last block.
+    fn load(&mut self, mut i: usize) -> bool {
+        while i < self.file.blocks.len() {
+            self.block = i;
+            match self.file.block_cursor(i) {
+                Ok(mut c) => {
+                    self.counts.blocks_read += 1;
+                    self.counts.bytes_read += self.file.block_len(i) as u64;
+                    match c.advance() {
+                        Ok(true) => {
+                            self.cursor = Some(c);
+                            return true;
+                        }
+                        Ok(false) => {}
+                        Err(e) => self.damaged.push(e),
+                    }
+                }
+                Err(e) => self.damaged.push(e),
+            }
+            i += 1;
+        }
+        self.block = self.file.blocks.len();
+        self.cursor = None;
+        false
+    }
+
+    /// Loads the first block on the first look.
+    fn start(&mut self) {
+        if !self.started {
+            self.started = true;
+            self.load(0);
+        }
+    }
+
+    /// The cell the cursor is on.
+    pub fn current(&mut self) -> Option<CellRef<'_>> {
+        self.start();
+        self.cursor.as_ref().and_then(|c| c.current())
+    }
+
+    /// Moves to the next cell.
+    pub fn advance(&mut self) {
+        self.start();
+        let Some(c) = self.cursor.as_mut() else {
+            return;
+        };
+        match c.advance() {
+            Ok(true) => {}
+            Ok(false) => {
+                let next = self.block + 1;
+                self.load(next);
+            }
+            Err(e) => {
+                self.damaged.push(e);
+                let next = self.block + 1;
+                self.load(next);
+            }
+        }
+    }
+
+    /// Moves forwards to the first cell at or after `target`: the index picks the block (the
+    /// blocks jumped over are counted as skipped, and never read), then the block is walked
+    /// from its start.
+    pub fn seek(&mut self, target: &Cell) {
+        let b = self.file.seek_block(target);
+        if !self.started {
+            self.started = true;
+            self.counts.blocks_skipped += b as u64;
+            self.load(b);
+        } else if self.cursor.is_some() && b > self.block {
+            self.counts.blocks_skipped += (b - self.block - 1) as u64;
+            self.load(b);
+        }
+        while let Some(c) = self.cursor.as_ref().and_then(|c| c.current()) {
+            if c.cmp_cell(target) != std::cmp::Ordering::Less {
+                return;
+            }
+            self.advance();
+        }
+    }
+}
