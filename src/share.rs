@@ -48,7 +48,8 @@ pub enum ShareError {
 
 /// The fragment (without `#`) of a link to this session.
 pub fn encode(shared: &Shared) -> Result<String, ShareError> {
-    let json = serde_json::to_vec(shared).map_err(|_| ShareError::Damaged("unencodable"))?;
+    let json = serde_json::to_vec(shared)
+        .map_err(|_| ShareError::Damaged("the session could not be written"))?;
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
     let fragment = format!("s={VERSION}.{}", URL_SAFE_NO_PAD.encode(packed));
     if fragment.len() + 1 > MAX_FRAGMENT {
@@ -80,19 +81,19 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     }
     let (version, data) = body
         .split_once('.')
-        .ok_or(ShareError::Damaged("no format version"))?;
+        .ok_or(ShareError::Damaged("it has no format version"))?;
     if version != VERSION.to_string() {
         if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(ShareError::Damaged("no format version"));
+            return Err(ShareError::Damaged("it has no format version"));
         }
         return Err(ShareError::Version(version.to_string()));
     }
     let packed = URL_SAFE_NO_PAD
         .decode(data.trim_end())
-        .map_err(|_| ShareError::Damaged("not base64url"))?;
+        .map_err(|_| ShareError::Damaged("it holds characters, or a length, that no link has"))?;
     let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_INFLATED)
-        .map_err(|_| ShareError::Damaged("the compressed data does not check out"))?;
-    serde_json::from_slice(&json).map_err(|_| ShareError::Damaged("the contents are not a session"))
+        .map_err(|_| ShareError::Damaged("its compressed contents do not check out"))?;
+    serde_json::from_slice(&json).map_err(|_| ShareError::Damaged("its contents are not a session"))
 }
 
 /// The existing tables that a link's commands would change (`put`, `delete`, `drop`, `alter`,

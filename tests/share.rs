@@ -89,11 +89,13 @@ fn a_damaged_link_says_how() -> Result<(), ShareError> {
     );
     assert!(matches!(
         decode("s=1.!!!"),
-        Err(ShareError::Damaged("not base64url"))
+        Err(ShareError::Damaged(
+            "it holds characters, or a length, that no link has"
+        ))
     ));
     assert!(matches!(
         decode("s=abc"),
-        Err(ShareError::Damaged("no format version"))
+        Err(ShareError::Damaged("it has no format version"))
     ));
     assert_eq!(decode("s=7.AAAA"), Err(ShareError::Version("7".into())));
     assert_eq!(decode("#section-2"), Err(ShareError::NotALink));

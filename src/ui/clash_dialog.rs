@@ -35,7 +35,7 @@ pub fn ClashDialog() -> Html {
         ),
     };
     let by = match &pending.incoming {
-        Incoming::Design(_) => "The gallery did not load",
+        Incoming::Design(_) => "The gallery has no record of loading",
         Incoming::Table { .. } => "It would overwrite",
     };
     let what_runs = match &pending.incoming {

@@ -41,11 +41,9 @@ pub fn Modal(props: &ModalProps) -> Html {
     }
     let oncancel = {
         let on_cancel = props.on_cancel.clone();
-        Callback::from(move |e: Event| {
-            // The state closes the dialog, by removing it.
-            e.prevent_default();
-            on_cancel.emit(());
-        })
+        // The dialog closes itself (a browser may not let a page keep it open on a second
+        // Escape); the state then removes it.
+        Callback::from(move |_: Event| on_cancel.emit(()))
     };
     html! {
         <dialog ref={node} class="modal" aria-labelledby={props.labelled_by.clone()} {oncancel} data-testid={props.testid.clone()}>
