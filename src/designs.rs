@@ -7,6 +7,7 @@ mod csdn;
 mod follow;
 pub mod gen;
 pub mod lesson;
+pub mod loads;
 mod org;
 mod person_role;
 mod schema_guide;

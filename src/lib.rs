@@ -5,7 +5,9 @@ pub mod designs;
 pub mod diagnose;
 pub mod engine;
 pub mod filter;
+pub mod import;
 pub mod persist;
+pub mod share;
 pub mod shell;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -3,18 +3,24 @@
 //! dispatch actions; the state and its logic live in [`state`] and [`crate::console`].
 
 mod app;
+mod arrivals;
+mod clash_dialog;
 mod console_view;
 mod design_view;
 mod entry_view;
 mod gallery;
 mod hotspots_view;
+mod import_dialog;
 mod input_box;
 mod keyspace_view;
+mod link_dialog;
 mod lsm_view;
 mod minimap;
+mod modal;
 mod prefs;
 mod read_view;
 mod regions_view;
+mod share_dialog;
 mod sidebar;
 mod state;
 mod status_bar;

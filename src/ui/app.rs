@@ -87,6 +87,7 @@ pub fn App(props: &AppProps) -> Html {
             }
         });
     }
+    super::link_dialog::use_shared_links(state.clone());
     html! {
         <ContextProvider<AppHandle> context={state.clone()}>
         <ContextProvider<StatusHandle> context={status}>
@@ -102,6 +103,8 @@ pub fn App(props: &AppProps) -> Html {
                     <DesignView />
                     <ViewsPane />
                 </aside>
+                <super::clash_dialog::ClashDialog />
+                <super::link_dialog::LinkDialog />
             </div>
         </ContextProvider<StatusHandle>>
         </ContextProvider<AppHandle>>

@@ -79,17 +79,46 @@ pub fn DesignView() -> Html {
         let app = app.clone();
         Callback::from(move |_| app.dispatch(Action::CloseDesign))
     };
-    let tables: Html = design
-        .tables
-        .iter()
+    // The tables where the gallery loaded them (under other names when the design's were taken).
+    let placement = app.placement(&design);
+    let tables: Html = placement
+        .tables()
+        .into_iter()
         .map(|t| {
             let app = app.clone();
             let name = t.to_string();
-            let selected = app.selected_table.as_deref() == Some(*t);
+            let selected = app.selected_table.as_deref() == Some(t);
             let onclick = Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone())));
-            html! { <button class={classes!("chip", "table-chip")} aria-pressed={selected.to_string()} {onclick}>{*t}</button> }
+            html! { <button class={classes!("chip", "table-chip")} aria-pressed={selected.to_string()} {onclick}>{t.to_string()}</button> }
         })
         .collect();
+    let renamed = placement.is_renamed().then(|| {
+        let names: Vec<String> = placement
+            .names
+            .iter()
+            .map(|(own, new)| format!("{own} → {new}"))
+            .collect();
+        html! { <p class="hint renamed">{format!("Loaded under other names, because tables of yours have the design's: {}. Its access patterns run on the new names.", names.join(", "))}</p> }
+    });
+    let reset = app.is_loaded(design.id).then(|| {
+        let can_run = app.can_run();
+        let app = app.clone();
+        let names = placement.tables().join(", ");
+        let onclick = Callback::from(move |_| {
+            let sure = web_sys::window()
+                .and_then(|w| {
+                    w.confirm_with_message(&format!(
+                        "Reset this design? Its tables ({names}) are dropped and loaded again with the sample data; what you changed in them is lost. Your other tables stay as they are."
+                    ))
+                    .ok()
+                })
+                .unwrap_or(false);
+            if sure {
+                app.dispatch(Action::ResetDesign);
+            }
+        });
+        html! { <button class="action" {onclick} disabled={!can_run} data-testid="reset-design">{"Reset this design"}</button> }
+    });
     let patterns: Html = design
         .patterns
         .iter()
@@ -97,9 +126,10 @@ pub fn DesignView() -> Html {
         .map(|(i, p)| {
             let app = app.clone();
             let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i)));
+            let command = placement.rewrite(&p.command).unwrap_or_else(|_| p.command.clone());
             html! {
                 <li>
-                    <button class="pattern" {onclick} title={p.command.clone()}>{p.name}</button>
+                    <button class="pattern" {onclick} title={command}>{p.name}</button>
                     <div class="pattern-note">{p.note}</div>
                     <div class="pattern-claims">{format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))}</div>
                 </li>
@@ -123,7 +153,8 @@ pub fn DesignView() -> Html {
             <h2 class="design-title">{design.title}</h2>
             <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
             <p class="why">{design.why}</p>
-            <div class="design-tables">{"Tables: "}{tables}</div>
+            <div class="design-tables">{"Tables: "}{tables}{reset}</div>
+            {renamed}
             <h3>{"Access patterns"}</h3>
             <ul class="patterns">{patterns}</ul>
             {lesson}

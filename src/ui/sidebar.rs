@@ -70,6 +70,10 @@ pub fn Sidebar() -> Html {
                 <p class="hint">{"Six steps, each with a note on what it shows."}</p>
             }
             <ul class="tables" aria-label="Tables">{tables}</ul>
+            <div class="side-actions">
+                <super::import_dialog::ImportTable />
+                <super::share_dialog::ShareLink />
+            </div>
             <super::gallery::Gallery />
         </nav>
     }

@@ -9,9 +9,11 @@ use std::rc::Rc;
 use gloo::storage::Storage as _;
 use yew::prelude::*;
 
+use super::arrivals::{Choice, Pending};
 use super::prefs::{Prefs, Timestamps};
 use super::storage::{Mode, Storage};
 use crate::console::Console;
+use crate::designs::loads::{pattern_as, run_pattern_as, Loads};
 use crate::engine::Engine;
 use crate::persist::idb::Idb;
 use crate::persist::Loaded;
@@ -54,6 +56,14 @@ pub struct AppState {
     pub prefs: Prefs,
     /// Whether the loop that steps a running batch is alive.
     pub runner: Rc<Cell<bool>>,
+    /// Which tables the gallery loaded, for which design ([`super::arrivals`]).
+    pub loads: Rc<RefCell<Loads>>,
+    /// A question for the person: something would land on a table of theirs.
+    pub pending: Option<Rc<Pending>>,
+    /// A shared link opened with the page, read or not, waiting for "Run" or "Cancel".
+    pub link: Option<Rc<Result<crate::share::Shared, String>>>,
+    /// A link's commands, waiting for the answer about its design's tables.
+    pub queued: Option<Rc<Vec<String>>>,
 }
 
 /// What components can ask for.
@@ -92,8 +102,20 @@ pub enum Action {
     Note(String),
     /// Empty every table and the history.
     Reset,
-    /// Show a gallery design, loading its tables the first time.
+    /// Show a gallery design, loading its tables the first time (or asking first, when a
+    /// table of the person's has one of its names).
     OpenDesign(&'static str),
+    /// The person answered the pending question.
+    Resolve(Choice),
+    /// Drop the design's tables and load them again as they were first loaded.
+    ResetDesign,
+    /// Create a table read from a pasted scan or a CSV under this name (asking first when the
+    /// name is taken).
+    ImportTable(Rc<crate::import::ImportedTable>, String),
+    /// The page was opened with a share link: what it holds, or why it cannot be read.
+    LinkOpened(Result<crate::share::Shared, String>),
+    /// Run the shared link's design and commands here (or drop the link: false).
+    RunLink(bool),
     /// Run and measure an access pattern (by index) of the design on show.
     RunPattern(usize),
     CloseDesign,
@@ -109,6 +131,8 @@ impl PartialEq for AppState {
             && self.selected_design == other.selected_design
             && self.input_serial == other.input_serial
             && self.prefs == other.prefs
+            && self.pending == other.pending
+            && self.link == other.link
     }
 }
 
@@ -143,6 +167,10 @@ impl Default for AppState {
             input_serial: 0,
             prefs,
             runner: Rc::new(Cell::new(false)),
+            loads: Rc::new(RefCell::new(super::arrivals::saved_loads())),
+            pending: None,
+            link: None,
+            queued: None,
         }
     }
 }
@@ -150,7 +178,7 @@ impl Default for AppState {
 impl AppState {
     /// The same state, one version on; `input` replaces the input box when given. The views'
     /// data version follows the console's, at most every [`VIEW_REFRESH_MS`] while a batch runs.
-    fn next(&self, input: Option<String>) -> AppState {
+    pub(super) fn next(&self, input: Option<String>) -> AppState {
         let serial = self.input_serial + u64::from(input.is_some());
         let (data, running) = {
             let c = self.console.borrow();
@@ -173,6 +201,10 @@ impl AppState {
             input_serial: serial,
             prefs: self.prefs,
             runner: self.runner.clone(),
+            loads: self.loads.clone(),
+            pending: self.pending.clone(),
+            link: self.link.clone(),
+            queued: self.queued.clone(),
         }
     }
 
@@ -197,7 +229,7 @@ impl AppState {
     }
 
     /// Queues what the statements run so far changed, when this tab saves.
-    fn queue_save(&self) {
+    pub(super) fn queue_save(&self) {
         let mut storage = self.storage.borrow_mut();
         let mut console = self.console.borrow_mut();
         if storage.mode != Mode::Writer {
@@ -231,7 +263,7 @@ impl AppState {
     }
 
     /// Keeps the selection on an existing table.
-    fn fix_selection(&mut self) {
+    pub(super) fn fix_selection(&mut self) {
         let console = self.console.borrow();
         let exists = |n: &String| console.shell.engine.exists(n);
         if !self.selected_table.as_ref().is_some_and(exists) {
@@ -274,61 +306,6 @@ impl AppState {
             .collect();
         let _ = gloo::storage::LocalStorage::set(HISTORY_KEY, kept);
     }
-
-    fn load_design(&self, design: &crate::designs::Design) {
-        let present: Vec<bool> = {
-            let console = self.console.borrow();
-            design
-                .tables
-                .iter()
-                .map(|t| console.shell.engine.exists(t))
-                .collect()
-        };
-        let mut console = self.console.borrow_mut();
-        if present.iter().all(|p| !p) {
-            let script = (design.setup)();
-            let outcomes = console.shell.run(&script);
-            console.data_version += 1;
-            let failed = outcomes
-                .iter()
-                .find_map(|o| o.error.as_ref().map(|e| e.message.clone()));
-            let commands = outcomes.len();
-            let tables = design.tables.join(", ");
-            match &failed {
-                Some(e) => console.note(
-                    &format!("ERROR: the design “{}” did not load: {e}", design.title),
-                    true,
-                ),
-                None => console.note(
-                    &format!(
-                        "Loaded the design “{}”: tables {tables}, with sample data ({commands} commands). Its access patterns are buttons on the right.",
-                        design.title
-                    ),
-                    false,
-                ),
-            }
-            drop(console);
-            if failed.is_none() {
-                self.queue_save();
-            }
-        } else if present.iter().any(|p| !p) {
-            let missing: Vec<&str> = design
-                .tables
-                .iter()
-                .zip(&present)
-                .filter(|(_, p)| !**p)
-                .map(|(t, _)| *t)
-                .collect();
-            console.note(
-                &format!(
-                    "ERROR: the design “{}” needs the tables {}; drop its other tables to load it afresh",
-                    design.title,
-                    missing.join(", ")
-                ),
-                true,
-            );
-        }
-    }
 }
 
 /// The quick start: what each step shows, then the command.
@@ -356,6 +333,10 @@ impl Reducible for AppState {
                     console.step(&mut super::perf_ms, STEP_MS);
                 }
                 self.save_history();
+                // A table created by hand is the person's, whatever design used its name.
+                if self.loads.borrow_mut().forget_created(&text) {
+                    self.save_loads();
+                }
                 self.after_run(Some(&text))
             }
             Action::QuickStart => {
@@ -475,6 +456,9 @@ impl Reducible for AppState {
             }
             Action::Imported(engine, summary) => {
                 self.install(*engine);
+                // The imported tables are the person's, whatever their names.
+                *self.loads.borrow_mut() = Loads::default();
+                self.save_loads();
                 self.console.borrow_mut().note(&summary, false);
                 self.after_run(None)
             }
@@ -488,21 +472,45 @@ impl Reducible for AppState {
                 let Some(design) = crate::designs::find(id) else {
                     return self;
                 };
+                if self.console.borrow().is_running() || self.pending.is_some() {
+                    return self;
+                }
+                Rc::new(self.open_design(&design))
+            }
+            Action::Resolve(choice) => {
                 if self.console.borrow().is_running() {
                     return self;
                 }
-                self.load_design(&design);
+                match self.resolve(choice) {
+                    (next, Some(script)) => Rc::new(next).reduce(Action::Submit(script)),
+                    (next, None) => next.after_link_question(choice),
+                }
+            }
+            Action::LinkOpened(link) => {
                 let mut next = self.next(None);
-                next.selected_design = Some(design.id);
-                next.pattern_run = None;
-                next.selected_table = design
-                    .tables
-                    .first()
-                    .map(|t| t.to_string())
-                    .filter(|t| self.console.borrow().shell.engine.exists(t));
-                next.selected_row = None;
-                next.fix_selection();
+                next.link = Some(Rc::new(link));
                 Rc::new(next)
+            }
+            Action::RunLink(run) => {
+                if run && !self.can_run() {
+                    return self;
+                }
+                self.run_link(run)
+            }
+            Action::ImportTable(table, name) => {
+                if !self.can_run() || self.pending.is_some() {
+                    return self;
+                }
+                match self.import_table(table, name) {
+                    (next, Some(script)) => Rc::new(next).reduce(Action::Submit(script)),
+                    (next, None) => Rc::new(next),
+                }
+            }
+            Action::ResetDesign => {
+                if !self.can_run() {
+                    return self;
+                }
+                Rc::new(self.reset_design())
             }
             Action::RunPattern(index) => {
                 let Some(design) = self.selected_design.and_then(crate::designs::find) else {
@@ -514,12 +522,14 @@ impl Reducible for AppState {
                 if !self.can_run() {
                     return self;
                 }
-                let command = pattern.command.clone();
+                let placement = self.placement(&design);
+                let command = pattern_as(&design, index, &placement)
+                    .unwrap_or_else(|_| pattern.command.clone());
                 let result = {
                     let mut console = self.console.borrow_mut();
                     // A pattern runs whole, so its reads are measured whole: no paging.
                     let page = console.shell.page_rows.take();
-                    let result = design.run_pattern(&mut console.shell, index);
+                    let result = run_pattern_as(&design, &mut console.shell, index, &placement);
                     console.shell.page_rows = page;
                     result
                 };
@@ -569,6 +579,8 @@ impl Reducible for AppState {
                     console.data_version += 1;
                 }
                 gloo::storage::LocalStorage::delete(HISTORY_KEY);
+                *self.loads.borrow_mut() = Loads::default();
+                self.save_loads();
                 {
                     let mut storage = self.storage.borrow_mut();
                     if storage.mode == Mode::Writer {
@@ -584,6 +596,7 @@ impl Reducible for AppState {
                 next.selected_table = None;
                 next.selected_row = None;
                 next.selected_design = None;
+                next.pending = None;
                 Rc::new(next)
             }
         }

@@ -265,7 +265,7 @@ pub fn StatusBar() -> Html {
 }
 
 /// Offers the whole database as an HBase shell script (what to keep when saving fails).
-fn export_all(app: &super::state::AppHandle) {
+pub(super) fn export_all(app: &super::state::AppHandle) {
     let text = export_script(&app.console.borrow().shell.engine, None);
     if download("rowkey.hbase", "text/plain", &text).is_none() {
         app.dispatch(Action::Note(

@@ -1,5 +1,6 @@
 // Accessibility, checked: axe-core finds no serious or critical violation on the page, empty,
-// with tables, a design, a batch and an open completion list, in the light and the dark theme.
+// with tables, a design, a batch, an open completion list and the import and share dialogs, in
+// the light and the dark theme.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -43,6 +44,17 @@ for (const scheme of ['dark', 'light']) {
     await input.press('Tab');
     await page.waitForSelector('.completions');
     assert.deepEqual(await violations(page), [], 'with a design, a batch, an error and completions');
+
+    await input.press('Escape');
+    await page.locator('button.import-open').click();
+    await page.locator('#import-text').fill(' r1 column=f:q, timestamp=1, value=v\n r2 colum=f:q');
+    await page.waitForSelector('.import-error');
+    assert.deepEqual(await violations(page), [], 'the import dialog with an error');
+    await page.keyboard.press('Escape');
+    await page.locator('button.share-open').click();
+    await page.waitForSelector('#share-link');
+    assert.deepEqual(await violations(page), [], 'the share dialog');
+    await page.keyboard.press('Escape');
     await context.close();
   });
 }

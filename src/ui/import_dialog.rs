@@ -1,0 +1,201 @@
+//! "Import a table": paste the output of an HBase shell `scan`, or a CSV, or choose a file; see
+//! what it reads as (or the line that is wrong), name the table, import. The text is data: it is
+//! shown only as text, and it reaches the engine as quoted shell commands.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use super::modal::Modal;
+use super::state::{use_app, Action};
+use crate::console::count_of;
+use crate::import::{parse, Format, ImportedTable};
+
+/// Reads the text: ISO timestamps in this browser's time zone, CSV cells at the current time.
+fn read(text: &str) -> Result<ImportedTable, String> {
+    parse(text, &super::prefs::utc_offset_minutes, super::now_ms()).map_err(|e| e.to_string())
+}
+
+/// What the text reads as, in a sentence.
+fn summary(t: &ImportedTable) -> String {
+    let versions = t.versions();
+    let families: Vec<String> = t
+        .families
+        .iter()
+        .map(|f| match versions.get(f.as_str()) {
+            Some(v) if *v > 1 => format!("{f} (up to {v} versions)"),
+            _ => f.clone(),
+        })
+        .collect();
+    let what = match t.format {
+        Format::Scan => "scan output",
+        Format::Csv => "CSV",
+    };
+    let mut out = format!(
+        "Read as {what}: {}, {}; families {}.",
+        count_of(t.rows() as u64, "row"),
+        count_of(t.cells.len() as u64, "cell"),
+        families.join(", ")
+    );
+    if t.markers_skipped > 0 {
+        out.push_str(&format!(
+            " {} left out.",
+            count_of(t.markers_skipped as u64, "delete marker")
+        ));
+    }
+    out
+}
+
+#[component]
+pub fn ImportTable() -> Html {
+    let app = use_app();
+    let open = use_state(|| false);
+    let text = use_state(String::new);
+    let name = use_state(String::new);
+    // The name as the person typed it, so that a later paste does not replace it.
+    let name_typed = use_state(|| false);
+    let Some(app) = app else {
+        return html! {};
+    };
+    let parsed: Option<Result<ImportedTable, String>> =
+        (!text.trim().is_empty()).then(|| read(&text));
+    let set_text = {
+        let text = text.clone();
+        let name = name.clone();
+        let name_typed = name_typed.clone();
+        Rc::new(move |value: String| {
+            if !*name_typed {
+                if let Ok(t) = read(&value) {
+                    name.set(t.name.unwrap_or_else(|| "imported".into()));
+                }
+            }
+            text.set(value);
+        })
+    };
+    let on_text = {
+        let set_text = set_text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(t) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlTextAreaElement>().ok())
+            {
+                set_text(t.value());
+            }
+        })
+    };
+    let on_file = {
+        let set_text = set_text.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let set_text = set_text.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Some(t) = wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_string())
+                {
+                    set_text(t);
+                }
+            });
+        })
+    };
+    let on_name = {
+        let name = name.clone();
+        let name_typed = name_typed.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            {
+                name.set(i.value());
+                name_typed.set(true);
+            }
+        })
+    };
+    let close = {
+        let open = open.clone();
+        let text = text.clone();
+        let name_typed = name_typed.clone();
+        Callback::from(move |_: ()| {
+            open.set(false);
+            text.set(String::new());
+            name_typed.set(false);
+        })
+    };
+    let table_name = name.trim().to_string();
+    let ready = matches!(parsed, Some(Ok(_))) && !table_name.is_empty() && app.can_run();
+    let on_import = {
+        let app = app.clone();
+        let text = text.clone();
+        let close = close.clone();
+        let table_name = table_name.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if table_name.is_empty() {
+                return;
+            }
+            if let Ok(t) = read(&text) {
+                close.emit(());
+                app.dispatch(Action::ImportTable(Rc::new(t), table_name.clone()));
+            }
+        })
+    };
+    let opener = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(true))
+    };
+    let cancel = {
+        let close = close.clone();
+        Callback::from(move |_: MouseEvent| close.emit(()))
+    };
+    let status = match &parsed {
+        None => html! { <p class="hint" id="import-status">{"Nothing pasted yet."}</p> },
+        Some(Ok(t)) => {
+            html! { <p class="import-ok" id="import-status" role="status">{summary(t)}</p> }
+        }
+        Some(Err(e)) => {
+            html! { <p class="import-error" id="import-status" role="alert">{format!("Cannot import: {e}")}</p> }
+        }
+    };
+    html! {
+        <>
+            <button class="action import-open" onclick={opener} disabled={!app.can_run()}>{"Import a table…"}</button>
+            if *open {
+                <Modal labelled_by="import-title" on_cancel={close.clone()} testid="import-dialog">
+                    <form class="import-form" onsubmit={on_import}>
+                        <h2 id="import-title">{"Import a table"}</h2>
+                        <p>{"Paste the output of an HBase shell "}<code>{"scan"}</code>{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}<code>{"row"}</code>{" and the others "}<code>{"family:qualifier"}</code>{"."}</p>
+                        <label for="import-text">{"Scan output or CSV"}</label>
+                        <textarea id="import-text" class="import-text" rows="9" spellcheck="false" autofocus=true
+                            value={(*text).clone()} oninput={on_text} aria-describedby="import-status"
+                            placeholder={"ROW  COLUMN+CELL\n u001  column=info:name, timestamp=1700000000000, value=Ada\n1 row(s)"} />
+                        <div class="import-row">
+                            <label for="import-file">{"…or a file"}</label>
+                            <input id="import-file" type="file" accept=".txt,.csv,.log,text/plain,text/csv" onchange={on_file} />
+                        </div>
+                        {status}
+                        <div class="import-row">
+                            <label for="import-name">{"Table name"}</label>
+                            <input id="import-name" class="import-name" type="text" value={(*name).clone()} oninput={on_name} spellcheck="false" />
+                        </div>
+                        <div class="modal-choices">
+                            <button type="submit" class="action primary" disabled={!ready} data-choice="import">{"Import"}</button>
+                            <button type="button" class="action" onclick={cancel}>{"Cancel"}</button>
+                        </div>
+                        <p class="hint">{"The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking."}</p>
+                    </form>
+                </Modal>
+            }
+        </>
+    }
+}

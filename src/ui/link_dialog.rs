@@ -1,0 +1,133 @@
+//! A page opened with a share link (`#s=1....`): what the link holds (its design, its commands
+//! as text) and which of the person's tables its commands would change, then "Run in this
+//! session" or "Cancel". A damaged link says so and points to the file export instead.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::modal::Modal;
+use super::state::{use_app, Action, AppHandle};
+use crate::console::count_of;
+use crate::designs::find;
+use crate::share::{decode, is_link, tables_changed};
+
+/// Removes the link from the address, so that a reload does not offer it again.
+pub fn forget_fragment() {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let loc = w.location();
+    let here = format!(
+        "{}{}",
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    );
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&here));
+    }
+}
+
+/// Reads the address's fragment when it is a share link.
+fn offer(app: &AppHandle) {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    if is_link(&hash) {
+        app.dispatch(Action::LinkOpened(decode(&hash).map_err(|e| e.to_string())));
+    }
+}
+
+/// Offers the link the page was opened with, and any link pasted into the address later.
+#[hook]
+pub fn use_shared_links(app: AppHandle) {
+    use_effect_with((), move |_| {
+        offer(&app);
+        let listener = {
+            let app = app.clone();
+            Closure::<dyn Fn()>::new(move || offer(&app))
+        };
+        let window = web_sys::window();
+        if let Some(w) = &window {
+            let _ =
+                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = window {
+                let _ = w.remove_event_listener_with_callback(
+                    "hashchange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}
+
+#[component]
+pub fn LinkDialog() -> Html {
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let Some(link) = app.link.clone() else {
+        return html! {};
+    };
+    if app.pending.is_some() {
+        return html! {};
+    }
+    let answer = |run: bool| {
+        let app = app.clone();
+        Callback::from(move |_: MouseEvent| app.dispatch(Action::RunLink(run)))
+    };
+    let on_cancel = {
+        let app = app.clone();
+        Callback::from(move |_| app.dispatch(Action::RunLink(false)))
+    };
+    let shared = match &*link {
+        Ok(s) => s,
+        Err(e) => {
+            return html! {
+                <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
+                    <h2 id="link-title">{"This link cannot be opened"}</h2>
+                    <p class="import-error" role="alert">{format!("{}{}.", e.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>())}</p>
+                    <p>{"Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page."}</p>
+                    <div class="modal-choices">
+                        <button class="action primary" autofocus=true onclick={answer(false)}>{"Close"}</button>
+                    </div>
+                </Modal>
+            };
+        }
+    };
+    let changed = {
+        let console = app.console.borrow();
+        tables_changed(&shared.commands, |t| console.shell.engine.exists(t))
+    };
+    let design = shared.design.as_deref().and_then(find);
+    let can_run = app.can_run();
+    let mut holds: Vec<String> = Vec::new();
+    if let Some(d) = &design {
+        holds.push(format!("the design “{}”", d.title));
+    }
+    holds.push(count_of(shared.commands.len() as u64, "command"));
+    let listing = shared.commands.join("\n");
+    html! {
+        <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
+            <h2 id="link-title">{"A shared session"}</h2>
+            <p>{format!("This link holds {}:", holds.join(" and "))}</p>
+            if !listing.is_empty() {
+                <pre class="link-commands" tabindex="0" aria-label="The link's commands">{listing}</pre>
+            }
+            if changed.is_empty() {
+                <p class="hint">{"Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first."}</p>
+            } else {
+                <p class="import-error" role="alert">{format!("Its commands change tables you have: {}. Run it only if that is what you want.", changed.join(", "))}</p>
+            }
+            if !can_run {
+                <p class="hint" role="status">{"Waiting for your saved tables to load…"}</p>
+            }
+            <div class="modal-choices">
+                <button class="action primary" autofocus={changed.is_empty()} disabled={!can_run} onclick={answer(true)} data-choice="run">{"Run in this session"}</button>
+                <button class="action" autofocus={!changed.is_empty()} onclick={answer(false)} data-choice="cancel">{"Cancel"}</button>
+            </div>
+        </Modal>
+    }
+}

@@ -1,0 +1,115 @@
+//! "Share a link": the design on show and the console's commands, compressed into the link's
+//! fragment ([`crate::share`]); copy it, or, when the session is too long for a link, export
+//! the tables as a file instead.
+
+use yew::prelude::*;
+
+use super::modal::Modal;
+use super::state::use_app;
+use crate::console::count_of;
+use crate::designs::find;
+use crate::share::{encode, Shared, MAX_FRAGMENT};
+
+#[component]
+pub fn ShareLink() -> Html {
+    let app = use_app();
+    let open = use_state(|| false);
+    let copied = use_state(|| false);
+    let Some(app) = app else {
+        return html! {};
+    };
+    let opener = {
+        let open = open.clone();
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            copied.set(false);
+            open.set(true);
+        })
+    };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |_: ()| open.set(false))
+    };
+    let button =
+        html! { <button class="action share-open" onclick={opener}>{"Share a link…"}</button> };
+    if !*open {
+        return button;
+    }
+    let shared = Shared {
+        design: app.selected_design.map(str::to_string),
+        commands: app.console.borrow().history.clone(),
+    };
+    let mut holds: Vec<String> = Vec::new();
+    if let Some(d) = app.selected_design.and_then(find) {
+        holds.push(format!("the design “{}”", d.title));
+    }
+    holds.push(format!(
+        "{} from the console's history",
+        count_of(shared.commands.len() as u64, "command")
+    ));
+    let body = match encode(&shared) {
+        Ok(fragment) => {
+            let base = web_sys::window()
+                .and_then(|w| w.location().href().ok())
+                .map(|h| h.split('#').next().unwrap_or_default().to_string())
+                .unwrap_or_default();
+            let link = format!("{base}#{fragment}");
+            let size = format!(
+                "{:.1} KB of the {} KB a link carries",
+                link.len() as f64 / 1024.0,
+                MAX_FRAGMENT / 1024
+            );
+            let copy = {
+                let link = link.clone();
+                let copied = copied.clone();
+                Callback::from(move |_: MouseEvent| {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.navigator().clipboard().write_text(&link);
+                        copied.set(true);
+                    }
+                })
+            };
+            html! {
+                <>
+                    <p>{format!("The link holds {}. Whoever opens it sees what it holds and chooses to run it; nothing of theirs changes without asking.", holds.join(" and "))}</p>
+                    <label for="share-link" class="share-label">{"Link"}</label>
+                    <input id="share-link" class="share-link" type="text" readonly=true value={link} onfocus={Callback::from(|e: FocusEvent| {
+                        use wasm_bindgen::JsCast;
+                        if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
+                    })} />
+                    <p class="hint">{size}</p>
+                    <div class="modal-choices">
+                        <button class="action primary" autofocus=true onclick={copy} data-choice="copy">{if *copied { "Copied" } else { "Copy link" }}</button>
+                        <button class="action" onclick={let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(()))}>{"Close"}</button>
+                    </div>
+                    <p class="visually-hidden" role="status">{if *copied { "The link is on the clipboard." } else { "" }}</p>
+                </>
+            }
+        }
+        Err(e) => {
+            let export = {
+                let app = app.clone();
+                Callback::from(move |_: MouseEvent| super::status_bar::export_all(&app))
+            };
+            html! {
+                <>
+                    <p class="import-error" role="alert">{format!("This session is too long for a link: {e}.")}</p>
+                    <p>{format!("It holds {}. Export the tables as an HBase shell script instead; whoever gets the file loads it with Import….", holds.join(" and "))}</p>
+                    <div class="modal-choices">
+                        <button class="action primary" autofocus=true onclick={export}>{"Export all tables · HBase shell script"}</button>
+                        <button class="action" onclick={let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(()))}>{"Close"}</button>
+                    </div>
+                </>
+            }
+        }
+    };
+    html! {
+        <>
+            {button}
+            <Modal labelled_by="share-title" on_cancel={close} testid="share-dialog">
+                <h2 id="share-title">{"Share a link"}</h2>
+                {body}
+            </Modal>
+        </>
+    }
+}
