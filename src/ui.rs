@@ -3,6 +3,7 @@
 //! dispatch actions; the state and its logic live in [`state`] and [`crate::console`].
 
 mod app;
+mod compare_view;
 mod console_view;
 mod design_view;
 mod entry_view;
@@ -19,6 +20,7 @@ mod sidebar;
 mod state;
 mod status_bar;
 mod storage;
+mod tour_view;
 mod versions_view;
 mod views_pane;
 mod virtual_text;

@@ -1,0 +1,89 @@
+// Every design's guided tour, on one page: each design opened in turn, each step run with its
+// button; the step's number is shown with its relation holding, and the views pane turned to
+// the view the step names.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, openApp, SHOTS } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+/** Runs the tour step on show; resolves with the step's shown numbers. */
+async function runStep(page) {
+  const run = page.locator('.tour-run');
+  const label = await run.innerText();
+  await run.click();
+  await page.waitForSelector('.tour-claims');
+  const view = label.replace(/^Run this step, show /, '');
+  const tab = page.locator('.view-tab[aria-selected="true"]');
+  assert.equal(await tab.innerText(), view, `the views pane shows ${view}`);
+  // Each relation with its figures, as the list item reads without the mark.
+  return page.locator('.tour-claims .claim').evaluateAll((items) => items.map((li) => li.lastChild.textContent));
+}
+
+test('every design\'s tour runs, each step showing its number', async () => {
+  const context = await browser.newContext({ viewport: { width: 1500, height: 940 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  const designs = await page.locator('.design-item').count();
+  assert.ok(designs >= 30, `${designs} designs`);
+  let steps = 0;
+  for (let d = 0; d < designs; d++) {
+    const item = page.locator('.design-item').nth(d);
+    const title = (await item.innerText()).replace(/\s*\([^)]*\)\s*$/, '').trim();
+    await item.click();
+    await page.waitForFunction((t) => document.querySelector('.design-title')?.textContent === t, title);
+    await page.waitForSelector('.tour-count');
+    const count = await page.locator('.tour-count').innerText();
+    const [, first, total] = count.match(/^Step (\d+) of (\d+)$/);
+    assert.equal(first, '1', `${title}: the tour starts at step 1`);
+    assert.ok(+total >= 3 && +total <= 5, `${title}: ${total} steps`);
+    for (let s = 1; s <= +total; s++) {
+      assert.equal(await page.locator('.tour-count').innerText(), `Step ${s} of ${total}`);
+      const shows = (await page.locator('.tour-shows').innerText()).replace(/^Shows: /, '').split('; ');
+      const lines = await runStep(page);
+      assert.equal(lines.length, shows.length, `${title} step ${s}: one number per relation`);
+      lines.forEach((line, i) => {
+        // "rows scanned = rows returned (75 = 75)": the relation with the figures measured.
+        assert.ok(line.includes(shows[i]), `${title} step ${s}: ${line} states ${shows[i]}`);
+        assert.match(line, /\(-?[\d.]+ [=<>≤≥] -?[\d.]+\)$/, `${title} step ${s}: ${line}`);
+      });
+      assert.equal(await page.locator('.tour-claims .claim.broken').count(), 0, `${title} step ${s}: ${lines.join('; ')}`);
+      steps++;
+      if (s < +total) await page.locator('.tour-next').click();
+      else assert.ok(await page.locator('.tour-next').isDisabled(), 'Next ends at the last step');
+    }
+  }
+  assert.ok(steps >= 3 * designs, `${steps} steps`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const scheme of ['dark', 'light']) {
+  test(`the tour at 800 px, by keyboard (${scheme})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 1000 }, colorScheme: scheme });
+    const { page, errors } = await openApp(context, url);
+    await page.waitForSelector('.status.ok');
+    await page.locator('.design-item', { hasText: 'A year of blog posts' }).click();
+    await page.waitForSelector('.tour-run');
+    // Next, Next, Next from the keyboard, then run the step: the writes' hotspot.
+    await page.locator('.tour-next').focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Enter');
+    assert.equal(await page.locator('.tour-count').innerText(), 'Step 5 of 5');
+    await page.locator('.tour-back').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.tour-next').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.tour-run').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.tour-claims');
+    assert.match(await page.locator('.tour-claims').textContent(), /busiest region's share of writes \(%\) > 90 \(100 > 90\)/);
+    assert.equal(await page.locator('.view-tab[aria-selected="true"]').innerText(), 'Hotspots');
+    await page.locator('.tour').scrollIntoViewIfNeeded();
+    await page.locator('.design-card').screenshot({ path: path.join(SHOTS, `e2e-tour-${scheme}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
