@@ -22,7 +22,7 @@ struct Ran {
 }
 
 /// Both sides' runs, or the error of the side that failed.
-struct Outcome {
+struct Compared {
     pair: &'static str,
     sides: Result<(Ran, Ran), String>,
 }
@@ -124,7 +124,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
 
 #[component]
 pub fn CompareView() -> Html {
-    let outcome = use_state(|| None::<Rc<Outcome>>);
+    let outcome = use_state(|| None::<Rc<Compared>>);
     let app = use_app();
     let Some(app) = app else {
         return html! {};
@@ -141,7 +141,7 @@ pub fn CompareView() -> Html {
         let pair = pair.clone();
         Callback::from(move |_: MouseEvent| {
             let sides = run_side(&pair.a, &pair).and_then(|a| Ok((a, run_side(&pair.b, &pair)?)));
-            outcome.set(Some(Rc::new(Outcome {
+            outcome.set(Some(Rc::new(Compared {
                 pair: pair.id,
                 sides,
             })));
@@ -150,10 +150,10 @@ pub fn CompareView() -> Html {
     let shown = (*outcome).clone().filter(|o| o.pair == pair.id);
     let keys = app.prefs.keys;
     let (a, b, error) = match shown.as_deref() {
-        Some(Outcome {
+        Some(Compared {
             sides: Ok((a, b)), ..
         }) => (Some(a), Some(b), html! {}),
-        Some(Outcome { sides: Err(e), .. }) => (
+        Some(Compared { sides: Err(e), .. }) => (
             None,
             None,
             html! { <p class="error" role="alert">{format!("The comparison did not run: {e}")}</p> },
