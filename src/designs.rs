@@ -3,6 +3,7 @@
 //! to look at to see why it works or why it is the anti-pattern.
 
 mod cases;
+pub mod compare;
 mod csdn;
 mod follow;
 pub mod gen;
@@ -12,6 +13,7 @@ mod org;
 mod person_role;
 mod schema_guide;
 mod techniques;
+pub mod tour;
 mod weibo;
 
 use crate::shell::{quote, Shell};

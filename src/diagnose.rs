@@ -27,6 +27,8 @@ pub const WINDOW: usize = 10_000;
 const MIN_WRITES: usize = 200;
 /// Rows sampled evenly from the key order for the shape of the keys.
 const SAMPLE: usize = 4096;
+/// Rows of the sample whose cells are read for their sizes.
+const CELL_ROWS: usize = 32;
 
 /// What one rule found.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +49,9 @@ pub const RULES: &[(&str, Rule)] = &[
     ("low-cardinality-prefix", low_cardinality_prefix),
     ("hot-row", hot_row),
     ("wide-row", wide_row),
+    ("growing-within-prefix", growing_within_prefix),
+    ("salted-fan-out", salted_fan_out),
+    ("cell-overhead", cell_overhead),
 ];
 
 /// Everything the rules read about one table, gathered once.
@@ -67,6 +72,8 @@ pub struct Evidence {
     pub widest: Vec<KeyEntry>,
     /// The median cells per row in the sample.
     pub median_cells: u32,
+    /// `(row + family + qualifier bytes, value bytes)` of the cells of a few sampled rows.
+    pub cell_sizes: Vec<(usize, usize)>,
 }
 
 impl Evidence {
@@ -85,6 +92,7 @@ impl Evidence {
             e.writes_per_region = act.per_region(t, Some(OpKind::Write), WINDOW).0;
         }
         e.sample_keys(t);
+        e.sample_cells(engine);
         Some(e)
     }
 
@@ -101,6 +109,21 @@ impl Evidence {
         cells.sort_unstable();
         self.median_cells = cells.get(cells.len() / 2).copied().unwrap_or(0);
         self.widest = t.keys.widest(3).into_iter().cloned().collect();
+    }
+
+    /// The cells of up to [`CELL_ROWS`] rows spread over the sample, read without touching the
+    /// table's statistics.
+    fn sample_cells(&mut self, engine: &Engine) {
+        let step = self.sample.len().div_ceil(CELL_ROWS).max(1);
+        for key in self.sample.iter().step_by(step) {
+            let Ok(out) = engine.read(&self.table, &mut crate::engine::Scan::get(key)) else {
+                return;
+            };
+            for cell in out.rows.iter().flat_map(|r| &r.cells) {
+                let key_bytes = cell.row.len() + cell.family.len() + cell.qualifier.len();
+                self.cell_sizes.push((key_bytes, cell.value.len()));
+            }
+        }
     }
 
     /// Share of the recent writes that went to region `i` (0 without writes).
@@ -322,6 +345,177 @@ fn wide_row(e: &Evidence) -> Option<Finding> {
             group(u64::from(e.median_cells))
         ),
     })
+}
+
+/// Writes go to the end (or the front) of only a few key prefixes: `com.bigshop/item/<n>`,
+/// `cpu#<ts>`. However the table splits, each prefix's newest rows sit in one region, so no
+/// more regions than prefixes take the writes (the few-domains hotspot). Writes at the end of
+/// the whole table are [`growing_key`]'s, at its start [`decreasing_key`]'s.
+fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
+    if e.writes.len() < MIN_WRITES
+        || !e.many_rows()
+        || e.end_share(true) >= 0.8
+        || e.end_share(false) >= 0.8
+    {
+        return None;
+    }
+    // Per prefix (the key without its trailing number): writes, and how the number moved
+    // from one write to the next, oldest first.
+    #[derive(Default)]
+    struct Run {
+        writes: usize,
+        last: Option<u64>,
+        up: usize,
+        down: usize,
+    }
+    let mut runs: HashMap<&[u8], Run> = HashMap::new();
+    for w in e.writes.iter().rev() {
+        let Some((prefix, n)) = trailing_number(&w.start) else {
+            continue;
+        };
+        let run = runs.entry(prefix).or_default();
+        run.writes += 1;
+        match run.last {
+            Some(prev) if n > prev => run.up += 1,
+            Some(prev) if n < prev => run.down += 1,
+            _ => {}
+        }
+        run.last = Some(n);
+    }
+    let mut top: Vec<(&[u8], Run)> = runs.into_iter().collect();
+    top.sort_by(|a, b| b.1.writes.cmp(&a.1.writes).then(a.0.cmp(b.0)));
+    top.truncate(4);
+    let n = e.writes.len();
+    let in_top: usize = top.iter().map(|t| t.1.writes).sum();
+    let (up, down): (usize, usize) = top
+        .iter()
+        .fold((0, 0), |a, t| (a.0 + t.1.up, a.1 + t.1.down));
+    let moves = in_top.saturating_sub(top.len());
+    if (in_top as f64) < 0.8 * n as f64 || moves < 50 {
+        return None;
+    }
+    let rising = up as f64 >= 0.9 * moves as f64;
+    if !rising && (down as f64) < 0.9 * moves as f64 {
+        return None;
+    }
+    // Only the prefixes whose number moves that way.
+    top.retain(|(_, r)| {
+        if rising {
+            r.up >= r.down
+        } else {
+            r.down >= r.up
+        }
+    });
+    let in_top: usize = top.iter().map(|t| t.1.writes).sum();
+    if (in_top as f64) < 0.8 * n as f64 {
+        return None;
+    }
+    let names: Vec<String> = top
+        .iter()
+        .map(|(p, _)| format!("'{}'", crate::bytes::to_printable(p)))
+        .collect();
+    let busiest = top.first().map_or(0, |t| t.1.writes) as f64 / n as f64;
+    let (place, how) = if rising {
+        ("the end", "the number after it grows")
+    } else {
+        (
+            "the front",
+            "the number after it shrinks (a reversed time or id)",
+        )
+    };
+    let k = top.len();
+    Some(Finding {
+        rule: "growing-within-prefix",
+        text: format!(
+            "{} % of the last {} writes went to {place} of only {k} key prefix{} ({}), the busiest taking {} %: under each prefix {how}, so each prefix's newest rows sit in one region, and at most {k} region{} take the writes however the table splits.",
+            percent(in_top as f64 / n as f64),
+            group(n as u64),
+            if k == 1 { "" } else { "es" },
+            names.join(", "),
+            percent(busiest),
+            if k == 1 { "" } else { "s" },
+        ),
+    })
+}
+
+/// Keys start with a short salt bucket, then a number or a time (`3-1700000000123`): the
+/// writes spread over the buckets, and a range of the number is one scan per bucket.
+fn salted_fan_out(e: &Evidence) -> Option<Finding> {
+    if e.sample.len() < 100 {
+        return None;
+    }
+    let mut buckets: std::collections::BTreeSet<&[u8]> = std::collections::BTreeSet::new();
+    for key in &e.sample {
+        let field = leading_field(key).filter(|f| f.len() <= 3)?;
+        let rest = key.get(field.len() + 1..)?;
+        if rest.iter().take_while(|b| b.is_ascii_digit()).count() < 6 {
+            return None;
+        }
+        buckets.insert(field);
+    }
+    let n = buckets.len();
+    if !(2..=64).contains(&n) {
+        return None;
+    }
+    let show = |b: &&[u8]| format!("'{}'", crate::bytes::to_printable(b));
+    let (first, last) = (buckets.first().map(show)?, buckets.last().map(show)?);
+    // Range reads lately: a salted range read is a scan per bucket.
+    let ranges = e
+        .ops
+        .iter()
+        .filter(|o| o.kind == OpKind::Read && o.stop.is_some())
+        .count();
+    let lately = if ranges > 0 {
+        format!(
+            " Of the last operations, {} were range reads.",
+            group(ranges as u64)
+        )
+    } else {
+        String::new()
+    };
+    Some(Finding {
+        rule: "salted-fan-out",
+        text: format!(
+            "Every row starts with one of {n} salt buckets ({first} to {last}) before a number or time: writes of consecutive numbers spread over {n} places, but reading a range of them takes {n} scans, one per bucket, whose rows the client merges.{lately}"
+        ),
+    })
+}
+
+/// The cells carry more key than value: each cell stores its row key, family and qualifier
+/// again (plus 20 bytes of KeyValue framing), so long names multiply the table's size.
+fn cell_overhead(e: &Evidence) -> Option<Finding> {
+    if e.cell_sizes.len() < 20 {
+        return None;
+    }
+    let cells = e.cell_sizes.len() as f64;
+    let key: f64 = e.cell_sizes.iter().map(|c| c.0 as f64).sum::<f64>() / cells
+        + crate::designs::lesson::KEYVALUE_OVERHEAD as f64;
+    let value: f64 = e.cell_sizes.iter().map(|c| c.1 as f64).sum::<f64>() / cells;
+    if key < 40.0 || key < 3.0 * value.max(1.0) {
+        return None;
+    }
+    Some(Finding {
+        rule: "cell-overhead",
+        text: format!(
+            "A cell here stores {:.0} bytes of row key, family, qualifier and KeyValue framing for {:.0} bytes of value ({:.1}× the value, over {} sampled cells): every cell repeats them. Shorter family and qualifier names, shorter keys, or several values packed into one cell shrink every cell.",
+            key,
+            value,
+            key / value.max(1.0),
+            group(e.cell_sizes.len() as u64)
+        ),
+    })
+}
+
+/// A key split into the bytes before its trailing decimal number and that number (1 to 19
+/// digits), when it ends in one.
+fn trailing_number(key: &[u8]) -> Option<(&[u8], u64)> {
+    let digits = key.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 19 {
+        return None;
+    }
+    let at = key.len() - digits;
+    let n = std::str::from_utf8(key.get(at..)?).ok()?.parse().ok()?;
+    Some((key.get(..at)?, n))
 }
 
 // ---- key shapes ----------------------------------------------------------------------

@@ -5,6 +5,7 @@
 mod app;
 mod arrivals;
 mod clash_dialog;
+mod compare_view;
 mod console_view;
 mod design_view;
 mod entry_view;
@@ -25,6 +26,7 @@ mod sidebar;
 mod state;
 mod status_bar;
 mod storage;
+mod tour_view;
 mod versions_view;
 mod views_pane;
 mod virtual_text;

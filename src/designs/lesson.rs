@@ -139,7 +139,7 @@ pub enum Rel {
 }
 
 impl Rel {
-    fn holds(self, a: f64, b: f64) -> bool {
+    pub fn holds(self, a: f64, b: f64) -> bool {
         match self {
             Rel::Eq => (a - b).abs() < 1e-9,
             Rel::Lt => a < b,
@@ -149,7 +149,7 @@ impl Rel {
         }
     }
 
-    fn symbol(self) -> &'static str {
+    pub fn symbol(self) -> &'static str {
         match self {
             Rel::Eq => "=",
             Rel::Lt => "<",

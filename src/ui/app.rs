@@ -100,6 +100,7 @@ pub fn App(props: &AppProps) -> Html {
                     <ConsoleView />
                 </main>
                 <aside class="views" id="views-pane" tabindex="-1" aria-label="What HBase hides">
+                    <super::compare_view::CompareView />
                     <DesignView />
                     <ViewsPane />
                 </aside>

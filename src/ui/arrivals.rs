@@ -209,6 +209,7 @@ impl AppState {
         let mut next = self.next(None);
         next.selected_design = Some(design.id);
         next.pattern_run = None;
+        next.tour_run = None;
         next.selected_table = placement
             .tables()
             .first()

@@ -136,6 +136,15 @@ pub fn DesignView() -> Html {
             }
         })
         .collect();
+    let compare: Html = crate::designs::compare::pairs()
+        .into_iter()
+        .filter(|p| p.designs.contains(&design.id))
+        .map(|p| {
+            let app = app.clone();
+            let onclick = Callback::from(move |_| app.dispatch(Action::OpenCompare(p.id)));
+            html! { <div class="design-compare">{"Compare side by side: "}<button class="link" {onclick}>{p.title}</button></div> }
+        })
+        .collect();
     let lesson = match &app.pattern_run {
         Some((id, i, run)) if *id == design.id => design
             .patterns
@@ -153,8 +162,10 @@ pub fn DesignView() -> Html {
             <h2 class="design-title">{design.title}</h2>
             <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
             <p class="why">{design.why}</p>
+            <super::tour_view::TourView design={design.id} />
             <div class="design-tables">{"Tables: "}{tables}{reset}</div>
             {renamed}
+            {compare}
             <h3>{"Access patterns"}</h3>
             <ul class="patterns">{patterns}</ul>
             {lesson}

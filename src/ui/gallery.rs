@@ -53,10 +53,21 @@ pub fn Gallery() -> Html {
             html! { <li class="group-wrap"><h3 class="group">{*heading}</h3><ul class="gallery" aria-label={*heading}>{items}</ul></li> }
         })
         .collect();
+    let pairs: Html = crate::designs::compare::pairs()
+        .into_iter()
+        .map(|p| {
+            let app2 = app.clone();
+            let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(p.id)));
+            let selected = app.selected_compare == Some(p.id);
+            html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></li> }
+        })
+        .collect();
     html! {
         <>
             <h2 class="gallery-heading">{"Design gallery"}</h2>
-            <ul class="gallery" aria-label="Designs">{groups}</ul>
+            <ul class="gallery" aria-label="Designs">{groups}
+                <li class="group-wrap"><h3 class="group">{"A/B compare"}</h3><ul class="gallery" aria-label="A/B compare">{pairs}</ul></li>
+            </ul>
         </>
     }
 }

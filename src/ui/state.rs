@@ -49,6 +49,13 @@ pub struct AppState {
     /// The last access pattern run from the design card: design, pattern index, and its
     /// numbers (without the outputs, which went to the console).
     pub pattern_run: Option<(&'static str, usize, Rc<crate::designs::PatternRun>)>,
+    /// The A/B comparison on show (a pair's id).
+    pub selected_compare: Option<&'static str>,
+    /// The last tour step run: design, step index, and its numbers.
+    pub tour_run: Option<(&'static str, usize, Rc<crate::designs::PatternRun>)>,
+    /// A view tab the views pane should show, and a serial bumped at every request (a tour
+    /// step asks for the view that answers it).
+    pub view_request: (usize, u64),
     /// Text to put into the input (history navigation, examples).
     pub input: String,
     /// Bumped when `input` should replace what the input box holds.
@@ -118,7 +125,12 @@ pub enum Action {
     RunLink(bool),
     /// Run and measure an access pattern (by index) of the design on show.
     RunPattern(usize),
+    /// Run and measure a step (by index) of the tour of the design on show, and show its view.
+    RunTourStep(usize),
     CloseDesign,
+    /// Show an A/B comparison (by pair id); it runs on engines of its own.
+    OpenCompare(&'static str),
+    CloseCompare,
     SetPrefs(Prefs),
 }
 
@@ -129,6 +141,7 @@ impl PartialEq for AppState {
             && self.selected_table == other.selected_table
             && self.selected_row == other.selected_row
             && self.selected_design == other.selected_design
+            && self.selected_compare == other.selected_compare
             && self.input_serial == other.input_serial
             && self.prefs == other.prefs
             && self.pending == other.pending
@@ -163,6 +176,9 @@ impl Default for AppState {
             selected_row: None,
             selected_design: None,
             pattern_run: None,
+            selected_compare: None,
+            tour_run: None,
+            view_request: (0, 0),
             input: String::new(),
             input_serial: 0,
             prefs,
@@ -197,6 +213,9 @@ impl AppState {
             selected_row: self.selected_row.clone(),
             selected_design: self.selected_design,
             pattern_run: self.pattern_run.clone(),
+            selected_compare: self.selected_compare,
+            tour_run: self.tour_run.clone(),
+            view_request: self.view_request,
             input: input.unwrap_or_default(),
             input_serial: serial,
             prefs: self.prefs,
@@ -552,10 +571,71 @@ impl Reducible for AppState {
                 next.pattern_run = run.map(|r| (design.id, index, r));
                 Rc::new(next)
             }
+            Action::RunTourStep(index) => {
+                let Some(design) = self.selected_design.and_then(crate::designs::find) else {
+                    return self;
+                };
+                let Some(step) = crate::designs::tour::tour(&design).into_iter().nth(index) else {
+                    return self;
+                };
+                if !self.can_run() {
+                    return self;
+                }
+                // A design loaded under other names runs its steps on those tables.
+                let placement = self.placement(&design);
+                let step = match placement.rewrite(&step.command) {
+                    Ok(command) => crate::designs::tour::Step { command, ..step },
+                    Err(e) => {
+                        let text = format!("ERROR: the tour step “{}” failed: {e}", step.title);
+                        self.console.borrow_mut().note(&text, true);
+                        return Rc::new(self.after_run_state(None));
+                    }
+                };
+                let tables = placement.tables();
+                let result = {
+                    let mut console = self.console.borrow_mut();
+                    // A step runs whole, so its reads are measured whole: no paging.
+                    let page = console.shell.page_rows.take();
+                    let result = step.run(&mut console.shell, &tables);
+                    console.shell.page_rows = page;
+                    result
+                };
+                let run = match result {
+                    Ok(mut run) => {
+                        let outcomes = std::mem::take(&mut run.outcomes);
+                        self.console.borrow_mut().record(&step.command, outcomes);
+                        Some(Rc::new(run))
+                    }
+                    Err(e) => {
+                        let text = format!("ERROR: the tour step “{}” failed: {e}", step.title);
+                        self.console.borrow_mut().note(&text, true);
+                        None
+                    }
+                };
+                self.save_history();
+                let mut next = self.after_run_state(Some(&step.command));
+                next.tour_run = run.map(|r| (design.id, index, r));
+                next.view_request = (step.view.tab(), self.view_request.1 + 1);
+                Rc::new(next)
+            }
+            Action::OpenCompare(id) => {
+                let Some(pair) = crate::designs::compare::find(id) else {
+                    return self;
+                };
+                let mut next = self.next(None);
+                next.selected_compare = Some(pair.id);
+                Rc::new(next)
+            }
+            Action::CloseCompare => {
+                let mut next = self.next(None);
+                next.selected_compare = None;
+                Rc::new(next)
+            }
             Action::CloseDesign => {
                 let mut next = self.next(None);
                 next.selected_design = None;
                 next.pattern_run = None;
+                next.tour_run = None;
                 Rc::new(next)
             }
             Action::SetPrefs(prefs) => {

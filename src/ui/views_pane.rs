@@ -47,6 +47,16 @@ pub fn ViewsPane() -> Html {
             }
         });
     }
+    {
+        // A tour step asks for the view that answers it (after the row effect, so it wins).
+        let current = current.clone();
+        let request = app.as_ref().map_or((0, 0), |a| a.view_request);
+        use_effect_with(request, move |(tab, serial)| {
+            if *serial > 0 && *tab < TABS.len() {
+                current.set(*tab);
+            }
+        });
+    }
     let onkeydown = {
         let current = current.clone();
         Callback::from(move |e: KeyboardEvent| {

@@ -1,6 +1,6 @@
 // Accessibility, checked: axe-core finds no serious or critical violation on the page, empty,
-// with tables, a design, a batch, an open completion list and the import and share dialogs, in
-// the light and the dark theme.
+// with tables, a design and its tour, an A/B compare, a batch, an open completion list and the
+// import and share dialogs, in the light and the dark theme.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -37,6 +37,11 @@ for (const scheme of ['dark', 'light']) {
 
     await page.locator('.design-item').first().click();
     await page.waitForSelector('.design-card');
+    await page.locator('.tour-run').click();
+    await page.waitForSelector('.tour-claims');
+    await page.locator('.compare-item').first().click();
+    await page.locator('button.compare-run').click();
+    await page.waitForSelector('.compare-side .figures');
     await runCommand(page, "create 'b', 'f'\nput 'b', 'r1', 'f:q', 'v'\nput 'b', 'r2' 'f:q', 'v'");
     await runCommand(page, "sacn 'b'");
     const input = page.locator('textarea.input');

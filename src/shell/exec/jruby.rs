@@ -77,12 +77,14 @@ fn filter_list(args: &[Spanned], v: &Spanned) -> Res<String> {
             op = match w.rsplit("::").next().unwrap_or(w) {
                 "MUST_PASS_ALL" => " AND ",
                 "MUST_PASS_ONE" => " OR ",
-                _ => return fail(
-                    format!(
+                _ => {
+                    return fail(
+                        format!(
                         "expected FilterList::Operator::MUST_PASS_ALL or MUST_PASS_ONE, found {w}"
                     ),
-                    first.span.clone(),
-                ),
+                        first.span.clone(),
+                    )
+                }
             };
             rest = tail;
         }

@@ -1,0 +1,194 @@
+//! A/B compare: the pair on show, its one workload, and after "Run both" each side's figures
+//! next to the other's (the busiest region's share of writes, regions touched, rows written
+//! per action, KeyValue bytes, rows scanned against returned) with a keyspace map of each
+//! side's table. Each side runs on an engine of its own, so the person's tables are never
+//! touched and the pair's tables never meet them.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::minimap::{Minimap, MinimapData};
+use super::state::{use_app, Action};
+use crate::designs::compare::{find, Pair, Side, SideRun};
+use crate::designs::lesson::number;
+use crate::engine::Engine;
+use crate::shell::Shell;
+
+/// One side's run and the map of its table afterwards.
+struct Ran {
+    run: SideRun,
+    map: Rc<MinimapData>,
+}
+
+/// Both sides' runs, or the error of the side that failed.
+struct Compared {
+    pair: &'static str,
+    sides: Result<(Ran, Ran), String>,
+}
+
+fn run_side(side: &Side, pair: &Pair) -> Result<Ran, String> {
+    let engine = Engine::new(Box::new(super::now_ms));
+    let mut shell = Shell::new(engine, Box::new(super::perf_ms));
+    let run = side.run(&mut shell, pair.write_actions, pair.read_actions)?;
+    let table = shell.engine.table(side.table).map_err(|e| e.to_string())?;
+    let map = Rc::new(MinimapData::of(table, shell.engine.activity(side.table)));
+    Ok(Ran { run, map })
+}
+
+fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
+    items
+        .map(|(text, held)| {
+            let mark = if held { "✓" } else { "✗" };
+            let class = if held { "held" } else { "broken" };
+            html! {
+                <li class={classes!("claim", class)}>
+                    <span class="claim-mark" aria-hidden="true">{mark}</span>
+                    <span class="visually-hidden">{if held { "holds: " } else { "does not hold: " }}</span>
+                    {text}
+                </li>
+            }
+        })
+        .collect()
+}
+
+fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyDisplay) -> Html {
+    let body = match ran {
+        None => html! { <p class="hint">{"Not run yet."}</p> },
+        Some(Ran { run, map }) => {
+            let (w, r) = (&run.writes, &run.reads);
+            let rows: Vec<(&str, String)> = vec![
+                (
+                    "busiest region's share of writes",
+                    format!("{} %", number(w.busiest_write_share)),
+                ),
+                (
+                    "regions the writes touched",
+                    number(w.regions_touched as f64),
+                ),
+                ("rows written per action", number(w.rows_per_action())),
+                (
+                    "KeyValue bytes written (per record)",
+                    format!(
+                        "{} ({})",
+                        number(w.kv_bytes_written as f64),
+                        number(w.bytes_per_record())
+                    ),
+                ),
+                (
+                    "rows scanned / returned",
+                    format!(
+                        "{} / {}",
+                        number(r.rows_scanned as f64),
+                        number(r.rows_returned as f64)
+                    ),
+                ),
+                (
+                    "regions the reads touched",
+                    number(r.regions_touched as f64),
+                ),
+                (
+                    "table afterwards",
+                    format!("{} rows, {} regions", number(run.rows as f64), run.regions),
+                ),
+            ];
+            let rows: Html = rows
+                .into_iter()
+                .map(|(k, v)| html! { <tr><th scope="row">{k}</th><td>{v}</td></tr> })
+                .collect();
+            let claims = checks(run.checks.iter().map(|(phase, claim, held)| {
+                (
+                    format!("{}: {}", phase.label(), claim.explain(run.get(*phase))),
+                    *held,
+                )
+            }));
+            html! {
+                <div class="compare-body">
+                    <Minimap data={map.clone()} first={0} shown={map.rows} keys={keys} on_pick={Callback::noop()} />
+                    <div>
+                        <table class="figures"><tbody>{rows}</tbody></table>
+                        <ul class="claims" aria-label={format!("{}'s lesson", side.label)}>{claims}</ul>
+                    </div>
+                </div>
+            }
+        }
+    };
+    html! {
+        <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
+            <h3>{format!("{tag}: {}", side.label)}</h3>
+            <div class="compare-key">{"Row key "}<code>{side.key}</code></div>
+            {body}
+        </section>
+    }
+}
+
+#[component]
+pub fn CompareView() -> Html {
+    let outcome = use_state(|| None::<Rc<Compared>>);
+    let app = use_app();
+    let Some(app) = app else {
+        return html! {};
+    };
+    let Some(pair) = app.selected_compare.and_then(find) else {
+        return html! {};
+    };
+    let close = {
+        let app = app.clone();
+        Callback::from(move |_| app.dispatch(Action::CloseCompare))
+    };
+    let run = {
+        let outcome = outcome.clone();
+        let pair = pair.clone();
+        Callback::from(move |_: MouseEvent| {
+            let sides = run_side(&pair.a, &pair).and_then(|a| Ok((a, run_side(&pair.b, &pair)?)));
+            outcome.set(Some(Rc::new(Compared {
+                pair: pair.id,
+                sides,
+            })));
+        })
+    };
+    let shown = (*outcome).clone().filter(|o| o.pair == pair.id);
+    let keys = app.prefs.keys;
+    let (a, b, error) = match shown.as_deref() {
+        Some(Compared {
+            sides: Ok((a, b)), ..
+        }) => (Some(a), Some(b), html! {}),
+        Some(Compared { sides: Err(e), .. }) => (
+            None,
+            None,
+            html! { <p class="error" role="alert">{format!("The comparison did not run: {e}")}</p> },
+        ),
+        None => (None, None, html! {}),
+    };
+    let versus = match (a, b) {
+        (Some(a), Some(b)) => {
+            let items = checks(pair.versus.iter().map(|v| {
+                (
+                    format!("{}: {}", v.phase.label(), v.explain(&a.run, &b.run)),
+                    v.holds(&a.run, &b.run),
+                )
+            }));
+            html! { <ul class="claims compare-versus" aria-label="A against B">{items}</ul> }
+        }
+        _ => html! {},
+    };
+    html! {
+        <section class="view compare-card" aria-label="A/B compare">
+            <div class="design-head">
+                <span class="verdict compare-tag">{"A/B compare"}</span>
+                <button class="link" onclick={close}>{"close"}</button>
+            </div>
+            <h2 class="design-title">{pair.title}</h2>
+            <p class="why"><strong>{"One workload: "}</strong>{pair.workload}</p>
+            <p class="why">{pair.why}</p>
+            <button class="compare-run" onclick={run}>{if shown.is_some() { "Run both again" } else { "Run both" }}</button>
+            <p class="hint">{"Each side runs on an engine of its own: your tables are not touched."}</p>
+            {error}
+            <div class="compare-sides" aria-live="polite">
+                {side_html("A", &pair.a, a, keys)}
+                {side_html("B", &pair.b, b, keys)}
+            </div>
+            {versus}
+        </section>
+    }
+}

@@ -1,0 +1,98 @@
+//! The guided tour of the design on show: step N of M, what the step does and which view
+//! answers it, a button that runs its command in the console and turns the views pane to that
+//! view, and the step's number once it ran. Back and Next are buttons, so the tour is
+//! operated from the keyboard like the rest of the page.
+
+use yew::prelude::*;
+
+use super::state::{use_app, Action};
+use crate::designs::tour::tour;
+use crate::designs::Design;
+
+#[derive(Properties, PartialEq)]
+pub struct TourProps {
+    /// The design's id (the tour starts over when it changes).
+    pub design: &'static str,
+}
+
+#[component]
+pub fn TourView(props: &TourProps) -> Html {
+    let step = use_state(|| 0usize);
+    {
+        let step = step.clone();
+        use_effect_with(props.design, move |_| step.set(0));
+    }
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let Some(design): Option<Design> = crate::designs::find(props.design) else {
+        return html! {};
+    };
+    let steps = tour(&design);
+    let total = steps.len();
+    let at = (*step).min(total.saturating_sub(1));
+    let Some(current) = steps.get(at) else {
+        return html! {};
+    };
+    let go = |to: usize| {
+        let step = step.clone();
+        Callback::from(move |_: MouseEvent| step.set(to))
+    };
+    let run = {
+        let app = app.clone();
+        Callback::from(move |_: MouseEvent| app.dispatch(Action::RunTourStep(at)))
+    };
+    let shows = current
+        .claims
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    let result = match &app.tour_run {
+        Some((id, i, run)) if *id == design.id && *i == at => {
+            let checks: Html = run
+                .checks
+                .iter()
+                .map(|(claim, held)| {
+                    let mark = if *held { "✓" } else { "✗" };
+                    let class = if *held { "held" } else { "broken" };
+                    html! {
+                        <li class={classes!("claim", class)}>
+                            <span class="claim-mark" aria-hidden="true">{mark}</span>
+                            <span class="visually-hidden">{if *held { "holds: " } else { "does not hold: " }}</span>
+                            {claim.explain(&run.measures)}
+                        </li>
+                    }
+                })
+                .collect();
+            html! {
+                <>
+                    <div class="tour-ran">{format!("Ran. Now in the {} view:", current.view.label())}</div>
+                    <ul class="claims tour-claims" aria-label="The step's number">{checks}</ul>
+                </>
+            }
+        }
+        _ => html! {},
+    };
+    let running = !app.can_run();
+    html! {
+        <section class="tour" aria-label="Guided tour">
+            <div class="tour-head">
+                <h3>{"Tour"}</h3>
+                <span class="tour-count">{format!("Step {} of {total}", at + 1)}</span>
+            </div>
+            <h4 class="tour-title">{current.title.clone()}</h4>
+            <p class="tour-text">{current.text.clone()}</p>
+            <pre class="tour-command" aria-label="Command"><code>{current.preview()}</code></pre>
+            <div class="tour-shows">{format!("Shows: {shows}")}</div>
+            <div class="tour-buttons">
+                <button class="tour-back" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{"Back"}</button>
+                <button class="tour-run" disabled={running} onclick={run}>
+                    {format!("Run this step, show {}", current.view.label())}
+                </button>
+                <button class="tour-next" disabled={at + 1 >= total} onclick={go(at + 1)}>{"Next"}</button>
+            </div>
+            <div class="tour-result" aria-live="polite">{result}</div>
+        </section>
+    }
+}
