@@ -34,8 +34,8 @@ pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
 pub use keys::{KeyEntry, KeyIndex, Position};
-pub use policy::CompactionPolicy;
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
+pub use policy::CompactionPolicy;
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use scan::{Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
@@ -936,7 +936,12 @@ impl Engine {
     /// A minor compaction of the runs at `pick` (newest-first positions) of one store: the
     /// others are set aside while the store compacts, and go back around the merged run.
     fn compact_runs(&mut self, table: &str, idx: usize, fi: usize, pick: std::ops::Range<usize>) {
-        fn store<'e>(e: &'e mut Engine, table: &str, idx: usize, fi: usize) -> Option<&'e mut Store> {
+        fn store<'e>(
+            e: &'e mut Engine,
+            table: &str,
+            idx: usize,
+            fi: usize,
+        ) -> Option<&'e mut Store> {
             e.tables
                 .get_mut(table)
                 .and_then(|t| t.regions.get_mut(idx))

@@ -145,7 +145,10 @@ fn server_timestamps_within_a_millisecond_are_one_version() -> TestResult {
     for i in 0..5 {
         e.mutate("t", b"r", &[put("f", "q", None, &i.to_string())])?;
     }
-    assert_eq!(versions(&mut e, "r", "f", "q", 10)?, vec![(1_000_000, "4".into())]);
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 10)?,
+        vec![(1_000_000, "4".into())]
+    );
     clock.advance(1);
     e.mutate("t", b"r", &[put("f", "q", None, "5")])?;
     let ts: Vec<u64> = versions(&mut e, "r", "f", "q", 10)?

@@ -64,7 +64,10 @@ fn server_timestamps_follow_the_clock() -> TestResult {
 // reference guide's "Deletes mask Puts" (HBASE-2256): a put in the same millisecond after a
 // delete stays hidden.
 
-fn raw_column(e: &mut Engine, row: &str) -> Result<Vec<(u64, String, String)>, rowkey::engine::Error> {
+fn raw_column(
+    e: &mut Engine,
+    row: &str,
+) -> Result<Vec<(u64, String, String)>, rowkey::engine::Error> {
     let mut scan = Scan::get(row.as_bytes());
     scan.raw = true;
     scan.max_versions = 10;

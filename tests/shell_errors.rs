@@ -217,7 +217,9 @@ fn a_misspelt_option_key_suggests_the_closest_known_one() {
     let (mut shell, _) = shell_at(1_000);
     let out = run(&mut shell, "create 'u', {NAME => 'f', VERSINS => 1}");
     assert!(
-        out.starts_with("Unknown argument ignored for column family f: VERSINS\nDid you mean VERSIONS?\n"),
+        out.starts_with(
+            "Unknown argument ignored for column family f: VERSINS\nDid you mean VERSIONS?\n"
+        ),
         "{out}"
     );
     // Far from every key: the list alone.

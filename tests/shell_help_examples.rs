@@ -173,7 +173,9 @@ fn every_help_example_runs_as_hbase_runs_it() -> TestResult {
     for (file, example, ends) in EXAMPLES {
         clock.advance(1);
         let outs = sh.run(example);
-        let error = outs.iter().find_map(|o| o.error.as_ref().map(|e| e.message.clone()));
+        let error = outs
+            .iter()
+            .find_map(|o| o.error.as_ref().map(|e| e.message.clone()));
         let ok = match (ends, &error) {
             (Runs, None) => true,
             (Fails(start), Some(msg)) => msg.starts_with(start),
@@ -193,12 +195,30 @@ fn the_examples_leave_what_hbase_would() -> TestResult {
     let (mut sh, _) = shell_at(1_500);
     run(&mut sh, "create 't1', 'c1', 'f1', 'f2'");
     // incr.rb with a family-only column: the family's empty qualifier.
-    assert_eq!(run(&mut sh, "incr 't1', 'r2', 'c1', 10"), "COUNTER VALUE = 10\n");
-    assert_eq!(run(&mut sh, "incr 't1', 'r2', 'c1', {ATTRIBUTES=>{'mykey'=>'myvalue'}}"), "COUNTER VALUE = 11\n");
-    assert_eq!(run(&mut sh, "get_counter 't1', 'r2', 'c1'"), "COUNTER VALUE = 11\n");
+    assert_eq!(
+        run(&mut sh, "incr 't1', 'r2', 'c1', 10"),
+        "COUNTER VALUE = 10\n"
+    );
+    assert_eq!(
+        run(
+            &mut sh,
+            "incr 't1', 'r2', 'c1', {ATTRIBUTES=>{'mykey'=>'myvalue'}}"
+        ),
+        "COUNTER VALUE = 11\n"
+    );
+    assert_eq!(
+        run(&mut sh, "get_counter 't1', 'r2', 'c1'"),
+        "COUNTER VALUE = 11\n"
+    );
     // The second increment in the same millisecond is stamped one later (`reckonDelta`).
     assert!(run(&mut sh, "get 't1', 'r2'").starts_with("COLUMN  CELL\n c1: timestamp=1501"));
-    assert_eq!(run(&mut sh, "append 't1', 'r3', 'c1', 'value', ATTRIBUTES=>{'mykey'=>'myvalue'}"), "CURRENT VALUE = value\n");
+    assert_eq!(
+        run(
+            &mut sh,
+            "append 't1', 'r3', 'c1', 'value', ATTRIBUTES=>{'mykey'=>'myvalue'}"
+        ),
+        "CURRENT VALUE = value\n"
+    );
     // alter.rb's last example: one command, three alterations.
     run(
         &mut sh,

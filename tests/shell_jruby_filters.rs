@@ -35,21 +35,32 @@ fn java_constructors_filter_as_the_filter_language_does() {
         "org.apache.hadoop.hbase.filter.ColumnPaginationFilter.new(1, 0)",
         "ColumnPaginationFilter(1, 0)",
     );
-    let first = run(&mut sh, "scan 't1', {FILTER => org.apache.hadoop.hbase.filter.ColumnPaginationFilter.new(1, 0)}");
+    let first = run(
+        &mut sh,
+        "scan 't1', {FILTER => org.apache.hadoop.hbase.filter.ColumnPaginationFilter.new(1, 0)}",
+    );
     assert_eq!(
         first,
         "ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1000, value=1\n r2 column=f:a, timestamp=1000, value=3\n s1 column=f:a, timestamp=1000, value=5\n3 row(s)\n"
     );
     same_as(&mut sh, "KeyOnlyFilter.new", "KeyOnlyFilter()");
     same_as(&mut sh, "FirstKeyOnlyFilter.new()", "FirstKeyOnlyFilter()");
-    same_as(&mut sh, "PrefixFilter.new('r'.to_java_bytes)", "PrefixFilter('r')");
+    same_as(
+        &mut sh,
+        "PrefixFilter.new('r'.to_java_bytes)",
+        "PrefixFilter('r')",
+    );
     same_as(
         &mut sh,
         "org.apache.hadoop.hbase.filter.PrefixFilter.new(org.apache.hadoop.hbase.util.Bytes.toBytes('s'))",
         "PrefixFilter('s')",
     );
     same_as(&mut sh, "PageFilter.new(1)", "PageFilter(1)");
-    same_as(&mut sh, "TimestampsFilter.new([1000])", "TimestampsFilter(1000)");
+    same_as(
+        &mut sh,
+        "TimestampsFilter.new([1000])",
+        "TimestampsFilter(1000)",
+    );
     same_as(
         &mut sh,
         "MultipleColumnPrefixFilter.new(['b'.to_java_bytes, 'c'.to_java_bytes])",
@@ -87,7 +98,10 @@ fn java_constructors_filter_as_the_filter_language_does() {
 fn a_get_takes_a_filter_object() {
     let mut sh = setup();
     assert_eq!(
-        run(&mut sh, "get 't1', 'r1', {FILTER => ColumnPrefixFilter.new(Bytes.toBytes('b'))}"),
+        run(
+            &mut sh,
+            "get 't1', 'r1', {FILTER => ColumnPrefixFilter.new(Bytes.toBytes('b'))}"
+        ),
         "COLUMN  CELL\n f:b timestamp=1000, value=2\n1 row(s)\n"
     );
 }
@@ -102,10 +116,14 @@ fn unknown_classes_and_bad_arguments_are_explained() {
             .find_map(|o| o.error.map(|e| e.message))
             .unwrap_or_default()
     };
-    assert!(err(&mut sh, "scan 't1', {FILTER => RandomRowFilter.new(1)}")
-        .starts_with("RandomRowFilter is not a filter Rowkey has"));
+    assert!(
+        err(&mut sh, "scan 't1', {FILTER => RandomRowFilter.new(1)}")
+            .starts_with("RandomRowFilter is not a filter Rowkey has")
+    );
     assert!(err(&mut sh, "scan 't1', {FILTER => PageFilter.new('x')}")
         .starts_with("java.lang.IllegalArgumentException"));
-    assert!(err(&mut sh, "scan 't1', {FILTER => java.util.ArrayList.new()}")
-        .starts_with("expected a filter's constructor"));
+    assert!(
+        err(&mut sh, "scan 't1', {FILTER => java.util.ArrayList.new()}")
+            .starts_with("expected a filter's constructor")
+    );
 }

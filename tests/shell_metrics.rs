@@ -41,7 +41,10 @@ fn all_metrics_prints_every_metric_sorted_after_the_rows() -> TestResult {
          \x20ROWS_SCANNED 3\n\
          \x20RPC_RETRIES 0\n";
     assert!(out.starts_with(expected), "{out}");
-    assert!(out.contains("Rowkey's own counters (HBase has none): CELLS_SCANNED 3"), "{out}");
+    assert!(
+        out.contains("Rowkey's own counters (HBase has none): CELLS_SCANNED 3"),
+        "{out}"
+    );
     assert!(out.contains("Not measured in a single-machine playground (no client-server calls): MILLIS_BETWEEN_NEXTS, RPC_CALLS\n"), "{out}");
     Ok(())
 }
@@ -66,7 +69,10 @@ fn metrics_prints_only_the_named_ones() -> TestResult {
 #[test]
 fn a_name_no_metric_has_is_said() -> TestResult {
     let mut sh = setup();
-    let out = run(&mut sh, "scan 't1', {LIMIT => 1, METRICS => ['ROWS_SCANED']}");
+    let out = run(
+        &mut sh,
+        "scan 't1', {LIMIT => 1, METRICS => ['ROWS_SCANED']}",
+    );
     assert!(
         out.ends_with("1 row(s)\n\nMETRIC  VALUE\nNo scan metric is called ROWS_SCANED (HBase prints nothing for it).\n"),
         "{out}"
@@ -84,7 +90,10 @@ fn metrics_off_prints_none_and_bad_values_are_errors() -> TestResult {
         .into_iter()
         .find_map(|o| o.error)
         .ok_or("no error")?;
-    assert_eq!(err.message, "METRICS must be an array of metric names, found a number");
+    assert_eq!(
+        err.message,
+        "METRICS must be an array of metric names, found a number"
+    );
     Ok(())
 }
 
@@ -94,6 +103,9 @@ fn metrics_of_a_paged_console_cover_the_whole_scan() -> TestResult {
     let mut sh = setup();
     sh.page_rows = Some(1);
     let out = run(&mut sh, "scan 't1', {METRICS => ['ROWS_SCANNED']}");
-    assert!(out.ends_with("3 row(s)\n\nMETRIC  VALUE\n ROWS_SCANNED 3\n"), "{out}");
+    assert!(
+        out.ends_with("3 row(s)\n\nMETRIC  VALUE\n ROWS_SCANNED 3\n"),
+        "{out}"
+    );
     Ok(())
 }

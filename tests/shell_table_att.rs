@@ -83,7 +83,10 @@ fn describe_prints_reserved_keys_then_metadata() -> TestResult {
         &mut sh,
         "create 't1', 'f1', DURABILITY => 'ASYNC_WAL', METADATA => {'mykey' => 'myvalue'}",
     );
-    run(&mut sh, "alter 't1', {SPLIT_ENABLED => false}, READONLY => true");
+    run(
+        &mut sh,
+        "alter 't1', {SPLIT_ENABLED => false}, READONLY => true",
+    );
     assert_eq!(
         table_line(&mut sh),
         "t1, {TABLE_ATTRIBUTES => {DURABILITY => 'ASYNC_WAL', READONLY => 'true', METADATA => {'SPLIT_ENABLED' => 'false', 'mykey' => 'myvalue'}}}"
@@ -113,7 +116,10 @@ fn a_read_only_table_refuses_writes() -> TestResult {
         );
     }
     assert!(run(&mut sh, "get 't1', 'r'").contains("value=v"));
-    run(&mut sh, "alter 't1', METHOD => 'table_att_unset', NAME => 'READONLY'");
+    run(
+        &mut sh,
+        "alter 't1', METHOD => 'table_att_unset', NAME => 'READONLY'",
+    );
     assert!(error_of(&mut sh, "put 't1', 'r', 'f1:q', 'w'").is_none());
     Ok(())
 }
@@ -130,7 +136,10 @@ fn split_enabled_false_stops_automatic_splits() -> TestResult {
                 "create 't1', 'f1', MAX_FILESIZE => 4096, MEMSTORE_FLUSHSIZE => 1024, SPLIT_ENABLED => {split_enabled}"
             ),
         );
-        run(&mut sh, "generate 't1', 'row%05d', 400, {COLUMNS => ['f1:a'], VALUE_SIZE => 32}");
+        run(
+            &mut sh,
+            "generate 't1', 'row%05d', 400, {COLUMNS => ['f1:a'], VALUE_SIZE => 32}",
+        );
         Ok(sh.engine.table("t1")?.regions.len())
     };
     assert!(regions(true)? > 1);
@@ -144,15 +153,24 @@ fn split_enabled_false_stops_automatic_splits() -> TestResult {
 #[test]
 fn unknown_keys_are_ignored_with_admin_rb_warnings() -> TestResult {
     let (mut sh, _) = shell_at(1_000);
-    let out = run(&mut sh, "create 't1', {NAME => 'f1', VERSION => 3}, FOO => 1");
+    let out = run(
+        &mut sh,
+        "create 't1', {NAME => 'f1', VERSION => 3}, FOO => 1",
+    );
     assert_eq!(
         out,
         "Unknown argument ignored for column family f1: VERSION\nDid you mean VERSIONS?\nAn argument ignored (unknown or overridden): FOO\nCreated table t1\n=> Hbase::Table - t1\n"
     );
     let out = run(&mut sh, "alter 't1', MAX_FILESIZE => 8192, BAR => 2");
-    assert!(out.starts_with("Unknown argument ignored: BAR\nUpdating all regions"), "{out}");
+    assert!(
+        out.starts_with("Unknown argument ignored: BAR\nUpdating all regions"),
+        "{out}"
+    );
     // Family options HBase accepts that a playground has no use for pass silently.
-    let out = run(&mut sh, "alter 't1', {NAME => 'f1', DFS_REPLICATION => 1, IS_MOB => true}");
+    let out = run(
+        &mut sh,
+        "alter 't1', {NAME => 'f1', DFS_REPLICATION => 1, IS_MOB => true}",
+    );
     assert!(!out.contains("ignored"), "{out}");
     Ok(())
 }
@@ -162,9 +180,12 @@ fn unknown_keys_are_ignored_with_admin_rb_warnings() -> TestResult {
 #[test]
 fn splits_file_is_refused_as_a_missing_file() -> TestResult {
     let (mut sh, _) = shell_at(1_000);
-    let err = error_of(&mut sh, "create 't1', 'f1', SPLITS_FILE => 'splits.txt'")
-        .ok_or("no error")?;
-    assert!(err.starts_with("Splits file splits.txt doesn't exist"), "{err}");
+    let err =
+        error_of(&mut sh, "create 't1', 'f1', SPLITS_FILE => 'splits.txt'").ok_or("no error")?;
+    assert!(
+        err.starts_with("Splits file splits.txt doesn't exist"),
+        "{err}"
+    );
     assert!(!sh.engine.exists("t1"));
     Ok(())
 }
@@ -181,7 +202,10 @@ fn reopen_regions_false_leaves_the_memstore() -> TestResult {
             .map(|t| t.regions.iter().map(|r| r.memstore_bytes()).sum::<usize>())
             .unwrap_or(0)
     };
-    run(&mut sh, "alter 't1', REOPEN_REGIONS => 'false', MAX_FILESIZE => '134217728'");
+    run(
+        &mut sh,
+        "alter 't1', REOPEN_REGIONS => 'false', MAX_FILESIZE => '134217728'",
+    );
     assert!(memstore(&sh) > 0);
     run(&mut sh, "alter 't1', MAX_FILESIZE => '134217728'");
     assert_eq!(memstore(&sh), 0);

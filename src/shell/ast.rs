@@ -15,7 +15,10 @@ pub enum Value {
     Hash(Vec<(Spanned, Spanned)>),
     /// A JRuby method call on a Java class: `org.apache.hadoop.hbase.filter.PageFilter.new(10)`,
     /// `Bytes.toBytes('r')`. The shell builds filter objects this way.
-    Call { name: String, args: Vec<Spanned> },
+    Call {
+        name: String,
+        args: Vec<Spanned>,
+    },
 }
 
 /// A value and where it was written.

@@ -167,8 +167,13 @@ const NUMBER_ATTRIBUTES: &[&str] = &[
 const TEXT_ATTRIBUTES: &[&str] = &["OWNER", "FLUSH_POLICY", "SPLIT_POLICY"];
 
 /// `Durability`'s constants, which `DURABILITY => '...'` must name.
-const DURABILITIES: &[&str] = &["USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"];
-
+const DURABILITIES: &[&str] = &[
+    "USE_DEFAULT",
+    "SKIP_WAL",
+    "ASYNC_WAL",
+    "SYNC_WAL",
+    "FSYNC_WAL",
+];
 
 /// Reads the table attributes of a `create` or `alter` hash into the descriptor, as admin.rb's
 /// `update_htd_from_arg` sets them: each into the descriptor's values (what `describe`
@@ -231,8 +236,10 @@ fn table_attributes(opts: &mut Opts<'_>, desc: &mut TableDescriptor) -> Res<()> 
             return fail(format!("{key} must be a Hash type"), v.span.clone());
         };
         for (k, val) in pairs {
-            let name = word_of(&k.value)
-                .map_or_else(|| fail(format!("{key} keys are strings"), k.span.clone()), Ok)?;
+            let name = word_of(&k.value).map_or_else(
+                || fail(format!("{key} keys are strings"), k.span.clone()),
+                Ok,
+            )?;
             let value = match &val.value {
                 Value::Ident(w) => w.clone(),
                 _ => String::from_utf8_lossy(&bytes_of(val, key)?).into_owned(),
@@ -596,9 +603,13 @@ fn alter(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
                     _ => vec![n],
                 };
                 for k in keys {
-                    let key = String::from_utf8_lossy(&bytes_of(k, "configuration name")?).into_owned();
+                    let key =
+                        String::from_utf8_lossy(&bytes_of(k, "configuration name")?).into_owned();
                     if desc.attributes.remove(&key).is_none() {
-                        return fail(format!("Could not find configuration: {key}"), k.span.clone());
+                        return fail(
+                            format!("Could not find configuration: {key}"),
+                            k.span.clone(),
+                        );
                     }
                 }
                 notes.push_str(&table_leftovers(opts, "Unknown argument ignored"));

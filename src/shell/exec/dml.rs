@@ -4,7 +4,8 @@
 use std::ops::Range;
 
 use super::args::{
-    bool_of, bytes_of, counter_column, fail, int_of, kind_name, qualified, split_column, uint_of, word_of, Args, Opts, Res,
+    bool_of, bytes_of, counter_column, fail, int_of, kind_name, qualified, split_column, uint_of,
+    word_of, Args, Opts, Res,
 };
 use super::{echo, engine_error, format, unrouted, Ctx, Reply, Step};
 use crate::bytes::to_printable;
@@ -57,7 +58,10 @@ fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
         Some(a) if matches!(a.value, Value::Hash(_)) => {
             mutation_options(a)?;
             if let Some(extra) = args.get(4) {
-                return fail("wrong number of arguments (given 5, expected 3..4)", extra.span.clone());
+                return fail(
+                    "wrong number of arguments (given 5, expected 3..4)",
+                    extra.span.clone(),
+                );
             }
             1
         }
@@ -211,7 +215,10 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
             let text = super::jruby::filter_text(v)?;
             let f = parse_filter(&text).or_else(|e| {
                 fail(
-                    format!("java.lang.IllegalArgumentException: {} (in {text})", e.message),
+                    format!(
+                        "java.lang.IllegalArgumentException: {} (in {text})",
+                        e.message
+                    ),
                     v.span.clone(),
                 )
             })?;

@@ -77,12 +77,12 @@ fn filter_list(args: &[Spanned], v: &Spanned) -> Res<String> {
             op = match w.rsplit("::").next().unwrap_or(w) {
                 "MUST_PASS_ALL" => " AND ",
                 "MUST_PASS_ONE" => " OR ",
-                _ => {
-                    return fail(
-                        format!("expected FilterList::Operator::MUST_PASS_ALL or MUST_PASS_ONE, found {w}"),
-                        first.span.clone(),
-                    )
-                }
+                _ => return fail(
+                    format!(
+                        "expected FilterList::Operator::MUST_PASS_ALL or MUST_PASS_ONE, found {w}"
+                    ),
+                    first.span.clone(),
+                ),
             };
             rest = tail;
         }
@@ -116,7 +116,12 @@ fn argument(a: &Spanned, out: &mut Vec<String>) -> Res<()> {
         }
         Value::Ident(w) if w == "true" || w == "false" => out.push(w.clone()),
         Value::Ident(w) => out.push(operator(w).map_or_else(
-            || fail(format!("expected a number, string or CompareOperator, found {w}"), a.span.clone()),
+            || {
+                fail(
+                    format!("expected a number, string or CompareOperator, found {w}"),
+                    a.span.clone(),
+                )
+            },
             |s| Ok(s.to_string()),
         )?),
         Value::Call { name, args } => out.push(call(name, args, a)?),
@@ -180,7 +185,12 @@ fn call(name: &str, args: &[Spanned], at: &Spanned) -> Res<String> {
                     let inner = call(name, args, at)?;
                     value.extend_from_slice(&unquote(&inner));
                 }
-                _ => return fail(format!("{comparator}.new takes one string"), at.span.clone()),
+                _ => {
+                    return fail(
+                        format!("{comparator}.new takes one string"),
+                        at.span.clone(),
+                    )
+                }
             }
             Ok(quote(&value))
         }
@@ -249,7 +259,9 @@ mod tests {
             "PrefixFilter('r')"
         );
         assert_eq!(
-            text_of("ValueFilter.new(CompareOperator::EQUAL, BinaryComparator.new('v'.to_java_bytes))"),
+            text_of(
+                "ValueFilter.new(CompareOperator::EQUAL, BinaryComparator.new('v'.to_java_bytes))"
+            ),
             "ValueFilter(=, 'binary:v')"
         );
         assert_eq!(

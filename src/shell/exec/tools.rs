@@ -1,9 +1,9 @@
 //! HBase's `tools` group: flushes, compactions, splits and the split points.
 
 use super::args::{bytes_of, fail, Args, Res};
-use crate::shell::ast::Value;
 use super::{echo, engine_error, format, unrouted, Ctx, Reply};
 use crate::bytes::to_printable;
+use crate::shell::ast::Value;
 use md5::Digest;
 
 pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
@@ -69,7 +69,8 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             // compact.rb's third argument is the compaction type, "NORMAL" (the default) or
             // "MOB"; Rowkey keeps no MOB files, so a MOB compaction has nothing to do.
             if let Some(t) = args.get(2) {
-                let kind = String::from_utf8_lossy(&bytes_of(t, "compaction type")?).to_ascii_uppercase();
+                let kind =
+                    String::from_utf8_lossy(&bytes_of(t, "compaction type")?).to_ascii_uppercase();
                 match kind.as_str() {
                     "NORMAL" => {}
                     "MOB" => {
