@@ -9,7 +9,7 @@ fn scan_and_get_tables() {
     assert_eq!(
         out,
         "Created table t\n=> Hbase::Table - t\n\
-         ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1700000000000, value=v1\n r2 column=f:b, timestamp=1700000000001, value=\\x00\\x5C\\xE4\n2 row(s)\n\
+         ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1700000000000, value=v1\n r2 column=f:b, timestamp=1700000000000, value=\\x00\\x5C\\xE4\n2 row(s)\n\
          COLUMN  CELL\n f:a timestamp=1700000000000, value=v1\n1 row(s)\n"
     );
 }
