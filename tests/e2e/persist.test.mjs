@@ -297,9 +297,11 @@ test('a flipped byte in the catalog and in a run: the page starts, names the dam
   const scan = await runCommand(page, "scan 'dmg'");
   assert.match(scan, /^ b column=f:q, timestamp=\d+, value=second$/m);
   assert.match(scan, /^ c column=f:q, timestamp=\d+, value=third$/m);
-  // The intact run only the damaged catalog named is kept aside, and exported on request.
+  // The intact run only the damaged catalog named is kept aside, and exported on request. The
+  // damaged run is a block file: its damaged block is lost (row a), the run itself still loads
+  // for the generation before, so it is not among the runs kept aside.
   const kept = page.locator('[data-testid=kept-aside]');
-  assert.match(await kept.innerText(), /1 sorted run of table dmg \(1 cells\) that no readable catalog names is kept in storage, untouched, with 1 damaged one/);
+  assert.match(await kept.innerText(), /^1 sorted run of table dmg \(1 cells\) that no readable catalog names is kept in storage, untouched\./);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-damaged.png') });
   const [download] = await Promise.all([page.waitForEvent('download'), kept.locator('button', { hasText: 'Export kept runs' }).click()]);
   const file = path.join(os.tmpdir(), `rowkey-kept-${process.pid}.hbase`);
