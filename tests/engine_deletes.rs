@@ -122,7 +122,7 @@ fn raw_scan_shows_markers_and_masked_cells() -> TestResult {
 
 #[test]
 fn deleteall_row_masks_every_family_and_a_later_put_is_visible() -> TestResult {
-    let (mut e, _) = engine_with(&[("f", 1), ("g", 1)])?;
+    let (mut e, clock) = engine_with(&[("f", 1), ("g", 1)])?;
     e.mutate(
         "t",
         b"r",
@@ -131,11 +131,17 @@ fn deleteall_row_masks_every_family_and_a_later_put_is_visible() -> TestResult {
     e.mutate("t", b"r", &[Mutation::DeleteRow { timestamp: None }])?;
     let mut get = Scan::get(b"r");
     assert!(e.scan("t", &mut get)?.rows.is_empty());
+    // In the marker's own millisecond a put takes the same timestamp and stays masked, as in
+    // HBase (ScanDeleteTracker masks every cell at or below the marker's timestamp).
     e.mutate("t", b"r", &[put("f", "a", None, "3")])?;
+    assert_eq!(versions(&mut e, "r", "f", "a", 1)?.len(), 0);
+    // A millisecond later it is visible.
+    clock.advance(1);
+    e.mutate("t", b"r", &[put("f", "a", None, "4")])?;
     assert_eq!(
         versions(&mut e, "r", "f", "a", 1)?.len(),
         1,
-        "server timestamps increase past the marker"
+        "a put after the marker's millisecond is visible"
     );
     Ok(())
 }
