@@ -31,6 +31,7 @@ fn all_metrics_prints_every_metric_sorted_after_the_rows() -> TestResult {
          3 row(s)\n\
          \n\
          METRIC  VALUE\n\
+         \x20BLOCK_BYTES_SCANNED 0\n\
          \x20BYTES_IN_REMOTE_RESULTS 0\n\
          \x20BYTES_IN_RESULTS 84\n\
          \x20NOT_SERVING_REGION_EXCEPTION 0\n\
