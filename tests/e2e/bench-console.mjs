@@ -10,7 +10,7 @@
 //
 // ROWKEY_LOAD=paste loads the cells by pasting `put` lines instead of Rowkey's generator (for
 // builds without it); ROWKEY_DIST=DIR serves another build.
-import { serve, launch, openApp } from './harness.mjs';
+import { serve, launch, openApp, timedCommand } from './harness.mjs';
 
 const CELLS = Number(process.argv[2] || 1_000_000);
 const COLUMNS = 10;
@@ -24,32 +24,8 @@ const stats = (xs) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
-/** Submits text through the input (as Enter does) and resolves when `done(lastEntry)` holds, one frame later. */
-function timed(page, text, doneSource) {
-  return page.evaluate(([text, doneSource]) => new Promise((resolve) => {
-    const done = new Function('entry', doneSource);
-    const input = document.querySelector('textarea.input');
-    const before = document.querySelectorAll('.entry').length;
-    let t0 = 0;
-    const check = () => {
-      const entries = document.querySelectorAll('.entry');
-      const last = entries[entries.length - 1];
-      if (entries.length > before && done(last)) {
-        observer.disconnect();
-        requestAnimationFrame(() => resolve(performance.now() - t0));
-        return true;
-      }
-      return false;
-    };
-    const observer = new MutationObserver(check);
-    observer.observe(document.querySelector('.scrollback'), { childList: true, subtree: true, characterData: true });
-    input.value = text;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    t0 = performance.now();
-    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-    check();
-  }), [text, doneSource]);
-}
+/** Enter to the output text plus one frame, in ms (the harness's `timedCommand`). */
+const timed = async (page, text, doneSource) => (await timedCommand(page, text, doneSource)).total;
 
 const rowsDone = "return /row\\(s\\)/.test(entry.textContent)";
 const batchDone = "const s = entry.querySelector('.summary .figure'); return !!s && !/so far/.test(s.textContent) && !entry.querySelector('.progress')";
