@@ -65,19 +65,28 @@ build() {
     $((gz_wasm / 1024)) $((gz_js / 1024)) $(((gz_wasm + gz_js) / 1024)) $(($(wc -c <"$wasm") / 1024))
 }
 
+# Runs one level, its output also in target/NAME.log; a level that fails is remembered, and the
+# next level still runs, so one run shows every failure.
+FAILED_LEVELS=()
+level() {
+  local name=$1 start=$SECONDS; shift
+  if ! "$@" 2>&1 | tee "target/$name.log"; then FAILED_LEVELS+=("$name"); fi
+  log "$name took $((SECONDS - start)) s"
+}
+
 run_tests() {
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
   export CHROMEDRIVER=/usr/bin/chromedriver
   export WASM_BINDGEN_TEST_TIMEOUT=120
   log "native tests: cargo test (engine, shell, codec, CLI)"
-  cargo test --release 2>&1 | tee target/native-tests.log
+  level native-tests cargo test --release --no-fail-fast
   log "browser tests: wasm-bindgen-test in headless Chromium"
   local web=()
   for f in tests/web_*.rs; do web+=(--test "$(basename "$f" .rs)"); done
-  cargo test --target wasm32-unknown-unknown "${web[@]}" 2>&1 | tee target/browser-tests.log
-  build
+  level browser-tests cargo test --target wasm32-unknown-unknown --no-fail-fast "${web[@]}"
+  level release-build build
   log "end-to-end tests: Playwright driving /usr/bin/chromium"
-  node --test tests/e2e/*.test.mjs 2>&1 | tee target/e2e-tests.log
+  level e2e-tests node --test tests/e2e/*.test.mjs
   summary
 }
 
@@ -92,7 +101,8 @@ summary() {
   f=$(sed -n 's/^. fail \([0-9]*\)$/\1/p' target/e2e-tests.log | tail -1)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
   printf '\nall levels: %d passed, %d failed\n' "$passed" "$failed"
-  [ "$failed" = 0 ]
+  if [ "${#FAILED_LEVELS[@]}" != 0 ]; then printf 'levels that did not finish cleanly: %s\n' "${FAILED_LEVELS[*]}"; fi
+  [ "$failed" = 0 ] && [ "${#FAILED_LEVELS[@]}" = 0 ]
 }
 
 mkdir -p target
