@@ -189,9 +189,18 @@ pub fn pairs() -> Vec<Pair> {
     ]
 }
 
+/// The pairs, built once per thread and shared: building one writes out its whole workload,
+/// and the gallery lists the pairs on every render.
+pub fn shared() -> std::rc::Rc<[Pair]> {
+    thread_local! {
+        static SHARED: std::rc::Rc<[Pair]> = pairs().into();
+    }
+    SHARED.with(std::rc::Rc::clone)
+}
+
 /// The pair with this id.
 pub fn find(id: &str) -> Option<Pair> {
-    pairs().into_iter().find(|p| p.id == id)
+    shared().iter().find(|p| p.id == id).cloned()
 }
 
 fn versus(phase: Phase, measure: Measure, rel: Rel, factor: f64) -> Versus {

@@ -136,12 +136,12 @@ pub fn DesignView() -> Html {
             }
         })
         .collect();
-    let compare: Html = crate::designs::compare::pairs()
-        .into_iter()
+    let compare: Html = crate::designs::compare::shared()
+        .iter()
         .filter(|p| p.designs.contains(&design.id))
         .map(|p| {
             let app = app.clone();
-            let onclick = Callback::from(move |_| app.dispatch(Action::OpenCompare(p.id)));
+            let onclick = { let id = p.id; Callback::from(move |_| app.dispatch(Action::OpenCompare(id))) };
             html! { <div class="design-compare">{"Compare side by side: "}<button class="link" {onclick}>{p.title}</button></div> }
         })
         .collect();

@@ -53,11 +53,11 @@ pub fn Gallery() -> Html {
             html! { <li class="group-wrap"><h3 class="group">{*heading}</h3><ul class="gallery" aria-label={*heading}>{items}</ul></li> }
         })
         .collect();
-    let pairs: Html = crate::designs::compare::pairs()
-        .into_iter()
+    let pairs: Html = crate::designs::compare::shared()
+        .iter()
         .map(|p| {
             let app2 = app.clone();
-            let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(p.id)));
+            let onclick = { let id = p.id; Callback::from(move |_| app2.dispatch(Action::OpenCompare(id))) };
             let selected = app.selected_compare == Some(p.id);
             html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></li> }
         })
