@@ -63,6 +63,8 @@ const FORMS: &[&str] = &[
     "get_splits 't'",
     "flush 't'",
     "compact 't'",
+    "list_regions 't', {LOCALITY_THRESHOLD => 0.8}, ['REQ']",
+    "list_regions 't', {LOCALITY_THRESHOLD => 1.0}",
     "compact 't', 'f'",
     "major_compact 't'",
     "split 't'",

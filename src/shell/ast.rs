@@ -9,6 +9,8 @@ use std::ops::Range;
 pub enum Value {
     Str(Vec<u8>),
     Int(i64),
+    /// A Ruby Float (`LOCALITY_THRESHOLD => 0.8`), always finite.
+    Float(f64),
     /// A bare word: a constant such as `VERSIONS`, or `true`, `false`, `nil`.
     Ident(String),
     Array(Vec<Spanned>),
@@ -112,6 +114,15 @@ impl fmt::Display for Value {
         match self {
             Value::Str(b) => f.write_str(&quote(b)),
             Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => {
+                // Rust prints 1.0 as "1": keep the point, so it reads back as a Float.
+                let text = x.to_string();
+                if text.contains('.') {
+                    f.write_str(&text)
+                } else {
+                    write!(f, "{text}.0")
+                }
+            }
             Value::Ident(w) => f.write_str(w),
             Value::Array(items) => {
                 f.write_str("[")?;

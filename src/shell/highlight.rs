@@ -99,7 +99,7 @@ pub fn highlight(src: &str) -> Vec<(Range<usize>, Class)> {
                 })
             }
             Raw::Tok(Tok::Str { .. }) => Some(Class::Str),
-            Raw::Tok(Tok::Int(_)) => Some(Class::Number),
+            Raw::Tok(Tok::Int(_) | Tok::Float(_)) => Some(Class::Number),
             Raw::Tok(tok) => {
                 match tok {
                     Tok::LBrace | Tok::LBracket | Tok::LParen => depth += 1,

@@ -13,6 +13,8 @@ pub enum Tok {
         double: bool,
     },
     Int(i64),
+    /// A Ruby Float literal, digits on both sides of the point (`0.8`).
+    Float(f64),
     /// A bare word: a command, a constant (`VERSIONS`), `true`, `false`, `nil`.
     Ident(String),
     Arrow,
@@ -35,6 +37,7 @@ impl Tok {
         match self {
             Tok::Str { .. } => "a string".into(),
             Tok::Int(i) => format!("number {i}"),
+            Tok::Float(x) => format!("number {x}"),
             Tok::Ident(w) => format!("'{w}'"),
             Tok::Arrow => "'=>'".into(),
             Tok::Assign => "'='".into(),
@@ -125,12 +128,31 @@ pub(super) fn step(src: &str, b: &[u8], i: usize) -> (Raw, usize) {
             while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
                 i += 1;
             }
+            // A Float: a point between digits (`0.8`); `1.foo` stays a number and a word.
+            let float = b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if float {
+                i += 1;
+                while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
+                    i += 1;
+                }
+            }
             let text: String = src
                 .get(start..i)
                 .unwrap_or("")
                 .chars()
                 .filter(|c| *c != '_')
                 .collect();
+            if float {
+                let raw = match text.parse::<f64>() {
+                    Ok(v) if v.is_finite() => Raw::Tok(Tok::Float(v)),
+                    _ => Raw::Error(ParseError::new(
+                        "invalid number",
+                        start..i,
+                        "a finite decimal number",
+                    )),
+                };
+                return (raw, i);
+            }
             let raw = match text.parse::<i64>() {
                 Ok(v) => Raw::Tok(Tok::Int(v)),
                 Err(_) => Raw::Error(ParseError::new(

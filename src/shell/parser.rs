@@ -251,6 +251,7 @@ impl Parser {
                 });
             }
             Tok::Int(i) => Value::Int(i),
+            Tok::Float(x) => Value::Float(x),
             Tok::Ident(w) => {
                 let call = self
                     .tokens

@@ -111,6 +111,7 @@ pub(super) fn kind_name(v: &Value) -> &'static str {
     match v {
         Value::Str(_) => "a string",
         Value::Int(_) => "a number",
+        Value::Float(_) => "a Float",
         Value::Ident(_) => "a constant",
         Value::Array(_) => "an array",
         Value::Hash(_) => "a hash",

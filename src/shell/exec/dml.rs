@@ -391,6 +391,7 @@ fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
             out
         }
         Value::Int(i) => i.to_string(),
+        Value::Float(_) => v.to_string(),
         Value::Ident(w)
             if constants_are_strings && !matches!(w.as_str(), "true" | "false" | "nil") =>
         {

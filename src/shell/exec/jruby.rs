@@ -110,6 +110,12 @@ fn filter_list(args: &[Spanned], v: &Spanned) -> Res<String> {
 fn argument(a: &Spanned, out: &mut Vec<String>) -> Res<()> {
     match &a.value {
         Value::Int(i) => out.push(i.to_string()),
+        Value::Float(_) => {
+            return fail(
+                "expected a number, string or array, found a Float",
+                a.span.clone(),
+            )
+        }
         Value::Str(b) => out.push(quote(b)),
         Value::Array(items) => {
             for i in items {
