@@ -279,6 +279,11 @@ impl Shell {
                     var_span,
                 ));
             };
+            if method == "help" && cmd.target.is_none() {
+                // table.rb's `help`: the help of table references, as `table_help` prints it.
+                cmd.name = "table_help".into();
+                return Ok(cmd);
+            }
             if !TABLE_METHODS.contains(&method) {
                 let mut message = format!(
                     "NoMethodError: undefined method `{method}' for Hbase::Table - {table}"

@@ -64,7 +64,7 @@ fn help_lists_the_groups_of_the_table() {
     assert!(out.contains("  Group name: ddl\n  Commands: alter, alter_async, alter_status, create, describe, desc, disable, drop, enable, exists, get_table, is_disabled, is_enabled, list\n"), "{out}");
     assert!(
         out.contains(
-            "  Group name: tools\n  Commands: compact, flush, get_splits, locate_region, major_compact, split\n"
+            "  Group name: tools\n  Commands: compact, flush, get_splits, list_regions, locate_region, major_compact, split\n"
         ),
         "{out}"
     );

@@ -26,6 +26,11 @@ impl Group {
         Group::Cluster,
     ];
 
+    /// The word `help 'GROUP'` takes: the first word of [`Group::name`].
+    pub fn key(self) -> &'static str {
+        self.name().split(' ').next().unwrap_or("")
+    }
+
     /// The name `help` prints.
     pub fn name(self) -> &'static str {
         match self {
@@ -189,6 +194,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("help", Group::General, false, &[]),
     spec("clear", Group::General, false, &[]),
     spec("show_filters", Group::General, false, &[]),
+    spec("table_help", Group::General, false, &[]),
     spec("alter", Group::Ddl, true, ALTER_OPTIONS),
     spec("alter_async", Group::Ddl, true, ALTER_OPTIONS),
     spec("alter_status", Group::Ddl, false, &[]),
@@ -220,6 +226,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("compact", Group::Tools, true, &[]),
     spec("flush", Group::Tools, true, &[]),
     spec("get_splits", Group::Tools, false, &[]),
+    spec(
+        "list_regions",
+        Group::Tools,
+        false,
+        &["SERVER_NAME", "LOCALITY_THRESHOLD"],
+    ),
     spec("locate_region", Group::Tools, false, &[]),
     spec("major_compact", Group::Tools, true, &[]),
     spec("split", Group::Tools, true, &[]),
@@ -259,11 +271,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         "processlist",
         "HBase lists the tasks running on its servers; Rowkey runs each \
         command to its end before the next.",
-    ),
-    cluster(
-        "table_help",
-        "HBase explains table references here; in Rowkey 't = get_table \
-        'name'' and then 't.put', 't.get', 't.scan' ... work, and 'help' lists the commands.",
     ),
     cluster("balancer", NO_SERVERS),
     cluster("balance_switch", NO_SERVERS),

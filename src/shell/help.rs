@@ -45,9 +45,27 @@ pub fn text(name: &str) -> Option<&'static str> {
         })
 }
 
+/// The help of every command of a group (`help 'ddl'`), sorted by name, each under
+/// `Command: NAME` as hbase-shell's `help_group` prints them.
+pub fn group(key: &str) -> Option<String> {
+    let group = Group::ALL.into_iter().find(|g| g.key() == key)?;
+    let mut names: Vec<&str> = COMMANDS
+        .iter()
+        .filter(|c| c.group == group)
+        .map(|c| c.name)
+        .collect();
+    names.sort_unstable();
+    let mut out = String::new();
+    for name in names {
+        out.push_str(&format!("Command: {name}\n{}\n", text(name).unwrap_or("")));
+    }
+    Some(out)
+}
+
 /// Every command's help, by name.
 const TEXTS: &[(&str, &str)] = &[
-    ("help", "Lists the commands, or with a name explains one:\n  help\n  help 'scan'\n"),
+    ("help", "Lists the commands, or with a name explains one command or every command of a group:\n  help\n  help 'scan'\n  help 'ddl'\nGroups: general, ddl, dml, tools, rowkey, cluster.\n"),
+    ("table_help", "Table references: get_table (or create) gives a reference to a table, kept in a variable,\nand its commands then take the table from it:\n  t = get_table 't1'\n  t.put 'r1', 'f1:q', 'v'\n  t.get 'r1'\n  t.scan\n  t.count\n  t.help        (this text)\nReferences run put, get, scan, count, delete, deleteall, incr, get_counter, append,\nget_splits, describe, enable, disable, drop and flush.\n"),
     ("clear", "Clears the console (Ctrl+L does the same). Tables are kept.\n"),
     ("create", "Creates a table with one or more column families, optionally pre-split.\n  create 't1', 'f1', 'f2'\n  create 't1', {NAME => 'f1', VERSIONS => 5, TTL => 86400}\n  create 't1', 'f1', SPLITS => ['g', 'n', 't']\n  create 't1', 'f1', {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}\nFamily options: VERSIONS, MIN_VERSIONS, TTL (seconds or 'FOREVER'), KEEP_DELETED_CELLS,\nBLOOMFILTER, COMPRESSION, BLOCKSIZE, IN_MEMORY, BLOCKCACHE, DATA_BLOCK_ENCODING.\nHow runs are written: BLOCKSIZE is the size of a run's data blocks (HBase's default is 64 KB,\n65536; Rowkey's is 1024, scaled down like its flush size so a run holds many blocks);\nDATA_BLOCK_ENCODING => 'NONE' (default), 'PREFIX' or 'FAST_DIFF' encodes the keys in a block;\nBLOOMFILTER => 'ROW' (default), 'ROWCOL' or 'NONE' lets a get skip runs without the row.\nTable options: MAX_FILESIZE (split threshold in bytes), MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD.\n"),
     ("alter", "Changes families or table options.\n  alter 't1', NAME => 'f1', VERSIONS => 3\n  alter 't1', 'f2'                       (adds a family)\n  alter 't1', NAME => 'f2', METHOD => 'delete'\n  alter 't1', 'delete' => 'f2'\n  alter 't1', MAX_FILESIZE => 131072\n  alter 't1', METHOD => 'table_att', READONLY => true, DURABILITY => 'ASYNC_WAL'\n  alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'\n  alter 't1', {SPLIT_ENABLED => false}, METADATA => {'owner' => 'ops'}\n  alter 't1', REOPEN_REGIONS => false, MAX_FILESIZE => 131072    (no flush now)\nTable attributes show in describe. Rowkey acts on MAX_FILESIZE (split size), MEMSTORE_FLUSHSIZE,\nREADONLY (writes fail) and SPLIT_ENABLED (no automatic splits); the others are kept and shown.\nUnknown keys are ignored with a warning, as HBase's admin.rb does.\n  alter 't1', NAME => 'f1', DATA_BLOCK_ENCODING => 'FAST_DIFF', BLOOMFILTER => 'ROWCOL'\nBLOCKSIZE, DATA_BLOCK_ENCODING and BLOOMFILTER apply to the runs the next flush or compaction writes.\nLowering VERSIONS caps reads at once; a RAW scan still shows the older cells until a major compaction.\n"),
@@ -78,6 +96,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("get_table", "Gives a reference to a table; its commands then take the table from it.\n  t = get_table 't1'\n  t.put 'r1', 'f1:q', 'v'\n  t.get 'r1'\n  t.scan\n  t.count\nReferences: put, get, scan, count, delete, deleteall, incr, get_counter, append,\nget_splits, describe, enable, disable, drop, flush. 't1 = create ...' makes one too.\n"),
     ("alter_async", "Like alter, without waiting for the regions to reopen (Rowkey reopens them at once).\n  alter_async 't1', NAME => 'f1', VERSIONS => 3\n"),
     ("alter_status", "Says how many of a table's regions have the altered schema.\n  alter_status 't1'\n"),
+    ("list_regions", "Lists a table's regions as HBase 2.x's list_regions does: server, region name, start and\nend key, size, requests and locality, one row per region.\n  list_regions 't1'\n  list_regions 't1', 'server_name'                  (regions whose server name starts so)\n  list_regions 't1', {SERVER_NAME => 'in', LOCALITY_THRESHOLD => 0.8}\n  list_regions 't1', {}, ['SERVER_NAME', 'start_key']    (these columns, any case)\n  list_regions 't1', '', ['REGION_NAME', 'SIZE', 'REQ']\nColumns: SERVER_NAME, REGION_NAME, START_KEY, END_KEY, SIZE, REQ, LOCALITY. In one page:\nevery region is served 'in this page'; LOCALITY is 1.0 (all data is local, so a\nLOCALITY_THRESHOLD below 1.0 lists none); SIZE is the bytes of the region's sorted runs\n(HBase prints its store files in MB, which would read 0 here); REQ counts its reads and writes.\nThe table must be enabled.\n"),
     ("locate_region", "Shows the region that holds a row key.\n  locate_region 't1', 'r1'\n"),
     ("show_filters", "Lists the filters the FILTER => \"...\" language knows.\n  show_filters\n"),
     ("compact", "Merges each store's sorted runs into one, keeping delete markers.\n  compact 't1'\n"),

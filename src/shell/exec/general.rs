@@ -1,4 +1,4 @@
-//! HBase's `general` group: `help` and `clear`.
+//! HBase's `general` group: `help`, `table_help`, `show_filters` and `clear`.
 
 use super::args::{fail, Args, Res};
 use super::{help, unrouted, Reply};
@@ -10,14 +10,24 @@ pub(super) fn run(args: &Args<'_>) -> Res<Reply> {
             if args.get(0).is_none() {
                 return Ok(Some(help::general()));
             }
+            // help.rb: a command's help, else a group's (each of its commands, sorted, under
+            // "Command: NAME"), else an error.
             let name = args.text(0, "command name")?;
-            match help::text(&name) {
-                Some(t) => Ok(Some(t.to_string())),
+            if let Some(t) = help::text(&name) {
+                return Ok(Some(t.to_string()));
+            }
+            match help::group(&name) {
+                Some(t) => Ok(Some(t)),
                 None => fail(
-                    format!("no help for unknown command '{name}'"),
+                    format!("Invalid command or command group name: {name}"),
                     args.span(0),
                 ),
             }
+        }
+        "table_help" => {
+            // table_help.rb prints the help of table references (`Hbase::Table.help`).
+            args.count(0, 0)?;
+            Ok(help::text("table_help").map(str::to_string))
         }
         "show_filters" => {
             // show_filters.rb: one row per name `ParseFilter.getSupportedFilters` returns.

@@ -1,9 +1,10 @@
 //! HBase's `tools` group: flushes, compactions, splits and the split points.
 
-use super::args::{bytes_of, fail, Args, Res};
+use super::args::{bytes_of, fail, Args, Opts, Res};
 use super::{echo, engine_error, format, unrouted, Ctx, Reply};
 use crate::bytes::to_printable;
-use crate::shell::ast::Value;
+use crate::engine::{Engine, Region};
+use crate::shell::ast::{Spanned, Value};
 use md5::Digest;
 
 pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
@@ -38,17 +39,14 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             let Some(region) = t.regions.get(t.region_index(&row)) else {
                 return fail(format!("Unknown table {name}!"), args.span(0));
             };
-            let region_name = format!("{}.", region.name(&name));
-            let encoded: String = md5::Md5::digest(region_name.as_bytes())
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
+            let (region_name, encoded) = region_name_as_string(region, &name);
             Ok(Some(format!(
-                "HOST  REGION\n in this page {{ENCODED => {encoded}, NAME => '{region_name}{encoded}.', STARTKEY => '{}', ENDKEY => '{}'}}\n1 row(s)\n",
+                "HOST  REGION\n {SERVER} {{ENCODED => {encoded}, NAME => '{region_name}', STARTKEY => '{}', ENDKEY => '{}'}}\n1 row(s)\n",
                 to_printable(&region.start),
                 to_printable(&region.end)
             )))
         }
+        "list_regions" => list_regions(engine, args),
         "get_splits" => {
             args.count(1, 1)?;
             let name = args.table(0)?;
@@ -130,4 +128,176 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         _ => Err(unrouted(args)),
     }
+}
+
+/// Where every region is served: the one engine in this page (HBase names a region server
+/// `host,port,startcode`).
+const SERVER: &str = "in this page";
+
+/// A region's name as `RegionInfo.getRegionNameAsString` prints it (`table,startkey,id.` and
+/// the encoded name, the MD5 of what precedes it, then a dot), and the encoded name alone.
+fn region_name_as_string(region: &Region, table: &str) -> (String, String) {
+    let head = format!("{}.", region.name(table));
+    let encoded: String = md5::Md5::digest(head.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    (format!("{head}{encoded}."), encoded)
+}
+
+/// The columns `list_regions` can show, with the width each starts at.
+const REGION_COLUMNS: &[(&str, usize)] = &[
+    ("SERVER_NAME", 12),
+    ("REGION_NAME", 12),
+    ("START_KEY", 10),
+    ("END_KEY", 10),
+    ("SIZE", 5),
+    ("REQ", 5),
+    ("LOCALITY", 10),
+];
+
+const REGION_COLUMN_NAMES: &str =
+    "Possible values are SERVER_NAME, REGION_NAME, START_KEY, END_KEY, SIZE, REQ, LOCALITY.";
+
+/// `list_regions 't1'`, `list_regions 't1', 'server'`, `list_regions 't1', {SERVER_NAME =>
+/// 'server', LOCALITY_THRESHOLD => 0.8}, ['SERVER_NAME', 'start_key']`, read and printed as
+/// hbase-shell 2.x's `list_regions.rb` does: a table of right-aligned columns, each as wide as
+/// its widest value (at least its starting width), then ` N rows`. One engine serves every
+/// region here, so the server is this page, every region's data is local (LOCALITY 1.0), and
+/// SIZE is the bytes of the region's sorted runs (HBase: its store files in MB, which for
+/// Rowkey's kilobyte-sized runs would always read 0).
+fn list_regions(engine: &Engine, args: &Args<'_>) -> Res<Reply> {
+    args.count(1, 3)?;
+    let name = args.table(0)?;
+    // Options: nil or a hash; anything else is the server name (`{SERVER_NAME => options}`).
+    let mut server: Option<Vec<u8>> = None;
+    let mut threshold_arg = None;
+    match args.get(1) {
+        None => {}
+        Some(a) if matches!(&a.value, Value::Ident(w) if w == "nil") => {}
+        Some(
+            a @ Spanned {
+                value: Value::Hash(_),
+                ..
+            },
+        ) => {
+            let mut opts = Opts::of(a)?;
+            if let Some(s) = opts.take("SERVER_NAME") {
+                server = Some(bytes_of(s, "server name")?);
+            }
+            threshold_arg = opts.take("LOCALITY_THRESHOLD");
+        }
+        Some(a) => server = Some(bytes_of(a, "server name")?),
+    }
+    // The checks in list_regions.rb's order: the table, the columns, the threshold.
+    let t = engine
+        .table(&name)
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    if !t.enabled {
+        return fail(format!("Table {name} must be enabled."), args.span(0));
+    }
+    // Columns: all of them, or those named (in any case), in the order first named.
+    let mut columns: Vec<(&str, usize)> = Vec::new();
+    match args.get(2) {
+        None => columns = REGION_COLUMNS.to_vec(),
+        Some(a) if matches!(&a.value, Value::Ident(w) if w == "nil") => {
+            columns = REGION_COLUMNS.to_vec()
+        }
+        Some(Spanned {
+            value: Value::Array(items),
+            ..
+        }) => {
+            for item in items {
+                let text = String::from_utf8_lossy(&bytes_of(item, "column")?).into_owned();
+                let Some(col) = REGION_COLUMNS
+                    .iter()
+                    .find(|(c, _)| c.eq_ignore_ascii_case(&text))
+                else {
+                    return fail(
+                        format!("{text} is not a valid column. {REGION_COLUMN_NAMES}"),
+                        item.span.clone(),
+                    );
+                };
+                if !columns.iter().any(|(c, _)| c == &col.0) {
+                    columns.push(*col);
+                }
+            }
+        }
+        Some(a) => {
+            // Ruby interpolates the value as `to_s` prints it: a string without quotes.
+            let shown = match &a.value {
+                Value::Str(b) => String::from_utf8_lossy(b).into_owned(),
+                other => other.to_string(),
+            };
+            return fail(
+                format!("{shown} must be an array of strings. {REGION_COLUMN_NAMES}"),
+                a.span.clone(),
+            );
+        }
+    }
+    let mut threshold = 1.0f64;
+    if let Some(t) = threshold_arg {
+        let Value::Float(x) = t.value else {
+            return fail("LOCALITY_THRESHOLD must be a float value", t.span.clone());
+        };
+        if !(0.0..=1.0).contains(&x) {
+            return fail(
+                "LOCALITY_THRESHOLD must be between 0 and 1.0, inclusive",
+                t.span.clone(),
+            );
+        }
+        threshold = x;
+    }
+    let locality = 1.0f64;
+    let accepted = server
+        .as_ref()
+        .is_none_or(|prefix| SERVER.as_bytes().starts_with(prefix))
+        && locality <= threshold;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    if accepted {
+        for region in &t.regions {
+            let row = columns
+                .iter()
+                .map(|(c, _)| match *c {
+                    "SERVER_NAME" => SERVER.to_string(),
+                    "REGION_NAME" => region_name_as_string(region, &name).0,
+                    "START_KEY" => to_printable(&region.start),
+                    "END_KEY" => to_printable(&region.end),
+                    "SIZE" => region
+                        .stores
+                        .iter()
+                        .map(|s| s.runs.iter().map(|r| r.bytes as u64).sum::<u64>())
+                        .sum::<u64>()
+                        .to_string(),
+                    "REQ" => (region.stats.reads + region.stats.writes).to_string(),
+                    _ => format!("{locality:?}"),
+                })
+                .collect();
+            rows.push(row);
+        }
+    }
+    let widths: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, (_, start))| {
+            rows.iter()
+                .filter_map(|r| r.get(i).map(String::len))
+                .fold(*start, usize::max)
+        })
+        .collect();
+    let line = |cells: &mut dyn Iterator<Item = String>| -> String {
+        let mut out: String = cells
+            .zip(&widths)
+            .map(|(c, w)| format!(" {c:>w$} |"))
+            .collect();
+        out.push('\n');
+        out
+    };
+    let mut out = line(&mut columns.iter().map(|(c, _)| c.to_string()));
+    out.push_str(&line(&mut widths.iter().map(|w| "-".repeat(*w))));
+    for r in rows.iter() {
+        out.push_str(&line(&mut r.iter().cloned()));
+    }
+    out.push_str(&format!(" {} rows\n", rows.len()));
+    Ok(Some(out))
 }
