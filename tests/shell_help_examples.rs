@@ -1,9 +1,13 @@
 //! Every example in the help text of HBase's commands that Rowkey runs (hbase-shell's
-//! `commands/*.rb`: get, put, scan, count, incr, get_counter, append, delete, deleteall,
-//! flush, compact, alter, create), run as written, with `ts1`/`ts2` given values (the help
-//! uses them as placeholders). Each runs without error, or fails as HBase would fail on a
-//! fresh single-machine install: a namespace or catalog table that does not exist, a local
-//! file that is not there, a counter cell holding a string.
+//! `commands/*.rb`), run as written, with `ts1`/`ts2` given values (the help uses them as
+//! placeholders). Each runs without error, or fails as HBase would fail on a fresh
+//! single-machine install: a namespace or catalog table that does not exist, a region or
+//! table named by a placeholder that is not there, a local file that is not there, a counter
+//! cell holding a string. The data commands (get, put, scan, count, incr, get_counter, append,
+//! delete, deleteall, flush, compact, alter, create) are in [`EXAMPLES`]; the table and region
+//! administration commands (describe, alter_async, alter_status, exists, is_enabled,
+//! is_disabled, get_splits, list, locate_region, show_filters, get_table, list_regions, split,
+//! major_compact, disable, enable, drop, help) in [`ADMIN_EXAMPLES`].
 mod common;
 use common::*;
 
@@ -162,15 +166,85 @@ const EXAMPLES: &[(&str, &str, Ends)] = &[
     ("create.rb", "t12 = create 't12', 'f1'", Runs),
 ];
 
-#[test]
-fn every_help_example_runs_as_hbase_runs_it() -> TestResult {
-    let (mut sh, clock) = shell_at(1_500);
-    run(
-        &mut sh,
-        "create 't1', 'c1', 'c2', 'c3', 'f1', 'f2', 'f3', 'cf'\nt = get_table 't1'",
-    );
+/// The administration commands' examples, in the order of each file's help text, after a
+/// setup that creates the tables they name (`t1`, and `table_name` and `tableName`, which
+/// list_regions.rb, locate_region.rb and split.rb use). Placeholders that name a region
+/// (`'r1'`, `'regionName'`) name none here: HBase tries the name as a region, then as a table,
+/// and reports the table unknown.
+const ADMIN_EXAMPLES: &[(&str, &str, Ends)] = &[
+    ("describe.rb", "describe 't1'", Runs),
+    ("describe.rb", "describe 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    ("describe.rb", "desc 't1'", Runs),
+    ("describe.rb", "desc 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    ("alter_async.rb", "alter_async 't1', NAME => 'f1', VERSIONS => 5", Runs),
+    ("alter_async.rb", "alter_async 'ns1:t1', NAME => 'f1', METHOD => 'delete'", Fails("Unknown table ns1:t1!")),
+    ("alter_async.rb", "alter_async 'ns1:t1', 'delete' => 'f1'", Fails("Unknown table ns1:t1!")),
+    ("alter_async.rb", "alter 't1', METHOD => 'table_att', MAX_FILESIZE => '134217728'", Runs),
+    ("alter_async.rb", "alter 't1', {NAME => 'f1'}, {NAME => 'f2', METHOD => 'delete'}", Runs),
+    ("alter_status.rb", "alter_status 't1'", Runs),
+    // admin.rb `alter_status` asks `exists?` first and raises its own ArgumentError.
+    ("alter_status.rb", "alter_status 'ns1:t1'", Fails("Can't find a table: ns1:t1")),
+    ("exists.rb", "exists 't1'", Runs),
+    ("exists.rb", "exists 'ns1:t1'", Runs),
+    ("is_enabled.rb", "is_enabled 't1'", Runs),
+    ("is_enabled.rb", "is_enabled 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    ("is_disabled.rb", "is_disabled 't1'", Runs),
+    ("is_disabled.rb", "is_disabled 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    ("get_splits.rb", "get_splits 't1'", Runs),
+    ("get_splits.rb", "get_splits 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    ("get_splits.rb", "t.get_splits", Runs),
+    ("list.rb", "list", Runs),
+    ("list.rb", "list 'abc.*'", Runs),
+    ("list.rb", "list 'ns:abc.*'", Runs),
+    ("list.rb", "list 'ns:.*'", Runs),
+    ("locate_region.rb", "locate_region 'tableName', 'key0'", Runs),
+    ("show_filters.rb", "show_filters", Runs),
+    ("get_table.rb", "t1 = get_table 't1'", Runs),
+    // get_table.rb builds the reference without asking whether the table exists.
+    ("get_table.rb", "t1 = get_table 'ns1:t1'", Runs),
+    ("get_table.rb", "t1.help", Runs),
+    ("list_regions.rb", "list_regions 'table_name'", Runs),
+    ("list_regions.rb", "list_regions 'table_name', 'server_name'", Runs),
+    ("list_regions.rb", "list_regions 'table_name', {SERVER_NAME => 'server_name', LOCALITY_THRESHOLD => 0.8}", Runs),
+    ("list_regions.rb", "list_regions 'table_name', {SERVER_NAME => 'server_name', LOCALITY_THRESHOLD => 0.8}, ['SERVER_NAME']", Runs),
+    ("list_regions.rb", "list_regions 'table_name', {}, ['SERVER_NAME', 'start_key']", Runs),
+    ("list_regions.rb", "list_regions 'table_name', '', ['SERVER_NAME', 'start_key']", Runs),
+    ("split.rb", "split 'tableName'", Runs),
+    ("split.rb", "split 'namespace:tableName'", Fails("Unknown table namespace:tableName!")),
+    ("split.rb", "split 'regionName'", Fails("Unknown table regionName!")),
+    ("split.rb", "split 'tableName', 'splitKey'", Runs),
+    ("split.rb", "split 'regionName', 'splitKey'", Fails("Unknown table regionName!")),
+    ("major_compact.rb", "major_compact 't1'", Runs),
+    ("major_compact.rb", "major_compact 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    ("major_compact.rb", "major_compact 'r1'", Fails("Unknown table r1!")),
+    ("major_compact.rb", "major_compact 'r1', 'c1'", Fails("Unknown table r1!")),
+    ("major_compact.rb", "major_compact 't1', 'c1'", Runs),
+    ("major_compact.rb", "major_compact 't1', nil, 'MOB'", Runs),
+    ("major_compact.rb", "major_compact 't1', 'c1', 'MOB'", Runs),
+    ("compact.rb", "compact 'r1'", Fails("Unknown table r1!")),
+    ("compact.rb", "compact 'r1', 'c1'", Fails("Unknown table r1!")),
+    ("disable.rb", "disable 't1'", Runs),
+    ("disable.rb", "disable 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    ("enable.rb", "enable 't1'", Runs),
+    ("enable.rb", "enable 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    // drop.rb: "Table must first be disabled".
+    ("drop.rb", "drop 't1'", Fails("Table t1 is enabled. Disable it first.")),
+    ("disable.rb", "disable 't1'", Runs),
+    ("drop.rb", "drop 't1'", Runs),
+    ("drop.rb", "drop 'ns1:t1'", Fails("Unknown table ns1:t1!")),
+    // shell.rb's help header: a command's help and a group's.
+    ("shell.rb", "help \"get\"", Runs),
+    ("shell.rb", "help \"general\"", Runs),
+];
+
+/// Runs each example in order and lists those that did not end as expected.
+fn misfits(
+    sh: &mut rowkey::shell::Shell,
+    clock: &Clock,
+    examples: &[(&str, &str, Ends)],
+) -> Vec<String> {
     let mut wrong = Vec::new();
-    for (file, example, ends) in EXAMPLES {
+    for (file, example, ends) in examples {
         clock.advance(1);
         let outs = sh.run(example);
         let error = outs
@@ -185,6 +259,39 @@ fn every_help_example_runs_as_hbase_runs_it() -> TestResult {
             wrong.push(format!("{file}: {example}\n  -> {error:?}"));
         }
     }
+    wrong
+}
+
+#[test]
+fn every_help_example_runs_as_hbase_runs_it() -> TestResult {
+    let (mut sh, clock) = shell_at(1_500);
+    run(
+        &mut sh,
+        "create 't1', 'c1', 'c2', 'c3', 'f1', 'f2', 'f3', 'cf'\nt = get_table 't1'",
+    );
+    let wrong = misfits(&mut sh, &clock, EXAMPLES);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    Ok(())
+}
+
+#[test]
+fn every_admin_help_example_runs_as_hbase_runs_it() -> TestResult {
+    let (mut sh, clock) = shell_at(1_500);
+    run(
+        &mut sh,
+        "create 't1', 'c1', 'f1', 'f2'\n\
+         t = get_table 't1'\n\
+         put 't1', 'r1', 'c1:a', 'v'\n\
+         flush 't1'\n\
+         create 'table_name', 'f', SPLITS => ['g', 'p']\n\
+         create 'tableName', 'f'\n\
+         put 'tableName', 'key0', 'f:q', 'v'\n\
+         put 'tableName', 'key5', 'f:q', 'v'\n\
+         put 'tableName', 'splitKey0', 'f:q', 'v'\n\
+         put 'tableName', 'zz', 'f:q', 'v'\n\
+         flush 'tableName'",
+    );
+    let wrong = misfits(&mut sh, &clock, ADMIN_EXAMPLES);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     Ok(())
 }

@@ -31,11 +31,18 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "truncate" | "truncate_preserve" => {
             args.count(1, 1)?;
             let name = args.table(0)?;
+            // admin.rb `truncate`: disables the table first only if it is enabled.
+            let enabled = ctx
+                .engine
+                .table(&name)
+                .map_err(|e| engine_error(e, args.span(0)))?
+                .enabled;
             ctx.engine
                 .truncate(&name, args.cmd.name == "truncate_preserve")
                 .map_err(|e| engine_error(e, args.span(0)))?;
+            let disabling = if enabled { "Disabling table...\n" } else { "" };
             Ok(Some(format!(
-                "Truncating '{name}' table (it may take a while):\nDisabling table...\nTruncating table...\n"
+                "Truncating '{name}' table (it may take a while):\n{disabling}Truncating table...\n"
             )))
         }
         _ => Err(unrouted(args)),

@@ -115,6 +115,10 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "split" => {
             args.count(1, 2)?;
             let name = args.table(0)?;
+            // An unknown table is the table argument's fault, whatever else was given.
+            engine
+                .table(&name)
+                .map_err(|e| engine_error(e, args.span(0)))?;
             let key = if args.get(1).is_some() {
                 Some(args.bytes(1, "split key")?)
             } else {
