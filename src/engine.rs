@@ -943,6 +943,74 @@ impl Engine {
         Ok(())
     }
 
+    /// A compaction asked for by a client (`Admin.compact` / `Admin.majorCompact`, the shell's
+    /// `compact` and `major_compact`), of every store of the table or of one family's.
+    ///
+    /// A major one merges all of a store's runs (`forceMajor`). A minor one lets the store's
+    /// compaction policy choose, as HBase's `HStore.requestCompaction` does: the exploring
+    /// policy ([`CompactionPolicy::select`], `ExploringCompactionPolicy`) picks the window of
+    /// runs to merge, and a store where no window qualifies (fewer runs than the compaction
+    /// threshold, or none in ratio) is left as it is. Returns how many stores compacted.
+    pub fn compact_requested(
+        &mut self,
+        table: &str,
+        family: Option<&[u8]>,
+        major: bool,
+    ) -> Result<usize> {
+        let t = self.table(table)?;
+        let families: Vec<usize> = match family {
+            None => (0..t.descriptor.families.len()).collect(),
+            Some(f) => match t.descriptor.family_index(f) {
+                Some(fi) => vec![fi],
+                None => {
+                    return Err(Error::NoSuchColumnFamily {
+                        family: crate::bytes::to_printable(f),
+                        table: table.to_string(),
+                        region: t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
+                    })
+                }
+            },
+        };
+        let settings = t.descriptor.settings;
+        let policy = CompactionPolicy::new(settings.compaction_threshold, settings.flush_bytes);
+        // Per region and family: the runs to merge (newest-first positions), or all of them.
+        let mut picks: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
+        for (idx, region) in t.regions.iter().enumerate() {
+            for &fi in &families {
+                let Some(store) = region.stores.get(fi) else {
+                    continue;
+                };
+                let n = store.runs.len();
+                if major {
+                    picks.push((idx, fi, 0..n));
+                    continue;
+                }
+                let oldest_first: Vec<u64> =
+                    store.runs.iter().rev().map(|r| r.bytes as u64).collect();
+                if let Some(pick) = policy.select(&oldest_first) {
+                    picks.push((idx, fi, n - pick.end..n - pick.start));
+                }
+            }
+        }
+        let kind = if major {
+            LsmEventKind::MajorCompaction
+        } else {
+            LsmEventKind::MinorCompaction
+        };
+        if !picks.is_empty() {
+            self.keep_before(table, None, kind);
+        }
+        let compacted = picks.len();
+        for (idx, fi, pick) in picks {
+            if major {
+                self.compact_store(table, idx, fi, true);
+            } else {
+                self.compact_runs(table, idx, fi, pick);
+            }
+        }
+        Ok(compacted)
+    }
+
     /// A minor compaction of the runs at `pick` (newest-first positions) of one store: the
     /// others are set aside while the store compacts, and go back around the merged run.
     fn compact_runs(&mut self, table: &str, idx: usize, fi: usize, pick: std::ops::Range<usize>) {

@@ -92,7 +92,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             let family_given = args
                 .get(1)
                 .is_some_and(|a| !matches!(&a.value, Value::Ident(w) if w == "nil"));
-            if family_given {
+            let family = if family_given {
                 let fam = args.bytes(1, "family")?;
                 let t = engine
                     .table(&name)
@@ -106,9 +106,14 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
                         args.span(1),
                     );
                 }
-            }
+                Some(fam)
+            } else {
+                None
+            };
+            // A minor compaction merges what the exploring policy selects in each store
+            // (possibly nothing); a major one merges every run (`Admin.majorCompact`).
             engine
-                .compact(&name, args.cmd.name == "major_compact")
+                .compact_requested(&name, family.as_deref(), args.cmd.name == "major_compact")
                 .map_err(|e| engine_error(e, args.span(0)))?;
             Ok(Some(String::new()))
         }
