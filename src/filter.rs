@@ -16,6 +16,6 @@ pub use row::*;
 pub use value::*;
 
 pub use compare::Comparator;
-pub use parse::{parse_filter, FilterError};
+pub use parse::{parse_filter, parse_java_filter, FilterError};
 
 pub use crate::engine::{CompareOp, Filter, FilterClone, ReturnCode};

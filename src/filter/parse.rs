@@ -27,10 +27,23 @@ fn err<T>(message: impl Into<String>, span: Range<usize>) -> Result<T, FilterErr
 
 /// Parses a filter string into a filter.
 pub fn parse_filter(text: &str) -> Result<Box<dyn Filter>, FilterError> {
+    parse(text, false)
+}
+
+/// Parses the filter-language text the shell writes for a JRuby filter object: the filter
+/// language, plus the filters HBase builds only from Java (`FuzzyRowFilter('key', 'mask',
+/// ...)`, its bytes written as `Bytes.toStringBinary` writes them). `ParseFilter` registers no
+/// such name, so a FILTER string cannot use them, as in HBase.
+pub fn parse_java_filter(text: &str) -> Result<Box<dyn Filter>, FilterError> {
+    parse(text, true)
+}
+
+fn parse(text: &str, java: bool) -> Result<Box<dyn Filter>, FilterError> {
     let mut p = Parser {
         s: text.as_bytes(),
         pos: 0,
         depth: 0,
+        java,
     };
     let filter = p.or_expr()?;
     p.skip_ws();
@@ -48,6 +61,8 @@ struct Parser<'a> {
     pos: usize,
     /// Nesting of parentheses, SKIP and WHILE.
     depth: usize,
+    /// Whether Java-only filters are known ([`parse_java_filter`]).
+    java: bool,
 }
 
 /// Deepest nesting accepted, far below what would exhaust the stack.
@@ -188,6 +203,9 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let args = self.args(start)?;
         let span = start..self.pos;
+        if self.java && name == "FuzzyRowFilter" {
+            return fuzzy_row_filter(&args, span);
+        }
         build(&name, name_span, args, span)
     }
 
@@ -356,6 +374,23 @@ fn arg(args: &[Arg], i: usize) -> Result<&Arg, FilterError> {
 }
 
 /// The names HBase registers, for help and completion.
+/// `FuzzyRowFilter('key', 'mask', ...)`: pairs of binary-escaped strings.
+fn fuzzy_row_filter(args: &[Arg], span: Range<usize>) -> Result<Box<dyn Filter>, FilterError> {
+    if args.len() % 2 != 0 {
+        return err("FuzzyRowFilter takes (key, mask) pairs", span);
+    }
+    let mut rules = Vec::new();
+    for pair in args.chunks(2) {
+        let (Some(key), Some(mask)) = (pair.first(), pair.get(1)) else {
+            return err("FuzzyRowFilter takes (key, mask) pairs", span);
+        };
+        let key = crate::bytes::to_bytes_binary(&quoted(key)?);
+        let mask = crate::bytes::to_bytes_binary(&quoted(mask)?);
+        rules.push((key, mask));
+    }
+    Ok(Box::new(FuzzyRowFilter::new(rules)))
+}
+
 pub const FILTER_NAMES: &[&str] = &[
     "KeyOnlyFilter",
     "FirstKeyOnlyFilter",

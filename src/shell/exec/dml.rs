@@ -10,7 +10,7 @@ use super::args::{
 use super::{echo, engine_error, format, unrouted, Ctx, Reply, Step};
 use crate::bytes::to_printable;
 use crate::engine::{Condition, Engine, Mutation, Scan, ScanOutput};
-use crate::filter::{parse_filter, CompareOp};
+use crate::filter::{parse_filter, parse_java_filter, CompareOp};
 use crate::shell::ast::{Spanned, Value};
 use crate::shell::commands;
 use crate::shell::convert::{Columns, Converters};
@@ -220,7 +220,7 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
         let Value::Str(text) = &v.value else {
             // `table.rb`: a FILTER that is not a String is the filter object itself.
             let text = super::jruby::filter_text(v)?;
-            let f = parse_filter(&text).or_else(|e| {
+            let f = parse_java_filter(&text).or_else(|e| {
                 fail(
                     format!(
                         "java.lang.IllegalArgumentException: {} (in {text})",

@@ -12,7 +12,7 @@
 //! (`FilterList.new(FilterList::Operator::MUST_PASS_ONE, [f1, f2])`).
 
 use super::args::{fail, kind_name, Res};
-use crate::bytes::to_bytes_binary;
+use crate::bytes::{to_bytes_binary, to_printable};
 use crate::filter::FILTER_NAMES;
 use crate::shell::ast::{Spanned, Value};
 
@@ -43,6 +43,9 @@ pub(super) fn filter_text(v: &Spanned) -> Res<String> {
     )?;
     if class == "FilterList" {
         return filter_list(args, v);
+    }
+    if class == "FuzzyRowFilter" {
+        return fuzzy_row_filter(args, v);
     }
     if !FILTER_NAMES.contains(&class) {
         return fail(
@@ -104,6 +107,73 @@ fn filter_list(args: &[Spanned], v: &Spanned) -> Res<String> {
         return fail("a FilterList needs at least one filter", v.span.clone());
     }
     Ok(filters.join(op))
+}
+
+/// `FuzzyRowFilter.new([Pair.new(key, mask), ...])`: the constructor takes a
+/// `List<Pair<byte[], byte[]>>`, which JRuby makes of a Ruby array (or
+/// `java.util.Arrays.asList(...)`) of `org.apache.hadoop.hbase.util.Pair.new(a, b)`, each side a
+/// byte array (`'k'.to_java_bytes`, `Bytes.toBytes('k')`, `Bytes.toBytesBinary('\x00k')`).
+/// Written for [`crate::filter::parse_java_filter`] as `FuzzyRowFilter('key', 'mask', ...)`
+/// with the bytes binary-escaped. Refused as the constructor refuses them: a key and mask of
+/// different lengths. Rowkey also refuses mask bytes other than 0 (fixed) and 1 (any), which
+/// HBase takes without a word and then matches unpredictably.
+fn fuzzy_row_filter(args: &[Spanned], v: &Spanned) -> Res<String> {
+    let usage = "FuzzyRowFilter.new takes a list of pairs: FuzzyRowFilter.new([org.apache.hadoop.hbase.util.Pair.new('key'.to_java_bytes, \"\\x00\\x01\".to_java_bytes)])";
+    let pairs: &[Spanned] = match args {
+        [Spanned {
+            value: Value::Array(items),
+            ..
+        }] => items,
+        [Spanned {
+            value: Value::Call { name, args },
+            ..
+        }] if name.ends_with("Arrays.asList") => args,
+        _ => return fail(usage, v.span.clone()),
+    };
+    let mut parts = Vec::new();
+    for p in pairs {
+        let (key, mask) = match &p.value {
+            Value::Call { name, args } if name == "Pair.new" || name.ends_with(".Pair.new") => {
+                match args.as_slice() {
+                    [k, m] => (java_bytes(k)?, java_bytes(m)?),
+                    _ => return fail("Pair.new takes two byte arrays", p.span.clone()),
+                }
+            }
+            _ => return fail(usage, p.span.clone()),
+        };
+        let (k, m) = (to_printable(&key), to_printable(&mask));
+        if key.len() != mask.len() {
+            return fail(
+                format!("java.lang.IllegalArgumentException: Fuzzy pair lengths do not match: {{{k},{m}}}"),
+                p.span.clone(),
+            );
+        }
+        if let Some(at) = mask.iter().position(|b| *b > 1) {
+            return fail(
+                format!("Rowkey takes fuzzy masks of \\x00 (fixed) and \\x01 (any) bytes; byte {at} of {m} is neither (write the mask in double quotes: \"\\x00\\x01\")"),
+                p.span.clone(),
+            );
+        }
+        parts.push(quote(k.as_bytes()));
+        parts.push(quote(m.as_bytes()));
+    }
+    Ok(format!("FuzzyRowFilter({})", parts.join(", ")))
+}
+
+/// A Java byte array: a string (`'k'.to_java_bytes`) or `Bytes.toBytes`/`toBytesBinary`.
+fn java_bytes(a: &Spanned) -> Res<Vec<u8>> {
+    match &a.value {
+        Value::Str(b) => Ok(b.clone()),
+        Value::Call { name, args }
+            if name.ends_with("Bytes.toBytes") || name.ends_with("Bytes.toBytesBinary") =>
+        {
+            Ok(unquote(&call(name, args, a)?))
+        }
+        other => fail(
+            format!("expected a byte array, found {}", kind_name(other)),
+            a.span.clone(),
+        ),
+    }
 }
 
 /// One constructor argument as filter-language text (an array adds one item per element).
