@@ -79,7 +79,7 @@ run_tests() {
   export CHROMEDRIVER=/usr/bin/chromedriver
   export WASM_BINDGEN_TEST_TIMEOUT=120
   log "native tests: cargo test (engine, shell, codec, CLI)"
-  level native-tests cargo test --release --no-fail-fast
+  level native-tests cargo test --profile test-opt --no-fail-fast
   log "browser tests: wasm-bindgen-test in headless Chromium"
   local web=()
   for f in tests/web_*.rs; do web+=(--test "$(basename "$f" .rs)"); done
