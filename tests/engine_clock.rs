@@ -186,3 +186,42 @@ fn increments_in_one_millisecond_each_count() -> TestResult {
     assert_eq!(got, vec![5_000_001, 5_000_000]);
     Ok(())
 }
+
+/// A scripted demonstration (the quick start) waits for the next millisecond before each step,
+/// so a second put of one cell adds a version instead of replacing the first, which it would
+/// in the same millisecond.
+#[test]
+fn waiting_for_the_next_millisecond_gives_the_next_put_a_version_of_its_own() -> TestResult {
+    let reads = std::rc::Rc::new(std::cell::Cell::new(0u64));
+    let clock = reads.clone();
+    // A clock that moves one millisecond every ten reads.
+    let mut e = Engine::new(Box::new(move || {
+        clock.set(clock.get() + 1);
+        1_000_000 + clock.get() / 10
+    }));
+    let mut f = rowkey::engine::FamilyDescriptor::new("f");
+    f.max_versions = 3;
+    e.create_table(rowkey::engine::TableDescriptor::new("t", vec![f]), vec![])?;
+    e.mutate("t", b"r", &[put("f", "q", None, "first")])?;
+    assert!(e.wait_for_next_millisecond(100));
+    e.mutate("t", b"r", &[put("f", "q", None, "second")])?;
+    let stored = versions(&mut e, "r", "f", "q", 3)?;
+    assert_eq!(stored.len(), 2, "{stored:?}");
+    assert_eq!(stored[0].1, "second");
+    assert!(stored[0].0 > stored[1].0);
+    Ok(())
+}
+
+#[test]
+fn waiting_on_a_stopped_clock_gives_up_after_its_reads() -> TestResult {
+    let (mut e, _clock) = engine_with(&[("f", 3)])?;
+    e.mutate("t", b"r", &[put("f", "q", None, "first")])?;
+    assert!(!e.wait_for_next_millisecond(1_000), "the clock never moves");
+    e.mutate("t", b"r", &[put("f", "q", None, "second")])?;
+    // Same millisecond: one version, the later put's.
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 3)?,
+        vec![(1_000_000, "second".into())]
+    );
+    Ok(())
+}
