@@ -46,7 +46,7 @@ const IDS: &[&str] = &[
 fn loaded(id: &str) -> Result<Shell, String> {
     let design = find(id).ok_or(format!("no design {id}"))?;
     let (mut sh, _) = shell_at(1_700_000_000_000);
-    for o in sh.run(&(design.setup)()) {
+    for o in sh.run(&design.setup_script()) {
         if let Some(e) = o.error {
             return Err(format!(
                 "{id}: setup failed at {:?}: {}",

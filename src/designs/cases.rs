@@ -1,7 +1,7 @@
 //! The 2009 case studies (design document 003): de-normalize into rows and families.
 
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{pattern, reverse_ts, Design, Script, Verdict};
+use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
 
 /// (id, name, parents with their level, level of this location)
 const LOCATIONS: &[(&str, &str, &[(&str, &str)], &str)] = &[
@@ -179,7 +179,7 @@ fn next_lines(n: u64) -> String {
     s.done().trim_end().to_string()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     let t = T0 / 1000;
     vec![
         Design {
@@ -189,7 +189,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "One row per location; parent:<id> and child:<id> columns hold the links with the level as value. Every ancestor is listed (Qingdao names China and Shandong) and every descendant too (China lists its provinces and their cities), so ancestors and descendants are one get each, with no recursive queries; the level in the value tells direct children from the rest.",
             tables: &["cs_location"],
-            setup: locations,
+            setup: |_| locations(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("China and its provinces", "get 'cs_location', '1', {COLUMN => 'child', FILTER => \"ValueFilter(=, 'binary:state')\"}", "child: lists every descendant with its level; the provinces are the children whose level is state.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Qingdao and all its ancestors", "get 'cs_location', '8', 'parent'", "Both levels in one family.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -202,7 +204,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "The relational join table disappears: a student row lists its courses as course:<id> = type and a course row lists its students. Each question is one get; enrolling writes both rows.",
             tables: &["cs_student", "cs_course"],
-            setup: student_course,
+            setup: |_| student_course(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Courses of student s1", "get 'cs_student', 's1', 'course'", "One family of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Students of course c1", "get 'cs_course', 'c1', 'student'", "The mirrored list.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -216,7 +220,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "<user><Long.MAX_VALUE - time><event id> keeps a user's actions together, newest first, with no index to maintain on insert. 'Ten most recent actions, skipping twenty' has no offset to lean on: either read thirty rows from the start of the prefix and drop twenty, or, as a pager does, start the next page just after the last key of the previous one and read exactly ten.",
             tables: &["cs_action"],
-            setup: user_action,
+            setup: |_| user_action(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern(
                     "Actions 1–30 of user03 (skipping by reading)",
@@ -239,7 +245,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "friend:<user id> = type turns the friendship table into one sparse row per user: a user's friends are one get, and walking the graph (say, a shortest path from u1 to u4) is a get per visited user.",
             tables: &["cs_user"],
-            setup: user_friends,
+            setup: |_| user_friends(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Friends of u1", "get 'cs_user', 'u1', 'friend'", "One row of the sparse matrix.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("One step further: friends of u2 and u6", "get 'cs_user', 'u2', 'friend'\nget 'cs_user', 'u6', 'friend'", "Breadth-first, a get per user.").shows([on(Measure::Reads).eq(2.0), scanned_is_returned()]),
@@ -252,7 +260,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "<time><counter> makes every 5-minute, hourly or daily analysis one range scan, and the counter keeps two lines of the same second apart. The cost: all writes go to the newest region, the same hotspot as any time-first key (watch the last region).",
             tables: &["cs_access"],
-            setup: access_log,
+            setup: |_| access_log(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("One minute of traffic", format!("count 'cs_access', {{STARTROW => '{}', STOPROW => '{}'}}", t + 60, t + 120), "A contiguous range: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(120.0)]),
                 pattern("Lines of one user (not what the key serves)", "count 'cs_access', {FILTER => \"SingleColumnValueFilter('user', 'login_id', =, 'binary:user03', true, true)\"}", "Every row is read.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned)]),

@@ -3,7 +3,7 @@
 
 use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{pattern, reverse_ts, Design, Script, Verdict};
+use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
 
 const USERS: &[(&str, &str)] = &[("001", "小红"), ("002", "小黑"), ("003", "小白")];
 /// (follower, followed)
@@ -193,7 +193,7 @@ fn deliver(author: &str, ts: u64) -> String {
     s.done().trim_end().to_string()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     let newest_001 = post_sample()
         .into_iter()
         .filter(|p| p.0 == "001")
@@ -211,7 +211,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "One row per user: cf1 for the profile, cf2 for whom they follow, cf3 for their fans, one column per other user. A user's lists are one get; following someone writes the follower's cf2 and the followed user's cf3, two rows to keep in step.",
             tables: &["wb_user"],
-            setup: users,
+            setup: |_| users(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Whom 002 follows and who follows 002", "get 'wb_user', '002'", "Both lists in one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("001 follows 003 (two rows)", "put 'wb_user', '001', 'cf2:003', '小白'\nput 'wb_user', '003', 'cf3:001', '小红'", "Each side's list gets a column: two rows per follow, not atomic together.").shows([on(Measure::RowsPerAction).eq(2.0)]),
@@ -225,7 +227,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "2,000 posts by 40 authors, a few of them prolific, arriving in bursts. The key <pid>_<Long.MAX_VALUE - timestamp> puts each author's posts together and, because a later time gives a smaller number, newest first. A prefix scan with a limit returns the latest posts without reading the rest.",
             tables: &["wb_post"],
-            setup: posts,
+            setup: |_| posts(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("The 5 newest posts of 001", "scan 'wb_post', {ROWPREFIXFILTER => '001_', LIMIT => 5}", "Stops after five rows: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(5.0)]),
                 pattern("The newest post of 001 is the first row", format!("get 'wb_post', '{newest_001}'"), "The first key of the prefix is the latest post.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -239,7 +243,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "Posting writes the post id into each fan's row as a new version of cf:sq (VERSIONS => 10000). Reading the newest N versions of one cell gives the timeline in time order. It leans on versions as a list: HBase orders versions by timestamp only, and a flush or compaction drops anything past 10000.",
             tables: &["wb_inbox"],
-            setup: inbox,
+            setup: |_| inbox(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Home timeline of 003: newest 10 posts", "get 'wb_inbox', '003', {COLUMN => 'cf:sq', VERSIONS => 10}", "Ten versions of one cell, newest first.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("002 posts: one new version per fan", deliver("002", BASE_TS + 61 * 60_000), "Every fan's row gets the post id: rows written per post = the author's fans.").shows([on(Measure::RowsPerAction).eq(fans("002") as f64)]),
@@ -253,7 +259,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "400 users each follow a dozen others, picked with the skew real networks have: a few celebrities collect most follows (wb_fan_user lists each user's fans). Posting copies the post id into every fan's inbox row, so the cost of one post is its author's fan count: a handful of rows for most users, a large share of the whole user base for a celebrity. Reading a timeline stays one get; the write side pays.",
             tables: &["wb_fan_user", "wb_fan_inbox"],
-            setup: fanout,
+            setup: |_| fanout(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("The celebrity u000's fans", "get 'wb_fan_user', 'u000'", "One row, one column per fan.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("An ordinary user posts", fanout_post(ordinary, BASE_TS), "A few inbox rows.").shows([on(Measure::RowsPerAction).eq(ordinary_fans)]),
