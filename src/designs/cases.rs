@@ -1,5 +1,6 @@
 //! The 2009 case studies (design document 003): de-normalize into rows and families.
 
+use super::gen::{bursty_times, Gen};
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
 
@@ -78,36 +79,49 @@ fn student_course() -> String {
 
 const T0: u64 = 1_246_000_000_000;
 
-/// Actions in the sample, and users they are spread over.
-const ACTIONS: u64 = 400;
-const ACTION_USERS: u64 = 8;
+/// Actions in the sample at the medium size, and users they are spread over.
+const ACTIONS: u64 = 4_000;
+const ACTION_USERS: u64 = 40;
 
-/// The key of action `i`.
-fn action_key_of(i: u64) -> String {
-    let ts = T0 + i * 37_000;
-    format!("user{:02}{}{:04}", i % ACTION_USERS, reverse_ts(ts), i)
+/// `(user, time)` of each action: a few users act far more than the rest, and actions come in
+/// bursts.
+fn action_sample(size: Size) -> Vec<(u64, u64)> {
+    let mut g = Gen::new(2009);
+    let times = bursty_times(&mut g, T0, size.of_usize(ACTIONS as usize), 9_000);
+    let users = size.of(ACTION_USERS);
+    times
+        .into_iter()
+        .map(|ts| (g.skewed(users, 2.0), ts))
+        .collect()
+}
+
+/// The key of action `i` of `user` at `ts`: `user<nnn><Long.MAX_VALUE - ts><event id>`.
+fn action_key_of(user: u64, ts: u64, i: usize) -> String {
+    format!("user{user:03}{}{i:05}", reverse_ts(ts))
 }
 
 /// The key of `user`'s action at position `skip` (0-based) in key order, newest first.
-pub fn action_key(user: u64, skip: u64) -> String {
-    let mut mine: Vec<u64> = (0..ACTIONS).filter(|i| i % ACTION_USERS == user).collect();
-    mine.sort_unstable_by(|a, b| b.cmp(a));
-    mine.get(skip as usize)
-        .map(|i| action_key_of(*i))
-        .unwrap_or_default()
+pub fn action_key(size: Size, user: u64, skip: u64) -> String {
+    let mut mine: Vec<String> = action_sample(size)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, a)| a.0 == user)
+        .map(|(i, (u, ts))| action_key_of(u, ts, i))
+        .collect();
+    mine.sort_unstable();
+    mine.get(skip as usize).cloned().unwrap_or_default()
 }
 
-fn user_action() -> String {
+fn user_action(size: Size) -> String {
     let mut s = Script::default();
-    s.line("create 'cs_action', 'name'");
+    s.line("create 'cs_action', 'name', {MAX_FILESIZE => 16384}");
     let actions = ["login", "view", "search", "buy", "logout"];
-    for i in 0..ACTIONS {
-        let ts = T0 + i * 37_000;
+    for (i, (user, ts)) in action_sample(size).into_iter().enumerate() {
         s.put_at(
             "cs_action",
-            &action_key_of(i),
+            &action_key_of(user, ts, i),
             "name:",
-            actions[(i % 5) as usize],
+            actions[i % 5],
             ts,
         );
     }
@@ -218,24 +232,36 @@ pub fn designs(size: Size) -> Vec<Design> {
             title: "Recent actions: user + reverse time + event id",
             source: "003",
             verdict: Verdict::Recommended,
-            why: "<user><Long.MAX_VALUE - time><event id> keeps a user's actions together, newest first, with no index to maintain on insert. 'Ten most recent actions, skipping twenty' has no offset to lean on: either read thirty rows from the start of the prefix and drop twenty, or, as a pager does, start the next page just after the last key of the previous one and read exactly ten.",
+            why: "<user><Long.MAX_VALUE - time><event id> keeps a user's actions together, newest first, with no index to maintain on insert (4,000 actions of 40 users at the medium size, in bursts, a few users acting far more than the rest). 'Ten most recent actions, skipping twenty' has no offset to lean on: either read thirty rows from the start of the prefix and drop twenty, or, as a pager does, start the next page just after the last key of the previous one and read exactly ten.",
             tables: &["cs_action"],
-            setup: |_| user_action(),
+            setup: user_action,
             size,
-            scales: false,
+            scales: true,
             patterns: vec![
                 pattern(
-                    "Actions 1–30 of user03 (skipping by reading)",
-                    "scan 'cs_action', {ROWPREFIXFILTER => 'user03', LIMIT => 30}",
+                    "Actions 1–30 of user003 (skipping by reading)",
+                    "scan 'cs_action', {ROWPREFIXFILTER => 'user003', LIMIT => 30}",
                     "30 rows read in key order; a client wanting 21–30 throws the first 20 away.",
                 )
                 .shows([scanned_is_returned(), on(Measure::RowsReturned).eq(30.0)]),
                 pattern(
-                    "Actions 21–30 of user03 (from the 20th key on)",
-                    format!("scan 'cs_action', {{STARTROW => '{}', STOPROW => 'user04', LIMIT => 10}}", action_key(3, 20)),
+                    "Actions 21–30 of user003 (from the 20th key on)",
+                    format!("scan 'cs_action', {{STARTROW => '{}', STOPROW => 'user004', LIMIT => 10}}", action_key(size, 3, 20)),
                     "Starting at the 21st key reads exactly the page: rows 21–30.",
                 )
                 .shows([scanned_is_returned(), on(Measure::RowsReturned).eq(10.0)]),
+                pattern(
+                    "Every action of the busiest user, user000",
+                    "count 'cs_action', {ROWPREFIXFILTER => 'user000'}",
+                    "A few users act most: their prefix is long, and still one range.",
+                )
+                .shows([scanned_is_returned(), on(Measure::RowsReturned).gt(30.0)]),
+                pattern(
+                    "Actions of every user (a full scan)",
+                    "count 'cs_action'",
+                    "The table has split: a full read touches every region.",
+                )
+                .shows([scanned_is_returned(), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {

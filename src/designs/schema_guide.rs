@@ -57,10 +57,34 @@ const USERNAMES: &[&str] = &[
     "judy",
 ];
 
-fn hashed_ids() -> String {
+/// Generated users beyond the named ten at the medium size.
+const MORE_USERNAMES: u64 = 1_000;
+
+/// The generated usernames: syllables strung to names of two to twelve letters, so the keys'
+/// lengths would vary if the names were the keys.
+fn more_usernames(size: Size) -> Vec<String> {
+    const SYLLABLES: &[&str] = &["ka", "lo", "mi", "ren", "su", "ta", "vy", "xe", "zo", "an"];
+    let mut g = Gen::new(16);
+    (0..size.of(MORE_USERNAMES))
+        .map(|i| {
+            let parts = 1 + g.below(6);
+            let name: String = (0..parts)
+                .map(|_| SYLLABLES[g.below(SYLLABLES.len() as u64) as usize])
+                .collect();
+            format!("{name}{i}")
+        })
+        .collect()
+}
+
+fn hashed_ids(size: Size) -> String {
     let mut s = Script::default();
     s.line("create 'sg_users', 'u', SPLITS => ['4', '8', 'c']");
-    for name in USERNAMES {
+    let more = more_usernames(size);
+    for name in USERNAMES
+        .iter()
+        .copied()
+        .chain(more.iter().map(String::as_str))
+    {
         let key = md5_hex(name, 16);
         s.put("sg_users", &key, "u:name", name).put(
             "sg_users",
@@ -191,7 +215,11 @@ fn frequent_updates() -> String {
     s.done()
 }
 
-fn columns_as_data() -> String {
+/// Readers beyond u01–u03 at the medium size, and the articles there are.
+const READERS: u64 = 600;
+const ARTICLES: u64 = 3_000;
+
+fn columns_as_data(size: Size) -> String {
     let mut s = Script::default();
     s.line("create 'sg_reads', 'a'");
     for (u, user) in ["u01", "u02", "u03"].iter().enumerate() {
@@ -201,6 +229,21 @@ fn columns_as_data() -> String {
                 user,
                 &format!("a:{}", 1000 + art * 7),
                 &format!("article {}", 1000 + art * 7),
+            );
+        }
+    }
+    // Further readers: a few read a great deal, most a little, and the newest articles (the
+    // largest ids) are read most.
+    let mut g = Gen::new(1007);
+    for r in 4..4 + size.of(READERS) {
+        let user = format!("u{r:02}");
+        for _ in 0..1 + g.skewed(60, 3.0) {
+            let art = 1000 + g.recent(ARTICLES, 3.0);
+            s.put(
+                "sg_reads",
+                &user,
+                &format!("a:{art}"),
+                &format!("article {art}"),
             );
         }
     }
@@ -346,15 +389,16 @@ pub fn designs(size: Size) -> Vec<Design> {
             title: "Hashed string ids: fixed length, evenly spread",
             source: "002",
             verdict: Verdict::Tradeoff,
-            why: "Usernames of any length become a 16-hex-digit MD5 prefix, so every key has the same length and the keys spread evenly over the key space. The natural order is gone: no range scan over names, only gets by hashing the name again.",
+            why: "Usernames of any length (ten named ones and a thousand generated at the medium size) become a 16-hex-digit MD5 prefix, so every key has the same length and the keys spread evenly over the key space. The natural order is gone: no range scan over names, only gets by hashing the name again.",
             tables: &["sg_users"],
-            setup: |_| hashed_ids(),
+            setup: hashed_ids,
             size,
-            scales: false,
+            scales: true,
             patterns: vec![
                 pattern("Look up carol_the_long_named", format!("get 'sg_users', '{}'", md5_hex("carol_the_long_named", 16)), "Hash the name, then one get.").shows([on(Measure::RowsScanned).eq(1.0)]),
-                pattern("Keys in stored order", "scan 'sg_users', {COLUMNS => ['u:name']}", "Alphabetical order of names is lost.").shows([scanned_is_returned()]),
-                pattern("Twenty new users: where the writes go", new_users(20), "Hashed keys fall evenly over the four pre-split regions.").actions(20).shows([on(Measure::RegionsTouched).eq(4.0), on(Measure::BusiestWriteShare).lt(50.0)]),
+                pattern("The first 20 keys in stored order", "scan 'sg_users', {COLUMNS => ['u:name'], LIMIT => 20}", "Alphabetical order of names is lost.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(20.0)]),
+                pattern("Twenty new users: where the writes go", new_users(20), "Hashed keys fall evenly over the four pre-split regions and those they split into.").actions(20).shows([on(Measure::RegionsTouched).ge(4.0), on(Measure::BusiestWriteShare).lt(50.0)]),
+                pattern("Every user", "count 'sg_users'", "Every region holds a share of the users.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq((USERNAMES.len() as u64 + size.of(MORE_USERNAMES) + 20) as f64), on(Measure::RegionsTouched).ge(4.0)]),
             ],
         },
         Design {
@@ -427,15 +471,16 @@ pub fn designs(size: Size) -> Vec<Design> {
             title: "Article ids as column qualifiers",
             source: "002",
             verdict: Verdict::Recommended,
-            why: "A user's row has one column per article read, the qualifier being the article id, so 'what did u02 read' is one get and 'did u02 read 1007' is a get of one column. Family and qualifier names are stored in every cell, so they are kept short (a, 1007).",
+            why: "A user's row has one column per article read, the qualifier being the article id (hundreds of generated readers besides u01–u03, a few reading a great deal and the newest articles read most), so 'what did u02 read' is one get and 'did u02 read 1007' is a get of one column. Family and qualifier names are stored in every cell, so they are kept short (a, 1007).",
             tables: &["sg_reads"],
-            setup: |_| columns_as_data(),
+            setup: columns_as_data,
             size,
-            scales: false,
+            scales: true,
             patterns: vec![
                 pattern("Everything u02 read", "get 'sg_reads', 'u02'", "One row, one column per article.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Did u02 read article 1007?", "get 'sg_reads', 'u02', 'a:1007'", "One column of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Articles 1000–1019 read by u03", "get 'sg_reads', 'u03', {FILTER => \"ColumnRangeFilter('1000', true, '1020', false)\"}", "Qualifiers are sorted too.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Who read article 3990, a recent one (not what the key serves)", "count 'sg_reads', {FILTER => \"QualifierFilter(=, 'binary:3990')\"}", "Readers are rows, articles are columns: asking by article reads every row, in every region.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {
