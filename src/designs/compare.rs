@@ -62,10 +62,12 @@ impl Versus {
 
     /// `A's rows scanned (400) > 4 × B's rows scanned (20)`.
     pub fn explain(&self, a: &SideRun, b: &SideRun) -> String {
+        // A factor keeps its exact digits (0.125, not 0.1): it is part of the relation.
         let factor = if self.factor == 1.0 {
             String::new()
         } else {
-            format!("{} × ", lesson::number(self.factor))
+            let digits = format!("{:.3}", self.factor);
+            format!("{} × ", digits.trim_end_matches('0').trim_end_matches('.'))
         };
         format!(
             "A's {m} ({}) {} {factor}B's {m} ({})",
