@@ -12,6 +12,7 @@ pub mod loads;
 mod org;
 mod person_role;
 mod schema_guide;
+pub mod size;
 mod techniques;
 pub mod tour;
 mod weibo;
@@ -19,6 +20,7 @@ mod weibo;
 use crate::shell::{quote, Shell};
 
 pub use lesson::{Claim, Measure, Measures, PatternRun};
+pub use size::Size;
 
 /// What the design teaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,12 +82,22 @@ pub struct Design {
     pub why: &'static str,
     /// The tables its script creates.
     pub tables: &'static [&'static str],
-    /// The shell script that creates the tables and loads the sample data.
-    pub setup: fn() -> String,
+    /// The shell script that creates the tables and loads the sample data at a size.
+    pub setup: fn(Size) -> String,
+    /// The size this design's sample data and access patterns are built for.
+    pub size: Size,
+    /// Whether the sample grows with the size. The documents' own small examples (five persons
+    /// and three roles, eight departments) load the same at every size.
+    pub scales: bool,
     pub patterns: Vec<Pattern>,
 }
 
 impl Design {
+    /// The script that creates the tables and loads the sample data at the design's size.
+    pub fn setup_script(&self) -> String {
+        (self.setup)(self.size)
+    }
+
     /// Runs access pattern `index` on a shell holding the design's tables and measures it.
     /// The error names the failed command, or an index past the patterns.
     pub fn run_pattern(&self, shell: &mut Shell, index: usize) -> Result<PatternRun, String> {
@@ -103,33 +115,57 @@ impl Design {
     }
 }
 
-/// Every design, in the order of the design documents.
+/// Every design at the default size, in the order of the design documents.
 pub fn catalogue() -> Vec<Design> {
+    catalogue_at(Size::default())
+}
+
+/// Every design with its sample data and access patterns built for `size`.
+pub fn catalogue_at(size: Size) -> Vec<Design> {
     let mut all = Vec::new();
-    all.extend(person_role::designs());
-    all.extend(org::designs());
-    all.extend(weibo::designs());
-    all.extend(csdn::designs());
-    all.extend(techniques::designs_001());
-    all.extend(schema_guide::designs());
-    all.extend(techniques::designs_002());
-    all.extend(cases::designs());
-    all.extend(follow::designs());
-    all.extend(techniques::designs_004());
+    all.extend(person_role::designs(size));
+    all.extend(org::designs(size));
+    all.extend(weibo::designs(size));
+    all.extend(csdn::designs(size));
+    all.extend(techniques::designs_001(size));
+    all.extend(schema_guide::designs(size));
+    all.extend(techniques::designs_002(size));
+    all.extend(cases::designs(size));
+    all.extend(follow::designs(size));
+    all.extend(techniques::designs_004(size));
     all
 }
 
-/// The catalogue, built once per thread and shared: the page reads it on every render.
+/// The catalogue at the default size, built once per thread and shared: the page reads it on
+/// every render.
 pub fn shared() -> std::rc::Rc<[Design]> {
-    thread_local! {
-        static SHARED: std::rc::Rc<[Design]> = catalogue().into();
-    }
-    SHARED.with(std::rc::Rc::clone)
+    shared_at(Size::default())
 }
 
-/// The design with this id.
+/// The catalogue at `size`, built the first time a design of that size is asked for and then
+/// shared.
+pub fn shared_at(size: Size) -> std::rc::Rc<[Design]> {
+    use std::cell::RefCell;
+    use std::collections::BTreeMap;
+    thread_local! {
+        static SHARED: RefCell<BTreeMap<Size, std::rc::Rc<[Design]>>> = RefCell::default();
+    }
+    SHARED.with(|cell| {
+        cell.borrow_mut()
+            .entry(size)
+            .or_insert_with(|| catalogue_at(size).into())
+            .clone()
+    })
+}
+
+/// The design with this id, at the default size.
 pub fn find(id: &str) -> Option<Design> {
-    shared().iter().find(|d| d.id == id).cloned()
+    find_at(id, Size::default())
+}
+
+/// The design with this id, built for `size`.
+pub fn find_at(id: &str, size: Size) -> Option<Design> {
+    shared_at(size).iter().find(|d| d.id == id).cloned()
 }
 
 /// Java's `Long.MAX_VALUE - ts`, the reverse timestamp that makes the newest sort first.

@@ -195,3 +195,49 @@ fn replacing_drops_the_persons_table_first() -> Result<(), String> {
     assert!(t.descriptor.family(b"mine").is_none());
     Ok(())
 }
+
+#[test]
+fn a_picked_size_is_kept_per_design_and_outlives_its_tables() -> Result<(), String> {
+    use rowkey::designs::Size;
+    let mut loads = Loads::default();
+    assert_eq!(loads.size("csdn.blog"), Size::Medium);
+    loads.set_size("csdn.blog", Size::Large);
+    loads.record("csdn.blog", Placement::own(&["blog"]));
+    assert_eq!(loads.size("csdn.blog"), Size::Large);
+    assert_eq!(loads.size("weibo.posts"), Size::Medium);
+    // The person dropped the table: the load is forgotten, the size is not.
+    loads.prune(|_| false);
+    assert!(loads.get("csdn.blog").is_none());
+    assert_eq!(loads.size("csdn.blog"), Size::Large);
+    let saved = serde_json::to_string(&loads).map_err(|e| e.to_string())?;
+    assert!(saved.contains("\"large\""), "{saved}");
+    // Back to the default: nothing left to keep. Loads saved before sizes existed still read.
+    loads.set_size("csdn.blog", Size::Medium);
+    assert!(loads.is_empty());
+    let old: Loads =
+        serde_json::from_str(r#"{"by_design":{"csdn.blog":{"names":[["blog","blog"]]}}}"#)
+            .map_err(|e| e.to_string())?;
+    assert_eq!(old.size("csdn.blog"), Size::Medium);
+    assert!(old.get("csdn.blog").is_some());
+    Ok(())
+}
+
+#[test]
+fn a_design_at_another_size_loads_other_data_under_the_same_rewrite() -> Result<(), String> {
+    use rowkey::designs::{find_at, Size};
+    let small = find_at("csdn.blog", Size::Small).ok_or("no csdn.blog")?;
+    let medium = find_at("csdn.blog", Size::Medium).ok_or("no csdn.blog")?;
+    assert!(small.scales);
+    assert!(small.setup_script().len() * 3 < medium.setup_script().len());
+    // Loaded under another name at a size, every command names the new table.
+    let p = Placement::free(small.tables, |t| t == "blog");
+    let script = setup_as(&small, &p)?;
+    assert!(
+        script.lines().all(|l| l.contains("'blog_2'")),
+        "every line renamed"
+    );
+    // The documents' own small examples are the same at every size.
+    let org = find_at("org.departments", Size::Large).ok_or("no org")?;
+    assert!(!org.scales);
+    Ok(())
+}

@@ -46,7 +46,7 @@ const IDS: &[&str] = &[
 fn loaded(id: &str) -> Result<Shell, String> {
     let design = find(id).ok_or(format!("no design {id}"))?;
     let (mut sh, _) = shell_at(1_700_000_000_000);
-    for o in sh.run(&(design.setup)()) {
+    for o in sh.run(&design.setup_script()) {
         if let Some(e) = o.error {
             return Err(format!(
                 "{id}: setup failed at {:?}: {}",
@@ -354,7 +354,7 @@ fn metric_pattern_names_say_what_they_run() -> Result<(), String> {
 fn actions_21_to_30_are_exactly_rows_21_to_30() -> Result<(), String> {
     let d = find("cases.user-action").ok_or("missing")?;
     let mut sh = loaded(d.id)?;
-    let all = sh.run("scan 'cs_action', {ROWPREFIXFILTER => 'user03'}");
+    let all = sh.run("scan 'cs_action', {ROWPREFIXFILTER => 'user003'}");
     let keys = all
         .iter()
         .find_map(|o| o.trace.clone())

@@ -3,12 +3,12 @@
 //! written per action, KeyValue bytes per record, runs flushed), and every relation holds.
 mod common;
 use common::*;
-use rowkey::designs::{catalogue, Design};
+use rowkey::designs::{catalogue, catalogue_at, Design, Size};
 use rowkey::shell::Shell;
 
 fn loaded(design: &Design) -> Result<Shell, String> {
     let (mut sh, _) = shell_at(1_700_000_000_000);
-    for o in sh.run(&(design.setup)()) {
+    for o in sh.run(&design.setup_script()) {
         if let Some(e) = o.error {
             return Err(format!(
                 "{}: setup failed at {:?}: {}",
@@ -19,10 +19,10 @@ fn loaded(design: &Design) -> Result<Shell, String> {
     Ok(sh)
 }
 
-#[test]
-fn every_design_shows_its_lesson_in_numbers() -> Result<(), String> {
+/// Loads every design at `size` and runs its access patterns in order: every claim holds.
+fn every_design_shows_its_lesson_at(size: Size) -> Result<(), String> {
     let mut failures = Vec::new();
-    for design in catalogue() {
+    for design in catalogue_at(size) {
         let claims: usize = design.patterns.iter().map(|p| p.claims.len()).sum();
         if claims == 0 {
             failures.push(format!("{}: no lesson in numbers", design.id));
@@ -32,14 +32,20 @@ fn every_design_shows_its_lesson_in_numbers() -> Result<(), String> {
             let run = design.run_pattern(&mut sh, i)?;
             let m = &run.measures;
             println!(
-                "{} / {}: reads {} scanned {} returned {} regions {} rows written {} share {:.1}% rows/action {:.2} bytes/record {:.1} runs {} {:?}",
-                design.id, p.name, m.reads, m.rows_scanned, m.rows_returned, m.regions_touched,
+                "{} {} / {}: reads {} scanned {} returned {} regions {} rows written {} share {:.1}% rows/action {:.2} bytes/record {:.1} runs {} {:?}",
+                size.label(), design.id, p.name, m.reads, m.rows_scanned, m.rows_returned, m.regions_touched,
                 m.rows_written, m.busiest_write_share, m.rows_per_action(), m.bytes_per_record(),
                 m.runs_flushed, m.flushed_by_family
             );
             for (claim, held) in &run.checks {
                 if !held {
-                    failures.push(format!("{} / {}: {}", design.id, p.name, claim.explain(m)));
+                    failures.push(format!(
+                        "{} {} / {}: {}",
+                        size.label(),
+                        design.id,
+                        p.name,
+                        claim.explain(m)
+                    ));
                 }
             }
         }
@@ -49,6 +55,21 @@ fn every_design_shows_its_lesson_in_numbers() -> Result<(), String> {
     } else {
         Err(failures.join("\n"))
     }
+}
+
+#[test]
+fn every_design_shows_its_lesson_in_numbers() -> Result<(), String> {
+    every_design_shows_its_lesson_at(Size::default())
+}
+
+#[test]
+fn every_design_shows_its_lesson_at_the_small_size() -> Result<(), String> {
+    every_design_shows_its_lesson_at(Size::Small)
+}
+
+#[test]
+fn every_design_shows_its_lesson_at_the_large_size() -> Result<(), String> {
+    every_design_shows_its_lesson_at(Size::Large)
 }
 
 #[test]

@@ -10,7 +10,11 @@ fn every_tour_runs_and_each_steps_number_holds() -> Result<(), String> {
     let mut failures = Vec::new();
     for design in catalogue() {
         let (mut sh, _) = shell_at(1_700_000_000_000);
-        if let Some(e) = sh.run(&(design.setup)()).into_iter().find_map(|o| o.error) {
+        if let Some(e) = sh
+            .run(&design.setup_script())
+            .into_iter()
+            .find_map(|o| o.error)
+        {
             return Err(format!("{}: setup failed: {}", design.id, e.message));
         }
         for (n, step) in tour(&design).iter().enumerate() {

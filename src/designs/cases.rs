@@ -1,7 +1,8 @@
 //! The 2009 case studies (design document 003): de-normalize into rows and families.
 
+use super::gen::{bursty_times, Gen};
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{pattern, reverse_ts, Design, Script, Verdict};
+use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
 
 /// (id, name, parents with their level, level of this location)
 const LOCATIONS: &[(&str, &str, &[(&str, &str)], &str)] = &[
@@ -78,36 +79,49 @@ fn student_course() -> String {
 
 const T0: u64 = 1_246_000_000_000;
 
-/// Actions in the sample, and users they are spread over.
-const ACTIONS: u64 = 400;
-const ACTION_USERS: u64 = 8;
+/// Actions in the sample at the medium size, and users they are spread over.
+const ACTIONS: u64 = 4_000;
+const ACTION_USERS: u64 = 40;
 
-/// The key of action `i`.
-fn action_key_of(i: u64) -> String {
-    let ts = T0 + i * 37_000;
-    format!("user{:02}{}{:04}", i % ACTION_USERS, reverse_ts(ts), i)
+/// `(user, time)` of each action: a few users act far more than the rest, and actions come in
+/// bursts.
+fn action_sample(size: Size) -> Vec<(u64, u64)> {
+    let mut g = Gen::new(2009);
+    let times = bursty_times(&mut g, T0, size.of_usize(ACTIONS as usize), 9_000);
+    let users = size.of(ACTION_USERS);
+    times
+        .into_iter()
+        .map(|ts| (g.skewed(users, 2.0), ts))
+        .collect()
+}
+
+/// The key of action `i` of `user` at `ts`: `user<nnn><Long.MAX_VALUE - ts><event id>`.
+fn action_key_of(user: u64, ts: u64, i: usize) -> String {
+    format!("user{user:03}{}{i:05}", reverse_ts(ts))
 }
 
 /// The key of `user`'s action at position `skip` (0-based) in key order, newest first.
-pub fn action_key(user: u64, skip: u64) -> String {
-    let mut mine: Vec<u64> = (0..ACTIONS).filter(|i| i % ACTION_USERS == user).collect();
-    mine.sort_unstable_by(|a, b| b.cmp(a));
-    mine.get(skip as usize)
-        .map(|i| action_key_of(*i))
-        .unwrap_or_default()
+pub fn action_key(size: Size, user: u64, skip: u64) -> String {
+    let mut mine: Vec<String> = action_sample(size)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, a)| a.0 == user)
+        .map(|(i, (u, ts))| action_key_of(u, ts, i))
+        .collect();
+    mine.sort_unstable();
+    mine.get(skip as usize).cloned().unwrap_or_default()
 }
 
-fn user_action() -> String {
+fn user_action(size: Size) -> String {
     let mut s = Script::default();
-    s.line("create 'cs_action', 'name'");
+    s.line("create 'cs_action', 'name', {MAX_FILESIZE => 16384}");
     let actions = ["login", "view", "search", "buy", "logout"];
-    for i in 0..ACTIONS {
-        let ts = T0 + i * 37_000;
+    for (i, (user, ts)) in action_sample(size).into_iter().enumerate() {
         s.put_at(
             "cs_action",
-            &action_key_of(i),
+            &action_key_of(user, ts, i),
             "name:",
-            actions[(i % 5) as usize],
+            actions[i % 5],
             ts,
         );
     }
@@ -179,7 +193,7 @@ fn next_lines(n: u64) -> String {
     s.done().trim_end().to_string()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     let t = T0 / 1000;
     vec![
         Design {
@@ -189,7 +203,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "One row per location; parent:<id> and child:<id> columns hold the links with the level as value. Every ancestor is listed (Qingdao names China and Shandong) and every descendant too (China lists its provinces and their cities), so ancestors and descendants are one get each, with no recursive queries; the level in the value tells direct children from the rest.",
             tables: &["cs_location"],
-            setup: locations,
+            setup: |_| locations(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("China and its provinces", "get 'cs_location', '1', {COLUMN => 'child', FILTER => \"ValueFilter(=, 'binary:state')\"}", "child: lists every descendant with its level; the provinces are the children whose level is state.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Qingdao and all its ancestors", "get 'cs_location', '8', 'parent'", "Both levels in one family.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -202,7 +218,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "The relational join table disappears: a student row lists its courses as course:<id> = type and a course row lists its students. Each question is one get; enrolling writes both rows.",
             tables: &["cs_student", "cs_course"],
-            setup: student_course,
+            setup: |_| student_course(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Courses of student s1", "get 'cs_student', 's1', 'course'", "One family of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Students of course c1", "get 'cs_course', 'c1', 'student'", "The mirrored list.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -214,22 +232,36 @@ pub fn designs() -> Vec<Design> {
             title: "Recent actions: user + reverse time + event id",
             source: "003",
             verdict: Verdict::Recommended,
-            why: "<user><Long.MAX_VALUE - time><event id> keeps a user's actions together, newest first, with no index to maintain on insert. 'Ten most recent actions, skipping twenty' has no offset to lean on: either read thirty rows from the start of the prefix and drop twenty, or, as a pager does, start the next page just after the last key of the previous one and read exactly ten.",
+            why: "<user><Long.MAX_VALUE - time><event id> keeps a user's actions together, newest first, with no index to maintain on insert (4,000 actions of 40 users at the medium size, in bursts, a few users acting far more than the rest). 'Ten most recent actions, skipping twenty' has no offset to lean on: either read thirty rows from the start of the prefix and drop twenty, or, as a pager does, start the next page just after the last key of the previous one and read exactly ten.",
             tables: &["cs_action"],
             setup: user_action,
+            size,
+            scales: true,
             patterns: vec![
                 pattern(
-                    "Actions 1–30 of user03 (skipping by reading)",
-                    "scan 'cs_action', {ROWPREFIXFILTER => 'user03', LIMIT => 30}",
+                    "Actions 1–30 of user003 (skipping by reading)",
+                    "scan 'cs_action', {ROWPREFIXFILTER => 'user003', LIMIT => 30}",
                     "30 rows read in key order; a client wanting 21–30 throws the first 20 away.",
                 )
                 .shows([scanned_is_returned(), on(Measure::RowsReturned).eq(30.0)]),
                 pattern(
-                    "Actions 21–30 of user03 (from the 20th key on)",
-                    format!("scan 'cs_action', {{STARTROW => '{}', STOPROW => 'user04', LIMIT => 10}}", action_key(3, 20)),
+                    "Actions 21–30 of user003 (from the 20th key on)",
+                    format!("scan 'cs_action', {{STARTROW => '{}', STOPROW => 'user004', LIMIT => 10}}", action_key(size, 3, 20)),
                     "Starting at the 21st key reads exactly the page: rows 21–30.",
                 )
                 .shows([scanned_is_returned(), on(Measure::RowsReturned).eq(10.0)]),
+                pattern(
+                    "Every action of the busiest user, user000",
+                    "count 'cs_action', {ROWPREFIXFILTER => 'user000'}",
+                    "A few users act most: their prefix is long, and still one range.",
+                )
+                .shows([scanned_is_returned(), on(Measure::RowsReturned).gt(30.0)]),
+                pattern(
+                    "Actions of every user (a full scan)",
+                    "count 'cs_action'",
+                    "The table has split: a full read touches every region.",
+                )
+                .shows([scanned_is_returned(), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {
@@ -239,7 +271,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "friend:<user id> = type turns the friendship table into one sparse row per user: a user's friends are one get, and walking the graph (say, a shortest path from u1 to u4) is a get per visited user.",
             tables: &["cs_user"],
-            setup: user_friends,
+            setup: |_| user_friends(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Friends of u1", "get 'cs_user', 'u1', 'friend'", "One row of the sparse matrix.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("One step further: friends of u2 and u6", "get 'cs_user', 'u2', 'friend'\nget 'cs_user', 'u6', 'friend'", "Breadth-first, a get per user.").shows([on(Measure::Reads).eq(2.0), scanned_is_returned()]),
@@ -252,7 +286,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "<time><counter> makes every 5-minute, hourly or daily analysis one range scan, and the counter keeps two lines of the same second apart. The cost: all writes go to the newest region, the same hotspot as any time-first key (watch the last region).",
             tables: &["cs_access"],
-            setup: access_log,
+            setup: |_| access_log(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("One minute of traffic", format!("count 'cs_access', {{STARTROW => '{}', STOPROW => '{}'}}", t + 60, t + 120), "A contiguous range: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(120.0)]),
                 pattern("Lines of one user (not what the key serves)", "count 'cs_access', {FILTER => \"SingleColumnValueFilter('user', 'login_id', =, 'binary:user03', true, true)\"}", "Every row is read.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned)]),

@@ -5,7 +5,7 @@
 //! never touches the person's tables: the history is loaded, then the write stream is
 //! measured, then the reads, with the measures of [`lesson`].
 
-use super::gen::Gen;
+use super::gen::{bursty_times, Gen};
 use super::lesson::{self, on, scanned_is_returned, Claim, Measure, Measures, Rel};
 use super::{md5_hex, Script};
 use crate::shell::Shell;
@@ -62,10 +62,12 @@ impl Versus {
 
     /// `A's rows scanned (400) > 4 × B's rows scanned (20)`.
     pub fn explain(&self, a: &SideRun, b: &SideRun) -> String {
+        // A factor keeps its exact digits (0.125, not 0.1): it is part of the relation.
         let factor = if self.factor == 1.0 {
             String::new()
         } else {
-            format!("{} × ", lesson::number(self.factor))
+            let digits = format!("{:.3}", self.factor);
+            format!("{} × ", digits.trim_end_matches('0').trim_end_matches('.'))
         };
         format!(
             "A's {m} ({}) {} {factor}B's {m} ({})",
@@ -186,6 +188,9 @@ pub fn pairs() -> Vec<Pair> {
         sequential_vs_hashed(),
         timestamp_vs_metric_first(),
         wide_vs_tall(),
+        plain_vs_salted(),
+        long_vs_short_names(),
+        plain_vs_reversed_domains(),
     ]
 }
 
@@ -473,6 +478,293 @@ fn wide_vs_tall() -> Pair {
             versus(Phase::Writes, Measure::BusiestWriteShare, Rel::Gt, 1.0),
             versus(Phase::Writes, Measure::BytesPerRecord, Rel::Lt, 1.0),
             versus(Phase::Reads, Measure::RowsScanned, Rel::Lt, 0.2),
+        ],
+    }
+}
+
+/// Events keyed by their time, in bursts; the question is one minute of them.
+fn plain_vs_salted() -> Pair {
+    const BUCKETS: u64 = 8;
+    const T0: u64 = 1_700_000_000_000;
+    const HISTORY: usize = 1_500;
+    const NEW: usize = 100;
+    let times = bursty_times(&mut Gen::new(10), T0, HISTORY + NEW, 200);
+    // The bucket is computed from the time itself, so a reader can compute it again.
+    let bucket =
+        |ts: u64| u64::from_str_radix(&md5_hex(&ts.to_string(), 2), 16).unwrap_or(0) % BUCKETS;
+    let (from, to) = (T0 + 60_000, T0 + 120_000);
+    let side = |label, key: &'static str, table: &'static str, salted: bool| {
+        let row = |ts: u64| {
+            if salted {
+                format!("{}-{ts}", bucket(ts))
+            } else {
+                ts.to_string()
+            }
+        };
+        let mut s = Script::default();
+        if salted {
+            s.line(format!(
+                "create '{table}', 'e', {SPLIT_SMALL}, SPLITS => ['1', '2', '3', '4', '5', '6', '7']"
+            ));
+        } else {
+            s.line(format!("create '{table}', 'e', {SPLIT_SMALL}"));
+        }
+        for (i, ts) in times[..HISTORY].iter().enumerate() {
+            s.put(table, &row(*ts), "e:url", &format!("/p/{}", i % 40));
+        }
+        let setup = s.done();
+        for ts in &times[HISTORY..] {
+            s.put(table, &row(*ts), "e:url", "/new");
+        }
+        let writes = s.done();
+        if salted {
+            for b in 0..BUCKETS {
+                s.line(format!(
+                    "count '{table}', {{STARTROW => '{b}-{from}', STOPROW => '{b}-{to}'}}"
+                ));
+            }
+        } else {
+            s.line(format!(
+                "count '{table}', {{STARTROW => '{from}', STOPROW => '{to}'}}"
+            ));
+        }
+        let reads = s.done();
+        Side {
+            label,
+            key,
+            table,
+            setup,
+            writes,
+            reads,
+            claims: Vec::new(),
+        }
+    };
+    let mut a = side("Plain time keys", "<ts>", "ab_events", false);
+    a.claims = vec![
+        (Phase::Writes, on(Measure::BusiestWriteShare).gt(90.0)),
+        (Phase::Reads, on(Measure::Reads).eq(1.0)),
+        (Phase::Reads, scanned_is_returned()),
+    ];
+    let mut b = side(
+        "Salted: 8 buckets",
+        "<md5(ts) mod 8>-<ts>",
+        "ab_salted",
+        true,
+    );
+    b.claims = vec![
+        (Phase::Writes, on(Measure::BusiestWriteShare).lt(25.0)),
+        (
+            Phase::Writes,
+            on(Measure::RegionsTouched).ge(BUCKETS as f64),
+        ),
+        (Phase::Reads, on(Measure::Reads).eq(BUCKETS as f64)),
+        (Phase::Reads, scanned_is_returned()),
+    ];
+    Pair {
+        id: "plain-vs-salted",
+        title: "Plain time keys against salted time keys",
+        workload: "1,500 events exist, arriving in bursts; 100 more arrive; then every event of one minute.",
+        why: "A plain time key sends every new event to the region at the end of the table. A salt of eight buckets in front of the time spreads them over eight regions, and the minute is still exact reads, but it lives in eight places: one scan becomes eight, merged by the client.",
+        designs: &["schema.salting", "cases.access-log"],
+        write_actions: NEW as u64,
+        read_actions: 1,
+        a,
+        b,
+        versus: vec![
+            versus(Phase::Writes, Measure::BusiestWriteShare, Rel::Gt, 3.0),
+            versus(Phase::Reads, Measure::Reads, Rel::Eq, 1.0 / BUCKETS as f64),
+            versus(Phase::Reads, Measure::RowsReturned, Rel::Eq, 1.0),
+        ],
+    }
+}
+
+/// Customer records of three fields; the questions are a few customers by id.
+fn long_vs_short_names() -> Pair {
+    const HISTORY: u64 = 400;
+    const NEW: u64 = 100;
+    const LOOKUPS: u64 = 10;
+    const COUNTRIES: [&str; 6] = ["CN", "US", "DE", "BR", "IN", "JP"];
+    let mut g = Gen::new(31);
+    let countries: Vec<&str> = (0..HISTORY + NEW)
+        .map(|_| COUNTRIES[g.skewed(COUNTRIES.len() as u64, 2.0) as usize])
+        .collect();
+    let looked_up: Vec<u64> = (0..LOOKUPS).map(|_| g.recent(HISTORY + NEW, 3.0)).collect();
+    let side = |label, key: &'static str, table: &'static str, long: bool| {
+        let (family, email, name, country) = if long {
+            (
+                "customer_profile_information",
+                "email_address",
+                "display_name",
+                "country_code",
+            )
+        } else {
+            ("p", "e", "n", "c")
+        };
+        let row = |i: u64| {
+            if long {
+                format!("customer_account_{i:06}")
+            } else {
+                format!("c{i:06}")
+            }
+        };
+        let record = |s: &mut Script, i: u64| {
+            let r = row(i);
+            s.put(
+                table,
+                &r,
+                &format!("{family}:{email}"),
+                &format!("c{i}@example.com"),
+            )
+            .put(
+                table,
+                &r,
+                &format!("{family}:{name}"),
+                &format!("Customer {i}"),
+            )
+            .put(
+                table,
+                &r,
+                &format!("{family}:{country}"),
+                countries[i as usize],
+            );
+        };
+        let mut s = Script::default();
+        s.line(format!("create '{table}', '{family}', {SPLIT_SMALL}"));
+        for i in 0..HISTORY {
+            record(&mut s, i);
+        }
+        let setup = s.done();
+        for i in HISTORY..HISTORY + NEW {
+            record(&mut s, i);
+        }
+        let writes = s.done();
+        for i in &looked_up {
+            s.line(format!("get '{table}', '{}'", row(*i)));
+        }
+        let reads = s.done();
+        Side {
+            label,
+            key,
+            table,
+            setup,
+            writes,
+            reads,
+            claims: Vec::new(),
+        }
+    };
+    let mut a = side(
+        "Long names",
+        "customer_account_<id>, customer_profile_information:email_address …",
+        "ab_longnames",
+        true,
+    );
+    a.claims = vec![(Phase::Writes, on(Measure::BytesPerRecord).gt(250.0))];
+    let mut b = side("Short names", "c<id>, p:e …", "ab_shortnames", false);
+    b.claims = vec![(Phase::Writes, on(Measure::BytesPerRecord).lt(130.0))];
+    Pair {
+        id: "long-vs-short-names",
+        title: "Long names against short names: bytes per record",
+        workload: "400 customers exist, each an email, a display name and a country; 100 more sign up; then 10 customers are looked up by id, recent ones likelier.",
+        why: "Every cell repeats its row key, family and qualifier next to the value. The same three fields under long names take more than twice the bytes they take under short ones, so the long-named table fills its regions sooner and splits into more of them, for the same customers and the same answers.",
+        designs: &["schema.short-names", "schema.columns-as-data", "schema.wide-row-overhead"],
+        write_actions: NEW,
+        read_actions: LOOKUPS,
+        a,
+        b,
+        versus: vec![
+            versus(Phase::Writes, Measure::BytesPerRecord, Rel::Gt, 2.0),
+            versus(Phase::Reads, Measure::RowsReturned, Rel::Eq, 1.0),
+        ],
+    }
+}
+
+/// Pages of a few sites, most of them of one company's sites; the question is every page of
+/// example.com.
+fn plain_vs_reversed_domains() -> Pair {
+    const HOSTS: [&str; 8] = [
+        "products.example.com",
+        "blog.example.com",
+        "shop.example.com",
+        "www.example.org",
+        "docs.example.org",
+        "news.example.net",
+        "mail.example.net",
+        "api.example.io",
+    ];
+    const HISTORY: u64 = 1_000;
+    const NEW: u64 = 100;
+    let mut g = Gen::new(41);
+    let pages: Vec<(usize, u64)> = (0..HISTORY + NEW)
+        .map(|i| (g.skewed(HOSTS.len() as u64, 1.5) as usize, i))
+        .collect();
+    let of_example_com = pages.iter().filter(|p| p.0 < 3).count() as f64;
+    let side = |label, key: &'static str, table: &'static str, reversed: bool| {
+        let row = |(host, i): (usize, u64)| {
+            let host = if reversed {
+                HOSTS[host].split('.').rev().collect::<Vec<_>>().join(".")
+            } else {
+                HOSTS[host].to_string()
+            };
+            format!("{host}/item/{i:05}")
+        };
+        let mut s = Script::default();
+        s.line(format!("create '{table}', 'page', {SPLIT_SMALL}"));
+        for p in &pages[..HISTORY as usize] {
+            s.put(table, &row(*p), "page:title", &format!("page {}", p.1));
+        }
+        let setup = s.done();
+        for p in &pages[HISTORY as usize..] {
+            s.put(table, &row(*p), "page:title", &format!("page {}", p.1));
+        }
+        let writes = s.done();
+        if reversed {
+            s.line(format!(
+                "count '{table}', {{ROWPREFIXFILTER => 'com.example.'}}"
+            ));
+        } else {
+            s.line(format!(
+                "count '{table}', {{FILTER => \"RowFilter(=, 'regexstring:^[a-z]+\\.example\\.com/')\"}}"
+            ));
+        }
+        let reads = s.done();
+        Side {
+            label,
+            key,
+            table,
+            setup,
+            writes,
+            reads,
+            claims: Vec::new(),
+        }
+    };
+    let mut a = side("Plain domains", "<host>/<path>", "ab_domains_plain", false);
+    a.claims = vec![(
+        Phase::Reads,
+        on(Measure::RowsScanned).gt_times(1.5, Measure::RowsReturned),
+    )];
+    let mut b = side(
+        "Reversed domains",
+        "<host reversed>/<path>",
+        "ab_domains_reversed",
+        true,
+    );
+    b.claims = vec![
+        (Phase::Reads, scanned_is_returned()),
+        (Phase::Reads, on(Measure::RowsReturned).eq(of_example_com)),
+    ];
+    Pair {
+        id: "plain-vs-reversed-domains",
+        title: "Plain domain names against reversed ones",
+        workload: "1,000 pages of eight sites exist, three of them example.com's and the busiest; 100 more pages are added; then every page of example.com.",
+        why: "Reversed (com.example.products), a company's sites sort next to each other, so all of example.com is one prefix scan that reads only what it returns. Plain (products.example.com), its sites scatter between the others' by their first label, and finding them means reading the whole table through a filter.",
+        designs: &["schema.reversed-domain", "schema.few-domains"],
+        write_actions: NEW,
+        read_actions: 1,
+        a,
+        b,
+        versus: vec![
+            versus(Phase::Reads, Measure::RowsScanned, Rel::Gt, 1.5),
+            versus(Phase::Reads, Measure::RowsReturned, Rel::Eq, 1.0),
         ],
     }
 }

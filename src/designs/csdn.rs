@@ -1,8 +1,9 @@
 //! A blogging site: follow and fan lists, and a year of posts keyed by reverse time
 //! (design document 001).
 
+use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{epoch_ms, pattern, reverse_ts, Design, Script, Verdict};
+use super::{epoch_ms, pattern, reverse_ts, Design, Script, Size, Verdict};
 
 /// (id, name, follows, fans)
 const BLOGGERS: &[(&str, &str, &[&str], &[&str])] = &[
@@ -26,7 +27,41 @@ fn name(id: &str) -> &'static str {
         .unwrap_or("?")
 }
 
-fn follows() -> String {
+/// Bloggers beyond the document's five at the medium size, and how many others each follows.
+const MORE_BLOGGERS: u64 = 600;
+const FOLLOWS_EACH: u64 = 10;
+
+fn blogger(i: u64) -> String {
+    format!("CSDN_{}", i + 1)
+}
+
+fn blogger_name(i: u64) -> String {
+    BLOGGERS
+        .get(i as usize)
+        .map_or_else(|| format!("blogger{}", i + 1), |b| b.1.to_string())
+}
+
+/// `(follower, followed)` among the further bloggers (CSDN_6 on): each follows ten others,
+/// picked with a strong skew towards the first ids, so the document's five and a few more are
+/// the celebrities with most of the fans.
+fn more_follows(size: Size) -> Vec<(u64, u64)> {
+    let total = BLOGGERS.len() as u64 + size.of(MORE_BLOGGERS);
+    let mut g = Gen::new(2022);
+    let mut out = Vec::new();
+    for fan in BLOGGERS.len() as u64..total {
+        let mut mine: Vec<u64> = Vec::new();
+        while (mine.len() as u64) < FOLLOWS_EACH {
+            let star = g.skewed(total, 4.0);
+            if star != fan && !mine.contains(&star) {
+                mine.push(star);
+            }
+        }
+        out.extend(mine.into_iter().map(|star| (fan, star)));
+    }
+    out
+}
+
+fn follows(size: Size) -> String {
     let mut s = Script::default();
     s.line("create 'csdn_rel', 'follows', 'fans'");
     for (id, _, follows, fans) in BLOGGERS {
@@ -37,24 +72,35 @@ fn follows() -> String {
             s.put("csdn_rel", id, &format!("fans:{f}"), name(f));
         }
     }
+    for (fan, star) in more_follows(size) {
+        let (f, st) = (blogger(fan), blogger(star));
+        s.put(
+            "csdn_rel",
+            &f,
+            &format!("follows:{st}"),
+            &blogger_name(star),
+        )
+        .put("csdn_rel", &st, &format!("fans:{f}"), &blogger_name(fan));
+    }
     s.done()
 }
 
-/// Posts in the sample year.
+/// Posts in the sample year at the medium size: the document's 10,000.
 pub const POSTS: u64 = 10_000;
 
-/// The publication time of post `j`: spread evenly over 2022 (UTC).
-pub fn post_time(j: u64) -> u64 {
+/// The publication time of post `j` of `posts`: spread evenly over 2022 (UTC).
+pub fn post_time(j: u64, posts: u64) -> u64 {
     let start = epoch_ms(2022, 1, 1, 0, 0, 0);
     let year = epoch_ms(2023, 1, 1, 0, 0, 0) - start;
-    start + (j * year / POSTS) / 1000 * 1000
+    start + (j * year / posts.max(1)) / 1000 * 1000
 }
 
-fn blog() -> String {
+fn blog(size: Size) -> String {
     let mut s = Script::default();
     s.line("create 'blog', 'cf'");
-    for j in 0..POSTS {
-        let key = format!("123_{}", reverse_ts(post_time(j)));
+    let posts = size.of(POSTS);
+    for j in 0..posts {
+        let key = format!("123_{}", reverse_ts(post_time(j, posts)));
         s.put("blog", &key, "cf:title", &format!("title_{j}"))
             .put("blog", &key, "cf:content", &format!("content_{j}"))
             .put("blog", &key, "cf:specification", &format!("bigdata_{j}"));
@@ -121,7 +167,7 @@ fn between(after: u64, upto: u64) -> String {
     )
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     let december = edge_posts()
         .iter()
         .filter(|p| p.1 >= epoch_ms(2022, 12, 1, 0, 0, 0) && p.1 < epoch_ms(2023, 1, 1, 0, 0, 0))
@@ -134,12 +180,16 @@ pub fn designs() -> Vec<Design> {
             title: "Follow and fan lists, one row per blogger",
             source: "001",
             verdict: Verdict::Recommended,
-            why: "One row per blogger with two families, follows and fans; the qualifier is the other blogger's id and the value their name. A blogger's lists are one get, and two families stay within the two or three a table should have.",
+            why: "One row per blogger with two families, follows and fans; the qualifier is the other blogger's id and the value their name. Beyond the document's five, hundreds of bloggers each follow ten others, most of them the same few celebrities. A blogger's lists are one get, however long (CSDN_1's fan list holds a large share of everyone), two families stay within the two or three a table should have, and the bloggers' rows spread over the regions as the table splits: a celebrity's row is large but still one row in one region.",
             tables: &["csdn_rel"],
             setup: follows,
+            size,
+            scales: true,
             patterns: vec![
                 pattern("Everything about CSDN_4", "get 'csdn_rel', 'CSDN_4'", "Both lists, one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Only the fans of CSDN_4", "get 'csdn_rel', 'CSDN_4', 'fans'", "Reading one family touches one store.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::RegionsTouched).eq(1.0)]),
+                pattern("Every fan of the celebrity CSDN_1", "get 'csdn_rel', 'CSDN_1', 'fans'", "A long list, still one row in one region.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::RegionsTouched).eq(1.0)]),
+                pattern("Every blogger", "count 'csdn_rel'", "The rows spread over the regions as the table splits.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq((BLOGGERS.len() as u64 + size.of(MORE_BLOGGERS)) as f64), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {
@@ -147,11 +197,13 @@ pub fn designs() -> Vec<Design> {
             title: "A year of blog posts keyed by reverse time",
             source: "001",
             verdict: Verdict::Recommended,
-            why: "10,000 posts of blogger 123 in 2022 under keys 123_<Long.MAX_VALUE - ts>. Newest sorts first, and a month is one contiguous range: start at the reverse of its last second, stop at the reverse of its first. The scan touches only December's rows and the regions holding them. The price: a newer post has a smaller key, so every new post goes to the first region of the table, which takes all the writes (the heat on the first region). (Times are UTC here.)",
+            why: "10,000 posts of blogger 123 in 2022 (the medium size; a quarter or three times as many at the other sizes) under keys 123_<Long.MAX_VALUE - ts>. Newest sorts first, and a month is one contiguous range: start at the reverse of its last second, stop at the reverse of its first. The scan touches only December's rows and the regions holding them. The price: a newer post has a smaller key, so every new post goes to the first region of the table, which takes all the writes (the heat on the first region). (Times are UTC here.)",
             tables: &["blog"],
             setup: blog,
+            size,
+            scales: true,
             patterns: vec![
-                pattern("Posts of December 2022", format!("count 'blog', {{STARTROW => '{start}', STOPROW => '{stop}'}}"), "Examined equals returned: the range holds exactly December.").shows([scanned_is_returned(), on(Measure::RowsReturned).gt(800.0)]),
+                pattern("Posts of December 2022", format!("count 'blog', {{STARTROW => '{start}', STOPROW => '{stop}'}}"), "Examined equals returned: the range holds exactly December.").shows([scanned_is_returned(), on(Measure::RowsReturned).gt(size.of(800) as f64)]),
                 pattern("The newest 3 posts", "scan 'blog', {ROWPREFIXFILTER => '123_', LIMIT => 3, COLUMNS => ['cf:title']}", "Reverse timestamps put the latest first.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)]),
                 pattern("Posts found by title instead of by key (full scan)", "count 'blog', {FILTER => \"SingleColumnValueFilter('cf', 'title', =, 'regexstring:^title_9[2-9][0-9]{2}$')\"}", "Without the key, every row is read.").shows([on(Measure::RowsScanned).gt_times(10.0, Measure::RowsReturned)]),
                 pattern("Twenty posts of January 2023: where they go", new_posts(20), "Each new post sorts before every older one: all of them land in the first region.").actions(20).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
@@ -164,7 +216,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "Reversing the time flips the bounds: the start row is the reverse of the month's last moment (inclusive) and the stop row the reverse of its first moment (exclusive). The blog query's bounds, last second of December 31 to 00:00:00 of December 1, therefore include December 31 23:59:59.000 but not the 999 milliseconds after it, and leave out a post at exactly 00:00:00.000 on December 1. Bounds of 'after the last millisecond of November, up to the last millisecond of December' keep the whole month.",
             tables: &["blog_edges"],
-            setup: boundaries,
+            setup: |_| boundaries(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("December with the blog query's bounds", between(epoch_ms(2022, 12, 1, 0, 0, 0), epoch_ms(2022, 12, 31, 23, 59, 59)), "Two of December's four posts: both edges lost.").shows([on(Measure::RowsReturned).eq(december - 2.0)]),
                 pattern("December with millisecond-exact bounds", between(epoch_ms(2022, 12, 1, 0, 0, 0) - 1, epoch_ms(2023, 1, 1, 0, 0, 0) - 1), "All four, and nothing of November or 2023.").shows([on(Measure::RowsReturned).eq(december), scanned_is_returned()]),

@@ -2,7 +2,7 @@
 
 use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{md5_hex, pattern, reverse_ts, Design, Script, Verdict};
+use super::{md5_hex, pattern, reverse_ts, Design, Script, Size, Verdict};
 
 const USERS: &[(&str, &str)] = &[
     ("1001", "zhang"),
@@ -130,7 +130,7 @@ fn atomicity() -> String {
     s.done()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     let pair = format!("{}{}", md5_hex("1004", 8), md5_hex("1003", 8));
     vec![
         Design {
@@ -140,7 +140,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "One row per user with families info, follows and fans; the qualifier is <other id>-<timestamp>. Everything about a user is one get and each row changes atomically, but a follow changes two users' rows (the follower's follows, the followed user's fans), so the follow as a whole is not atomic. To unfollow, the qualifier must first be found with a ColumnPrefixFilter on the id in both rows, and very popular users grow very wide rows.",
             tables: &["fl_user"],
-            setup: single_row,
+            setup: |_| single_row(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Everything about 1001", "get 'fl_user', '1001'", "Profile, follows and fans in one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("1005 follows 1003 (two rows)", format!("put 'fl_user', '1005', 'follows:1003-{t}', 'wang'\nput 'fl_user', '1003', 'fans:1005-{t}', 'qian'", t = T0 + 60_000), "Two separate row mutations: between them, one list says yes and the other no.").shows([on(Measure::RowsPerAction).eq(2.0)]),
@@ -154,7 +156,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "Each follow is a row <user id><Long.MAX_VALUE - ts> with the other user as qualifier, in a follows table and a fans table, so both lists are prefix scans, newest first (405 users here, a few of them followed by most). Keyed hash(a)+hash(b) instead (fl_pair), the ids get a fixed length and 'does 1004 follow 1003' or an unfollow is one get or delete, at the price of the natural order.",
             tables: &["fl_follows", "fl_fans", "fl_pair"],
-            setup: tall,
+            setup: |_| tall(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Whom 1004 follows, newest first", "scan 'fl_follows', {ROWPREFIXFILTER => '1004'}", "A prefix scan of small rows.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(2.0)]),
                 pattern("Fans of 1001", "scan 'fl_fans', {ROWPREFIXFILTER => '1001'}", "The mirrored table.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(fans_of("1001") as f64)]),
@@ -169,7 +173,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "In the tall design a follow is a row in the follows table and a row in the fans table. HBase makes each row's change atomic, never two rows together: when the client stops between the two writes (a crash, a timeout), the tables disagree, one saying 2002 follows 2005 and the other not, until something repairs it. Wide single-row designs keep each user's row atomic but still change two rows per follow.",
             tables: &["fl_at_follows", "fl_at_fans"],
-            setup: atomicity,
+            setup: |_| atomicity(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("2001 follows 2005: two rows, two tables", "put 'fl_at_follows', '20012005', 'f:name', 'e'\nput 'fl_at_fans', '20052001', 'f:name', 'a'", "Two separate row mutations.").shows([on(Measure::RowsPerAction).eq(2.0), on(Measure::RegionsTouched).eq(2.0)]),
                 pattern("2002 follows 2005, cut short after the first write", "put 'fl_at_follows', '20022005', 'f:name', 'e'", "The client stopped here: the fans row was never written.").shows([on(Measure::RowsWritten).eq(1.0)]),

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::lesson::{self, PatternRun};
-use super::Design;
+use super::{Design, Size};
 use crate::shell::{parse_script, quote, Shell, Value};
 
 /// A design's tables under the names they were (or are to be) loaded as.
@@ -120,13 +120,31 @@ fn span_fits(script: &str, span: &std::ops::Range<usize>, copied: usize) -> bool
         && script.is_char_boundary(span.end)
 }
 
-/// The gallery's loads, by design id.
+/// The gallery's loads, by design id, and the sample size the person picked for each design.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loads {
     by_design: BTreeMap<String, Placement>,
+    /// Sizes other than the default, by design id. A size outlives its design's tables: it is
+    /// what the person chose, and the next load of the design uses it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    sizes: BTreeMap<String, Size>,
 }
 
 impl Loads {
+    /// The sample size of design `id`: the one picked for it, or the default.
+    pub fn size(&self, id: &str) -> Size {
+        self.sizes.get(id).copied().unwrap_or_default()
+    }
+
+    /// Design `id` is to load at `size` from now on.
+    pub fn set_size(&mut self, id: &str, size: Size) {
+        if size == Size::default() {
+            self.sizes.remove(id);
+        } else {
+            self.sizes.insert(id.to_string(), size);
+        }
+    }
+
     /// Where design `id` was loaded, if it was.
     pub fn get(&self, id: &str) -> Option<&Placement> {
         self.by_design.get(id)
@@ -166,8 +184,9 @@ impl Loads {
         self.by_design.len() != before
     }
 
+    /// Whether nothing is recorded: no load and no size picked.
     pub fn is_empty(&self) -> bool {
-        self.by_design.is_empty()
+        self.by_design.is_empty() && self.sizes.is_empty()
     }
 
     /// Forgets the table names created by the `create` commands of a submission: a table the
@@ -274,7 +293,7 @@ pub fn drop_script(tables: &[String], enabled: impl Fn(&str) -> bool) -> String 
 
 /// The design's setup script under a placement.
 pub fn setup_as(design: &Design, placement: &Placement) -> Result<String, String> {
-    placement.rewrite(&(design.setup)())
+    placement.rewrite(&design.setup_script())
 }
 
 /// The command of access pattern `index` under a placement.

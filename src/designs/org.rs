@@ -1,7 +1,7 @@
 //! Departments and sub-departments in one table (design document 000).
 
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{pattern, Design, Script, Verdict};
+use super::{pattern, Design, Script, Size, Verdict};
 
 /// (id, name, parent id); no parent means top level.
 const DEPARTMENTS: &[(&str, &str, Option<&str>)] = &[
@@ -66,7 +66,7 @@ fn promote(id: &str) -> String {
     s.done().trim_end().to_string()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     vec![Design {
         id: "org.departments",
         title: "An organisation chart in one table",
@@ -74,7 +74,9 @@ pub fn designs() -> Vec<Design> {
         verdict: Verdict::Recommended,
         why: "The key is <0|1>_<id>: 0 marks a top-level department, so all of them sit together at the start of the table and one prefix scan lists them. A department's row holds its parent's key (cf1:pid) and its children as columns of cf2, so children are one get. Moving a department touches three rows: its own cf1:pid, the old parent's cf2 and the new parent's cf2. Changing whether a department is top level changes its row key (0_ against 1_): the row is written anew under the new key, deleted under the old one, and every child's cf1:pid is rewritten. The design document also says data this small and relational is better kept in a relational database.",
         tables: &["org_dept"],
-        setup,
+        setup: |_| setup(),
+        size,
+        scales: false,
         patterns: vec![
             pattern("Top-level departments", "scan 'org_dept', {ROWPREFIXFILTER => '0_'}", "The 0_ prefix groups them: no other row is read.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(2.0)]),
             pattern("Direct children of 开发部", "get 'org_dept', '1_002', 'cf2'", "One row, one family.").shows([on(Measure::RowsScanned).eq(1.0)]),

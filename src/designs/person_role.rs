@@ -1,7 +1,7 @@
 //! Many-to-many: persons and roles (design document 000).
 
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{pattern, Design, Script, Verdict};
+use super::{pattern, Design, Script, Size, Verdict};
 
 const PERSONS: &[(&str, &str, u32)] = &[
     ("001", "小黑", 18),
@@ -118,7 +118,7 @@ fn rename_role(rid: &str, name: &str) -> String {
     s.done().trim_end().to_string()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     vec![
         Design {
             id: "person-role.one-table",
@@ -127,7 +127,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "Each link is stored twice, as p_<pid>_<rid> and r_<rid>_<pid>, so both directions are a prefix scan. Every row repeats the person's and the role's details, so renaming a role rewrites two rows per holder (the p_ and the r_ copy), found by a prefix scan of r_<rid>_. Without the p_/r_ type prefix, '001_' could be a person or a role. The design document itself adds that small relational data like this (users, roles) belongs in a relational database, not in HBase.",
             tables: &["pr_one"],
-            setup: one_table,
+            setup: |_| one_table(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Roles of person 001", "scan 'pr_one', {ROWPREFIXFILTER => 'p_001_'}", "A prefix scan reads only the person's rows.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(2.0)]),
                 pattern("Holders of role 200", "scan 'pr_one', {ROWPREFIXFILTER => 'r_200_'}", "The second copy of each link serves the other direction.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(3.0)]),
@@ -143,7 +145,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "A person row keeps its attributes in cf1 and its roles as columns of cf2 (cf2:<rid> = role name); a role row mirrors it. Either direction is one get. The price: adding or removing a link writes two rows, which HBase does not make atomic together. As the design document says, small relational data like persons and roles is better kept in a relational database; this is how to do it if it must live in HBase.",
             tables: &["pr_person", "pr_role"],
-            setup: two_tables,
+            setup: |_| two_tables(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Person 001 and all their roles", "get 'pr_person', '001'", "One get: attributes and the role list in one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Role 200 and all its holders", "get 'pr_role', '200'", "The mirrored list answers the other direction.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -157,7 +161,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::AntiPattern,
             why: "The relational layout: a link table keyed by a random id. HBase has no joins and no secondary index, so finding a person's roles scans the whole link table and then gets each role: the work grows with all links, not with the answer. The design document's advice for data this small and this relational: keep it in a relational database.",
             tables: &["pr3_person", "pr3_role", "pr3_link"],
-            setup: three_tables,
+            setup: |_| three_tables(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Roles of person 001: scan every link", "scan 'pr3_link', {FILTER => \"SingleColumnValueFilter('cf2', 'pid', =, 'binary:001', true, true)\"}", "Every row is examined to return two: compare the last read's bars.").shows([on(Measure::RowsScanned).gt_times(3.0, Measure::RowsReturned)]),
                 pattern("…then one get per role found", "get 'pr3_role', '100'\nget 'pr3_role', '200'", "A join done by hand, one round trip per role.").shows([on(Measure::Reads).eq(2.0)]),

@@ -3,7 +3,7 @@
 
 use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{md5_hex, pattern, reverse_ts, Design, Script, Verdict};
+use super::{md5_hex, pattern, reverse_ts, Design, Script, Size, Verdict};
 
 const SITES: &[&str] = &[
     "products.example.com",
@@ -57,10 +57,34 @@ const USERNAMES: &[&str] = &[
     "judy",
 ];
 
-fn hashed_ids() -> String {
+/// Generated users beyond the named ten at the medium size.
+const MORE_USERNAMES: u64 = 1_000;
+
+/// The generated usernames: syllables strung to names of two to twelve letters, so the keys'
+/// lengths would vary if the names were the keys.
+fn more_usernames(size: Size) -> Vec<String> {
+    const SYLLABLES: &[&str] = &["ka", "lo", "mi", "ren", "su", "ta", "vy", "xe", "zo", "an"];
+    let mut g = Gen::new(16);
+    (0..size.of(MORE_USERNAMES))
+        .map(|i| {
+            let parts = 1 + g.below(6);
+            let name: String = (0..parts)
+                .map(|_| SYLLABLES[g.below(SYLLABLES.len() as u64) as usize])
+                .collect();
+            format!("{name}{i}")
+        })
+        .collect()
+}
+
+fn hashed_ids(size: Size) -> String {
     let mut s = Script::default();
     s.line("create 'sg_users', 'u', SPLITS => ['4', '8', 'c']");
-    for name in USERNAMES {
+    let more = more_usernames(size);
+    for name in USERNAMES
+        .iter()
+        .copied()
+        .chain(more.iter().map(String::as_str))
+    {
         let key = md5_hex(name, 16);
         s.put("sg_users", &key, "u:name", name).put(
             "sg_users",
@@ -191,7 +215,11 @@ fn frequent_updates() -> String {
     s.done()
 }
 
-fn columns_as_data() -> String {
+/// Readers beyond u01–u03 at the medium size, and the articles there are.
+const READERS: u64 = 600;
+const ARTICLES: u64 = 3_000;
+
+fn columns_as_data(size: Size) -> String {
     let mut s = Script::default();
     s.line("create 'sg_reads', 'a'");
     for (u, user) in ["u01", "u02", "u03"].iter().enumerate() {
@@ -201,6 +229,21 @@ fn columns_as_data() -> String {
                 user,
                 &format!("a:{}", 1000 + art * 7),
                 &format!("article {}", 1000 + art * 7),
+            );
+        }
+    }
+    // Further readers: a few read a great deal, most a little, and the newest articles (the
+    // largest ids) are read most.
+    let mut g = Gen::new(1007);
+    for r in 4..4 + size.of(READERS) {
+        let user = format!("u{r:02}");
+        for _ in 0..1 + g.skewed(60, 3.0) {
+            let art = 1000 + g.recent(ARTICLES, 3.0);
+            s.put(
+                "sg_reads",
+                &user,
+                &format!("a:{art}"),
+                &format!("article {art}"),
             );
         }
     }
@@ -322,7 +365,7 @@ fn next_memusage(n: u64) -> String {
     s.done().trim_end().to_string()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     let bob = md5_hex("bob", 8);
     let follows = format!("{}{}", md5_hex("ann", 8), md5_hex("ben", 8));
     vec![
@@ -333,7 +376,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "com.example.products sorts next to com.example.blog, so everything of example.com is one contiguous range: one prefix scan, and similar keys that compress well. Keyed as products.example.com, the same site's rows scatter between other sites' and must be filtered out of a full scan (sg_domain_plain).",
             tables: &["sg_domain", "sg_domain_plain"],
-            setup: domains,
+            setup: |_| domains(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("All pages of example.com (reversed keys)", "count 'sg_domain', {ROWPREFIXFILTER => 'com.example.'}", "75 rows examined, 75 returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(75.0)]),
                 pattern("The same with plain domain keys", "count 'sg_domain_plain', {FILTER => \"RowFilter(=, 'regexstring:^[a-z]+\\.example\\.com/')\"}", "All 200 rows examined to return 75.").shows([on(Measure::RowsScanned).gt_times(2.0, Measure::RowsReturned)]),
@@ -344,13 +389,16 @@ pub fn designs() -> Vec<Design> {
             title: "Hashed string ids: fixed length, evenly spread",
             source: "002",
             verdict: Verdict::Tradeoff,
-            why: "Usernames of any length become a 16-hex-digit MD5 prefix, so every key has the same length and the keys spread evenly over the key space. The natural order is gone: no range scan over names, only gets by hashing the name again.",
+            why: "Usernames of any length (ten named ones and a thousand generated at the medium size) become a 16-hex-digit MD5 prefix, so every key has the same length and the keys spread evenly over the key space. The natural order is gone: no range scan over names, only gets by hashing the name again.",
             tables: &["sg_users"],
             setup: hashed_ids,
+            size,
+            scales: true,
             patterns: vec![
                 pattern("Look up carol_the_long_named", format!("get 'sg_users', '{}'", md5_hex("carol_the_long_named", 16)), "Hash the name, then one get.").shows([on(Measure::RowsScanned).eq(1.0)]),
-                pattern("Keys in stored order", "scan 'sg_users', {COLUMNS => ['u:name']}", "Alphabetical order of names is lost.").shows([scanned_is_returned()]),
-                pattern("Twenty new users: where the writes go", new_users(20), "Hashed keys fall evenly over the four pre-split regions.").actions(20).shows([on(Measure::RegionsTouched).eq(4.0), on(Measure::BusiestWriteShare).lt(50.0)]),
+                pattern("The first 20 keys in stored order", "scan 'sg_users', {COLUMNS => ['u:name'], LIMIT => 20}", "Alphabetical order of names is lost.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(20.0)]),
+                pattern("Twenty new users: where the writes go", new_users(20), "Hashed keys fall evenly over the four pre-split regions and those they split into.").actions(20).shows([on(Measure::RegionsTouched).ge(4.0), on(Measure::BusiestWriteShare).lt(50.0)]),
+                pattern("Every user", "count 'sg_users'", "Every region holds a share of the users.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq((USERNAMES.len() as u64 + size.of(MORE_USERNAMES) + 20) as f64), on(Measure::RegionsTouched).ge(4.0)]),
             ],
         },
         Design {
@@ -360,7 +408,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "cpu#1425330757685 keeps each metric's readings together and in time order, so 'cpu over the last minutes' is one short range. The writes of one second go to the end of each metric's range, which may or may not sit in different regions: the split points decide, nothing guarantees it. With the timestamp first (sg_metric_tsfirst), every write goes to the last region (watch it run hot) and a per-metric query reads all metrics.",
             tables: &["sg_metric", "sg_metric_tsfirst"],
-            setup: metrics,
+            setup: |_| metrics(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("cpu for 30 seconds (type first)", format!("scan 'sg_metric', {{STARTROW => 'cpu#{}', STOPROW => 'cpu#{}'}}", T0 + 100_000, T0 + 130_000), "30 rows examined, 30 returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(30.0)]),
                 pattern("The same with the timestamp first", format!("scan 'sg_metric_tsfirst', {{STARTROW => '{}', STOPROW => '{}', FILTER => \"RowFilter(=, 'regexstring:#cpu$')\"}}", T0 + 100_000, T0 + 130_000), "Four metrics examined per cpu reading returned.").shows([on(Measure::RowsScanned).eq_times(4.0, Measure::RowsReturned)]),
@@ -375,7 +425,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "Each mention is a row keyed by the MD5 prefix of the mentioned user followed by that of the author: fixed length, spread out, and 'who mentioned bob' is a prefix scan on bob's hash. The readable names and the message live in the row, since the key can no longer be read.",
             tables: &["sg_mentions"],
-            setup: mentions,
+            setup: |_| mentions(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Who mentioned bob", format!("scan 'sg_mentions', {{ROWPREFIXFILTER => '{bob}'}}"), "One row per author, each with the names in plain text.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(mentioners_of("bob") as f64)]),
                 pattern("Every mention", "count 'sg_mentions'", "Hashed keys spread the rows over the regions.").shows([scanned_is_returned(), on(Measure::RegionsTouched).ge(2.0)]),
@@ -388,7 +440,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::AntiPattern,
             why: "Ids 100000, 100001, … are written in key order, so every insert lands in the region holding the largest key: one hot region while the others idle, split after split. Reversing the digits (sg_seq_rev) makes consecutive ids differ in the first byte, spreading writes over all regions.",
             tables: &["sg_seq", "sg_seq_rev"],
-            setup: sequential_ids,
+            setup: |_| sequential_ids(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Forty new users, sequential ids", new_ids("sg_seq", 40, false), "Every new id is the largest key: one region takes every write (HOT).").actions(40).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
                 pattern("Forty new users, reversed ids", new_ids("sg_seq_rev", 40, true), "Reversed ids differ in their first digit: the writes spread.").actions(40).shows([on(Measure::BusiestWriteShare).lt(50.0), on(Measure::RegionsTouched).ge(3.0)]),
@@ -402,7 +456,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::AntiPattern,
             why: "Rewriting the single row memusage every second makes one row the whole table's traffic: a row never splits, so one region serves it all, and history survives only as versions that VERSIONS and compaction throw away. One row per reading (memusage#<reverse ts>) keeps the history and reads newest first, but it does not spread the writes: each new key is smaller than every earlier one under the same prefix, so every write lands in the first region, the same hotspot as a timestamp-first key. Very hot counters are better kept in memory and written periodically.",
             tables: &["sg_memusage_one", "sg_memusage"],
-            setup: frequent_updates,
+            setup: |_| frequent_updates(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("The one hot row (history gone)", "get 'sg_memusage_one', 'memusage', {COLUMN => 'm', VERSIONS => 100}", "VERSIONS => 1: only the last of 600 writes is readable.").shows([on(Measure::RowsReturned).eq(1.0)]),
                 pattern("What the memstore still holds", "scan 'sg_memusage_one', {RAW => true, VERSIONS => 1000}", "Raw reads show versions a flush will drop.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -415,13 +471,16 @@ pub fn designs() -> Vec<Design> {
             title: "Article ids as column qualifiers",
             source: "002",
             verdict: Verdict::Recommended,
-            why: "A user's row has one column per article read, the qualifier being the article id, so 'what did u02 read' is one get and 'did u02 read 1007' is a get of one column. Family and qualifier names are stored in every cell, so they are kept short (a, 1007).",
+            why: "A user's row has one column per article read, the qualifier being the article id (hundreds of generated readers besides u01–u03, a few reading a great deal and the newest articles read most), so 'what did u02 read' is one get and 'did u02 read 1007' is a get of one column. Family and qualifier names are stored in every cell, so they are kept short (a, 1007).",
             tables: &["sg_reads"],
             setup: columns_as_data,
+            size,
+            scales: true,
             patterns: vec![
                 pattern("Everything u02 read", "get 'sg_reads', 'u02'", "One row, one column per article.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Did u02 read article 1007?", "get 'sg_reads', 'u02', 'a:1007'", "One column of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Articles 1000–1019 read by u03", "get 'sg_reads', 'u03', {FILTER => \"ColumnRangeFilter('1000', true, '1020', false)\"}", "Qualifiers are sorted too.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Who read article 3990, a recent one (not what the key serves)", "count 'sg_reads', {FILTER => \"QualifierFilter(=, 'binary:3990')\"}", "Readers are rows, articles are columns: asking by article reads every row, in every region.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {
@@ -431,7 +490,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "300 users, a few of them (ann, ben, cat …) followed by most of the rest. Wide (sg_wide): one row per user, a column per follower, atomic per user, but a celebrity's row grows without bound and never splits. Tall (sg_tall): one row per pair keyed hash(followed)+hash(follower), e.g. df887e44b0452e5c style, so 'does ben follow ann' is a single get and a user's followers are a prefix scan; the readable name is kept in the row.",
             tables: &["sg_wide", "sg_tall"],
-            setup: tall_vs_wide,
+            setup: |_| tall_vs_wide(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("Does ben follow ann? (tall: one get)", format!("get 'sg_tall', '{follows}'"), "The pair is the key.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Followers of ann (tall: prefix scan)", format!("scan 'sg_tall', {{ROWPREFIXFILTER => '{}'}}", md5_hex("ann", 8)), "One row per follower.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(followers_of("ann") as f64)]),

@@ -5,7 +5,7 @@
 
 use super::gen::{bursty_times, Gen};
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{md5_hex, pattern, Design, Script, Verdict};
+use super::{md5_hex, pattern, Design, Script, Size, Verdict};
 
 /// Salt buckets.
 const BUCKETS: u64 = 8;
@@ -280,7 +280,7 @@ fn new_pages(n: u64) -> String {
     s.done().trim_end().to_string()
 }
 
-pub fn designs_001() -> Vec<Design> {
+pub fn designs_001(size: Size) -> Vec<Design> {
     let (from, to) = minute();
     vec![
         Design {
@@ -290,7 +290,9 @@ pub fn designs_001() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "A salt prefix (here one of 8 buckets, a digit from a hash of the event time) in front of a time key sends consecutive events to 8 different regions instead of the last one. The price is on the read side: a time range lives in 8 places, so one range read becomes 8 scans, one per bucket, merged by the client. The plain time key (sg_events) reads a range in one scan and writes everything to its newest region.",
             tables: &["sg_salted", "sg_events"],
-            setup: salting,
+            setup: |_| salting(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("One minute of events, salted: a scan per bucket", salted_minute(), "Eight scans, each exact: the range is in every bucket.").shows([on(Measure::Reads).eq(BUCKETS as f64), scanned_is_returned()]),
                 pattern("The same minute, plain time keys: one scan", format!("count 'sg_events', {{STARTROW => '{from}', STOPROW => '{to}'}}"), "One contiguous range.").shows([on(Measure::Reads).eq(1.0), scanned_is_returned()]),
@@ -305,7 +307,9 @@ pub fn designs_001() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "The same 1,500 sequential ids, keyed by an 8-digit MD5 prefix (sg_hashed) and by their digits reversed (sg_reversed). Both spread new ids over the regions. Neither keeps the ids' natural order, so a range of consecutive ids is a full scan either way; what reversing keeps is the id itself in the key, and with it one kind of range: ids sharing their last digits share a prefix (every id ending in 42 starts with 24).",
             tables: &["sg_hashed", "sg_reversed"],
-            setup: hash_vs_reverse,
+            setup: |_| hash_vs_reverse(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("40 new ids, hashed: where they go", new_ids(40, true), "Spread over the four regions.").actions(40).shows([on(Measure::BusiestWriteShare).lt(50.0), on(Measure::RegionsTouched).eq(4.0)]),
                 pattern("40 new ids, reversed: where they go", new_ids(40, false), "Spread as well: consecutive ids differ in their first key byte.").actions(40).shows([on(Measure::BusiestWriteShare).lt(50.0), on(Measure::RegionsTouched).eq(4.0)]),
@@ -321,7 +325,9 @@ pub fn designs_001() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "A region flushes when its memstores together pass the threshold. HBase 2.x's default FlushAllLargeStoresPolicy then flushes only the families above a per-family lower bound (the threshold over the number of families, at least an eighth of it), or all of them when none is. The same records in one family make few, large runs; spread evenly over four families they make four times as many runs, each a quarter of the size, and every read of a record merges four stores. When one family holds nearly all bytes, it flushes on its own and the small families flush rarely.",
             tables: &["sg_fam1", "sg_fam4", "sg_fam4_skewed"],
-            setup: families,
+            setup: |_| families(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("300 records into one family", records("sg_fam1", 300, Layout::OneFamily), "Runs and bytes per family below.").actions(300).shows([on(Measure::FamiliesFlushed).eq(1.0), on(Measure::BytesPerRun).gt(12_000.0)]),
                 pattern("The same into four even families", records("sg_fam4", 300, Layout::Even), "Each flush writes four small runs.").actions(300).shows([on(Measure::FamiliesFlushed).eq(4.0), on(Measure::BytesPerRun).lt(6_000.0)]),
@@ -331,7 +337,7 @@ pub fn designs_001() -> Vec<Design> {
     ]
 }
 
-pub fn designs_002() -> Vec<Design> {
+pub fn designs_002(size: Size) -> Vec<Design> {
     let few = new_pages(100);
     vec![
         Design {
@@ -341,7 +347,9 @@ pub fn designs_002() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "Every cell stores its row key, family and qualifier again next to the value (a KeyValue adds 20 bytes more). The same customer record under customer_account_000001 / customer_profile_information:email_address takes more than twice the bytes it takes under c000001 / p:e, in the memstore, in every run and in every block read.",
             tables: &["sg_longnames", "sg_shortnames"],
-            setup: short_names,
+            setup: |_| short_names(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("One customer, long names", long_record(50), "Three cells, each repeating the long names.").shows([on(Measure::BytesPerRecord).gt(250.0)]),
                 pattern("One customer, short names", short_record(50), "The same values, short names.").shows([on(Measure::BytesPerRecord).lt(130.0)]),
@@ -354,7 +362,9 @@ pub fn designs_002() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "HBase never splits a row: an entity kept in one row (sg_entity_one, 3,000 events of account u1) stays in one region however large it grows, and that region serves all its traffic. Split over rows u1#00 … u1#29 (sg_entity_rows), the entity can spread over regions and is read back with one prefix scan; what it loses is row atomicity across the parts.",
             tables: &["sg_entity_one", "sg_entity_rows"],
-            setup: entity_rows,
+            setup: |_| entity_rows(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("The entity in one row", "count 'sg_entity_one'", "One row, in one region, however large.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::RegionsTouched).eq(1.0)]),
                 pattern("The entity over thirty rows", "count 'sg_entity_rows', {ROWPREFIXFILTER => 'u1#'}", "One prefix scan over the regions the parts landed in.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(ENTITY_ROWS as f64), on(Measure::RegionsTouched).ge(2.0)]),
@@ -367,7 +377,9 @@ pub fn designs_002() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "Reversed domains group each site's pages, which is what makes a site one range. When two sites hold nine pages in ten (sg_fewdomains: com.bigshop and com.bigblog), the same grouping concentrates the traffic: their new pages land at the end of their two ranges, so two regions take nearly all new writes while the small sites' regions idle.",
             tables: &["sg_fewdomains"],
-            setup: few_domains,
+            setup: |_| few_domains(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("100 new pages: where they go", few, "Two ranges take nearly everything.").actions(100).shows([on(Measure::BusiestWriteShare).gt(40.0)]),
                 pattern("All pages of com.bigshop", "count 'sg_fewdomains', {ROWPREFIXFILTER => 'com.bigshop/'}", "The grouping's benefit: one range.").shows([scanned_is_returned()]),
@@ -376,7 +388,7 @@ pub fn designs_002() -> Vec<Design> {
     ]
 }
 
-pub fn designs_004() -> Vec<Design> {
+pub fn designs_004(size: Size) -> Vec<Design> {
     vec![Design {
         id: "schema.wide-row-overhead",
         title: "The per-cell cost of a very wide row",
@@ -384,7 +396,9 @@ pub fn designs_004() -> Vec<Design> {
         verdict: Verdict::Tradeoff,
         why: "A wide row stores one cell per entry, and each cell carries the row key, family, qualifier, timestamp and type again: a follower entry of one byte (\"1\") costs over forty bytes as a KeyValue. Packing the same entries into one cell's value costs a dozen bytes each, but every change rewrites the whole list.",
         tables: &["sg_widerow"],
-        setup: wide_row,
+        setup: |_| wide_row(),
+        size,
+        scales: false,
         patterns: vec![
             pattern("100 more followers, a cell each", more_followers(100, false), "Each entry repeats the key, family and qualifier.").actions(100).shows([on(Measure::BytesPerRecord).gt(40.0)]),
             pattern("100 followers as one cell's value", more_followers(100, true), "One cell's overhead, shared by 100 entries.").actions(100).shows([on(Measure::BytesPerRecord).lt(15.0)]),

@@ -3,7 +3,7 @@
 
 use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
-use super::{pattern, reverse_ts, Design, Script, Verdict};
+use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
 
 const USERS: &[(&str, &str)] = &[("001", "小红"), ("002", "小黑"), ("003", "小白")];
 /// (follower, followed)
@@ -16,27 +16,47 @@ const FOLLOWS: &[(&str, &str)] = &[
 ];
 const BASE_TS: u64 = 1_700_000_000_000;
 
-fn name(pid: &str) -> &'static str {
-    USERS
-        .iter()
-        .find(|u| u.0 == pid)
-        .map(|u| u.1)
-        .unwrap_or("?")
+/// Users of the user and inbox tables at the medium size (the document's three among them),
+/// and how many others each further user follows.
+const WORLD_USERS: u64 = 500;
+const WORLD_FOLLOWS_EACH: u64 = 8;
+
+fn pid(i: u64) -> String {
+    format!("{:03}", i + 1)
 }
 
-fn users() -> String {
+/// `(follower, followed)`: the document's follows among 001–003, then each further user
+/// following eight others picked with a strong skew towards the first ids, so 001, 002 and
+/// 003 are the celebrities with most of the fans.
+fn world_follows(size: Size) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = FOLLOWS
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let users = size.of(WORLD_USERS).max(USERS.len() as u64 + 1);
+    let mut g = Gen::new(1000);
+    for fan in USERS.len() as u64..users {
+        let mut mine: Vec<u64> = Vec::new();
+        while (mine.len() as u64) < WORLD_FOLLOWS_EACH {
+            let star = g.skewed(users, 4.0);
+            if star != fan && !mine.contains(&star) {
+                mine.push(star);
+            }
+        }
+        out.extend(mine.into_iter().map(|star| (pid(fan), pid(star))));
+    }
+    out
+}
+
+fn users(size: Size) -> String {
     let mut s = Script::default();
     s.line("create 'wb_user', 'cf1', 'cf2', 'cf3'");
-    for (pid, n) in USERS {
-        s.put("wb_user", pid, "cf1:name", n);
+    for i in 0..size.of(WORLD_USERS).max(USERS.len() as u64) {
+        s.put("wb_user", &pid(i), "cf1:name", &author_name(&pid(i)));
     }
-    for (a, b) in FOLLOWS {
-        s.put("wb_user", a, &format!("cf2:{b}"), name(b)).put(
-            "wb_user",
-            b,
-            &format!("cf3:{a}"),
-            name(a),
-        );
+    for (a, b) in world_follows(size) {
+        s.put("wb_user", &a, &format!("cf2:{b}"), &author_name(&b))
+            .put("wb_user", &b, &format!("cf3:{a}"), &author_name(&a));
     }
     s.done()
 }
@@ -86,16 +106,27 @@ fn posts() -> String {
     s.done()
 }
 
-fn inbox() -> String {
+/// Posts delivered into the inboxes at the medium size: the first sixty by 001–003 in turn,
+/// the rest by authors picked with a skew towards the celebrities.
+const INBOX_POSTS: u64 = 240;
+
+fn inbox(size: Size) -> String {
+    let follows = world_follows(size);
+    let users = size.of(WORLD_USERS).max(USERS.len() as u64 + 1);
+    let mut g = Gen::new(61);
     let mut s = Script::default();
     s.line("create 'wb_inbox', {NAME => 'cf', VERSIONS => 10000}");
     // Each post is delivered to every fan of its author: one new version of the fan's cf:sq.
-    for i in 0..60u64 {
-        let author = USERS[(i % 3) as usize].0;
+    for i in 0..size.of(INBOX_POSTS).max(60) {
+        let author = if i < 60 {
+            USERS[(i % 3) as usize].0.to_string()
+        } else {
+            pid(g.skewed(users, 2.0))
+        };
         let ts = BASE_TS + i * 60_000;
-        for (fan, followed) in FOLLOWS {
+        for (fan, followed) in &follows {
             if *followed == author {
-                s.put_at("wb_inbox", fan, "cf:sq", &post_key(author, ts), ts);
+                s.put_at("wb_inbox", fan, "cf:sq", &post_key(&author, ts), ts);
             }
         }
     }
@@ -180,20 +211,20 @@ fn ordinary_user() -> u64 {
 }
 
 /// How many users follow `pid`.
-fn fans(pid: &str) -> usize {
-    FOLLOWS.iter().filter(|f| f.1 == pid).count()
+fn fans(size: Size, pid: &str) -> usize {
+    world_follows(size).iter().filter(|f| f.1 == pid).count()
 }
 
 /// A post of `author` at `ts` delivered to every fan's inbox.
-fn deliver(author: &str, ts: u64) -> String {
+fn deliver(size: Size, author: &str, ts: u64) -> String {
     let mut s = Script::default();
-    for (fan, _) in FOLLOWS.iter().filter(|f| f.1 == author) {
+    for (fan, _) in world_follows(size).iter().filter(|f| f.1 == author) {
         s.put_at("wb_inbox", fan, "cf:sq", &post_key(author, ts), ts);
     }
     s.done().trim_end().to_string()
 }
 
-pub fn designs() -> Vec<Design> {
+pub fn designs(size: Size) -> Vec<Design> {
     let newest_001 = post_sample()
         .into_iter()
         .filter(|p| p.0 == "001")
@@ -209,13 +240,17 @@ pub fn designs() -> Vec<Design> {
             title: "Users with follow and fan lists",
             source: "000",
             verdict: Verdict::Recommended,
-            why: "One row per user: cf1 for the profile, cf2 for whom they follow, cf3 for their fans, one column per other user. A user's lists are one get; following someone writes the follower's cf2 and the followed user's cf3, two rows to keep in step.",
+            why: "One row per user: cf1 for the profile, cf2 for whom they follow, cf3 for their fans, one column per other user. Besides the document's three, hundreds of users follow eight others each, most of them the same few celebrities (001, 002, 003). A user's lists are one get however long; following someone writes the follower's cf2 and the followed user's cf3, two rows to keep in step.",
             tables: &["wb_user"],
             setup: users,
+            size,
+            scales: true,
             patterns: vec![
                 pattern("Whom 002 follows and who follows 002", "get 'wb_user', '002'", "Both lists in one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("001 follows 003 (two rows)", "put 'wb_user', '001', 'cf2:003', '小白'\nput 'wb_user', '003', 'cf3:001', '小红'", "Each side's list gets a column: two rows per follow, not atomic together.").shows([on(Measure::RowsPerAction).eq(2.0)]),
                 pattern("001 unfollows 002", "delete 'wb_user', '001', 'cf2:002'\ndelete 'wb_user', '002', 'cf3:001'", "And back again.").shows([on(Measure::RowsPerAction).eq(2.0)]),
+                pattern("The celebrity 001's fans", "get 'wb_user', '001', 'cf3'", "Hundreds of fans, still one row.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::RegionsTouched).eq(1.0)]),
+                pattern("Every user", "count 'wb_user'", "The rows spread over the regions as the table splits.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(size.of(WORLD_USERS).max(USERS.len() as u64) as f64), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {
@@ -225,7 +260,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Recommended,
             why: "2,000 posts by 40 authors, a few of them prolific, arriving in bursts. The key <pid>_<Long.MAX_VALUE - timestamp> puts each author's posts together and, because a later time gives a smaller number, newest first. A prefix scan with a limit returns the latest posts without reading the rest.",
             tables: &["wb_post"],
-            setup: posts,
+            setup: |_| posts(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("The 5 newest posts of 001", "scan 'wb_post', {ROWPREFIXFILTER => '001_', LIMIT => 5}", "Stops after five rows: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(5.0)]),
                 pattern("The newest post of 001 is the first row", format!("get 'wb_post', '{newest_001}'"), "The first key of the prefix is the latest post.").shows([on(Measure::RowsScanned).eq(1.0)]),
@@ -237,13 +274,16 @@ pub fn designs() -> Vec<Design> {
             title: "A home timeline as versions of one cell",
             source: "000",
             verdict: Verdict::Tradeoff,
-            why: "Posting writes the post id into each fan's row as a new version of cf:sq (VERSIONS => 10000). Reading the newest N versions of one cell gives the timeline in time order. It leans on versions as a list: HBase orders versions by timestamp only, and a flush or compaction drops anything past 10000.",
+            why: "Posting writes the post id into each fan's row as a new version of cf:sq (VERSIONS => 10000); the celebrities post most and have most fans, so most deliveries come from a few authors. Reading the newest N versions of one cell gives the timeline in time order. It leans on versions as a list: HBase orders versions by timestamp only, and a flush or compaction drops anything past 10000.",
             tables: &["wb_inbox"],
             setup: inbox,
+            size,
+            scales: true,
             patterns: vec![
                 pattern("Home timeline of 003: newest 10 posts", "get 'wb_inbox', '003', {COLUMN => 'cf:sq', VERSIONS => 10}", "Ten versions of one cell, newest first.").shows([on(Measure::RowsScanned).eq(1.0)]),
-                pattern("002 posts: one new version per fan", deliver("002", BASE_TS + 61 * 60_000), "Every fan's row gets the post id: rows written per post = the author's fans.").shows([on(Measure::RowsPerAction).eq(fans("002") as f64)]),
+                pattern("002 posts: one new version per fan", deliver(size, "002", BASE_TS + 100_000 * 60_000), "Every fan's row gets the post id: rows written per post = the author's fans.").shows([on(Measure::RowsPerAction).eq(fans(size, "002") as f64)]),
                 pattern("Every delivered version, as stored", "scan 'wb_inbox', {RAW => true, VERSIONS => 10000, LIMIT => 1}", "Click a row key to see all versions in the Versions view.").shows([scanned_is_returned()]),
+                pattern("Every inbox", "count 'wb_inbox'", "One row per reader with anything delivered: the rows spread over the regions.").shows([scanned_is_returned(), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {
@@ -253,7 +293,9 @@ pub fn designs() -> Vec<Design> {
             verdict: Verdict::Tradeoff,
             why: "400 users each follow a dozen others, picked with the skew real networks have: a few celebrities collect most follows (wb_fan_user lists each user's fans). Posting copies the post id into every fan's inbox row, so the cost of one post is its author's fan count: a handful of rows for most users, a large share of the whole user base for a celebrity. Reading a timeline stays one get; the write side pays.",
             tables: &["wb_fan_user", "wb_fan_inbox"],
-            setup: fanout,
+            setup: |_| fanout(),
+            size,
+            scales: false,
             patterns: vec![
                 pattern("The celebrity u000's fans", "get 'wb_fan_user', 'u000'", "One row, one column per fan.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("An ordinary user posts", fanout_post(ordinary, BASE_TS), "A few inbox rows.").shows([on(Measure::RowsPerAction).eq(ordinary_fans)]),

@@ -9,7 +9,7 @@ use gloo::storage::Storage as _;
 
 use super::state::AppState;
 use crate::designs::loads::{decide, drop_script, setup_as, Clash, Decision, Loads, Placement};
-use crate::designs::{find, Design};
+use crate::designs::{find_at, Design, Size};
 use crate::import::ImportedTable;
 
 /// Where the gallery's loads are kept across reloads.
@@ -66,6 +66,34 @@ impl AppState {
             .get(design.id)
             .cloned()
             .unwrap_or_else(|| Placement::own(design.tables))
+    }
+
+    /// The sample size picked for design `id`.
+    pub fn size_of(&self, id: &str) -> Size {
+        self.loads.borrow().size(id)
+    }
+
+    /// Design `id` at the sample size picked for it.
+    pub fn design(&self, id: &str) -> Option<Design> {
+        find_at(id, self.size_of(id))
+    }
+
+    /// The size control: design `id` is kept at `size` from now on, and its tables are loaded
+    /// again at that size where the gallery loaded them (its own tables only, never the
+    /// person's), or loaded for the first time, asking first when a name is taken.
+    pub(super) fn resize_design(&self, id: &'static str, size: Size) -> AppState {
+        self.loads.borrow_mut().set_size(id, size);
+        self.save_loads();
+        let Some(design) = self.design(id) else {
+            return self.next(None);
+        };
+        if self.is_loaded(id) {
+            let mut next = self.next(None);
+            next.selected_design = Some(id);
+            next.reset_design()
+        } else {
+            self.open_design(&design)
+        }
     }
 
     /// Whether the gallery loaded design `id` (so that it can be reset).
@@ -131,7 +159,7 @@ impl AppState {
             return (self.next(None), None);
         };
         let design = match &pending.incoming {
-            Incoming::Design(id) => find(id),
+            Incoming::Design(id) => self.design(id),
             Incoming::Table { table, name } => {
                 let mut next = self.next(None);
                 next.pending = None;
@@ -183,7 +211,7 @@ impl AppState {
 
     /// "Reset this design": its tables dropped and loaded again as they were first loaded.
     pub(super) fn reset_design(&self) -> AppState {
-        let Some(design) = self.selected_design.and_then(find) else {
+        let Some(design) = self.selected_design.and_then(|id| self.design(id)) else {
             return self.next(None);
         };
         let Some(placement) = self.loads.borrow().get(design.id).cloned() else {
@@ -250,6 +278,11 @@ impl AppState {
                 .map(|e| format!("{}: {}", o.input, e.message))
         });
         let commands = outcomes.len();
+        let sample = if design.scales {
+            format!("the {} sample", design.size.label())
+        } else {
+            "sample data".to_string()
+        };
         let tables = placement.tables().join(", ");
         let renamed = if placement.is_renamed() {
             " (renamed: its commands and access patterns use these names)"
@@ -268,7 +301,7 @@ impl AppState {
             ),
             None => console.note(
                 &format!(
-                    "Loaded the design “{}”: tables {tables}{renamed}, with sample data ({commands} commands).{replaced} Its access patterns are buttons on the right.",
+                    "Loaded the design “{}”: tables {tables}{renamed}, with {sample} ({commands} commands).{replaced} Its access patterns are buttons on the right.",
                     design.title
                 ),
                 false,
@@ -294,7 +327,7 @@ impl AppState {
             Some(Ok(shared)) if run => shared.clone(),
             _ => return Rc::new(next),
         };
-        let design = shared.design.as_deref().and_then(find);
+        let design = shared.design.as_deref().and_then(|id| self.design(id));
         let mut next = match &design {
             Some(d) if self.pending.is_none() => next.open_design(d),
             _ => next,
@@ -320,7 +353,7 @@ impl AppState {
             );
             return Rc::new(self);
         }
-        let design = self.selected_design.and_then(find);
+        let design = self.selected_design.and_then(|id| self.design(id));
         self.submit_link(design.as_ref(), &commands)
     }
 

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::state::{use_app, Action};
 use crate::designs::lesson::number;
-use crate::designs::{find, PatternRun};
+use crate::designs::{PatternRun, Size};
 
 /// The numbers of a pattern run: what the engine counted, then each claim ticked or crossed.
 fn figures(name: &str, run: &PatternRun) -> Html {
@@ -72,7 +72,7 @@ pub fn DesignView() -> Html {
     let Some(app) = use_app() else {
         return html! {};
     };
-    let Some(design) = app.selected_design.and_then(find) else {
+    let Some(design) = app.selected_design.and_then(|id| app.design(id)) else {
         return html! {};
     };
     let close = {
@@ -119,6 +119,15 @@ pub fn DesignView() -> Html {
         });
         html! { <button class="action" {onclick} disabled={!can_run} data-testid="reset-design">{"Reset this design"}</button> }
     });
+    let size = design.scales.then(|| {
+        size_control(
+            &app,
+            &design.size,
+            app.is_loaded(design.id),
+            &placement.tables().join(", "),
+        )
+    });
+    let loaded = loaded_figures(&app, &placement.tables());
     let patterns: Html = design
         .patterns
         .iter()
@@ -164,6 +173,8 @@ pub fn DesignView() -> Html {
             <p class="why">{design.why}</p>
             <super::tour_view::TourView design={design.id} />
             <div class="design-tables">{"Tables: "}{tables}{reset}</div>
+            {size}
+            {loaded}
             {renamed}
             {compare}
             <h3>{"Access patterns"}</h3>
@@ -171,4 +182,80 @@ pub fn DesignView() -> Html {
             {lesson}
         </section>
     }
+}
+
+/// The sample-size buttons: one per size, the current one pressed. Choosing another size loads
+/// the design's tables again at that size (after asking, when they are loaded and may hold
+/// changes); buttons rather than radio buttons, so that moving the focus never reloads.
+fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, names: &str) -> Html {
+    let can_run = app.can_run();
+    let buttons: Html = Size::ALL
+        .iter()
+        .map(|&size| {
+            let pressed = size == *current;
+            let app = app.clone();
+            let names = names.to_string();
+            let onclick = Callback::from(move |_| {
+                if pressed {
+                    return;
+                }
+                let sure = !loaded
+                    || web_sys::window()
+                        .and_then(|w| {
+                            w.confirm_with_message(&format!(
+                                "Load this design again with the {} sample? Its tables ({names}) are dropped and loaded again; what you changed in them is lost. Your other tables stay as they are.",
+                                size.label()
+                            ))
+                            .ok()
+                        })
+                        .unwrap_or(false);
+                if sure {
+                    app.dispatch(Action::ResizeDesign(size));
+                }
+            });
+            html! {
+                <button class={classes!("chip", "size-chip")} aria-pressed={pressed.to_string()} data-size={size.label()} disabled={!can_run} {onclick}>{size.label()}</button>
+            }
+        })
+        .collect();
+    html! {
+        <div class="design-size" role="group" aria-labelledby="design-size-label" data-testid="design-size">
+            <span id="design-size-label">{"Sample size: "}</span>{buttons}
+        </div>
+    }
+}
+
+/// Rows and regions of each of the design's tables as they are now: what a size loaded, and
+/// what the patterns run since added.
+fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
+    let console = app.console.borrow();
+    let parts: Vec<String> = tables
+        .iter()
+        .filter_map(|name| {
+            let t = console.shell.engine.table(name).ok()?;
+            let regions = t.regions.len();
+            Some(format!(
+                "{name}: {} rows in {regions} region{}",
+                grouped(t.keys.row_count() as u64),
+                if regions == 1 { "" } else { "s" }
+            ))
+        })
+        .collect();
+    if parts.is_empty() {
+        return html! {};
+    }
+    html! { <p class="hint design-loaded" data-testid="design-loaded">{parts.join("; ")}</p> }
+}
+
+/// A count with thousands separated: 12,000.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -116,6 +116,8 @@ pub enum Action {
     Resolve(Choice),
     /// Drop the design's tables and load them again as they were first loaded.
     ResetDesign,
+    /// Keep the design on show at this sample size and load its tables again at it.
+    ResizeDesign(crate::designs::Size),
     /// Create a table read from a pasted scan or a CSV under this name (asking first when the
     /// name is taken).
     ImportTable(Rc<crate::import::ImportedTable>, String),
@@ -494,7 +496,7 @@ impl Reducible for AppState {
                 Rc::new(self.next(None))
             }
             Action::OpenDesign(id) => {
-                let Some(design) = crate::designs::find(id) else {
+                let Some(design) = self.design(id) else {
                     return self;
                 };
                 if self.console.borrow().is_running() || self.pending.is_some() {
@@ -537,8 +539,17 @@ impl Reducible for AppState {
                 }
                 Rc::new(self.reset_design())
             }
+            Action::ResizeDesign(size) => {
+                let Some(id) = self.selected_design else {
+                    return self;
+                };
+                if !self.can_run() || self.pending.is_some() {
+                    return self;
+                }
+                Rc::new(self.resize_design(id, size))
+            }
             Action::RunPattern(index) => {
-                let Some(design) = self.selected_design.and_then(crate::designs::find) else {
+                let Some(design) = self.selected_design.and_then(|id| self.design(id)) else {
                     return self;
                 };
                 let Some(pattern) = design.patterns.get(index) else {
@@ -578,7 +589,7 @@ impl Reducible for AppState {
                 Rc::new(next)
             }
             Action::RunTourStep(index) => {
-                let Some(design) = self.selected_design.and_then(crate::designs::find) else {
+                let Some(design) = self.selected_design.and_then(|id| self.design(id)) else {
                     return self;
                 };
                 let Some(step) = crate::designs::tour::tour(&design).into_iter().nth(index) else {

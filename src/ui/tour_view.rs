@@ -25,7 +25,7 @@ pub fn TourView(props: &TourProps) -> Html {
     let Some(app) = use_app() else {
         return html! {};
     };
-    let Some(design): Option<Design> = crate::designs::find(props.design) else {
+    let Some(design): Option<Design> = app.design(props.design) else {
         return html! {};
     };
     let steps = tour(&design);

@@ -53,3 +53,20 @@ for (const scheme of ['dark', 'light']) {
     await context.close();
   });
 }
+
+test('plain against salted time keys: one hot region against a scan per bucket', async () => {
+  const context = await browser.newContext({ viewport: { width: 800, height: 1400 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await page.locator('.compare-item', { hasText: 'Plain time keys against salted' }).click();
+  await page.waitForSelector('.compare-card');
+  await page.locator('button.compare-run').click();
+  await page.waitForSelector('.compare-side .figures');
+  assert.equal(await figure(page, 'A', "busiest region's share of writes"), '100 %');
+  assert.ok(parseFloat(await figure(page, 'B', "busiest region's share of writes")) < 25);
+  assert.equal(await page.locator('.compare-card .claim.broken').count(), 0);
+  assert.ok(await page.locator('.compare-versus .claim.held').count() >= 3);
+  await page.locator('.compare-card').screenshot({ path: path.join(SHOTS, 'e2e-compare-salted.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -2,7 +2,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { serve, launch, openApp, lastOutput, SHOTS } from './harness.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The serious and critical axe violations on the page. */
+async function violations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -64,6 +76,43 @@ test('a design loads, its patterns run, the views explain them', async () => {
   await page.locator('.klist .krow.read').first().click();
   await page.waitForSelector('table.versions tbody tr');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-gallery-blog.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the size control loads the design again at another size, from the keyboard', async () => {
+  const context = await browser.newContext({ viewport: { width: 1500, height: 940 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await openDesign(page, 'Users with follow and fan lists');
+  const loaded = page.locator('[data-testid=design-loaded]');
+  assert.match(await loaded.innerText(), /wb_user: 500 rows in \d+ regions/);
+  const size = page.locator('[data-testid=design-size]');
+  assert.equal(await size.locator('button[aria-pressed=true]').innerText(), 'medium');
+  await runPattern(page, 'Every user');
+  assert.match(await page.locator('.lesson').innerText(), /rows returned\s+500/);
+
+  // Small, chosen with the keyboard: the design's own tables are loaded again, after asking.
+  page.once('dialog', (d) => d.accept());
+  await size.locator('button[data-size=small]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /wb_user: 125 rows/.test(document.querySelector('[data-testid=design-loaded]')?.textContent ?? ''));
+  assert.match(await lastOutput(page), /the small sample/);
+  assert.equal(await size.locator('button[aria-pressed=true]').innerText(), 'small');
+  assert.equal(await page.locator('.lesson').count(), 0, 'the old numbers are gone');
+  await runPattern(page, 'Every user');
+  assert.match(await page.locator('.lesson').innerText(), /rows returned\s+125/);
+  assert.equal(await page.locator('.lesson .claim.broken').count(), 0);
+  assert.deepEqual(await violations(page), [], 'the design card with its size control');
+  await page.locator('.design-card').screenshot({ path: path.join(SHOTS, 'e2e-gallery-size.png') });
+
+  // The size is kept across a reload, with the tables loaded at it.
+  await page.reload();
+  await page.waitForSelector('.status.ok');
+  await page.locator('.design-item', { hasText: 'Users with follow and fan lists' }).click();
+  await page.waitForSelector('[data-testid=design-loaded]');
+  assert.equal(await page.locator('[data-testid=design-size] button[aria-pressed=true]').innerText(), 'small');
+  assert.match(await page.locator('[data-testid=design-loaded]').innerText(), /wb_user: 125 rows/);
   assert.deepEqual(errors, []);
   await context.close();
 });
