@@ -102,7 +102,12 @@ pub(crate) fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
     let offered = download_url(name, &url);
-    web_sys::Url::revoke_object_url(&url).ok()?;
+    // The browser reads the blob after the click returns: revoked at once, a busy page's
+    // download can find it gone and silently fail.
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
     offered
 }
 

@@ -276,19 +276,24 @@ fn time_axis(column_ms: &[u64], origin: u64, ticks_per_col: u64) -> TimeAxis {
     match (first, last) {
         (Some(a), Some(b)) if b > a => {
             let span = (b - a) as f64 / 1000.0;
-            // Each label stands at a column that has a time, near an even step.
+            // Each label stands at a column that has a time, near an even step, and the last
+            // column that has one is labelled too; a label that says what the one before it
+            // says (operations run in a burst) is left out.
+            let timed = |c: &usize| column_ms.get(*c).is_some_and(|w| *w > 0);
+            let end = (0..cols).rev().find(timed).unwrap_or(0);
+            let mut at: Vec<usize> = (0..cols)
+                .step_by(step)
+                .filter_map(|target| (target..(target + step).min(cols)).find(timed))
+                .filter(|c| *c + step / 2 < end)
+                .collect();
+            at.push(end);
             let mut labels: Vec<(usize, String)> = Vec::new();
-            for target in (0..cols).step_by(step) {
-                let Some(col) = (target..(target + step).min(cols))
-                    .find(|c| column_ms.get(*c).is_some_and(|w| *w > 0))
-                else {
-                    continue;
-                };
+            for col in at {
                 let ms = column_ms.get(col).copied().unwrap_or(a);
-                labels.push((
-                    col,
-                    seconds_label(ms.saturating_sub(a) as f64 / 1000.0, span),
-                ));
+                let text = seconds_label(ms.saturating_sub(a) as f64 / 1000.0, span);
+                if labels.last().is_none_or(|(_, last)| *last != text) {
+                    labels.push((col, text));
+                }
             }
             TimeAxis {
                 labels,
@@ -311,9 +316,7 @@ fn time_axis(column_ms: &[u64], origin: u64, ticks_per_col: u64) -> TimeAxis {
 /// Seconds as a person reads them, to a precision that suits `span` (the axis's whole length):
 /// `0.25 s` within a second, `1.5 s` within ten, `42 s` within two minutes, `3.5 min` beyond.
 fn seconds_label(s: f64, span: f64) -> String {
-    if s == 0.0 {
-        "0 s".into()
-    } else if span < 1.0 {
+    let text = if span < 1.0 {
         format!("{s:.2} s")
     } else if span < 10.0 {
         format!("{s:.1} s")
@@ -321,6 +324,12 @@ fn seconds_label(s: f64, span: f64) -> String {
         format!("{s:.0} s")
     } else {
         format!("{:.1} min", s / 60.0)
+    };
+    // Whatever rounds to nothing is the start.
+    if text.trim_start_matches(['0', '.']).starts_with(' ') {
+        "0 s".into()
+    } else {
+        text
     }
 }
 

@@ -24,7 +24,7 @@ const WRITES_MARKED: usize = 32;
 
 /// The pixels of the strip the trace's scanned rows fall on, in runs: the rows it returned, and
 /// the others (which the engine counted as filtered).
-fn placed(t: &Table, trace: &ReadTrace) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+fn placed(t: &Table, trace: &ReadTrace) -> (Vec<Run>, Vec<Run>) {
     let rows = t.keys.row_count().max(1);
     let pixels = HEIGHT as usize;
     let mut returned = vec![false; pixels];
@@ -47,9 +47,12 @@ fn placed(t: &Table, trace: &ReadTrace) -> (Vec<(usize, usize)>, Vec<(usize, usi
     (runs(&returned), runs(&filtered))
 }
 
-/// The runs of `true` in `marks` as `[start, end)`.
-fn runs(marks: &[bool]) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
+/// Pixels `[start, end)` of the strip.
+type Run = (usize, usize);
+
+/// The runs of `true` in `marks`.
+fn runs(marks: &[bool]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
     for (i, on) in marks.iter().enumerate() {
         if !on {
             continue;
@@ -77,8 +80,8 @@ pub struct ReadMark {
     /// Where on the strip the scanned rows lie, as runs of pixels `[y0, y1)`: those returned
     /// and those filtered. Empty when the read's row keys are not at hand (after a reload, or
     /// when the console's last read was on another table).
-    pub returned_at: Vec<(usize, usize)>,
-    pub filtered_at: Vec<(usize, usize)>,
+    pub returned_at: Vec<Run>,
+    pub filtered_at: Vec<Run>,
     pub summary: String,
 }
 
@@ -226,12 +229,12 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         } else {
             format!("M52,{:.1} l-4,-6 h8 z", y1)
         };
-        let column = |class: &'static str, x: f64, at: &[(usize, usize)], what: String| -> Html {
+        let column = |class: &'static str, x: f64, at: &[Run], what: String| -> Html {
             html! {
                 <g class={class}>
                     <title>{what}</title>
                     { for at.iter().map(|(y0, y1)| html! {
-                        <rect x={x.to_string()} y={y0.to_string()} width={ROWS_W.to_string()} height={(y1 - y0).to_string()} />
+                        <rect x={x.to_string()} y={y0.to_string()} width={ROWS_W.to_string()} height={(y1 - y0).max(2).to_string()} />
                     }) }
                 </g>
             }

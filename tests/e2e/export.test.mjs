@@ -18,10 +18,13 @@ const tab = (page, name) => page.locator('.view-tab', { hasText: name }).click()
 
 /** Clicks (or, with `key`, presses Enter on the focused) export button; the file's name and bytes. */
 async function exported(page, button, key = false) {
+  const failed = page.waitForFunction(() => [...document.querySelectorAll('.export-failure')].map((e) => e.textContent).join(''), null, { timeout: 30_000 })
+    .then(async (h) => { throw new Error(`the export failed: ${await h.jsonValue()}`); });
   const [download] = await Promise.all([
-    page.waitForEvent('download'),
+    Promise.race([page.waitForEvent('download'), failed]),
     key ? page.keyboard.press('Enter') : page.locator(button).click(),
   ]);
+  failed.catch(() => {});
   const bytes = await fs.readFile(await download.path());
   return { name: download.suggestedFilename(), bytes };
 }
@@ -154,6 +157,9 @@ test('every picture exports as SVG and PNG; a filtered scan draws its rows filte
   await page.waitForSelector('.stack-figure[data-stack="now"] g.mark');
   await runCommand(page, "put 'ex', 'row01500', 'f:a', 'z'\nflush 'ex'");
   await page.waitForSelector('.stack-figure[data-stack="before"] g.mark');
+  // Once the flush is saved and the views have settled, as a person would find them.
+  await page.waitForSelector('.status.ok');
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   for (const [which, what] of [['now', 'the version stack'], ['before', 'the version stack before the last rewrite']]) {
     const figure = `.stack-figure[data-stack="${which}"]`;
     const stack = await both(page, figure, what, `rowkey-ex-versions-${which}`, ['g.mark']);
