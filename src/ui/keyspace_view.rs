@@ -337,8 +337,8 @@ pub fn KeyspaceView() -> Html {
                 if let Some(r) = data.read.as_ref() {
                     <p class="legend rows-legend" data-rows-scanned={r.scanned.to_string()} data-rows-returned={r.returned.to_string()} data-rows-filtered={r.filtered.to_string()}>
                         {"On the map, beside the last read's bracket: "}
-                        <span class="swatch returned-sw"></span>{format!("{} rows returned ", group(r.returned))}
-                        <span class="swatch filtered-sw"></span>{format!("{} rows filtered (ROWS_FILTERED) ", group(r.filtered))}
+                        <span class="swatch returned-sw"></span>{format!("{} row{} returned ", group(r.returned), if r.returned == 1 { "" } else { "s" })}
+                        <span class="swatch filtered-sw"></span>{format!("{} row{} filtered (ROWS_FILTERED) ", group(r.filtered), if r.filtered == 1 { "" } else { "s" })}
                         {format!("of {} scanned (ROWS_SCANNED)", group(r.scanned))}
                         if r.returned_at.is_empty() && r.filtered_at.is_empty() && r.scanned > 0 { {"; where they lie is known only right after the read"} }
                         {"."}

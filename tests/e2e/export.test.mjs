@@ -201,7 +201,10 @@ test('the views with their export buttons and rows-filtered marks, light and dar
       await tab(page, name);
       await page.locator(selector).screenshot({ path: path.join(SHOTS, `e2e-export-${file}-${theme}.png`) });
     }
-    await runCommand(page, "get 'shots', 'user01000'");
+  }
+  await runCommand(page, "get 'shots', 'user01000'");
+  for (const theme of ['light', 'dark']) {
+    await page.selectOption('#pref-theme', theme);
     await tab(page, 'Versions');
     await page.locator('.stacks').screenshot({ path: path.join(SHOTS, `e2e-export-versions-${theme}.png`) });
   }
