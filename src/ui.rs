@@ -9,6 +9,7 @@ mod compare_view;
 mod console_view;
 mod design_view;
 mod entry_view;
+mod figure_export;
 mod gallery;
 mod hotspots_view;
 mod import_dialog;
@@ -91,4 +92,35 @@ fn expose_bench(window: &web_sys::Window) {
     });
     let _ = js_sys::Reflect::set(window, &JsValue::from_str("rowkeyBench"), f.as_ref());
     f.forget();
+}
+
+/// Offers `text` as a file named `name`; `None` when the browser would not.
+pub(crate) fn download(name: &str, mime: &str, text: &str) -> Option<()> {
+    let parts = js_sys::Array::of1(&text.into());
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let offered = download_url(name, &url);
+    // The browser reads the blob after the click returns: revoked at once, a busy page's
+    // download can find it gone and silently fail.
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+    offered
+}
+
+/// Offers what `url` (an object or data URL) holds as a file named `name`.
+pub(crate) fn download_url(name: &str, url: &str) -> Option<()> {
+    use wasm_bindgen::JsCast;
+    let a: web_sys::HtmlAnchorElement = gloo::utils::document()
+        .create_element("a")
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    a.set_href(url);
+    a.set_download(name);
+    a.click();
+    Some(())
 }

@@ -32,7 +32,11 @@ fn run_side(side: &Side, pair: &Pair) -> Result<Ran, String> {
     let mut shell = Shell::new(engine, Box::new(super::perf_ms));
     let run = side.run(&mut shell, pair.write_actions, pair.read_actions)?;
     let table = shell.engine.table(side.table).map_err(|e| e.to_string())?;
-    let map = Rc::new(MinimapData::of(table, shell.engine.activity(side.table)));
+    let map = Rc::new(MinimapData::of(
+        table,
+        shell.engine.activity(side.table),
+        None,
+    ));
     Ok(Ran { run, map })
 }
 

@@ -1,13 +1,16 @@
 //! Hotspots over time: where in the key order the selected table's writes and reads went, and
 //! when (a heatmap of key range × logical time, one for writes and one for reads, splits marked
 //! where they happened); the skew of the recent traffic across regions; the widest rows; and the
-//! diagnosis in words above it all. Computed once per data version.
+//! diagnosis in words above it all. The heatmaps' time axis is in seconds when their operations
+//! carry wall-clock times that differ, in ticks (operations) otherwise. Computed once per data
+//! version.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::figure_export::FigureExport;
 use super::state::use_app;
 use super::views_pane::use_shown;
 use crate::diagnose::{group, Evidence, Finding, WINDOW};
@@ -85,8 +88,8 @@ fn render(
             {diagnosis(findings)}
             {skew(table, activity)}
             <div class="heatmaps">
-                {heatmap(activity, OpKind::Write, now)}
-                {heatmap(activity, OpKind::Read, now)}
+                {heatmap(&name, activity, OpKind::Write, now)}
+                {heatmap(&name, activity, OpKind::Read, now)}
             </div>
             {wide_rows(evidence)}
         </section>
@@ -136,7 +139,7 @@ fn skew(table: &Table, activity: &Activity) -> Html {
     }
 }
 
-fn heatmap(activity: &Activity, kind: OpKind, now: u64) -> Html {
+fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
     let grid = &activity.grid;
     let used = grid.used(now).max(1);
     let per_col = used.div_ceil(COLUMNS).max(1);
@@ -187,12 +190,19 @@ fn heatmap(activity: &Activity, kind: OpKind, now: u64) -> Html {
             }
         })
         .collect();
-    let span = |t: usize| grid.wall_ms.get(t).copied().unwrap_or(0);
-    let seconds = match (span(0), (0..used).rev().map(span).find(|w| *w > 0)) {
-        (a, Some(b)) if a > 0 && b >= a => {
-            format!(", {:.1} s of wall-clock time", (b - a) as f64 / 1000.0)
-        }
-        _ => String::new(),
+    // The wall-clock time each column starts at: its first operation's (0 when it has none).
+    let column_ms: Vec<u64> = (0..cols)
+        .map(|c| {
+            (c * per_col..((c + 1) * per_col).min(used))
+                .filter_map(|t| grid.wall_ms.get(t).copied())
+                .find(|w| *w > 0)
+                .unwrap_or(0)
+        })
+        .collect();
+    let axis = time_axis(&column_ms, origin, ticks_per_col);
+    let seconds = match axis.seconds {
+        Some(s) => format!(", {} of wall-clock time", seconds_label(s, s)),
+        None => String::new(),
     };
     let label = match kind {
         OpKind::Write => "Writes",
@@ -205,16 +215,121 @@ fn heatmap(activity: &Activity, kind: OpKind, now: u64) -> Html {
         group(now),
         group(ticks_per_col)
     );
+    let width = w.max(60.0);
+    let axis_y = h + AXIS_H - 4.0;
+    let ticks: Html = axis
+        .labels
+        .iter()
+        .map(|(col, text)| {
+            let x = *col as f64 * CELL_W;
+            let anchor = if x < 12.0 { "start" } else if x > width - 24.0 { "end" } else { "middle" };
+            html! {
+                <g class="tick">
+                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={h.to_string()} y2={(h + 3.0).to_string()} />
+                    <text x={format!("{x:.1}")} y={axis_y.to_string()} text-anchor={anchor}>{text.clone()}</text>
+                </g>
+            }
+        })
+        .collect();
+    let (what, view) = match kind {
+        OpKind::Write => ("the write heatmap", "write-heatmap"),
+        OpKind::Read => ("the read heatmap", "read-heatmap"),
+    };
     html! {
         <figure class={classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })}
-            data-total={total.to_string()} data-last-bucket={last_bucket.to_string()}>
+            data-total={total.to_string()} data-last-bucket={last_bucket.to_string()}
+            data-axis={if axis.seconds.is_some() { "seconds" } else { "ticks" }}>
             <figcaption>{caption.clone()}</figcaption>
-            <svg width={w.max(60.0).to_string()} height={h.to_string()} viewBox={format!("0 0 {} {h}", w.max(60.0))} role="img" aria-label={caption}>
-                <rect class="bg" x="0" y="0" width={w.max(60.0).to_string()} height={h.to_string()} />
+            <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
+                <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
                 <g class="cells">{cells}</g>
                 {splits}
+                <g class="axis" aria-hidden="true">{ticks}</g>
             </svg>
+            <FigureExport {what} table={table.to_string()} {view} {caption} />
         </figure>
+    }
+}
+
+/// Height of the time axis under a heatmap.
+const AXIS_H: f64 = 14.0;
+/// Most labels on the time axis.
+const AXIS_LABELS: usize = 5;
+
+/// The labels of a heatmap's time axis, by column.
+struct TimeAxis {
+    /// `(column, label)`, left to right.
+    labels: Vec<(usize, String)>,
+    /// The seconds from the first column to the last that has operations, when the columns
+    /// carry wall-clock time that moved; then the labels are seconds since the first column.
+    seconds: Option<f64>,
+}
+
+/// Seconds since the first operation where the columns carry wall-clock times that differ;
+/// else (every operation in one millisecond, or a history kept without wall-clock times) the
+/// ticks (operations) each labelled column starts at.
+fn time_axis(column_ms: &[u64], origin: u64, ticks_per_col: u64) -> TimeAxis {
+    let cols = column_ms.len();
+    let step = cols.div_ceil(AXIS_LABELS).max(1);
+    let first = column_ms.first().copied().filter(|w| *w > 0);
+    let last = column_ms.iter().rev().copied().find(|w| *w > 0);
+    match (first, last) {
+        (Some(a), Some(b)) if b > a => {
+            let span = (b - a) as f64 / 1000.0;
+            // Each label stands at a column that has a time, near an even step, and the last
+            // column that has one is labelled too; a label that says what the one before it
+            // says (operations run in a burst) is left out.
+            let timed = |c: &usize| column_ms.get(*c).is_some_and(|w| *w > 0);
+            let end = (0..cols).rev().find(timed).unwrap_or(0);
+            let mut at: Vec<usize> = (0..cols)
+                .step_by(step)
+                .filter_map(|target| (target..(target + step).min(cols)).find(timed))
+                .filter(|c| *c + step / 2 < end)
+                .collect();
+            at.push(end);
+            let mut labels: Vec<(usize, String)> = Vec::new();
+            for col in at {
+                let ms = column_ms.get(col).copied().unwrap_or(a);
+                let text = seconds_label(ms.saturating_sub(a) as f64 / 1000.0, span);
+                if labels.last().is_none_or(|(_, last)| *last != text) {
+                    labels.push((col, text));
+                }
+            }
+            TimeAxis {
+                labels,
+                seconds: Some(span),
+            }
+        }
+        _ => TimeAxis {
+            labels: (0..cols)
+                .step_by(step)
+                .map(|c| {
+                    let tick = group(origin + c as u64 * ticks_per_col);
+                    (c, if c == 0 { format!("tick {tick}") } else { tick })
+                })
+                .collect(),
+            seconds: None,
+        },
+    }
+}
+
+/// Seconds as a person reads them, to a precision that suits `span` (the axis's whole length):
+/// `0.25 s` within a second, `1.5 s` within ten, `42 s` within two minutes, `3.5 min` beyond.
+fn seconds_label(s: f64, span: f64) -> String {
+    let text = if span < 1.0 {
+        format!("{s:.2} s")
+    } else if span < 10.0 {
+        format!("{s:.1} s")
+    } else if span < 120.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{:.1} min", s / 60.0)
+    };
+    // Whatever rounds to nothing is the start.
+    if text.trim_start_matches(['0', '.']).starts_with(' ') {
+        "0 s".into()
+    } else {
+        text
     }
 }
 

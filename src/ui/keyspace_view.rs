@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
+use super::figure_export::FigureExport;
 use super::minimap::{Minimap, MinimapData};
 use super::state::{use_app, Action};
 use super::views_pane::use_shown;
@@ -46,7 +47,11 @@ pub fn KeyspaceView() -> Html {
             let name = table.as_ref()?;
             let engine = &console.shell.engine;
             let t = engine.table(name).ok()?;
-            Some(Rc::new(MinimapData::of(t, engine.activity(name))))
+            Some(Rc::new(MinimapData::of(
+                t,
+                engine.activity(name),
+                console.last_trace.as_ref(),
+            )))
         })
     };
     {
@@ -288,6 +293,16 @@ pub fn KeyspaceView() -> Html {
         .collect();
     let offset = top_for(top);
     let read_note = data.read.as_ref().map(|r| r.summary.clone());
+    let caption = format!(
+        "Keyspace of {name}: {} region{} over {} rows in byte order.{}",
+        data.regions.len(),
+        if data.regions.len() == 1 { "" } else { "s" },
+        group(rows as u64),
+        read_note
+            .as_ref()
+            .map(|n| format!(" {n}"))
+            .unwrap_or_default()
+    );
     let on_pick = go_to.clone();
     super::lsm_view::record_view_ms("keyspace", started);
     html! {
@@ -313,9 +328,22 @@ pub fn KeyspaceView() -> Html {
                             <div class="kwindow" style={format!("transform:translateY({offset}px)")}>{items}</div>
                         </div>
                     </div>
-                    <Minimap data={data.clone()} first={top} shown={VIEW_ROWS} keys={app.prefs.keys} on_pick={on_pick} />
+                    <figure class="minimap-figure">
+                        <Minimap data={data.clone()} first={top} shown={VIEW_ROWS} keys={app.prefs.keys} on_pick={on_pick} />
+                        <FigureExport what="the keyspace map" table={name.clone()} view="keyspace" caption={caption} />
+                    </figure>
                 </div>
                 <p class="legend"><span class="swatch read-sw"></span>{"in the last read's range "}<span class="swatch written-sw"></span>{"written lately "}<span class="swatch start-sw"></span>{"first row of a region"}</p>
+                if let Some(r) = data.read.as_ref() {
+                    <p class="legend rows-legend" data-rows-scanned={r.scanned.to_string()} data-rows-returned={r.returned.to_string()} data-rows-filtered={r.filtered.to_string()}>
+                        {"On the map, beside the last read's bracket: "}
+                        <span class="swatch returned-sw"></span>{format!("{} row{} returned ", group(r.returned), if r.returned == 1 { "" } else { "s" })}
+                        <span class="swatch filtered-sw"></span>{format!("{} row{} filtered (ROWS_FILTERED) ", group(r.filtered), if r.filtered == 1 { "" } else { "s" })}
+                        {format!("of {} scanned (ROWS_SCANNED)", group(r.scanned))}
+                        if r.returned_at.is_empty() && r.filtered_at.is_empty() && r.scanned > 0 { {"; where they lie is known only right after the read"} }
+                        {"."}
+                    </p>
+                }
             }
         </section>
     }

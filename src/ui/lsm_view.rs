@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::figure_export::FigureExport;
 use super::prefs::KeyDisplay;
 use super::state::use_app;
 use super::views_pane::use_shown;
@@ -273,6 +274,7 @@ fn render(
                 <svg viewBox={format!("0 0 {W} {height}")} width="100%" role="group" aria-label={caption.clone()}>
                     {bands}
                 </svg>
+                <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
                 <figcaption>{caption}
                     if families > 1 { {format!(" The mark on each memstore is the {} per-family bound: when the region flushes, only families above it flush (all when none is).", super::human_bytes(bound as u64))} }
                 </figcaption>

@@ -1,5 +1,6 @@
 //! The whole keyspace of a table in one strip: region bands with their split keys, the last
-//! read's `[start, stop)` bracket (an arrow shows a reversed scan's direction), the rows
+//! read's `[start, stop)` bracket (an arrow shows a reversed scan's direction) and, beside it,
+//! where the rows it scanned lie, those it returned apart from those it filtered; the rows
 //! written lately, and the rows the list shows. Clicking a place jumps the list there.
 
 use std::rc::Rc;
@@ -9,12 +10,60 @@ use yew::prelude::*;
 use super::prefs::KeyDisplay;
 use crate::diagnose::group;
 use crate::engine::{Activity, OpKind, Table};
+use crate::shell::ReadTrace;
 
 /// Pixel height of the strip.
 const HEIGHT: f64 = 440.0;
-const WIDTH: f64 = 64.0;
+const WIDTH: f64 = 76.0;
+/// Where the columns of the last read's returned and filtered rows stand, and their width.
+const RETURNED_X: f64 = 60.0;
+const FILTERED_X: f64 = 68.0;
+const ROWS_W: f64 = 6.0;
 /// Writes whose rows are marked.
 const WRITES_MARKED: usize = 32;
+
+/// The pixels of the strip the trace's scanned rows fall on, in runs: the rows it returned, and
+/// the others (which the engine counted as filtered).
+fn placed(t: &Table, trace: &ReadTrace) -> (Vec<Run>, Vec<Run>) {
+    let rows = t.keys.row_count().max(1);
+    let pixels = HEIGHT as usize;
+    let mut returned = vec![false; pixels];
+    let mut filtered = vec![false; pixels];
+    // The rows returned are the rows scanned in the same order, less those filtered.
+    let mut next_returned = trace.returned.iter().peekable();
+    for key in &trace.examined {
+        let at = t.keys.row_position(key).index;
+        let px = (at * pixels / rows).min(pixels - 1);
+        let column = if next_returned.peek().is_some_and(|r| *r == key) {
+            next_returned.next();
+            &mut returned
+        } else {
+            &mut filtered
+        };
+        if let Some(p) = column.get_mut(px) {
+            *p = true;
+        }
+    }
+    (runs(&returned), runs(&filtered))
+}
+
+/// Pixels `[start, end)` of the strip.
+type Run = (usize, usize);
+
+/// The runs of `true` in `marks`.
+fn runs(marks: &[bool]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for (i, on) in marks.iter().enumerate() {
+        if !on {
+            continue;
+        }
+        match out.last_mut() {
+            Some(run) if run.1 == i => run.1 = i + 1,
+            _ => out.push((i, i + 1)),
+        }
+    }
+    out
+}
 
 /// The last read, placed in the key order.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +73,15 @@ pub struct ReadMark {
     pub hi: usize,
     pub reversed: bool,
     pub get: bool,
+    /// The engine's counts: `ROWS_SCANNED`, the rows returned, `ROWS_FILTERED`.
+    pub scanned: u64,
+    pub returned: u64,
+    pub filtered: u64,
+    /// Where on the strip the scanned rows lie, as runs of pixels `[y0, y1)`: those returned
+    /// and those filtered. Empty when the read's row keys are not at hand (after a reload, or
+    /// when the console's last read was on another table).
+    pub returned_at: Vec<Run>,
+    pub filtered_at: Vec<Run>,
     pub summary: String,
 }
 
@@ -41,7 +99,9 @@ pub struct MinimapData {
 }
 
 impl MinimapData {
-    pub fn of(t: &Table, activity: Option<&Activity>) -> MinimapData {
+    /// `trace` is the console's last read, whatever its table: its row keys place the rows
+    /// scanned when it is this table's last read.
+    pub fn of(t: &Table, activity: Option<&Activity>, trace: Option<&ReadTrace>) -> MinimapData {
         let rows = t.keys.row_count();
         let regions: Vec<(usize, Vec<u8>)> = t
             .regions
@@ -61,21 +121,29 @@ impl MinimapData {
                 "The last scan".to_string()
             };
             let summary = format!(
-                "{what} covered rows {} to {} of {}: it examined {} rows and returned {} ({} cells) from {} region{}.",
+                "{what} covered rows {} to {} of {}: it examined {} rows, returned {} ({} cells) and filtered {}, from {} region{}.",
                 group(range.start as u64 + 1),
                 group(range.end as u64),
                 group(rows as u64),
                 group(s.rows_examined),
                 group(s.rows_returned),
                 group(s.cells_returned),
+                group(s.rows_filtered),
                 s.regions.len(),
                 if s.regions.len() == 1 { "" } else { "s" }
             );
+            let trace = trace.filter(|tr| tr.table == t.descriptor.name && tr.stats == r.stats);
+            let (returned_at, filtered_at) = trace.map(|tr| placed(t, tr)).unwrap_or_default();
             ReadMark {
                 lo: range.start,
                 hi: range.end,
                 reversed: r.reversed,
                 get: r.get,
+                scanned: s.rows_examined,
+                returned: s.rows_returned,
+                filtered: s.rows_filtered,
+                returned_at,
+                filtered_at,
                 summary,
             }
         });
@@ -161,15 +229,29 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         } else {
             format!("M52,{:.1} l-4,-6 h8 z", y1)
         };
+        let column = |class: &'static str, x: f64, at: &[Run], what: String| -> Html {
+            html! {
+                <g class={class}>
+                    <title>{what}</title>
+                    { for at.iter().map(|(y0, y1)| html! {
+                        <rect x={x.to_string()} y={y0.to_string()} width={ROWS_W.to_string()} height={(y1 - y0).max(2).to_string()} />
+                    }) }
+                </g>
+            }
+        };
         html! {
+            <>
+            {column("rows-returned", RETURNED_X, &r.returned_at, format!("{} rows returned", group(r.returned)))}
+            {column("rows-filtered", FILTERED_X, &r.filtered_at, format!("{} rows filtered (ROWS_FILTERED)", group(r.filtered)))}
             <g class={classes!("bracket", r.reversed.then_some("reversed"))}>
                 <path d={format!("M44,{y0:.1} h-6 V{y1:.1} h6")} />
                 <line x1="52" x2="52" y1={format!("{y0:.1}")} y2={format!("{y1:.1}")} />
                 <path class="arrow" d={arrow} />
                 <title>{r.summary.clone()}</title>
                 <circle cx="38" cy={format!("{mid:.1}")} r="0" />
-            </g>
-        }
+                </g>
+                </>
+            }
     });
     let (v0, v1) = (
         d.y(props.first),
@@ -188,11 +270,23 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         .as_ref()
         .map(|r| (r.lo.to_string(), r.hi.to_string(), r.reversed.to_string()))
         .unwrap_or_default();
+    let (scanned, returned, filtered) = d
+        .read
+        .as_ref()
+        .map(|r| {
+            (
+                r.scanned.to_string(),
+                r.returned.to_string(),
+                r.filtered.to_string(),
+            )
+        })
+        .unwrap_or_default();
     html! {
         <svg class="minimap" width={WIDTH.to_string()} height={HEIGHT.to_string()} viewBox={format!("0 0 {WIDTH} {HEIGHT}")}
             role="img" aria-label={format!("Keyspace map: {} regions over {} rows{}", d.regions.len(), group(d.rows as u64), d.read.as_ref().map(|r| format!("; {}", r.summary)).unwrap_or_default())}
             data-regions={d.regions.len().to_string()} data-read-lo={read_lo} data-read-hi={read_hi} data-read-reversed={reversed}
-            data-written={d.written.len().to_string()} {onclick}>
+            data-written={d.written.len().to_string()} data-rows-scanned={scanned} data-rows-returned={returned}
+            data-rows-filtered={filtered} {onclick}>
             {bands}
             {written}
             {read}

@@ -1,9 +1,12 @@
-//! What the last get or scan cost: rows and cells examined against returned.
+//! What the last get or scan cost: rows scanned split into returned and filtered (the engine's
+//! `ROWS_SCANNED` and `ROWS_FILTERED`), cells examined against returned, and what was read.
 
 use yew::prelude::*;
 
 use super::state::use_app;
 use super::views_pane::use_shown;
+use crate::diagnose::group;
+use crate::engine::OpStats;
 
 fn meter(label: &str, returned: u64, examined: u64) -> Html {
     let pct = if examined == 0 {
@@ -15,6 +18,30 @@ fn meter(label: &str, returned: u64, examined: u64) -> Html {
         <div class="meter">
             <div class="meter-label">{label}<span>{format!("{returned} returned of {examined} examined")}</span></div>
             <div class="meter-bar"><span style={format!("width:{pct:.1}%")}></span></div>
+        </div>
+    }
+}
+
+/// Rows scanned as one bar: those returned, those filtered, and whatever the engine counted as
+/// neither (nothing, unless the two do not add up).
+fn rows_meter(s: &OpStats) -> Html {
+    let share = |n: u64| {
+        if s.rows_examined == 0 {
+            0.0
+        } else {
+            (n as f64 / s.rows_examined as f64 * 100.0).min(100.0)
+        }
+    };
+    let (returned, filtered) = (share(s.rows_returned), share(s.rows_filtered));
+    html! {
+        <div class="meter rows" data-rows-scanned={s.rows_examined.to_string()} data-rows-returned={s.rows_returned.to_string()}
+            data-rows-filtered={s.rows_filtered.to_string()}>
+            <div class="meter-label">{"Rows"}<span>{format!("{} returned of {} examined, {} filtered", group(s.rows_returned), group(s.rows_examined), group(s.rows_filtered))}</span></div>
+            <div class="meter-bar" role="img" aria-label={format!("Of {} rows scanned, {} returned and {} filtered", group(s.rows_examined), group(s.rows_returned), group(s.rows_filtered))}>
+                <span class="returned" style={format!("width:{returned:.1}%")}></span>
+                <span class="filtered" style={format!("width:{filtered:.1}%")}></span>
+            </div>
+            <div class="legend"><span class="swatch returned-sw"></span>{"returned "}<span class="swatch filtered-sw"></span>{"filtered: read, then dropped by a filter or left with no cells (ROWS_FILTERED)"}</div>
         </div>
     }
 }
@@ -37,7 +64,7 @@ fn render(app: &super::state::AppHandle) -> Html {
     html! {
         <section class="view">
             <h3>{format!("Last read on {}", trace.table)}</h3>
-            {meter("Rows", s.rows_returned, s.rows_examined)}
+            {rows_meter(s)}
             {meter("Cells", s.cells_returned, s.cells_examined)}
             <div class="facts">
                 <span>{format!("{} region{}", s.regions.len(), if s.regions.len() == 1 { "" } else { "s" })}</span>

@@ -2,27 +2,14 @@
 //! reset.
 
 use wasm_bindgen::JsCast;
-use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlInputElement, HtmlSelectElement, Url};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::download;
 use super::prefs::{KeyDisplay, Prefs, Theme, Timestamps};
 use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
 use crate::persist::{export_json, export_kept_runs, export_script, import_json, import_script};
-
-fn download(name: &str, mime: &str, text: &str) -> Option<()> {
-    let parts = js_sys::Array::of1(&text.into());
-    let bag = BlobPropertyBag::new();
-    bag.set_type(mime);
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &bag).ok()?;
-    let url = Url::create_object_url_with_blob(&blob).ok()?;
-    let document = gloo::utils::document();
-    let a: HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    Url::revoke_object_url(&url).ok()
-}
 
 #[component]
 pub fn StatusBar() -> Html {

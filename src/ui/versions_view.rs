@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
+use super::figure_export::FigureExport;
 use super::state::use_app;
 use super::views_pane::use_shown;
 use crate::bytes::to_printable;
@@ -116,9 +117,9 @@ fn render(
         <section class="view stacks" aria-label="Version stacks">
             <h3>{format!("Version stack of row {row_text}")}</h3>
             {notice}
-            {stack_figure(&now, &versions, "now", &format!("Row {row_text} of {name} now"))}
+            {stack_figure(&now, &versions, &name, "now", &format!("Row {row_text} of {name} now"))}
             if let Some(b) = before {
-                {stack_figure(&b.stack, &versions, "before", &format!("The same row just before the last {}", b.kind.name()))}
+                {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()))}
             }
         </section>
     }
@@ -196,6 +197,7 @@ fn fmt(v: f64) -> String {
 fn stack_figure(
     stack: &RowStack,
     versions: &BTreeMap<String, u32>,
+    table: &str,
     which: &'static str,
     title: &str,
 ) -> Html {
@@ -348,6 +350,8 @@ fn stack_figure(
                 {marks}
                 {axis}
             </svg>
+            <FigureExport what={if which == "now" { "the version stack" } else { "the version stack before the last rewrite" }}
+                table={table.to_string()} view={format!("versions-{which}")} caption={caption.clone()} />
             <figcaption>{caption}{" Time runs to the right (the last five digits of each timestamp); a bar is what a marker masks."}
                 if total > CELLS_SHOWN { {format!(" The first {CELLS_SHOWN} cells are shown.")} }
             </figcaption>
