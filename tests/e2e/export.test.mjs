@@ -141,6 +141,21 @@ test('every picture exports as SVG and PNG; a filtered scan draws its rows filte
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Export the write heatmap as PNG');
   assert.equal((await exported(page, null, true)).name, 'rowkey-ex-write-heatmap.png');
 
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Chromium lets one tab start ten downloads without asking, then waits for the person's leave
+// (which a headless run never gives): the LSM picture and the version stacks export from a tab
+// of their own.
+test('the LSM picture and the version stacks export as SVG and PNG', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await runCommand(page, "create 'ex', {NAME => 'f', VERSIONS => 3}");
+  await runCommand(page, "generate 'ex', 'row%05d', 3000, {COLUMNS => ['f:a']}");
+  await runCommand(page, "put 'ex', 'row01500', 'f:a', 'x'\nput 'ex', 'row01500', 'f:a', 'y'");
+
   // The LSM picture.
   await runCommand(page, "flush 'ex'");
   await tab(page, 'LSM');
