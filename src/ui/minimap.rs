@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::prefs::KeyDisplay;
-use crate::diagnose::group;
+use crate::diagnose::{counted, group};
 use crate::engine::{Activity, OpKind, Table};
 use crate::shell::ReadTrace;
 
@@ -121,16 +121,15 @@ impl MinimapData {
                 "The last scan".to_string()
             };
             let summary = format!(
-                "{what} covered rows {} to {} of {}: it examined {} rows, returned {} ({} cells) and filtered {}, from {} region{}.",
+                "{what} covered rows {} to {} of {}: it examined {}, returned {} ({}) and filtered {}, from {}.",
                 group(range.start as u64 + 1),
                 group(range.end as u64),
                 group(rows as u64),
-                group(s.rows_examined),
+                counted(s.rows_examined, "row"),
                 group(s.rows_returned),
-                group(s.cells_returned),
+                counted(s.cells_returned, "cell"),
                 group(s.rows_filtered),
-                s.regions.len(),
-                if s.regions.len() == 1 { "" } else { "s" }
+                counted(s.regions.len() as u64, "region"),
             );
             let trace = trace.filter(|tr| tr.table == t.descriptor.name && tr.stats == r.stats);
             let (returned_at, filtered_at) = trace.map(|tr| placed(t, tr)).unwrap_or_default();

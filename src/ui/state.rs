@@ -372,7 +372,10 @@ impl Reducible for AppState {
                     for (what, command) in QUICK_START {
                         // Each step in a millisecond of its own, so the second put of u001
                         // adds a version, as the note says (about a millisecond at most).
-                        console.shell.engine.wait_for_next_millisecond(QUICK_START_CLOCK_READS);
+                        console
+                            .shell
+                            .engine
+                            .wait_for_next_millisecond(QUICK_START_CLOCK_READS);
                         console.note(what, false);
                         console.submit(command);
                     }
