@@ -52,8 +52,33 @@ mod native {
             None => Box::new(std::io::stdin().lock()),
         };
         let mut pending = String::new();
-        for line in input.lines() {
-            let Ok(line) = line else { break };
+        for (number, line) in input.split(b'\n').enumerate() {
+            let mut line = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    eprintln!("rowkey: cannot read line {}: {e}", number + 1);
+                    return 1;
+                }
+            };
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            // Shell input is text: a line that is not UTF-8 is reported and skipped, and the
+            // rest still runs, as with any other bad line.
+            let line = match String::from_utf8(line) {
+                Ok(line) => line,
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let byte = e.as_bytes().get(at).copied().unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "ERROR: line {} is not UTF-8 text (byte 0x{byte:02X} at column {}): write bytes as \"\\x{byte:02X}\" inside a double-quoted string",
+                        number + 1,
+                        at + 1
+                    );
+                    continue;
+                }
+            };
             pending.push_str(&line);
             pending.push('\n');
             if is_incomplete(&pending) {

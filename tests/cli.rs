@@ -4,16 +4,16 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run_cli(args: &[&str], stdin: &str) -> Result<(String, i32), Box<dyn std::error::Error>> {
+    run_cli_bytes(args, stdin.as_bytes())
+}
+
+fn run_cli_bytes(args: &[&str], stdin: &[u8]) -> Result<(String, i32), Box<dyn std::error::Error>> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()?;
-    child
-        .stdin
-        .take()
-        .ok_or("no stdin")?
-        .write_all(stdin.as_bytes())?;
+    child.stdin.take().ok_or("no stdin")?.write_all(stdin)?;
     let out = child.wait_with_output()?;
     Ok((
         String::from_utf8(out.stdout)?,
@@ -57,5 +57,25 @@ fn runs_a_script_file() -> Result<(), Box<dyn std::error::Error>> {
 fn usage_without_subcommand() -> Result<(), Box<dyn std::error::Error>> {
     let (_, code) = run_cli(&[], "")?;
     assert_eq!(code, 2);
+    Ok(())
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_named_and_the_rest_still_runs(
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut script = b"create 't', 'f'\nput 't', 'r1', 'f:q', '".to_vec();
+    script.extend_from_slice(&[0xFF, 0xFE]);
+    script.extend_from_slice(b"'\r\nput 't', 'r2', 'f:q', 'ok'\r\nscan 't'\n");
+    let (out, code) = run_cli_bytes(&["shell"], &script)?;
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("ERROR: line 2 is not UTF-8 text (byte 0xFF at column 24): write bytes as \"\\xFF\" inside a double-quoted string\n"),
+        "{out}"
+    );
+    assert!(out.contains(" r2 column=f:q, timestamp="), "{out}");
+    assert!(
+        out.contains("1 row(s)"),
+        "the bad line wrote nothing: {out}"
+    );
     Ok(())
 }
