@@ -115,6 +115,43 @@ test('a 50,000-line paste is one entry with its summary; a cancelled batch keeps
   await context.close();
 });
 
+test('a 5 MB paste with binary bytes in it: one entry, its bad line named, the page drawing as it runs', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await runCommand(page, "create 'big', 'f'");
+  const value = 'v'.repeat(56);
+  const lines = [];
+  for (let i = 0; i < 60000; i++) lines.push(`put 'big', 'r${String(i).padStart(6, '0')}', 'f:q', '${value}'`);
+  // Control characters where a command should start: the shell's lexer refuses them.
+  lines[99] = "\u0001\u0002put 'big', 'r000099', 'f:q', 'v'";
+  // Raw bytes inside a quoted row key are data, as in the HBase shell's Ruby strings.
+  lines[199] = "put 'big', 'bin\u0000\u0007', 'f:q', 'v'";
+  const text = lines.join('\n');
+  assert.ok(text.length > 5_000_000, `${text.length} characters`);
+  // The page keeps drawing while the batch runs: count the progress figures it shows.
+  await page.evaluate(() => {
+    window.__progress = new Set();
+    const look = () => {
+      const p = document.querySelector('.entry .progress');
+      if (p) window.__progress.add(p.getAttribute('aria-valuenow') ?? p.textContent);
+      if (!window.__stopLooking) requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  await submit(page, text);
+  const summary = await batchDone(page);
+  const shown = await page.evaluate(() => { window.__stopLooking = true; return window.__progress.size; });
+  assert.ok(shown >= 2, `the progress moved on screen while the batch ran (${shown} distinct figures)`);
+  assert.match(summary, /^59,999 puts in \d+(\.\d+)? s, 1 error, first on line 100$/);
+  assert.match(await page.locator('.entry').last().locator('.errors-list').innerText(), /line 100: .*ERROR: invalid control character U\+0001/s);
+  await page.waitForSelector('.status.ok', { timeout: 60000 });
+  assert.match(await runCommand(page, "count 'big', INTERVAL => 1000000"), /^59999 row\(s\)$/m);
+  assert.match(await runCommand(page, `get 'big', "bin\\x00\\x07"`), /^ f:q timestamp=\d+, value=v$/m);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('continuation lines, Shift+Enter, completion, did you mean, bad input', async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const { page } = await openApp(context, url);
