@@ -190,8 +190,23 @@ pub struct MinimapProps {
     pub on_pick: Callback<usize>,
 }
 
+/// What the strip draws of the data (regions, writes, the last read), apart from the viewport:
+/// a component of its own, so scrolling the list redraws only the viewport's rectangle.
+#[derive(Properties)]
+struct MarksProps {
+    data: Rc<MinimapData>,
+    keys: KeyDisplay,
+}
+
+impl PartialEq for MarksProps {
+    /// The data is made once per data version, so the same data is the same pointer.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.data, &other.data) && self.keys == other.keys
+    }
+}
+
 #[component]
-pub fn Minimap(props: &MinimapProps) -> Html {
+fn Marks(props: &MarksProps) -> Html {
     let d = &props.data;
     let bands: Html = d
         .regions
@@ -252,6 +267,12 @@ pub fn Minimap(props: &MinimapProps) -> Html {
                 </>
             }
     });
+    html! { <g class="marks">{bands}{written}{read}</g> }
+}
+
+#[component]
+pub fn Minimap(props: &MinimapProps) -> Html {
+    let d = &props.data;
     let (v0, v1) = (
         d.y(props.first),
         d.y(props.first + props.shown).max(d.y(props.first) + 3.0),
@@ -286,9 +307,7 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             data-regions={d.regions.len().to_string()} data-read-lo={read_lo} data-read-hi={read_hi} data-read-reversed={reversed}
             data-written={d.written.len().to_string()} data-rows-scanned={scanned} data-rows-returned={returned}
             data-rows-filtered={filtered} {onclick}>
-            {bands}
-            {written}
-            {read}
+            <Marks data={d.clone()} keys={props.keys} />
             <rect class="viewport" x="1" y={format!("{v0:.1}")} width={(WIDTH - 2.0).to_string()} height={format!("{:.1}", v1 - v0)} />
         </svg>
     }
