@@ -699,8 +699,8 @@ impl Model {
         let [(left, lo_start, at), (right, _, hi_end)] = ev.daughters.as_slice() else {
             return Err(TestCaseError::fail("a split without two daughters"));
         };
-        for fam in 0..FAMILIES.len() {
-            let of = |s: &&rowkey::engine::RunSummary| s.family == FAMILIES[fam];
+        for name in FAMILIES {
+            let of = |s: &&rowkey::engine::RunSummary| s.family == *name;
             let inputs: Vec<u64> = ev
                 .inputs
                 .iter()
@@ -769,7 +769,7 @@ impl Model {
     ) -> Vec<Seen> {
         let mut out = Vec::new();
         for row in rows {
-            for fam in 0..FAMILIES.len() {
+            for (fam, name) in FAMILIES.iter().enumerate() {
                 let columns = match cols {
                     Cols::All => None,
                     Cols::Family(f) if *f == fam => None,
@@ -785,7 +785,7 @@ impl Model {
                 out.extend(self.read(row.as_bytes(), fam, &q).into_iter().map(|c| {
                     (
                         c.row.clone(),
-                        FAMILIES[fam].to_string(),
+                        name.to_string(),
                         c.q.clone(),
                         c.ts,
                         c.kind,
