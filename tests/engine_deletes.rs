@@ -175,3 +175,34 @@ fn keep_deleted_cells_serves_time_range_reads_before_the_marker() -> TestResult 
     );
     Ok(())
 }
+
+/// A flush seeks past the rest of a column once a column or family marker masks a put of it
+/// (`ScanQueryMatcher.checkDeleted`: FAMILY_DELETED and COLUMN_DELETED are
+/// `getNextRowOrNextColumn`), so an older marker of that column is not written: the
+/// DeleteColumn at 10 goes with the put at 11 that the DeleteFamily at 11 masks.
+#[test]
+fn a_flush_drops_the_markers_behind_a_put_a_family_marker_masks() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    e.mutate(
+        "t",
+        b"r",
+        &[
+            del(None, Some(11), true),
+            del(Some("q"), Some(10), true),
+            put("f", "q", Some(11), "v"),
+        ],
+    )?;
+    e.flush("t")?;
+    let mut raw = Scan {
+        raw: true,
+        max_versions: 10,
+        ..Scan::default()
+    };
+    let kinds: Vec<&str> = e.scan("t", &mut raw)?.rows[0]
+        .cells
+        .iter()
+        .map(|c| c.kind.name())
+        .collect();
+    assert_eq!(kinds, vec!["DeleteFamily"]);
+    Ok(())
+}

@@ -70,3 +70,59 @@ fn cell_ttl_expires_one_put() -> TestResult {
     assert_eq!(versions(&mut e, "r", "f", "p", 1)?.len(), 1);
     Ok(())
 }
+
+/// A put with a per-cell TTL is still read in the millisecond its TTL ends and gone the next:
+/// HBase expires it once `ts + ttl < now` (`ScanQueryMatcher.isCellTTLExpired`); a flush at
+/// that millisecond keeps it too.
+#[test]
+fn cell_ttl_expires_after_its_last_millisecond() -> TestResult {
+    let (mut e, clock) = engine_with(&[("f", 3)])?;
+    e.mutate(
+        "t",
+        b"r",
+        &[Mutation::Put {
+            family: "f".into(),
+            qualifier: "q".into(),
+            timestamp: None,
+            value: "v".into(),
+            ttl_ms: Some(1_000),
+        }],
+    )?;
+    clock.advance(1_000);
+    assert_eq!(versions(&mut e, "r", "f", "q", 1)?.len(), 1);
+    e.flush("t")?;
+    assert_eq!(e.table("t")?.regions[0].stores[0].cell_count(), 1);
+    clock.advance(1);
+    assert!(versions(&mut e, "r", "f", "q", 1)?.is_empty());
+    Ok(())
+}
+
+/// MIN_VERSIONS past the TTL, read two ways. A read of the whole family
+/// (`ScanWildcardColumnTracker`) stops at the first expired version beyond MIN_VERSIONS; a get
+/// naming the column (`ExplicitColumnTracker.checkVersions`: `count >= minVersions &&
+/// isExpired` is INCLUDE_AND_SEEK_NEXT_COL) returns that version and stops after it.
+#[test]
+fn a_get_naming_the_column_sees_one_expired_version_past_min_versions() -> TestResult {
+    let (mut e, clock) = ttl_table(10, 1)?;
+    for ts in [1_000_000, 1_000_001, 1_000_002] {
+        e.mutate("t", b"r", &[put("f", "q", Some(ts), &ts.to_string())])?;
+    }
+    e.mutate("t", b"r", &[put("f", "q", Some(1_060_000), "new")])?;
+    clock.advance(60_000);
+    let named: Vec<u64> = versions(&mut e, "r", "f", "q", 5)?
+        .into_iter()
+        .map(|v| v.0)
+        .collect();
+    assert_eq!(named, vec![1_060_000, 1_000_002]);
+    let mut whole = rowkey::engine::Scan {
+        max_versions: 5,
+        ..rowkey::engine::Scan::get(b"r")
+    };
+    let family: Vec<u64> = e.scan("t", &mut whole)?.rows[0]
+        .cells
+        .iter()
+        .map(|c| c.timestamp)
+        .collect();
+    assert_eq!(family, vec![1_060_000]);
+    Ok(())
+}

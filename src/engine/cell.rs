@@ -147,9 +147,11 @@ impl Cell {
         self.row.len() + self.family.len() + self.qualifier.len() + self.value.len() + 24
     }
 
-    /// True when the per-cell TTL has run out at `now`.
+    /// True when the per-cell TTL has run out at `now`: once `timestamp + ttl` is in the past,
+    /// so a cell is still read in its last millisecond (`ScanQueryMatcher.isCellTTLExpired`:
+    /// `ts + ttl < now`).
     pub fn ttl_expired(&self, now: u64) -> bool {
-        self.ttl_ms != 0 && self.timestamp.saturating_add(self.ttl_ms) <= now
+        self.ttl_ms != 0 && self.timestamp.saturating_add(self.ttl_ms) < now
     }
 }
 

@@ -103,11 +103,17 @@ struct ColumnTracker<'a> {
     column: Option<&'a [u8]>,
     count: u32,
     last: Option<(u64, CellKind)>,
+    /// A read that names its columns: HBase's `ExplicitColumnTracker`, which ends a column on
+    /// the version that reaches a limit and still returns that version. Otherwise the
+    /// `ScanWildcardColumnTracker` of whole-family reads and every rewrite.
+    explicit: bool,
 }
 
 enum Versioned {
     /// Counted and within the limits.
     Keep,
+    /// Counted and kept, and the rest of the column goes.
+    KeepLast,
     /// A repeat of the previous timestamp and kind.
     Duplicate,
     /// Past the version limit or expired past MIN_VERSIONS: the rest of the column goes too.
@@ -131,6 +137,17 @@ impl<'a> ColumnTracker<'a> {
         }
         if !cell.kind.is_delete() {
             self.count += 1;
+        }
+        if self.explicit {
+            // `ExplicitColumnTracker.checkVersions`: `count >= maxVersions || (count >=
+            // minVersions && isExpired(timestamp))` includes the cell and seeks the next
+            // column, so a read naming a column sees the first expired version past
+            // MIN_VERSIONS that a whole-family read leaves out.
+            if self.count >= max_versions || (self.count >= min_versions && expired) {
+                return Versioned::KeepLast;
+            }
+            self.last = Some((cell.timestamp, cell.kind));
+            return Versioned::Keep;
         }
         if self.count > max_versions {
             return Versioned::ColumnDone;
@@ -195,7 +212,10 @@ impl<'a, 's> RowResolver<'a, 's> {
         };
         RowResolver {
             deletes: DeleteTracker::default(),
-            versions: ColumnTracker::default(),
+            versions: ColumnTracker {
+                explicit: spec.columns.is_some(),
+                ..ColumnTracker::default()
+            },
             skipping: None,
             spec,
             family,
@@ -284,6 +304,10 @@ impl<'a, 's> RowResolver<'a, 's> {
             .check(cell, self.max_versions, self.family.min_versions, expired)
         {
             Versioned::Keep => Verdict::Include,
+            Versioned::KeepLast => {
+                self.skipping = Some(&cell.qualifier);
+                Verdict::Include
+            }
             Versioned::Duplicate => Verdict::Skip,
             Versioned::ColumnDone => Verdict::SkipColumn,
         }
@@ -321,7 +345,8 @@ pub enum Fate {
     Expired,
     /// An older write of the very same coordinates: only the later one is ever seen.
     Replaced,
-    /// A delete marker that a major compaction purges (it has masked what it could).
+    /// A delete marker that a major compaction purges (it has masked what it could), or one
+    /// a rewrite seeks past in a column a more general marker has already masked.
     MarkerPurged,
 }
 
@@ -352,18 +377,45 @@ pub fn fates<'a>(
         KeepDeletedCells::True => true,
         KeepDeletedCells::Ttl => marker_ts >= oldest,
     };
+    let cells: Vec<&Cell> = cells.into_iter().collect();
+    // The oldest put of a major compaction's inputs (`Compactor.getFileDetails` takes each
+    // file's EARLIEST_PUT_TS): a marker kept for KEEP_DELETED_CELLS that is older still can
+    // mask no put, and goes with the rest of its column, which holds only markers
+    // (`DropDeletesCompactionScanQueryMatcher.tryDropDelete`).
+    let earliest_put = cells
+        .iter()
+        .filter(|c| c.kind == CellKind::Put)
+        .map(|c| c.timestamp)
+        .min()
+        .unwrap_or(u64::MAX);
     let mut out = Vec::new();
     let mut row_start: Option<(&[u8], &[u8])> = None;
+    // The markers that mask. A read tracks every one; a rewrite only those it may purge
+    // (`CompactionScanQueryMatcher.trackDelete`): with KEEP_DELETED_CELLS => 'TTL' a marker
+    // within the TTL masks nothing, even where an expired one behind it does.
     let mut deletes = DeleteTracker::default();
+    // Every marker, to name the one behind a put a rewrite keeps for KEEP_DELETED_CELLS.
+    let mut shadow = DeleteTracker::default();
     let mut versions = ColumnTracker::default();
     let mut skipping: Option<(&[u8], &[u8])> = None;
+    // A rewrite seeks past the rest of a column whose put a column or family marker masked
+    // (`ScanQueryMatcher.checkDeleted`: COLUMN_DELETED and FAMILY_DELETED are
+    // `getNextRowOrNextColumn`), or whose kept marker is older than every put: the older
+    // markers of that column are not written (the puts there are masked anyway).
+    let mut purging: Option<(&[u8], &[u8])> = None;
     for cell in cells {
         let key = (cell.row.as_slice(), cell.family.as_ref());
         if row_start != Some(key) {
             row_start = Some(key);
             deletes = DeleteTracker::default();
+            shadow = DeleteTracker::default();
             versions = ColumnTracker::default();
             skipping = None;
+            purging = None;
+        }
+        let column = (cell.row.as_slice(), cell.qualifier.as_slice());
+        if purging.is_some_and(|p| p != column) {
+            purging = None;
         }
         if skipping == Some((cell.row.as_slice(), cell.qualifier.as_slice())) {
             out.push(Fate::BeyondVersions);
@@ -374,24 +426,54 @@ pub fn fates<'a>(
         let fate = if (expired && family.min_versions == 0) || cell.ttl_expired(now) {
             Fate::Expired
         } else if cell.kind.is_delete() {
-            deletes.add(cell);
-            if pass == Pass::Major && !keeps(cell.timestamp) {
+            if purging == Some(column) {
                 Fate::MarkerPurged
             } else {
-                Fate::Marker
+                if pass == Pass::Read || !keeps(cell.timestamp) {
+                    deletes.add(cell);
+                }
+                shadow.add(cell);
+                if pass == Pass::Major && !keeps(cell.timestamp) {
+                    Fate::MarkerPurged
+                } else if pass == Pass::Major && cell.timestamp < earliest_put {
+                    purging = Some(column);
+                    Fate::MarkerPurged
+                } else if pass == Pass::Major {
+                    // A marker a major compaction keeps goes through the column tracker like
+                    // a put, uncounted (`MajorCompactionScanQueryMatcher.match`): a repeat of
+                    // the same timestamp and type is written once, and past MIN_VERSIONS an
+                    // expired one ends the column.
+                    match versions.check(cell, family.max_versions, family.min_versions, expired) {
+                        Versioned::Keep | Versioned::KeepLast => Fate::Marker,
+                        Versioned::Duplicate => Fate::Replaced,
+                        Versioned::ColumnDone => {
+                            skipping = Some((&cell.row, &cell.qualifier));
+                            Fate::BeyondVersions
+                        }
+                    }
+                } else {
+                    Fate::Marker
+                }
             }
         } else {
-            let masked = deletes.is_deleted(cell).marker();
-            match masked {
-                // A read never counts a deleted version; a rewrite that keeps deleted cells
-                // counts them like any other.
-                Some(by) if pass == Pass::Read || !keeps(by.timestamp) => Fate::Masked {
-                    by,
-                    kept: keeps(by.timestamp),
-                },
-                _ => {
+            let result = deletes.is_deleted(cell);
+            let named = shadow.is_deleted(cell).marker();
+            match result.marker() {
+                // A read never counts a deleted version; nor does a rewrite count a version
+                // that a marker it tracks masks.
+                Some(by) => {
+                    if pass != Pass::Read && matches!(result, Masked::Column(_)) {
+                        purging = Some(column);
+                    }
+                    Fate::Masked {
+                        by,
+                        kept: keeps(by.timestamp),
+                    }
+                }
+                // A rewrite that keeps deleted cells counts them like any other version.
+                None => {
                     match versions.check(cell, family.max_versions, family.min_versions, expired) {
-                        Versioned::Keep => match masked {
+                        Versioned::Keep | Versioned::KeepLast => match named {
                             Some(by) => Fate::Masked { by, kept: true },
                             None => Fate::Visible,
                         },
