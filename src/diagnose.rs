@@ -23,6 +23,10 @@ use crate::engine::{Engine, KeyEntry, Op, OpKind, Table};
 
 /// Operations the rules look back over.
 pub const WINDOW: usize = 10_000;
+/// Operations the region heat and the skew figure count, against today's regions: few enough
+/// that the regions they ran on are, mostly, still the regions there are (over a long window
+/// a growing key's writes land in regions that have split since, and would look even).
+pub const RECENT: usize = 200;
 /// Fewest writes before the write rules speak.
 const MIN_WRITES: usize = 200;
 /// Rows sampled evenly from the key order for the shape of the keys.

@@ -94,6 +94,17 @@ fn expose_bench(window: &web_sys::Window) {
     f.forget();
 }
 
+/// Scrolls the first element matching `selector` to the top of its scrolling pane (or of the
+/// page, when the panes stack), so what a click just opened is in sight.
+pub(crate) fn bring_into_view(selector: &str) {
+    let Ok(Some(el)) = gloo::utils::document().query_selector(selector) else {
+        return;
+    };
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Start);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
 /// Offers `text` as a file named `name`; `None` when the browser would not.
 pub(crate) fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&text.into());

@@ -130,6 +130,12 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
 pub fn CompareView() -> Html {
     let outcome = use_state(|| None::<Rc<Compared>>);
     let app = use_app();
+    let opened = app.as_ref().and_then(|a| a.selected_compare);
+    use_effect_with(opened, |opened| {
+        if opened.is_some() {
+            super::bring_into_view(".compare-card");
+        }
+    });
     let Some(app) = app else {
         return html! {};
     };

@@ -69,7 +69,15 @@ fn figures(name: &str, run: &PatternRun) -> Html {
 
 #[component]
 pub fn DesignView() -> Html {
-    let Some(app) = use_app() else {
+    let app = use_app();
+    // A design just opened is brought into sight: the pane may be scrolled far below its top.
+    let opened = app.as_ref().and_then(|a| a.selected_design);
+    use_effect_with(opened, |opened| {
+        if opened.is_some() {
+            super::bring_into_view(".design-card");
+        }
+    });
+    let Some(app) = app else {
         return html! {};
     };
     let Some(design) = app.selected_design.and_then(|id| app.design(id)) else {

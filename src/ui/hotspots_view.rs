@@ -13,7 +13,7 @@ use yew::prelude::*;
 use super::figure_export::FigureExport;
 use super::state::use_app;
 use super::views_pane::use_shown;
-use crate::diagnose::{group, Evidence, Finding, WINDOW};
+use crate::diagnose::{group, Evidence, Finding, RECENT};
 use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
 
 /// Columns drawn: time buckets are merged down to this many.
@@ -110,7 +110,7 @@ fn diagnosis(findings: &[Finding]) -> Html {
 
 /// The busiest region's share of the recent operations, and max / mean over the regions.
 fn skew(table: &Table, activity: &Activity) -> Html {
-    let (counts, seen) = activity.per_region(table, None, WINDOW);
+    let (counts, seen) = activity.per_region(table, None, RECENT);
     if seen == 0 {
         return html! {};
     }

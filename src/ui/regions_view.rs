@@ -7,7 +7,6 @@ use super::state::use_app;
 use super::views_pane::use_shown;
 
 /// How many recent operations the heat covers.
-const RECENT_OPS: usize = 200;
 
 #[component]
 pub fn RegionsView() -> Html {
@@ -38,7 +37,7 @@ fn render(app: &super::state::AppHandle) -> Html {
         .shell
         .engine
         .activity(&table.descriptor.name)
-        .map(|a| a.per_region(table, None, RECENT_OPS).0)
+        .map(|a| a.per_region(table, None, crate::diagnose::RECENT).0)
         .unwrap_or_else(|| vec![0; table.regions.len()]);
     let total: u64 = activity.iter().sum();
     let max = activity.iter().copied().max().unwrap_or(0);
@@ -81,7 +80,7 @@ fn render(app: &super::state::AppHandle) -> Html {
         <section class="view">
             <h3>{format!("Regions of {} ({})", table.descriptor.name, table.regions.len())}</h3>
             <div class="region-strip" role="list" aria-label="Regions">{regions}</div>
-            <p class="legend">{"Width: data size. Colour: share of the last 200 operations. Bar: memstore filling towards a flush. A region over "}{format!("{} KB", settings.split_bytes / 1024)}{" splits at its middle key."}</p>
+            <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: memstore filling towards a flush. A region over ", crate::diagnose::RECENT)}{format!("{} KB", settings.split_bytes / 1024)}{" splits at its middle key."}</p>
         </section>
     }
 }

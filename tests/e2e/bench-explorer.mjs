@@ -31,22 +31,28 @@ await timed(page, `generate 'bench', 'row%08d', ${ROWS}, {COLUMNS => [${columns}
 console.log(`loaded ${CELLS.toLocaleString('en')} cells (${ROWS.toLocaleString('en')} rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 await page.waitForSelector('.status.ok', { timeout: 600_000 });
 
-const steps = [
-  ['put', "put 'bench', 'row00050000', 'f:c1', 'new value'", 16],
-  ['get', "get 'bench', 'row00050000'", 16],
-  ['scan LIMIT 10', "scan 'bench', {STARTROW => 'row00120000', LIMIT => 10}", 16],
+// Each round with one view's tab shown (a hidden view does no work until shown).
+const steps = (round) => [
+  ['put', `put 'bench', 'row0005000${round}', 'f:c1', 'new value'`, 16],
+  ['get', `get 'bench', 'row0005000${round}'`, 16],
+  ['scan LIMIT 10', `scan 'bench', {STARTROW => 'row0012000${round}', LIMIT => 10}`, 16],
   ['flush', "flush 'bench'", 100],
   ['compact', "compact 'bench'", 100],
-  ['split', "split 'bench', 'row00150001'", 100],
+  ['split', `split 'bench', 'row0015000${round + 1}'`, 100],
 ];
 const fmt = (x) => (x === undefined ? '   -   ' : `${x.toFixed(1).padStart(6)} ms`);
-console.log('command          keyspace  hotspots   goal     Enter to frame');
-for (const [name, text, goal] of steps) {
-  const { total, views } = await timed(page, text, took);
-  const worst = Math.max(views.keyspace ?? 0, views.hotspots ?? 0);
-  console.log(`${name.padEnd(15)} ${fmt(views.keyspace)} ${fmt(views.hotspots)}  ${String(goal).padStart(4)} ms  ${fmt(total)}  ${worst <= goal ? 'ok' : 'OVER'}`);
-  await page.waitForSelector('.status.ok', { timeout: 600_000 });
+for (const [round, view] of [[0, 'Keyspace'], [1, 'Hotspots']]) {
+  await page.locator('.view-tab', { hasText: view }).click();
+  console.log(`${view} shown:`);
+  console.log('command          keyspace  hotspots   goal     Enter to frame');
+  for (const [name, text, goal] of steps(round)) {
+    const { total, views } = await timed(page, text, took);
+    const worst = Math.max(views.keyspace ?? 0, views.hotspots ?? 0);
+    console.log(`${name.padEnd(15)} ${fmt(views.keyspace)} ${fmt(views.hotspots)}  ${String(goal).padStart(4)} ms  ${fmt(total)}  ${worst <= goal ? 'ok' : 'OVER'}`);
+    await page.waitForSelector('.status.ok', { timeout: 600_000 });
+  }
 }
+await page.locator('.view-tab', { hasText: 'Keyspace' }).click();
 
 // A scripted 5-second scroll through the whole list.
 const frames = await page.evaluate(() => new Promise((resolve) => {
