@@ -333,7 +333,7 @@ pub fn KeyspaceView() -> Html {
                         <FigureExport what="the keyspace map" table={name.clone()} view="keyspace" caption={caption} />
                     </figure>
                 </div>
-                <p class="legend"><span class="swatch read-sw"></span>{"in the last read's range "}<span class="swatch written-sw"></span>{"written lately "}<span class="swatch start-sw"></span>{"first row of a region"}</p>
+                <p class="legend"><span class="swatch read-sw"></span>{"walked by the last read "}<span class="swatch written-sw"></span>{"written lately "}<span class="swatch start-sw"></span>{"first row of a region"}</p>
                 if let Some(r) = data.read.as_ref() {
                     <p class="legend rows-legend" data-rows-scanned={r.scanned.to_string()} data-rows-returned={r.returned.to_string()} data-rows-filtered={r.filtered.to_string()}>
                         {"On the map, beside the last read's bracket: "}

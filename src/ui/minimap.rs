@@ -82,6 +82,9 @@ pub struct ReadMark {
     /// when the console's last read was on another table).
     pub returned_at: Vec<Run>,
     pub filtered_at: Vec<Run>,
+    /// Offsets `[from, to)` of the rows the read walked, first examined to last: less than
+    /// the range when it stopped early (a `LIMIT`, a filter that ended the scan).
+    pub walked: Option<(usize, usize)>,
     pub summary: String,
 }
 
@@ -120,8 +123,25 @@ impl MinimapData {
             } else {
                 "The last scan".to_string()
             };
+            let walked = match (&r.first_examined, &r.last_examined) {
+                (Some(a), Some(b)) => {
+                    let (a, b) = (t.keys.row_position(a).index, t.keys.row_position(b).index);
+                    Some((a.min(b), a.max(b) + 1))
+                }
+                _ => None,
+            };
+            let stopped = walked
+                .filter(|w| w.1 - w.0 < range.end.saturating_sub(range.start))
+                .map(|(from, to)| {
+                    format!(
+                        " and read only rows {} to {}",
+                        group(from as u64 + 1),
+                        group(to as u64)
+                    )
+                })
+                .unwrap_or_default();
             let summary = format!(
-                "{what} covered rows {} to {} of {}: it examined {}, returned {} ({}) and filtered {}, from {}.",
+                "{what} covered rows {} to {} of {}{stopped}: it examined {}, returned {} ({}) and filtered {}, from {}.",
                 group(range.start as u64 + 1),
                 group(range.end as u64),
                 group(rows as u64),
@@ -143,6 +163,7 @@ impl MinimapData {
                 filtered: s.rows_filtered,
                 returned_at,
                 filtered_at,
+                walked,
                 summary,
             }
         });
@@ -164,11 +185,12 @@ impl MinimapData {
         }
     }
 
-    /// Whether the row at `offset` lies in the last read's range.
+    /// Whether the last read walked the row at `offset` (its range, up to where it stopped).
     pub fn in_read(&self, offset: usize) -> bool {
-        self.read
-            .as_ref()
-            .is_some_and(|r| offset >= r.lo && offset < r.hi)
+        self.read.as_ref().is_some_and(|r| {
+            let (lo, hi) = r.walked.unwrap_or((r.lo, r.hi));
+            offset >= lo.max(r.lo) && offset < hi.min(r.hi)
+        })
     }
 
     /// The y of an offset on the strip.

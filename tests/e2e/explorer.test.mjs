@@ -54,6 +54,14 @@ test('the keyspace: jumps, a scan bracketed past the first thousand keys, bad in
   await page.waitForFunction(() => document.querySelector('.minimap')?.dataset.readReversed === 'true');
   assert.equal(await page.locator('.minimap').getAttribute('data-read-lo'), '801');
   assert.equal(await page.locator('.minimap .bracket.reversed').count(), 1);
+  // A LIMIT stops the scan early: the list shades only the rows it read, and says so.
+  await runCommand(page, "scan 'ks', {STARTROW => 'user015000', LIMIT => 3}");
+  await page.waitForFunction(() => document.querySelector('.minimap')?.dataset.readLo === '15000');
+  await page.fill('#jump-key', 'user015000');
+  await page.press('#jump-key', 'Enter');
+  await page.waitForSelector('.krow.focused.read');
+  assert.deepEqual(await page.locator('.krow.read .kk').allInnerTexts(), ['user015000', 'user015001', 'user015002']);
+  assert.match(await page.locator('.keyspace p.legend').first().innerText(), /covered rows 15,001 to 20,000 of 20,000 and read only rows 15,001 to 15,003: it examined 3 rows/);
   // The keyboard inside the list: one Tab stop, arrows move, Enter shows the versions.
   await page.locator('.klist').focus();
   await page.keyboard.press('Home');
