@@ -28,7 +28,8 @@ pub struct Measures {
     pub rows_returned: u64,
     /// Distinct regions read, or written (as they were when the pattern started).
     pub regions_touched: u64,
-    /// Row mutations (a `put` of one row is one, a `mutate_row` of one row is one).
+    /// Row mutations (a `put` of one row is one, a `mutate_row` of one row is one): four puts
+    /// to one row are four, each atomic on its own, as HBase applies them.
     pub rows_written: u64,
     /// Cells written (puts and delete markers).
     pub cells_written: u64,
@@ -116,9 +117,9 @@ impl Measure {
             Measure::RowsScanned => "rows scanned",
             Measure::RowsReturned => "rows returned",
             Measure::RegionsTouched => "regions touched",
-            Measure::RowsWritten => "rows written",
+            Measure::RowsWritten => "row mutations",
             Measure::BusiestWriteShare => "busiest region's share of writes (%)",
-            Measure::RowsPerAction => "rows written per action",
+            Measure::RowsPerAction => "row mutations per action",
             Measure::BytesPerRecord => "KeyValue bytes per record",
             Measure::RunsFlushed => "runs flushed",
             Measure::BytesPerRun => "bytes per flushed run",
@@ -209,10 +210,13 @@ impl fmt::Display for Claim {
     }
 }
 
-/// A figure as people read it: whole numbers plain, others with one decimal.
+/// A figure as people read it: whole numbers plain, others with one decimal, or two below one
+/// (one put of 100 cells for 100 actions is 0.01 per action, not 0.0).
 pub fn number(v: f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
         format!("{}", v.round() as i64)
+    } else if v.abs() < 1.0 {
+        format!("{v:.2}")
     } else {
         format!("{v:.1}")
     }

@@ -1,5 +1,5 @@
 //! A/B compare: the pair on show, its one workload, and after "Run both" each side's figures
-//! next to the other's (the busiest region's share of writes, regions touched, rows written
+//! next to the other's (the busiest region's share of writes, regions touched, row mutations
 //! per action, KeyValue bytes, rows scanned against returned) with a keyspace map of each
 //! side's table. Each side runs on an engine of its own, so the person's tables are never
 //! touched and the pair's tables never meet them.
@@ -70,7 +70,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
                     "regions the writes touched",
                     number(w.regions_touched as f64),
                 ),
-                ("rows written per action", number(w.rows_per_action())),
+                ("row mutations per action", number(w.rows_per_action())),
                 (
                     "KeyValue bytes written (per record)",
                     format!(

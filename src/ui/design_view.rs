@@ -19,9 +19,9 @@ fn figures(name: &str, run: &PatternRun) -> Html {
     }
     rows.push(("regions touched", number(m.regions_touched as f64)));
     if m.rows_written > 0 {
-        rows.push(("rows written", number(m.rows_written as f64)));
+        rows.push(("row mutations", number(m.rows_written as f64)));
         rows.push(("logical actions", number(m.actions as f64)));
-        rows.push(("rows written per action", number(m.rows_per_action())));
+        rows.push(("row mutations per action", number(m.rows_per_action())));
         rows.push((
             "busiest region's share of writes",
             format!("{} %", number(m.busiest_write_share)),

@@ -33,8 +33,8 @@ for (const scheme of ['dark', 'light']) {
     assert.equal(await figure(page, 'A', "busiest region's share of writes"), '100 %');
     const b = parseFloat(await figure(page, 'B', "busiest region's share of writes"));
     assert.ok(b < 50, `hashed ids: the busiest region took ${b} %`);
-    assert.equal(await figure(page, 'A', 'rows written per action'), '1');
-    assert.equal(await figure(page, 'B', 'rows written per action'), '1');
+    assert.equal(await figure(page, 'A', 'row mutations per action'), '1');
+    assert.equal(await figure(page, 'B', 'row mutations per action'), '1');
     assert.match(await figure(page, 'A', 'rows scanned / returned'), /^120 \/ 120$/);
     assert.match(await figure(page, 'B', 'rows scanned / returned'), /^1320 \/ 120$/);
     // Each side's lesson and the relations between them hold.

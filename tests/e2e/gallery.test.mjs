@@ -60,7 +60,7 @@ test('a design loads, its patterns run, the views explain them', async () => {
   await runPattern(page, 'Forty new users, sequential ids');
   const lesson = await page.locator('.lesson').innerText();
   assert.match(lesson, /busiest region's share of writes\s+100 %/);
-  assert.match(lesson, /rows written\s+40/);
+  assert.match(lesson, /row mutations\s+40/);
   assert.equal(await page.locator('.lesson .claim.broken').count(), 0);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-gallery-hotspot.png') });
 
