@@ -14,7 +14,8 @@
 // - a JavaScript array of [key, value] pairs, sorted once, searched by binary search;
 // - sql.js (SQLite in WebAssembly): `kv (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
 //   loaded in one transaction, read with prepared statements, each result row read into
-//   JavaScript;
+//   JavaScript (`stmt.get()`, most of its read time); its database is a file in Emscripten's
+//   in-memory file system;
 // - memory-level (abstract-level's in-memory store, a red-black tree), bundled for the page by
 //   esbuild into target/bench/, loaded in batches of 10,000 cells, read with its iterators.
 //
@@ -285,14 +286,15 @@ for (const op of OPS) {
 }
 const mb = (b) => `${fmt(b / 1048576, 1)} MB`;
 const heapOf = (s) => median(results.load[s].map((r) => r.heap));
-const wasmOf = (s) => Math.max(...results.load[s].map((r) => r.wasm));
+// The first round's: WebAssembly memory never shrinks, so later rounds add the earlier rounds' peaks.
+const wasmOf = (s) => results.load[s][0].wasm;
 // The JS array and memory-level hold the workload's own key and value strings: counted for both.
 const held = { rowkey: wasmOf('rowkey') - wasmBefore, array: heapOf('array') + stringHeap, sqljs: wasmOf('sqljs') - sqlBefore + heapOf('sqljs'), memoryLevel: heapOf('memoryLevel') + stringHeap };
 console.log(`${'memory held'.padEnd(28)}${STORES.map((s) => cell(mb(held[s]))).join('')}`);
 console.log(`${'  ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / held.array, 2)}×`)).join('')}`);
 const grew = (a, b) => `wasm ${fmt(a / 1048576)}→${fmt(b / 1048576)} MB`;
 console.log(`${'  of which'.padEnd(28)}${cell(grew(wasmBefore, wasmOf('rowkey')))}${cell(`heap + strings ${mb(stringHeap)}`)}${cell(`${grew(sqlBefore, wasmOf('sqljs'))} + heap`)}${cell(`heap + strings ${mb(stringHeap)}`)}`);
-console.log(`  (key and value bytes: ${mb(cells * 42)}. WebAssembly memory never shrinks: Rowkey's and sql.js's figures are its growth over the first load, peaks included. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} by its load.)`);
+console.log(`  (key and value bytes: ${mb(cells * 42)}. WebAssembly memory never shrinks: Rowkey's and sql.js's figures are its growth by the first round's load, the load's peak included; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} by its load.)`);
 
 const p = (k) => median(persist.map((f) => f[k]));
 const f0 = persist[0];
