@@ -4,6 +4,7 @@
 
 mod app;
 mod arrivals;
+mod bench;
 mod clash_dialog;
 mod compare_view;
 mod console_view;
@@ -40,7 +41,7 @@ pub fn mount() {
     if let Some(w) = web_sys::window() {
         let _ = w.navigator().service_worker().register("./sw.js");
         if w.location().search().unwrap_or_default().contains("bench") {
-            expose_bench(&w);
+            bench::expose(&w);
         }
     }
     yew::Renderer::<App>::with_props(AppProps::default()).render();
@@ -77,21 +78,6 @@ pub(crate) fn human_bytes(n: u64) -> String {
         1024..=1_048_575 => format!("{:.1} KB", n as f64 / 1024.0),
         _ => format!("{:.1} MB", n as f64 / 1_048_576.0),
     }
-}
-
-/// `rowkeyBench(cells)` on the page, for `tests/e2e/bench-persist.mjs`.
-fn expose_bench(window: &web_sys::Window) {
-    use wasm_bindgen::JsValue;
-    let f = wasm_bindgen::closure::Closure::<dyn Fn(f64) -> js_sys::Promise>::new(|cells: f64| {
-        wasm_bindgen_futures::future_to_promise(async move {
-            crate::persist::bench::save_restore(cells as usize)
-                .await
-                .map(|s| JsValue::from_str(&s))
-                .map_err(|e| JsValue::from_str(&e))
-        })
-    });
-    let _ = js_sys::Reflect::set(window, &JsValue::from_str("rowkeyBench"), f.as_ref());
-    f.forget();
 }
 
 /// Scrolls the first element matching `selector` to the top of its scrolling pane (or of the

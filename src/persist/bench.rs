@@ -1,7 +1,8 @@
 //! The browser benchmark of persistence (prints figures, asserts nothing): saves and restores
-//! a table of `cells` cells through IndexedDB, and writes and reads the same bytes as one raw
-//! blob for comparison. Reached from the page as `rowkeyBench(cells)` when the URL has `?bench`;
-//! `node tests/e2e/bench-persist.mjs` runs it against the release build.
+//! a table through IndexedDB, and writes and reads the same bytes as one raw blob for
+//! comparison. Reached from the page through `rowkeyBench` when the URL has `?bench`:
+//! `node tests/e2e/bench-persist.mjs` runs [`save_restore`] against the release build, and
+//! `node tests/e2e/bench-storage.mjs` runs [`figures`] on its own workload.
 
 use super::idb::Idb;
 use super::{load, SavePlan, Saver};
@@ -16,7 +17,27 @@ fn now() -> f64 {
         .unwrap_or_else(js_sys::Date::now)
 }
 
-/// Runs the benchmark and returns its report.
+/// What one save and restore of an engine's tables cost, next to one raw blob of the same bytes.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    pub runs: usize,
+    /// The encoded runs, in bytes.
+    pub bytes: usize,
+    pub encode_ms: f64,
+    /// Encoding and committing the checkpoint.
+    pub save_ms: f64,
+    pub read_ms: f64,
+    /// Reading the records and decoding them into an engine.
+    pub restore_ms: f64,
+    /// Cells in the restored engine's runs.
+    pub restored: usize,
+    pub problems: usize,
+    pub raw_write_ms: f64,
+    pub raw_read_ms: f64,
+    pub raw_bytes: usize,
+}
+
+/// Builds a table of `cells` cells and returns the report of saving and restoring it.
 pub async fn save_restore(cells: usize) -> Result<String, String> {
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
     let mut desc = TableDescriptor::new("bench", vec![FamilyDescriptor::new("f")]);
@@ -49,7 +70,37 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
     }
     engine.flush("bench").map_err(|e| e.to_string())?;
     let load_ms = now() - started;
+    let f = figures(&mut engine).await?;
+    Ok(format!(
+        "rowkey persistence benchmark: {cells} cells, {rows} rows, {} runs, {:.1} MB encoded\n\
+         build table in memory:   {load_ms:>8.0} ms\n\
+         save (encode + commit):  {:>8.0} ms   (encode {:.0} ms)\n\
+         restore (read + decode): {:>8.0} ms   (read {:.0} ms; {} cells back, {} problems)\n\
+         raw blob write:          {:>8.0} ms\n\
+         raw blob read:           {:>8.0} ms   ({:.1} MB)\n\
+         save / raw write:        {:>8.2}x\n\
+         restore / raw read:      {:>8.2}x",
+        f.runs,
+        f.bytes as f64 / 1_048_576.0,
+        f.save_ms,
+        f.encode_ms,
+        f.restore_ms,
+        f.read_ms,
+        f.restored,
+        f.problems,
+        f.raw_write_ms,
+        f.raw_read_ms,
+        f.raw_bytes as f64 / 1_048_576.0,
+        f.save_ms / f.raw_write_ms.max(0.001),
+        f.restore_ms / f.raw_read_ms.max(0.001),
+    ))
+}
 
+/// Saves `engine`'s tables as one checkpoint into an emptied IndexedDB database and restores
+/// them into a new engine (dropped again), then writes and reads the checkpoint's run bytes as
+/// one blob in a second database.
+pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
+    let mut f = Figures::default();
     let idb = Idb::open("rowkey-bench").await.map_err(|e| e.message)?;
     idb.apply(&SavePlan {
         clear_all: true,
@@ -58,26 +109,28 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
     .await
     .map_err(|e| e.message)?;
     let started = now();
-    let plan = Saver::new()
-        .checkpoint(&mut engine)
-        .map_err(|e| e.to_string())?;
-    let encode_ms = now() - started;
-    let bytes = plan.bytes();
+    let plan = Saver::new().checkpoint(engine).map_err(|e| e.to_string())?;
+    f.encode_ms = now() - started;
+    f.bytes = plan.bytes();
+    f.runs = plan.put_runs.len();
     idb.apply(&plan).await.map_err(|e| e.message)?;
-    let save_ms = now() - started;
+    f.save_ms = now() - started;
 
     let started = now();
     let records = idb.read_all().await.map_err(|e| e.message)?;
-    let read_ms = now() - started;
+    f.read_ms = now() - started;
     let loaded = load(Box::new(|| 1_700_000_000_000), records);
-    let restore_ms = now() - started;
-    let restored: usize = loaded.engine.all_runs().map(|r| r.len()).sum();
+    f.restore_ms = now() - started;
+    f.restored = loaded.engine.all_runs().map(|r| r.len()).sum();
+    f.problems = loaded.problems.len();
+    drop(loaded);
 
     // The same bytes as one blob.
-    let mut blob = Vec::with_capacity(bytes);
+    let mut blob = Vec::with_capacity(f.bytes);
     for (_, b) in &plan.put_runs {
         blob.extend_from_slice(b);
     }
+    drop(plan);
     let raw = Idb::open("rowkey-bench-raw").await.map_err(|e| e.message)?;
     let started = now();
     raw.apply(&SavePlan {
@@ -87,28 +140,12 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
     })
     .await
     .map_err(|e| e.message)?;
-    let raw_write_ms = now() - started;
+    f.raw_write_ms = now() - started;
     let started = now();
     let back = raw.read_all().await.map_err(|e| e.message)?;
-    let raw_read_ms = now() - started;
-    let raw_bytes: usize = back.runs.iter().map(|r| r.1.len()).sum();
+    f.raw_read_ms = now() - started;
+    f.raw_bytes = back.runs.iter().map(|r| r.1.len()).sum();
     idb.close();
     raw.close();
-
-    Ok(format!(
-        "rowkey persistence benchmark: {cells} cells, {rows} rows, {} runs, {:.1} MB encoded\n\
-         build table in memory:   {load_ms:>8.0} ms\n\
-         save (encode + commit):  {save_ms:>8.0} ms   (encode {encode_ms:.0} ms)\n\
-         restore (read + decode): {restore_ms:>8.0} ms   (read {read_ms:.0} ms; {restored} cells back, {} problems)\n\
-         raw blob write:          {raw_write_ms:>8.0} ms\n\
-         raw blob read:           {raw_read_ms:>8.0} ms   ({:.1} MB)\n\
-         save / raw write:        {:>8.2}x\n\
-         restore / raw read:      {:>8.2}x",
-        plan.put_runs.len(),
-        bytes as f64 / 1_048_576.0,
-        loaded.problems.len(),
-        raw_bytes as f64 / 1_048_576.0,
-        save_ms / raw_write_ms.max(0.001),
-        restore_ms / raw_read_ms.max(0.001),
-    ))
+    Ok(f)
 }

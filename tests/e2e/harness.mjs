@@ -10,13 +10,18 @@ export const DIST = process.env.ROWKEY_DIST ? path.resolve(process.env.ROWKEY_DI
 export const SHOTS = path.join(ROOT, 'target');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
 
-/** Serves dist/ at http://127.0.0.1:PORT/some/sub/path/. */
-export async function serve(prefix = '/tools/rowkey/') {
+/**
+ * Serves dist/ at http://127.0.0.1:PORT/some/sub/path/; `mounts` ({ '/vendor/x/': dir }) serves
+ * other directories beside it (the benchmarks' JavaScript stores, never part of dist/).
+ */
+export async function serve(prefix = '/tools/rowkey/', mounts = {}) {
+  const roots = [[prefix, DIST], ...Object.entries(mounts).map(([p, dir]) => [p, path.resolve(dir)])];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end(); return; }
-    let file = path.join(DIST, decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html');
-    if (!file.startsWith(DIST)) { res.writeHead(403); res.end(); return; }
+    const root = roots.find(([p]) => url.pathname.startsWith(p));
+    if (!root) { res.writeHead(404); res.end(); return; }
+    let file = path.join(root[1], decodeURIComponent(url.pathname.slice(root[0].length)) || 'index.html');
+    if (!file.startsWith(root[1])) { res.writeHead(403); res.end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404); res.end(); return; }
@@ -29,12 +34,21 @@ export async function serve(prefix = '/tools/rowkey/') {
   return { server, url: `http://127.0.0.1:${port}${prefix}` };
 }
 
-export async function launch() {
+/** Headless Chromium; `extraArgs` are added to its command line. */
+export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', ...extraArgs],
   });
+}
+
+/** The release build opened with `?bench`, once its `window.rowkeyBench` hook is there. */
+export async function openBench(browser, url) {
+  const page = await browser.newPage();
+  await page.goto(`${url}?bench`);
+  await page.waitForFunction(() => typeof window.rowkeyBench?.persist === 'function');
+  return page;
 }
 
 /** Types one command into the console and waits for its entry to appear. */

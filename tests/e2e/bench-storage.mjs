@@ -1,0 +1,307 @@
+// Benchmark of Rowkey's engine against JavaScript stores in one page (prints figures; not a test).
+//
+//   bash scripts/dev.sh build && node tests/e2e/bench-storage.mjs [CELLS]
+//
+// The workload of `benches/engine.rs`: CELLS (default 1,000,000) cells in rows of 10 columns,
+// 26-byte keys counting row, family and qualifier (23-byte rows whose hashed four-hex-digit
+// lead spreads them over the key space), 16-byte values. It runs in the release build's page on
+// four stores:
+//
+// - Rowkey's engine, through the page's `window.rowkeyBench` hook (`?bench`): a table pre-split
+//   in 16 regions, loaded from one buffer of the cells and flushed; each get or scan is one call
+//   from JavaScript into the engine, which builds its result rows in WebAssembly and returns
+//   how many cells they hold;
+// - a JavaScript array of [key, value] pairs, sorted once, searched by binary search;
+// - sql.js (SQLite in WebAssembly): `kv (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
+//   loaded in one transaction, read with prepared statements, each result row read into
+//   JavaScript (`stmt.get()`, most of its read time); its database is a file in Emscripten's
+//   in-memory file system;
+// - memory-level (abstract-level's in-memory store, a red-black tree), bundled for the page by
+//   esbuild into target/bench/, loaded in batches of 10,000 cells, read with its iterators.
+//
+// Operations: load every cell; 10,000 gets of a random row (its 10 cells); 2,000 scans of 10
+// rows (100 cells) forward and 2,000 reversed from random start rows; one full scan counting
+// the cells. Then the memory each store holds (Rowkey: the WebAssembly memory; sql.js: its own
+// WebAssembly memory and the JavaScript heap; the others: the JavaScript heap, measured after a
+// garbage collection), and Rowkey's save and restore through IndexedDB against one raw blob of
+// the same bytes (`src/persist/bench.rs`, the code `bench-persist.mjs` runs). Five rounds, the
+// stores taking turns within each operation (the first store changing every round); medians.
+// Keys and values are made before the clock starts; random choices come from a fixed seed.
+// sql.js, memory-level and esbuild are devDependencies: nothing of them is in dist/.
+import os from 'node:os';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { build } from 'esbuild';
+import { serve, launch, openBench } from './harness.mjs';
+
+const CELLS = Number(process.argv[2] || 1_000_000);
+const ROUNDS = 5;
+const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+const require = createRequire(import.meta.url);
+const SQLJS_DIR = path.dirname(require.resolve('sql.js/dist/sql-wasm-browser.js'));
+const MEMORY_LEVEL = path.join(ROOT, 'target', 'bench', 'memory-level.js');
+const version = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+// memory-level ships CommonJS for Node and bundlers only: one browser file, global MemoryLevel.
+await build({
+  stdin: { contents: "export { MemoryLevel } from 'memory-level';", resolveDir: ROOT, loader: 'js' },
+  bundle: true, format: 'iife', globalName: 'memoryLevelBundle', platform: 'browser',
+  outfile: MEMORY_LEVEL, logLevel: 'error',
+});
+
+const loadBefore = os.loadavg();
+const { server, url } = await serve('/tools/rowkey/', { '/vendor/sql.js/': SQLJS_DIR });
+// Precise heap figures and `gc()` for the memory measurements.
+const browser = await launch(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
+const page = await openBench(browser, url);
+page.on('pageerror', (e) => console.log('page error:', String(e)));
+await page.addScriptTag({ path: MEMORY_LEVEL });
+await page.addScriptTag({ url: `${new URL(url).origin}/vendor/sql.js/sql-wasm-browser.js` });
+
+// ---- in the page ------------------------------------------------------------------------------
+await page.evaluate(async ([cells, sqlBase]) => {
+  const COLUMNS = 10;
+  const rows = Math.ceil(cells / COLUMNS);
+  // The rows of benches/engine.rs: groups of ten sharing a prefix led by a hash of the group.
+  const pad = (n, w) => String(n).padStart(w, '0');
+  const rowKey = (i) => {
+    const g = BigInt(Math.floor(i / 10));
+    const h = Number(((g * 0x9E3779B97F4A7C15n) & 0xFFFFFFFFFFFFFFFFn) >> 48n);
+    return `${h.toString(16).padStart(4, '0')}-user-${pad(g, 10)}-r${i % 10}`;
+  };
+  const heap = () => { gc(); gc(); return performance.memory.usedJSHeapSize; };
+  // Flat strings, as a store would hold them (a concatenation is a rope until first compared).
+  const flat = (s) => JSON.parse(`"${s}"`);
+  const rowKeys = [], keys = [], values = [];
+  const heapBeforeStrings = heap();
+  const enc = new TextEncoder();
+  const packed = new Uint8Array(cells * (1 + 23 + 1 + 2 + 1 + 16));
+  let at = 0;
+  const field = (s) => { const b = enc.encode(s); packed[at++] = b.length; packed.set(b, at); at += b.length; };
+  for (let i = 0; i < rows; i++) {
+    const row = rowKey(i);
+    rowKeys.push(flat(row));
+    for (let c = 0; c < COLUMNS && keys.length < cells; c++) {
+      const value = `value-${pad(i * COLUMNS + c, 10)}`;
+      keys.push(flat(`${row}fc${c}`));
+      values.push(flat(value));
+      field(row); field(`c${c}`); field(value);
+    }
+  }
+  const stringHeap = heap() - heapBeforeStrings - packed.byteLength;
+  // The smallest string above every string that starts with `s`.
+  const after = (s) => s.slice(0, -1) + String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
+  // mulberry32, seeded: the same gets and scans every run.
+  let seed = 13;
+  const random = () => { seed = (seed + 0x6D2B79F5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const pick = (n) => Array.from({ length: n }, () => rowKeys[Math.floor(random() * rowKeys.length)]);
+  const gets = pick(10_000), forward = pick(2_000), reversed = pick(2_000);
+
+  // sql.js's WebAssembly memory, which the module does not expose: found in its instance.
+  let sqlMemory = null;
+  const watch = (args, p) => p.then((r) => {
+    const found = [...Object.values(r.instance?.exports ?? r.exports ?? {}), ...Object.values(args[1]?.env ?? {}), ...Object.values(args[1]?.a ?? {})];
+    sqlMemory = found.find((v) => v instanceof WebAssembly.Memory) ?? sqlMemory;
+    return r;
+  });
+  const { instantiate, instantiateStreaming } = WebAssembly;
+  WebAssembly.instantiate = (...a) => watch(a, instantiate.apply(WebAssembly, a));
+  WebAssembly.instantiateStreaming = (...a) => watch(a, instantiateStreaming.apply(WebAssembly, a));
+  const SQL = await initSqlJs({ locateFile: (f) => sqlBase + f });
+  Object.assign(WebAssembly, { instantiate, instantiateStreaming });
+
+  const lowerBound = (arr, key) => {
+    let lo = 0, hi = arr.length;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (arr[mid][0] < key) lo = mid + 1; else hi = mid; }
+    return lo;
+  };
+  // Each store: load() and the reads, each read returning the cells it handed over.
+  const stores = {
+    rowkey: {
+      load: () => window.rowkeyBench.load(packed),
+      get: (row) => window.rowkeyBench.get(row),
+      forward: (row) => window.rowkeyBench.scan(row, 10, false),
+      reversed: (row) => window.rowkeyBench.scan(row, 10, true),
+      full: () => window.rowkeyBench.fullScan(),
+      drop: () => window.rowkeyBench.clear(),
+    },
+    array: {
+      load() {
+        const a = new Array(keys.length);
+        for (let i = 0; i < keys.length; i++) a[i] = [keys[i], values[i]];
+        a.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+        this.a = a;
+        return a.length;
+      },
+      get(row) {
+        const lo = lowerBound(this.a, row);
+        let hi = lo;
+        while (hi < this.a.length && this.a[hi][0].startsWith(row)) hi++;
+        return this.a.slice(lo, hi).length;
+      },
+      forward(row) { const lo = lowerBound(this.a, row); return this.a.slice(lo, lo + 100).length; },
+      reversed(row) { const hi = lowerBound(this.a, after(row)); return this.a.slice(Math.max(0, hi - 100), hi).reverse().length; },
+      full() { let n = 0; for (const [k, v] of this.a) if (k && v) n++; return n; },
+      drop() { this.a = null; },
+    },
+    sqljs: {
+      load() {
+        const db = new SQL.Database();
+        db.run('CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID');
+        db.run('BEGIN');
+        const insert = db.prepare('INSERT INTO kv VALUES (?, ?)');
+        for (let i = 0; i < keys.length; i++) insert.run([keys[i], values[i]]);
+        insert.free();
+        db.run('COMMIT');
+        this.db = db;
+        this.getStmt = db.prepare('SELECT key, value FROM kv WHERE key >= ? AND key < ?');
+        this.fwdStmt = db.prepare('SELECT key, value FROM kv WHERE key >= ? ORDER BY key LIMIT 100');
+        this.revStmt = db.prepare('SELECT key, value FROM kv WHERE key < ? ORDER BY key DESC LIMIT 100');
+        return keys.length;
+      },
+      rows(stmt, params) {
+        stmt.bind(params);
+        let n = 0;
+        while (stmt.step()) if (stmt.get()) n++;
+        stmt.reset();
+        return n;
+      },
+      get(row) { return this.rows(this.getStmt, [row, after(row)]); },
+      forward(row) { return this.rows(this.fwdStmt, [row]); },
+      reversed(row) { return this.rows(this.revStmt, [after(row)]); },
+      full() {
+        const stmt = this.db.prepare('SELECT key, value FROM kv ORDER BY key');
+        const n = this.rows(stmt, []);
+        stmt.free();
+        return n;
+      },
+      drop() { for (const s of [this.getStmt, this.fwdStmt, this.revStmt]) s.free(); this.db.close(); this.db = null; },
+    },
+    memoryLevel: {
+      async load() {
+        const db = new memoryLevelBundle.MemoryLevel({ storeEncoding: 'utf8' });
+        await db.open();
+        for (let from = 0; from < keys.length; from += 10_000) {
+          const ops = [];
+          for (let i = from; i < Math.min(from + 10_000, keys.length); i++) ops.push({ type: 'put', key: keys[i], value: values[i] });
+          await db.batch(ops);
+        }
+        this.db = db;
+        return keys.length;
+      },
+      async get(row) { return (await this.db.iterator({ gte: row, lt: after(row) }).all()).length; },
+      async forward(row) { return (await this.db.iterator({ gte: row, limit: 100 }).all()).length; },
+      async reversed(row) { return (await this.db.iterator({ lt: after(row), reverse: true, limit: 100 }).all()).length; },
+      async full() {
+        const it = this.db.iterator();
+        let n = 0, batch;
+        while ((batch = await it.nextv(1000)).length) n += batch.length;
+        await it.close();
+        return n;
+      },
+      async drop() { await this.db.close(); this.db = null; },
+    },
+  };
+
+
+  const workload = { load: null, get: gets, forward, reversed, full: null };
+  window.__bench = {
+    cells: keys.length,
+    stringHeap,
+    sqlBefore: sqlMemory?.buffer.byteLength ?? NaN,
+    async run(store, op) {
+      const s = stores[store];
+      if (op === 'drop') { await s.drop(); return {}; }
+      const before = op === 'load' ? heap() : 0;
+      const list = workload[op];
+      let n = 0;
+      const t0 = performance.now();
+      if (!list) n = await s[op]();
+      else if (store === 'memoryLevel') for (const k of list) n += await s[op](k);
+      else for (const k of list) n += s[op](k);
+      const ms = performance.now() - t0;
+      const out = { ms, n };
+      if (op === 'load') {
+        out.heap = heap() - before;
+        if (store === 'rowkey') out.wasm = window.rowkeyBench.memoryBytes();
+        if (store === 'sqljs') out.wasm = sqlMemory?.buffer.byteLength ?? NaN;
+      }
+      return out;
+    },
+    saveRestore: async () => JSON.parse(await window.rowkeyBench.saveRestore()),
+  };
+}, [CELLS, `${new URL(url).origin}/vendor/sql.js/`]);
+
+// ---- the rounds -------------------------------------------------------------------------------
+const STORES = ['rowkey', 'array', 'sqljs', 'memoryLevel'];
+const NAMES = { rowkey: 'Rowkey', array: 'JS array', sqljs: 'sql.js', memoryLevel: 'memory-level' };
+const OPS = ['load', 'get', 'forward', 'reversed', 'full'];
+const { cells, stringHeap, sqlBefore } = await page.evaluate(() => ({ ...window.__bench }));
+const wasmBefore = await page.evaluate(() => window.rowkeyBench.memoryBytes());
+const results = {}; // results[op][store] = [{ ms, n, heap, wasm }, ...]
+const persist = [];
+const started = Date.now();
+for (let round = 0; round < ROUNDS; round++) {
+  const order = STORES.map((_, i) => STORES[(i + round) % STORES.length]);
+  for (const op of OPS) {
+    for (const store of order) {
+      const r = await page.evaluate(([s, o]) => window.__bench.run(s, o), [store, op]);
+      ((results[op] ??= {})[store] ??= []).push(r);
+    }
+  }
+  persist.push(await page.evaluate(() => window.__bench.saveRestore()));
+  for (const store of order) await page.evaluate(([s]) => window.__bench.run(s, 'drop'), [store]);
+  process.stderr.write(`round ${round + 1}/${ROUNDS} done after ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+}
+const loadAfter = os.loadavg();
+
+// ---- the table --------------------------------------------------------------------------------
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const fmt = (x, digits = 0) => x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const OPS_COUNT = { get: 10_000, forward: 2_000, reversed: 2_000 };
+const LABEL = {
+  load: `load ${fmt(cells)} cells`,
+  get: '10,000 gets of a row',
+  forward: '2,000 10-row scans',
+  reversed: '2,000 10-row scans reversed',
+  full: 'full scan',
+};
+// The figure shown for an operation, from its median time.
+const figure = (op, ms) => {
+  if (op === 'load' || op === 'full') return `${fmt(ms)} ms ${fmt(cells / ms / 1000, 2)} M cells/s`;
+  return `${fmt(ms)} ms ${fmt((ms * 1000) / OPS_COUNT[op], 1)} µs each`;
+};
+const W = 30;
+const cell = (text) => text.padStart(W);
+console.log(`Rowkey storage benchmark: ${fmt(cells)} cells (${fmt(cells / 10)} rows × 10 columns, 26-byte keys, 16-byte values), medians of ${ROUNDS} rounds`);
+console.log(`${'operation'.padEnd(28)}${STORES.map((s) => cell(NAMES[s])).join('')}`);
+const mismatches = [];
+for (const op of OPS) {
+  const ms = Object.fromEntries(STORES.map((s) => [s, median(results[op][s].map((r) => r.ms))]));
+  const counts = STORES.map((s) => results[op][s][0].n);
+  if (new Set(counts).size > 1) mismatches.push(`${op}: ${STORES.map((s, i) => `${NAMES[s]} ${counts[i]}`).join(', ')}`);
+  console.log(`${LABEL[op].padEnd(28)}${STORES.map((s) => cell(figure(op, ms[s]))).join('')}`);
+  console.log(`${'  time ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(ms[s] / ms.array, 2)}×`)).join('')}`);
+}
+const mb = (b) => `${fmt(b / 1048576, 1)} MB`;
+const heapOf = (s) => median(results.load[s].map((r) => r.heap));
+// The first round's: WebAssembly memory never shrinks, so later rounds add the earlier rounds' peaks.
+const wasmOf = (s) => results.load[s][0].wasm;
+// The JS array and memory-level hold the workload's own key and value strings: counted for both.
+const held = { rowkey: wasmOf('rowkey') - wasmBefore, array: heapOf('array') + stringHeap, sqljs: wasmOf('sqljs') - sqlBefore + heapOf('sqljs'), memoryLevel: heapOf('memoryLevel') + stringHeap };
+console.log(`${'memory held'.padEnd(28)}${STORES.map((s) => cell(mb(held[s]))).join('')}`);
+console.log(`${'  ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / held.array, 2)}×`)).join('')}`);
+const grew = (a, b) => `wasm ${fmt(a / 1048576)}→${fmt(b / 1048576)} MB`;
+console.log(`${'  of which'.padEnd(28)}${cell(grew(wasmBefore, wasmOf('rowkey')))}${cell(`heap + strings ${mb(stringHeap)}`)}${cell(`${grew(sqlBefore, wasmOf('sqljs'))} + heap`)}${cell(`heap + strings ${mb(stringHeap)}`)}`);
+console.log(`  (key and value bytes: ${mb(cells * 42)}. WebAssembly memory never shrinks: Rowkey's and sql.js's figures are its growth by the first round's load, the load's peak included; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} by its load.)`);
+
+const p = (k) => median(persist.map((f) => f[k]));
+const f0 = persist[0];
+console.log(`Rowkey save through IndexedDB (encode + commit): ${fmt(p('saveMs'))} ms (encode ${fmt(p('encodeMs'))} ms), ${f0.runs} runs, ${mb(f0.bytes)}; one raw blob of the same bytes: ${fmt(p('rawWriteMs'))} ms; ${fmt(p('saveMs') / p('rawWriteMs'), 2)}× the blob`);
+console.log(`Rowkey restore (read + decode):                  ${fmt(p('restoreMs'))} ms (read ${fmt(p('readMs'))} ms), ${fmt(f0.restored)} cells back, ${f0.problems} problems; raw blob read: ${fmt(p('rawReadMs'))} ms; ${fmt(p('restoreMs') / p('rawReadMs'), 2)}× the blob`);
+if (mismatches.length) console.log(`cells returned differ: ${mismatches.join('; ')}`);
+else console.log(`every store returned the same cells: gets ${fmt(results.get.array[0].n)}, scans ${fmt(results.forward.array[0].n)} / ${fmt(results.reversed.array[0].n)}, full ${fmt(results.full.array[0].n)}`);
+console.log(`Chromium ${browser.version()}; sql.js ${version('sql.js')}, memory-level ${version('memory-level')}; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after; ${new Date().toISOString().slice(0, 10)}`);
+await browser.close();
+server.close();
