@@ -91,6 +91,10 @@ fn render(
                 {heatmap(&name, activity, OpKind::Write, now)}
                 {heatmap(&name, activity, OpKind::Read, now)}
             </div>
+            <p class="legend heatmap-legend">
+                {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
+                <span class="swatch split-sw"></span>{" a dashed line and a dot: a region split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks."}
+            </p>
             {wide_rows(evidence)}
         </section>
     }

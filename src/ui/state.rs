@@ -635,6 +635,8 @@ impl Reducible for AppState {
                 self.save_history();
                 let mut next = self.after_run_state(Some(&step.command));
                 next.tour_run = run.map(|r| (design.id, index, r));
+                // The card's numbers are the step's now, not an earlier pattern's.
+                next.pattern_run = None;
                 next.view_request = (step.view.tab(), self.view_request.1 + 1);
                 Rc::new(next)
             }
