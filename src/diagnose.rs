@@ -78,6 +78,8 @@ pub struct Evidence {
     pub median_cells: u32,
     /// `(row + family + qualifier bytes, value bytes)` of the cells of a few sampled rows.
     pub cell_sizes: Vec<(usize, usize)>,
+    /// [`Evidence::many_rows`], worked out once: three rules ask it.
+    many: std::cell::OnceCell<bool>,
 }
 
 impl Evidence {
@@ -141,9 +143,10 @@ impl Evidence {
 
     /// Whether the recent writes went mostly to different rows (not one row again and again).
     fn many_rows(&self) -> bool {
-        let distinct: std::collections::HashSet<&[u8]> =
-            self.writes.iter().map(|w| w.start.as_slice()).collect();
-        distinct.len() * 2 >= self.writes.len()
+        *self.many.get_or_init(|| {
+            let distinct = row_counts(self.writes.iter()).len();
+            distinct * 2 >= self.writes.len()
+        })
     }
 
     /// Share of the recent writes whose row was, when written, at the given end of the keys.
@@ -165,6 +168,21 @@ impl Evidence {
             .count();
         at_end as f64 / n as f64
     }
+}
+
+/// The rows of single-row operations with how many there were, in key order (sorting beats
+/// hashing ten thousand keys in WebAssembly).
+fn row_counts<'a>(ops: impl Iterator<Item = &'a Op>) -> Vec<(&'a [u8], usize)> {
+    let mut rows: Vec<&[u8]> = ops.map(|o| o.start.as_slice()).collect();
+    rows.sort_unstable();
+    let mut out: Vec<(&[u8], usize)> = Vec::new();
+    for row in rows {
+        match out.last_mut() {
+            Some((last, n)) if *last == row => *n += 1,
+            _ => out.push((row, 1)),
+        }
+    }
+    out
 }
 
 /// Runs every rule over a table's evidence.
@@ -296,13 +314,13 @@ fn hot_row(e: &Evidence) -> Option<Finding> {
     if e.ops.len() < MIN_WRITES {
         return None;
     }
-    let mut counts: HashMap<&[u8], usize> = HashMap::new();
-    for op in e.ops.iter().filter(|o| o.stop.is_none()) {
-        *counts.entry(op.start.as_slice()).or_default() += 1;
-    }
-    let (row, hits) = counts
+    // The most hit row; of rows hit as often, the first in key order.
+    let (row, hits) = row_counts(e.ops.iter().filter(|o| o.stop.is_none()))
         .into_iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))?;
+        .fold(None::<(&[u8], usize)>, |best, (row, n)| match best {
+            Some((_, most)) if most >= n => best,
+            _ => Some((row, n)),
+        })?;
     let share = hits as f64 / e.ops.len() as f64;
     if share < 0.2 || e.rows < 2 {
         return None;

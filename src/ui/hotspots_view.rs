@@ -6,6 +6,7 @@
 //! version.
 
 use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -20,6 +21,8 @@ use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
 const COLUMNS: usize = 128;
 const CELL_W: f64 = 3.0;
 const CELL_H: f64 = 3.0;
+/// Shades of a cell, from a single operation to the busiest cell's count.
+const SHADES: usize = 12;
 
 #[component]
 pub fn HotspotsView() -> Html {
@@ -168,14 +171,31 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
         .sum();
     let (w, h) = (cols as f64 * CELL_W, KEY_BUCKETS as f64 * CELL_H);
     let scale = (max as f64 + 1.0).ln().max(1e-9);
-    let cells: Html = counts
-        .iter()
+    // One path per shade, not one rect per cell: a map of 64 × 128 cells redrawn after every
+    // operation would otherwise be thousands of elements to build and compare.
+    let mut shades = vec![(String::new(), 0usize); SHADES];
+    for (i, c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+        let (col, k) = (i / KEY_BUCKETS, i % KEY_BUCKETS);
+        let heat = (*c as f64 + 1.0).ln() / scale;
+        let shade = ((heat * SHADES as f64).ceil() as usize).clamp(1, SHADES) - 1;
+        if let Some((d, n)) = shades.get_mut(shade) {
+            let _ = write!(
+                d,
+                "M{} {}h{CELL_W}v{CELL_H}h-{CELL_W}z",
+                col as f64 * CELL_W,
+                k as f64 * CELL_H
+            );
+            *n += 1;
+        }
+    }
+    let drawn: usize = shades.iter().map(|(_, n)| n).sum();
+    let cells: Html = shades
+        .into_iter()
         .enumerate()
-        .filter(|(_, c)| **c > 0)
-        .map(|(i, c)| {
-            let (col, k) = (i / KEY_BUCKETS, i % KEY_BUCKETS);
-            let heat = (*c as f64 + 1.0).ln() / scale;
-            html! { <rect x={format!("{}", col as f64 * CELL_W)} y={format!("{}", k as f64 * CELL_H)} width={CELL_W.to_string()} height={CELL_H.to_string()} style={format!("opacity:{:.2}", 0.15 + 0.85 * heat)} /> }
+        .filter(|(_, (_, n))| *n > 0)
+        .map(|(shade, (d, n))| {
+            let opacity = 0.15 + 0.85 * (shade + 1) as f64 / SHADES as f64;
+            html! { <path {d} data-cells={n.to_string()} style={format!("opacity:{opacity:.2}")} /> }
         })
         .collect();
     let origin = grid.origin.unwrap_or(0);
@@ -246,7 +266,7 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             <figcaption>{caption.clone()}</figcaption>
             <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
                 <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
-                <g class="cells">{cells}</g>
+                <g class="cells" data-cells={drawn.to_string()}>{cells}</g>
                 {splits}
                 <g class="axis" aria-hidden="true">{ticks}</g>
             </svg>

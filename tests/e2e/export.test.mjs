@@ -121,8 +121,9 @@ test('every picture exports as SVG and PNG; a filtered scan draws its rows filte
   assert.ok(labels.length >= 2 && labels.every((l) => /^\d+(\.\d+)? s$/.test(l)), labels.join(', '));
   assert.match(await writes.locator('figcaption').innerText(), /\d\.\d s of wall-clock time/);
   for (const [kind, what, file] of [['writes', 'the write heatmap', 'rowkey-ex-write-heatmap'], ['reads', 'the read heatmap', 'rowkey-ex-read-heatmap']]) {
-    const got = await both(page, `.heatmap.${kind}`, what, file, ['g.cells rect', '.axis text']);
-    assert.equal(got.parsed.counts['g.cells rect'], await page.locator(`.heatmap.${kind} g.cells rect`).count());
+    const got = await both(page, `.heatmap.${kind}`, what, file, ['g.cells path', '.axis text']);
+    assert.equal(got.parsed.counts['g.cells path'], await page.locator(`.heatmap.${kind} g.cells path`).count());
+    assert.ok(Number(await page.locator(`.heatmap.${kind} g.cells`).getAttribute('data-cells')) > 0, 'cells drawn');
     assert.equal(got.parsed.title, await page.locator(`.heatmap.${kind} figcaption`).innerText());
     if (kind === 'writes') await fs.writeFile(path.join(SHOTS, 'e2e-export-heatmap.png'), got.png);
   }
