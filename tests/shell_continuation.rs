@@ -113,14 +113,28 @@ fn the_console_can_say_what_keeps_an_entry_open() {
     use rowkey::shell::{open_at_end, Open};
     assert_eq!(
         open_at_end("put 't', 'r', 'f:q', 'oops"),
-        Some(Open::String('\''))
+        Some(Open::String('\'', 1))
     );
-    assert_eq!(open_at_end("put 't', \"r"), Some(Open::String('"')));
+    assert_eq!(open_at_end("put 't', \"r"), Some(Open::String('"', 1)));
+    // In a paste, the hint names the line whose quotes do not pair up (the string open at
+    // the end began on line 3, shifted by the quote line 2 left open).
+    assert_eq!(
+        open_at_end("put 't', 'a', 'f:q', 'v'\nput 't', 'b', 'f:q', 'w\nput 't', 'c', 'f:q', 'x'"),
+        Some(Open::String('\'', 2))
+    );
+    assert_eq!(
+        open_at_end("put 't', 'a', 'f:q', 'multi\nline"),
+        Some(Open::String('\'', 1))
+    );
+    assert_eq!(
+        Open::String('\'', 5001).describe(),
+        "a string opened with ' on line 5001 is not closed"
+    );
     assert_eq!(open_at_end("scan 't', {LIMIT => 1"), Some(Open::Bracket));
     assert_eq!(open_at_end("scan 't',"), Some(Open::Continued));
     assert_eq!(open_at_end("scan 't', {LIMIT => 1}"), None);
     assert_eq!(
-        Open::String('\'').describe(),
+        Open::String('\'', 1).describe(),
         "a string opened with ' is not closed"
     );
 }

@@ -354,6 +354,9 @@ pub(super) struct Reader {
     depth: i64,
     /// The quote of the string open at the end of the last line.
     quote: Option<u8>,
+    /// Lines read, and the line (from 1) where the open string began.
+    lines: usize,
+    quote_line: usize,
     /// The last token was a comma, `=>` or an operator.
     wants_more: bool,
 }
@@ -361,6 +364,7 @@ pub(super) struct Reader {
 impl Reader {
     /// Reads one line (without its newline).
     pub(super) fn line(&mut self, line: &[u8]) {
+        self.lines += 1;
         let mut i = 0;
         while i < line.len() {
             if let Some(q) = self.quote {
@@ -382,7 +386,10 @@ impl Reader {
             match c {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {}
                 b'#' => break,
-                b'\'' | b'"' => self.quote = Some(c),
+                b'\'' | b'"' => {
+                    self.quote = Some(c);
+                    self.quote_line = self.lines;
+                }
                 b'{' | b'[' | b'(' => {
                     self.depth += 1;
                     self.wants_more = true;
@@ -422,8 +429,8 @@ pub fn is_incomplete(src: &str) -> bool {
 /// What keeps an input open at its end, so the console can say why Enter continues it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Open {
-    /// A string opened with this quote is not closed.
-    String(char),
+    /// A string opened with this quote, on this line (from 1), is not closed.
+    String(char, usize),
     /// A `[`, `{` or `(` is not closed.
     Bracket,
     /// The input ends with `,`, `=>`, an operator or a backslash.
@@ -434,7 +441,10 @@ impl Open {
     /// Why Enter goes on to a new line, in a person's words.
     pub fn describe(self) -> String {
         match self {
-            Open::String(q) => format!("a string opened with {q} is not closed"),
+            Open::String(q, 1) => format!("a string opened with {q} is not closed"),
+            Open::String(q, line) => {
+                format!("a string opened with {q} on line {line} is not closed")
+            }
             Open::Bracket => "a bracket is not closed".to_string(),
             Open::Continued => "the line ends with a comma, => or an operator".to_string(),
         }
@@ -448,7 +458,18 @@ pub fn open_at_end(src: &str) -> Option<Open> {
         reader.line(line);
     }
     if let Some(q) = reader.quote {
-        Some(Open::String(char::from(q)))
+        // In a paste of one-line commands the string still open at the end often began on a
+        // later line than the mistake: a quote left open shifts every quote after it. Name the
+        // first line that, read alone, leaves a string open; else where this one began.
+        let alone = src.as_bytes().split(|c| *c == b'\n').position(|line| {
+            let mut one = Reader::default();
+            one.line(line);
+            one.quote.is_some()
+        });
+        Some(Open::String(
+            char::from(q),
+            alone.map_or(reader.quote_line, |i| i + 1),
+        ))
     } else if reader.depth > 0 {
         Some(Open::Bracket)
     } else if reader.wants_more {
