@@ -91,6 +91,21 @@ pub(crate) fn bring_into_view(selector: &str) {
     el.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
+/// Brings what a click or Enter just opened into sight and moves the keyboard focus to its
+/// heading (which takes focus by `tabindex="-1"`), so the next Tab walks it.
+pub(crate) fn open_here(card: &str, heading: &str) {
+    use wasm_bindgen::JsCast;
+    bring_into_view(card);
+    let found = gloo::utils::document()
+        .query_selector(heading)
+        .ok()
+        .flatten()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(el) = found {
+        let _ = el.focus();
+    }
+}
+
 /// Offers `text` as a file named `name`; `None` when the browser would not.
 pub(crate) fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&text.into());

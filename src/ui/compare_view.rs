@@ -133,7 +133,7 @@ pub fn CompareView() -> Html {
     let opened = app.as_ref().and_then(|a| a.selected_compare);
     use_effect_with(opened, |opened| {
         if opened.is_some() {
-            super::bring_into_view(".compare-card");
+            super::open_here(".compare-card", ".compare-card .design-title");
         }
     });
     let Some(app) = app else {
@@ -188,7 +188,7 @@ pub fn CompareView() -> Html {
                 <span class="verdict compare-tag">{"A/B compare"}</span>
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
-            <h2 class="design-title">{pair.title}</h2>
+            <h2 class="design-title" tabindex="-1">{pair.title}</h2>
             <p class="why"><strong>{"One workload: "}</strong>{pair.workload}</p>
             <p class="why">{pair.why}</p>
             <button class="compare-run" onclick={run}>{if shown.is_some() { "Run both again" } else { "Run both" }}</button>

@@ -74,7 +74,7 @@ pub fn DesignView() -> Html {
     let opened = app.as_ref().and_then(|a| a.selected_design);
     use_effect_with(opened, |opened| {
         if opened.is_some() {
-            super::bring_into_view(".design-card");
+            super::open_here(".design-card", ".design-card .design-title");
         }
     });
     let Some(app) = app else {
@@ -176,7 +176,7 @@ pub fn DesignView() -> Html {
                 <span class={classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))}>{design.verdict.label()}</span>
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
-            <h2 class="design-title">{design.title}</h2>
+            <h2 class="design-title" tabindex="-1">{design.title}</h2>
             <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
             <p class="why">{design.why}</p>
             <super::tour_view::TourView design={design.id} />

@@ -99,7 +99,7 @@ pub fn ViewsPane() -> Html {
     // hidden and do no work until shown (`use_shown_version`).
     let panel = |i: usize, body: Html| {
         html! {
-            <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>
+            <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" tabindex="0" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>
                 <ContextProvider<Shown> context={Shown(i == *current)}>{body}</ContextProvider<Shown>>
             </div>
         }
