@@ -16,8 +16,11 @@ use crate::engine::{flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary,
 /// Most events listed for a region.
 const EVENTS_SHOWN: usize = 12;
 
-/// Width of the drawing in SVG units.
-const W: f64 = 600.0;
+/// Width of the drawing in SVG units: about the views pane's width, so its text is drawn near
+/// the page's size rather than scaled down.
+const W: f64 = 440.0;
+/// The narrowest run drawn: a run of a few bytes beside one of many kilobytes stays visible.
+const MIN_RUN_W: f64 = 12.0;
 
 #[component]
 pub fn LsmView() -> Html {
@@ -196,7 +199,7 @@ fn render(
             .iter()
             .map(|run| {
                 let s = store.summary(run, region.id);
-                let w = ((W - 120.0) * run.bytes as f64 / widest as f64).max(4.0);
+                let w = ((W - 120.0) * run.bytes as f64 / widest as f64).max(MIN_RUN_W);
                 let label = run_label(&s, keys);
                 let at = x;
                 x += w + 2.0;
@@ -227,7 +230,7 @@ fn render(
                 data-memstore-cells={store.memstore.len().to_string()} data-runs={store.runs.len().to_string()}>
                 <title>{mem_label}</title>
                 <text class="fam" x="0" y={fmt(y + 14.0)}>{family}</text>
-                <text class="small" x="0" y={fmt(y + 48.0)}>{format!("{} runs", store.runs.len())}</text>
+                <text class="small" x="0" y={fmt(y + 48.0)}>{crate::diagnose::counted(store.runs.len() as u64, "run")}</text>
                 <rect class="mem-track" x="110" y={fmt(y + 4.0)} width={fmt(W - 120.0)} height="14" rx="2" />
                 <rect class="mem-fill" x="110" y={fmt(y + 4.0)} width={fmt(mem_w)} height="14" rx="2" />
                 if families > 1 {
