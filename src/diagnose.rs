@@ -559,11 +559,20 @@ fn plausible(ms: u64) -> bool {
 }
 
 /// The time a key starts with, if it does: a 19-digit decimal near `Long.MAX_VALUE` (a
-/// reversed timestamp), 13 decimal digits of epoch milliseconds, or 8 big-endian bytes of
-/// either.
+/// reversed timestamp), 13 decimal digits of epoch milliseconds, 14 digits of a UTC date and
+/// time written `yyyyMMddHHmmss`, or 8 big-endian bytes of epoch milliseconds or a reversed
+/// timestamp.
 pub fn key_time(key: &[u8]) -> Option<KeyTime> {
     let digits = key.iter().take_while(|b| b.is_ascii_digit()).count();
     let max = i64::MAX as u64;
+    if digits == 14 {
+        let ms = civil_ms(std::str::from_utf8(key.get(..14)?).ok()?)?;
+        return plausible(ms).then_some(KeyTime {
+            ms,
+            reversed: false,
+            len: 14,
+        });
+    }
     if digits == 19 {
         let v: u64 = std::str::from_utf8(key.get(..19)?).ok()?.parse().ok()?;
         let ms = max.checked_sub(v)?;
@@ -596,6 +605,27 @@ pub fn key_time(key: &[u8]) -> Option<KeyTime> {
         reversed: true,
         len: 8,
     })
+}
+
+/// Epoch milliseconds of a UTC `yyyyMMddHHmmss`, when every field is in range.
+fn civil_ms(text: &str) -> Option<u64> {
+    let field = |at: std::ops::Range<usize>| -> Option<i64> { text.get(at)?.parse().ok() };
+    let (y, m, d) = (field(0..4)?, field(4..6)?, field(6..8)?);
+    let (hh, mm, ss) = (field(8..10)?, field(10..12)?, field(12..14)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 59 {
+        return None;
+    }
+    // Days since 1970-01-01 of a proleptic Gregorian date (the era arithmetic of
+    // `days_from_civil`: years start in March, so the leap day ends one).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + hh * 3_600 + mm * 60 + ss;
+    u64::try_from(secs).ok().map(|s| s * 1000)
 }
 
 /// The time a key holds at its start or right after its first field (`dev7|<time>`).
@@ -708,5 +738,24 @@ mod tests {
             Some(5)
         );
         assert_eq!(key_time(b"9999999999999"), None);
+        // A UTC date and time as 14 digits: 2026-11-24 12:00:00 is 1795521600000.
+        assert_eq!(
+            key_time(b"20261124120000-sensor1"),
+            Some(KeyTime {
+                ms: 1_795_521_600_000,
+                reversed: false,
+                len: 14
+            })
+        );
+        assert_eq!(
+            key_time(b"19700101000000").map(|k| k.ms),
+            None,
+            "1970 is before the plausible years"
+        );
+        assert_eq!(
+            key_time(b"20240229235959").map(|k| k.ms),
+            Some(1_709_251_199_000)
+        );
+        assert_eq!(key_time(b"20261324120000"), None, "month 13");
     }
 }

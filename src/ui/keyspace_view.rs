@@ -312,7 +312,8 @@ pub fn KeyspaceView() -> Html {
                 <label for="jump-key">{"Jump to a key or prefix"}</label>
                 <input id="jump-key" ref={jump_input} type="text" spellcheck="false" placeholder="user0042 or \\x00\\x01" autocomplete="off" />
                 <button type="submit">{"Jump"}</button>
-                <label class="check"><input type="checkbox" checked={*dates} onchange={toggle_dates} />{" times in keys as dates"}</label>
+                <label class="check" title="Epoch milliseconds (13 digits), a reversed timestamp (Long.MAX_VALUE minus the time: 19 digits), a UTC yyyyMMddHHmmss (14 digits), or 8 big-endian bytes of either, at the key's start or after its first field"><input type="checkbox" checked={*dates} onchange={toggle_dates} aria-describedby="key-dates-help" />{" times in keys as dates"}</label>
+                <span id="key-dates-help" class="visually-hidden">{"Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field."}</span>
             </form>
             if let Some((bad, text)) = (*message).clone() {
                 <p class={classes!("jump-note", bad.then_some("bad"))} role="status">{text}</p>
