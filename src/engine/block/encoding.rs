@@ -13,61 +13,9 @@
 //!   type, value, timestamp) and how many bytes the timestamp takes; then only what differs,
 //!   the key shared as in `PREFIX` up to its timestamp, and the sequence id as a difference.
 
-use std::cmp::Ordering;
-use std::sync::Arc;
-
 use super::{Encoding, FormatError};
+pub use crate::engine::cell::CellRef;
 use crate::engine::cell::{Cell, CellKind};
-
-/// A cell read in place: slices of the block bytes (or of the cursor's key buffer, for keys
-/// that an encoding shares with the previous cell).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellRef<'a> {
-    pub row: &'a [u8],
-    pub family: &'a [u8],
-    pub qualifier: &'a [u8],
-    pub timestamp: u64,
-    pub kind: CellKind,
-    pub seq: u64,
-    pub ttl_ms: u64,
-    pub value: &'a [u8],
-}
-
-impl CellRef<'_> {
-    /// The owned cell, sharing the family name given.
-    pub fn to_cell(&self, family: &Arc<[u8]>) -> Cell {
-        Cell {
-            row: self.row.to_vec(),
-            family: if family.as_ref() == self.family {
-                family.clone()
-            } else {
-                Arc::from(self.family)
-            },
-            qualifier: self.qualifier.to_vec(),
-            timestamp: self.timestamp,
-            kind: self.kind,
-            seq: self.seq,
-            ttl_ms: self.ttl_ms,
-            value: self.value.to_vec(),
-        }
-    }
-
-    /// Where this cell sorts against `other`, in the cell order of [`Cell`]'s `Ord`.
-    pub fn cmp_cell(&self, other: &Cell) -> Ordering {
-        self.row
-            .cmp(other.row.as_slice())
-            .then_with(|| self.family.cmp(other.family.as_ref()))
-            .then_with(|| self.qualifier.cmp(other.qualifier.as_slice()))
-            .then_with(|| other.timestamp.cmp(&self.timestamp))
-            .then_with(|| other.kind.cmp(&self.kind))
-            .then_with(|| other.seq.cmp(&self.seq))
-    }
-
-    /// Bytes the cell counts for, as [`Cell::size`] counts them.
-    pub fn size(&self) -> usize {
-        self.row.len() + self.family.len() + self.qualifier.len() + self.value.len() + 24
-    }
-}
 
 const SAME_KEY_LEN: u8 = 0x01;
 const SAME_VALUE_LEN: u8 = 0x02;
@@ -465,6 +413,28 @@ impl<'a> BlockCursor<'a> {
             (start, start + s.len())
         };
         Ok((range(row), range(family), range(qualifier), ts, kind))
+    }
+
+    /// The cell the cursor is on, borrowed for as long as the block is: a key read in the
+    /// block (`NONE`) is a slice of it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is
+    /// copied into `keys` first. The value is always a slice of the block.
+    pub fn current_in(&self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
+        let (row, family, qualifier, timestamp, kind) = self.parts?;
+        let block: &'a [u8] = self.block;
+        let key: &'a [u8] = match self.key_in_block {
+            Some((s, e)) => block.get(s..e)?,
+            None => keys.alloc_extend(self.key.iter().copied()),
+        };
+        Some(CellRef {
+            row: key.get(row.0..row.1)?,
+            family: key.get(family.0..family.1)?,
+            qualifier: key.get(qualifier.0..qualifier.1)?,
+            timestamp,
+            kind,
+            seq: self.seq,
+            ttl_ms: self.ttl_ms,
+            value: block.get(self.value.0..self.value.1)?,
+        })
     }
 
     /// The cell the cursor is on, if any.
