@@ -36,8 +36,20 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-/// Reads a varint at `*at`, moving past it.
+/// Reads a varint at `*at`, moving past it. Lengths under 128 (nearly every length a block
+/// holds) take one byte and the short path.
+#[inline]
 pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
+    match b.get(*at) {
+        Some(&byte) if byte < 0x80 => {
+            *at += 1;
+            Ok(u64::from(byte))
+        }
+        _ => get_long_varint(b, at),
+    }
+}
+
+fn get_long_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
     let mut v: u64 = 0;
     for shift in (0..64).step_by(7) {
         let byte = *b.get(*at).ok_or(FormatError::Truncated(*at))?;
@@ -52,11 +64,13 @@ pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
     )))
 }
 
+#[inline]
 pub(crate) fn get_len(b: &[u8], at: &mut usize) -> Result<usize, FormatError> {
     usize::try_from(get_varint(b, at)?).map_err(|_| FormatError::Invalid("length overflow".into()))
 }
 
 /// Takes `len` bytes at `*at`, moving past them.
+#[inline]
 pub(crate) fn take<'a>(b: &'a [u8], at: &mut usize, len: usize) -> Result<&'a [u8], FormatError> {
     let end = at.checked_add(len).ok_or(FormatError::Truncated(*at))?;
     let out = b.get(*at..end).ok_or(FormatError::Truncated(*at))?;
@@ -103,6 +117,7 @@ type PartRanges = (
 );
 
 /// The parts of a key: row, family, qualifier, timestamp, kind.
+#[inline]
 pub(crate) fn split_key(key: &[u8]) -> Result<KeyParts<'_>, FormatError> {
     let mut at = 0;
     let row_len = get_len(key, &mut at)?;
