@@ -180,7 +180,7 @@ impl Store {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            sources.push(Source::Run(RunCursor::new(run, arena, probe)));
+            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, probe))));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
@@ -211,7 +211,7 @@ impl Store {
                     continue;
                 }
             }
-            sources.push(Source::Run(RunCursor::new(run, arena, &probe)));
+            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, &probe))));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
@@ -235,7 +235,9 @@ impl Store {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            sources.push(Source::RunBack(RunBackCursor::new(run, arena, bound)));
+            sources.push(Source::RunBack(Box::new(RunBackCursor::new(
+                run, arena, bound,
+            ))));
         }
         MergeIter::descending(&self.family, sources).with_skipped(skipped)
     }
@@ -436,17 +438,19 @@ pub struct Rewrite {
 }
 
 /// One sorted input of a merge, read forwards or backwards, yielding cells in place. A
-/// forward memstore source keeps its set, to seek in it.
+/// forward memstore source keeps its set, to seek in it. Run cursors are boxed: a merge's
+/// list of sources stays small (under a kilobyte for a handful of runs), which glibc's
+/// allocator serves from its per-thread cache instead of sorting its free lists first.
 pub enum Source<'a> {
     Mem(
         &'a BTreeSet<Cell>,
         std::collections::btree_set::Range<'a, Cell>,
     ),
-    Run(RunCursor<'a>),
+    Run(Box<RunCursor<'a>>),
     /// Cells already decoded (a compaction's inputs).
     Slice(std::slice::Iter<'a, Cell>),
     MemBack(std::iter::Rev<std::collections::btree_set::Range<'a, Cell>>),
-    RunBack(RunBackCursor<'a>),
+    RunBack(Box<RunBackCursor<'a>>),
 }
 
 impl<'a> Iterator for Source<'a> {
