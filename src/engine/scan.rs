@@ -190,6 +190,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
         region_rows: 0,
         last_returned: false,
         closed: vec![false; specs.len()],
+        cells_hint: 0,
     };
     reader.run();
     let out = std::mem::take(&mut reader.out);
@@ -268,6 +269,8 @@ struct Reader<'t, 's> {
     /// Per family (in spec order): its store scanner was closed by a filter that finished in
     /// the middle of a row (the matcher's DONE_SCAN closes the `StoreScanner`).
     closed: Vec<bool>,
+    /// Cells in the last row returned: the next row's vector starts that large.
+    cells_hint: usize,
 }
 
 impl<'t, 's> Reader<'t, 's> {
@@ -337,7 +340,7 @@ impl<'t, 's> Reader<'t, 's> {
         // A get asks each run's key range and bloom filter before reading it.
         let get = self.scan.stop_inclusive && self.scan.start_row == self.scan.stop_row;
         // The blocks the region scanner decodes live as long as it does.
-        let arena = Decoded::new();
+        let arena = Decoded::with_capacity(0);
         let arena = &arena;
         let mut cursors: Vec<MergeIter<'_>> = self
             .specs
@@ -391,7 +394,7 @@ impl<'t, 's> Reader<'t, 's> {
             }),
         };
         probe.row.extend_from_slice(bound.unwrap_or_default());
-        let arena = Decoded::new();
+        let arena = Decoded::with_capacity(0);
         let mut backwards: Vec<MergeIter<'_>> = self
             .specs
             .iter()
@@ -498,7 +501,8 @@ impl<'t, 's> Reader<'t, 's> {
             .filter
             .as_deref_mut()
             .is_some_and(|f| f.filter_row_key(row));
-        let mut cells: Vec<Cell> = Vec::new();
+        // Sized as the previous row was: rows of a table tend to hold as many cells.
+        let mut cells: Vec<Cell> = Vec::with_capacity(self.cells_hint);
         for (si, (cursor, (fi, spec))) in cursors.iter_mut().zip(self.specs).enumerate() {
             let Some(family) = self.table.descriptor.families.get(*fi) else {
                 continue;
@@ -612,6 +616,7 @@ impl<'t, 's> Reader<'t, 's> {
         }
         self.out.stats.cells_returned += cells.len() as u64;
         self.out.stats.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
+        self.cells_hint = cells.len();
         self.out.rows.push(Row {
             row: row.to_vec(),
             cells,

@@ -17,7 +17,8 @@ use super::lsm::{Dropped, Part, RunSummary};
 use super::resolve::{CompactionResolver, Pass};
 
 /// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
-/// read ends; a `NONE` block's keys are read where they are and need none of it.
+/// read ends; a `NONE` block's keys are read where they are and need none of it. Made with
+/// `with_capacity(0)`: `new` would allocate a kilobyte up front for every read.
 pub type Decoded = Arena<u8>;
 
 /// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile), as
@@ -253,7 +254,7 @@ impl Store {
             .map(|c| (c.clone(), Part::Memstore))
             .collect();
         let mut counts = ReadCounts::default();
-        let keys = Decoded::new();
+        let keys = Decoded::with_capacity(0);
         for run in &self.runs {
             if !run.file.may_hold_row(row, &mut counts) {
                 continue;
@@ -654,6 +655,8 @@ pub struct MergeIter<'a> {
     pub family: &'a Arc<[u8]>,
     /// Each source with the cell it would yield next.
     inputs: Vec<(Option<CellRef<'a>>, Source<'a>)>,
+    /// The input whose head the merge yields next, found again whenever a head changes.
+    current: Option<usize>,
     /// Yield the greatest cell first (the sources run backwards).
     descending: bool,
     /// Bit i is set once source i has yielded a cell (0 is the memstore when present).
@@ -671,13 +674,16 @@ impl<'a> MergeIter<'a> {
                 (head, s)
             })
             .collect();
-        MergeIter {
+        let mut merge = MergeIter {
             family,
             inputs,
+            current: None,
             descending: false,
             touched: 0,
             skipped: ReadCounts::default(),
-        }
+        };
+        merge.current = merge.min_index();
+        merge
     }
 
     fn with_skipped(mut self, skipped: ReadCounts) -> MergeIter<'a> {
@@ -698,10 +704,12 @@ impl<'a> MergeIter<'a> {
 
     /// A merge of sources that each run backwards: greatest cell first.
     pub fn descending(family: &'a Arc<[u8]>, sources: Vec<Source<'a>>) -> MergeIter<'a> {
-        MergeIter {
+        let mut merge = MergeIter {
             descending: true,
             ..MergeIter::new(family, sources)
-        }
+        };
+        merge.current = merge.min_index();
+        merge
     }
 
     /// Moves every forward source to its first cell at or after `target`, without reading the
@@ -731,12 +739,13 @@ impl<'a> MergeIter<'a> {
                 Source::MemBack(_) | Source::RunBack(_) => {}
             }
         }
+        self.current = self.min_index();
     }
 
     /// The next cell without consuming it.
     #[inline]
     pub fn peek(&self) -> Option<CellRef<'a>> {
-        self.min_index()
+        self.current
             .and_then(|i| self.inputs.get(i))
             .and_then(|(head, _)| *head)
     }
@@ -767,12 +776,13 @@ impl<'a> Iterator for MergeIter<'a> {
     type Item = CellRef<'a>;
     #[inline]
     fn next(&mut self) -> Option<CellRef<'a>> {
-        let i = self.min_index()?;
+        let i = self.current?;
         let (head, source) = self.inputs.get_mut(i)?;
         let out = std::mem::replace(head, source.next());
         if i < 64 {
             self.touched |= 1 << i;
         }
+        self.current = self.min_index();
         out
     }
 }
