@@ -540,6 +540,15 @@ impl<'a> RunCursor<'a> {
     /// Drops the cells of the current block that sort before `target`: the next cell is the
     /// first at or after it (or the next block's first).
     fn skip_before(&mut self, target: &Cell) {
+        match self.pending {
+            Some(c) if c.cmp_cell(target) != std::cmp::Ordering::Less => return,
+            _ => self.pending = None,
+        }
+        // Whole rows before the target's are stepped over first, then the target's row is
+        // read cell by cell.
+        if let Some(cursor) = self.cursor.as_mut() {
+            cursor.skip_rows_before(&target.row);
+        }
         while let Some(c) = self.next_in_block() {
             if c.cmp_cell(target) != std::cmp::Ordering::Less {
                 self.pending = Some(c);

@@ -412,6 +412,38 @@ impl<'a> BlockCursor<'a> {
         Ok(true)
     }
 
+    /// Steps over the cells whose row sorts before `row` without reading them whole, in a
+    /// `NONE` block, where a key's row is read in place (the delta encodings rebuild every key,
+    /// and this leaves them where they are). The next `advance` reads the first cell at or
+    /// after `row`; a damaged cell stops the skip there, for `advance` to report.
+    pub fn skip_rows_before(&mut self, row: &[u8]) {
+        if self.encoding != Encoding::None {
+            return;
+        }
+        let b = self.block;
+        while self.at < b.len() {
+            let mut at = self.at;
+            let step = (|| -> Result<bool, FormatError> {
+                let key_len = get_len(b, &mut at)?;
+                let value_len = get_len(b, &mut at)?;
+                let key = take(b, &mut at, key_len)?;
+                let mut k = 0;
+                let row_len = get_len(key, &mut k)?;
+                if take(key, &mut k, row_len)? >= row {
+                    return Ok(false);
+                }
+                take(b, &mut at, value_len)?;
+                get_varint(b, &mut at)?;
+                get_varint(b, &mut at)?;
+                Ok(true)
+            })();
+            match step {
+                Ok(true) => self.at = at,
+                _ => return,
+            }
+        }
+    }
+
     fn key_bytes(&self) -> &[u8] {
         match self.key_in_block {
             Some((s, e)) => self.block.get(s..e).unwrap_or_default(),
