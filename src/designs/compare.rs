@@ -43,6 +43,29 @@ pub struct Side {
     pub claims: Vec<(Phase, Claim)>,
 }
 
+impl Side {
+    /// A side with its three scripts and no claims yet: the pair adds them once both sides
+    /// exist, since a claim may compare the two.
+    fn new(
+        label: &'static str,
+        key: &'static str,
+        table: &'static str,
+        setup: String,
+        writes: String,
+        reads: String,
+    ) -> Side {
+        Side {
+            label,
+            key,
+            table,
+            setup,
+            writes,
+            reads,
+            claims: Vec::new(),
+        }
+    }
+}
+
 /// A relation between the two sides: A's measure `rel` `factor` × B's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Versus {
@@ -260,16 +283,7 @@ fn sequential_vs_hashed() -> Pair {
                 "count '{table}', {{STARTROW => '100100', STOPROW => '100200'}}"
             ));
         }
-        let reads = s.done();
-        Side {
-            label,
-            key,
-            table,
-            setup,
-            writes,
-            reads,
-            claims: Vec::new(),
-        }
+        Side::new(label, key, table, setup, writes, s.done())
     };
     let mut a = side("Sequential ids", "<id>", "ab_seq", false);
     a.claims = vec![
@@ -350,15 +364,7 @@ fn timestamp_vs_metric_first() -> Pair {
         } else {
             format!("count '{table}', {{STARTROW => 'cpu#{from}', STOPROW => 'cpu#{to}'}}")
         };
-        Side {
-            label,
-            key,
-            table,
-            setup,
-            writes,
-            reads,
-            claims: Vec::new(),
-        }
+        Side::new(label, key, table, setup, writes, reads)
     };
     let mut a = side("Timestamp first", "<ts>#<metric>", "ab_tsfirst", true);
     a.claims = vec![
@@ -434,15 +440,7 @@ fn wide_vs_tall() -> Pair {
         } else {
             format!("get '{table}', '{star}'\nget '{table}', '{star}', 'f:{fan}'")
         };
-        Side {
-            label,
-            key,
-            table,
-            setup,
-            writes,
-            reads,
-            claims: Vec::new(),
-        }
+        Side::new(label, key, table, setup, writes, reads)
     };
     let mut a = side(
         "Wide: a row per user",
@@ -528,16 +526,7 @@ fn plain_vs_salted() -> Pair {
                 "count '{table}', {{STARTROW => '{from}', STOPROW => '{to}'}}"
             ));
         }
-        let reads = s.done();
-        Side {
-            label,
-            key,
-            table,
-            setup,
-            writes,
-            reads,
-            claims: Vec::new(),
-        }
+        Side::new(label, key, table, setup, writes, s.done())
     };
     let mut a = side("Plain time keys", "<ts>", "ab_events", false);
     a.claims = vec![
@@ -641,16 +630,7 @@ fn long_vs_short_names() -> Pair {
         for i in &looked_up {
             s.line(format!("get '{table}', '{}'", row(*i)));
         }
-        let reads = s.done();
-        Side {
-            label,
-            key,
-            table,
-            setup,
-            writes,
-            reads,
-            claims: Vec::new(),
-        }
+        Side::new(label, key, table, setup, writes, s.done())
     };
     let mut a = side(
         "Long names",
@@ -726,16 +706,7 @@ fn plain_vs_reversed_domains() -> Pair {
                 "count '{table}', {{FILTER => \"RowFilter(=, 'regexstring:^[a-z]+\\.example\\.com/')\"}}"
             ));
         }
-        let reads = s.done();
-        Side {
-            label,
-            key,
-            table,
-            setup,
-            writes,
-            reads,
-            claims: Vec::new(),
-        }
+        Side::new(label, key, table, setup, writes, s.done())
     };
     let mut a = side("Plain domains", "<host>/<path>", "ab_domains_plain", false);
     a.claims = vec![(
