@@ -684,12 +684,6 @@ pub fn group(n: u64) -> String {
     out
 }
 
-/// A count and its noun, grouped and in the plural when it is not one: "1 row", "3,000 rows".
-pub fn counted(n: u64, noun: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    format!("{} {noun}{s}", group(n))
-}
-
 fn human_bytes(n: u64) -> String {
     match n {
         n if n >= 1 << 20 => format!("{:.1} MB", n as f64 / (1 << 20) as f64),

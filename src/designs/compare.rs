@@ -661,16 +661,8 @@ fn long_vs_short_names() -> Pair {
 /// Pages of a few sites, most of them of one company's sites; the question is every page of
 /// example.com.
 fn plain_vs_reversed_domains() -> Pair {
-    const HOSTS: [&str; 8] = [
-        "products.example.com",
-        "blog.example.com",
-        "shop.example.com",
-        "www.example.org",
-        "docs.example.org",
-        "news.example.net",
-        "mail.example.net",
-        "api.example.io",
-    ];
+    // The few-domains design's sites: most of them one company's.
+    const HOSTS: &[&str] = super::schema_guide::SITES;
     const HISTORY: u64 = 1_000;
     const NEW: u64 = 100;
     let mut g = Gen::new(41);

@@ -5,7 +5,7 @@ use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{md5_hex, pattern, reverse_ts, Design, Script, Size, Verdict};
 
-const SITES: &[&str] = &[
+pub(super) const SITES: &[&str] = &[
     "products.example.com",
     "blog.example.com",
     "shop.example.com",

@@ -244,7 +244,7 @@ fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
             let regions = t.regions.len();
             Some(format!(
                 "{name}: {} rows in {regions} region{}",
-                grouped(t.keys.row_count() as u64),
+                crate::diagnose::group(t.keys.row_count() as u64),
                 if regions == 1 { "" } else { "s" }
             ))
         })
@@ -253,17 +253,4 @@ fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
         return html! {};
     }
     html! { <p class="hint design-loaded" data-testid="design-loaded">{parts.join("; ")}</p> }
-}
-
-/// A count with thousands separated: 12,000.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -230,7 +230,7 @@ fn render(
                 data-memstore-cells={store.memstore.len().to_string()} data-runs={store.runs.len().to_string()}>
                 <title>{mem_label}</title>
                 <text class="fam" x="0" y={fmt(y + 14.0)}>{family}</text>
-                <text class="small" x="0" y={fmt(y + 48.0)}>{crate::diagnose::counted(store.runs.len() as u64, "run")}</text>
+                <text class="small" x="0" y={fmt(y + 48.0)}>{crate::console::count_of(store.runs.len() as u64, "run")}</text>
                 <rect class="mem-track" x="110" y={fmt(y + 4.0)} width={fmt(W - 120.0)} height="14" rx="2" />
                 <rect class="mem-fill" x="110" y={fmt(y + 4.0)} width={fmt(mem_w)} height="14" rx="2" />
                 if families > 1 {

@@ -8,7 +8,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::prefs::KeyDisplay;
-use crate::diagnose::{counted, group};
+use crate::console::count_of;
+use crate::diagnose::group;
 use crate::engine::{Activity, OpKind, Table};
 use crate::shell::ReadTrace;
 
@@ -145,11 +146,11 @@ impl MinimapData {
                 group(range.start as u64 + 1),
                 group(range.end as u64),
                 group(rows as u64),
-                counted(s.rows_examined, "row"),
+                count_of(s.rows_examined, "row"),
                 group(s.rows_returned),
-                counted(s.cells_returned, "cell"),
+                count_of(s.cells_returned, "cell"),
                 group(s.rows_filtered),
-                counted(s.regions.len() as u64, "region"),
+                count_of(s.regions.len() as u64, "region"),
             );
             let trace = trace.filter(|tr| tr.table == t.descriptor.name && tr.stats == r.stats);
             let (returned_at, filtered_at) = trace.map(|tr| placed(t, tr)).unwrap_or_default();
