@@ -71,23 +71,88 @@ pub struct Cell {
     pub value: Vec<u8>,
 }
 
-/// The cell order, written down once:
-///
-/// row ascending, family ascending, qualifier ascending (all bytewise, unsigned), then
-/// timestamp *descending* (newest first), then kind by descending type code (delete markers
-/// before puts at equal timestamp), then sequence number descending (the later write first).
-///
-/// Worked example, in order:
-/// `r1/f:a/ts=9/Put`, `r1/f:a/ts=5/DeleteColumn`, `r1/f:a/ts=5/Put`, `r1/f:b/ts=7/Put`, `r2/f:a/ts=1/Put`.
-impl Ord for Cell {
-    fn cmp(&self, other: &Self) -> Ordering {
+/// A cell read in place: its row, family, qualifier and value borrowed from wherever the cell
+/// is stored (a memstore cell, a run's block bytes, or a read's buffer of rebuilt keys). The
+/// read path merges, resolves and filters these; a result copies only the cells it returns
+/// ([`CellRef::to_cell`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellRef<'a> {
+    pub row: &'a [u8],
+    pub family: &'a [u8],
+    pub qualifier: &'a [u8],
+    pub timestamp: u64,
+    pub kind: CellKind,
+    pub seq: u64,
+    pub ttl_ms: u64,
+    pub value: &'a [u8],
+}
+
+impl CellRef<'_> {
+    /// The cell order, written down once:
+    ///
+    /// row ascending, family ascending, qualifier ascending (all bytewise, unsigned), then
+    /// timestamp *descending* (newest first), then kind by descending type code (delete
+    /// markers before puts at equal timestamp), then sequence number descending (the later
+    /// write first).
+    ///
+    /// Worked example, in order:
+    /// `r1/f:a/ts=9/Put`, `r1/f:a/ts=5/DeleteColumn`, `r1/f:a/ts=5/Put`, `r1/f:b/ts=7/Put`,
+    /// `r2/f:a/ts=1/Put`.
+    ///
+    /// [`Cell`]'s `Ord` is this order.
+    #[inline]
+    pub fn cmp_key(&self, other: &CellRef<'_>) -> Ordering {
         self.row
-            .cmp(&other.row)
-            .then_with(|| self.family.cmp(&other.family))
-            .then_with(|| self.qualifier.cmp(&other.qualifier))
+            .cmp(other.row)
+            .then_with(|| self.family.cmp(other.family))
+            .then_with(|| self.qualifier.cmp(other.qualifier))
             .then_with(|| other.timestamp.cmp(&self.timestamp))
             .then_with(|| other.kind.cmp(&self.kind))
             .then_with(|| other.seq.cmp(&self.seq))
+    }
+
+    /// Where this cell sorts against `other`, in the cell order.
+    #[inline]
+    pub fn cmp_cell(&self, other: &Cell) -> Ordering {
+        self.cmp_key(&other.as_ref())
+    }
+
+    /// The owned cell, sharing the family name given when it is the cell's.
+    pub fn to_cell(&self, family: &Arc<[u8]>) -> Cell {
+        Cell {
+            row: self.row.to_vec(),
+            family: if family.as_ref() == self.family {
+                family.clone()
+            } else {
+                Arc::from(self.family)
+            },
+            qualifier: self.qualifier.to_vec(),
+            timestamp: self.timestamp,
+            kind: self.kind,
+            seq: self.seq,
+            ttl_ms: self.ttl_ms,
+            value: self.value.to_vec(),
+        }
+    }
+
+    /// Bytes the cell counts for, as [`Cell::size`] counts them.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.row.len() + self.family.len() + self.qualifier.len() + self.value.len() + 24
+    }
+
+    /// True when the per-cell TTL has run out at `now`, as [`Cell::ttl_expired`] says.
+    #[inline]
+    pub fn ttl_expired(&self, now: u64) -> bool {
+        self.ttl_ms != 0 && self.timestamp.saturating_add(self.ttl_ms) < now
+    }
+}
+
+/// The cell order of [`CellRef::cmp_key`].
+impl Ord for Cell {
+    #[inline]
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_ref().cmp_key(&other.as_ref())
     }
 }
 
@@ -107,6 +172,21 @@ impl PartialEq for Cell {
 impl Eq for Cell {}
 
 impl Cell {
+    /// The cell read in place.
+    #[inline]
+    pub fn as_ref(&self) -> CellRef<'_> {
+        CellRef {
+            row: &self.row,
+            family: &self.family,
+            qualifier: &self.qualifier,
+            timestamp: self.timestamp,
+            kind: self.kind,
+            seq: self.seq,
+            ttl_ms: self.ttl_ms,
+            value: &self.value,
+        }
+    }
+
     /// A put cell.
     pub fn put(
         row: &[u8],
@@ -151,7 +231,7 @@ impl Cell {
     /// so a cell is still read in its last millisecond (`ScanQueryMatcher.isCellTTLExpired`:
     /// `ts + ttl < now`).
     pub fn ttl_expired(&self, now: u64) -> bool {
-        self.ttl_ms != 0 && self.timestamp.saturating_add(self.ttl_ms) < now
+        self.as_ref().ttl_expired(now)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Version and delete resolution: which cells of one row of one family a read sees, and which
 //! a flush or compaction keeps. This is where HBase's documented surprises come from.
 
-use super::cell::{Cell, CellKind};
+use super::cell::{Cell, CellKind, CellRef};
 use super::family::{FamilyDescriptor, KeepDeletedCells};
 
 /// HBase's delete tracker for one row of one family: remembers the markers seen so far (they
@@ -41,7 +41,7 @@ pub struct Marker {
 }
 
 impl<'a> DeleteTracker<'a> {
-    pub fn add(&mut self, cell: &'a Cell) {
+    pub fn add(&mut self, cell: &CellRef<'a>) {
         let ts = cell.timestamp;
         if self.family_stamp.is_some_and(|f| ts <= f) {
             return;
@@ -52,17 +52,17 @@ impl<'a> DeleteTracker<'a> {
             CellKind::Delete | CellKind::DeleteColumn => {
                 // A less general marker on the column already tracked adds nothing.
                 if let Some((q, kind, _)) = self.column {
-                    if cell.kind < kind && q == cell.qualifier.as_slice() {
+                    if cell.kind < kind && q == cell.qualifier {
                         return;
                     }
                 }
-                self.column = Some((&cell.qualifier, cell.kind, ts));
+                self.column = Some((cell.qualifier, cell.kind, ts));
             }
             CellKind::Put => {}
         }
     }
 
-    pub fn is_deleted(&mut self, cell: &Cell) -> Masked {
+    pub fn is_deleted(&mut self, cell: &CellRef<'_>) -> Masked {
         let ts = cell.timestamp;
         if let Some(f) = self.family_stamp.filter(|f| ts <= *f) {
             return Masked::Column(Marker {
@@ -77,7 +77,7 @@ impl<'a> DeleteTracker<'a> {
             });
         }
         if let Some((q, kind, del_ts)) = self.column {
-            if q == cell.qualifier.as_slice() {
+            if q == cell.qualifier {
                 let marker = Marker {
                     kind,
                     timestamp: del_ts,
@@ -123,13 +123,13 @@ enum Versioned {
 impl<'a> ColumnTracker<'a> {
     fn check(
         &mut self,
-        cell: &'a Cell,
+        cell: &CellRef<'a>,
         max_versions: u32,
         min_versions: u32,
         expired: bool,
     ) -> Versioned {
-        if self.column != Some(cell.qualifier.as_slice()) {
-            self.column = Some(&cell.qualifier);
+        if self.column != Some(cell.qualifier) {
+            self.column = Some(cell.qualifier);
             self.count = 0;
             self.last = None;
         } else if self.last == Some((cell.timestamp, cell.kind)) {
@@ -240,24 +240,24 @@ impl<'a, 's> RowResolver<'a, 's> {
     }
 
     /// Decides one cell; cells must come in cell order, all of one row and family.
-    pub fn offer(&mut self, cell: &'a Cell) -> Verdict {
-        if self.skipping == Some(cell.qualifier.as_slice()) {
+    pub fn offer(&mut self, cell: &CellRef<'a>) -> Verdict {
+        if self.skipping == Some(cell.qualifier) {
             return Verdict::Skip;
         }
         self.skipping = None;
         let verdict = self.decide(cell);
         if verdict == Verdict::SkipColumn {
-            self.skipping = Some(&cell.qualifier);
+            self.skipping = Some(cell.qualifier);
         }
         verdict
     }
 
     /// Marks the rest of this cell's column as skipped (a filter's NEXT_COL).
-    pub fn skip_column(&mut self, cell: &'a Cell) {
-        self.skipping = Some(&cell.qualifier);
+    pub fn skip_column(&mut self, cell: &CellRef<'a>) {
+        self.skipping = Some(cell.qualifier);
     }
 
-    fn decide(&mut self, cell: &'a Cell) -> Verdict {
+    fn decide(&mut self, cell: &CellRef<'a>) -> Verdict {
         let ts = cell.timestamp;
         let expired = ts < self.oldest_unexpired;
         if expired && self.family.min_versions == 0 {
@@ -292,10 +292,7 @@ impl<'a, 's> RowResolver<'a, 's> {
             return Verdict::SkipColumn;
         }
         if let Some(cols) = self.spec.columns {
-            if !cols
-                .iter()
-                .any(|q| q.as_slice() == cell.qualifier.as_slice())
-            {
+            if !cols.iter().any(|q| q.as_slice() == cell.qualifier) {
                 return Verdict::SkipColumn;
             }
         }
@@ -305,7 +302,7 @@ impl<'a, 's> RowResolver<'a, 's> {
         {
             Versioned::Keep => Verdict::Include,
             Versioned::KeepLast => {
-                self.skipping = Some(&cell.qualifier);
+                self.skipping = Some(cell.qualifier);
                 Verdict::Include
             }
             Versioned::Duplicate => Verdict::Skip,
@@ -404,7 +401,8 @@ pub fn fates<'a>(
     // markers of that column are not written (the puts there are masked anyway).
     let mut purging: Option<(&[u8], &[u8])> = None;
     for cell in cells {
-        let key = (cell.row.as_slice(), cell.family.as_ref());
+        let cell = cell.as_ref();
+        let key = (cell.row, cell.family);
         if row_start != Some(key) {
             row_start = Some(key);
             deletes = DeleteTracker::default();
@@ -413,11 +411,11 @@ pub fn fates<'a>(
             skipping = None;
             purging = None;
         }
-        let column = (cell.row.as_slice(), cell.qualifier.as_slice());
+        let column = (cell.row, cell.qualifier);
         if purging.is_some_and(|p| p != column) {
             purging = None;
         }
-        if skipping == Some((cell.row.as_slice(), cell.qualifier.as_slice())) {
+        if skipping == Some((cell.row, cell.qualifier)) {
             out.push(Fate::BeyondVersions);
             continue;
         }
@@ -430,9 +428,9 @@ pub fn fates<'a>(
                 Fate::MarkerPurged
             } else {
                 if pass == Pass::Read || !keeps(cell.timestamp) {
-                    deletes.add(cell);
+                    deletes.add(&cell);
                 }
-                shadow.add(cell);
+                shadow.add(&cell);
                 if pass == Pass::Major && !keeps(cell.timestamp) {
                     Fate::MarkerPurged
                 } else if pass == Pass::Major && cell.timestamp < earliest_put {
@@ -443,11 +441,11 @@ pub fn fates<'a>(
                     // a put, uncounted (`MajorCompactionScanQueryMatcher.match`): a repeat of
                     // the same timestamp and type is written once, and past MIN_VERSIONS an
                     // expired one ends the column.
-                    match versions.check(cell, family.max_versions, family.min_versions, expired) {
+                    match versions.check(&cell, family.max_versions, family.min_versions, expired) {
                         Versioned::Keep | Versioned::KeepLast => Fate::Marker,
                         Versioned::Duplicate => Fate::Replaced,
                         Versioned::ColumnDone => {
-                            skipping = Some((&cell.row, &cell.qualifier));
+                            skipping = Some((cell.row, cell.qualifier));
                             Fate::BeyondVersions
                         }
                     }
@@ -456,8 +454,8 @@ pub fn fates<'a>(
                 }
             }
         } else {
-            let result = deletes.is_deleted(cell);
-            let named = shadow.is_deleted(cell).marker();
+            let result = deletes.is_deleted(&cell);
+            let named = shadow.is_deleted(&cell).marker();
             match result.marker() {
                 // A read never counts a deleted version; nor does a rewrite count a version
                 // that a marker it tracks masks.
@@ -472,14 +470,14 @@ pub fn fates<'a>(
                 }
                 // A rewrite that keeps deleted cells counts them like any other version.
                 None => {
-                    match versions.check(cell, family.max_versions, family.min_versions, expired) {
+                    match versions.check(&cell, family.max_versions, family.min_versions, expired) {
                         Versioned::Keep | Versioned::KeepLast => match named {
                             Some(by) => Fate::Masked { by, kept: true },
                             None => Fate::Visible,
                         },
                         Versioned::Duplicate => Fate::Replaced,
                         Versioned::ColumnDone => {
-                            skipping = Some((&cell.row, &cell.qualifier));
+                            skipping = Some((cell.row, cell.qualifier));
                             Fate::BeyondVersions
                         }
                     }

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::cell::Cell;
+use super::cell::{Cell, CellRef};
 use super::error::{Error, Result};
 use super::filter::{Filter, ReturnCode};
 use super::resolve::{ReadSpec, RowResolver, Verdict};
@@ -190,6 +190,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
         region_rows: 0,
         last_returned: false,
         closed: vec![false; specs.len()],
+        cells_hint: 0,
     };
     reader.run();
     let out = std::mem::take(&mut reader.out);
@@ -197,34 +198,42 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
     Ok(out)
 }
 
-/// Where a row reader takes cells from: a forward merge, or one row gathered backwards.
+/// Where a row reader takes cells from: a forward merge, or one row gathered backwards. Cells
+/// come borrowed from the store; the family is what the cells copied out share.
 trait CellSource<'t> {
-    fn peek_cell(&self) -> Option<&'t Cell>;
+    fn peek_cell(&self) -> Option<CellRef<'t>>;
     fn advance(&mut self);
     /// Moves to the first cell at or after `target` without reading the cells between.
     fn seek(&mut self, target: &Cell);
+    fn family(&self) -> &'t Arc<[u8]>;
 }
 
 impl<'t> CellSource<'t> for MergeIter<'t> {
-    fn peek_cell(&self) -> Option<&'t Cell> {
+    #[inline]
+    fn peek_cell(&self) -> Option<CellRef<'t>> {
         self.peek()
     }
+    #[inline]
     fn advance(&mut self) {
         self.next();
     }
     fn seek(&mut self, target: &Cell) {
         MergeIter::seek(self, target);
     }
+    fn family(&self) -> &'t Arc<[u8]> {
+        self.family
+    }
 }
 
 /// The cells of one row of one store, in cell order.
 struct RowCells<'t> {
-    cells: Vec<&'t Cell>,
+    family: &'t Arc<[u8]>,
+    cells: Vec<CellRef<'t>>,
     at: usize,
 }
 
 impl<'t> CellSource<'t> for RowCells<'t> {
-    fn peek_cell(&self) -> Option<&'t Cell> {
+    fn peek_cell(&self) -> Option<CellRef<'t>> {
         self.cells.get(self.at).copied()
     }
     fn advance(&mut self) {
@@ -232,7 +241,10 @@ impl<'t> CellSource<'t> for RowCells<'t> {
     }
     fn seek(&mut self, target: &Cell) {
         let rest = self.cells.get(self.at..).unwrap_or(&[]);
-        self.at += rest.partition_point(|c| *c < target);
+        self.at += rest.partition_point(|c| c.cmp_cell(target) == std::cmp::Ordering::Less);
+    }
+    fn family(&self) -> &'t Arc<[u8]> {
+        self.family
     }
 }
 
@@ -257,6 +269,8 @@ struct Reader<'t, 's> {
     /// Per family (in spec order): its store scanner was closed by a filter that finished in
     /// the middle of a row (the matcher's DONE_SCAN closes the `StoreScanner`).
     closed: Vec<bool>,
+    /// Cells in the last row returned: the next row's vector starts that large.
+    cells_hint: usize,
 }
 
 impl<'t, 's> Reader<'t, 's> {
@@ -326,7 +340,7 @@ impl<'t, 's> Reader<'t, 's> {
         // A get asks each run's key range and bloom filter before reading it.
         let get = self.scan.stop_inclusive && self.scan.start_row == self.scan.stop_row;
         // The blocks the region scanner decodes live as long as it does.
-        let arena = Decoded::new();
+        let arena = Decoded::with_capacity(0);
         let arena = &arena;
         let mut cursors: Vec<MergeIter<'_>> = self
             .specs
@@ -347,7 +361,7 @@ impl<'t, 's> Reader<'t, 's> {
                 .zip(&self.closed)
                 .filter(|(_, closed)| !**closed)
                 .filter_map(|(c, _)| c.peek())
-                .map(|c| c.row.as_slice())
+                .map(|c| c.row)
                 .min()
             else {
                 break;
@@ -380,7 +394,7 @@ impl<'t, 's> Reader<'t, 's> {
             }),
         };
         probe.row.extend_from_slice(bound.unwrap_or_default());
-        let arena = Decoded::new();
+        let arena = Decoded::with_capacity(0);
         let mut backwards: Vec<MergeIter<'_>> = self
             .specs
             .iter()
@@ -394,7 +408,7 @@ impl<'t, 's> Reader<'t, 's> {
                 .zip(&self.closed)
                 .filter(|(_, closed)| !**closed)
                 .filter_map(|(c, _)| c.peek())
-                .map(|c| c.row.as_slice())
+                .map(|c| c.row)
                 .max()
             else {
                 break;
@@ -412,12 +426,16 @@ impl<'t, 's> Reader<'t, 's> {
                 .iter_mut()
                 .map(|c| {
                     let mut cells = Vec::new();
-                    while let Some(cell) = c.peek().filter(|cell| cell.row.as_slice() == row) {
+                    while let Some(cell) = c.peek().filter(|cell| cell.row == row) {
                         cells.push(cell);
                         c.next();
                     }
                     cells.reverse();
-                    RowCells { cells, at: 0 }
+                    RowCells {
+                        family: c.family,
+                        cells,
+                        at: 0,
+                    }
                 })
                 .collect();
             self.read_row(row, &mut rows);
@@ -483,7 +501,8 @@ impl<'t, 's> Reader<'t, 's> {
             .filter
             .as_deref_mut()
             .is_some_and(|f| f.filter_row_key(row));
-        let mut cells: Vec<Cell> = Vec::new();
+        // Sized as the previous row was: rows of a table tend to hold as many cells.
+        let mut cells: Vec<Cell> = Vec::with_capacity(self.cells_hint);
         for (si, (cursor, (fi, spec))) in cursors.iter_mut().zip(self.specs).enumerate() {
             let Some(family) = self.table.descriptor.families.get(*fi) else {
                 continue;
@@ -498,8 +517,9 @@ impl<'t, 's> Reader<'t, 's> {
             let mut versions = 0u32;
             // The rest of the row in this family is skipped (NEXT_ROW, a row key dropped).
             let mut rest_of_row = drop_row;
+            let family_name = cursor.family();
             while let Some(cell) = cursor.peek_cell() {
-                if cell.row.as_slice() != row {
+                if cell.row != row {
                     break;
                 }
                 cursor.advance();
@@ -512,8 +532,8 @@ impl<'t, 's> Reader<'t, 's> {
                     continue;
                 }
                 let Some(f) = self.filter.as_deref_mut() else {
-                    if resolver.offer(cell) == Verdict::Include {
-                        cells.push(cell.clone());
+                    if resolver.offer(&cell) == Verdict::Include {
+                        cells.push(cell.to_cell(family_name));
                     }
                     continue;
                 };
@@ -525,12 +545,15 @@ impl<'t, 's> Reader<'t, 's> {
                     }
                     break;
                 }
-                if resolver.offer(cell) != Verdict::Include {
+                if resolver.offer(&cell) != Verdict::Include {
                     continue;
                 }
-                match f.filter_cell(cell) {
+                // The filter protocol takes owned cells: the cell is copied once, and it is
+                // the copy a result keeps.
+                let owned = cell.to_cell(family_name);
+                match f.filter_cell(&owned) {
                     ReturnCode::Skip => {}
-                    ReturnCode::NextCol => resolver.skip_column(cell),
+                    ReturnCode::NextCol => resolver.skip_column(&cell),
                     ReturnCode::NextRow => rest_of_row = true,
                     ReturnCode::SeekNextUsingHint => {
                         // StoreScanner seeks only in the scan's direction (HBASE-26232): a
@@ -538,27 +561,27 @@ impl<'t, 's> Reader<'t, 's> {
                         // before it, which no column hint is, so it reads on. Without a hint it
                         // reads on too.
                         if !self.scan.reversed {
-                            if let Some(hint) = f.next_cell_hint(cell).filter(|h| h > cell) {
+                            if let Some(hint) = f.next_cell_hint(&owned).filter(|h| *h > owned) {
                                 cursor.seek(&hint);
                             }
                         }
                     }
                     ReturnCode::IncludeAndNextCol => {
-                        cells.push(f.transform_cell(cell.clone()));
-                        resolver.skip_column(cell);
+                        cells.push(f.transform_cell(owned));
+                        resolver.skip_column(&cell);
                     }
                     // The matcher keeps its own INCLUDE for INCLUDE_AND_SEEK_NEXT_ROW and
                     // counts the version.
                     ReturnCode::Include | ReturnCode::IncludeAndSeekNextRow => {
-                        if column != Some(cell.qualifier.as_slice()) {
-                            column = Some(&cell.qualifier);
+                        if column != Some(cell.qualifier) {
+                            column = Some(cell.qualifier);
                             versions = 0;
                         }
                         versions += 1;
                         if versions > after_filter {
-                            resolver.skip_column(cell);
+                            resolver.skip_column(&cell);
                         } else {
-                            cells.push(f.transform_cell(cell.clone()));
+                            cells.push(f.transform_cell(owned));
                         }
                     }
                 }
@@ -593,6 +616,7 @@ impl<'t, 's> Reader<'t, 's> {
         }
         self.out.stats.cells_returned += cells.len() as u64;
         self.out.stats.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
+        self.cells_hint = cells.len();
         self.out.rows.push(Row {
             row: row.to_vec(),
             cells,

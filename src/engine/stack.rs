@@ -48,16 +48,15 @@ impl Engine {
             return Ok(out);
         };
         for (store, family) in region.stores.iter().zip(&t.descriptor.families) {
-            let arena = super::store::Decoded::new();
-            let mut cells: Vec<(&Cell, Part)> = store.row_cells(row, &arena);
-            cells.sort_by(|a, b| a.0.cmp(b.0));
-            let decided = fates(cells.iter().map(|c| c.0), family, Pass::Read, now);
+            let mut cells: Vec<(Cell, Part)> = store.row_cells(row);
+            cells.sort_by(|a, b| a.0.cmp(&b.0));
+            let decided = fates(cells.iter().map(|c| &c.0), family, Pass::Read, now);
             out.cells.extend(
                 cells
                     .into_iter()
                     .zip(decided)
                     .map(|((c, part), fate)| StackCell {
-                        cell: c.clone(),
+                        cell: c,
                         part,
                         fate,
                     }),

@@ -1,7 +1,8 @@
 //! A store holds one family of one region: a memstore taking writes, and immutable sorted runs
 //! that flushes produce and compactions merge. A run is a block file (see [`super::block`]):
 //! reads seek through its block index, skip it when its key range or bloom filter rules a row
-//! out, and decode only the blocks they read, into an arena that lives as long as the read.
+//! out, and read the cells of the blocks they reach in place: a merge yields cells borrowed from
+//! the memstore and the block bytes, and only the cells a read returns are copied.
 
 use std::collections::BTreeSet;
 use std::ops::Bound;
@@ -9,15 +10,16 @@ use std::sync::Arc;
 
 use typed_arena::Arena;
 
-use super::block::{BlockFile, CellRef, FileOptions, FormatError, ReadCounts};
+use super::block::{BlockCursor, BlockFile, CellRef, FileOptions, FormatError, ReadCounts};
 use super::cell::Cell;
 use super::family::FamilyDescriptor;
 use super::lsm::{Dropped, Part, RunSummary};
 use super::resolve::{CompactionResolver, Pass};
 
-/// Cells decoded from blocks for one read or rewrite, freed when it ends: the block bytes are
-/// the run; decoded cells live only as long as the read that asked for them.
-pub type Decoded = Arena<Cell>;
+/// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
+/// read ends; a `NONE` block's keys are read where they are and need none of it. Made with
+/// `with_capacity(0)`: `new` would allocate a kilobyte up front for every read.
+pub type Decoded = Arena<u8>;
 
 /// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile), as
 /// the bytes of a block file.
@@ -123,27 +125,6 @@ impl Run {
     pub fn damaged_blocks(&self) -> Vec<FormatError> {
         self.file.verify()
     }
-
-    /// Decodes block `i` into `arena`, counting the read; a damaged block reads as empty.
-    fn decode_block<'a>(
-        &'a self,
-        i: usize,
-        arena: &'a Decoded,
-        counts: &mut ReadCounts,
-    ) -> &'a [Cell] {
-        counts.blocks_read += 1;
-        counts.bytes_read += self.file.block_len(i) as u64;
-        let Ok(mut cursor) = self.file.block_cursor(i) else {
-            return &[];
-        };
-        let mut cells = Vec::with_capacity(self.file.block_cells(i));
-        while let Ok(true) = cursor.advance() {
-            if let Some(c) = cursor.current() {
-                cells.push(c.to_cell(&self.family));
-            }
-        }
-        arena.alloc_extend(cells)
-    }
 }
 
 /// One family's data in one region.
@@ -200,9 +181,9 @@ impl Store {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            sources.push(Source::Run(RunCursor::new(run, arena, probe)));
+            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, probe))));
         }
-        MergeIter::new(sources).with_skipped(skipped)
+        MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
 
     /// A merged cursor over the cells of one row, for a get: runs whose key range or bloom
@@ -231,9 +212,9 @@ impl Store {
                     continue;
                 }
             }
-            sources.push(Source::Run(RunCursor::new(run, arena, &probe)));
+            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, &probe))));
         }
-        MergeIter::new(sources).with_skipped(skipped)
+        MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
 
     /// A merged cursor running backwards from the last cell before the probe's row (or from
@@ -255,30 +236,33 @@ impl Store {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            sources.push(Source::RunBack(RunBackCursor::new(run, arena, bound)));
+            sources.push(Source::RunBack(Box::new(RunBackCursor::new(
+                run, arena, bound,
+            ))));
         }
-        MergeIter::descending(sources).with_skipped(skipped)
+        MergeIter::descending(&self.family, sources).with_skipped(skipped)
     }
 
-    /// The stored cells of `row`, each with where it sits, memstore first, then the runs
-    /// newest first (runs whose key range or bloom rules the row out are not read).
-    pub fn row_cells<'a>(&'a self, row: &[u8], arena: &'a Decoded) -> Vec<(&'a Cell, Part)> {
+    /// The stored cells of `row`, copied out, each with where it sits, memstore first, then
+    /// the runs newest first (runs whose key range or bloom rules the row out are not read).
+    pub fn row_cells(&self, row: &[u8]) -> Vec<(Cell, Part)> {
         let probe = Cell::first_on_row(row, &self.family);
-        let mut out: Vec<(&Cell, Part)> = self
+        let mut out: Vec<(Cell, Part)> = self
             .memstore
             .range(&probe..)
             .take_while(|c| c.row.as_slice() == row)
-            .map(|c| (c, Part::Memstore))
+            .map(|c| (c.clone(), Part::Memstore))
             .collect();
         let mut counts = ReadCounts::default();
+        let keys = Decoded::with_capacity(0);
         for run in &self.runs {
             if !run.file.may_hold_row(row, &mut counts) {
                 continue;
             }
             out.extend(
-                RunCursor::new(run, arena, &probe)
-                    .take_while(|c| c.row.as_slice() == row)
-                    .map(|c| (c, Part::Run(run.id))),
+                RunCursor::new(run, &keys, &probe)
+                    .take_while(|c| c.row == row)
+                    .map(|c| (c.to_cell(&self.family), Part::Run(run.id))),
             );
         }
         out
@@ -392,7 +376,9 @@ impl Store {
         let merged: Vec<Cell> = {
             let decoded: Vec<Vec<Cell>> = self.runs.iter().map(|r| r.cells()).collect();
             let sources = decoded.iter().map(|c| Source::Slice(c.iter())).collect();
-            MergeIter::new(sources).cloned().collect()
+            MergeIter::new(&self.family, sources)
+                .map(|c| c.to_cell(&self.family))
+                .collect()
         };
         let pass = if major { Pass::Major } else { Pass::Minor };
         let (kept, fates) = CompactionResolver::apply(merged, family, pass, now);
@@ -452,28 +438,31 @@ pub struct Rewrite {
     pub bytes: usize,
 }
 
-/// One sorted input of a merge, read forwards or backwards. A forward memstore source keeps
-/// its set, to seek in it.
+/// One sorted input of a merge, read forwards or backwards, yielding cells in place. A
+/// forward memstore source keeps its set, to seek in it. Run cursors are boxed: a merge's
+/// list of sources stays small (under a kilobyte for a handful of runs), which glibc's
+/// allocator serves from its per-thread cache instead of sorting its free lists first.
 pub enum Source<'a> {
     Mem(
         &'a BTreeSet<Cell>,
         std::collections::btree_set::Range<'a, Cell>,
     ),
-    Run(RunCursor<'a>),
+    Run(Box<RunCursor<'a>>),
     /// Cells already decoded (a compaction's inputs).
     Slice(std::slice::Iter<'a, Cell>),
     MemBack(std::iter::Rev<std::collections::btree_set::Range<'a, Cell>>),
-    RunBack(RunBackCursor<'a>),
+    RunBack(Box<RunBackCursor<'a>>),
 }
 
 impl<'a> Iterator for Source<'a> {
-    type Item = &'a Cell;
-    fn next(&mut self) -> Option<&'a Cell> {
+    type Item = CellRef<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<CellRef<'a>> {
         match self {
-            Source::Mem(_, it) => it.next(),
+            Source::Mem(_, it) => it.next().map(Cell::as_ref),
             Source::Run(it) => it.next(),
-            Source::Slice(it) => it.next(),
-            Source::MemBack(it) => it.next(),
+            Source::Slice(it) => it.next().map(Cell::as_ref),
+            Source::MemBack(it) => it.next().map(Cell::as_ref),
             Source::RunBack(it) => it.next(),
         }
     }
@@ -489,25 +478,28 @@ impl Source<'_> {
     }
 }
 
-/// Reads a run forwards block by block: the index picks the first block, each block is
-/// decoded when the cursor reaches it.
+/// Reads a run forwards in place, one cell at a time: the index picks the first block, and
+/// the cursor steps into the next block when it reaches the end of one.
 pub struct RunCursor<'a> {
     run: &'a Run,
-    arena: &'a Decoded,
-    /// The block `cells` came from.
+    keys: &'a Decoded,
+    /// The block `cursor` walks.
     block: usize,
-    cells: std::slice::Iter<'a, Cell>,
+    cursor: Option<BlockCursor<'a>>,
+    /// A cell of the block already read (by a seek that stopped at it), yielded next.
+    pending: Option<CellRef<'a>>,
     pub counts: ReadCounts,
 }
 
 impl<'a> RunCursor<'a> {
-    /// A cursor at the first cell at or after `probe`.
-    fn new(run: &'a Run, arena: &'a Decoded, probe: &Cell) -> RunCursor<'a> {
+    /// A cursor whose next cell is the first at or after `probe`.
+    fn new(run: &'a Run, keys: &'a Decoded, probe: &Cell) -> RunCursor<'a> {
         let mut c = RunCursor {
             run,
-            arena,
+            keys,
             block: 0,
-            cells: [].iter(),
+            cursor: None,
+            pending: None,
             counts: ReadCounts::default(),
         };
         let b = run.file.seek_block(probe);
@@ -517,44 +509,73 @@ impl<'a> RunCursor<'a> {
         c
     }
 
+    /// Starts block `i` (counted as read); a damaged block reads as empty.
     fn load(&mut self, i: usize) {
         self.block = i;
-        self.cells = if i < self.run.file.block_count() {
-            self.run
-                .decode_block(i, self.arena, &mut self.counts)
-                .iter()
-        } else {
-            [].iter()
-        };
+        self.cursor = None;
+        self.pending = None;
+        if i < self.run.file.block_count() {
+            self.counts.blocks_read += 1;
+            self.counts.bytes_read += self.run.file.block_len(i) as u64;
+            self.cursor = self.run.file.block_cursor(i).ok();
+        }
     }
 
-    /// Drops the cells of the current block that sort before `target`.
-    fn skip_before(&mut self, target: &Cell) {
-        let rest = self.cells.as_slice();
-        let at = rest.partition_point(|c| c < target);
-        self.cells = rest.get(at..).unwrap_or(&[]).iter();
-    }
-
-    /// Moves to the first cell at or after `target`: within the current block when it holds
-    /// it, else to the block the index names, skipping the blocks between unread.
-    fn seek(&mut self, target: &Cell) {
-        let in_block = self.cells.as_slice().last().is_some_and(|c| c >= target);
-        if !in_block {
-            let b = self.run.file.seek_block(target);
-            if b > self.block {
-                self.counts.blocks_skipped += (b - self.block - 1) as u64;
-                self.load(b);
+    /// The next cell of the current block, without stepping into the next block.
+    #[inline]
+    fn next_in_block(&mut self) -> Option<CellRef<'a>> {
+        if let Some(c) = self.pending.take() {
+            return Some(c);
+        }
+        let cursor = self.cursor.as_mut()?;
+        match cursor.advance() {
+            Ok(true) => cursor.current_in(self.keys),
+            _ => {
+                self.cursor = None;
+                None
             }
+        }
+    }
+
+    /// Drops the cells of the current block that sort before `target`: the next cell is the
+    /// first at or after it (or the next block's first).
+    fn skip_before(&mut self, target: &Cell) {
+        match self.pending {
+            Some(c) if c.cmp_cell(target) != std::cmp::Ordering::Less => return,
+            _ => self.pending = None,
+        }
+        // Whole rows before the target's are stepped over first, then the target's row is
+        // read cell by cell.
+        if let Some(cursor) = self.cursor.as_mut() {
+            cursor.skip_rows_before(&target.row);
+        }
+        while let Some(c) = self.next_in_block() {
+            if c.cmp_cell(target) != std::cmp::Ordering::Less {
+                self.pending = Some(c);
+                return;
+            }
+        }
+    }
+
+    /// Moves to the first cell at or after `target`: within the current block when the index
+    /// says it is there, else to the block the index names, skipping the blocks between
+    /// unread.
+    fn seek(&mut self, target: &Cell) {
+        let b = self.run.file.seek_block(target);
+        if b > self.block {
+            self.counts.blocks_skipped += (b - self.block - 1) as u64;
+            self.load(b);
         }
         self.skip_before(target);
     }
 }
 
 impl<'a> Iterator for RunCursor<'a> {
-    type Item = &'a Cell;
-    fn next(&mut self) -> Option<&'a Cell> {
+    type Item = CellRef<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<CellRef<'a>> {
         loop {
-            if let Some(c) = self.cells.next() {
+            if let Some(c) = self.next_in_block() {
                 return Some(c);
             }
             if self.block + 1 >= self.run.file.block_count() {
@@ -565,23 +586,24 @@ impl<'a> Iterator for RunCursor<'a> {
     }
 }
 
-/// Reads a run backwards block by block, from the last cell before a bound.
+/// Reads a run backwards block by block, from the last cell before a bound: each block's
+/// cells are read in place into a list kept for the next block, then yielded last first.
 pub struct RunBackCursor<'a> {
     run: &'a Run,
-    arena: &'a Decoded,
+    keys: &'a Decoded,
     block: usize,
-    cells: std::iter::Rev<std::slice::Iter<'a, Cell>>,
+    cells: Vec<CellRef<'a>>,
     pub counts: ReadCounts,
 }
 
 impl<'a> RunBackCursor<'a> {
-    fn new(run: &'a Run, arena: &'a Decoded, bound: Option<&Cell>) -> RunBackCursor<'a> {
+    fn new(run: &'a Run, keys: &'a Decoded, bound: Option<&Cell>) -> RunBackCursor<'a> {
         let n = run.file.block_count();
         let mut c = RunBackCursor {
             run,
-            arena,
+            keys,
             block: 0,
-            cells: [].iter().rev(),
+            cells: Vec::new(),
             counts: ReadCounts::default(),
         };
         if n == 0 {
@@ -592,41 +614,58 @@ impl<'a> RunBackCursor<'a> {
             None => n - 1,
         };
         c.counts.blocks_skipped += (n - 1 - b) as u64;
-        c.block = b;
-        let cells = run.decode_block(b, arena, &mut c.counts);
-        let end = match bound {
-            Some(probe) => cells.partition_point(|x| x < probe),
-            None => cells.len(),
-        };
-        c.cells = cells.get(..end).unwrap_or(&[]).iter().rev();
+        c.load(b);
+        if let Some(probe) = bound {
+            let end = c
+                .cells
+                .partition_point(|x| x.cmp_cell(probe) == std::cmp::Ordering::Less);
+            c.cells.truncate(end);
+        }
         c
+    }
+
+    /// Reads block `i` into `cells` (counted as read); a damaged block reads as empty, or as
+    /// the cells before the damage.
+    fn load(&mut self, i: usize) {
+        self.block = i;
+        self.cells.clear();
+        self.counts.blocks_read += 1;
+        self.counts.bytes_read += self.run.file.block_len(i) as u64;
+        let Ok(mut cursor) = self.run.file.block_cursor(i) else {
+            return;
+        };
+        while let Ok(true) = cursor.advance() {
+            if let Some(c) = cursor.current_in(self.keys) {
+                self.cells.push(c);
+            }
+        }
     }
 }
 
 impl<'a> Iterator for RunBackCursor<'a> {
-    type Item = &'a Cell;
-    fn next(&mut self) -> Option<&'a Cell> {
+    type Item = CellRef<'a>;
+    fn next(&mut self) -> Option<CellRef<'a>> {
         loop {
-            if let Some(c) = self.cells.next() {
+            if let Some(c) = self.cells.pop() {
                 return Some(c);
             }
             if self.block == 0 {
                 return None;
             }
-            self.block -= 1;
-            self.cells = self
-                .run
-                .decode_block(self.block, self.arena, &mut self.counts)
-                .iter()
-                .rev();
+            self.load(self.block - 1);
         }
     }
 }
 
-/// Merges sorted sources into one sorted stream of cells, remembering which sources it read.
+/// Merges sorted sources into one sorted stream of cells read in place, remembering which
+/// sources it read.
 pub struct MergeIter<'a> {
+    /// The family the store holds, which the cells copied out of the merge share.
+    pub family: &'a Arc<[u8]>,
     /// Each source with the cell it would yield next.
-    inputs: Vec<(Option<&'a Cell>, Source<'a>)>,
+    inputs: Vec<(Option<CellRef<'a>>, Source<'a>)>,
+    /// The input whose head the merge yields next, found again whenever a head changes.
+    current: Option<usize>,
     /// Yield the greatest cell first (the sources run backwards).
     descending: bool,
     /// Bit i is set once source i has yielded a cell (0 is the memstore when present).
@@ -636,7 +675,7 @@ pub struct MergeIter<'a> {
 }
 
 impl<'a> MergeIter<'a> {
-    pub fn new(sources: Vec<Source<'a>>) -> MergeIter<'a> {
+    pub fn new(family: &'a Arc<[u8]>, sources: Vec<Source<'a>>) -> MergeIter<'a> {
         let inputs = sources
             .into_iter()
             .map(|mut s| {
@@ -644,12 +683,16 @@ impl<'a> MergeIter<'a> {
                 (head, s)
             })
             .collect();
-        MergeIter {
+        let mut merge = MergeIter {
+            family,
             inputs,
+            current: None,
             descending: false,
             touched: 0,
             skipped: ReadCounts::default(),
-        }
+        };
+        merge.current = merge.min_index();
+        merge
     }
 
     fn with_skipped(mut self, skipped: ReadCounts) -> MergeIter<'a> {
@@ -669,25 +712,28 @@ impl<'a> MergeIter<'a> {
     }
 
     /// A merge of sources that each run backwards: greatest cell first.
-    pub fn descending(sources: Vec<Source<'a>>) -> MergeIter<'a> {
-        MergeIter {
+    pub fn descending(family: &'a Arc<[u8]>, sources: Vec<Source<'a>>) -> MergeIter<'a> {
+        let mut merge = MergeIter {
             descending: true,
-            ..MergeIter::new(sources)
-        }
+            ..MergeIter::new(family, sources)
+        };
+        merge.current = merge.min_index();
+        merge
     }
 
     /// Moves every forward source to its first cell at or after `target`, without reading the
-    /// cells in between: a memstore by a new range, a run by binary search (HBase's `reseek`,
-    /// which a filter's `SEEK_NEXT_USING_HINT` triggers). Backward sources do not move.
+    /// cells in between: a memstore by a new range, a run through its index and block (HBase's
+    /// `reseek`, which a filter's `SEEK_NEXT_USING_HINT` triggers). Backward sources do not
+    /// move.
     pub fn seek(&mut self, target: &Cell) {
         for (head, source) in &mut self.inputs {
-            if head.is_none_or(|c| c >= target) {
+            if head.is_none_or(|c| c.cmp_cell(target) != std::cmp::Ordering::Less) {
                 continue;
             }
             match source {
                 Source::Mem(set, it) => {
                     *it = set.range((Bound::Included(target), Bound::Unbounded));
-                    *head = it.next();
+                    *head = it.next().map(Cell::as_ref);
                 }
                 Source::Run(it) => {
                     it.seek(target);
@@ -697,25 +743,36 @@ impl<'a> MergeIter<'a> {
                     let rest = it.as_slice();
                     let at = rest.partition_point(|c| c < target);
                     *it = rest.get(at..).unwrap_or(&[]).iter();
-                    *head = it.next();
+                    *head = it.next().map(Cell::as_ref);
                 }
                 Source::MemBack(_) | Source::RunBack(_) => {}
             }
         }
+        self.current = self.min_index();
     }
 
     /// The next cell without consuming it.
-    pub fn peek(&self) -> Option<&'a Cell> {
-        self.min_index()
+    #[inline]
+    pub fn peek(&self) -> Option<CellRef<'a>> {
+        self.current
             .and_then(|i| self.inputs.get(i))
             .and_then(|(head, _)| *head)
     }
 
+    #[inline]
     fn min_index(&self) -> Option<usize> {
-        let mut best: Option<(usize, &Cell)> = None;
+        let mut best: Option<(usize, &CellRef<'a>)> = None;
         for (i, (head, _)) in self.inputs.iter().enumerate() {
             if let Some(c) = head {
-                if best.is_none_or(|(_, b)| if self.descending { *c > b } else { *c < b }) {
+                let better = best.is_none_or(|(_, b)| {
+                    let ord = c.cmp_key(b);
+                    if self.descending {
+                        ord == std::cmp::Ordering::Greater
+                    } else {
+                        ord == std::cmp::Ordering::Less
+                    }
+                });
+                if better {
                     best = Some((i, c));
                 }
             }
@@ -725,14 +782,16 @@ impl<'a> MergeIter<'a> {
 }
 
 impl<'a> Iterator for MergeIter<'a> {
-    type Item = &'a Cell;
-    fn next(&mut self) -> Option<&'a Cell> {
-        let i = self.min_index()?;
+    type Item = CellRef<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<CellRef<'a>> {
+        let i = self.current?;
         let (head, source) = self.inputs.get_mut(i)?;
         let out = std::mem::replace(head, source.next());
         if i < 64 {
             self.touched |= 1 << i;
         }
+        self.current = self.min_index();
         out
     }
 }

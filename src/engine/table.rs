@@ -194,9 +194,8 @@ impl Region {
     /// The stored cells of one row in this region and their bytes.
     pub fn row_cells(&self, row: &[u8]) -> (u32, u64) {
         let (mut cells, mut bytes) = (0u32, 0u64);
-        let arena = super::store::Decoded::new();
         for store in &self.stores {
-            for (c, _) in store.row_cells(row, &arena) {
+            for (c, _) in store.row_cells(row) {
                 cells += 1;
                 bytes += c.size() as u64;
             }

@@ -13,61 +13,9 @@
 //!   type, value, timestamp) and how many bytes the timestamp takes; then only what differs,
 //!   the key shared as in `PREFIX` up to its timestamp, and the sequence id as a difference.
 
-use std::cmp::Ordering;
-use std::sync::Arc;
-
 use super::{Encoding, FormatError};
+pub use crate::engine::cell::CellRef;
 use crate::engine::cell::{Cell, CellKind};
-
-/// A cell read in place: slices of the block bytes (or of the cursor's key buffer, for keys
-/// that an encoding shares with the previous cell).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellRef<'a> {
-    pub row: &'a [u8],
-    pub family: &'a [u8],
-    pub qualifier: &'a [u8],
-    pub timestamp: u64,
-    pub kind: CellKind,
-    pub seq: u64,
-    pub ttl_ms: u64,
-    pub value: &'a [u8],
-}
-
-impl CellRef<'_> {
-    /// The owned cell, sharing the family name given.
-    pub fn to_cell(&self, family: &Arc<[u8]>) -> Cell {
-        Cell {
-            row: self.row.to_vec(),
-            family: if family.as_ref() == self.family {
-                family.clone()
-            } else {
-                Arc::from(self.family)
-            },
-            qualifier: self.qualifier.to_vec(),
-            timestamp: self.timestamp,
-            kind: self.kind,
-            seq: self.seq,
-            ttl_ms: self.ttl_ms,
-            value: self.value.to_vec(),
-        }
-    }
-
-    /// Where this cell sorts against `other`, in the cell order of [`Cell`]'s `Ord`.
-    pub fn cmp_cell(&self, other: &Cell) -> Ordering {
-        self.row
-            .cmp(other.row.as_slice())
-            .then_with(|| self.family.cmp(other.family.as_ref()))
-            .then_with(|| self.qualifier.cmp(other.qualifier.as_slice()))
-            .then_with(|| other.timestamp.cmp(&self.timestamp))
-            .then_with(|| other.kind.cmp(&self.kind))
-            .then_with(|| other.seq.cmp(&self.seq))
-    }
-
-    /// Bytes the cell counts for, as [`Cell::size`] counts them.
-    pub fn size(&self) -> usize {
-        self.row.len() + self.family.len() + self.qualifier.len() + self.value.len() + 24
-    }
-}
 
 const SAME_KEY_LEN: u8 = 0x01;
 const SAME_VALUE_LEN: u8 = 0x02;
@@ -88,8 +36,20 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-/// Reads a varint at `*at`, moving past it.
+/// Reads a varint at `*at`, moving past it. Lengths under 128 (nearly every length a block
+/// holds) take one byte and the short path.
+#[inline]
 pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
+    match b.get(*at) {
+        Some(&byte) if byte < 0x80 => {
+            *at += 1;
+            Ok(u64::from(byte))
+        }
+        _ => get_long_varint(b, at),
+    }
+}
+
+fn get_long_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
     let mut v: u64 = 0;
     for shift in (0..64).step_by(7) {
         let byte = *b.get(*at).ok_or(FormatError::Truncated(*at))?;
@@ -104,11 +64,13 @@ pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
     )))
 }
 
+#[inline]
 pub(crate) fn get_len(b: &[u8], at: &mut usize) -> Result<usize, FormatError> {
     usize::try_from(get_varint(b, at)?).map_err(|_| FormatError::Invalid("length overflow".into()))
 }
 
 /// Takes `len` bytes at `*at`, moving past them.
+#[inline]
 pub(crate) fn take<'a>(b: &'a [u8], at: &mut usize, len: usize) -> Result<&'a [u8], FormatError> {
     let end = at.checked_add(len).ok_or(FormatError::Truncated(*at))?;
     let out = b.get(*at..end).ok_or(FormatError::Truncated(*at))?;
@@ -155,6 +117,7 @@ type PartRanges = (
 );
 
 /// The parts of a key: row, family, qualifier, timestamp, kind.
+#[inline]
 pub(crate) fn split_key(key: &[u8]) -> Result<KeyParts<'_>, FormatError> {
     let mut at = 0;
     let row_len = get_len(key, &mut at)?;
@@ -449,6 +412,38 @@ impl<'a> BlockCursor<'a> {
         Ok(true)
     }
 
+    /// Steps over the cells whose row sorts before `row` without reading them whole, in a
+    /// `NONE` block, where a key's row is read in place (the delta encodings rebuild every key,
+    /// and this leaves them where they are). The next `advance` reads the first cell at or
+    /// after `row`; a damaged cell stops the skip there, for `advance` to report.
+    pub fn skip_rows_before(&mut self, row: &[u8]) {
+        if self.encoding != Encoding::None {
+            return;
+        }
+        let b = self.block;
+        while self.at < b.len() {
+            let mut at = self.at;
+            let step = (|| -> Result<bool, FormatError> {
+                let key_len = get_len(b, &mut at)?;
+                let value_len = get_len(b, &mut at)?;
+                let key = take(b, &mut at, key_len)?;
+                let mut k = 0;
+                let row_len = get_len(key, &mut k)?;
+                if take(key, &mut k, row_len)? >= row {
+                    return Ok(false);
+                }
+                take(b, &mut at, value_len)?;
+                get_varint(b, &mut at)?;
+                get_varint(b, &mut at)?;
+                Ok(true)
+            })();
+            match step {
+                Ok(true) => self.at = at,
+                _ => return,
+            }
+        }
+    }
+
     fn key_bytes(&self) -> &[u8] {
         match self.key_in_block {
             Some((s, e)) => self.block.get(s..e).unwrap_or_default(),
@@ -465,6 +460,28 @@ impl<'a> BlockCursor<'a> {
             (start, start + s.len())
         };
         Ok((range(row), range(family), range(qualifier), ts, kind))
+    }
+
+    /// The cell the cursor is on, borrowed for as long as the block is: a key read in the
+    /// block (`NONE`) is a slice of it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is
+    /// copied into `keys` first. The value is always a slice of the block.
+    pub fn current_in(&self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
+        let (row, family, qualifier, timestamp, kind) = self.parts?;
+        let block: &'a [u8] = self.block;
+        let key: &'a [u8] = match self.key_in_block {
+            Some((s, e)) => block.get(s..e)?,
+            None => keys.alloc_extend(self.key.iter().copied()),
+        };
+        Some(CellRef {
+            row: key.get(row.0..row.1)?,
+            family: key.get(family.0..family.1)?,
+            qualifier: key.get(qualifier.0..qualifier.1)?,
+            timestamp,
+            kind,
+            seq: self.seq,
+            ttl_ms: self.ttl_ms,
+            value: block.get(self.value.0..self.value.1)?,
+        })
     }
 
     /// The cell the cursor is on, if any.

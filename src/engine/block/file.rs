@@ -568,10 +568,29 @@ impl BlockFile {
     /// last block whose first key is at or before it.
     pub fn seek_block(&self, target: &Cell) -> usize {
         let after = partition(self.blocks.len(), |i| {
-            self.first_key(i)
-                .is_some_and(|k| k.cmp_cell(target) != std::cmp::Ordering::Greater)
+            // Rows decide nearly every step of the search: the row is read from the index key
+            // alone, and the whole key only when the rows are equal.
+            match self.first_row(i).map(|row| row.cmp(target.row.as_slice())) {
+                Some(std::cmp::Ordering::Less) => true,
+                Some(std::cmp::Ordering::Greater) | None => false,
+                Some(std::cmp::Ordering::Equal) => self
+                    .first_key(i)
+                    .is_some_and(|k| k.cmp_cell(target) != std::cmp::Ordering::Greater),
+            }
         });
         after.saturating_sub(1)
+    }
+
+    /// The row of block `i`'s first key, read from the index (the key is checked whole when
+    /// the file is opened).
+    fn first_row(&self, i: usize) -> Option<&[u8]> {
+        let e = self.blocks.get(i)?;
+        let key = self
+            .bytes
+            .get(e.key_at as usize..(e.key_at + e.key_len) as usize)?;
+        let mut at = 0;
+        let len = get_len(key, &mut at).ok()?;
+        take(key, &mut at, len).ok()
     }
 
     /// Whether the file may hold `row`: false when the row is outside its key range or its
