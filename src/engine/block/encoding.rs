@@ -466,12 +466,22 @@ impl<'a> BlockCursor<'a> {
     /// block (`NONE`) is a slice of it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is
     /// copied into `keys` first. The value is always a slice of the block.
     pub fn current_in(&self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
-        let (row, family, qualifier, timestamp, kind) = self.parts?;
         let block: &'a [u8] = self.block;
         let key: &'a [u8] = match self.key_in_block {
             Some((s, e)) => block.get(s..e)?,
             None => keys.alloc_extend(self.key.iter().copied()),
         };
+        self.cell(key, block)
+    }
+
+    /// The cell the cursor is on, if any.
+    pub fn current(&self) -> Option<CellRef<'_>> {
+        self.cell(self.key_bytes(), self.block)
+    }
+
+    /// The current cell's parts cut out of its key and the block holding its value.
+    fn cell<'k>(&self, key: &'k [u8], block: &'k [u8]) -> Option<CellRef<'k>> {
+        let (row, family, qualifier, timestamp, kind) = self.parts?;
         Some(CellRef {
             row: key.get(row.0..row.1)?,
             family: key.get(family.0..family.1)?,
@@ -481,22 +491,6 @@ impl<'a> BlockCursor<'a> {
             seq: self.seq,
             ttl_ms: self.ttl_ms,
             value: block.get(self.value.0..self.value.1)?,
-        })
-    }
-
-    /// The cell the cursor is on, if any.
-    pub fn current(&self) -> Option<CellRef<'_>> {
-        let (row, family, qualifier, timestamp, kind) = self.parts?;
-        let key = self.key_bytes();
-        Some(CellRef {
-            row: key.get(row.0..row.1)?,
-            family: key.get(family.0..family.1)?,
-            qualifier: key.get(qualifier.0..qualifier.1)?,
-            timestamp,
-            kind,
-            seq: self.seq,
-            ttl_ms: self.ttl_ms,
-            value: self.block.get(self.value.0..self.value.1)?,
         })
     }
 }
