@@ -406,6 +406,27 @@ fn filters_see_the_family_versions_and_versions_count_after() -> TestResult {
     Ok(())
 }
 
+/// `UserScanQueryMatcher.matchColumn` asks the column tracker (`checkVersions`, which skips a
+/// repeat of the previous timestamp and type) before the filter: a value written again at the
+/// same timestamp is gone for a filter too, while one written a millisecond earlier is an older
+/// version the filter may still match.
+#[test]
+fn a_rewrite_at_the_same_timestamp_hides_the_old_value_from_filters() -> TestResult {
+    let mut e = table(3, &[], &[])?;
+    e.mutate("t", b"same", &[put("f", "q", Some(5), "x")])?;
+    e.mutate("t", b"same", &[put("f", "q", Some(5), "y")])?;
+    e.mutate("t", b"older", &[put("f", "q", Some(5), "x")])?;
+    e.mutate("t", b"older", &[put("f", "q", Some(6), "y")])?;
+    for flush in [false, true] {
+        if flush {
+            e.flush("t")?;
+        }
+        let out = e.scan("t", &mut filtered("ValueFilter(=, 'binary:x')")?)?;
+        assert_eq!(cells(&out), ["older/f:q=x"], "flushed: {flush}");
+    }
+    Ok(())
+}
+
 /// `StoreScanner`: `oldestUnexpiredTS = scan.isRaw() ? 0L : now - ttl`, and its constructor
 /// throws "Cannot specify any column for a raw scan" when a raw scan names qualifiers.
 #[test]
