@@ -114,6 +114,21 @@ impl Run {
         }
     }
 
+    /// Walks every cell in place as [`Run::for_each`] does, the cells borrowed for as long as
+    /// the run (keys a delta encoding rebuilt are kept in `keys`).
+    pub fn for_each_in<'a>(&'a self, keys: &'a Decoded, mut f: impl FnMut(CellRef<'a>)) {
+        for i in 0..self.file.block_count() {
+            let Ok(mut cursor) = self.file.block_cursor(i) else {
+                continue;
+            };
+            while let Ok(true) = cursor.advance() {
+                if let Some(c) = cursor.current_in(keys) {
+                    f(c);
+                }
+            }
+        }
+    }
+
     /// Every cell, copied out (damaged blocks left out).
     pub fn cells(&self) -> Vec<Cell> {
         let mut out = Vec::with_capacity(self.len());

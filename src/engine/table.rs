@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::family::FamilyDescriptor;
 use super::keys::{KeyEntry, KeyIndex};
 use super::stats::RegionStats;
-use super::store::Store;
+use super::store::{Decoded, Store};
 
 /// Thresholds that drive flushes, compactions and splits, per table. The defaults are small on
 /// purpose: a few thousand rows already show several flushes and regions.
@@ -122,19 +122,20 @@ impl Region {
     }
 
     /// Per stretch of consecutive cells of one row (in a memstore or a run, read in place):
-    /// the row, its cells and their bytes; unsorted, a row may appear once per source.
-    fn row_sizes(&self) -> Vec<(Vec<u8>, u32, u64)> {
-        let mut out: Vec<(Vec<u8>, u32, u64)> = Vec::new();
-        let add =
-            |out: &mut Vec<(Vec<u8>, u32, u64)>, fresh: bool, row: &[u8], size: usize| match out
-                .last_mut()
-            {
-                Some(last) if !fresh && last.0.as_slice() == row => {
+    /// the row, its cells and their bytes; unsorted, a row may appear once per source. Rows
+    /// are borrowed from the memstore and the block bytes (`keys` holds the ones a delta
+    /// encoding rebuilt): only the rows kept in the end are copied.
+    fn row_sizes<'a>(&'a self, keys: &'a Decoded) -> Vec<(&'a [u8], u32, u64)> {
+        let mut out: Vec<(&'a [u8], u32, u64)> = Vec::new();
+        let add = |out: &mut Vec<(&'a [u8], u32, u64)>, fresh: bool, row: &'a [u8], size: usize| {
+            match out.last_mut() {
+                Some(last) if !fresh && last.0 == row => {
                     last.1 += 1;
                     last.2 += size as u64;
                 }
-                _ => out.push((row.to_vec(), 1, size as u64)),
-            };
+                _ => out.push((row, 1, size as u64)),
+            }
+        };
         for store in &self.stores {
             let mut fresh = true;
             for c in &store.memstore {
@@ -143,7 +144,7 @@ impl Region {
             }
             for run in &store.runs {
                 let mut fresh = true;
-                run.for_each(|c| {
+                run.for_each_in(keys, |c| {
                     add(&mut out, fresh, c.row, c.size());
                     fresh = false;
                 });
@@ -152,43 +153,52 @@ impl Region {
         out
     }
 
+    /// [`Region::row_sizes`] in key order, each row once.
+    fn sorted_row_sizes<'a>(&'a self, keys: &'a Decoded) -> Vec<(&'a [u8], u32, u64)> {
+        let mut stretches = self.row_sizes(keys);
+        stretches.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut rows: Vec<(&[u8], u32, u64)> = Vec::with_capacity(stretches.len());
+        for (row, cells, bytes) in stretches {
+            match rows.last_mut() {
+                Some(last) if last.0 == row => {
+                    last.1 += cells;
+                    last.2 += bytes;
+                }
+                _ => rows.push((row, cells, bytes)),
+            }
+        }
+        rows
+    }
+
     /// The row where HBase would split this region: the row at the middle of its data by
     /// bytes, never the region's first row. `None` when the region holds a single row.
     pub fn mid_key(&self) -> Option<Vec<u8>> {
         let total = self.bytes();
-        let mut rows = self.row_sizes();
-        rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let keys = Decoded::with_capacity(0);
+        let rows = self.sorted_row_sizes(&keys);
         let mut acc = 0;
-        let first = rows.first().map(|r| r.0.clone())?;
+        let first = rows.first()?.0;
         for (row, _, size) in &rows {
             acc += *size as usize;
             if acc * 2 >= total && *row != first {
-                return Some(row.clone());
+                return Some(row.to_vec());
             }
         }
         // Past the middle every row equalled the first: try the first different row.
-        rows.iter().find(|r| r.0 != first).map(|r| r.0.clone())
+        rows.iter().find(|r| r.0 != first).map(|r| r.0.to_vec())
     }
 
     /// Every row of the region with its stored cells counted, in key order.
     pub fn rows(&self) -> Vec<KeyEntry> {
-        let mut stretches = self.row_sizes();
-        stretches.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let mut rows: Vec<KeyEntry> = Vec::new();
-        for (row, cells, bytes) in stretches {
-            match rows.last_mut() {
-                Some(last) if *last.key == *row => {
-                    last.cells += cells;
-                    last.bytes += bytes;
-                }
-                _ => rows.push(KeyEntry {
-                    key: row.into(),
-                    cells,
-                    bytes,
-                }),
-            }
-        }
-        rows
+        let keys = Decoded::with_capacity(0);
+        self.sorted_row_sizes(&keys)
+            .into_iter()
+            .map(|(row, cells, bytes)| KeyEntry {
+                key: row.into(),
+                cells,
+                bytes,
+            })
+            .collect()
     }
 
     /// The stored cells of one row in this region and their bytes.

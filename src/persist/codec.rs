@@ -449,8 +449,11 @@ pub fn encode_json_record<T: serde::Serialize + ?Sized>(
     Ok(frame(kind, &json))
 }
 
-/// A JSON value back from a record of the given kind.
-pub fn decode_json_record(kind: BlobKind, bytes: &[u8]) -> Result<serde_json::Value, CodecError> {
+/// A record of the given kind, its JSON read straight into `T`.
+pub fn decode_json_record<T: serde::de::DeserializeOwned>(
+    kind: BlobKind,
+    bytes: &[u8],
+) -> Result<T, CodecError> {
     let payload = unframe(bytes, kind)?;
     serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
 }

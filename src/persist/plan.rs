@@ -461,9 +461,7 @@ fn join_activity(
         );
     }
     for (table, bytes) in heads {
-        let head = decode_json_record(BlobKind::Activity, bytes).and_then(|v| {
-            serde_json::from_value::<Activity>(v).map_err(|e| CodecError::Invalid(e.to_string()))
-        });
+        let head = decode_json_record::<Activity>(BlobKind::Activity, bytes);
         let head = match head {
             Ok(h) => h,
             Err(e) => {
@@ -478,10 +476,7 @@ fn join_activity(
         let mut next = 0u64;
         // Chunk keys sort by number ('$' follows '#').
         for (key, bytes) in records.range(format!("{table}#")..format!("{table}$")) {
-            let chunk = decode_json_record(BlobKind::Activity, bytes).and_then(|v| {
-                serde_json::from_value::<OpsChunk>(v)
-                    .map_err(|e| CodecError::Invalid(e.to_string()))
-            });
+            let chunk = decode_json_record::<OpsChunk>(BlobKind::Activity, bytes);
             match chunk {
                 Ok(c) => {
                     for (i, op) in c.ops.into_iter().enumerate() {
