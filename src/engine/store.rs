@@ -100,22 +100,8 @@ impl Run {
         &self.file.header().last_row
     }
 
-    /// Walks every cell in place, block by block; damaged blocks are stepped over.
-    pub fn for_each(&self, mut f: impl FnMut(CellRef<'_>)) {
-        for i in 0..self.file.block_count() {
-            let Ok(mut cursor) = self.file.block_cursor(i) else {
-                continue;
-            };
-            while let Ok(true) = cursor.advance() {
-                if let Some(c) = cursor.current() {
-                    f(c);
-                }
-            }
-        }
-    }
-
-    /// Walks every cell in place as [`Run::for_each`] does, the cells borrowed for as long as
-    /// the run (keys a delta encoding rebuilt are kept in `keys`).
+    /// Walks every cell in place, block by block (damaged blocks are stepped over), the cells
+    /// borrowed for as long as the run (keys a delta encoding rebuilt are kept in `keys`).
     pub fn for_each_in<'a>(&'a self, keys: &'a Decoded, mut f: impl FnMut(CellRef<'a>)) {
         for i in 0..self.file.block_count() {
             let Ok(mut cursor) = self.file.block_cursor(i) else {
@@ -132,7 +118,8 @@ impl Run {
     /// Every cell, copied out (damaged blocks left out).
     pub fn cells(&self) -> Vec<Cell> {
         let mut out = Vec::with_capacity(self.len());
-        self.for_each(|c| out.push(c.to_cell(&self.family)));
+        let keys = Decoded::with_capacity(0);
+        self.for_each_in(&keys, |c| out.push(c.to_cell(&self.family)));
         out
     }
 
