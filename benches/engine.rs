@@ -12,9 +12,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use rowkey::engine::{
-    split_keys, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
-};
+use rowkey::engine::{create_benchmark_table, Engine, Mutation, Scan};
 use rowkey::shell::Shell;
 
 /// The system allocator, counting the bytes live now and the most live since the last reset.
@@ -111,18 +109,7 @@ fn main() {
     // ---- the engine -------------------------------------------------------------------
     let base = reset_peak();
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
-    let mut desc = TableDescriptor::new("bench", vec![FamilyDescriptor::new("f")]);
-    desc.settings = TableSettings {
-        flush_bytes: 1 << 20,
-        compaction_threshold: 4,
-        split_bytes: 0,
-    };
-    let splits = split_keys("HexStringSplit", 16)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|k| k[..4].to_vec())
-        .collect();
-    if let Err(e) = engine.create_table(desc, splits) {
+    if let Err(e) = create_benchmark_table(&mut engine, "bench") {
         eprintln!("create failed: {e}");
         return;
     }

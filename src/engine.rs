@@ -47,7 +47,9 @@ pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, Metric, OpStats, RegionStats};
 pub use store::{Decoded, Rewrite, Run, RunPlacement, Store};
-pub use table::{split_keys, Region, Table, TableDescriptor, TableSettings};
+pub use table::{
+    create_benchmark_table, split_keys, Region, Table, TableDescriptor, TableSettings,
+};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

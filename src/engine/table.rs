@@ -296,3 +296,21 @@ mod tests {
         assert_eq!(keys.len(), 15);
     }
 }
+
+/// The benchmarks' table (`benches/engine.rs` natively, the page's `rowkeyBench` in the
+/// browser): one family `f`, 1 MB memstores, compactions at four runs, no splits, and 16
+/// regions on the first four hex digits of `HexStringSplit`'s keys.
+pub fn create_benchmark_table(engine: &mut super::Engine, name: &str) -> super::Result<()> {
+    let mut desc = TableDescriptor::new(name, vec![FamilyDescriptor::new("f")]);
+    desc.settings = TableSettings {
+        flush_bytes: 1 << 20,
+        compaction_threshold: 4,
+        split_bytes: 0,
+    };
+    let splits = split_keys("HexStringSplit", 16)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|k| k.get(..4).unwrap_or(&k).to_vec())
+        .collect();
+    engine.create_table(desc, splits)
+}

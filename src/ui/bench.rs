@@ -17,9 +17,7 @@ use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::engine::{
-    split_keys, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
-};
+use crate::engine::{create_benchmark_table, Engine, Mutation, Scan};
 
 const TABLE: &str = "bench";
 
@@ -103,25 +101,12 @@ fn leak<T: ?Sized + wasm_bindgen::closure::WasmClosure>(closure: Closure<T>) -> 
     closure.into_js_value().unchecked_into()
 }
 
-/// A new table as `benches/engine.rs` builds it (16 regions on the first four hex digits,
-/// 1 MB memstores), filled from `bytes` and flushed, in place of the last one.
+/// A new benchmark table ([`create_benchmark_table`], as `benches/engine.rs` makes it), filled
+/// from `bytes` and flushed, in place of the last one.
 fn load(bytes: &Uint8Array) -> Result<usize, String> {
     ENGINE.with(|e| e.borrow_mut().take());
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
-    let mut desc = TableDescriptor::new(TABLE, vec![FamilyDescriptor::new("f")]);
-    desc.settings = TableSettings {
-        flush_bytes: 1 << 20,
-        compaction_threshold: 4,
-        split_bytes: 0,
-    };
-    let splits = split_keys("HexStringSplit", 16)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|k| k[..4.min(k.len())].to_vec())
-        .collect();
-    engine
-        .create_table(desc, splits)
-        .map_err(|e| e.to_string())?;
+    create_benchmark_table(&mut engine, TABLE).map_err(|e| e.to_string())?;
     // The input is copied into WebAssembly memory a megabyte at a time, so the memory the
     // benchmark reports is the engine's, not a copy of the whole workload.
     const CHUNK: u32 = 1 << 20;
