@@ -9,5 +9,6 @@ pub mod import;
 pub mod persist;
 pub mod share;
 pub mod shell;
+pub mod simulate;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -25,6 +25,13 @@ mod native {
         let args: Vec<String> = std::env::args().skip(1).collect();
         match args.first().map(String::as_str) {
             Some("shell") => {}
+            Some("simulate") => {
+                return rowkey::simulate::cli::run(
+                    &args[1..],
+                    &mut std::io::stdout().lock(),
+                    &mut std::io::stderr().lock(),
+                )
+            }
             _ => {
                 eprint!("{USAGE}");
                 return 2;
