@@ -20,6 +20,9 @@ pub const MIN_OPERATIONS: f64 = 1_000.0;
 pub const HIGH_READ_PRESSURE: f64 = 0.8;
 /// The same for writes.
 pub const HIGH_WRITE_PRESSURE: f64 = 0.8;
+/// Pressure counts when held this long (simulated ms): the figure is the highest pressure a
+/// region keeps over this many consecutive ms.
+pub const PRESSURE_SUSTAINED_MS: u64 = 600_000;
 /// A single row taking this share (or more) of its table's reads or writes is a hot row.
 pub const HOT_ROW_SHARE: f64 = 0.01;
 /// A single row's share is only trusted on this many samples hitting it.
@@ -189,7 +192,9 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
             "Spread the writes: salt or hash the key's lead, or pre-split the table.",
         ),
     ] {
-        let mut worst: Option<(f64, u32, u64)> = None;
+        // Per region, its pressure per step, in step order.
+        let mut series: std::collections::BTreeMap<u32, Vec<(u64, f64)>> =
+            std::collections::BTreeMap::new();
         for (step, regions) in run.timeline.steps.iter().enumerate() {
             for r in regions {
                 let v = if code == FindingCode::HighReadPressure {
@@ -197,8 +202,16 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
                 } else {
                     r.write_pressure
                 };
-                if worst.is_none_or(|w| v > w.0) {
-                    worst = Some((v, r.region, step as u64));
+                series.entry(r.region).or_default().push((step as u64, v));
+            }
+        }
+        let window = (PRESSURE_SUSTAINED_MS.div_ceil(run.timeline.step_ms.max(1))).max(1) as usize;
+        let mut worst: Option<(f64, u32, u64)> = None;
+        for (region, values) in &series {
+            for w in values.windows(window) {
+                let held = w.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+                if worst.is_none_or(|x| held > x.0) {
+                    worst = Some((held, *region, w[0].0));
                 }
             }
         }
@@ -207,7 +220,7 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
                 let span = run.timeline.regions.get(region as usize);
                 let subject = match span {
                     Some(s) => format!(
-                        "range ['{}', '{}') (region {region}) at {} ms",
+                        "range ['{}', '{}') (region {region}) for 10 minutes from {} ms",
                         to_printable(&s.start_key),
                         to_printable(&s.end_key),
                         step * run.timeline.step_ms
@@ -218,7 +231,7 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
                     code,
                     subject,
                     v,
-                    "of a server's capacity",
+                    "of a server's capacity, held 10 minutes",
                     threshold,
                     Compare::AtLeast,
                     advice,

@@ -23,6 +23,17 @@
 use super::workload::SplitPolicyKind;
 use crate::designs::gen::Gen;
 
+/// The generator every region of table `table_index` draws its jitter from, in order of
+/// opening.
+pub fn jitter_stream(seed: u64, table_index: usize) -> Gen {
+    Gen::new(super::key::hash64(table_seed(seed, table_index) ^ 0x5117))
+}
+
+/// The seed of table `table_index`'s own draws.
+pub(crate) fn table_seed(seed: u64, table_index: usize) -> u64 {
+    super::key::hash64(seed ^ super::key::hash64(0x7ab1e + table_index as u64))
+}
+
 /// One region's split rule, as its policy was configured when it opened.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RegionPolicy {

@@ -9,7 +9,7 @@
 
 use super::findings;
 use super::heat::Heat;
-use super::key::{hash64, KeyMaker, MadeKey};
+use super::key::{KeyMaker, MadeKey};
 use super::policy::RegionPolicy;
 use super::timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 use super::workload::{Choose, KeyField, Operation, TableLoad, TimeEncoding, Workload};
@@ -245,9 +245,9 @@ impl<'a> TableSim<'a> {
         step_ms: u64,
         steps: usize,
     ) -> TableSim<'a> {
-        let seed = hash64(workload.seed ^ hash64(0x7ab1e + index as u64));
+        let seed = super::policy::table_seed(workload.seed, index);
         let c = &workload.cluster;
-        let mut jitter_gen = Gen::new(hash64(seed ^ 0x5117));
+        let mut jitter_gen = super::policy::jitter_stream(workload.seed, index);
         let mut starts: Vec<Vec<u8>> = vec![Vec::new()];
         starts.extend(table.pre_split.iter().map(|s| from_printable(s)));
         let mut regions = Vec::new();
