@@ -39,7 +39,9 @@ pub mod workload;
 pub use findings::{Compare, Finding, FindingCode};
 pub use heat::{Heat, HeatGrid, KeyRange, Metric};
 pub use report::Report;
-pub use run::{simulate, Options, Sample, SampleKind, Sampling, Simulation, TableRun, Totals};
+pub use run::{
+    simulate, simulate_table, Options, Sample, SampleKind, Sampling, Simulation, TableRun, Totals,
+};
 pub use timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 pub use workload::Workload;
 

@@ -180,6 +180,20 @@ pub fn simulate(workload: &Workload, options: &Options) -> Result<Simulation, Si
     })
 }
 
+/// Plays table `index` of `workload` out alone, as [`simulate`] does each table (its draws
+/// depend on the workload's seed and the index only): a page runs the tables one at a time,
+/// giving the thread back between them. `None` when there is no such table.
+pub fn simulate_table(
+    workload: &Workload,
+    options: &Options,
+    index: usize,
+) -> Option<Result<TableRun, SimulateError>> {
+    let table = workload.tables.get(index)?;
+    let step_ms = workload.step_ms();
+    let steps = workload.duration_ms.div_ceil(step_ms) as usize;
+    Some(TableSim::new(workload, table, index, options, step_ms, steps).run())
+}
+
 /// A region while the simulation runs.
 struct Region {
     id: u32,
