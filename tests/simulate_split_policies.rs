@@ -179,7 +179,11 @@ fn key_prefix_cuts_the_split_point_to_its_prefix() -> TestResult {
         SplitPolicyKind::KeyPrefix { prefix_length: 8 },
     )?;
     let sim = run(r#"{"key_prefix": {"prefix_length": 8}}"#)?;
-    assert!(sim.tables[0].timeline.splits.iter().all(|s| s.key.len() == 8));
+    assert!(sim.tables[0]
+        .timeline
+        .splits
+        .iter()
+        .all(|s| s.key.len() == 8));
     Ok(())
 }
 
@@ -201,10 +205,16 @@ fn java_jitter_arithmetic() {
     let want = max as i64 + (max as f64 * ((f64::from(f) - 0.5) * 0.25)) as i64;
     assert_eq!(policy.desired_max_file_size, want as u64);
     assert_eq!(policy.size_to_check(1), Some(want as u64));
-    let stepping = RegionPolicy { kind: SplitPolicyKind::Stepping, ..policy };
+    let stepping = RegionPolicy {
+        kind: SplitPolicyKind::Stepping,
+        ..policy
+    };
     assert_eq!(stepping.size_to_check(1), Some(2 * FLUSH));
     assert_eq!(stepping.size_to_check(2), Some(want as u64));
-    let increasing = RegionPolicy { kind: SplitPolicyKind::IncreasingToUpperBound, ..policy };
+    let increasing = RegionPolicy {
+        kind: SplitPolicyKind::IncreasingToUpperBound,
+        ..policy
+    };
     assert_eq!(increasing.size_to_check(2), Some(16 * FLUSH));
     assert_eq!(increasing.size_to_check(0), Some(want as u64));
     assert_eq!(increasing.size_to_check(101), Some(want as u64));
