@@ -484,9 +484,19 @@ impl Workload {
     pub fn from_json(text: &str) -> Result<Workload, SimulateError> {
         let de = &mut serde_json::Deserializer::from_str(text);
         let workload: Workload = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = json_path(&e.path().to_string());
+            let mut path = json_path(&e.path().to_string());
             let inner = e.into_inner();
             let message = strip_position(&inner.to_string());
+            // An unknown field inside a tagged object: the path names the field itself, as
+            // it does for the other objects.
+            if let Some(field) = message
+                .strip_prefix("unknown field `")
+                .and_then(|rest| rest.split('`').next())
+            {
+                if !path.ends_with(&format!(".{field}")) {
+                    path = format!("{path}.{field}");
+                }
+            }
             if inner.is_syntax() || inner.is_eof() {
                 SimulateError::Syntax {
                     line: inner.line(),
