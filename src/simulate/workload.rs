@@ -199,7 +199,8 @@ pub enum KeyField {
         #[serde(default)]
         encoding: TimeEncoding,
     },
-    /// The first `digits` hex digits of the MD5 of an earlier field `of`'s bytes.
+    /// The first `digits` hex digits of the MD5 of field `of`'s bytes (`of` names a field that
+    /// is not an md5 or a salt, before or after this one).
     Md5 {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
@@ -640,7 +641,12 @@ impl TableLoad {
         }
         for (k, field) in self.key.iter().enumerate() {
             let path = format!("{at}.key[{k}]");
-            let earlier = |name: &str| self.key[..k].iter().any(|f| f.name() == name);
+            // An md5 or a salt reads a field that is neither (made first, wherever it is).
+            let source = |name: &str| {
+                self.key.iter().any(|f| {
+                    f.name() == name && !matches!(f, KeyField::Md5 { .. } | KeyField::Salt { .. })
+                })
+            };
             match field {
                 KeyField::Entity {
                     count,
@@ -667,10 +673,10 @@ impl TableLoad {
                     }
                 }
                 KeyField::Md5 { of, digits, .. } => {
-                    if !earlier(of) {
+                    if !source(of) {
                         return bad(
                             format!("{path}.of"),
-                            format!("no earlier field is named '{of}'"),
+                            format!("no field other than an md5 or a salt is named '{of}'"),
                         );
                     }
                     if !(1..=32).contains(digits) {
