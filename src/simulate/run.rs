@@ -155,8 +155,10 @@ pub struct Simulation {
 }
 
 /// Plays `workload` out.
+/// The workload's values are checked again (a workload made in code need not come from
+/// [`Workload::from_json`]); its keys' uniqueness is checked where it is read.
 pub fn simulate(workload: &Workload, options: &Options) -> Result<Simulation, SimulateError> {
-    workload.check()?;
+    workload.check_with(false)?;
     let step_ms = workload.step_ms();
     let steps = workload.duration_ms.div_ceil(step_ms) as usize;
     let mut tables = Vec::with_capacity(workload.tables.len());

@@ -527,6 +527,12 @@ impl Workload {
     /// Checks what the types cannot: sizes and rates in range, names that resolve, keys that
     /// do not collide where `unique` says they must not.
     pub fn check(&self) -> Result<(), SimulateError> {
+        self.check_with(true)
+    }
+
+    /// [`Workload::check`], the uniqueness of keys (which makes 100,000 keys per table) only
+    /// when `unique_keys` is set.
+    pub(crate) fn check_with(&self, unique_keys: bool) -> Result<(), SimulateError> {
         let bad = |path: String, message: String| Err(SimulateError::Invalid { path, message });
         if self.version != WORKLOAD_VERSION {
             return bad(
@@ -598,7 +604,7 @@ impl Workload {
             return bad("$.tables".into(), "at least one table".into());
         }
         for (t, table) in self.tables.iter().enumerate() {
-            table.check(&format!("$.tables[{t}]"), self)?;
+            table.check(&format!("$.tables[{t}]"), self, unique_keys)?;
             if let Some(first) = self.tables[..t].iter().position(|o| o.name == table.name) {
                 return bad(
                     format!("$.tables[{t}].name"),
@@ -611,7 +617,7 @@ impl Workload {
 }
 
 impl TableLoad {
-    fn check(&self, at: &str, workload: &Workload) -> Result<(), SimulateError> {
+    fn check(&self, at: &str, workload: &Workload, unique_keys: bool) -> Result<(), SimulateError> {
         let bad = |path: String, message: String| Err(SimulateError::Invalid { path, message });
         if self.name.is_empty() {
             return bad(format!("{at}.name"), "a table needs a name".into());
@@ -790,7 +796,7 @@ impl TableLoad {
                 );
             }
         }
-        if self.unique {
+        if self.unique && unique_keys {
             super::key::check_unique(self, at, workload)?;
         }
         Ok(())
