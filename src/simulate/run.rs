@@ -155,8 +155,10 @@ pub struct Simulation {
 }
 
 /// Plays `workload` out.
+/// The workload's values are checked again (a workload made in code need not come from
+/// [`Workload::from_json`]); its keys' uniqueness is checked where it is read.
 pub fn simulate(workload: &Workload, options: &Options) -> Result<Simulation, SimulateError> {
-    workload.check()?;
+    workload.check_with(false)?;
     let step_ms = workload.step_ms();
     let steps = workload.duration_ms.div_ceil(step_ms) as usize;
     let mut tables = Vec::with_capacity(workload.tables.len());
@@ -366,7 +368,7 @@ impl<'a> TableSim<'a> {
         let ops = &self.table.operations;
         let mut cumulative = vec![0.0f64; ops.len()];
         let duration = self.workload.duration_ms;
-        let mut queue: Vec<(f64, usize, u64, u64)> = Vec::new();
+        let mut queue: Vec<(f64, usize, u64, u64, u64)> = Vec::new();
         for step in 0..self.steps {
             let t0 = step as u64 * self.step_ms;
             let t1 = (t0 + self.step_ms).min(duration);
@@ -381,7 +383,7 @@ impl<'a> TableSim<'a> {
                 let k = self.samples_for(count, u64::MAX);
                 for i in 0..k {
                     let at = t0 as f64 + (i as f64 + 0.5) / k as f64 * dt;
-                    queue.push((at, o, k, count));
+                    queue.push((at, o, i, k, count));
                 }
             }
             if (self.samples.len() + queue.len()) as u64 > self.options.max_samples {
@@ -392,14 +394,22 @@ impl<'a> TableSim<'a> {
             }
             queue.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let items = std::mem::take(&mut queue);
-            for &(at, o, k, count) in &items {
+            for &(at, o, i, k, count) in &items {
                 while (at as u64) >= self.next_balance {
                     let when = self.next_balance;
                     self.balance(when);
                     self.next_balance += self.workload.cluster.balancer_period_ms;
                 }
                 let weight = count as f64 / k as f64;
-                self.play(step, o, at, weight, dt / k as f64);
+                // The row choice is systematic: the k samples of a step are evenly spaced
+                // over the choice's range, from an offset that turns by the golden ratio each
+                // step (a Weyl sequence), so over the steps every part of the range gets its
+                // share of samples.
+                let offset = ((step as f64 + 1.0) * 0.618_033_988_749_895
+                    + o as f64 * 0.754_877_666_246_693)
+                    .fract();
+                let u = (i as f64 + offset) / k as f64;
+                self.play(step, o, at, weight, dt / k as f64, u);
             }
             queue = items;
             self.end_step(dt);
@@ -472,20 +482,18 @@ impl<'a> TableSim<'a> {
         self.scratch = made;
     }
 
-    fn choose_row(&mut self, choose: Choose, now: f64) -> Option<u64> {
+    /// The existing row `choose` picks for the draw `u` in [0, 1).
+    fn choose_row(&mut self, choose: Choose, now: f64, u: f64) -> Option<u64> {
         if self.rows_made == 0 {
             return None;
         }
         let n = self.rows_made;
+        let within = |first: u64| first + (((n - first) as f64 * u) as u64).min(n - first - 1);
         Some(match choose {
-            Choose::Uniform | Choose::Fresh => self.gen.below(n),
-            Choose::WithinMs { ms } => {
-                let first = self.row_at(now - ms as f64).min(n - 1);
-                first + self.gen.below(n - first)
-            }
+            Choose::Uniform | Choose::Fresh => within(0),
+            Choose::WithinMs { ms } => within(self.row_at(now - ms as f64).min(n - 1)),
             Choose::Recent { half_life_ms } => {
-                let u = 1.0 - self.gen.unit();
-                let age = -(half_life_ms as f64) * u.log2();
+                let age = -(half_life_ms as f64) * (1.0 - u).log2();
                 self.row_at(now - age).min(n - 1)
             }
         })
@@ -573,20 +581,39 @@ impl<'a> TableSim<'a> {
             self.row_put_bytes(self.scratch.key.len())
         };
         sample.bytes = row_bytes * weight;
-        let r = self.locate(&self.scratch.key);
+        let mut r = self.locate(&self.scratch.key);
         sample.region = self.regions[r].id;
         let index = self.push_sample(sample);
         let flush = self.workload.cluster.flush_size as f64;
-        let region = &mut self.regions[r];
-        region.written += weight;
-        for (f, b) in per_family.iter().enumerate() {
-            if let Some(m) = region.memstore.get_mut(f) {
-                *m += b * weight;
+        self.regions[r].written += weight;
+        self.regions[r].writes.push(index);
+        // One operation's cells go into the memstore whole, and the memstore flushes once it
+        // reaches the flush size (as HBase's does after a put). A sample standing for several
+        // operations is cut where the memstore reaches the flush size, so its rows flush as
+        // they would one by one.
+        let mut left = 1.0f64;
+        let sample_bytes = row_bytes * weight;
+        loop {
+            let held: f64 = self.regions[r].memstore.iter().sum();
+            let part = if weight > 1.0 && sample_bytes > 0.0 {
+                ((flush - held) / sample_bytes).clamp(0.0, left)
+            } else {
+                left
+            };
+            for (f, b) in per_family.iter().enumerate() {
+                if let Some(m) = self.regions[r].memstore.get_mut(f) {
+                    *m += b * weight * part;
+                }
             }
-        }
-        region.writes.push(index);
-        if region.memstore.iter().sum::<f64>() >= flush {
-            self.flush(r, at);
+            left -= part;
+            if self.regions[r].memstore.iter().sum::<f64>() >= flush * (1.0 - 1e-12) {
+                self.flush(r, at);
+                // A split may have replaced region r: the rest goes where the key now is.
+                r = self.locate(&self.scratch.key);
+            }
+            if left <= 1e-12 {
+                break;
+            }
         }
     }
 
@@ -756,7 +783,7 @@ impl<'a> TableSim<'a> {
         }
     }
 
-    fn play(&mut self, step: usize, o: usize, at: f64, weight: f64, span: f64) {
+    fn play(&mut self, step: usize, o: usize, at: f64, weight: f64, span: f64, u: f64) {
         let op = &self.table.operations[o];
         let op16 = o as u16;
         match op {
@@ -769,7 +796,7 @@ impl<'a> TableSim<'a> {
                 } else {
                     SampleKind::Delete
                 };
-                let Some(row) = self.choose_row(*choose, at) else {
+                let Some(row) = self.choose_row(*choose, at, u) else {
                     return;
                 };
                 self.key_for(*choose, row, at);
@@ -780,8 +807,8 @@ impl<'a> TableSim<'a> {
                 self.write(sample, weight, at);
             }
             Operation::Get { choose, .. } => {
-                let Some(row) = self.choose_row(*choose, at) else {
-                    return;
+                let Some(row) = self.choose_row(*choose, at, u) else {
+                    return self.empty_read(step, op16, SampleKind::Get, at, weight);
                 };
                 self.key_for(*choose, row, at);
                 let mut sample = self.base_sample(step, op16, SampleKind::Get, at, weight);
@@ -796,8 +823,8 @@ impl<'a> TableSim<'a> {
                 ..
             } => {
                 let (choose, fields, limit) = (*choose, *fields as usize, *limit as f64);
-                let Some(row) = self.choose_row(choose, at) else {
-                    return;
+                let Some(row) = self.choose_row(choose, at, u) else {
+                    return self.empty_read(step, op16, SampleKind::PrefixScan, at, weight);
                 };
                 self.key_for(choose, row, at);
                 let under = self.rows_under(fields);
@@ -818,8 +845,8 @@ impl<'a> TableSim<'a> {
             } => {
                 let (choose, fields, window, limit) =
                     (*choose, *fields as usize, *window_ms as f64, *limit as f64);
-                let Some(row) = self.choose_row(choose, at) else {
-                    return;
+                let Some(row) = self.choose_row(choose, at, u) else {
+                    return self.empty_read(step, op16, SampleKind::WindowScan, at, weight);
                 };
                 self.key_for(choose, row, at);
                 let under = self.rows_under(fields);
@@ -861,6 +888,13 @@ impl<'a> TableSim<'a> {
                 self.read(sample);
             }
         }
+    }
+
+    /// A read before the table has any row: it finds nothing, at the table's first key.
+    fn empty_read(&mut self, step: usize, op: u16, kind: SampleKind, at: f64, weight: f64) {
+        self.scratch = MadeKey::default();
+        let sample = self.base_sample(step, op, kind, at, weight);
+        self.read(sample);
     }
 
     /// Makes the key an operation reads or writes: row `row`'s, or for [`Choose::Fresh`] the

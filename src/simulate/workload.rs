@@ -199,7 +199,8 @@ pub enum KeyField {
         #[serde(default)]
         encoding: TimeEncoding,
     },
-    /// The first `digits` hex digits of the MD5 of an earlier field `of`'s bytes.
+    /// The first `digits` hex digits of the MD5 of field `of`'s bytes (`of` names a field that
+    /// is not an md5 or a salt, before or after this one).
     Md5 {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
@@ -484,9 +485,19 @@ impl Workload {
     pub fn from_json(text: &str) -> Result<Workload, SimulateError> {
         let de = &mut serde_json::Deserializer::from_str(text);
         let workload: Workload = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = json_path(&e.path().to_string());
+            let mut path = json_path(&e.path().to_string());
             let inner = e.into_inner();
             let message = strip_position(&inner.to_string());
+            // An unknown field inside a tagged object: the path names the field itself, as
+            // it does for the other objects.
+            if let Some(field) = message
+                .strip_prefix("unknown field `")
+                .and_then(|rest| rest.split('`').next())
+            {
+                if !path.ends_with(&format!(".{field}")) {
+                    path = format!("{path}.{field}");
+                }
+            }
             if inner.is_syntax() || inner.is_eof() {
                 SimulateError::Syntax {
                     line: inner.line(),
@@ -516,6 +527,12 @@ impl Workload {
     /// Checks what the types cannot: sizes and rates in range, names that resolve, keys that
     /// do not collide where `unique` says they must not.
     pub fn check(&self) -> Result<(), SimulateError> {
+        self.check_with(true)
+    }
+
+    /// [`Workload::check`], the uniqueness of keys (which makes 100,000 keys per table) only
+    /// when `unique_keys` is set.
+    pub(crate) fn check_with(&self, unique_keys: bool) -> Result<(), SimulateError> {
         let bad = |path: String, message: String| Err(SimulateError::Invalid { path, message });
         if self.version != WORKLOAD_VERSION {
             return bad(
@@ -587,7 +604,7 @@ impl Workload {
             return bad("$.tables".into(), "at least one table".into());
         }
         for (t, table) in self.tables.iter().enumerate() {
-            table.check(&format!("$.tables[{t}]"), self)?;
+            table.check(&format!("$.tables[{t}]"), self, unique_keys)?;
             if let Some(first) = self.tables[..t].iter().position(|o| o.name == table.name) {
                 return bad(
                     format!("$.tables[{t}].name"),
@@ -600,7 +617,7 @@ impl Workload {
 }
 
 impl TableLoad {
-    fn check(&self, at: &str, workload: &Workload) -> Result<(), SimulateError> {
+    fn check(&self, at: &str, workload: &Workload, unique_keys: bool) -> Result<(), SimulateError> {
         let bad = |path: String, message: String| Err(SimulateError::Invalid { path, message });
         if self.name.is_empty() {
             return bad(format!("{at}.name"), "a table needs a name".into());
@@ -630,7 +647,12 @@ impl TableLoad {
         }
         for (k, field) in self.key.iter().enumerate() {
             let path = format!("{at}.key[{k}]");
-            let earlier = |name: &str| self.key[..k].iter().any(|f| f.name() == name);
+            // An md5 or a salt reads a field that is neither (made first, wherever it is).
+            let source = |name: &str| {
+                self.key.iter().any(|f| {
+                    f.name() == name && !matches!(f, KeyField::Md5 { .. } | KeyField::Salt { .. })
+                })
+            };
             match field {
                 KeyField::Entity {
                     count,
@@ -657,10 +679,10 @@ impl TableLoad {
                     }
                 }
                 KeyField::Md5 { of, digits, .. } => {
-                    if !earlier(of) {
+                    if !source(of) {
                         return bad(
                             format!("{path}.of"),
-                            format!("no earlier field is named '{of}'"),
+                            format!("no field other than an md5 or a salt is named '{of}'"),
                         );
                     }
                     if !(1..=32).contains(digits) {
@@ -774,7 +796,7 @@ impl TableLoad {
                 );
             }
         }
-        if self.unique {
+        if self.unique && unique_keys {
             super::key::check_unique(self, at, workload)?;
         }
         Ok(())
