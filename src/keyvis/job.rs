@@ -33,7 +33,8 @@ impl Job {
         }
         if !self.checked {
             self.checked = true;
-            if let Err(e) = self.workload.check() {
+            // As `simulate` does: the keys' uniqueness was checked where the workload was read.
+            if let Err(e) = self.workload.check_with(false) {
                 self.error = Some(e);
                 return None;
             }
