@@ -24,20 +24,19 @@ pub fn side_by_side(a: &TableRun, b: &TableRun) -> Vec<HourPair> {
         .collect()
 }
 
-/// The worst of a share over the hours (`None`: no hour had any).
-fn worst(run: &TableRun, share: impl Fn(&HourFigures) -> Option<f64>) -> Option<f64> {
-    run.hours
-        .iter()
-        .filter_map(share)
-        .fold(None, |m, v| Some(m.map_or(v, |m: f64| m.max(v))))
+/// The mean of a share over the hours that had any (`None`: none had).
+fn mean(run: &TableRun, share: impl Fn(&HourFigures) -> Option<f64>) -> Option<f64> {
+    let shares: Vec<f64> = run.hours.iter().filter_map(share).collect();
+    (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
 }
 
 fn percent(v: f64) -> String {
     format!("{} %", number((v * 1000.0).round() / 10.0))
 }
 
-/// One sentence: which side holds up, by the busiest server's worst hourly share of writes
-/// (then of reads when the writes are even within one point), naming both figures.
+/// One sentence: which side holds up, by the busiest region server's share of an hour's
+/// writes, on average over the hours (then of reads when the writes are even within one
+/// point), naming both figures.
 pub fn verdict(a_label: &str, a: &TableRun, b_label: &str, b: &TableRun) -> String {
     type Share = fn(&HourFigures) -> Option<f64>;
     let figures: [(&str, Share); 2] = [
@@ -45,7 +44,7 @@ pub fn verdict(a_label: &str, a: &TableRun, b_label: &str, b: &TableRun) -> Stri
         ("reads", |h| h.busiest_server_read_share),
     ];
     for (kind, share) in figures {
-        let (Some(wa), Some(wb)) = (worst(a, share), worst(b, share)) else {
+        let (Some(wa), Some(wb)) = (mean(a, share), mean(b, share)) else {
             continue;
         };
         if (wa - wb).abs() < 0.01 {
@@ -57,12 +56,12 @@ pub fn verdict(a_label: &str, a: &TableRun, b_label: &str, b: &TableRun) -> Stri
             (b_label, wb, a_label, wa)
         };
         return format!(
-            "{good} holds up better: its busiest region server took at most {} of an hour's {kind}, {bad}'s {}.",
+            "{good} holds up better: its busiest region server took {} of an hour's {kind} on average, {bad}'s {}.",
             percent(good_v),
             percent(bad_v)
         );
     }
     format!(
-        "{a_label} and {b_label} hold up alike: their busiest region servers' worst hourly shares of writes and reads are within one point of each other."
+        "{a_label} and {b_label} hold up alike: their busiest region servers' average hourly shares of writes and reads are within one point of each other."
     )
 }

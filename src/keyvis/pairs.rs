@@ -29,6 +29,7 @@ const PAIRS: &[(&str, &str)] = &[
      "families": [{"name": "u", "columns": [{"qualifier": "name", "value_size": 1024}]}],
      "key": [{"kind": "salt", "buckets": 1000, "of": "id"}, {"kind": "constant", "text": ":"},
              {"kind": "sequence", "name": "id", "start": 100000}],
+     "pre_split": ["125", "250", "375", "500", "625", "750", "875"],
      "operations": [
        {"kind": "put_new", "name": "sign-up", "rate": {"per_sec": 2000}},
        {"kind": "get", "name": "look up a recent user", "rate": {"per_sec": 10000}, "choose": {"within_ms": {"ms": 3600000}}}]}
