@@ -113,6 +113,23 @@ pub(crate) fn open_here(card: &str, heading: &str) {
     }
 }
 
+/// The value of the input, select or text area an event came from (empty for anything else).
+pub(crate) fn event_value(e: &yew::Event) -> String {
+    use wasm_bindgen::JsCast;
+    let Some(t) = e.target() else {
+        return String::new();
+    };
+    if let Some(i) = t.dyn_ref::<web_sys::HtmlInputElement>() {
+        return i.value();
+    }
+    if let Some(a) = t.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        return a.value();
+    }
+    t.dyn_ref::<web_sys::HtmlSelectElement>()
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
+
 /// Offers `text` as a file named `name`; `None` when the browser would not.
 pub(crate) fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&text.into());

@@ -117,7 +117,7 @@ fn the_region_table_sorts_as_hbtop_does() -> R {
     let rows = rows_at(&t.timeline, last, RegionSort::default());
     assert!(rows.len() >= 2, "{} regions", rows.len());
     // Busiest first: the sequential table's last region takes every sign-up.
-    assert!(rows[0].requests_per_sec >= rows[1].requests_per_sec);
+    assert!(rows[0].figures.requests_per_sec >= rows[1].figures.requests_per_sec);
     assert_eq!(rows[0].end_key, "");
     let by_key = RegionSort::default().toggle(RegionColumn::StartKey);
     assert!(!by_key.descending);

@@ -390,23 +390,9 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
                 });
             }
         }
-        A::ColumnName(t, c, v) => {
-            let table = tab(&mut next, t)?;
-            let column = table
-                .families
-                .first_mut()
-                .and_then(|f| f.columns.get_mut(c))
-                .ok_or("no such column")?;
-            column.qualifier = v;
-        }
+        A::ColumnName(t, c, v) => column(tab(&mut next, t)?, c)?.qualifier = v,
         A::ColumnSize(t, c, v) => {
-            let table = tab(&mut next, t)?;
-            let column = table
-                .families
-                .first_mut()
-                .and_then(|f| f.columns.get_mut(c))
-                .ok_or("no such column")?;
-            column.value_size = number(&v, "value size")?;
+            column(tab(&mut next, t)?, c)?.value_size = number(&v, "value size")?
         }
         A::AddOperation(t, kind) => tab(&mut next, t)?.operations.push(kind.operation(100.0)),
         A::RemoveOperation(t, o) => {
@@ -446,6 +432,15 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
     next.check().map_err(|e| e.to_string())?;
     *w = next;
     Ok(())
+}
+
+/// Column `c` of the table's first family.
+fn column(table: &mut TableLoad, c: usize) -> Result<&mut ColumnLoad, String> {
+    table
+        .families
+        .first_mut()
+        .and_then(|f| f.columns.get_mut(c))
+        .ok_or_else(|| "no such column".to_string())
 }
 
 fn rate_of(op: &mut Operation) -> &mut Rate {

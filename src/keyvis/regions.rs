@@ -3,21 +3,14 @@
 //! writes per second, its size and its store files; sortable by any column.
 
 use crate::bytes::to_printable;
-use crate::simulate::Timeline;
+use crate::simulate::{RegionStep, Timeline};
 
-/// One line of the table.
+/// One line of the table: a region's figures over the step, and its keys as HBase prints them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RegionRow {
-    pub region: u32,
-    pub server: u32,
+    pub figures: RegionStep,
     pub start_key: String,
     pub end_key: String,
-    pub requests_per_sec: f64,
-    pub reads_per_sec: f64,
-    pub filtered_reads_per_sec: f64,
-    pub writes_per_sec: f64,
-    pub size_bytes: u64,
-    pub store_files: u32,
 }
 
 /// A column to sort by.
@@ -104,21 +97,22 @@ impl RegionSort {
     /// Sorts `rows` in place (ties by region id).
     pub fn apply(self, rows: &mut [RegionRow]) {
         rows.sort_by(|a, b| {
+            let (x, y) = (&a.figures, &b.figures);
             let o = match self.column {
-                RegionColumn::Region => a.region.cmp(&b.region),
-                RegionColumn::Server => a.server.cmp(&b.server),
+                RegionColumn::Region => x.region.cmp(&y.region),
+                RegionColumn::Server => x.server.cmp(&y.server),
                 RegionColumn::StartKey => a.start_key.cmp(&b.start_key),
-                RegionColumn::Requests => a.requests_per_sec.total_cmp(&b.requests_per_sec),
-                RegionColumn::Reads => a.reads_per_sec.total_cmp(&b.reads_per_sec),
-                RegionColumn::FilteredReads => a
+                RegionColumn::Requests => x.requests_per_sec.total_cmp(&y.requests_per_sec),
+                RegionColumn::Reads => x.reads_per_sec.total_cmp(&y.reads_per_sec),
+                RegionColumn::FilteredReads => x
                     .filtered_reads_per_sec
-                    .total_cmp(&b.filtered_reads_per_sec),
-                RegionColumn::Writes => a.writes_per_sec.total_cmp(&b.writes_per_sec),
-                RegionColumn::Size => a.size_bytes.cmp(&b.size_bytes),
-                RegionColumn::StoreFiles => a.store_files.cmp(&b.store_files),
+                    .total_cmp(&y.filtered_reads_per_sec),
+                RegionColumn::Writes => x.writes_per_sec.total_cmp(&y.writes_per_sec),
+                RegionColumn::Size => x.size_bytes.cmp(&y.size_bytes),
+                RegionColumn::StoreFiles => x.store_files.cmp(&y.store_files),
             };
             let o = if self.descending { o.reverse() } else { o };
-            o.then(a.region.cmp(&b.region))
+            o.then(x.region.cmp(&y.region))
         });
     }
 }
@@ -133,16 +127,9 @@ pub fn rows_at(timeline: &Timeline, step: usize, sort: RegionSort) -> Vec<Region
         .map(|f| {
             let span = timeline.regions.get(f.region as usize);
             RegionRow {
-                region: f.region,
-                server: f.server,
+                figures: f.clone(),
                 start_key: span.map(|s| to_printable(&s.start_key)).unwrap_or_default(),
                 end_key: span.map(|s| to_printable(&s.end_key)).unwrap_or_default(),
-                requests_per_sec: f.requests_per_sec,
-                reads_per_sec: f.reads_per_sec,
-                filtered_reads_per_sec: f.filtered_reads_per_sec,
-                writes_per_sec: f.writes_per_sec,
-                size_bytes: f.size_bytes,
-                store_files: f.store_files,
             }
         })
         .collect();

@@ -131,11 +131,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         let metric = metric.clone();
         let ask = ask.clone();
         Callback::from(move |e: Event| {
-            let value = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .map(|s| s.value())
-                .unwrap_or_default();
+            let value = super::event_value(&e);
             if let Some(m) = Metric::ALL.iter().find(|m| m.label() == value) {
                 ask();
                 metric.set(*m);

@@ -46,15 +46,15 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         .map(|r| {
             html! {
                 <tr>
-                    <td>{r.region}</td>
-                    <td>{format!("rs{}", r.server)}</td>
+                    <td>{r.figures.region}</td>
+                    <td>{format!("rs{}", r.figures.server)}</td>
                     <td><code>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></td>
-                    <td>{rate(r.requests_per_sec)}</td>
-                    <td>{rate(r.reads_per_sec)}</td>
-                    <td>{rate(r.filtered_reads_per_sec)}</td>
-                    <td>{rate(r.writes_per_sec)}</td>
-                    <td>{super::human_bytes(r.size_bytes)}</td>
-                    <td>{r.store_files}</td>
+                    <td>{rate(r.figures.requests_per_sec)}</td>
+                    <td>{rate(r.figures.reads_per_sec)}</td>
+                    <td>{rate(r.figures.filtered_reads_per_sec)}</td>
+                    <td>{rate(r.figures.writes_per_sec)}</td>
+                    <td>{super::human_bytes(r.figures.size_bytes)}</td>
+                    <td>{r.figures.store_files}</td>
                 </tr>
             }
         })

@@ -125,22 +125,13 @@ pub fn SimulateView() -> Html {
     let on_json = {
         let draft = draft.clone();
         Callback::from(move |e: Event| {
-            if let Some(t) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-            {
-                draft.dispatch(DraftAction::Json(t.value()));
-            }
+            draft.dispatch(DraftAction::Json(super::event_value(&e)));
         })
     };
     let on_gallery = {
         let draft = draft.clone();
         Callback::from(move |e: Event| {
-            let id = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .map(|s| s.value())
-                .unwrap_or_default();
+            let id = super::event_value(&e);
             let w = if id == "starter" {
                 Some(starter())
             } else {

@@ -17,19 +17,6 @@ pub struct WorkloadFormProps {
     pub on_action: Callback<FormAction>,
 }
 
-/// The value of the input or select an event came from.
-fn value_of(e: &Event) -> String {
-    let Some(t) = e.target() else {
-        return String::new();
-    };
-    if let Some(i) = t.dyn_ref::<web_sys::HtmlInputElement>() {
-        return i.value();
-    }
-    t.dyn_ref::<web_sys::HtmlSelectElement>()
-        .map(|s| s.value())
-        .unwrap_or_default()
-}
-
 /// A labelled text input that sends `make(value)` when changed.
 fn field(
     label: &str,
@@ -38,7 +25,7 @@ fn field(
     make: impl Fn(String) -> FormAction + 'static,
 ) -> Html {
     let on = on.clone();
-    let onchange = Callback::from(move |e: Event| on.emit(make(value_of(&e))));
+    let onchange = Callback::from(move |e: Event| on.emit(make(super::event_value(&e))));
     html! { <label class="wf-field">{label}<input type="text" inputmode="decimal" {value} {onchange} /></label> }
 }
 
@@ -50,7 +37,7 @@ fn select(
     make: impl Fn(String) -> FormAction + 'static,
 ) -> Html {
     let on = on.clone();
-    let onchange = Callback::from(move |e: Event| on.emit(make(value_of(&e))));
+    let onchange = Callback::from(move |e: Event| on.emit(make(super::event_value(&e))));
     let opts: Html = options
         .iter()
         .map(
@@ -183,7 +170,7 @@ fn adder<K: Copy + PartialEq + 'static>(
 ) -> Html {
     let on = on.clone();
     let onchange = Callback::from(move |e: Event| {
-        let v = value_of(&e);
+        let v = super::event_value(&e);
         if let Some(k) = kinds.iter().find(|k| names(**k) == v) {
             on.emit(make(*k));
         }
