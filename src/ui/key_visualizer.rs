@@ -96,8 +96,9 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         let asked_at = asked_at.clone();
         let servers = props.sim.workload.cluster.region_servers;
         use_effect_with(
-            (Rc::as_ptr(&heat_memo) as usize, *metric, win),
-            move |(_, metric, win)| {
+            // What is drawn, by value: an address of a freed model can come back.
+            (props.sim.clone(), table, scope_now.clone(), *metric, win),
+            move |(_, _, _, metric, win)| {
                 if let Some(grid) = heat_memo
                     .as_ref()
                     .as_ref()
