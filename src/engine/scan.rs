@@ -169,6 +169,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
                     columns: cols.as_deref(),
                     raw: scan.raw,
                     filtered: scan.filter.is_some(),
+                    rules: desc.rules,
                 },
             )
         })
