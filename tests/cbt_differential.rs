@@ -145,7 +145,7 @@ fn run_cbt(case: &Case, dir: &Path, host: &str, empty_path: &Path) -> Result<Str
         // bash splits the line as the person's shell would (quotes, `$'...'`). PATH holds no
         // `gcloud`, which cbt would otherwise start on every call to look up credentials the
         // emulator does not need (seconds per call).
-        let script = format!("exec {CBT} -project p -instance {} {line}", case.name);
+        let script = format!("exec -a cbt {CBT} -project p -instance {} {line}", case.name);
         let output = Command::new("/bin/bash")
             .arg("-c")
             .arg(&script)

@@ -712,7 +712,6 @@ impl Session {
         let mut scan = Scan::get(&args[1]);
         scan.max_versions = u32::MAX;
         let stats = std::rc::Rc::clone(&filter.stats);
-        filter.reset();
         scan.filter = Some(Box::new(filter));
         let started = (self.timer)();
         self.bigtable("Reading row", &table)?;
@@ -801,7 +800,6 @@ impl Session {
             scan.stop_row = end;
         }
         let stats = std::rc::Rc::clone(&filter.stats);
-        filter.reset();
         scan.filter = Some(Box::new(filter));
         let started = (self.timer)();
         self.bigtable("Reading rows", &table)?;
