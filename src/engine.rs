@@ -44,7 +44,7 @@ pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENT
 pub use policy::CompactionPolicy;
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use rules::{DeleteMasking, Retention, Rules, TimestampUnit};
-pub use scan::{Row, Scan, ScanOutput};
+pub use scan::{Examined, RegionRead, Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, Metric, OpStats, RegionStats};
@@ -803,9 +803,10 @@ impl Engine {
         let out = self.read(table, scan)?;
         self.tick += 1;
         if let Some(t) = self.tables.get_mut(table) {
-            for (id, rows, bytes) in &out.per_region {
-                if let Some(r) = t.regions.iter_mut().find(|r| r.id == *id) {
-                    r.stats.record((*rows).max(1) as u32, 0, *bytes, 0);
+            for read in &out.per_region {
+                if let Some(r) = t.regions.iter_mut().find(|r| r.id == read.region) {
+                    r.stats
+                        .record(read.rows_examined.max(1) as u32, 0, read.bytes_read, 0);
                 }
             }
         }
