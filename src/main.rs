@@ -34,7 +34,18 @@ mod native {
                     .unwrap_or(0)
             }),
             timer: Box::new(move || started.elapsed().as_secs_f64() * 1000.0),
-            read_file: Box::new(|name| std::fs::read(name).map_err(|e| format!("open {name}: {e}"))),
+            read_file: Box::new(|name| {
+                // Go's wording, as cbt prints it.
+                std::fs::read(name).map_err(|e| {
+                    let why = match e.kind() {
+                        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+                        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                        std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
+                        _ => e.to_string(),
+                    };
+                    format!("open {name}: {why}")
+                })
+            }),
         };
         let stdin = std::io::stdin();
         rowkey::cbt::cli::run(

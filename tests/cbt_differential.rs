@@ -11,7 +11,7 @@
 //!   compaction.
 //! - `--- file NAME` ... `--- end`: a file written into the case's working directory before the
 //!   lines run (the CSV of an `import`).
-//! - `--- rowkey` to the end of the file: where the emulator departs from Bigtable's
+//! - `--- rowkey` ... `--- end`: where the emulator departs from Bigtable's
 //!   documentation, the transcript Rowkey must print instead (the comments cite the page); the
 //!   emulator's transcript is then printed for the record, not compared.
 //!
@@ -70,10 +70,16 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
             }
             case.files.push((file.trim().to_string(), body));
         } else if line == "--- rowkey" {
-            let rest: Vec<&str> = lines.by_ref().collect();
-            let mut body = rest.join("\n");
-            if !body.is_empty() {
-                body.push('\n');
+            let mut body = String::new();
+            loop {
+                match lines.next() {
+                    Some("--- end") => break,
+                    Some(l) => {
+                        body.push_str(l);
+                        body.push('\n');
+                    }
+                    None => return Err(format!("{name}: `--- rowkey` without `--- end`").into()),
+                }
             }
             case.documented = Some(body);
         } else if line.trim().is_empty() || line.starts_with('#') {
@@ -145,7 +151,10 @@ fn run_cbt(case: &Case, dir: &Path, host: &str, empty_path: &Path) -> Result<Str
         // bash splits the line as the person's shell would (quotes, `$'...'`). PATH holds no
         // `gcloud`, which cbt would otherwise start on every call to look up credentials the
         // emulator does not need (seconds per call).
-        let script = format!("exec -a cbt {CBT} -project p -instance {} {line}", case.name);
+        let script = format!(
+            "exec -a cbt {CBT} -project p -instance {} {line}",
+            case.name
+        );
         let output = Command::new("/bin/bash")
             .arg("-c")
             .arg(&script)
@@ -157,9 +166,7 @@ fn run_cbt(case: &Case, dir: &Path, host: &str, empty_path: &Path) -> Result<Str
             .stdin(Stdio::null())
             .output()?;
         stdout.push_str(&String::from_utf8_lossy(&output.stdout));
-        stderr.push_str(&clean_cbt_stderr(&String::from_utf8_lossy(
-            &output.stderr,
-        )));
+        stderr.push_str(&clean_cbt_stderr(&String::from_utf8_lossy(&output.stderr)));
     }
     Ok(transcript(&stdout, &stderr))
 }

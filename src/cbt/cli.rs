@@ -48,7 +48,10 @@ pub fn run(input: &mut dyn BufRead, out: &mut dyn Write, err: &mut dyn Write, en
             ("project", Some(v)) => session.project = v,
             ("instance", Some(v)) => session.instance = v,
             _ => {
-                let _ = writeln!(err, "usage: rowkey cbt [-project P] [-instance I] < commands");
+                let _ = writeln!(
+                    err,
+                    "usage: rowkey cbt [-project P] [-instance I] < commands"
+                );
                 return 2;
             }
         }

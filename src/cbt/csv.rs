@@ -4,6 +4,11 @@
 
 /// Every record of `data`; an unterminated quote is an error.
 pub fn read_all(data: &[u8]) -> Result<Vec<Vec<String>>, String> {
+    Ok(read_lines(data)?.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Every record of `data` with the line it starts on.
+pub fn read_lines(data: &[u8]) -> Result<Vec<(usize, Vec<String>)>, String> {
     let text = String::from_utf8_lossy(data);
     let chars: Vec<char> = text.chars().collect();
     let mut records = Vec::new();
@@ -78,7 +83,7 @@ pub fn read_all(data: &[u8]) -> Result<Vec<Vec<String>>, String> {
                 _ => break,
             }
         }
-        records.push(record);
+        records.push((start_line, record));
     }
     Ok(records)
 }
@@ -91,7 +96,10 @@ mod tests {
     fn quoted_fields() -> Result<(), String> {
         assert_eq!(
             read_all(b"\"a,b\",c\n\nx,\"y\"\"z\"\r\n")?,
-            vec![vec!["a,b".to_string(), "c".into()], vec!["x".into(), "y\"z".into()]]
+            vec![
+                vec!["a,b".to_string(), "c".into()],
+                vec!["x".into(), "y\"z".into()]
+            ]
         );
         assert_eq!(read_all(b"")?, Vec::<Vec<String>>::new());
         Ok(())

@@ -24,7 +24,12 @@ fn rows(session: &mut Session, table: &str) -> Result<Vec<Row>, String> {
 /// The table as cbt lines.
 pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
     let t = session.engine.table(table).map_err(|e| e.to_string())?;
-    let families: Vec<String> = t.descriptor.families.iter().map(|f| f.name.clone()).collect();
+    let families: Vec<String> = t
+        .descriptor
+        .families
+        .iter()
+        .map(|f| f.name.clone())
+        .collect();
     let splits = session.engine.splits(table).map_err(|e| e.to_string())?;
     let mut out = format!("createtable {}", quote(table.as_bytes()));
     if !families.is_empty() {

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::print::ReadStats;
 use super::regex::FullMatch;
-use crate::engine::{Cell, Filter, ReturnCode};
+use crate::engine::{Cell, CellRef, Filter, ReturnCode};
 
 /// One entry of `columns=`: a family regex, a qualifier regex, or both.
 #[derive(Clone, Debug)]
@@ -19,12 +19,12 @@ pub struct ColumnMatch {
 
 impl ColumnMatch {
     /// How many times the interleave emits a cell: once per entry that matches it.
-    fn copies(entries: &[ColumnMatch], cell: &Cell) -> usize {
+    fn copies(entries: &[ColumnMatch], family: &[u8], qualifier: &[u8]) -> usize {
         entries
             .iter()
             .filter(|e| {
-                e.family.as_ref().is_none_or(|f| f.matches(&cell.family))
-                    && e.qualifier.as_ref().is_none_or(|q| q.matches(&cell.qualifier))
+                e.family.as_ref().is_none_or(|f| f.matches(family))
+                    && e.qualifier.as_ref().is_none_or(|q| q.matches(qualifier))
             })
             .count()
     }
@@ -45,13 +45,6 @@ pub struct ReadFilter {
     row_passes: bool,
     column: Option<(Vec<u8>, Vec<u8>)>,
     in_column: usize,
-}
-
-impl ReadFilter {
-    /// The counts shared by every copy of this filter.
-    pub fn stats(&self) -> ReadStats {
-        *self.stats.borrow()
-    }
 }
 
 impl Filter for ReadFilter {
@@ -76,18 +69,17 @@ impl Filter for ReadFilter {
         false
     }
 
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         self.stats.borrow_mut().cells_seen += 1;
         if !self.row_passes {
             return ReturnCode::Skip;
         }
         if let Some(limit) = self.cells_per_column {
-            let same = self
-                .column
-                .as_ref()
-                .is_some_and(|(f, q)| **f == *cell.family && *q == cell.qualifier);
+            let same = self.column.as_ref().is_some_and(|(f, q)| {
+                f.as_slice() == cell.family && q.as_slice() == cell.qualifier
+            });
             if !same {
-                self.column = Some((cell.family.to_vec(), cell.qualifier.clone()));
+                self.column = Some((cell.family.to_vec(), cell.qualifier.to_vec()));
                 self.in_column = 0;
             }
             self.in_column += 1;
@@ -95,7 +87,9 @@ impl Filter for ReadFilter {
                 return ReturnCode::Skip;
             }
         }
-        if !self.columns.is_empty() && ColumnMatch::copies(&self.columns, cell) == 0 {
+        if !self.columns.is_empty()
+            && ColumnMatch::copies(&self.columns, cell.family, cell.qualifier) == 0
+        {
             return ReturnCode::Skip;
         }
         ReturnCode::Include
@@ -119,7 +113,7 @@ impl Filter for ReadFilter {
         }
         let mut out = Vec::with_capacity(cells.len());
         for cell in cells.drain(..) {
-            let n = ColumnMatch::copies(&self.columns, &cell);
+            let n = ColumnMatch::copies(&self.columns, &cell.family, &cell.qualifier);
             for _ in 1..n {
                 out.push(cell.clone());
             }

@@ -46,7 +46,10 @@ impl GcPolicy {
         let policy = p.expr()?;
         let tok = p.token()?;
         if !tok.is_empty() {
-            return Err(PolicyError(format!("want end of input, got {}", go_quote(&tok))));
+            return Err(PolicyError(format!(
+                "want end of input, got {}",
+                go_quote(&tok)
+            )));
         }
         Ok(policy)
     }
@@ -283,7 +286,8 @@ pub fn parse_duration(s: &str) -> Result<u64, PolicyError> {
     if digits.is_empty() || unit.is_empty() {
         return Err(PolicyError(format!("invalid duration {q}")));
     }
-    let n = parse_uint(digits, 32).map_err(|e| PolicyError(format!("invalid duration {q}: {}", e.0)))?;
+    let n = parse_uint(digits, 32)
+        .map_err(|e| PolicyError(format!("invalid duration {q}: {}", e.0)))?;
     let per = match unit {
         "ms" => 1,
         "s" => 1_000,
@@ -323,7 +327,10 @@ mod tests {
     #[test]
     fn parses_and_prints_as_cbt() -> Result<(), PolicyError> {
         let p = GcPolicy::parse("(maxage=1d || maxversions=3) && maxversions=5")?;
-        assert_eq!(p.display(), "((age() > 1d || versions() > 3) && versions() > 5)");
+        assert_eq!(
+            p.display(),
+            "((age() > 1d || versions() > 3) && versions() > 5)"
+        );
         assert_eq!(
             GcPolicy::parse("maxversions=1 or maxage=30s")?.display(),
             "(versions() > 1 || age() > 30000000)"
@@ -333,7 +340,11 @@ mod tests {
             GcPolicy::parse("foo"),
             Err(PolicyError("unexpected token: \"foo\"".into()))
         );
-        for text in ["maxversions=2", "(maxage=1d || maxversions=3) && maxversions=5", "maxage=90s"] {
+        for text in [
+            "maxversions=2",
+            "(maxage=1d || maxversions=3) && maxversions=5",
+            "maxage=90s",
+        ] {
             let p = GcPolicy::parse(text)?;
             assert_eq!(GcPolicy::parse(&p.to_cbt())?, p);
         }
@@ -344,9 +355,15 @@ mod tests {
     fn intersection_is_age_with_a_floor_of_versions() -> Result<(), PolicyError> {
         let mut f = FamilyDescriptor::new("cf");
         GcPolicy::parse("maxage=1d and maxversions=2")?.apply_to(&mut f);
-        assert_eq!((f.max_versions, f.ttl_seconds, f.min_versions), (u32::MAX, Some(86_400), 2));
+        assert_eq!(
+            (f.max_versions, f.ttl_seconds, f.min_versions),
+            (u32::MAX, Some(86_400), 2)
+        );
         GcPolicy::parse("maxage=1d or maxversions=2")?.apply_to(&mut f);
-        assert_eq!((f.max_versions, f.ttl_seconds, f.min_versions), (2, Some(86_400), 0));
+        assert_eq!(
+            (f.max_versions, f.ttl_seconds, f.min_versions),
+            (2, Some(86_400), 0)
+        );
         Ok(())
     }
 }

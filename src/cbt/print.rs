@@ -213,7 +213,11 @@ pub fn tabwriter(lines: &[Vec<String>]) -> String {
     const MIN_WIDTH: usize = 10;
     const TAB_WIDTH: usize = 8;
     const PADDING: usize = 4;
-    let columns = lines.iter().map(|l| l.len().saturating_sub(1)).max().unwrap_or(0);
+    let columns = lines
+        .iter()
+        .map(|l| l.len().saturating_sub(1))
+        .max()
+        .unwrap_or(0);
     let mut widths = vec![MIN_WIDTH; columns];
     for line in lines {
         for (i, cell) in line.iter().take(line.len().saturating_sub(1)).enumerate() {
@@ -257,13 +261,20 @@ mod tests {
             Zone::UTC.format_micros(1_700_000_000_123_000),
             "2023/11/14-22:13:20.123000"
         );
-        assert_eq!(Zone::from_tz(Some("XXX-2")).map(|z| z.offset_seconds), Some(7200));
+        assert_eq!(
+            Zone::from_tz(Some("XXX-2")).map(|z| z.offset_seconds),
+            Some(7200)
+        );
     }
 
     #[test]
     fn tabwriter_as_go() {
         let lines = vec![
-            vec!["Family Name".into(), "GC Policy".into(), "Value Type".into()],
+            vec![
+                "Family Name".into(),
+                "GC Policy".into(),
+                "Value Type".into(),
+            ],
             vec!["cf2".into(), "".into(), "{}".into()],
             vec!["cf1".into(), "versions() > 2".into(), "{}".into()],
         ];

@@ -120,7 +120,9 @@ fn go_error(pattern: &str, wrapped: &str) -> Option<String> {
         i += 1;
     }
     if depth > 0 {
-        return Some(format!("error parsing regexp: missing closing ): `{wrapped}`"));
+        return Some(format!(
+            "error parsing regexp: missing closing ): `{wrapped}`"
+        ));
     }
     None
 }

@@ -140,8 +140,17 @@ impl Session {
                 None => (flag.to_string(), None),
             };
             const FLAGS: &[&str] = &[
-                "project", "instance", "creds", "timeout", "o", "access-token", "admin-endpoint",
-                "auth-token", "cert-file", "data-endpoint", "user-agent",
+                "project",
+                "instance",
+                "creds",
+                "timeout",
+                "o",
+                "access-token",
+                "admin-endpoint",
+                "auth-token",
+                "cert-file",
+                "data-endpoint",
+                "user-agent",
             ];
             if !FLAGS.contains(&name.as_str()) {
                 return Output::error(format!("flag provided but not defined: -{name}"));
@@ -165,7 +174,10 @@ impl Session {
         };
         let name = String::from_utf8_lossy(name).into_owned();
         let Some(command) = COMMANDS.iter().find(|c| c.name == name) else {
-            return Output::error(format!("Unknown command {}", print::go_quote(name.as_bytes())));
+            return Output::error(format!(
+                "Unknown command {}",
+                print::go_quote(name.as_bytes())
+            ));
         };
         self.warnings.clear();
         let result = (command.run)(self, &args[1..]);
@@ -213,11 +225,15 @@ impl Session {
         let parsed = parse_args(&args[1..], &["families", "splits"])?;
         let mut families: Vec<(String, GcPolicy, Option<String>)> = Vec::new();
         if let Some(spec) = parsed.get("families") {
-            for entry in csv_record(spec).map_err(|e| format!("Invalid families arg format: {e}"))? {
+            for entry in
+                csv_record(&spec).map_err(|e| format!("Invalid families arg format: {e}"))?
+            {
                 let mut parts = entry.splitn(3, ':');
                 let name = parts.next().unwrap_or_default().to_string();
                 let policy = match parts.next() {
-                    Some(p) => GcPolicy::parse(p).map_err(|e| format!("invalid GC policy: {}", e.0))?,
+                    Some(p) => {
+                        GcPolicy::parse(p).map_err(|e| format!("invalid GC policy: {}", e.0))?
+                    }
                     None => GcPolicy::Never,
                 };
                 let value_type = match parts.next() {
@@ -231,7 +247,7 @@ impl Session {
             }
         }
         let splits: Vec<Vec<u8>> = match parsed.get("splits") {
-            Some(spec) => csv_record(spec)
+            Some(spec) => csv_record(&spec)
                 .map_err(|e| format!("Invalid splits arg format: {e}"))?
                 .into_iter()
                 .map(String::into_bytes)
@@ -253,7 +269,8 @@ impl Session {
                     .insert(format!("{GC_ATTRIBUTE}{name}"), policy.to_cbt());
             }
             if let Some(t) = value_type {
-                desc.attributes.insert(format!("{TYPE_ATTRIBUTE}{name}"), t.clone());
+                desc.attributes
+                    .insert(format!("{TYPE_ATTRIBUTE}{name}"), t.clone());
             }
         }
         self.engine
@@ -276,7 +293,9 @@ impl Session {
         }
         self.engine
             .alter_family(&table, family(&fam, &GcPolicy::Never))
-            .map_err(|e| format!("Creating column family: rpc error: code = InvalidArgument desc = {e}"))?;
+            .map_err(|e| {
+                format!("Creating column family: rpc error: code = InvalidArgument desc = {e}")
+            })?;
         Ok(Vec::new())
     }
 
@@ -298,7 +317,10 @@ impl Session {
         attributes.remove(&format!("{TYPE_ATTRIBUTE}{fam}"));
         self.engine
             .delete_family(&table, &fam)
-            .and_then(|()| self.engine.set_table_attributes(&table, settings, attributes))
+            .and_then(|()| {
+                self.engine
+                    .set_table_attributes(&table, settings, attributes)
+            })
             .map_err(|e| format!("Deleting column family: rpc error: code = Unknown desc = {e}"))?;
         Ok(Vec::new())
     }
@@ -337,7 +359,8 @@ impl Session {
         if rest.last().is_some_and(|l| l == "force") {
             rest.pop();
         }
-        let policy = GcPolicy::parse(&rest.join(" ")).map_err(|e| format!("invalid GC policy: {}", e.0))?;
+        let policy =
+            GcPolicy::parse(&rest.join(" ")).map_err(|e| format!("invalid GC policy: {}", e.0))?;
         let t = self.bigtable("Setting GC policy", &table)?;
         let Some(existing) = t.descriptor.family(fam.as_bytes()) else {
             return Err(format!(
@@ -356,7 +379,10 @@ impl Session {
         };
         self.engine
             .alter_family(&table, descriptor)
-            .and_then(|()| self.engine.set_table_attributes(&table, settings, attributes))
+            .and_then(|()| {
+                self.engine
+                    .set_table_attributes(&table, settings, attributes)
+            })
             .map_err(|e| format!("Setting GC policy: {e}"))?;
         Ok(Vec::new())
     }
@@ -377,8 +403,16 @@ impl Session {
                 let table = text(table);
                 let t = self.bigtable("Getting table info", &table)?;
                 let mut lines = vec![
-                    vec!["Family Name".to_string(), "GC Policy".into(), "Value Type".into()],
-                    vec!["-----------".to_string(), "---------".into(), "----------".into()],
+                    vec![
+                        "Family Name".to_string(),
+                        "GC Policy".into(),
+                        "Value Type".into(),
+                    ],
+                    vec![
+                        "-----------".to_string(),
+                        "---------".into(),
+                        "----------".into(),
+                    ],
                 ];
                 let attrs = &t.descriptor.attributes;
                 for f in &t.descriptor.families {
@@ -406,7 +440,8 @@ impl Session {
         let table = text(table);
         self.bigtable("Compacting", &table)?;
         self.engine
-            .compact(&table, true)
+            .flush(&table)
+            .and_then(|()| self.engine.compact(&table, true))
             .map_err(|e| format!("Compacting: {e}"))?;
         Ok(Vec::new())
     }
@@ -439,13 +474,31 @@ impl Session {
             }
             // `([^:]+):([^=]*)=(.*)`: the family up to the first colon, the column up to the
             // next `=`.
-            let parsed = arg.iter().position(|&c| c == b':').filter(|&c| c > 0).and_then(|colon| {
-                let rest = &arg[colon + 1..];
-                let eq = rest.iter().position(|&c| c == b'=')?;
-                Some((arg[..colon].to_vec(), rest[..eq].to_vec(), rest[eq + 1..].to_vec()))
-            });
-            let Some((fam, qual, mut value)) = parsed else {
-                let word = if add { "Bad addtocell arg" } else { "Bad set arg" };
+            let parsed = arg
+                .iter()
+                .position(|&c| c == b':')
+                .filter(|&c| c > 0)
+                .and_then(|colon| {
+                    let rest = &arg[colon + 1..];
+                    let eq = rest.iter().position(|&c| c == b'=')?;
+                    Some((
+                        arg[..colon].to_vec(),
+                        rest[..eq].to_vec(),
+                        rest[eq + 1..].to_vec(),
+                    ))
+                });
+            let Some((fam, qual, mut value)) = parsed.map(|(f, q, mut v)| {
+                // Go's `(.*)` stops at a line break: the value ends there.
+                if let Some(nl) = v.iter().position(|&c| c == b'\n') {
+                    v.truncate(nl);
+                }
+                (f, q, v)
+            }) else {
+                let word = if add {
+                    "Bad addtocell arg"
+                } else {
+                    "Bad set arg"
+                };
                 return Err(format!("{word} {}", print::go_quote(arg)));
             };
             let mut ts = None;
@@ -456,13 +509,8 @@ impl Session {
                 }
             }
             if add {
-                let n = go_parse_int(&value).ok_or_else(|| {
-                    format!(
-                        "Bad value {}: strconv.ParseInt: parsing {}: invalid syntax",
-                        print::go_quote(&value),
-                        print::go_quote(&value)
-                    )
-                })?;
+                let n = go_parse_int(&value)
+                    .ok_or_else(|| "Only int values are supported by addtocell.".to_string())?;
                 value = n.to_be_bytes().to_vec();
             }
             let ts = match ts {
@@ -474,7 +522,11 @@ impl Session {
             };
             cells.push((fam, qual, ts, value));
         }
-        let action = if add { "Applying mutation" } else { "Applying mutation" };
+        let action = if add {
+            "Applying mutation"
+        } else {
+            "Applying mutation"
+        };
         let t = self.bigtable(action, &table)?;
         if row.is_empty() {
             return Err(format!(
@@ -561,7 +613,9 @@ impl Session {
             .and_then(|r| r.cells.into_iter().next())
             .and_then(|c| <[u8; 8]>::try_from(c.value.as_slice()).ok())
             .map(i64::from_be_bytes);
-        let new = <[u8; 8]>::try_from(input).map(i64::from_be_bytes).unwrap_or(0);
+        let new = <[u8; 8]>::try_from(input)
+            .map(i64::from_be_bytes)
+            .unwrap_or(0);
         let combined = match (old, kind.as_str()) {
             (None, _) => new,
             (Some(o), "intmin") => o.min(new),
@@ -579,7 +633,10 @@ impl Session {
         let table = text(&args[0]);
         self.bigtable("Deleting row", &table)?;
         if args[1].is_empty() {
-            return Err("Deleting row: rpc error: code = InvalidArgument desc = Row keys must be non-empty".into());
+            return Err(
+                "Deleting row: rpc error: code = InvalidArgument desc = Row keys must be non-empty"
+                    .into(),
+            );
         }
         self.engine
             .mutate(&table, &args[1], &[Mutation::DeleteRow { timestamp: None }])
@@ -618,53 +675,132 @@ impl Session {
         Ok(Vec::new())
     }
 
-    /// `import TABLE FILE`: a CSV whose first rows name families (optional) and columns.
+    /// `import TABLE FILE`: a CSV whose first rows name families (unless `column-family=`
+    /// names the one family) and columns; each later row is a key and its cells.
     fn import(&mut self, args: &[Vec<u8>]) -> Result<Vec<u8>, String> {
         if args.len() < 2 {
             return Err("usage: cbt import <table> <input-file> [app-profile=<app-profile-id>] [column-family=<family-name>] [batch-size=<500>] [workers=<1>] [timestamp=<now|value-encoded>]".into());
         }
         let parsed = parse_args(
             &args[2..],
-            &["app-profile", "column-family", "batch-size", "workers", "timestamp"],
+            &[
+                "app-profile",
+                "column-family",
+                "batch-size",
+                "workers",
+                "timestamp",
+            ],
         )?;
-        let value_encoded = match parsed.get("timestamp").map(String::as_str) {
+        let value_encoded = match parsed.get("timestamp").as_deref() {
             None | Some("now") => false,
             Some("value-encoded") => true,
-            Some(other) => {
-                return Err(format!(
-                    "timestamp must be 'now' or 'value-encoded', got {}",
-                    print::go_quote(other.as_bytes())
-                ))
-            }
+            Some(_) => return Err(
+                "error parsing importer args: timestamp must be one of 'now' or 'value-encoded'"
+                    .into(),
+            ),
         };
-        let table = text(&args[0]);
-        let file = text(&args[1]);
-        let data = (self.read_file)(&file).map_err(|e| format!("couldn't open the CSV file: {e}"))?;
-        let records = super::csv::read_all(&data).map_err(|e| format!("error reading CSV: {e}"))?;
-        let mut records = records.into_iter();
-        let mut families: Vec<String> = Vec::new();
-        let columns: Vec<String>;
-        match parsed.get("column-family") {
-            Some(f) => {
-                columns = records.next().unwrap_or_default();
-                families = vec![f.clone(); columns.len()];
-            }
-            None => {
-                let first = records.next().unwrap_or_default();
-                let mut current = String::new();
-                for name in &first {
-                    if !name.is_empty() {
-                        current = name.clone();
+        let mut batch_size = 500;
+        for (key, slot) in [("batch-size", Some(&mut batch_size)), ("workers", None)] {
+            if let Some(v) = parsed.get(key) {
+                match v.parse::<i64>() {
+                    Ok(n) if n > 0 => {
+                        if let Some(slot) = slot {
+                            *slot = n as usize;
+                        }
                     }
-                    families.push(current.clone());
+                    Ok(_) => return Err(format!("error parsing importer args: {key} must be > 0, err:<nil>")),
+                    Err(_) => {
+                        return Err(format!(
+                            "error parsing importer args: {key} must be > 0, err:strconv.Atoi: parsing {}: invalid syntax",
+                            print::go_quote(v.as_bytes())
+                        ))
+                    }
                 }
-                columns = records.next().unwrap_or_default();
             }
         }
-        self.bigtable("Importing", &table)?;
-        let mut rows = 0;
-        for record in records {
-            let Some(key) = record.first() else { continue };
+        let table = text(&args[0]);
+        let file = text(&args[1]);
+        let data =
+            (self.read_file)(&file).map_err(|e| format!("couldn't open the csv file: {e}"))?;
+        let records = super::csv::read_lines(&data)?;
+        let mut records = records.into_iter();
+        let width = records
+            .as_slice()
+            .first()
+            .map(|(_, r)| r.len())
+            .unwrap_or(0);
+        let mut header = |name: &str| -> Result<Vec<String>, String> {
+            let (line, record) = records
+                .next()
+                .ok_or_else(|| format!("error parsing headers: {name} header reader error:EOF"))?;
+            if record.len() != width {
+                return Err(format!(
+                    "error parsing headers: {name} header reader error:record on line {line}: wrong number of fields"
+                ));
+            }
+            if record.first().is_some_and(|f| !f.is_empty()) {
+                return Err("error parsing headers: the first column must be empty for column-family and column name rows".into());
+            }
+            Ok(record)
+        };
+        let families: Vec<String> = match parsed.get("column-family") {
+            Some(f) => {
+                let columns = header("columns")?;
+                let families = vec![f; columns.len()];
+                return self.import_rows(
+                    &table,
+                    &families,
+                    &columns,
+                    records,
+                    width,
+                    value_encoded,
+                    batch_size,
+                );
+            }
+            None => {
+                let first = header("family")?;
+                let mut current = String::new();
+                first
+                    .iter()
+                    .map(|name| {
+                        if !name.is_empty() {
+                            current = name.clone();
+                        }
+                        current.clone()
+                    })
+                    .collect()
+            }
+        };
+        let columns = header("columns")?;
+        self.import_rows(
+            &table,
+            &families,
+            &columns,
+            records,
+            width,
+            value_encoded,
+            batch_size,
+        )
+    }
+
+    /// Writes the data rows of an import in batches, as cbt logs them.
+    #[allow(clippy::too_many_arguments)]
+    fn import_rows(
+        &mut self,
+        table: &str,
+        families: &[String],
+        columns: &[String],
+        records: impl Iterator<Item = (usize, Vec<String>)>,
+        width: usize,
+        value_encoded: bool,
+        batch_size: usize,
+    ) -> Result<Vec<u8>, String> {
+        let mut rows: Vec<(Vec<u8>, Vec<Mutation>)> = Vec::new();
+        for (line, record) in records {
+            if record.len() != width {
+                return Err(format!("record on line {line}: wrong number of fields"));
+            }
+            let key = record.first().cloned().unwrap_or_default().into_bytes();
             let mut mutations = Vec::new();
             for (i, value) in record.iter().enumerate().skip(1) {
                 if value.is_empty() {
@@ -688,12 +824,67 @@ impl Session {
                     ttl_ms: None,
                 });
             }
-            self.engine
-                .mutate(&table, key.as_bytes(), &mutations)
-                .map_err(|e| format!("Applying mutation: {e}"))?;
-            rows += 1;
+            rows.push((key, mutations));
         }
-        Ok(format!("Done importing {rows} rows.\n").into_bytes())
+        let exists = self.engine.exists(table);
+        let mut log = String::new();
+        let mut errors = 0;
+        let mut first_error = None;
+        for batch in rows.chunks(batch_size.max(1)) {
+            let (Some(first), Some(last)) = (batch.first(), batch.last()) else {
+                continue;
+            };
+            log.push_str(&format!(
+                "[0] Writing batch:: size: {}, firstRowKey: {}, lastRowKey: {}\n",
+                batch.len(),
+                text(&first.0),
+                text(&last.0)
+            ));
+            for (key, mutations) in batch {
+                let unknown = self.engine.table(table).ok().and_then(|t| {
+                    mutations.iter().find_map(|m| match m {
+                        Mutation::Put { family, .. } if t.descriptor.family(family).is_none() => {
+                            Some(family.clone())
+                        }
+                        _ => None,
+                    })
+                });
+                let failure = if !exists {
+                    Some(format!(
+                        "rpc error: code = NotFound desc = table {} not found",
+                        print::go_quote(self.table_path(table).as_bytes())
+                    ))
+                } else if let Some(f) = unknown {
+                    Some(format!(
+                        "rpc error: code = Internal desc = unknown family {}",
+                        print::go_quote(&f)
+                    ))
+                } else if key.is_empty() {
+                    Some(
+                        "rpc error: code = InvalidArgument desc = Row keys must be non-empty"
+                            .into(),
+                    )
+                } else {
+                    self.engine
+                        .mutate(table, key, mutations)
+                        .err()
+                        .map(|e| e.to_string())
+                };
+                if let Some(f) = failure {
+                    errors += 1;
+                    first_error.get_or_insert(f);
+                }
+            }
+        }
+        if let Some(first) = first_error {
+            self.warnings.push(log.trim_end().to_string());
+            return Err(format!(
+                "error: applying bulk mutations had {errors} errors, first:{first}"
+            ));
+        }
+        log.push_str(&format!("Done importing {} rows.", rows.len()));
+        self.warnings.push(log);
+        Ok(Vec::new())
     }
 
     // ---- reads -------------------------------------------------------------------------
@@ -704,10 +895,18 @@ impl Session {
         }
         let parsed = parse_args(
             &args[2..],
-            &["columns", "cells-per-column", "app-profile", "format-file", "keys-only", "include-stats", "authorized-view"],
+            &[
+                "columns",
+                "cells-per-column",
+                "app-profile",
+                "format-file",
+                "keys-only",
+                "include-stats",
+                "authorized-view",
+            ],
         )?;
         let table = text(&args[0]);
-        let mut filter = read_filter(&parsed)?;
+        let (filter, deferred) = read_filter(&parsed)?;
         let include_stats = include_stats(&parsed)?;
         let mut scan = Scan::get(&args[1]);
         scan.max_versions = u32::MAX;
@@ -715,6 +914,11 @@ impl Session {
         scan.filter = Some(Box::new(filter));
         let started = (self.timer)();
         self.bigtable("Reading row", &table)?;
+        if let Some(e) = deferred {
+            if self.any_row(&table, Scan::get(&args[1])) {
+                return Err(format!("Reading row: {e}"));
+            }
+        }
         let result = self
             .engine
             .scan(&table, &mut scan)
@@ -741,20 +945,31 @@ impl Session {
         let parsed = parse_args(
             &args[1..],
             &[
-                "start", "end", "prefix", "columns", "count", "cells-per-column", "regex",
-                "app-profile", "limit", "reversed", "format-file", "keys-only", "include-stats",
+                "start",
+                "end",
+                "prefix",
+                "columns",
+                "count",
+                "cells-per-column",
+                "regex",
+                "app-profile",
+                "limit",
+                "reversed",
+                "format-file",
+                "keys-only",
+                "include-stats",
                 "authorized-view",
             ],
         )?;
         if parsed.contains_key("limit") {
             return Err("Unknown arg key 'limit'; did you mean 'end'?".into());
         }
-        let get = |k: &str| parsed.get(k).cloned().unwrap_or_default();
+        let get = |k: &str| parsed.bytes(k);
         if (!get("start").is_empty() || !get("end").is_empty()) && !get("prefix").is_empty() {
             return Err("\"start\"/\"end\" may not be mixed with \"prefix\"".into());
         }
         let reversed = match parsed.get("reversed") {
-            Some(v) => go_parse_bool(v)?,
+            Some(v) => go_parse_bool(&v)?,
             None => false,
         };
         let mut limit = None;
@@ -766,19 +981,18 @@ impl Session {
                     print::go_quote(count.as_bytes())
                 )
             })?;
-            if n > 0 {
-                limit = Some(n as usize);
-            }
+            // `count=0` (or less) reads no row at all.
+            limit = Some(n.max(0) as usize);
         }
-        let mut filter = read_filter(&parsed)?;
+        let (mut filter, deferred) = read_filter(&parsed)?;
         let include_stats = include_stats(&parsed)?;
         let table = text(&args[0]);
         let (start, end) = if !get("prefix").is_empty() {
-            let p = get("prefix").into_bytes();
+            let p = get("prefix");
             let stop = crate::bytes::prefix_stop(&p);
             (p, stop)
         } else {
-            (get("start").into_bytes(), get("end").into_bytes())
+            (get("start"), get("end"))
         };
         let mut scan = Scan {
             max_versions: u32::MAX,
@@ -803,6 +1017,22 @@ impl Session {
         scan.filter = Some(Box::new(filter));
         let started = (self.timer)();
         self.bigtable("Reading rows", &table)?;
+        if let Some(e) = deferred {
+            let probe = Scan {
+                start_row: scan.start_row.clone(),
+                stop_row: scan.stop_row.clone(),
+                stop_inclusive: scan.stop_inclusive,
+                reversed: scan.reversed,
+                ..Scan::default()
+            };
+            if self.any_row(&table, probe) {
+                return Err(format!("Reading rows: {e}"));
+            }
+            return Ok(Vec::new());
+        }
+        if scan.limit == Some(0) {
+            return Ok(Vec::new());
+        }
         let result = self
             .engine
             .scan(&table, &mut scan)
@@ -820,6 +1050,14 @@ impl Session {
         Ok(out)
     }
 
+    /// Whether the scan's range holds a row.
+    fn any_row(&mut self, table: &str, mut scan: Scan) -> bool {
+        scan.limit = Some(1);
+        self.engine
+            .read(table, &mut scan)
+            .is_ok_and(|out| !out.rows.is_empty())
+    }
+
     fn count(&mut self, args: &[Vec<u8>]) -> Result<Vec<u8>, String> {
         if args.is_empty() {
             return Err("usage: cbt count <table> [prefix=<row-key-prefix>]".into());
@@ -827,8 +1065,8 @@ impl Session {
         let parsed = parse_args(&args[1..], &["prefix"])?;
         let table = text(&args[0]);
         self.bigtable("Reading rows", &table)?;
-        let mut scan = match parsed.get("prefix").filter(|p| !p.is_empty()) {
-            Some(p) => Scan::prefix(p.as_bytes()),
+        let mut scan = match Some(parsed.bytes("prefix")).filter(|p| !p.is_empty()) {
+            Some(p) => Scan::prefix(&p),
             None => Scan::default(),
         };
         let rows = self
@@ -847,12 +1085,18 @@ impl Session {
         let parsed = parse_args(&args[1..], &["format"])?;
         let table = text(table);
         self.bigtable("Exporting", &table)?;
-        let text = match parsed.get("format").map(String::as_str) {
+        let text = match parsed.get("format").as_deref() {
             None | Some("script") => super::export::script(self, &table),
             Some("csv") => super::export::csv(self, &table),
-            Some(other) => return Err(format!("unknown export format {}", print::go_quote(other.as_bytes()))),
+            Some(other) => {
+                return Err(format!(
+                    "unknown export format {}",
+                    print::go_quote(other.as_bytes())
+                ))
+            }
         };
-        text.map(String::into_bytes).map_err(|e| format!("Exporting: {e}"))
+        text.map(String::into_bytes)
+            .map_err(|e| format!("Exporting: {e}"))
     }
 
     // ---- help --------------------------------------------------------------------------
@@ -864,7 +1108,10 @@ impl Session {
                 let name = text(name);
                 match COMMANDS.iter().find(|c| c.name == name) {
                     Some(c) => Ok(c.help.as_bytes().to_vec()),
-                    None => Err(format!("Don't know command {}", print::go_quote(name.as_bytes()))),
+                    None => Err(format!(
+                        "Don't know command {}",
+                        print::go_quote(name.as_bytes())
+                    )),
                 }
             }
         }
@@ -907,25 +1154,51 @@ fn go_slice(args: &[Vec<u8>]) -> String {
     format!("[{}]", items.join(" "))
 }
 
-/// cbt's `parseArgs`: `key=value` arguments, each key one of `valid`.
-fn parse_args(args: &[Vec<u8>], valid: &[&str]) -> Result<BTreeMap<String, String>, String> {
+/// cbt's `parseArgs`: `key=value` arguments, each key one of `valid`; values stay bytes
+/// (row keys and prefixes may be any bytes).
+fn parse_args(args: &[Vec<u8>], valid: &[&str]) -> Result<Args, String> {
     let mut parsed = BTreeMap::new();
     for arg in args {
-        let arg = text(arg);
-        let Some((key, value)) = arg.split_once('=') else {
-            return Err(format!("bad arg {}", print::go_quote(arg.as_bytes())));
+        let Some(eq) = arg.iter().position(|&c| c == b'=') else {
+            return Err(format!("bad arg {}", print::go_quote(arg)));
         };
-        if !valid.contains(&key) {
-            return Err(format!("unknown arg key {}", print::go_quote(key.as_bytes())));
+        let key = text(&arg[..eq]);
+        if !valid.contains(&key.as_str()) {
+            return Err(format!(
+                "unknown arg key {}",
+                print::go_quote(key.as_bytes())
+            ));
         }
-        parsed.insert(key.to_string(), value.to_string());
+        parsed.insert(key, arg[eq + 1..].to_vec());
     }
-    Ok(parsed)
+    Ok(Args(parsed))
 }
 
-/// The filter of `cells-per-column`, `regex`, `columns` and `keys-only`.
-fn read_filter(parsed: &BTreeMap<String, String>) -> Result<ReadFilter, String> {
+/// Parsed `key=value` arguments.
+struct Args(BTreeMap<String, Vec<u8>>);
+
+impl Args {
+    /// The value as text.
+    fn get(&self, key: &str) -> Option<String> {
+        self.0.get(key).map(|v| text(v))
+    }
+
+    /// The value as bytes (empty when absent).
+    fn bytes(&self, key: &str) -> Vec<u8> {
+        self.0.get(key).cloned().unwrap_or_default()
+    }
+
+    fn contains_key(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+}
+
+/// The filter of `cells-per-column`, `regex`, `columns` and `keys-only`, and the server's
+/// error for a regular expression that does not compile: the server reports it only once it
+/// has a row to match, so a read that finds no row succeeds.
+fn read_filter(parsed: &Args) -> Result<(ReadFilter, Option<String>), String> {
     let mut filter = ReadFilter::default();
+    let mut deferred = None;
     if let Some(n) = parsed.get("cells-per-column").filter(|c| !c.is_empty()) {
         let v: i64 = n.parse().map_err(|_| {
             format!(
@@ -936,36 +1209,45 @@ fn read_filter(parsed: &BTreeMap<String, String>) -> Result<ReadFilter, String> 
         })?;
         filter.cells_per_column = Some(v.max(0) as usize);
     }
-    if let Some(re) = parsed.get("regex").filter(|r| !r.is_empty()) {
-        let compiled = FullMatch::new(re.as_bytes()).map_err(|e| {
-            format!("Reading rows: rpc error: code = InvalidArgument desc = Error in field 'row_key_regex_filter' : {e}")
-        })?;
-        filter.row_regex = Some(compiled);
+    let re = parsed.bytes("regex");
+    if !re.is_empty() {
+        match FullMatch::new(&re) {
+            Ok(compiled) => filter.row_regex = Some(compiled),
+            Err(e) => {
+                deferred = Some(format!(
+                    "rpc error: code = InvalidArgument desc = Error in field 'row_key_regex_filter' : {e}"
+                ))
+            }
+        }
     }
     if let Some(columns) = parsed.get("columns").filter(|c| !c.is_empty()) {
         for entry in columns.split(',').filter(|e| !e.is_empty()) {
             let parts: Vec<&str> = entry.split(':').collect();
-            let compile = |p: &str, field: &str| {
-                FullMatch::new(p.as_bytes()).map_err(|e| {
-                    format!("Reading rows: rpc error: code = InvalidArgument desc = Error in field '{field}' : {e}")
-                })
+            let mut compile = |p: &str, field: &str| match FullMatch::new(p.as_bytes()) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    deferred.get_or_insert(format!(
+                        "rpc error: code = InvalidArgument desc = Error in field '{field}' : {e}"
+                    ));
+                    None
+                }
             };
             let m = match parts.as_slice() {
                 [q] => ColumnMatch {
                     family: None,
-                    qualifier: Some(compile(q, "column_qualifier_regex_filter")?),
+                    qualifier: compile(q, "column_qualifier_regex_filter"),
                 },
                 [f, ""] => ColumnMatch {
-                    family: Some(compile(f, "family_name_regex_filter")?),
+                    family: compile(f, "family_name_regex_filter"),
                     qualifier: None,
                 },
                 ["", q] => ColumnMatch {
                     family: None,
-                    qualifier: Some(compile(q, "column_qualifier_regex_filter")?),
+                    qualifier: compile(q, "column_qualifier_regex_filter"),
                 },
                 [f, q] => ColumnMatch {
-                    family: Some(compile(f, "family_name_regex_filter")?),
-                    qualifier: Some(compile(q, "column_qualifier_regex_filter")?),
+                    family: compile(f, "family_name_regex_filter"),
+                    qualifier: compile(q, "column_qualifier_regex_filter"),
                 },
                 _ => {
                     return Err(format!(
@@ -978,13 +1260,13 @@ fn read_filter(parsed: &BTreeMap<String, String>) -> Result<ReadFilter, String> 
         }
     }
     if let Some(v) = parsed.get("keys-only") {
-        filter.keys_only = go_parse_bool(v)?;
+        filter.keys_only = go_parse_bool(&v)?;
     }
-    Ok(filter)
+    Ok((filter, deferred))
 }
 
-fn include_stats(parsed: &BTreeMap<String, String>) -> Result<bool, String> {
-    match parsed.get("include-stats").map(String::as_str) {
+fn include_stats(parsed: &Args) -> Result<bool, String> {
+    match parsed.get("include-stats").as_deref() {
         None | Some("") => Ok(false),
         Some("full") => Ok(true),
         Some(other) => Err(format!(
@@ -1026,7 +1308,11 @@ fn go_parse_int(s: &[u8]) -> Option<i64> {
     } else {
         (10, lower.clone())
     };
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
         return None;
     }
     let clean: String = digits.chars().filter(|&c| c != '_').collect();
