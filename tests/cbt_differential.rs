@@ -173,6 +173,15 @@ fn run_cbt(case: &Case, dir: &Path, host: &str, empty_path: &Path) -> Result<Str
 
 /// Runs a case through `rowkey cbt`, all lines on standard input.
 fn run_rowkey(case: &Case, dir: &Path) -> Result<String, Error> {
+    let (stdout, stderr) = rowkey_output(case, dir)?;
+    Ok(transcript(
+        &String::from_utf8_lossy(&stdout),
+        &String::from_utf8_lossy(&stderr),
+    ))
+}
+
+/// What `rowkey cbt` prints for a case's lines: standard output and standard error.
+fn rowkey_output(case: &Case, dir: &Path) -> Result<(Vec<u8>, Vec<u8>), Error> {
     let mut input = String::new();
     for line in &case.lines {
         match line.strip_prefix("@gc ") {
@@ -197,10 +206,7 @@ fn run_rowkey(case: &Case, dir: &Path) -> Result<String, Error> {
         .ok_or("no stdin")?
         .write_all(input.as_bytes())?;
     let output = child.wait_with_output()?;
-    Ok(transcript(
-        &String::from_utf8_lossy(&output.stdout),
-        &String::from_utf8_lossy(&output.stderr),
-    ))
+    Ok((output.stdout, output.stderr))
 }
 
 /// The first line where two transcripts differ, for the report.
@@ -308,6 +314,110 @@ fn run_case(case: &Case, host: &str, work: &Path, empty_path: &Path) -> Result<O
     }
 }
 
+/// A Bigtable design taken to "a real instance": `tests/cbt/replay/design.txt` runs in Rowkey,
+/// which exports the table as a cbt script and as a CSV; the script replays line by line through
+/// the real cbt, the CSV through the real `cbt import`, and the emulator must then read back
+/// what Rowkey reads (every version after the script; the newest of each column after the CSV,
+/// which holds one cell per column).
+fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Outcome)>, Error> {
+    let design = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cbt/replay/design.txt"),
+    )?;
+    let source = parse_case("replay", &design)?;
+    let table = "mobile-time-series";
+    let dir = work.join("replay");
+    std::fs::create_dir_all(&dir)?;
+    let with = |name: &str, extra: &[&str]| {
+        let mut case = Case {
+            name: name.to_string(),
+            lines: source.lines.clone(),
+            files: Vec::new(),
+            documented: None,
+        };
+        case.lines.extend(extra.iter().map(|l| l.to_string()));
+        case
+    };
+    let (script, _) = rowkey_output(&with("replay", &[&format!("export {table}")]), &dir)?;
+    let (csv, _) = rowkey_output(
+        &with("replay", &[&format!("export {table} format=csv")]),
+        &dir,
+    )?;
+    let script = String::from_utf8(script)?;
+    if script.lines().count() > 51 {
+        return Err("the replayed script must be at most 50 rows".into());
+    }
+    let mut outcomes = Vec::new();
+    // The script, line by line.
+    // Garbage collection first on both sides: the emulator collects on its timer whenever it
+    // likes, Rowkey when compacted; the policies' outcome is then the same.
+    let reads = [
+        format!("@gc {table}"),
+        format!("ls {table}"),
+        format!("read {table}"),
+    ];
+    let mut lines: Vec<String> = script.lines().map(str::to_string).collect();
+    lines.extend(reads.iter().cloned());
+    let replayed = Case {
+        name: "replay-script".into(),
+        lines,
+        files: Vec::new(),
+        documented: None,
+    };
+    let emulator = run_cbt(&replayed, &dir, host, empty_path)?;
+    let reads_ref: Vec<&str> = reads.iter().map(String::as_str).collect();
+    let rowkey = run_rowkey(&with("replay-script", &reads_ref), &dir)?;
+    outcomes.push((
+        "export-script-replay".to_string(),
+        compare("export-script-replay", &rowkey, &emulator),
+    ));
+    // The CSV through `cbt import`.
+    let create = script.lines().next().ok_or("empty export")?.to_string();
+    std::fs::write(dir.join("export.csv"), &csv)?;
+    let imported = Case {
+        name: "replay-csv".into(),
+        lines: vec![
+            create,
+            format!("import {table} export.csv timestamp=value-encoded"),
+            format!("@gc {table}"),
+            format!("read {table}"),
+        ],
+        files: Vec::new(),
+        documented: None,
+    };
+    let emulator = run_cbt(&imported, &dir, host, empty_path)?;
+    let emulator_stdout = emulator
+        .split("--- stderr\n")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let rowkey = run_rowkey(
+        &with(
+            "replay-csv",
+            &[
+                &format!("@gc {table}"),
+                &format!("read {table} cells-per-column=1"),
+            ],
+        ),
+        &dir,
+    )?;
+    outcomes.push((
+        "export-csv-import".to_string(),
+        compare("export-csv-import", &rowkey, &emulator_stdout),
+    ));
+    Ok(outcomes)
+}
+
+fn compare(name: &str, rowkey: &str, emulator: &str) -> Outcome {
+    if rowkey == emulator {
+        Outcome::Passed
+    } else {
+        Outcome::Failed(format!(
+            "{name}: {}\n--- emulator\n{emulator}--- rowkey\n{rowkey}",
+            first_difference(emulator, rowkey)
+        ))
+    }
+}
+
 fn main() -> Result<(), Error> {
     let cases = load_cases()?;
     let missing: Vec<(&str, &str)> = [
@@ -334,7 +444,6 @@ fn main() -> Result<(), Error> {
     let empty_path = work.join("empty-path");
     std::fs::create_dir_all(&empty_path)?;
     let (emulator, host) = start_emulator()?;
-    let total = cases.len();
     let queue = Arc::new(Mutex::new(cases.into_iter().collect::<VecDeque<Case>>()));
     let results = Arc::new(Mutex::new(Vec::new()));
     let mut workers = Vec::new();
@@ -357,9 +466,13 @@ fn main() -> Result<(), Error> {
     for w in workers {
         w.join().map_err(|_| "a worker panicked")?;
     }
+    let mut results = std::mem::take(&mut *results.lock().map_err(|_| "results")?);
+    if std::env::args().skip(1).all(|a| a.starts_with('-')) {
+        results.extend(replay(&host, &work, &empty_path)?);
+    }
     drop(emulator);
     let _ = std::fs::remove_dir_all(&work);
-    let results = std::mem::take(&mut *results.lock().map_err(|_| "results")?);
+    let total = results.len();
     let mut failed = 0;
     for (_, outcome) in &results {
         if let Outcome::Failed(report) = outcome {

@@ -44,9 +44,15 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
         out.push_str(&quote(format!("families={}", specs.join(",")).as_bytes()));
     }
     if !splits.is_empty() {
-        let keys: Vec<String> = splits.iter().map(|s| csv_field(s)).collect();
+        let mut arg = b"splits=".to_vec();
+        for (i, key) in splits.iter().enumerate() {
+            if i > 0 {
+                arg.push(b',');
+            }
+            arg.extend_from_slice(&csv_field(key));
+        }
         out.push(' ');
-        out.push_str(&quote(format!("splits={}", keys.join(",")).as_bytes()));
+        out.push_str(&quote(&arg));
     }
     out.push('\n');
     for row in rows(session, table)? {
@@ -67,8 +73,8 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// The table as a CSV with a family row and a column row.
-pub fn csv(session: &mut Session, table: &str) -> Result<String, String> {
+/// The table as a CSV with a family row and a column row (bytes: keys and values are any bytes).
+pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
     let rows = rows(session, table)?;
     // Every column, grouped by family, in name order.
     let mut columns: BTreeMap<(Vec<u8>, Vec<u8>), usize> = BTreeMap::new();
@@ -80,21 +86,24 @@ pub fn csv(session: &mut Session, table: &str) -> Result<String, String> {
     for (i, slot) in columns.values_mut().enumerate() {
         *slot = i + 1;
     }
-    let mut family_row = vec![String::new()];
-    let mut column_row = vec![String::new()];
+    let mut family_row = vec![Vec::new()];
+    let mut column_row = vec![Vec::new()];
     let mut last_family: Option<&[u8]> = None;
     for (family, qualifier) in columns.keys() {
         if last_family != Some(family.as_slice()) {
             family_row.push(csv_field(family));
             last_family = Some(family.as_slice());
         } else {
-            family_row.push(String::new());
+            family_row.push(Vec::new());
         }
         column_row.push(csv_field(qualifier));
     }
-    let mut out = family_row.join(",") + "\n" + &column_row.join(",") + "\n";
+    let mut out = family_row.join(&b',');
+    out.push(b'\n');
+    out.extend_from_slice(&column_row.join(&b','));
+    out.push(b'\n');
     for row in &rows {
-        let mut fields = vec![String::new(); columns.len() + 1];
+        let mut fields = vec![Vec::new(); columns.len() + 1];
         fields[0] = csv_field(&row.row);
         for cell in &row.cells {
             let Some(&i) = columns.get(&(cell.family.to_vec(), cell.qualifier.clone())) else {
@@ -107,20 +116,31 @@ pub fn csv(session: &mut Session, table: &str) -> Result<String, String> {
                 fields[i] = csv_field(&value);
             }
         }
-        out.push_str(&fields.join(","));
-        out.push('\n');
+        out.extend_from_slice(&fields.join(&b','));
+        out.push(b'\n');
     }
     Ok(out)
 }
 
-/// A field of Go's CSV: quoted when it holds a comma, a quote or a line break.
-fn csv_field(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    if text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.into_owned()
+/// A field of Go's CSV: quoted when it holds a comma, a quote or a line break, or starts
+/// with a space.
+fn csv_field(bytes: &[u8]) -> Vec<u8> {
+    let special = bytes
+        .iter()
+        .any(|&c| matches!(c, b',' | b'"' | b'\n' | b'\r'))
+        || bytes.first() == Some(&b' ');
+    if !special {
+        return bytes.to_vec();
     }
+    let mut out = vec![b'"'];
+    for &c in bytes {
+        if c == b'"' {
+            out.push(b'"');
+        }
+        out.push(c);
+    }
+    out.push(b'"');
+    out
 }
 
 /// A shell word that reads back as `bytes`: bare when it is plain, in single quotes when it is

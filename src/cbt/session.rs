@@ -1085,8 +1085,8 @@ impl Session {
         let parsed = parse_args(&args[1..], &["format"])?;
         let table = text(table);
         self.bigtable("Exporting", &table)?;
-        let text = match parsed.get("format").as_deref() {
-            None | Some("script") => super::export::script(self, &table),
+        let exported = match parsed.get("format").as_deref() {
+            None | Some("script") => super::export::script(self, &table).map(String::into_bytes),
             Some("csv") => super::export::csv(self, &table),
             Some(other) => {
                 return Err(format!(
@@ -1095,8 +1095,7 @@ impl Session {
                 ))
             }
         };
-        text.map(String::into_bytes)
-            .map_err(|e| format!("Exporting: {e}"))
+        exported.map_err(|e| format!("Exporting: {e}"))
     }
 
     // ---- help --------------------------------------------------------------------------

@@ -50,7 +50,13 @@ pub fn split(line: &str) -> Result<Vec<Vec<u8>>, Error> {
                 i += 1;
             }
             b'$' if b.get(i + 1) == Some(&b'\'') => {
+                let start = word.len();
                 i = ansi_c(b, i + 2, &mut word)?;
+                // An argument cannot hold a NUL byte: as in bash, `\x00` ends what the quotes
+                // contribute.
+                if let Some(nul) = word[start..].iter().position(|&c| c == 0) {
+                    word.truncate(start + nul);
+                }
                 in_word = true;
             }
             b'\\' => {
@@ -167,6 +173,7 @@ mod tests {
             ]
         );
         assert_eq!(split("x $'\\224'")?, vec![b"x".to_vec(), vec![0o224]]);
+        assert_eq!(split("$'a\\x00b'c")?, vec![b"ac".to_vec()]);
         assert!(split("x 'open").is_err());
         Ok(())
     }
