@@ -18,7 +18,7 @@ pub struct Env {
     /// Milliseconds since start, for latencies.
     pub timer: Box<dyn Fn() -> f64>,
     /// Reads a file `import` names.
-    pub read_file: Box<dyn Fn(&str) -> Result<Vec<u8>, String>>,
+    pub read_file: super::session::ReadFile,
 }
 
 /// Runs every line of `input`; returns the exit status (0, or 2 for bad arguments).

@@ -73,11 +73,11 @@ impl GcPolicy {
             GcPolicy::MaxVersions(n) => format!("maxversions={n}"),
             GcPolicy::MaxAge { seconds } => {
                 let s = *seconds;
-                if s > 0 && s % 86_400 == 0 {
+                if s > 0 && s.is_multiple_of(86_400) {
                     format!("maxage={}d", s / 86_400)
-                } else if s > 0 && s % 3_600 == 0 {
+                } else if s > 0 && s.is_multiple_of(3_600) {
                     format!("maxage={}h", s / 3_600)
-                } else if s > 0 && s % 60 == 0 {
+                } else if s > 0 && s.is_multiple_of(60) {
                     format!("maxage={}m", s / 60)
                 } else {
                     format!("maxage={s}s")
@@ -146,11 +146,11 @@ fn max(a: Option<u64>, b: Option<u64>) -> Option<u64> {
 /// An age as the Bigtable client prints it: whole days, hours or minutes with their unit,
 /// anything else as a count of microseconds.
 fn age(seconds: u64) -> String {
-    if seconds % 86_400 == 0 {
+    if seconds.is_multiple_of(86_400) {
         format!("{}d", seconds / 86_400)
-    } else if seconds % 3_600 == 0 {
+    } else if seconds.is_multiple_of(3_600) {
         format!("{}h", seconds / 3_600)
-    } else if seconds % 60 == 0 {
+    } else if seconds.is_multiple_of(60) {
         format!("{}m", seconds / 60)
     } else {
         format!("{}", seconds.saturating_mul(1_000_000))

@@ -28,11 +28,26 @@ impl Output {
     }
 }
 
+/// What runs a command: the session and the arguments after the command's name, to what it
+/// prints on standard output or cbt's error text.
+type Handler = fn(&mut Session, &[Vec<u8>]) -> Result<Vec<u8>, String>;
+
+/// Reads a file `import` names: its bytes, or the error as Go words it.
+pub type ReadFile = Box<dyn Fn(&str) -> Result<Vec<u8>, String>>;
+
+/// One `family:column=value[@timestamp]` of `set` or `addtocell`.
+struct CellArg {
+    family: Vec<u8>,
+    qualifier: Vec<u8>,
+    timestamp: Option<u64>,
+    value: Vec<u8>,
+}
+
 /// A cbt command: its name, one-line description, handler and `cbt help NAME` text.
 pub struct Command {
     pub name: &'static str,
     pub desc: &'static str,
-    run: fn(&mut Session, &[Vec<u8>]) -> Result<Vec<u8>, String>,
+    run: Handler,
     pub help: &'static str,
 }
 
@@ -60,12 +75,7 @@ pub const COMMANDS: &[Command] = &[
     cmd("compact", "Run a compaction now, applying garbage-collection policies (Rowkey)", Session::compact, "cbt compact <table-id>\n\n    Rowkey's own: Bigtable compacts in the background; Rowkey compacts when asked.\n"),
 ];
 
-const fn cmd(
-    name: &'static str,
-    desc: &'static str,
-    run: fn(&mut Session, &[Vec<u8>]) -> Result<Vec<u8>, String>,
-    help: &'static str,
-) -> Command {
+const fn cmd(name: &'static str, desc: &'static str, run: Handler, help: &'static str) -> Command {
     Command {
         name,
         desc,
@@ -97,7 +107,7 @@ pub struct Session {
     pub instance: String,
     pub zone: Zone,
     /// Reads a file for `import` (natively the file system; in the page, files the person gave).
-    pub read_file: Box<dyn Fn(&str) -> Result<Vec<u8>, String>>,
+    pub read_file: ReadFile,
     /// Milliseconds since some start, for `frontend_server_latency`.
     pub timer: Box<dyn Fn() -> f64>,
     warnings: Vec<String>,
@@ -312,7 +322,7 @@ impl Session {
             ));
         }
         let mut attributes = t.descriptor.attributes.clone();
-        let settings = t.descriptor.settings.clone();
+        let settings = t.descriptor.settings;
         attributes.remove(&format!("{GC_ATTRIBUTE}{fam}"));
         attributes.remove(&format!("{TYPE_ATTRIBUTE}{fam}"));
         self.engine
@@ -371,7 +381,7 @@ impl Session {
         let mut descriptor = existing.clone();
         policy.apply_to(&mut descriptor);
         let mut attributes = t.descriptor.attributes.clone();
-        let settings = t.descriptor.settings.clone();
+        let settings = t.descriptor.settings;
         let key = format!("{GC_ATTRIBUTE}{fam}");
         match policy {
             GcPolicy::Never => attributes.remove(&key),
@@ -467,7 +477,7 @@ impl Session {
         }
         let table = text(&args[0]);
         let row = args[1].clone();
-        let mut cells: Vec<(Vec<u8>, Vec<u8>, Option<u64>, Vec<u8>)> = Vec::new();
+        let mut cells: Vec<CellArg> = Vec::new();
         for arg in &args[2..] {
             if arg.starts_with(b"app-profile=") || (!add && arg.starts_with(b"authorized-view=")) {
                 continue;
@@ -520,20 +530,22 @@ impl Session {
                 Some(n) => Some(n as u64),
                 None => None,
             };
-            cells.push((fam, qual, ts, value));
+            cells.push(CellArg {
+                family: fam,
+                qualifier: qual,
+                timestamp: ts,
+                value,
+            });
         }
-        let action = if add {
-            "Applying mutation"
-        } else {
-            "Applying mutation"
-        };
+        let action = "Applying mutation";
         let t = self.bigtable(action, &table)?;
         if row.is_empty() {
             return Err(format!(
                 "{action}: rpc error: code = InvalidArgument desc = Row keys must be non-empty"
             ));
         }
-        for (i, (fam, _, ts, _)) in cells.iter().enumerate() {
+        for (i, cell) in cells.iter().enumerate() {
+            let (fam, ts) = (&cell.family, cell.timestamp);
             if t.descriptor.family(fam).is_none() {
                 return Err(format!(
                     "{action}: rpc error: code = Unknown desc = unknown family {}",
@@ -551,7 +563,13 @@ impl Session {
             }
         }
         let mut mutations = Vec::with_capacity(cells.len());
-        for (fam, qual, ts, value) in cells {
+        for CellArg {
+            family: fam,
+            qualifier: qual,
+            timestamp: ts,
+            value,
+        } in cells
+        {
             if let Some(ts) = ts {
                 if let Some(line) = super::lint::epoch_millis_warning(ts) {
                     self.warnings.push(line);
