@@ -542,7 +542,7 @@ impl Engine {
         // Without delete markers, a delete takes away every cell its scope holds when it is
         // written: it carries the highest timestamp, so it sorts before all of them, and masks
         // by sequence (`resolve::DeleteTracker`), so a later write of an older timestamp is
-        // visible at once (Bigtable: https://cloud.google.com/bigtable/docs/writes#deletes).
+        // visible at once (Bigtable: https://cloud.google.com/bigtable/docs/delete-data).
         let mut cells = Vec::with_capacity(planned.len());
         for (family, qualifier, mut ts, kind, value, ttl_ms) in planned {
             if no_markers && kind.is_delete() {

@@ -35,10 +35,9 @@ fn stamps(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// "Garbage collection is a continuous process ... it can take up to a week" and "data that
-/// is eligible for garbage collection might still appear in read results until it is removed"
-/// (https://cloud.google.com/bigtable/docs/garbage-collection#timing): versions past
-/// `maxversions` stay readable until a compaction.
+/// Garbage collection "takes place during compaction", and "until the data is deleted, it
+/// appears in read results" (https://cloud.google.com/bigtable/docs/garbage-collection):
+/// versions past `maxversions` stay readable until a compaction.
 #[test]
 fn versions_past_the_policy_stay_until_compaction() -> TestResult {
     let mut s = session();
@@ -63,8 +62,9 @@ fn versions_past_the_policy_stay_until_compaction() -> TestResult {
     Ok(())
 }
 
-/// "If you don't set a garbage collection policy, Bigtable keeps all versions"
-/// (https://cloud.google.com/bigtable/docs/garbage-collection#default).
+/// Without a garbage-collection policy a family keeps every version (the default settings of
+/// https://cloud.google.com/bigtable/docs/garbage-collection; `bttest` collects only under a
+/// policy).
 #[test]
 fn without_a_policy_every_version_is_kept() -> TestResult {
     let mut s = session();
@@ -82,7 +82,7 @@ fn without_a_policy_every_version_is_kept() -> TestResult {
 }
 
 /// `maxage` counts from the cell's timestamp, in microseconds, against the server's clock
-/// (https://cloud.google.com/bigtable/docs/garbage-collection#age-based): a cell two days old
+/// (https://cloud.google.com/bigtable/docs/garbage-collection): a cell two days old
 /// goes at compaction under `maxage=1d`, one an hour old stays.
 #[test]
 fn maxage_collects_by_the_cells_microsecond_timestamp() -> TestResult {
@@ -105,8 +105,8 @@ fn maxage_collects_by_the_cells_microsecond_timestamp() -> TestResult {
 }
 
 /// A union collects what either part would; an intersection only what every part would
-/// (https://cloud.google.com/bigtable/docs/garbage-collection#union,
-/// https://cloud.google.com/bigtable/docs/garbage-collection#intersection). The emulator
+/// (https://cloud.google.com/bigtable/docs/garbage-collection,
+/// https://cloud.google.com/bigtable/docs/garbage-collection). The emulator
 /// ignores intersections (`bttest` `applyGC` handles only `max_num_versions`, `max_age` and
 /// unions), which the differential test lists as a divergence.
 #[test]
@@ -135,8 +135,9 @@ fn unions_and_intersections_at_compaction() -> TestResult {
     Ok(())
 }
 
-/// A delete leaves no marker: "when you send a delete request, the data is removed" and a
-/// later write is unaffected (https://cloud.google.com/bigtable/docs/writes#deletes; `bttest`
+/// A delete marks the cells that exist "for deletion and cannot be read", and the data goes at
+/// a later compaction (https://cloud.google.com/bigtable/docs/delete-data, "How Bigtable deletes
+/// data"); nothing written later is affected (`bttest`
 /// `DeleteFromRow` and `DeleteFromColumn` remove the cells from the row in place), so a write
 /// with an older timestamp after a delete is visible at once (HBase would hide it behind the
 /// delete marker until a major compaction).
@@ -165,11 +166,11 @@ fn deletes_leave_no_tombstone() -> TestResult {
     Ok(())
 }
 
-/// Timestamps are microseconds at millisecond granularity: "Bigtable ... rounds timestamps
-/// down to the nearest millisecond" for server times, and a client's value must be a multiple
-/// of 1,000 (https://cloud.google.com/bigtable/docs/garbage-collection#timestamps; the service
-/// answers "Timestamp granularity mismatch. Expected a multiple of 1000"). The emulator of
-/// cbt 1.23.2's SDK floors such a value instead (a documented divergence).
+/// "Timestamps that you send to Bigtable must be microsecond values with at most millisecond
+/// precision. A timestamp with microsecond precision, such as 3023483279876543, is rejected"
+/// (https://cloud.google.com/bigtable/docs/garbage-collection; the service answers "Timestamp
+/// granularity mismatch. Expected a multiple of 1000"). The emulator of cbt 1.23.2's SDK
+/// floors such a value instead (a documented divergence).
 #[test]
 fn timestamps_must_be_whole_milliseconds() -> TestResult {
     let mut s = session();
@@ -266,8 +267,8 @@ fn empty_row_keys_are_refused() -> TestResult {
     Ok(())
 }
 
-/// Aggregate families add at the same timestamp (https://cloud.google.com/bigtable/docs/aggregates:
-/// "Bigtable aggregates ... values written to a cell with the same timestamp").
+/// Aggregate families combine the values added to a cell at the same timestamp
+/// (https://cloud.google.com/bigtable/docs/aggregates).
 #[test]
 fn addtocell_sums_at_one_timestamp() -> TestResult {
     let mut s = session();

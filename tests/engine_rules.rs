@@ -142,7 +142,7 @@ fn versions_apply_at_read_under_hbase_rules() -> TestResult {
 
 /// Without delete markers, a delete takes away the cells that exist when it is written, whatever
 /// its timestamp, and nothing written later: a later write with an older timestamp is visible
-/// at once (Bigtable: https://cloud.google.com/bigtable/docs/writes#deletes; `bttest`
+/// at once (Bigtable: https://cloud.google.com/bigtable/docs/delete-data; `bttest`
 /// `DeleteFromColumn` removes the cells in place).
 #[test]
 fn deletes_take_what_exists_without_marker_rules() -> TestResult {

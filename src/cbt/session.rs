@@ -553,7 +553,7 @@ impl Session {
                 ));
             }
             // Bigtable's tables count microseconds at millisecond granularity
-            // (https://cloud.google.com/bigtable/docs/garbage-collection#timestamps).
+            // (https://cloud.google.com/bigtable/docs/garbage-collection).
             if let Some(ts) = ts {
                 if ts % 1_000 != 0 {
                     return Err(format!(
