@@ -57,31 +57,10 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if let Some(file) = line.strip_prefix("--- file ") {
-            let mut body = String::new();
-            loop {
-                match lines.next() {
-                    Some("--- end") => break,
-                    Some(l) => {
-                        body.push_str(l);
-                        body.push('\n');
-                    }
-                    None => return Err(format!("{name}: `--- file` without `--- end`").into()),
-                }
-            }
+            let body = block(&mut lines, name, "--- file")?;
             case.files.push((file.trim().to_string(), body));
         } else if line == "--- rowkey" {
-            let mut body = String::new();
-            loop {
-                match lines.next() {
-                    Some("--- end") => break,
-                    Some(l) => {
-                        body.push_str(l);
-                        body.push('\n');
-                    }
-                    None => return Err(format!("{name}: `--- rowkey` without `--- end`").into()),
-                }
-            }
-            case.documented = Some(body);
+            case.documented = Some(block(&mut lines, name, "--- rowkey")?);
         } else if line.trim().is_empty() || line.starts_with('#') {
             continue;
         } else {
@@ -92,6 +71,25 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
         return Err(format!("{name}: no command lines").into());
     }
     Ok(case)
+}
+
+/// The lines up to `--- end`, each ended by a newline.
+fn block<'a>(
+    lines: &mut impl Iterator<Item = &'a str>,
+    name: &str,
+    opener: &str,
+) -> Result<String, Error> {
+    let mut body = String::new();
+    loop {
+        match lines.next() {
+            Some("--- end") => return Ok(body),
+            Some(l) => {
+                body.push_str(l);
+                body.push('\n');
+            }
+            None => return Err(format!("{name}: `{opener}` without `--- end`").into()),
+        }
+    }
 }
 
 fn transcript(stdout: &str, stderr: &str) -> String {

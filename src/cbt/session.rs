@@ -511,13 +511,7 @@ impl Session {
                 };
                 return Err(format!("{word} {}", print::go_quote(arg)));
             };
-            let mut ts = None;
-            if let Some(at) = value.iter().rposition(|&c| c == b'@') {
-                if let Some(n) = go_parse_int(&value[at + 1..]) {
-                    ts = Some(n);
-                    value.truncate(at);
-                }
-            }
+            let ts = take_timestamp(&mut value);
             if add {
                 let n = go_parse_int(&value)
                     .ok_or_else(|| "Only int values are supported by addtocell.".to_string())?;
@@ -825,15 +819,13 @@ impl Session {
                     continue;
                 }
                 let mut value = value.as_bytes().to_vec();
-                let mut ts = None;
-                if value_encoded {
-                    if let Some(at) = value.iter().rposition(|&c| c == b'@') {
-                        if let Some(n) = go_parse_int(&value[at + 1..]).filter(|n| *n >= 0) {
-                            ts = Some(n as u64);
-                            value.truncate(at);
-                        }
-                    }
-                }
+                let ts = if value_encoded {
+                    take_timestamp(&mut value)
+                        .filter(|n| *n >= 0)
+                        .map(|n| n as u64)
+                } else {
+                    None
+                };
                 mutations.push(Mutation::Put {
                     family: families.get(i).cloned().unwrap_or_default().into_bytes(),
                     qualifier: columns.get(i).cloned().unwrap_or_default().into_bytes(),
@@ -1291,6 +1283,15 @@ fn include_stats(parsed: &Args) -> Result<bool, String> {
             print::go_quote(other.as_bytes())
         )),
     }
+}
+
+/// cbt's `value@timestamp`: when what follows the last `@` parses as an integer, it is the
+/// timestamp and the value ends before the `@`; otherwise the `@` is part of the value.
+fn take_timestamp(value: &mut Vec<u8>) -> Option<i64> {
+    let at = value.iter().rposition(|&c| c == b'@')?;
+    let n = go_parse_int(&value[at + 1..])?;
+    value.truncate(at);
+    Some(n)
 }
 
 /// Go's `strconv.ParseBool`.
