@@ -432,3 +432,33 @@ fn the_relational_designs_say_small_relational_data_does_not_belong_in_hbase() {
         );
     }
 }
+
+#[test]
+fn csdn_follow_and_fan_lists_mirror_and_no_blogger_is_their_own_fan() -> Result<(), String> {
+    use std::collections::BTreeSet;
+    let mut sh = loaded("csdn.follows")?;
+    let outcomes = sh.run("scan 'csdn_rel'");
+    if let Some(e) = outcomes.iter().find_map(|o| o.error.clone()) {
+        return Err(e.message);
+    }
+    // (row, family, qualifier) of every cell the scan printed.
+    let mut follows = BTreeSet::new();
+    let mut fans = BTreeSet::new();
+    for line in outcomes.iter().flat_map(|o| o.output.lines()) {
+        let Some((row, rest)) = line.trim_start().split_once(" column=") else {
+            continue;
+        };
+        let column = rest.split(',').next().unwrap_or("");
+        match column.split_once(':') {
+            Some(("follows", other)) => follows.insert((row.to_string(), other.to_string())),
+            Some(("fans", other)) => fans.insert((other.to_string(), row.to_string())),
+            _ => false,
+        };
+    }
+    assert!(follows.len() > 100, "{} follows", follows.len());
+    let own: Vec<_> = fans.iter().filter(|(a, b)| a == b).collect();
+    assert!(own.is_empty(), "their own fan: {own:?}");
+    let one_sided: Vec<_> = follows.symmetric_difference(&fans).collect();
+    assert!(one_sided.is_empty(), "on one side only: {one_sided:?}");
+    Ok(())
+}
