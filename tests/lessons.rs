@@ -32,8 +32,8 @@ fn every_design_shows_its_lesson_at(size: Size) -> Result<(), String> {
             let run = design.run_pattern(&mut sh, i)?;
             let m = &run.measures;
             println!(
-                "{} {} / {}: reads {} scanned {} returned {} regions {} rows written {} share {:.1}% rows/action {:.2} bytes/record {:.1} runs {} {:?}",
-                size.label(), design.id, p.name, m.reads, m.rows_scanned, m.rows_returned, m.regions_touched,
+                "{} {} / {}: reads {} scanned {} returned {} cells {} regions {} rows written {} share {:.1}% rows/action {:.2} bytes/record {:.1} runs {} {:?}",
+                size.label(), design.id, p.name, m.reads, m.rows_scanned, m.rows_returned, m.cells_returned, m.regions_touched,
                 m.rows_written, m.busiest_write_share, m.rows_per_action(), m.bytes_per_record(),
                 m.runs_flushed, m.flushed_by_family
             );
