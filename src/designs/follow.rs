@@ -123,16 +123,21 @@ fn follow_ts(a: &str, b: &str) -> Option<u64> {
         .map(|i| T0 + i as u64 * 1000)
 }
 
-/// `a` unfollows `b` in the single-row design: find the qualifier in both rows with a
-/// ColumnPrefixFilter on `<id>-` (the dash keeps `100` from matching `1001-`), then delete it
-/// in both. The deletes name the qualifiers the lookups return.
-pub(super) fn unfollow(a: &str, b: &str) -> String {
-    let ts = follow_ts(a, b).unwrap_or(T0);
+/// `a` unfollows `b` in the single-row design.
+fn unfollow(a: &str, b: &str) -> String {
+    unfollow_in("fl_user", a, b, follow_ts(a, b).unwrap_or(T0))
+}
+
+/// `a` unfollows `b` in a single-row table whose qualifiers are `<id>-<ts>`: find the
+/// qualifier in both rows with a ColumnPrefixFilter on `<id>-` (the dash keeps `100` from
+/// matching `1001-`), then delete it in both. The deletes name the qualifiers the lookups
+/// return (the follow was made at `ts`).
+pub(super) fn unfollow_in(table: &str, a: &str, b: &str, ts: u64) -> String {
     format!(
-        "get 'fl_user', '{a}', {{COLUMN => 'follows', FILTER => \"ColumnPrefixFilter('{b}-')\"}}\n\
-         get 'fl_user', '{b}', {{COLUMN => 'fans', FILTER => \"ColumnPrefixFilter('{a}-')\"}}\n\
-         delete 'fl_user', '{a}', 'follows:{b}-{ts}'\n\
-         delete 'fl_user', '{b}', 'fans:{a}-{ts}'"
+        "get '{table}', '{a}', {{COLUMN => 'follows', FILTER => \"ColumnPrefixFilter('{b}-')\"}}\n\
+         get '{table}', '{b}', {{COLUMN => 'fans', FILTER => \"ColumnPrefixFilter('{a}-')\"}}\n\
+         delete '{table}', '{a}', 'follows:{b}-{ts}'\n\
+         delete '{table}', '{b}', 'fans:{a}-{ts}'"
     )
 }
 
