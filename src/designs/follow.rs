@@ -164,7 +164,7 @@ pub fn designs(size: Size) -> Vec<Design> {
             title: "Follows and fans as columns of the user's row",
             source: "004",
             verdict: Verdict::Tradeoff,
-            why: "One row per user with families info, follows and fans; the qualifier is <other id>-<timestamp>. Everything about a user is one get and each row changes atomically, but a follow changes two users' rows (the follower's follows, the followed user's fans), so the follow as a whole is not atomic. To unfollow, the qualifier must first be found with a ColumnPrefixFilter on the id in both rows, and very popular users grow very wide rows.",
+            why: "One row per user with families info, follows and fans; the qualifier is <other id>-<timestamp>. Everything about a user is one get and each row changes atomically, but a follow changes two users' rows (the follower's follows, the followed user's fans), so the follow as a whole is not atomic. To unfollow, the qualifier must first be found with a ColumnPrefixFilter on the id in both rows: two lookups and two deletes, four round trips for one unfollow. Very popular users grow very wide rows.",
             tables: &["fl_user"],
             setup: |_| single_row(),
             size,

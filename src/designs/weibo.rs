@@ -294,7 +294,7 @@ pub fn designs(size: Size) -> Vec<Design> {
             title: "A home timeline as versions of one cell",
             source: "000",
             verdict: Verdict::Tradeoff,
-            why: "Posting writes the post id into each fan's row as a new version of cf:sq (VERSIONS => 10000); the celebrities post most and have most fans, so most deliveries come from a few authors. Reading the newest N versions of one cell gives the timeline in time order. It leans on versions as a list: HBase orders versions by timestamp only, and a flush or compaction drops anything past 10000.",
+            why: "Posting writes the post id into each fan's row as a new version of cf:sq (VERSIONS => 10000); the celebrities post most and have most fans, so most deliveries come from a few authors. Reading the newest N versions of one cell gives the timeline in time order. It leans on versions as a list: HBase orders versions by timestamp only, and a flush or compaction drops anything past 10000: a reader with more than 10,000 deliveries reads only the newest 10,000. A version is its timestamp, so two deliveries in the same millisecond are one version, and the timeline silently loses a post.",
             tables: &["wb_inbox"],
             setup: inbox,
             size,
