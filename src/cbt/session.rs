@@ -546,6 +546,15 @@ impl Session {
                     print::go_quote(fam)
                 ));
             }
+            let aggregate = t
+                .descriptor
+                .attributes
+                .contains_key(&format!("{TYPE_ATTRIBUTE}{}", String::from_utf8_lossy(fam)));
+            if add && !aggregate {
+                return Err(format!(
+                    "{action}: rpc error: code = Unknown desc = illegal attempt to use AddToCell on non-aggregate cell"
+                ));
+            }
             // Bigtable's tables count microseconds at millisecond granularity
             // (https://cloud.google.com/bigtable/docs/garbage-collection).
             if let Some(ts) = ts {
@@ -1216,6 +1225,12 @@ fn read_filter(parsed: &Args) -> Result<(ReadFilter, Option<String>), String> {
                 print::go_quote(n.as_bytes())
             )
         })?;
+        if v <= 0 {
+            deferred = Some(
+                "rpc error: code = InvalidArgument desc = Error in field 'cells_per_column_limit_filter' : argument must be > 0"
+                    .into(),
+            );
+        }
         filter.cells_per_column = Some(v.max(0) as usize);
     }
     let re = parsed.bytes("regex");
