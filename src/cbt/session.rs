@@ -835,6 +835,11 @@ impl Session {
                 } else {
                     None
                 };
+                if let Some(line) = ts.and_then(super::lint::epoch_millis_warning) {
+                    if !self.warnings.contains(&line) {
+                        self.warnings.push(line);
+                    }
+                }
                 mutations.push(Mutation::Put {
                     family: families.get(i).cloned().unwrap_or_default().into_bytes(),
                     qualifier: columns.get(i).cloned().unwrap_or_default().into_bytes(),
