@@ -220,12 +220,15 @@ impl Shell {
         }
     }
 
-    /// Runs one parsed command (not checking `read_only`) and times it; the outcome's `input`
-    /// and `span` are left for the caller, who has the submitted text.
+    /// Runs one parsed command (not checking `read_only`) at a time of its own
+    /// ([`Engine::begin_command`]) and times it; the outcome's `input` and `span` are left for
+    /// the caller, who has the submitted text.
     pub fn execute(&mut self, cmd: &Command) -> Outcome {
         let started = (self.timer)();
+        self.engine.begin_command();
         let mut ctx = self.context();
         let mut out = exec::execute(&mut ctx, cmd);
+        self.engine.end_command();
         let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
         exec::finish(&mut out, seconds);
         out
@@ -251,8 +254,10 @@ impl Shell {
         }
         let before = cont.seconds();
         let started = (self.timer)();
+        self.engine.resume_command(cont.time());
         let mut ctx = self.context();
         let mut out = exec::resume(&mut ctx, cont, rows);
+        self.engine.end_command();
         let seconds = before + (((self.timer)() - started) / 1000.0).max(0.0);
         exec::finish(&mut out, seconds);
         out.input = input;
