@@ -520,6 +520,15 @@ impl<'t, 's> Reader<'t, 's> {
             let family_name = cursor.family();
             while let Some(cell) = cursor.peek_cell() {
                 if cell.row != row {
+                    // The matcher asks the filter before it sees the row change
+                    // (`NormalUserScanQueryMatcher.match` calls `filterAllRemaining` before
+                    // `preCheck`): a filter done in this row answers the next row's first cell
+                    // with DONE_SCAN, and the store scanner closes.
+                    if self.filter.as_deref().is_some_and(|f| f.filter_all_remaining()) {
+                        if let Some(closed) = self.closed.get_mut(si) {
+                            *closed = true;
+                        }
+                    }
                     break;
                 }
                 cursor.advance();
