@@ -60,7 +60,11 @@ fn timestamps_print_as_local_date_time_unless_the_epoch_switch_is_set(
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()?;
-        child.stdin.take().ok_or("no stdin")?.write_all(script.as_bytes())?;
+        child
+            .stdin
+            .take()
+            .ok_or("no stdin")?
+            .write_all(script.as_bytes())?;
         Ok(String::from_utf8(child.wait_with_output()?.stdout)?)
     };
     let local = run(&["shell"])?;
@@ -80,7 +84,10 @@ fn timestamps_print_as_local_date_time_unless_the_epoch_switch_is_set(
     }
     // `false`, as HBase reads it, keeps the default.
     let out = run(&["shell", "-Dhbase.shell.timestamp.format.epoch=false"])?;
-    assert!(out.contains("timestamp=2023-11-14T22:13:20, value=x"), "{out}");
+    assert!(
+        out.contains("timestamp=2023-11-14T22:13:20, value=x"),
+        "{out}"
+    );
     let (_, code) = run_cli(&["shell", "-D"], "")?;
     assert_eq!(code, 2, "-D without key=value is refused");
     Ok(())

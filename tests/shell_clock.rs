@@ -114,7 +114,12 @@ fn the_same_script_gives_the_same_result_however_fast_the_clock_moves() -> TestR
             })
             .collect())
     };
-    for (start, step) in [(1_000_000, 0), (1_000_000, 1), (5_000, 1_000), (1_000_000, 0)] {
+    for (start, step) in [
+        (1_000_000, 0),
+        (1_000_000, 1),
+        (5_000, 1_000),
+        (1_000_000, 0),
+    ] {
         let mut shell = shell_on(start, step);
         run(&mut shell, SCRIPT);
         assert_eq!(
@@ -157,7 +162,11 @@ fn a_put_in_its_delete_markers_millisecond_is_still_masked() -> TestResult {
     let e = &mut shell.engine;
     let ts = e.begin_command();
     assert_eq!(ts, 1_000_004);
-    e.mutate("t", b"s", &[rowkey::engine::Mutation::DeleteRow { timestamp: None }])?;
+    e.mutate(
+        "t",
+        b"s",
+        &[rowkey::engine::Mutation::DeleteRow { timestamp: None }],
+    )?;
     e.mutate("t", b"s", &[put("f", "q", None, "masked too")])?;
     e.end_command();
     assert!(e.scan("t", &mut Scan::get(b"s"))?.rows.is_empty());

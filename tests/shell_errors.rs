@@ -117,7 +117,10 @@ fn a_filter_string_starting_with_a_newline_is_refused_as_hbase_refuses_it() {
     // The caret starts at the escape that wrote the newline.
     assert_eq!(span.start, 22);
     let (msg, _) = error("scan 't', {FILTER => \"PrefixFilter('r')\\n\"}");
-    assert_eq!(msg, "java.lang.IllegalArgumentException: Incorrect Filter String");
+    assert_eq!(
+        msg,
+        "java.lang.IllegalArgumentException: Incorrect Filter String"
+    );
     // Spaces and tabs are passed over.
     let (mut shell, _) = shell_at(1_000);
     let out = run(

@@ -35,7 +35,8 @@ fn timestamps_print_as_local_date_time_by_default() {
     sh.set_property(rowkey::shell::TIMESTAMP_FORMAT_EPOCH, "TRUE");
     assert!(run(&mut sh, "get 't', 'r', 'f:a'").contains(" f:a timestamp=1700000000000, value=x\n"));
     sh.set_property(rowkey::shell::TIMESTAMP_FORMAT_EPOCH, "false");
-    assert!(run(&mut sh, "get 't', 'r', 'f:a'").contains(" f:a timestamp=2023-11-14T22:13:20, value=x\n"));
+    assert!(run(&mut sh, "get 't', 'r', 'f:a'")
+        .contains(" f:a timestamp=2023-11-14T22:13:20, value=x\n"));
 }
 
 #[test]

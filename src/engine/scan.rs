@@ -524,7 +524,11 @@ impl<'t, 's> Reader<'t, 's> {
                     // (`NormalUserScanQueryMatcher.match` calls `filterAllRemaining` before
                     // `preCheck`): a filter done in this row answers the next row's first cell
                     // with DONE_SCAN, and the store scanner closes.
-                    if self.filter.as_deref().is_some_and(|f| f.filter_all_remaining()) {
+                    if self
+                        .filter
+                        .as_deref()
+                        .is_some_and(|f| f.filter_all_remaining())
+                    {
                         if let Some(closed) = self.closed.get_mut(si) {
                             *closed = true;
                         }
