@@ -3,6 +3,7 @@
 
 use super::cell::{Cell, CellKind, CellRef};
 use super::family::{FamilyDescriptor, KeepDeletedCells};
+use super::rules::Rules;
 
 /// HBase's delete tracker for one row of one family: remembers the markers seen so far (they
 /// sort before the cells they mask) and answers whether a put is masked.
@@ -172,6 +173,8 @@ pub(crate) struct ReadSpec<'s> {
     pub raw: bool,
     /// The read has a filter: versions are counted again after it (see [`RowResolver::new`]).
     pub filtered: bool,
+    /// The table's rules: whether markers mask, whether VERSIONS and TTL apply at read.
+    pub rules: Rules,
 }
 
 /// What a user read does with a cell.
@@ -193,6 +196,8 @@ pub(crate) struct RowResolver<'a, 's> {
     oldest_unexpired: u64,
     now: u64,
     max_versions: u32,
+    /// The family's VERSIONS where a read applies it, else unlimited.
+    family_versions: u32,
 }
 
 impl<'a, 's> RowResolver<'a, 's> {
@@ -203,12 +208,20 @@ impl<'a, 's> RowResolver<'a, 's> {
     /// ([`RowResolver::versions_after_filter`]), so a value filter can match an older version
     /// (`ScanQueryMatcher.getTrackers`). A raw scan ignores the family's TTL
     /// (`StoreScanner`: `oldestUnexpiredTS = scan.isRaw() ? 0 : now - ttl`).
+    /// Under rules that retain only at compaction, a read applies neither the family's
+    /// VERSIONS nor its TTL.
     pub fn new(spec: &'s ReadSpec<'s>, family: &'s FamilyDescriptor, now: u64) -> Self {
+        let retains = spec.rules.retains_in(Pass::Read);
+        let family_versions = if retains {
+            family.max_versions
+        } else {
+            u32::MAX
+        };
         let max_versions = match (spec.raw, spec.filtered) {
             (true, true) => u32::MAX,
             (true, false) => spec.max_versions,
-            (false, true) => family.max_versions,
-            (false, false) => spec.max_versions.min(family.max_versions),
+            (false, true) => family_versions,
+            (false, false) => spec.max_versions.min(family_versions),
         };
         RowResolver {
             deletes: DeleteTracker::default(),
@@ -219,13 +232,14 @@ impl<'a, 's> RowResolver<'a, 's> {
             skipping: None,
             spec,
             family,
-            oldest_unexpired: if spec.raw {
+            oldest_unexpired: if spec.raw || !retains {
                 0
             } else {
-                family.oldest_unexpired(now)
+                spec.rules.oldest_unexpired(family, now)
             },
             now,
             max_versions,
+            family_versions,
         }
     }
 
@@ -235,7 +249,7 @@ impl<'a, 's> RowResolver<'a, 's> {
         if self.spec.raw {
             self.spec.max_versions
         } else {
-            self.spec.max_versions.min(self.family.max_versions)
+            self.spec.max_versions.min(self.family_versions)
         }
     }
 
@@ -263,11 +277,14 @@ impl<'a, 's> RowResolver<'a, 's> {
         if expired && self.family.min_versions == 0 {
             return Verdict::SkipColumn;
         }
-        if cell.ttl_expired(self.now) {
+        if self.spec.rules.retains_in(Pass::Read) && self.spec.rules.cell_expired(cell, self.now) {
             return Verdict::Skip;
         }
         let (min, max) = self.spec.time_range;
         if !self.spec.raw {
+            if cell.kind.is_delete() && !self.spec.rules.masks_deletes() {
+                return Verdict::Skip;
+            }
             if cell.kind.is_delete() {
                 let applies = if self.family.keep_deleted_cells.keeps() {
                     ts >= min && ts < max
@@ -359,13 +376,27 @@ impl Fate {
 
 /// Decides the fate of every cell of a sorted stream (any rows, one family), with the same
 /// delete and version trackers the read path uses.
+///
+/// Under `rules` that retain only at compaction, a read and a flush keep every version and
+/// nothing expires; without delete markers, no marker masks.
 pub fn fates<'a>(
     cells: impl IntoIterator<Item = &'a Cell>,
     family: &FamilyDescriptor,
+    rules: Rules,
     pass: Pass,
     now: u64,
 ) -> Vec<Fate> {
-    let oldest = family.oldest_unexpired(now);
+    let retains = rules.retains_in(pass);
+    let oldest = if retains {
+        rules.oldest_unexpired(family, now)
+    } else {
+        0
+    };
+    let max_versions = if retains {
+        family.max_versions
+    } else {
+        u32::MAX
+    };
     // Whether a marker (and what it masks) survives a rewrite: KEEP_DELETED_CELLS => 'TTL'
     // keeps it only while it is within the TTL; an older one is purged as with FALSE
     // (`CompactionScanQueryMatcher.trackDelete`).
@@ -421,16 +452,20 @@ pub fn fates<'a>(
         }
         skipping = None;
         let expired = cell.timestamp < oldest;
-        let fate = if (expired && family.min_versions == 0) || cell.ttl_expired(now) {
+        let fate = if (expired && family.min_versions == 0)
+            || (retains && rules.cell_expired(&cell, now))
+        {
             Fate::Expired
         } else if cell.kind.is_delete() {
             if purging == Some(column) {
                 Fate::MarkerPurged
             } else {
-                if pass == Pass::Read || !keeps(cell.timestamp) {
+                if rules.masks_deletes() && (pass == Pass::Read || !keeps(cell.timestamp)) {
                     deletes.add(&cell);
                 }
-                shadow.add(&cell);
+                if rules.masks_deletes() {
+                    shadow.add(&cell);
+                }
                 if pass == Pass::Major && !keeps(cell.timestamp) {
                     Fate::MarkerPurged
                 } else if pass == Pass::Major && cell.timestamp < earliest_put {
@@ -441,7 +476,7 @@ pub fn fates<'a>(
                     // a put, uncounted (`MajorCompactionScanQueryMatcher.match`): a repeat of
                     // the same timestamp and type is written once, and past MIN_VERSIONS an
                     // expired one ends the column.
-                    match versions.check(&cell, family.max_versions, family.min_versions, expired) {
+                    match versions.check(&cell, max_versions, family.min_versions, expired) {
                         Versioned::Keep | Versioned::KeepLast => Fate::Marker,
                         Versioned::Duplicate => Fate::Replaced,
                         Versioned::ColumnDone => {
@@ -469,19 +504,17 @@ pub fn fates<'a>(
                     }
                 }
                 // A rewrite that keeps deleted cells counts them like any other version.
-                None => {
-                    match versions.check(&cell, family.max_versions, family.min_versions, expired) {
-                        Versioned::Keep | Versioned::KeepLast => match named {
-                            Some(by) => Fate::Masked { by, kept: true },
-                            None => Fate::Visible,
-                        },
-                        Versioned::Duplicate => Fate::Replaced,
-                        Versioned::ColumnDone => {
-                            skipping = Some((cell.row, cell.qualifier));
-                            Fate::BeyondVersions
-                        }
+                None => match versions.check(&cell, max_versions, family.min_versions, expired) {
+                    Versioned::Keep | Versioned::KeepLast => match named {
+                        Some(by) => Fate::Masked { by, kept: true },
+                        None => Fate::Visible,
+                    },
+                    Versioned::Duplicate => Fate::Replaced,
+                    Versioned::ColumnDone => {
+                        skipping = Some((cell.row, cell.qualifier));
+                        Fate::BeyondVersions
                     }
-                }
+                },
             }
         };
         out.push(fate);
@@ -497,10 +530,11 @@ impl CompactionResolver {
     pub fn apply(
         cells: Vec<Cell>,
         family: &FamilyDescriptor,
+        rules: Rules,
         pass: Pass,
         now: u64,
     ) -> (Vec<Cell>, Vec<Fate>) {
-        let fates = fates(&cells, family, pass, now);
+        let fates = fates(&cells, family, rules, pass, now);
         let kept = cells
             .into_iter()
             .zip(&fates)
