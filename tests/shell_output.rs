@@ -124,3 +124,42 @@ fn reversed_scan_and_bounds() {
     );
     assert_eq!(keys(run(&mut sh, "scan 't', {STOPROW => 'b'}")), vec!["a"]);
 }
+
+/// `describe` shows HBase's defaults (`ColumnFamilyDescriptorBuilder.DEFAULT_BLOCKSIZE`,
+/// 65536); the playground writes such a family in smaller blocks, and one place says so with
+/// the engine's own figures: the help of the commands that set or show sizes.
+#[test]
+fn describe_shows_hbases_defaults_and_help_says_the_playground_scale() -> TestResult {
+    let (mut sh, _) = shell_at(1);
+    let out = run(&mut sh, "create 't', 'f'\ndescribe 't'");
+    assert!(out.contains("BLOCKSIZE => '65536'}"), "{out}");
+    let family = &sh.engine.table("t")?.descriptor.families[0];
+    assert_eq!(
+        family.working_blocksize(),
+        rowkey::engine::DEFAULT_BLOCKSIZE
+    );
+    let settings = rowkey::engine::TableSettings::default();
+    let scale = format!(
+        "Playground scale: describe shows HBase's defaults, and Rowkey runs them smaller so that\n\
+         blocks, flushes and splits appear with a few thousand rows. A family with HBase's default\n\
+         BLOCKSIZE (65536) is written in blocks of {} bytes; a table without\n\
+         MEMSTORE_FLUSHSIZE flushes a region's memstores at {} bytes (HBase: 134217728); one\n\
+         without MAX_FILESIZE splits a region past {} bytes (HBase: 10737418240). A BLOCKSIZE,\n\
+         MEMSTORE_FLUSHSIZE or MAX_FILESIZE you set is used as given.\n",
+        rowkey::engine::DEFAULT_BLOCKSIZE,
+        settings.flush_bytes,
+        settings.split_bytes
+    );
+    for command in ["create", "alter", "describe"] {
+        let help = run(&mut sh, &format!("help '{command}'"));
+        assert!(help.ends_with(&scale), "{command}: {help}");
+    }
+    assert!(!run(&mut sh, "help 'scan'").contains("Playground scale"));
+    // A BLOCKSIZE set by hand is used as given.
+    run(&mut sh, "create 'u', {NAME => 'f', BLOCKSIZE => 4096}");
+    assert_eq!(
+        sh.engine.table("u")?.descriptor.families[0].working_blocksize(),
+        4096
+    );
+    Ok(())
+}
