@@ -506,6 +506,23 @@ fn column_count_get_filter_ends_the_scan_once_a_row_passes_the_limit() -> TestRe
         cells(&out),
         ["r0/f:a=1", "r0/f:b=1", "r1/f:a=1", "r1/f:b=1"]
     );
+    // A reversed scan too: r2 passes the limit with its last column, and r1, the next row
+    // in the scan's direction, is never read.
+    let mut e = table(
+        1,
+        &[],
+        &[
+            ("r1", "a", "1"),
+            ("r2", "a", "1"),
+            ("r2", "b", "1"),
+            ("r2", "c", "1"),
+            ("r3", "a", "1"),
+        ],
+    )?;
+    let mut scan = filtered("ColumnCountGetFilter(2)")?;
+    scan.reversed = true;
+    let out = e.scan("t", &mut scan)?;
+    assert_eq!(cells(&out), ["r3/f:a=1", "r2/f:a=1", "r2/f:b=1"]);
     // Each region's scanner works on a fresh copy of the filter: a region after a split at
     // r2 reads its rows again.
     let mut e = table(1, &["r2"], &rows)?;

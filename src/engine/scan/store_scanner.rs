@@ -162,13 +162,6 @@ impl<'a, 's> StoreScanner<'a, 's> {
         let mut rest_of_row = skip_row;
         while let Some(cell) = self.cursor.peek() {
             if cell.row != row {
-                // The matcher asks the filter before it sees the row change
-                // (`NormalUserScanQueryMatcher.match` calls `filterAllRemaining` before
-                // `preCheck`): a filter done in this row answers the next row's first cell
-                // with DONE_SCAN, and the store scanner closes.
-                if filter.as_deref().is_some_and(|f| f.filter_all_remaining()) {
-                    self.closed = true;
-                }
                 break;
             }
             self.cursor.advance();
@@ -224,6 +217,15 @@ impl<'a, 's> StoreScanner<'a, 's> {
                     }
                 }
             }
+        }
+        // The matcher asks the filter before it sees the row change
+        // (`NormalUserScanQueryMatcher.match` calls `filterAllRemaining` before `preCheck`): a
+        // filter done in this row answers the store's next cell, the next row's first in the
+        // scan's direction, with DONE_SCAN, and the store scanner closes.
+        if self.cursor.merge().peek().is_some()
+            && filter.as_deref().is_some_and(|f| f.filter_all_remaining())
+        {
+            self.closed = true;
         }
     }
 }
