@@ -1133,6 +1133,12 @@ impl Engine {
                 self.split_region(table, idx, key);
             }
             None => {
+                // The middle keys come from the runs' block indexes: the memstores go to runs
+                // first.
+                for idx in 0..t.regions.len() {
+                    self.flush_region(table, idx, &[]);
+                }
+                let t = self.table(table)?;
                 let mids: Vec<(usize, Vec<u8>)> = t
                     .regions
                     .iter()

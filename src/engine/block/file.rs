@@ -100,6 +100,13 @@ impl FileWriter {
         }
     }
 
+    /// Makes room for `bytes` of encoded cells up front: a rewrite that knows about how much it
+    /// writes grows its buffer once instead of doubling it (and finishing then needs no copy).
+    pub fn reserve(mut self, bytes: usize) -> FileWriter {
+        self.data.reserve_exact(bytes);
+        self
+    }
+
     /// Records the key range of the region the run is written for.
     pub fn region(mut self, start: &[u8], end: &[u8]) -> FileWriter {
         self.header.region_start = start.to_vec();
@@ -107,15 +114,16 @@ impl FileWriter {
         self
     }
 
-    /// Adds the next cell (cells must come in cell order).
-    pub fn add(&mut self, cell: &Cell) {
+    /// Adds the next cell (cells must come in cell order), read in place: its bytes are
+    /// encoded straight into the block.
+    pub fn add(&mut self, cell: CellRef<'_>) {
         if self.block_cells == 0 {
             let mut key = Vec::new();
             write_key(
                 &mut key,
-                &cell.row,
-                &cell.family,
-                &cell.qualifier,
+                cell.row,
+                cell.family,
+                cell.qualifier,
                 cell.timestamp,
                 cell.kind,
             );
@@ -126,10 +134,11 @@ impl FileWriter {
         self.encoder.encode(&mut self.data, cell);
         self.block_cells += 1;
         if self.header.cells == 0 {
-            self.header.first_row = cell.row.clone();
+            self.header.first_row = cell.row.to_vec();
         }
-        if self.header.last_row != cell.row || self.header.cells == 0 {
-            self.header.last_row.clone_from(&cell.row);
+        if self.header.last_row.as_slice() != cell.row || self.header.cells == 0 {
+            self.header.last_row.clear();
+            self.header.last_row.extend_from_slice(cell.row);
         }
         self.header.cells += 1;
         self.header.cell_bytes += cell.size() as u64;
@@ -137,8 +146,8 @@ impl FileWriter {
         let start = self.bloom_keys.len();
         match self.header.options.bloom {
             BloomType::None => {}
-            BloomType::Row => self.bloom_keys.extend_from_slice(&cell.row),
-            BloomType::RowCol => row_col_key(&mut self.bloom_keys, &cell.row, &cell.qualifier),
+            BloomType::Row => self.bloom_keys.extend_from_slice(cell.row),
+            BloomType::RowCol => row_col_key(&mut self.bloom_keys, cell.row, cell.qualifier),
         }
         if self.header.options.bloom != BloomType::None {
             let end = self.bloom_keys.len();
@@ -182,36 +191,43 @@ impl FileWriter {
             .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
     }
 
-    /// The file's bytes.
+    /// The file's bytes: the header, the data blocks, the index and bloom, the trailer. The
+    /// header (which names the first and last row) goes in front of the data blocks in place,
+    /// so the blocks are not copied into a second buffer.
     pub fn finish(mut self) -> Vec<u8> {
         self.end_block();
-        let mut out = Vec::with_capacity(self.data.len() + self.index.len() * 48 + 128);
-        write_header(&mut out, &self.header);
-        out.extend_from_slice(&self.data);
-        let meta_at = out.len();
-        put_varint(&mut out, self.index.len() as u64);
+        let mut head = Vec::with_capacity(128);
+        write_header(&mut head, &self.header);
+        let mut meta = Vec::with_capacity(self.index.len() * 48 + 16);
+        put_varint(&mut meta, self.index.len() as u64);
         for (offset, len, cells, key, seq) in &self.index {
-            put_varint(&mut out, *offset as u64);
-            put_varint(&mut out, *len as u64);
-            put_varint(&mut out, *cells);
-            put_varint(&mut out, key.len() as u64);
-            out.extend_from_slice(key);
-            put_varint(&mut out, *seq);
+            put_varint(&mut meta, *offset as u64);
+            put_varint(&mut meta, *len as u64);
+            put_varint(&mut meta, *cells);
+            put_varint(&mut meta, key.len() as u64);
+            meta.extend_from_slice(key);
+            put_varint(&mut meta, *seq);
         }
-        out.push(self.header.options.bloom.code());
+        meta.push(self.header.options.bloom.code());
         if self.header.options.bloom != BloomType::None {
             let mut bloom = BloomBuilder::new(self.bloom_offsets.len());
             for (s, e) in &self.bloom_offsets {
                 bloom.add(self.bloom_keys.get(*s..*e).unwrap_or_default());
             }
             let (bits, hashes) = bloom.finish();
-            put_varint(&mut out, u64::from(hashes));
-            put_varint(&mut out, bits.len() as u64);
-            out.extend_from_slice(&bits);
+            put_varint(&mut meta, u64::from(hashes));
+            put_varint(&mut meta, bits.len() as u64);
+            meta.extend_from_slice(&bits);
         }
-        let meta = out.get(meta_at..).unwrap_or_default();
+        // The bloom's keys are not needed past this point.
+        self.bloom_keys = Vec::new();
+        self.bloom_offsets = Vec::new();
         let meta_len = meta.len() as u64;
-        let meta_crc = crc32fast::hash(meta);
+        let meta_crc = crc32fast::hash(&meta);
+        let mut out = std::mem::take(&mut self.data);
+        out.reserve_exact(head.len() + meta.len() + 12 + TRAILER_MAGIC.len());
+        out.splice(0..0, head);
+        out.extend_from_slice(&meta);
         out.extend_from_slice(&meta_len.to_le_bytes());
         out.extend_from_slice(&meta_crc.to_le_bytes());
         out.extend_from_slice(TRAILER_MAGIC);
@@ -289,7 +305,7 @@ impl BlockFile {
     ) -> BlockFile {
         let mut w = FileWriter::new(id, table, family, options);
         for c in cells {
-            w.add(c);
+            w.add(c.as_ref());
         }
         w.into_file()
     }
