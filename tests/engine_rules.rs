@@ -140,10 +140,12 @@ fn versions_apply_at_read_under_hbase_rules() -> TestResult {
     Ok(())
 }
 
-/// Without delete markers, a marker cell that reached a store masks nothing (a dialect
-/// without markers removes cells when it deletes; the read path only has to not mask).
+/// Without delete markers, a delete takes away the cells that exist when it is written, whatever
+/// its timestamp, and nothing written later: a later write with an older timestamp is visible
+/// at once (Bigtable: https://cloud.google.com/bigtable/docs/delete-data; `bttest`
+/// `DeleteFromColumn` removes the cells in place).
 #[test]
-fn markers_mask_nothing_without_marker_rules() -> TestResult {
+fn deletes_take_what_exists_without_marker_rules() -> TestResult {
     let clock = Clock::at(10);
     let mut e = clock.engine();
     table_with(
@@ -154,6 +156,7 @@ fn markers_mask_nothing_without_marker_rules() -> TestResult {
         },
     )?;
     e.mutate("t", b"r", &[put("f", "q", Some(1), "v")])?;
+    e.mutate("t", b"r", &[put("f", "q", Some(50), "future")])?;
     let delete = Mutation::Delete {
         family: b"f".to_vec(),
         qualifier: Some(b"q".to_vec()),
@@ -161,6 +164,18 @@ fn markers_mask_nothing_without_marker_rules() -> TestResult {
         all_versions: true,
     };
     e.mutate("t", b"r", &[delete])?;
-    assert_eq!(versions(&mut e, "r", "f", "q", 1)?, vec![(1, "v".into())]);
+    assert_eq!(versions(&mut e, "r", "f", "q", 5)?, vec![]);
+    e.mutate("t", b"r", &[put("f", "q", Some(1), "again")])?;
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 5)?,
+        vec![(1, "again".into())]
+    );
+    // A major compaction purges the delete with what it took, and changes nothing read shows.
+    e.flush("t")?;
+    e.compact("t", true)?;
+    assert_eq!(
+        versions(&mut e, "r", "f", "q", 5)?,
+        vec![(1, "again".into())]
+    );
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::error::{Error, Result};
 use super::family::FamilyDescriptor;
 use super::keys::KeyIndex;
+use super::rules::Rules;
 use super::store::Store;
 use super::table::{Region, Table, TableDescriptor, TableSettings};
 use super::Engine;
@@ -17,7 +18,8 @@ impl Engine {
         if self.tables.contains_key(&desc.name) {
             return Err(Error::TableExists(desc.name));
         }
-        if desc.families.is_empty() {
+        // HBase needs a family; a Bigtable table may start with none.
+        if desc.families.is_empty() && desc.rules == Rules::HBASE {
             return Err(Error::NoFamilies);
         }
         for f in &desc.families {
@@ -136,7 +138,7 @@ impl Engine {
                 "Family '{family}' does not exist, so it cannot be deleted"
             )));
         };
-        if t.descriptor.families.len() == 1 {
+        if t.descriptor.families.len() == 1 && t.descriptor.rules == Rules::HBASE {
             return Err(Error::IllegalArgument(
                 "Family '".to_string()
                     + family

@@ -12,6 +12,11 @@ pub(crate) struct DeleteTracker<'a> {
     family_stamp: Option<u64>,
     family_versions: Vec<u64>,
     column: Option<(&'a [u8], CellKind, u64)>,
+    /// Rules without delete markers: a delete takes away the cells written before it (a lower
+    /// sequence number) whatever their timestamps, and a later write is never masked.
+    by_seq: bool,
+    family_seq: u64,
+    column_seq: u64,
 }
 
 /// How a put fares against the markers seen, and which marker masks it.
@@ -42,8 +47,36 @@ pub struct Marker {
 }
 
 impl<'a> DeleteTracker<'a> {
+    /// A tracker for a table's rules: HBase's markers mask by timestamp; without markers, a
+    /// delete masks by sequence (see [`DeleteTracker::by_seq`]).
+    pub fn for_rules(rules: Rules) -> DeleteTracker<'a> {
+        DeleteTracker {
+            by_seq: !rules.masks_deletes(),
+            ..DeleteTracker::default()
+        }
+    }
+
     pub fn add(&mut self, cell: &CellRef<'a>) {
         let ts = cell.timestamp;
+        if self.by_seq {
+            // Deletes without markers sort before every cell they may take away (they carry
+            // the highest timestamp); the newest one of a family or column comes first.
+            match cell.kind {
+                CellKind::DeleteFamily => self.family_seq = self.family_seq.max(cell.seq),
+                CellKind::DeleteColumn | CellKind::Delete => {
+                    let same = self.column.is_some_and(|(q, _, _)| q == cell.qualifier);
+                    let seq = if same {
+                        self.column_seq.max(cell.seq)
+                    } else {
+                        cell.seq
+                    };
+                    self.column = Some((cell.qualifier, cell.kind, ts));
+                    self.column_seq = seq;
+                }
+                _ => {}
+            }
+            return;
+        }
         if self.family_stamp.is_some_and(|f| ts <= f) {
             return;
         }
@@ -65,6 +98,24 @@ impl<'a> DeleteTracker<'a> {
 
     pub fn is_deleted(&mut self, cell: &CellRef<'_>) -> Masked {
         let ts = cell.timestamp;
+        if self.by_seq {
+            // Only this cell: a later write with an older timestamp may follow in the column.
+            if cell.seq < self.family_seq {
+                return Masked::Version(Marker {
+                    kind: CellKind::DeleteFamily,
+                    timestamp: ts,
+                });
+            }
+            if let Some((q, kind, del_ts)) = self.column {
+                if q == cell.qualifier && cell.seq < self.column_seq {
+                    return Masked::Version(Marker {
+                        kind,
+                        timestamp: del_ts,
+                    });
+                }
+            }
+            return Masked::No;
+        }
         if let Some(f) = self.family_stamp.filter(|f| ts <= *f) {
             return Masked::Column(Marker {
                 kind: CellKind::DeleteFamily,
@@ -224,7 +275,7 @@ impl<'a, 's> RowResolver<'a, 's> {
             (false, false) => spec.max_versions.min(family_versions),
         };
         RowResolver {
-            deletes: DeleteTracker::default(),
+            deletes: DeleteTracker::for_rules(spec.rules),
             versions: ColumnTracker {
                 explicit: spec.columns.is_some(),
                 ..ColumnTracker::default()
@@ -282,9 +333,6 @@ impl<'a, 's> RowResolver<'a, 's> {
         }
         let (min, max) = self.spec.time_range;
         if !self.spec.raw {
-            if cell.kind.is_delete() && !self.spec.rules.masks_deletes() {
-                return Verdict::Skip;
-            }
             if cell.kind.is_delete() {
                 let applies = if self.family.keep_deleted_cells.keeps() {
                     ts >= min && ts < max
@@ -465,8 +513,8 @@ impl<'a, 'f> FateTracker<'a, 'f> {
             },
             earliest_put,
             row_start: None,
-            deletes: DeleteTracker::default(),
-            shadow: DeleteTracker::default(),
+            deletes: DeleteTracker::for_rules(rules),
+            shadow: DeleteTracker::for_rules(rules),
             versions: ColumnTracker::default(),
             skipping: None,
             purging: None,
@@ -495,8 +543,8 @@ impl<'a, 'f> FateTracker<'a, 'f> {
         let key = (cell.row, cell.family);
         if self.row_start != Some(key) {
             self.row_start = Some(key);
-            self.deletes = DeleteTracker::default();
-            self.shadow = DeleteTracker::default();
+            self.deletes = DeleteTracker::for_rules(self.rules);
+            self.shadow = DeleteTracker::for_rules(self.rules);
             self.versions = ColumnTracker::default();
             self.skipping = None;
             self.purging = None;
@@ -520,12 +568,10 @@ impl<'a, 'f> FateTracker<'a, 'f> {
                 return Fate::MarkerPurged;
             }
             let keeps = self.keeps(cell.timestamp);
-            if self.rules.masks_deletes() {
-                if pass == Pass::Read || !keeps {
-                    self.deletes.add(&cell);
-                }
-                self.shadow.add(&cell);
+            if pass == Pass::Read || !keeps {
+                self.deletes.add(&cell);
             }
+            self.shadow.add(&cell);
             return if pass == Pass::Major && !keeps {
                 Fate::MarkerPurged
             } else if pass == Pass::Major && cell.timestamp < self.earliest_put {

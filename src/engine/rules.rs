@@ -30,8 +30,10 @@ pub enum DeleteMasking {
     /// compaction purges the marker with the cells it masks (`ScanDeleteTracker`).
     #[default]
     Markers,
-    /// No markers: a delete takes its cells away when it is written, and nothing is masked at
-    /// read time.
+    /// No markers (Bigtable): a delete takes away the cells that exist when it is written and
+    /// nothing else; a later write, whatever its timestamp, is visible at once. Stored as a
+    /// delete of the highest timestamp that masks by sequence number, purged with the cells it
+    /// took at the next major compaction, and never shown.
     NoMarkers,
 }
 

@@ -127,13 +127,21 @@ impl Engine {
             }
         }
         let unit = t.descriptor.rules.timestamps;
+        let no_markers = !t.descriptor.rules.masks_deletes();
         let server_ts = if planned.iter().any(|p| p.2.is_none()) {
             unit.from_millis(self.next_timestamp())
         } else {
             0
         };
+        // Without delete markers, a delete takes away every cell its scope holds when it is
+        // written: it carries the highest timestamp, so it sorts before all of them, and masks
+        // by sequence (`resolve::DeleteTracker`), so a later write of an older timestamp is
+        // visible at once (Bigtable: https://cloud.google.com/bigtable/docs/delete-data).
         let mut cells = Vec::with_capacity(planned.len());
-        for (family, qualifier, ts, kind, value, ttl_ms) in planned {
+        for (family, qualifier, mut ts, kind, value, ttl_ms) in planned {
+            if no_markers && kind.is_delete() {
+                ts = Some(i64::MAX as u64);
+            }
             let seq = self.next_seq();
             cells.push(Cell {
                 row: row.to_vec(),
