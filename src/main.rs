@@ -19,7 +19,42 @@ mod native {
     use rowkey::engine::Engine;
     use rowkey::shell::{is_incomplete, render_caret, Shell};
 
-    const USAGE: &str = "usage: rowkey shell [FILE]\n  Reads HBase shell commands from FILE or standard input and prints HBase's answers.\n";
+    const USAGE: &str = "usage: rowkey shell [FILE]\n  Reads HBase shell commands from FILE or standard input and prints HBase's answers.\n       rowkey cbt [-project P] [-instance I]\n  Reads Bigtable cbt commands from standard input and prints cbt's answers.\n       rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]\n  Plays a workload out on a simulated HBase cluster and prints its report.\n";
+
+    /// `rowkey cbt`: Bigtable's cbt commands on standard input.
+    fn cbt(args: Vec<String>) -> i32 {
+        let started = Instant::now();
+        let env = rowkey::cbt::cli::Env {
+            args,
+            tz: std::env::var("TZ").ok(),
+            clock: Box::new(|| {
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map(|d| d.as_millis() as u64)
+                    .unwrap_or(0)
+            }),
+            timer: Box::new(move || started.elapsed().as_secs_f64() * 1000.0),
+            read_file: Box::new(|name| {
+                // Go's wording, as cbt prints it.
+                std::fs::read(name).map_err(|e| {
+                    let why = match e.kind() {
+                        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+                        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                        std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
+                        _ => e.to_string(),
+                    };
+                    format!("open {name}: {why}")
+                })
+            }),
+        };
+        let stdin = std::io::stdin();
+        rowkey::cbt::cli::run(
+            &mut stdin.lock(),
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+            env,
+        )
+    }
 
     pub fn main() -> i32 {
         let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +67,7 @@ mod native {
                     &mut std::io::stderr().lock(),
                 )
             }
+            Some("cbt") => return cbt(args[1..].to_vec()),
             _ => {
                 eprint!("{USAGE}");
                 return 2;
