@@ -52,6 +52,24 @@ fn table_with(
     )
 }
 
+/// A six-hour workload of one [`table`] on 8 region servers.
+fn single(
+    seed: u64,
+    name: &str,
+    family: &str,
+    column: &str,
+    value_size: u64,
+    key: &str,
+    ops: &str,
+) -> String {
+    workload_json(
+        seed,
+        6,
+        8,
+        &[table(name, family, column, value_size, key, ops)],
+    )
+}
+
 type Make = fn() -> String;
 
 /// Each design's workload.
@@ -146,18 +164,14 @@ fn metric_timestamp() -> String {
 /// User profiles keyed by the MD5 of the user id: 1,000 sign-ups and 10,000 profile reads a
 /// second.
 fn hashed_id() -> String {
-    workload_json(
+    single(
         3,
-        6,
-        8,
-        &[table(
-            "sg_users",
-            "u",
-            "profile",
-            512,
-            r#"[{"kind": "md5", "of": "id", "digits": 32}, {"kind": "sequence", "name": "id", "format": {"width": 10}}]"#,
-            r#"[{"kind": "put_new", "rate": {"per_sec": 1000}}, {"kind": "get", "rate": {"per_sec": 10000}, "choose": "uniform"}]"#,
-        )],
+        "sg_users",
+        "u",
+        "profile",
+        512,
+        r#"[{"kind": "md5", "of": "id", "digits": 32}, {"kind": "sequence", "name": "id", "format": {"width": 10}}]"#,
+        r#"[{"kind": "put_new", "rate": {"per_sec": 1000}}, {"kind": "get", "rate": {"per_sec": 10000}, "choose": "uniform"}]"#,
     )
 }
 
@@ -289,20 +303,16 @@ fn tall_vs_wide() -> String {
 /// Mentions keyed `hash(mentioned) + hash(mentioning)`; "who mentioned X" is a prefix scan of
 /// the first hash.
 fn mentions() -> String {
-    workload_json(
+    single(
         8,
-        6,
-        8,
-        &[table(
-            "sg_mentions",
-            "m",
-            "message",
-            140,
-            r#"[{"kind": "md5", "of": "mentioned", "digits": 8}, {"kind": "md5", "of": "by", "digits": 8},
+        "sg_mentions",
+        "m",
+        "message",
+        140,
+        r#"[{"kind": "md5", "of": "mentioned", "digits": 8}, {"kind": "md5", "of": "by", "digits": 8},
                 {"kind": "entity", "name": "mentioned", "count": 1000000, "distribution": {"zipf": {"s": 1.0}}, "format": {"width": 7}},
                 {"kind": "entity", "name": "by", "count": 1000000, "format": {"width": 7}}, {"kind": "timestamp"}]"#,
-            r#"[{"kind": "put_new", "rate": {"per_sec": 3000}}, {"kind": "prefix_scan", "rate": {"per_sec": 1000}, "choose": "fresh", "fields": 1, "limit": 50}]"#,
-        )],
+        r#"[{"kind": "put_new", "rate": {"per_sec": 3000}}, {"kind": "prefix_scan", "rate": {"per_sec": 1000}, "choose": "fresh", "fields": 1, "limit": 50}]"#,
     )
 }
 
@@ -332,18 +342,14 @@ fn short_names() -> String {
 /// Posts keyed `<user>_<Long.MAX_VALUE - ts>`: 3,000 posts a second from a million users (a
 /// few prolific, Zipf), and 20,000 reads a second of a user's 20 newest posts.
 fn weibo_posts() -> String {
-    workload_json(
+    single(
         10,
-        6,
-        8,
-        &[table(
-            "wb_post",
-            "cf",
-            "content",
-            300,
-            r#"[{"kind": "entity", "count": 1000000, "distribution": {"zipf": {"s": 1.05}}, "format": {"width": 7}}, {"kind": "constant", "text": "_"}, {"kind": "timestamp", "encoding": "reverse_decimal"}]"#,
-            r#"[{"kind": "put_new", "rate": {"per_sec": 3000}}, {"kind": "prefix_scan", "rate": {"per_sec": 20000}, "choose": "fresh", "fields": 2, "limit": 20}]"#,
-        )],
+        "wb_post",
+        "cf",
+        "content",
+        300,
+        r#"[{"kind": "entity", "count": 1000000, "distribution": {"zipf": {"s": 1.05}}, "format": {"width": 7}}, {"kind": "constant", "text": "_"}, {"kind": "timestamp", "encoding": "reverse_decimal"}]"#,
+        r#"[{"kind": "put_new", "rate": {"per_sec": 3000}}, {"kind": "prefix_scan", "rate": {"per_sec": 20000}, "choose": "fresh", "fields": 2, "limit": 20}]"#,
     )
 }
 
@@ -371,53 +377,41 @@ fn weibo_inbox() -> String {
 /// Actions keyed `<user><Long.MAX_VALUE - ts><event id>`: 5,000 a second from 100,000 users;
 /// "the 10 most recent actions of user X, skipping 20" reads 30 rows under the user.
 fn user_action() -> String {
-    workload_json(
+    single(
         12,
-        6,
-        8,
-        &[table(
-            "cs_action",
-            "name",
-            "action",
-            50,
-            r#"[{"kind": "entity", "count": 100000, "distribution": {"zipf": {"s": 0.9}}, "format": {"width": 6}}, {"kind": "timestamp", "encoding": "reverse_decimal"}, {"kind": "sequence", "format": {"width": 6}}]"#,
-            r#"[{"kind": "put_new", "rate": {"per_sec": 5000}}, {"kind": "prefix_scan", "rate": {"per_sec": 1000}, "choose": "fresh", "fields": 1, "limit": 30}]"#,
-        )],
+        "cs_action",
+        "name",
+        "action",
+        50,
+        r#"[{"kind": "entity", "count": 100000, "distribution": {"zipf": {"s": 0.9}}, "format": {"width": 6}}, {"kind": "timestamp", "encoding": "reverse_decimal"}, {"kind": "sequence", "format": {"width": 6}}]"#,
+        r#"[{"kind": "put_new", "rate": {"per_sec": 5000}}, {"kind": "prefix_scan", "rate": {"per_sec": 1000}, "choose": "fresh", "fields": 1, "limit": 30}]"#,
     )
 }
 
 /// An access log keyed `<time><inc_counter>`: 10,000 requests a second, analysed by five-minute
 /// windows.
 fn access_log() -> String {
-    workload_json(
+    single(
         13,
-        6,
-        8,
-        &[table(
-            "cs_access",
-            "http",
-            "url",
-            200,
-            r#"[{"kind": "timestamp"}, {"kind": "sequence", "format": {"width": 6}}]"#,
-            r#"[{"kind": "put_new", "rate": {"per_sec": 10000}}, {"kind": "window_scan", "rate": {"per_sec": 1}, "choose": "fresh", "fields": 0, "window_ms": 300000, "limit": 3000000}]"#,
-        )],
+        "cs_access",
+        "http",
+        "url",
+        200,
+        r#"[{"kind": "timestamp"}, {"kind": "sequence", "format": {"width": 6}}]"#,
+        r#"[{"kind": "put_new", "rate": {"per_sec": 10000}}, {"kind": "window_scan", "rate": {"per_sec": 1}, "choose": "fresh", "fields": 0, "window_ms": 300000, "limit": 3000000}]"#,
     )
 }
 
 /// Blog posts keyed `<blogger>_<Long.MAX_VALUE - ts>`: 500 posts a second from 100,000
 /// bloggers, and "a blogger's posts of the last month" as a time-window scan.
 fn csdn_blog() -> String {
-    workload_json(
+    single(
         14,
-        6,
-        8,
-        &[table(
-            "blog",
-            "cf",
-            "content",
-            4000,
-            r#"[{"kind": "entity", "count": 100000, "distribution": {"zipf": {"s": 1.0}}, "format": {"width": 6}}, {"kind": "constant", "text": "_"}, {"kind": "timestamp", "encoding": "reverse_decimal"}]"#,
-            r#"[{"kind": "put_new", "rate": {"per_sec": 500}}, {"kind": "window_scan", "rate": {"per_sec": 2000}, "choose": "fresh", "fields": 2, "window_ms": 2592000000, "limit": 100}]"#,
-        )],
+        "blog",
+        "cf",
+        "content",
+        4000,
+        r#"[{"kind": "entity", "count": 100000, "distribution": {"zipf": {"s": 1.0}}, "format": {"width": 6}}, {"kind": "constant", "text": "_"}, {"kind": "timestamp", "encoding": "reverse_decimal"}]"#,
+        r#"[{"kind": "put_new", "rate": {"per_sec": 500}}, {"kind": "window_scan", "rate": {"per_sec": 2000}, "choose": "fresh", "fields": 2, "window_ms": 2592000000, "limit": 100}]"#,
     )
 }
