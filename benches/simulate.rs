@@ -8,35 +8,12 @@
 //!     cargo bench --bench simulate
 //!     cargo bench --profile test-opt --bench simulate     # optimized like the test suite
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rowkey::simulate::{simulate, Options, Report, Workload};
 
-/// The system allocator, counting the bytes live now and the most live.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+#[path = "common/counting.rs"]
+mod counting;
 
 /// The process's peak resident set (VmHWM) in kB, where /proc has it.
 fn peak_rss_kb() -> Option<u64> {
@@ -102,7 +79,7 @@ fn main() {
     println!("  wall time       {:>11.3} s", elapsed.as_secs_f64());
     println!(
         "  heap peak       {:>11.1} MB",
-        PEAK.load(Ordering::Relaxed) as f64 / 1_048_576.0
+        counting::peak() as f64 / 1_048_576.0
     );
     if let Some(kb) = peak_rss_kb() {
         println!("  peak resident   {:>11.1} MB", kb as f64 / 1024.0);

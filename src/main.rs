@@ -19,7 +19,7 @@ mod native {
     use rowkey::engine::Engine;
     use rowkey::shell::{is_incomplete, render_caret, Shell, TimeFormat};
 
-    const USAGE: &str = "usage: rowkey shell [-D key=value]... [FILE]\n  Reads HBase shell commands from FILE or standard input and prints HBase's answers.\n  -D hbase.shell.timestamp.format.epoch=true prints timestamps as epoch milliseconds.\n       rowkey cbt [-project P] [-instance I]\n  Reads Bigtable cbt commands from standard input and prints cbt's answers.\n";
+    const USAGE: &str = "usage: rowkey shell [-D key=value]... [FILE]\n  Reads HBase shell commands from FILE or standard input and prints HBase's answers.\n  -D hbase.shell.timestamp.format.epoch=true prints timestamps as epoch milliseconds.\n       rowkey cbt [-project P] [-instance I]\n  Reads Bigtable cbt commands from standard input and prints cbt's answers.\n       rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]\n  Plays a workload out on a simulated HBase cluster and prints its report.\n";
 
     /// `rowkey cbt`: Bigtable's cbt commands on standard input.
     fn cbt(args: Vec<String>) -> i32 {

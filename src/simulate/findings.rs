@@ -25,7 +25,8 @@ pub const HIGH_WRITE_PRESSURE: f64 = 0.8;
 pub const PRESSURE_SUSTAINED_MS: u64 = 600_000;
 /// A single row taking this share (or more) of its table's reads or writes is a hot row.
 pub const HOT_ROW_SHARE: f64 = 0.01;
-/// A single row's share is only trusted on this many samples hitting it.
+/// A single row's figures (its share, its bytes, its cells) are only trusted on this many
+/// samples hitting it.
 pub const HOT_ROW_MIN_SAMPLES: u32 = 10;
 /// A row this large (bytes, as stored) is a large row (Bigtable's advice: rows under 100 MB).
 pub const LARGE_ROW_BYTES: f64 = 100.0 * 1024.0 * 1024.0;
@@ -292,7 +293,7 @@ fn hot_rows(run: &TableRun, out: &mut Vec<Finding>) {
                     "share of the table's operations of its kind",
                     HOT_ROW_SHARE,
                     Compare::AtLeast,
-                    "Spread one row's traffic: write new rows (memusage#<ts>) instead of one, or buffer hot counters in memory and write periodically.",
+                    "Spread one row's traffic: write each event as a row of its own (name#<ts>) instead of rewriting one, cache its reads, or buffer a hot counter in memory and write it periodically.",
                 ));
             }
         }
@@ -306,7 +307,8 @@ fn large_and_wide_rows(
     out: &mut Vec<Finding>,
 ) {
     // Bytes per row from the writes that hit it (estimated: samples × weight).
-    let mut bytes: std::collections::HashMap<&[u8], (f64, f64)> = std::collections::HashMap::new();
+    let mut bytes: std::collections::HashMap<&[u8], (f64, f64, u32)> =
+        std::collections::HashMap::new();
     let dynamic_cells: f64 = table
         .families
         .iter()
@@ -321,9 +323,12 @@ fn large_and_wide_rows(
             let e = bytes.entry(s.key(&run.keys)).or_default();
             e.0 += s.bytes;
             e.1 += s.weight * dynamic_cells;
+            e.2 += 1;
         }
     }
-    if let Some((key, (b, _))) = bytes
+    // A row's figures are only trusted on enough samples hitting it.
+    bytes.retain(|_, v| v.2 >= HOT_ROW_MIN_SAMPLES);
+    if let Some((key, (b, _, _))) = bytes
         .iter()
         .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0).then_with(|| b.0.cmp(a.0)))
     {
@@ -341,7 +346,7 @@ fn large_and_wide_rows(
     }
     if dynamic_cells > 0.0 {
         let days = workload.duration_ms as f64 / 86_400_000.0;
-        if let Some((key, (_, cells))) = bytes
+        if let Some((key, (_, cells, _))) = bytes
             .iter()
             .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then_with(|| b.0.cmp(a.0)))
         {

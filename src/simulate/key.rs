@@ -229,6 +229,22 @@ impl KeyMaker {
         Some(share)
     }
 
+    /// How many distinct keys the template can make: `None` when a field is per row (a
+    /// sequence, a timestamp). Fields made from another (an md5, a salt of a field) add none.
+    pub fn cardinality(&self) -> Option<f64> {
+        let mut k = 1.0;
+        for (i, field) in self.fields.iter().enumerate() {
+            match field {
+                KeyField::Sequence { .. } | KeyField::Timestamp { .. } => return None,
+                KeyField::Entity { count, .. } => k *= *count as f64,
+                KeyField::Salt { buckets, .. } if self.sources[i].is_none() => k *= *buckets as f64,
+                KeyField::Choice { options, .. } => k *= options.len() as f64,
+                _ => {}
+            }
+        }
+        Some(k)
+    }
+
     /// The index of the first timestamp field, if any.
     pub fn timestamp_field(&self) -> Option<usize> {
         self.fields

@@ -242,6 +242,8 @@ struct TableSim<'a> {
     keys: Vec<u8>,
     made: Vec<Made>,
     rows_made: u64,
+    /// Rows the put samples stand for, fractions included.
+    rows_owed: f64,
     rows_deleted: f64,
     /// Per family: KeyValue bytes of a put of the row without its key.
     family_bytes: Vec<(f64, f64)>,
@@ -340,6 +342,7 @@ impl<'a> TableSim<'a> {
             keys: Vec::new(),
             made: Vec::new(),
             rows_made: 0,
+            rows_owed: 0.0,
             rows_deleted: 0.0,
             family_bytes,
             families_len: table.families.iter().map(|f| f.name.len() as u64).collect(),
@@ -493,7 +496,12 @@ impl<'a> TableSim<'a> {
             Choose::Uniform | Choose::Fresh => within(0),
             Choose::WithinMs { ms } => within(self.row_at(now - ms as f64).min(n - 1)),
             Choose::Recent { half_life_ms } => {
-                let age = -(half_life_ms as f64) * (1.0 - u).log2();
+                // The age's law truncated to the rows there are: from now back to the first
+                // row's making.
+                let h = (half_life_ms as f64).max(1.0);
+                let oldest = now - self.made.first().map_or(now, |m| m.at);
+                let reach = 1.0 - (-oldest.max(0.0) / h).exp2();
+                let age = -h * (1.0 - u * reach).log2();
                 self.row_at(now - age).min(n - 1)
             }
         })
@@ -557,7 +565,9 @@ impl<'a> TableSim<'a> {
 
     fn put_new(&mut self, step: usize, op: u16, kind: SampleKind, at: f64, weight: f64, span: f64) {
         let first = self.rows_made;
-        let rows = weight.round().max(1.0) as u64;
+        // Whole rows, rounded on the running total so fractions add up.
+        self.rows_owed += weight;
+        let rows = (self.rows_owed.round() as u64).saturating_sub(first);
         self.made.push(Made {
             first,
             count: rows as f64,
@@ -1017,9 +1027,17 @@ impl<'a> TableSim<'a> {
             .map(|s| s.weight)
             .sum();
         let bytes: f64 = self.samples.iter().map(|s| s.bytes).sum();
+        // Rows: the puts of new rows less the deletes; when the key has no per-row field its
+        // keys repeat, and the rows are the distinct keys n puts reach among the template's
+        // K keys, estimated as if drawn alike: K (1 - e^(-n / K)).
+        let made = self.rows_made as f64;
+        let rows = match self.maker.cardinality() {
+            Some(k) if k > 0.0 => k * (1.0 - (-made / k).exp()),
+            _ => made,
+        };
         let totals = Totals {
             ops,
-            rows: (self.rows_made as f64 - self.rows_deleted).max(0.0).round() as u64,
+            rows: (rows - self.rows_deleted).max(0.0).round() as u64,
             bytes: bytes.round() as u64,
         };
         let mut run = TableRun {
