@@ -11,6 +11,7 @@
 
 use std::ops::Range;
 
+use crate::kit::text::{plural, thousands};
 use crate::shell::{commands, Continuation, Outcome, ReadTrace, Script, Shell};
 
 /// Most history lines kept.
@@ -182,7 +183,7 @@ impl Entry {
         let mut parts: Vec<String> = counts
             .iter()
             .take(3)
-            .map(|(n, c)| format!("{} {}", thousands(*c as u64), plural(n, *c)))
+            .map(|(n, c)| format!("{} {}", thousands(*c as u64), plural(*c as u64, n)))
             .collect();
         if counts.len() > 3 {
             let rest: usize = counts.iter().skip(3).map(|(_, c)| c).sum();
@@ -232,34 +233,6 @@ impl Entry {
 /// `hbase:007:0> `.
 pub fn prompt(number: usize) -> String {
     format!("hbase:{number:03}:0> ")
-}
-
-/// 50000 → "50,000".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A count and its noun for a person to read: `1 cell`, `1,024 cells`.
-pub fn count_of(n: u64, noun: &str) -> String {
-    format!("{} {}", thousands(n), plural(noun, n as usize))
-}
-
-fn plural(name: &str, n: usize) -> String {
-    if n == 1 {
-        name.to_string()
-    } else if name.ends_with('s') || name.ends_with("sh") {
-        format!("{name}es")
-    } else {
-        format!("{name}s")
-    }
 }
 
 fn seconds(ms: f64) -> String {

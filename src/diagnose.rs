@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 
 use crate::engine::{Engine, KeyEntry, Op, OpKind, Table};
+use crate::kit::text::{human_bytes, thousands};
 
 /// Operations the rules look back over.
 pub const WINDOW: usize = 10_000;
@@ -201,6 +202,10 @@ pub fn run(evidence: &Evidence) -> Vec<Finding> {
         .collect()
 }
 
+/// The share of the recent writes (or of a few prefixes' writes) above which they are said to
+/// pile up in one place: 80 %.
+pub const HOT_SHARE: f64 = 0.8;
+
 // ---- the rules -------------------------------------------------------------------------
 
 /// Writes pile up at the end of the key order: a growing key (a timestamp, a sequence).
@@ -212,11 +217,11 @@ fn growing_key(e: &Evidence) -> Option<Finding> {
         Some((0, kt)) if !kt.reversed => "the key starts with a timestamp, which only grows",
         _ => "the key starts with a growing value",
     };
-    let n = group(e.writes.len() as u64);
+    let n = thousands(e.writes.len() as u64);
     // A row written after every other row lies in the last region, whatever splits came since.
     let share = e.end_share(true);
     if e.regions >= 2 {
-        (share >= 0.8).then(|| Finding {
+        (share >= HOT_SHARE).then(|| Finding {
             rule: "growing-key",
             text: format!(
                 "{} % of the last {n} writes went to the last region: {what}. Each split leaves the old rows behind and the new last region takes every write again.",
@@ -224,7 +229,7 @@ fn growing_key(e: &Evidence) -> Option<Finding> {
             ),
         })
     } else {
-        (share >= 0.8).then(|| Finding {
+        (share >= HOT_SHARE).then(|| Finding {
             rule: "growing-key",
             text: format!(
                 "{} % of the last {n} writes added a row after every other row: {what}. Once the table splits, only its last region will take writes.",
@@ -239,7 +244,7 @@ fn decreasing_key(e: &Evidence) -> Option<Finding> {
     if e.writes.len() < MIN_WRITES || !e.many_rows() {
         return None;
     }
-    let n = group(e.writes.len() as u64);
+    let n = thousands(e.writes.len() as u64);
     let prefix = common_prefix(e.writes.iter().map(|w| w.start.as_slice()));
     let under = if prefix.is_empty() {
         String::new()
@@ -261,7 +266,7 @@ fn decreasing_key(e: &Evidence) -> Option<Finding> {
     } else {
         "added a row before every other row"
     };
-    if share < 0.8 {
+    if share < HOT_SHARE {
         // A reversed timestamp after a prefix writes at the start of that prefix's rows.
         return None;
     }
@@ -299,7 +304,7 @@ fn low_cardinality_prefix(e: &Evidence) -> Option<Finding> {
         rule: "low-cardinality-prefix",
         text: format!(
             "All {} rows start with one of only {} values ({}{}), the largest holding {} % of them: rows with one prefix sit together, so at most {} regions share the writes however large the table grows.",
-            group(e.rows as u64),
+            thousands(e.rows as u64),
             prefixes.len(),
             names.join(", "),
             if prefixes.len() > 4 { ", …" } else { "" },
@@ -330,7 +335,7 @@ fn hot_row(e: &Evidence) -> Option<Finding> {
         text: format!(
             "{} % of the last {} operations hit the one row '{}': a row is never split, so one region serves all of them.",
             percent(share),
-            group(e.ops.len() as u64),
+            thousands(e.ops.len() as u64),
             crate::bytes::to_printable(row)
         ),
     })
@@ -352,7 +357,7 @@ fn wide_row(e: &Evidence) -> Option<Finding> {
         format!(
             ", and {} % of the last {} writes added to it: it grows without bound, and a row is never split, so its region cannot shed it",
             percent(into as f64 / e.writes.len().max(1) as f64),
-            group(e.writes.len() as u64)
+            thousands(e.writes.len() as u64)
         )
     } else {
         ": a row is never split, so its region cannot shed it".to_string()
@@ -362,9 +367,9 @@ fn wide_row(e: &Evidence) -> Option<Finding> {
         text: format!(
             "Row '{}' holds {} cells ({}) where the median row holds {}{growing}.",
             crate::bytes::to_printable(&widest.key),
-            group(u64::from(widest.cells)),
+            thousands(u64::from(widest.cells)),
             human_bytes(widest.bytes),
-            group(u64::from(e.median_cells))
+            thousands(u64::from(e.median_cells))
         ),
     })
 }
@@ -376,8 +381,8 @@ fn wide_row(e: &Evidence) -> Option<Finding> {
 fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
     if e.writes.len() < MIN_WRITES
         || !e.many_rows()
-        || e.end_share(true) >= 0.8
-        || e.end_share(false) >= 0.8
+        || e.end_share(true) >= HOT_SHARE
+        || e.end_share(false) >= HOT_SHARE
     {
         return None;
     }
@@ -413,7 +418,7 @@ fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
         .iter()
         .fold((0, 0), |a, t| (a.0 + t.1.up, a.1 + t.1.down));
     let moves = in_top.saturating_sub(top.len());
-    if (in_top as f64) < 0.8 * n as f64 || moves < 50 {
+    if (in_top as f64) < HOT_SHARE * n as f64 || moves < 50 {
         return None;
     }
     let rising = up as f64 >= 0.9 * moves as f64;
@@ -429,7 +434,7 @@ fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
         }
     });
     let in_top: usize = top.iter().map(|t| t.1.writes).sum();
-    if (in_top as f64) < 0.8 * n as f64 {
+    if (in_top as f64) < HOT_SHARE * n as f64 {
         return None;
     }
     let names: Vec<String> = top
@@ -451,7 +456,7 @@ fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
         text: format!(
             "{} % of the last {} writes went to {place} of only {k} key prefix{} ({}), the busiest taking {} %: under each prefix {how}, so each prefix's newest rows sit in one region, and at most {k} region{} take the writes however the table splits.",
             percent(in_top as f64 / n as f64),
-            group(n as u64),
+            thousands(n as u64),
             if k == 1 { "" } else { "es" },
             names.join(", "),
             percent(busiest),
@@ -490,7 +495,7 @@ fn salted_fan_out(e: &Evidence) -> Option<Finding> {
     let lately = if ranges > 0 {
         format!(
             " Of the last operations, {} were range reads.",
-            group(ranges as u64)
+            thousands(ranges as u64)
         )
     } else {
         String::new()
@@ -511,7 +516,7 @@ fn cell_overhead(e: &Evidence) -> Option<Finding> {
     }
     let cells = e.cell_sizes.len() as f64;
     let key: f64 = e.cell_sizes.iter().map(|c| c.0 as f64).sum::<f64>() / cells
-        + crate::designs::lesson::KEYVALUE_OVERHEAD as f64;
+        + crate::engine::KEYVALUE_FRAMING as f64;
     let value: f64 = e.cell_sizes.iter().map(|c| c.1 as f64).sum::<f64>() / cells;
     if key < 40.0 || key < 3.0 * value.max(1.0) {
         return None;
@@ -523,7 +528,7 @@ fn cell_overhead(e: &Evidence) -> Option<Finding> {
             key,
             value,
             key / value.max(1.0),
-            group(e.cell_sizes.len() as u64)
+            thousands(e.cell_sizes.len() as u64)
         ),
     })
 }
@@ -615,15 +620,7 @@ fn civil_ms(text: &str) -> Option<u64> {
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 59 {
         return None;
     }
-    // Days since 1970-01-01 of a proleptic Gregorian date (the era arithmetic of
-    // `days_from_civil`: years start in March, so the leap day ends one).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
+    let days = crate::kit::civil::days_from_civil(y, m as u32, d as u32);
     let secs = days * 86_400 + hh * 3_600 + mm * 60 + ss;
     u64::try_from(secs).ok().map(|s| s * 1000)
 }
@@ -671,38 +668,9 @@ fn percent(share: f64) -> String {
     format!("{:.0}", share * 100.0)
 }
 
-/// A count with thousands separated: 10,000.
-pub fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn human_bytes(n: u64) -> String {
-    match n {
-        n if n >= 1 << 20 => format!("{:.1} MB", n as f64 / (1 << 20) as f64),
-        n if n >= 1 << 10 => format!("{:.1} KB", n as f64 / 1024.0),
-        n => format!("{n} bytes"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(10_000), "10,000");
-        assert_eq!(group(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn times_in_keys() {

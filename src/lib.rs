@@ -6,6 +6,7 @@ pub mod diagnose;
 pub mod engine;
 pub mod filter;
 pub mod import;
+pub mod kit;
 pub mod persist;
 pub mod share;
 pub mod shell;

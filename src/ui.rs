@@ -71,15 +71,6 @@ pub(crate) fn show_key(key: &[u8], display: prefs::KeyDisplay) -> String {
     }
 }
 
-/// Bytes as a person reads them: `62 B`, `3.4 KB`, `1.2 MB`.
-pub(crate) fn human_bytes(n: u64) -> String {
-    match n {
-        0..=1023 => format!("{n} B"),
-        1024..=1_048_575 => format!("{:.1} KB", n as f64 / 1024.0),
-        _ => format!("{:.1} MB", n as f64 / 1_048_576.0),
-    }
-}
-
 /// Scrolls the first element matching `selector` to the top of its scrolling pane (or of the
 /// page, when the panes stack), so what a click just opened is in sight.
 pub(crate) fn bring_into_view(selector: &str) {
