@@ -1,5 +1,7 @@
 //! Rowkey: an HBase schema-design playground.
 pub mod bytes;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod console;
 pub mod designs;
 pub mod diagnose;

@@ -1,5 +1,5 @@
-//! Rowkey's binary: in the browser it mounts the app; natively it is `rowkey shell [FILE]`, the
-//! HBase shell over standard input or a script.
+//! Rowkey's binary: in the browser it mounts the app; natively it is the command line of
+//! [`rowkey::cli`] (`rowkey shell [FILE] [-D key=value]...`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -8,98 +8,6 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    std::process::exit(native::main());
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-mod native {
-    use std::io::{BufRead, Write};
-    use std::time::{Instant, SystemTime, UNIX_EPOCH};
-
-    use rowkey::engine::Engine;
-    use rowkey::shell::{is_incomplete, render_caret, Shell};
-
-    const USAGE: &str = "usage: rowkey shell [FILE]\n  Reads HBase shell commands from FILE or standard input and prints HBase's answers.\n";
-
-    pub fn main() -> i32 {
-        let args: Vec<String> = std::env::args().skip(1).collect();
-        match args.first().map(String::as_str) {
-            Some("shell") => {}
-            _ => {
-                eprint!("{USAGE}");
-                return 2;
-            }
-        }
-        let clock = Box::new(|| {
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_millis() as u64)
-                .unwrap_or(0)
-        });
-        let started = Instant::now();
-        let timer = Box::new(move || started.elapsed().as_secs_f64() * 1000.0);
-        let mut shell = Shell::new(Engine::new(clock), timer);
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        let input: Box<dyn BufRead> = match args.get(1) {
-            Some(path) => match std::fs::File::open(path) {
-                Ok(f) => Box::new(std::io::BufReader::new(f)),
-                Err(e) => {
-                    eprintln!("rowkey: cannot open {path}: {e}");
-                    return 1;
-                }
-            },
-            None => Box::new(std::io::stdin().lock()),
-        };
-        let mut pending = String::new();
-        for (number, line) in input.split(b'\n').enumerate() {
-            let mut line = match line {
-                Ok(line) => line,
-                Err(e) => {
-                    eprintln!("rowkey: cannot read line {}: {e}", number + 1);
-                    return 1;
-                }
-            };
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            // Shell input is text: a line that is not UTF-8 is reported and skipped, and the
-            // rest still runs, as with any other bad line.
-            let line = match String::from_utf8(line) {
-                Ok(line) => line,
-                Err(e) => {
-                    let at = e.utf8_error().valid_up_to();
-                    let byte = e.as_bytes().get(at).copied().unwrap_or_default();
-                    let _ = writeln!(
-                        out,
-                        "ERROR: line {} is not UTF-8 text (byte 0x{byte:02X} at column {}): write bytes as \"\\x{byte:02X}\" inside a double-quoted string",
-                        number + 1,
-                        at + 1
-                    );
-                    continue;
-                }
-            };
-            pending.push_str(&line);
-            pending.push('\n');
-            if is_incomplete(&pending) {
-                continue;
-            }
-            run(&mut shell, &pending, &mut out);
-            pending.clear();
-        }
-        if !pending.trim().is_empty() {
-            run(&mut shell, &pending, &mut out);
-        }
-        0
-    }
-
-    fn run(shell: &mut Shell, text: &str, out: &mut impl Write) {
-        for outcome in shell.run(text) {
-            let _ = out.write_all(outcome.output.as_bytes());
-            if let Some(err) = &outcome.error {
-                let _ = out.write_all(render_caret(text, &err.span).as_bytes());
-            }
-            let _ = out.flush();
-        }
-    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::exit(rowkey::cli::main(&args));
 }

@@ -106,6 +106,8 @@ pub struct Shell {
     pub gen_budget: Option<usize>,
     /// Table references by variable name (`t = get_table 't1'`), to the table's name.
     refs: std::collections::BTreeMap<String, String>,
+    /// Properties given as `-D key=value` ([`Shell::set_property`]).
+    properties: std::collections::BTreeMap<String, String>,
 }
 
 /// The commands a table reference runs, as hbase-shell's `hbase/table.rb` adds them to
@@ -138,7 +140,19 @@ impl Shell {
             page_rows: None,
             gen_budget: None,
             refs: std::collections::BTreeMap::new(),
+            properties: std::collections::BTreeMap::new(),
         }
+    }
+
+    /// Sets a property as `hbase shell -D key=value` does. Every key is kept; keys the shell
+    /// does not act on are accepted silently, as HBase accepts any configuration key.
+    pub fn set_property(&mut self, key: &str, value: &str) {
+        self.properties.insert(key.to_string(), value.to_string());
+    }
+
+    /// A property's value, when it was set.
+    pub fn property(&self, key: &str) -> Option<&str> {
+        self.properties.get(key).map(String::as_str)
     }
 
     /// Runs every command in `input` in order; a failing command does not stop the rest.
