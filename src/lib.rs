@@ -1,4 +1,5 @@
 //! Rowkey: an HBase schema-design playground.
+pub mod analysis;
 pub mod bytes;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
