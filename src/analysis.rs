@@ -12,14 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::shell::{commands, parse_script, Value};
 
-/// The command language a script is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// The HBase shell (`put 't', 'r', 'f:q', 'v'`).
-    HBase,
-    /// Bigtable's `cbt` tool (`cbt set t r f:q=v`, the leading `cbt` optional).
-    Cbt,
-}
+pub use crate::shell::commands::Dialect;
 
 /// What a command does to the table its table argument names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,15 +63,10 @@ const fn cbt(name: &'static str, effect: Effect) -> DialectCommand {
     }
 }
 
-/// HBase shell commands whose first argument is not a table.
-const HBASE_NO_TABLE: &[&str] = &["help", "clear", "list", "show_filters", "table_help"];
-
 /// The HBase shell's command of that name, as the analysis sees it.
 fn hbase_command(name: &str) -> Option<DialectCommand> {
     let spec = commands::find(name)?;
-    if HBASE_NO_TABLE.contains(&spec.name) || spec.group == commands::Group::Cluster {
-        return None;
-    }
+    let table_arg = spec.table_arg()?;
     let effect = match spec.name {
         "create" => Effect::Creates,
         _ if spec.writes => Effect::Changes,
@@ -87,7 +75,7 @@ fn hbase_command(name: &str) -> Option<DialectCommand> {
     Some(DialectCommand {
         name: spec.name,
         effect,
-        table_arg: 0,
+        table_arg,
     })
 }
 
@@ -142,22 +130,23 @@ impl Analyzer {
     fn hbase(&mut self, text: &str) -> Vec<Access> {
         let mut out = Vec::new();
         for cmd in parse_script(text).into_iter().flatten() {
-            let first = match cmd.args.first().map(|a| &a.value) {
-                Some(Value::Str(b)) => Some(String::from_utf8_lossy(b).into_owned()),
-                _ => None,
-            };
             // `t.method args` is `method 'table', args`; a bare `t` reads nothing.
-            let (name, table) = match cmd.name.split_once('.') {
+            let (name, reference) = match cmd.name.split_once('.') {
                 Some((var, method)) => match self.refs.get(var) {
-                    Some(table) => (method.to_string(), Some(table.clone())),
+                    Some(table) => (method, Some(table.clone())),
                     None => continue,
                 },
                 None if cmd.args.is_empty() && self.refs.contains_key(&cmd.name) => continue,
-                None => (cmd.name.clone(), first),
+                None => (cmd.name.as_str(), None),
             };
-            let Some(spec) = hbase_command(&name) else {
+            let Some(spec) = hbase_command(name) else {
                 continue;
             };
+            let table =
+                reference.or_else(|| match cmd.args.get(spec.table_arg).map(|a| &a.value) {
+                    Some(Value::Str(b)) => Some(String::from_utf8_lossy(b).into_owned()),
+                    _ => None,
+                });
             if let (Some((var, _)), Some(table), "get_table" | "create") =
                 (&cmd.target, &table, spec.name)
             {
