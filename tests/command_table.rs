@@ -1,11 +1,12 @@
 //! A walk over the one table of commands: every command has help, every example in its help
 //! runs without error, completing the start of each name offers the name, and table
-//! references run exactly the commands the table marks.
+//! references run exactly the commands the table marks. The same for the table of filters.
 
 mod common;
 
 use common::TestResult;
 use rowkey::engine::Engine;
+use rowkey::filter::{parse_filter, FILTERS};
 use rowkey::shell::commands::{Group, Role, COMMANDS};
 use rowkey::shell::{complete, is_incomplete, Shell};
 
@@ -148,4 +149,37 @@ fn table_references_run_the_marked_commands() {
         });
         assert_eq!(refused, !spec.table_method, "t.{}", spec.name);
     }
+}
+
+#[test]
+fn every_filter_example_parses_runs_and_completes() -> TestResult {
+    let mut sh = fresh();
+    let shown: String = sh
+        .run("show_filters")
+        .into_iter()
+        .map(|o| o.output)
+        .collect();
+    let mut names: Vec<&str> = FILTERS.iter().map(|f| f.name).collect();
+    names.sort_unstable();
+    let listed: Vec<&str> = shown.lines().filter(|l| !l.starts_with("Took ")).collect();
+    assert_eq!(listed, names);
+    for f in FILTERS {
+        assert!(
+            f.example.starts_with(&format!("{}(", f.name)),
+            "{}",
+            f.example
+        );
+        parse_filter(f.example).map_err(|e| format!("{}: {}", f.example, e.message))?;
+        let scan = format!("scan 't1', {{FILTER => \"{}\"}}", f.example);
+        for o in sh.run(&scan) {
+            assert!(o.error.is_none(), "{scan}: {:?}", o.error);
+        }
+        let typed = format!(
+            "scan 't1', {{FILTER => \"{}",
+            &f.name[..f.name.len().min(4)]
+        );
+        let offered = complete(&typed, typed.len(), &sh.engine).candidates;
+        assert!(offered.iter().any(|c| c == f.name), "{typed}: {offered:?}");
+    }
+    Ok(())
 }

@@ -8,7 +8,7 @@ use super::ast::quote;
 use super::commands::{self, CommandSpec, Role, COMMANDS};
 use super::lexer::{step, Raw, Tok};
 use crate::engine::{Engine, Scan};
-use crate::filter::{parse_filter, FILTER_NAMES};
+use crate::filter::{filter_names, parse_filter};
 
 /// What Tab offers: the byte range of the input to replace and what may replace it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -377,7 +377,7 @@ impl Context<'_> {
         if !starts {
             return None;
         }
-        let names = FILTER_NAMES.iter().filter(|n| n.starts_with(word));
+        let names = filter_names().filter(|n| n.starts_with(word));
         Some(Completion {
             replace: self.cursor - word_len..self.cursor,
             candidates: names
