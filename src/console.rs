@@ -14,7 +14,6 @@ mod runner;
 mod transcript;
 
 use runner::Job;
-use transcript::Tally;
 pub use transcript::{prompt, Entry, EntryKind, Item, RunState};
 
 use crate::shell::{commands, Outcome, ReadTrace, Script, Shell};
@@ -105,27 +104,22 @@ impl Console {
     pub fn note(&mut self, text: &str, failed: bool) {
         self.counter += 1;
         let number = self.counter;
-        let index = self.push(Entry {
-            number,
-            kind: EntryKind::Note { failed },
+        let item = Item {
+            line: 1,
+            name: None,
             input: String::new(),
-            lines: 1,
-            items: vec![Item {
-                line: 1,
-                name: None,
-                input: String::new(),
-                output: format!("{text}\n"),
-                error_span: failed.then_some(0..0),
-                more: None,
-            }],
-            state: RunState::Done,
-            progress: 0,
-            elapsed_ms: 0.0,
-            writes: false,
-            save_ticket: 0,
-            revision: 0,
-            tally: Tally::default(),
-        });
+            output: format!("{text}\n"),
+            error_span: failed.then_some(0..0),
+            more: None,
+        };
+        let index = self.push(Entry::new(
+            number,
+            EntryKind::Note { failed },
+            String::new(),
+            1,
+            vec![item],
+            RunState::Done,
+        ));
         self.touch(index);
     }
 

@@ -70,20 +70,14 @@ impl Console {
         let number = self.counter + 1;
         let lines = trimmed.lines().count().max(1);
         self.counter += lines;
-        self.push(Entry {
+        self.push(Entry::new(
             number,
-            kind: EntryKind::Commands,
-            input: trimmed.to_string(),
+            EntryKind::Commands,
+            trimmed.to_string(),
             lines,
-            items: Vec::new(),
-            state: RunState::Running,
-            progress: 0,
-            elapsed_ms: 0.0,
-            writes: false,
-            save_ticket: 0,
-            revision: 0,
-            tally: Tally::default(),
-        })
+            Vec::new(),
+            RunState::Running,
+        ))
     }
 
     /// Whether an entry or a continuation is still running.

@@ -130,6 +130,31 @@ impl Tally {
 }
 
 impl Entry {
+    /// An entry numbered `number` of `lines` lines, nothing run or saved yet.
+    pub(super) fn new(
+        number: usize,
+        kind: EntryKind,
+        input: String,
+        lines: usize,
+        items: Vec<Item>,
+        state: RunState,
+    ) -> Entry {
+        Entry {
+            number,
+            kind,
+            input,
+            lines,
+            items,
+            state,
+            progress: 0,
+            elapsed_ms: 0.0,
+            writes: false,
+            save_ticket: 0,
+            revision: 0,
+            tally: Tally::default(),
+        }
+    }
+
     /// Whether it shows as a batch (a summary over its statements) rather than one command.
     pub fn is_batch(&self) -> bool {
         self.items.len() > 1 || (self.state == RunState::Running && self.items.len() != 1)
