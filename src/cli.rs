@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! rowkey shell [FILE] [-D key=value | -Dkey=value]...
-//! rowkey cbt [ARGS]...
+//! rowkey cbt [-project P] [-instance I]
 //! rowkey simulate [ARGS]...
 //! ```
 
@@ -44,9 +44,9 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "cbt",
-        summary: "Bigtable's cbt command line over the same engine",
-        usage: "[ARGS]...",
-        run: not_built_cbt,
+        summary: "Bigtable's cbt commands from standard input, answered as cbt answers them",
+        usage: "[-project P] [-instance I]",
+        run: run_cbt,
     },
     Subcommand {
         name: "simulate",
@@ -136,12 +136,46 @@ fn not_built(name: &str) -> i32 {
     EXIT_USAGE
 }
 
-fn not_built_cbt(_: &[String]) -> i32 {
-    not_built("cbt")
-}
-
 fn not_built_simulate(_: &[String]) -> i32 {
     not_built("simulate")
+}
+
+/// Milliseconds since 1970 by the system clock.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+/// `rowkey cbt`: Bigtable's cbt commands on standard input.
+fn run_cbt(args: &[String]) -> i32 {
+    let started = Instant::now();
+    let env = crate::cbt::cli::Env {
+        args: args.to_vec(),
+        tz: std::env::var("TZ").ok(),
+        clock: Box::new(now_ms),
+        timer: Box::new(move || started.elapsed().as_secs_f64() * 1000.0),
+        read_file: Box::new(|name| {
+            // Go's wording, as cbt prints it.
+            std::fs::read(name).map_err(|e| {
+                let why = match e.kind() {
+                    std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+                    std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                    std::io::ErrorKind::IsADirectory => "is a directory".to_string(),
+                    _ => e.to_string(),
+                };
+                format!("open {name}: {why}")
+            })
+        }),
+    };
+    let stdin = std::io::stdin();
+    crate::cbt::cli::run(
+        &mut stdin.lock(),
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+        env,
+    )
 }
 
 /// `rowkey shell`'s arguments.
@@ -200,12 +234,7 @@ fn run_shell(args: &[String]) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let clock = Box::new(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-            .unwrap_or(0)
-    });
+    let clock = Box::new(now_ms);
     let started = Instant::now();
     let timer = Box::new(move || started.elapsed().as_secs_f64() * 1000.0);
     let mut shell = Shell::new(Engine::new(clock), timer);

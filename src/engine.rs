@@ -18,6 +18,7 @@ mod keys;
 mod lsm;
 mod policy;
 mod resolve;
+mod rules;
 mod scan;
 mod snapshot;
 mod stack;
@@ -44,7 +45,8 @@ pub use keys::{KeyEntry, KeyIndex, Position};
 pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
 pub use policy::CompactionPolicy;
 pub use resolve::{fates, Fate, Marker, Pass};
-pub use scan::{Row, Scan, ScanOutput};
+pub use rules::{DeleteMasking, Retention, Rules, TimestampUnit};
+pub use scan::{Examined, RegionRead, Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, Metric, OpStats, RegionStats};
@@ -245,7 +247,8 @@ impl Engine {
         if self.tables.contains_key(&desc.name) {
             return Err(Error::TableExists(desc.name));
         }
-        if desc.families.is_empty() {
+        // HBase needs a family; a Bigtable table may start with none.
+        if desc.families.is_empty() && desc.rules == Rules::HBASE {
             return Err(Error::NoFamilies);
         }
         for f in &desc.families {
@@ -364,7 +367,7 @@ impl Engine {
                 "Family '{family}' does not exist, so it cannot be deleted"
             )));
         };
-        if t.descriptor.families.len() == 1 {
+        if t.descriptor.families.len() == 1 && t.descriptor.rules == Rules::HBASE {
             return Err(Error::IllegalArgument(
                 "Family '".to_string()
                     + family
@@ -531,13 +534,22 @@ impl Engine {
                 }
             }
         }
+        let unit = t.descriptor.rules.timestamps;
+        let no_markers = !t.descriptor.rules.masks_deletes();
         let server_ts = if planned.iter().any(|p| p.2.is_none()) {
-            self.next_timestamp()
+            unit.from_millis(self.next_timestamp())
         } else {
             0
         };
+        // Without delete markers, a delete takes away every cell its scope holds when it is
+        // written: it carries the highest timestamp, so it sorts before all of them, and masks
+        // by sequence (`resolve::DeleteTracker`), so a later write of an older timestamp is
+        // visible at once (Bigtable: https://cloud.google.com/bigtable/docs/delete-data).
         let mut cells = Vec::with_capacity(planned.len());
-        for (family, qualifier, ts, kind, value, ttl_ms) in planned {
+        for (family, qualifier, mut ts, kind, value, ttl_ms) in planned {
+            if no_markers && kind.is_delete() {
+                ts = Some(i64::MAX as u64);
+            }
             let seq = self.next_seq();
             cells.push(Cell {
                 row: row.to_vec(),
@@ -750,7 +762,8 @@ impl Engine {
     ) -> Result<()> {
         // HRegion.reckonDelta: `max(current timestamp + 1, now)`. A future-dated cell lifts
         // this one write only; later server timestamps still come from the clock.
-        let mut ts = self.next_timestamp();
+        let unit = self.table(table)?.descriptor.rules.timestamps;
+        let mut ts = unit.from_millis(self.next_timestamp());
         if let Some(old) = old_ts {
             if old >= ts {
                 ts = old + 1;
@@ -801,9 +814,10 @@ impl Engine {
         let out = self.read(table, scan)?;
         self.tick += 1;
         if let Some(t) = self.tables.get_mut(table) {
-            for (id, rows, bytes) in &out.per_region {
-                if let Some(r) = t.regions.iter_mut().find(|r| r.id == *id) {
-                    r.stats.record((*rows).max(1) as u32, 0, *bytes, 0);
+            for read in &out.per_region {
+                if let Some(r) = t.regions.iter_mut().find(|r| r.id == read.region) {
+                    r.stats
+                        .record(read.rows_examined.max(1) as u32, 0, read.bytes_read, 0);
                 }
             }
         }
@@ -862,6 +876,7 @@ impl Engine {
         if region.memstore_bytes() == 0 {
             return;
         }
+        let rules = t.descriptor.rules;
         let mut written = 0;
         let mut events = Vec::new();
         // Whether the flush dropped cells (versions, TTL), which changes the rows' counts.
@@ -884,7 +899,7 @@ impl Engine {
                 &region.start[..],
                 &region.end[..],
             );
-            if let Some(rw) = store.flush(family, *next_id, now, region.id, place) {
+            if let Some(rw) = store.flush(family, rules, *next_id, now, region.id, place) {
                 dropped |= rw.dropped.total() > 0;
                 written += rw.bytes;
                 events.push((LsmEventKind::Flush, Some(family.name.clone()), rw));
@@ -1078,12 +1093,13 @@ impl Engine {
         };
         let region_id = region.id;
         let family_name = family.name.clone();
+        let rules = t.descriptor.rules;
         let place = (
             t.descriptor.name.as_str(),
             &region.start[..],
             &region.end[..],
         );
-        let Some(rw) = store.compact(family, id, major, now, region_id, place) else {
+        let Some(rw) = store.compact(family, rules, id, major, now, region_id, place) else {
             return;
         };
         if rw.dropped.total() > 0 {

@@ -1,6 +1,7 @@
 //! Rowkey: an HBase schema-design playground.
 pub mod analysis;
 pub mod bytes;
+pub mod cbt;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod console;

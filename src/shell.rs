@@ -64,7 +64,8 @@ pub struct ShellError {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadTrace {
     pub table: String,
-    pub examined: Vec<Vec<u8>>,
+    /// Where the rows the read examined are.
+    pub examined: crate::engine::Examined,
     pub returned: Vec<Vec<u8>>,
     pub stats: OpStats,
 }

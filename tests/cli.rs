@@ -183,9 +183,8 @@ fn properties_reach_the_shell_and_unknown_keys_are_accepted(
 }
 
 #[test]
-fn cbt_and_simulate_say_they_are_not_built_in_and_exit_2() -> Result<(), Box<dyn std::error::Error>>
-{
-    for name in ["cbt", "simulate"] {
+fn simulate_says_it_is_not_built_in_and_exits_2() -> Result<(), Box<dyn std::error::Error>> {
+    for name in ["simulate"] {
         let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
             .args([name, "ls"])
             .output()?;

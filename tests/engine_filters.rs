@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use rowkey::engine::{
-    Cell, Engine, FamilyDescriptor, Filter, ReturnCode, Scan, ScanOutput, TableDescriptor,
+    CellRef, Engine, FamilyDescriptor, Filter, ReturnCode, Scan, ScanOutput, TableDescriptor,
 };
 use rowkey::filter::{parse_filter, ColumnPaginationFilter, TimestampsFilter};
 
@@ -65,7 +65,7 @@ fn table(
 struct EvenValues;
 
 impl Filter for EvenValues {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if cell.value.last().is_some_and(|b| b % 2 == 0) {
             ReturnCode::Include
         } else {

@@ -17,7 +17,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::cell::{Cell, CellKind};
+use super::cell::{Cell, CellKind, CellRef};
 
 /// What a filter says about one cell: HBase's `Filter.ReturnCode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,8 +146,8 @@ pub trait Filter: FilterClone + std::fmt::Debug {
     fn filter_row_key(&mut self, _row: &[u8]) -> bool {
         false
     }
-    /// The verdict on one cell.
-    fn filter_cell(&mut self, _cell: &Cell) -> ReturnCode {
+    /// The verdict on one cell, read in place: only a cell the read returns is copied.
+    fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         ReturnCode::Include
     }
     /// Rewrites a cell the filter included (KeyOnlyFilter drops the value).
@@ -165,7 +165,7 @@ pub trait Filter: FilterClone + std::fmt::Debug {
         false
     }
     /// Where to seek after `SeekNextUsingHint` (`getNextCellHint`); `None` reads on.
-    fn next_cell_hint(&self, _cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, _cell: &CellRef<'_>) -> Option<Cell> {
         None
     }
 }
@@ -189,25 +189,25 @@ impl Clone for Box<dyn Filter> {
 
 /// A probe that sorts before every cell of `cell`'s row and family with qualifier `qualifier`
 /// (`PrivateCellUtil.createFirstOnRowCol`).
-pub fn first_on_column(cell: &Cell, qualifier: &[u8]) -> Cell {
+pub fn first_on_column(cell: &CellRef<'_>, qualifier: &[u8]) -> Cell {
     first_on_column_at(cell, qualifier, u64::MAX)
 }
 
 /// A probe that sorts before every version of the column at or below `timestamp`
 /// (`PrivateCellUtil.createFirstOnRowColTS`).
-pub fn first_on_column_at(cell: &Cell, qualifier: &[u8], timestamp: u64) -> Cell {
+pub fn first_on_column_at(cell: &CellRef<'_>, qualifier: &[u8], timestamp: u64) -> Cell {
     probe(cell, qualifier, timestamp, CellKind::DeleteFamily, u64::MAX)
 }
 
 /// A probe that sorts after every cell of `cell`'s column (`PrivateCellUtil.createLastOnRowCol`).
-pub fn last_on_column(cell: &Cell) -> Cell {
-    probe(cell, &cell.qualifier, 0, CellKind::Put, 0)
+pub fn last_on_column(cell: &CellRef<'_>) -> Cell {
+    probe(cell, cell.qualifier, 0, CellKind::Put, 0)
 }
 
-fn probe(cell: &Cell, qualifier: &[u8], timestamp: u64, kind: CellKind, seq: u64) -> Cell {
+fn probe(cell: &CellRef<'_>, qualifier: &[u8], timestamp: u64, kind: CellKind, seq: u64) -> Cell {
     Cell {
-        row: cell.row.clone(),
-        family: Arc::clone(&cell.family),
+        row: cell.row.to_vec(),
+        family: Arc::from(cell.family),
         qualifier: qualifier.to_vec(),
         timestamp,
         kind,

@@ -15,6 +15,7 @@ use super::cell::Cell;
 use super::family::FamilyDescriptor;
 use super::lsm::{Dropped, Part, RunSummary};
 use super::resolve::{CompactionResolver, Pass};
+use super::rules::Rules;
 
 /// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
 /// read ends; a `NONE` block's keys are read where they are and need none of it. Made with
@@ -293,6 +294,7 @@ impl Store {
     pub fn flush(
         &mut self,
         family: &FamilyDescriptor,
+        rules: Rules,
         run_id: u64,
         now: u64,
         region: u64,
@@ -310,7 +312,7 @@ impl Store {
             self.memstore_bytes,
         );
         self.memstore_bytes = 0;
-        let (kept, fates) = CompactionResolver::apply(mem, family, Pass::Flush, now);
+        let (kept, fates) = CompactionResolver::apply(mem, family, rules, Pass::Flush, now);
         let run = self.write_run(run_id, family, place, &kept);
         Some(self.install(vec![input], run, Dropped::count(&fates), region, true))
     }
@@ -365,6 +367,7 @@ impl Store {
     pub fn compact(
         &mut self,
         family: &FamilyDescriptor,
+        rules: Rules,
         run_id: u64,
         major: bool,
         now: u64,
@@ -383,7 +386,7 @@ impl Store {
                 .collect()
         };
         let pass = if major { Pass::Major } else { Pass::Minor };
-        let (kept, fates) = CompactionResolver::apply(merged, family, pass, now);
+        let (kept, fates) = CompactionResolver::apply(merged, family, rules, pass, now);
         let run = self.write_run(run_id, family, place, &kept);
         Some(self.install(inputs, run, Dropped::count(&fates), region, false))
     }

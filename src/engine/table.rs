@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::family::FamilyDescriptor;
 use super::keys::{KeyEntry, KeyIndex};
+use super::rules::Rules;
 use super::stats::RegionStats;
 use super::store::{Decoded, Store};
 
@@ -32,7 +33,7 @@ impl Default for TableSettings {
     }
 }
 
-/// A table's schema: name, families (sorted by name) and settings.
+/// A table's schema: name, families (sorted by name), settings and rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableDescriptor {
     pub name: String,
@@ -44,6 +45,10 @@ pub struct TableDescriptor {
     /// engine acts on READONLY ([`Self::read_only`]) and SPLIT_ENABLED ([`Self::split_enabled`]).
     #[serde(default)]
     pub attributes: BTreeMap<String, String>,
+    /// The rules the table's reads and rewrites follow (HBase's unless set otherwise; a
+    /// catalog saved before tables carried rules reads as HBase's).
+    #[serde(default)]
+    pub rules: Rules,
 }
 
 impl TableDescriptor {
@@ -53,6 +58,7 @@ impl TableDescriptor {
             families,
             settings: TableSettings::default(),
             attributes: BTreeMap::new(),
+            rules: Rules::HBASE,
         }
     }
 
