@@ -209,7 +209,8 @@ fn simulate_says_it_is_not_built_in_and_exits_2() -> Result<(), Box<dyn std::err
         .args(["--help"])
         .output()?;
     assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8(out.stdout)?
-        .contains("rowkey shell [FILE] [-D key=value | -Dkey=value]..."));
+    let usage = String::from_utf8(out.stdout)?;
+    assert!(usage.contains("rowkey shell [FILE] [-D key=value | -Dkey=value]..."));
+    assert!(usage.contains("rowkey cbt [-project P] [-instance I]"));
     Ok(())
 }
