@@ -15,7 +15,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
 use crate::engine::Engine;
-use crate::shell::{is_incomplete, render_caret, Shell};
+use crate::kit::civil::Zone;
+use crate::shell::{is_incomplete, render_caret, Shell, TimeFormat};
 
 /// Exit status for a usage error (a bad argument), as sysexits' `EX_USAGE` family and most
 /// command-line tools use.
@@ -238,6 +239,12 @@ fn run_shell(args: &[String]) -> i32 {
     let started = Instant::now();
     let timer = Box::new(move || started.elapsed().as_secs_f64() * 1000.0);
     let mut shell = Shell::new(Engine::new(clock), timer);
+    // Timestamps print in the system's zone, as HBase's shell prints them, unless
+    // `-D hbase.shell.timestamp.format.epoch=true` asks for epoch milliseconds.
+    let zone = Zone::system();
+    shell.time_format = TimeFormat::Local(Box::new(move |ms| {
+        zone.offset_seconds(ms.saturating_mul(1000)) / 60
+    }));
     for (k, v) in &args.properties {
         shell.set_property(k, v);
     }
