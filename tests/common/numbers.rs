@@ -4,16 +4,18 @@
 
 use rowkey::engine::Engine;
 use rowkey::persist::{export_json, import_json};
-use rowkey::shell::Shell;
+use rowkey::shell::{Shell, TimeFormat};
 
 /// HBase's largest `MAX_FILESIZE` in common use: 10 GiB, over `u32::MAX`.
 pub const TEN_GIB: u64 = 10 * 1024 * 1024 * 1024;
 
 fn shell() -> Shell {
-    Shell::new(
+    let mut sh = Shell::new(
         Engine::new(Box::new(|| 1_700_000_000_000)),
         Box::new(|| 0.0),
-    )
+    );
+    sh.time_format = TimeFormat::Epoch;
+    sh
 }
 
 /// Each command's output, or `ERROR: <message>` for an error.
