@@ -110,8 +110,11 @@ pub struct Changes {
 pub struct Engine {
     tables: BTreeMap<String, Table>,
     clock: Box<dyn Fn() -> u64>,
-    /// The newest server timestamp handed out; saved with the clocks (nothing ratchets on it).
+    /// The newest server timestamp handed out, or command time begun; saved with the clocks.
     last_ts: u64,
+    /// The time of the shell command under way ([`Engine::begin_command`]), which every read
+    /// and write of the command takes as "now".
+    command_time: Option<u64>,
     seq: u64,
     tick: u64,
     next_id: u64,
@@ -144,6 +147,7 @@ impl Engine {
             tables: BTreeMap::new(),
             clock,
             last_ts: 0,
+            command_time: None,
             seq: 0,
             tick: 0,
             next_id: 1,
@@ -158,12 +162,12 @@ impl Engine {
         }
     }
 
-    /// The current time as the clock tells it.
+    /// The current time: the time of the command under way, or else the clock's.
     pub fn now(&self) -> u64 {
-        (self.clock)()
+        self.command_time.unwrap_or_else(|| (self.clock)())
     }
 
-    /// A server timestamp: the clock's time, as HBase stamps a mutation (`HRegion`'s batch
+    /// A server timestamp: the current time, as HBase stamps a mutation (`HRegion`'s batch
     /// takes `EnvironmentEdgeManager.currentTime()` once for all its cells). Writes within one
     /// millisecond share it, and their sequence numbers order them: of two puts of a column in
     /// the same millisecond the later one is read, and a delete marker hides a put stamped in
@@ -174,13 +178,29 @@ impl Engine {
         ts
     }
 
-    /// Waits, reading the clock at most `reads` times, until it has passed the newest server
-    /// timestamp, so that the next write is stamped in a millisecond of its own; says whether
-    /// it got there. A scripted demonstration runs faster than a person types: two puts of one
-    /// cell in one millisecond share a timestamp, and the later replaces the earlier instead of
-    /// adding a version, as in HBase.
-    pub fn wait_for_next_millisecond(&self, reads: u32) -> bool {
-        (0..reads).any(|_| self.now() > self.last_ts)
+    /// Begins a shell command and gives it its time: `max(clock, previous + 1)`, a logical
+    /// step past every server timestamp handed out so far, never a wait. Each command of
+    /// HBase's shell is a round trip to the cluster, so two commands typed or pasted one after
+    /// the other do not share a millisecond there; with this clock they do not here either,
+    /// and a script gives the same result however fast it runs. Every write of the command
+    /// (all the columns of a `put`, every row of `generate`) shares this time, until
+    /// [`Engine::end_command`].
+    pub fn begin_command(&mut self) -> u64 {
+        let ts = (self.clock)().max(self.last_ts.saturating_add(1));
+        self.last_ts = ts;
+        self.command_time = Some(ts);
+        ts
+    }
+
+    /// Goes on with a command begun earlier (the next step of `generate`, the next page of a
+    /// scan) at the time it was given.
+    pub fn resume_command(&mut self, ts: u64) {
+        self.command_time = Some(ts);
+    }
+
+    /// Ends the command under way: the time comes from the clock again.
+    pub fn end_command(&mut self) {
+        self.command_time = None;
     }
 
     fn next_seq(&mut self) -> u64 {
