@@ -77,7 +77,8 @@ bench_build() {
 # Prints the gzipped download of the build in $1 and fails when it weighs more than the budget.
 size() {
   local dir=${1:-dist} wasm js gz_wasm gz_js total
-  wasm=$(ls "$dir"/*.wasm 2>/dev/null | head -1); js=$(ls "$dir"/*.js 2>/dev/null | grep -v '/sw.js$' | head -1)
+  wasm=$(ls "$dir"/*.wasm 2>/dev/null | head -1 || true)
+  js=$(ls "$dir"/*.js 2>/dev/null | grep -v '/sw.js$' | head -1 || true)
   if [ -z "$wasm" ] || [ -z "$js" ]; then
     printf 'size: no build in %s (a .wasm and its .js); run: bash scripts/dev.sh build\n' "$dir" >&2
     return 1
