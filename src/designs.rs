@@ -3,18 +3,23 @@
 //! to look at to see why it works or why it is the anti-pattern.
 
 mod cases;
+mod colliding_keys;
 pub mod compare;
 mod csdn;
 mod follow;
 pub mod gen;
 pub mod lesson;
 pub mod loads;
+mod one_to_many;
 mod org;
 mod person_role;
+mod random_salt;
 mod schema_guide;
+mod secondary_index;
 pub mod size;
 mod techniques;
 pub mod tour;
+mod unfollow;
 mod weibo;
 
 use crate::shell::{quote, Shell};
@@ -128,10 +133,15 @@ pub fn catalogue_at(size: Size) -> Vec<Design> {
     all.extend(weibo::designs(size));
     all.extend(csdn::designs(size));
     all.extend(techniques::designs_001(size));
+    all.extend(random_salt::designs(size));
+    all.extend(colliding_keys::designs(size));
     all.extend(schema_guide::designs(size));
     all.extend(techniques::designs_002(size));
+    all.extend(one_to_many::designs(size));
     all.extend(cases::designs(size));
+    all.extend(secondary_index::designs(size));
     all.extend(follow::designs(size));
+    all.extend(unfollow::designs(size));
     all.extend(techniques::designs_004(size));
     all
 }

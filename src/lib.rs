@@ -1,5 +1,6 @@
 //! Rowkey: an HBase schema-design playground.
 pub mod bytes;
+pub mod cbt;
 pub mod console;
 pub mod designs;
 pub mod diagnose;

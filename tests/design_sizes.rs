@@ -33,6 +33,9 @@ const ONE_REGION: &[(&str, &str)] = &[
     ("fl_user", "the document's five users; the lesson is two rows per follow, not atomic"),
     ("fl_at_follows", "two follows; the lesson is a write cut short between two rows"),
     ("fl_at_fans", "two follows; the lesson is a write cut short between two rows"),
+    ("fu_user", "seven users whose ids share a prefix; the lesson is the lookups and deletes of one unfollow"),
+    ("fu_follows", "seven users whose ids share a prefix; the lesson is the rows a prefix of 100 reads"),
+    ("fu_fans", "seven users whose ids share a prefix; the lesson is the rows a prefix of 100 reads"),
 ];
 
 #[test]

@@ -90,17 +90,21 @@ fn random_keys_raise_no_write_finding() -> TestResult {
     Ok(())
 }
 
+/// Writes 3,000 rows under `eu|`, `us|` and `ap|`, the number after the prefix counting up
+/// (`ordered`) or shuffled.
+fn three_prefixes(e: &mut Engine, ordered: bool) -> TestResult {
+    for i in 0..3000u64 {
+        let region = ["eu", "us", "ap"][(i % 3) as usize];
+        let n = if ordered { i } else { (i * 7919) % 3000 };
+        write(e, format!("{region}|{n:06}").as_bytes(), "q")?;
+    }
+    Ok(())
+}
+
 #[test]
 fn a_low_cardinality_prefix_is_named_with_its_values() -> TestResult {
     let (mut e, _) = engine_with(&[("f", 1)])?;
-    for i in 0..3000u64 {
-        let region = ["eu", "us", "ap"][(i % 3) as usize];
-        write(
-            &mut e,
-            format!("{region}|{:06}", (i * 7919) % 3000).as_bytes(),
-            "q",
-        )?;
-    }
+    three_prefixes(&mut e, true)?;
     let f = finding(&e, "low-cardinality-prefix").ok_or("did not fire")?;
     assert!(
         f.text
@@ -118,6 +122,41 @@ fn a_low_cardinality_prefix_is_named_with_its_values() -> TestResult {
         )?;
     }
     assert!(!rules(&e).contains(&"low-cardinality-prefix"));
+    Ok(())
+}
+
+#[test]
+fn few_prefixes_with_shuffled_suffixes_spread_their_writes_and_are_not_named() -> TestResult {
+    // The same three prefixes, but the number after each is random: every prefix's range
+    // takes writes all along it, so the regions that share the writes grow with the table.
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    three_prefixes(&mut e, false)?;
+    assert!(e.table("t")?.regions.len() > 3, "the table split");
+    assert!(
+        !rules(&e).contains(&"low-cardinality-prefix"),
+        "{:?}",
+        rules(&e)
+    );
+    Ok(())
+}
+
+#[test]
+fn few_prefixes_with_shrinking_suffixes_are_named() -> TestResult {
+    // A reversed number under each prefix: each prefix's newest row is at its range's front.
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for i in 0..3000u64 {
+        let region = ["eu", "us", "ap"][(i % 3) as usize];
+        write(
+            &mut e,
+            format!("{region}|{:06}", 999_999 - i).as_bytes(),
+            "q",
+        )?;
+    }
+    assert!(
+        rules(&e).contains(&"low-cardinality-prefix"),
+        "{:?}",
+        rules(&e)
+    );
     Ok(())
 }
 

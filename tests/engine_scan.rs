@@ -101,7 +101,7 @@ fn scan_reports_rows_examined_against_returned() -> TestResult {
     let out = e.scan("t", &mut s)?;
     assert_eq!(out.rows.len(), 1);
     assert_eq!(out.stats.rows_examined, 7);
-    assert_eq!(out.examined.len(), 7);
+    assert_eq!(out.examined.count, 7);
     assert_eq!(out.stats.cells_returned, 2);
     Ok(())
 }

@@ -56,3 +56,26 @@ fn a_tour_opens_on_the_keyspace_and_shows_the_hotspot_where_writes_pile_up() -> 
     assert_eq!(last.pattern, Some(3));
     Ok(())
 }
+
+#[test]
+fn every_tour_runs_every_pattern_of_its_design_in_order() {
+    for design in catalogue() {
+        let steps = tour(&design);
+        let patterns: Vec<usize> = steps.iter().filter_map(|s| s.pattern).collect();
+        let all: Vec<usize> = (0..design.patterns.len()).collect();
+        assert_eq!(patterns, all, "{}", design.id);
+    }
+}
+
+#[test]
+fn the_hash_against_reverse_tour_shows_reversing_loses_ranges_too() -> Result<(), String> {
+    let design = rowkey::designs::find("schema.hash-vs-reverse").ok_or("missing")?;
+    let steps = tour(&design);
+    let last = steps.last().ok_or("empty tour")?;
+    assert!(
+        last.title.starts_with("Ids 300100–300199, reversed"),
+        "{}",
+        last.title
+    );
+    Ok(())
+}

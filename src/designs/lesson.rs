@@ -26,6 +26,8 @@ pub struct Measures {
     pub rows_scanned: u64,
     /// Rows the reads returned.
     pub rows_returned: u64,
+    /// Cells the reads returned (every version of a column counts).
+    pub cells_returned: u64,
     /// Distinct regions read, or written (as they were when the pattern started).
     pub regions_touched: u64,
     /// Row mutations (a `put` of one row is one, a `mutate_row` of one row is one): four puts
@@ -74,6 +76,7 @@ impl Measures {
             Measure::Reads => self.reads as f64,
             Measure::RowsScanned => self.rows_scanned as f64,
             Measure::RowsReturned => self.rows_returned as f64,
+            Measure::CellsReturned => self.cells_returned as f64,
             Measure::RegionsTouched => self.regions_touched as f64,
             Measure::RowsWritten => self.rows_written as f64,
             Measure::BusiestWriteShare => self.busiest_write_share,
@@ -98,6 +101,8 @@ pub enum Measure {
     Reads,
     RowsScanned,
     RowsReturned,
+    /// Cells the reads returned: the entries of a wide row, the versions of a cell.
+    CellsReturned,
     RegionsTouched,
     RowsWritten,
     BusiestWriteShare,
@@ -116,6 +121,7 @@ impl Measure {
             Measure::Reads => "reads (gets and scans)",
             Measure::RowsScanned => "rows scanned",
             Measure::RowsReturned => "rows returned",
+            Measure::CellsReturned => "cells returned",
             Measure::RegionsTouched => "regions touched",
             Measure::RowsWritten => "row mutations",
             Measure::BusiestWriteShare => "busiest region's share of writes (%)",
@@ -338,6 +344,7 @@ impl Probe {
             m.reads += 1;
             m.rows_scanned += stats.rows_examined;
             m.rows_returned += stats.rows_returned;
+            m.cells_returned += stats.cells_returned;
             touched.extend(stats.regions.iter().map(|r| (table.clone(), *r)));
         }
         let before = self.writes;

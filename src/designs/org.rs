@@ -78,7 +78,7 @@ pub fn designs(size: Size) -> Vec<Design> {
         size,
         scales: false,
         patterns: vec![
-            pattern("Top-level departments", "scan 'org_dept', {ROWPREFIXFILTER => '0_'}", "The 0_ prefix groups them: no other row is read.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(2.0)]),
+            pattern("Top-level departments", "scan 'org_dept', {ROWPREFIXFILTER => '0_'}", "The 0_ prefix groups them: no other row is read. The CEO and 董事会 are there from the start; a promoted department joins them.").shows([scanned_is_returned(), on(Measure::RowsReturned).ge(2.0), on(Measure::RowsReturned).le(3.0)]),
             pattern("Direct children of 开发部", "get 'org_dept', '1_002', 'cf2'", "One row, one family.").shows([on(Measure::RowsScanned).eq(1.0)]),
             pattern("Add 开发3 under 开发部 (child and parent list together)", "mutate_row 'org_dept', '1_009', [['put', 'cf1:name', '开发3'], ['put', 'cf1:pid', '1_002']]\nput 'org_dept', '1_002', 'cf2:009', '开发3'", "The new row and the parent's list: two rows to keep in step.").shows([on(Measure::RowsPerAction).eq(2.0)]),
             pattern("Move 开发1 from 开发部 to 董事会", "put 'org_dept', '1_003', 'cf1:pid', '0_008'\ndelete 'org_dept', '1_002', 'cf2:003'\nput 'org_dept', '0_008', 'cf2:003', '开发1'", "The department's parent reference and both parents' child lists: three rows.").shows([on(Measure::RowsPerAction).eq(3.0)]),

@@ -349,6 +349,15 @@ fn new_ids(table: &str, n: u64, reversed: bool) -> String {
     s.done().trim_end().to_string()
 }
 
+/// `n` more readings rewriting the one hot row, after the sample's last.
+fn next_hot_readings(n: u64) -> String {
+    let mut s = Script::default();
+    for i in 600..600 + n {
+        s.put_at("sg_memusage_one", "memusage", "m:v", "55", T0 + i * 1000);
+    }
+    s.done().trim_end().to_string()
+}
+
 /// `n` more memusage readings, one row each, after the sample's last.
 fn next_memusage(n: u64) -> String {
     let mut s = Script::default();
@@ -398,7 +407,7 @@ pub fn designs(size: Size) -> Vec<Design> {
                 pattern("Look up carol_the_long_named", format!("get 'sg_users', '{}'", md5_hex("carol_the_long_named", 16)), "Hash the name, then one get.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("The first 20 keys in stored order", "scan 'sg_users', {COLUMNS => ['u:name'], LIMIT => 20}", "Alphabetical order of names is lost.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(20.0)]),
                 pattern("Twenty new users: where the writes go", new_users(20), "Hashed keys fall evenly over the four pre-split regions and those they split into.").actions(20).shows([on(Measure::RegionsTouched).ge(4.0), on(Measure::BusiestWriteShare).lt(50.0)]),
-                pattern("Every user", "count 'sg_users'", "Every region holds a share of the users.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq((USERNAMES.len() as u64 + size.of(MORE_USERNAMES) + 20) as f64), on(Measure::RegionsTouched).ge(4.0)]),
+                pattern("Every user, the twenty newcomers included", format!("{}\ncount 'sg_users'", new_users(20)), "The newcomers are written first (again, if they were already: a put of the same row changes no count), then every region holds a share of the users.").actions(20).shows([scanned_is_returned(), on(Measure::RowsReturned).eq((USERNAMES.len() as u64 + size.of(MORE_USERNAMES) + 20) as f64), on(Measure::RegionsTouched).ge(4.0)]),
             ],
         },
         Design {
@@ -460,8 +469,9 @@ pub fn designs(size: Size) -> Vec<Design> {
             size,
             scales: false,
             patterns: vec![
-                pattern("The one hot row (history gone)", "get 'sg_memusage_one', 'memusage', {COLUMN => 'm', VERSIONS => 100}", "VERSIONS => 1: only the last of 600 writes is readable.").shows([on(Measure::RowsReturned).eq(1.0)]),
-                pattern("What the memstore still holds", "scan 'sg_memusage_one', {RAW => true, VERSIONS => 1000}", "Raw reads show versions a flush will drop.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("The one hot row (history gone)", "get 'sg_memusage_one', 'memusage', {COLUMN => 'm', VERSIONS => 100}", "VERSIONS => 1: of 600 readings written, one is readable.").shows([on(Measure::RowsReturned).eq(1.0), on(Measure::CellsReturned).eq(1.0)]),
+                pattern("What a compaction leaves of the history", "flush 'sg_memusage_one'\nmajor_compact 'sg_memusage_one'\nscan 'sg_memusage_one', {RAW => true, VERSIONS => 1000}", "Once flushed and compacted, even a raw read finds one version: the others are gone for good.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::CellsReturned).eq(1.0)]),
+                pattern("Ten more readings, one hot row: where they go", next_hot_readings(10), "One row is one region's: every write goes there, however large the table.").actions(10).shows([on(Measure::RegionsTouched).eq(1.0), on(Measure::BusiestWriteShare).eq(100.0), on(Measure::RowsWritten).eq(10.0)]),
                 pattern("The last 5 readings, one row each", "scan 'sg_memusage', {ROWPREFIXFILTER => 'memusage#', LIMIT => 5}", "Newest first, full history kept.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(5.0)]),
                 pattern("Ten more readings, one row each: where they go", next_memusage(10), "Decreasing keys under one prefix: the first region takes every write.").actions(10).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
             ],
@@ -480,7 +490,7 @@ pub fn designs(size: Size) -> Vec<Design> {
                 pattern("Everything u02 read", "get 'sg_reads', 'u02'", "One row, one column per article.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Did u02 read article 1007?", "get 'sg_reads', 'u02', 'a:1007'", "One column of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Articles 1000–1019 read by u03", "get 'sg_reads', 'u03', {FILTER => \"ColumnRangeFilter('1000', true, '1020', false)\"}", "Qualifiers are sorted too.").shows([on(Measure::RowsScanned).eq(1.0)]),
-                pattern("Who read article 3990, a recent one (not what the key serves)", "count 'sg_reads', {FILTER => \"QualifierFilter(=, 'binary:3990')\"}", "Readers are rows, articles are columns: asking by article reads every row, in every region.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned), on(Measure::RegionsTouched).ge(2.0)]),
+                pattern("Who read article 3990, a recent one (not what the key serves)", "scan 'sg_reads', {FILTER => \"QualifierFilter(=, 'binary:3990')\"}", "Readers are rows, articles are columns: asking by article reads every row, in every region.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {
@@ -494,10 +504,11 @@ pub fn designs(size: Size) -> Vec<Design> {
             size,
             scales: false,
             patterns: vec![
-                pattern("Does ben follow ann? (tall: one get)", format!("get 'sg_tall', '{follows}'"), "The pair is the key.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Does ben follow ann? (tall: one get)", format!("get 'sg_tall', '{follows}'"), "The pair is the key: the row is there, so ben does.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::RowsReturned).eq(1.0)]),
+                pattern("Does ann follow dov? (tall: one get)", format!("get 'sg_tall', '{}{}'", md5_hex("dov", 8), md5_hex("ann", 8)), "No such row: ann does not follow dov, and the get says so without reading dov's followers.").shows([on(Measure::RowsScanned).eq(0.0), on(Measure::RowsReturned).eq(0.0)]),
                 pattern("Followers of ann (tall: prefix scan)", format!("scan 'sg_tall', {{ROWPREFIXFILTER => '{}'}}", md5_hex("ann", 8)), "One row per follower.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(followers_of("ann") as f64)]),
-                pattern("Followers of ann (wide: one row)", "get 'sg_wide', 'ann'", "One row, one column per follower.").shows([on(Measure::RowsScanned).eq(1.0)]),
-                pattern("Every follow pair, tall", "count 'sg_tall'", "Small rows, hashed keys: the table splits and spreads.").shows([scanned_is_returned(), on(Measure::RegionsTouched).ge(2.0)]),
+                pattern("Followers of ann (wide: one row)", "get 'sg_wide', 'ann'", "One row, one column per follower.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::CellsReturned).eq(followers_of("ann") as f64)]),
+                pattern("Every follow pair, tall", "count 'sg_tall'", "Small rows, hashed keys: the table splits and spreads.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(follower_graph().len() as f64), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
     ]

@@ -115,7 +115,9 @@ fn inbox(size: Size) -> String {
     let users = size.of(WORLD_USERS).max(USERS.len() as u64 + 1);
     let mut g = Gen::new(61);
     let mut s = Script::default();
-    s.line("create 'wb_inbox', {NAME => 'cf', VERSIONS => 10000}");
+    s.line(format!(
+        "create 'wb_inbox', {{NAME => 'cf', VERSIONS => {INBOX_CAP}}}"
+    ));
     // Each post is delivered to every fan of its author: one new version of the fan's cf:sq.
     for i in 0..size.of(INBOX_POSTS).max(60) {
         let author = if i < 60 {
@@ -131,6 +133,24 @@ fn inbox(size: Size) -> String {
         }
     }
     s.done()
+}
+
+/// The inbox family's VERSIONS.
+const INBOX_CAP: u64 = 10_000;
+/// A millisecond no sample delivery uses, for two deliveries that share it.
+const SAME_MS: u64 = BASE_TS - 7_000;
+
+/// 10,005 deliveries to one reader (row `000`, no sample user), a millisecond apart, then a
+/// read of every version the family keeps.
+fn busy_reader() -> String {
+    let mut s = Script::default();
+    let t0 = BASE_TS - 3_600_000;
+    for i in 0..INBOX_CAP + 5 {
+        let ts = t0 + i;
+        s.put_at("wb_inbox", "000", "cf:sq", &post_key("001", ts), ts);
+    }
+    s.line("get 'wb_inbox', '000', {COLUMN => 'cf:sq', VERSIONS => 20000}");
+    s.done().trim_end().to_string()
 }
 
 /// Users of the fan-out world, and how many users each follows.
@@ -274,13 +294,15 @@ pub fn designs(size: Size) -> Vec<Design> {
             title: "A home timeline as versions of one cell",
             source: "000",
             verdict: Verdict::Tradeoff,
-            why: "Posting writes the post id into each fan's row as a new version of cf:sq (VERSIONS => 10000); the celebrities post most and have most fans, so most deliveries come from a few authors. Reading the newest N versions of one cell gives the timeline in time order. It leans on versions as a list: HBase orders versions by timestamp only, and a flush or compaction drops anything past 10000.",
+            why: "Posting writes the post id into each fan's row as a new version of cf:sq (VERSIONS => 10000); the celebrities post most and have most fans, so most deliveries come from a few authors. Reading the newest N versions of one cell gives the timeline in time order. It leans on versions as a list: HBase orders versions by timestamp only, and a flush or compaction drops anything past 10000: a reader with more than 10,000 deliveries reads only the newest 10,000. A version is its timestamp, so two deliveries in the same millisecond are one version, and the timeline silently loses a post.",
             tables: &["wb_inbox"],
             setup: inbox,
             size,
             scales: true,
             patterns: vec![
-                pattern("Home timeline of 003: newest 10 posts", "get 'wb_inbox', '003', {COLUMN => 'cf:sq', VERSIONS => 10}", "Ten versions of one cell, newest first.").shows([on(Measure::RowsScanned).eq(1.0)]),
+                pattern("Home timeline of 003: newest 10 posts", "get 'wb_inbox', '003', {COLUMN => 'cf:sq', VERSIONS => 10}", "Ten versions of one cell, newest first.").shows([on(Measure::RowsScanned).eq(1.0), on(Measure::CellsReturned).eq(10.0)]),
+                pattern("Two posts delivered to 003 in one millisecond", format!("put 'wb_inbox', '003', 'cf:sq', '{a}', {SAME_MS}\nput 'wb_inbox', '003', 'cf:sq', '{b}', {SAME_MS}\nget 'wb_inbox', '003', {{COLUMN => 'cf:sq', TIMERANGE => [{SAME_MS}, {}], VERSIONS => 10}}", SAME_MS + 1, a = post_key("001", SAME_MS), b = post_key("002", SAME_MS)), "A version is a timestamp: the second delivery replaces the first, and the timeline loses a post.").actions(2).shows([on(Measure::RowsWritten).eq(2.0), on(Measure::CellsReturned).eq(1.0)]),
+                pattern("A reader past the 10,000-version cap", busy_reader(), "10,005 deliveries to one reader: a read returns the newest 10,000, and a flush or compaction drops the five oldest for good.").actions(INBOX_CAP + 5).shows([on(Measure::RowsWritten).eq((INBOX_CAP + 5) as f64), on(Measure::CellsReturned).eq(INBOX_CAP as f64)]),
                 pattern("002 posts: one new version per fan", deliver(size, "002", BASE_TS + 100_000 * 60_000), "Every fan's row gets the post id: rows written per post = the author's fans.").shows([on(Measure::RowsPerAction).eq(fans(size, "002") as f64)]),
                 pattern("Every delivered version, as stored", "scan 'wb_inbox', {RAW => true, VERSIONS => 10000, LIMIT => 1}", "Click a row key to see all versions in the Versions view.").shows([scanned_is_returned()]),
                 pattern("Every inbox", "count 'wb_inbox'", "One row per reader with anything delivered: the rows spread over the regions.").shows([scanned_is_returned(), on(Measure::RegionsTouched).ge(2.0)]),

@@ -640,8 +640,8 @@ impl super::Engine {
             reversed: scan.reversed,
             get,
             tick,
-            first_examined: out.examined.first().cloned(),
-            last_examined: out.examined.last().cloned(),
+            first_examined: out.examined.first.clone(),
+            last_examined: out.examined.last.clone(),
             stats: out.stats.clone(),
         };
         let (lo, hi) = read.key_range();
@@ -656,7 +656,8 @@ impl super::Engine {
             }
         };
         let mut ops = Vec::with_capacity(out.per_region.len());
-        for (id, _, _) in &out.per_region {
+        for read in &out.per_region {
+            let id = &read.region;
             let Some(r) = t.regions.iter().find(|r| r.id == *id) else {
                 continue;
             };

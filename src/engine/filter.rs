@@ -5,11 +5,14 @@
 //! The order of calls is `RegionScannerImpl`'s and `UserScanQueryMatcher`'s, for each row of
 //! each region (each region scanner works on its own copy of the filter):
 //!
-//! 1. `filter_all_remaining`: true ends the region's scan;
+//! 1. `filter_all_remaining`: true ends the region's scan (the region scanner asks before each
+//!    row; the store scanner asks again before each cell, and closes for the rest of the region
+//!    when it turns true in the middle of a row: HBase's DONE_SCAN);
 //! 2. `filter_row_key`: true drops the row without reading its cells;
 //! 3. per cell that survived time range, deletes, the column selection and the family's
-//!    VERSIONS: `filter_cell`, and `transform_cell` for a cell it includes; a
-//!    `SeekNextUsingHint` asks `next_cell_hint` where to seek;
+//!    VERSIONS: `filter_cell` on the cell read in place ([`CellRef`]); a cell it includes is
+//!    copied then, and `transform_cell` rewrites the copy; a `SeekNextUsingHint` asks
+//!    `next_cell_hint` where to seek;
 //! 4. once the row is read: `filter_row_cells` (filters with `has_filter_row`) and, if cells are
 //!    left, `filter_row`; true drops the row;
 //! 5. `reset` before the next row.
@@ -17,7 +20,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::cell::{Cell, CellKind};
+use super::cell::{Cell, CellKind, CellRef};
 
 /// What a filter says about one cell: HBase's `Filter.ReturnCode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,8 +149,8 @@ pub trait Filter: FilterClone + std::fmt::Debug {
     fn filter_row_key(&mut self, _row: &[u8]) -> bool {
         false
     }
-    /// The verdict on one cell.
-    fn filter_cell(&mut self, _cell: &Cell) -> ReturnCode {
+    /// The verdict on one cell, read in place: only a cell the read returns is copied.
+    fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         ReturnCode::Include
     }
     /// Rewrites a cell the filter included (KeyOnlyFilter drops the value).
@@ -165,7 +168,7 @@ pub trait Filter: FilterClone + std::fmt::Debug {
         false
     }
     /// Where to seek after `SeekNextUsingHint` (`getNextCellHint`); `None` reads on.
-    fn next_cell_hint(&self, _cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, _cell: &CellRef<'_>) -> Option<Cell> {
         None
     }
 }
@@ -189,25 +192,25 @@ impl Clone for Box<dyn Filter> {
 
 /// A probe that sorts before every cell of `cell`'s row and family with qualifier `qualifier`
 /// (`PrivateCellUtil.createFirstOnRowCol`).
-pub fn first_on_column(cell: &Cell, qualifier: &[u8]) -> Cell {
+pub fn first_on_column(cell: &CellRef<'_>, qualifier: &[u8]) -> Cell {
     first_on_column_at(cell, qualifier, u64::MAX)
 }
 
 /// A probe that sorts before every version of the column at or below `timestamp`
 /// (`PrivateCellUtil.createFirstOnRowColTS`).
-pub fn first_on_column_at(cell: &Cell, qualifier: &[u8], timestamp: u64) -> Cell {
+pub fn first_on_column_at(cell: &CellRef<'_>, qualifier: &[u8], timestamp: u64) -> Cell {
     probe(cell, qualifier, timestamp, CellKind::DeleteFamily, u64::MAX)
 }
 
 /// A probe that sorts after every cell of `cell`'s column (`PrivateCellUtil.createLastOnRowCol`).
-pub fn last_on_column(cell: &Cell) -> Cell {
-    probe(cell, &cell.qualifier, 0, CellKind::Put, 0)
+pub fn last_on_column(cell: &CellRef<'_>) -> Cell {
+    probe(cell, cell.qualifier, 0, CellKind::Put, 0)
 }
 
-fn probe(cell: &Cell, qualifier: &[u8], timestamp: u64, kind: CellKind, seq: u64) -> Cell {
+fn probe(cell: &CellRef<'_>, qualifier: &[u8], timestamp: u64, kind: CellKind, seq: u64) -> Cell {
     Cell {
-        row: cell.row.clone(),
-        family: Arc::clone(&cell.family),
+        row: cell.row.to_vec(),
+        family: Arc::from(cell.family),
         qualifier: qualifier.to_vec(),
         timestamp,
         kind,

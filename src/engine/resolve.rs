@@ -3,6 +3,7 @@
 
 use super::cell::{Cell, CellKind, CellRef};
 use super::family::{FamilyDescriptor, KeepDeletedCells};
+use super::rules::Rules;
 
 /// HBase's delete tracker for one row of one family: remembers the markers seen so far (they
 /// sort before the cells they mask) and answers whether a put is masked.
@@ -11,6 +12,11 @@ pub(crate) struct DeleteTracker<'a> {
     family_stamp: Option<u64>,
     family_versions: Vec<u64>,
     column: Option<(&'a [u8], CellKind, u64)>,
+    /// Rules without delete markers: a delete takes away the cells written before it (a lower
+    /// sequence number) whatever their timestamps, and a later write is never masked.
+    by_seq: bool,
+    family_seq: u64,
+    column_seq: u64,
 }
 
 /// How a put fares against the markers seen, and which marker masks it.
@@ -41,8 +47,36 @@ pub struct Marker {
 }
 
 impl<'a> DeleteTracker<'a> {
+    /// A tracker for a table's rules: HBase's markers mask by timestamp; without markers, a
+    /// delete masks by sequence (see [`DeleteTracker::by_seq`]).
+    pub fn for_rules(rules: Rules) -> DeleteTracker<'a> {
+        DeleteTracker {
+            by_seq: !rules.masks_deletes(),
+            ..DeleteTracker::default()
+        }
+    }
+
     pub fn add(&mut self, cell: &CellRef<'a>) {
         let ts = cell.timestamp;
+        if self.by_seq {
+            // Deletes without markers sort before every cell they may take away (they carry
+            // the highest timestamp); the newest one of a family or column comes first.
+            match cell.kind {
+                CellKind::DeleteFamily => self.family_seq = self.family_seq.max(cell.seq),
+                CellKind::DeleteColumn | CellKind::Delete => {
+                    let same = self.column.is_some_and(|(q, _, _)| q == cell.qualifier);
+                    let seq = if same {
+                        self.column_seq.max(cell.seq)
+                    } else {
+                        cell.seq
+                    };
+                    self.column = Some((cell.qualifier, cell.kind, ts));
+                    self.column_seq = seq;
+                }
+                _ => {}
+            }
+            return;
+        }
         if self.family_stamp.is_some_and(|f| ts <= f) {
             return;
         }
@@ -64,6 +98,24 @@ impl<'a> DeleteTracker<'a> {
 
     pub fn is_deleted(&mut self, cell: &CellRef<'_>) -> Masked {
         let ts = cell.timestamp;
+        if self.by_seq {
+            // Only this cell: a later write with an older timestamp may follow in the column.
+            if cell.seq < self.family_seq {
+                return Masked::Version(Marker {
+                    kind: CellKind::DeleteFamily,
+                    timestamp: ts,
+                });
+            }
+            if let Some((q, kind, del_ts)) = self.column {
+                if q == cell.qualifier && cell.seq < self.column_seq {
+                    return Masked::Version(Marker {
+                        kind,
+                        timestamp: del_ts,
+                    });
+                }
+            }
+            return Masked::No;
+        }
         if let Some(f) = self.family_stamp.filter(|f| ts <= *f) {
             return Masked::Column(Marker {
                 kind: CellKind::DeleteFamily,
@@ -172,6 +224,8 @@ pub(crate) struct ReadSpec<'s> {
     pub raw: bool,
     /// The read has a filter: versions are counted again after it (see [`RowResolver::new`]).
     pub filtered: bool,
+    /// The table's rules: whether markers mask, whether VERSIONS and TTL apply at read.
+    pub rules: Rules,
 }
 
 /// What a user read does with a cell.
@@ -193,6 +247,8 @@ pub(crate) struct RowResolver<'a, 's> {
     oldest_unexpired: u64,
     now: u64,
     max_versions: u32,
+    /// The family's VERSIONS where a read applies it, else unlimited.
+    family_versions: u32,
 }
 
 impl<'a, 's> RowResolver<'a, 's> {
@@ -203,15 +259,23 @@ impl<'a, 's> RowResolver<'a, 's> {
     /// ([`RowResolver::versions_after_filter`]), so a value filter can match an older version
     /// (`ScanQueryMatcher.getTrackers`). A raw scan ignores the family's TTL
     /// (`StoreScanner`: `oldestUnexpiredTS = scan.isRaw() ? 0 : now - ttl`).
+    /// Under rules that retain only at compaction, a read applies neither the family's
+    /// VERSIONS nor its TTL.
     pub fn new(spec: &'s ReadSpec<'s>, family: &'s FamilyDescriptor, now: u64) -> Self {
+        let retains = spec.rules.retains_in(Pass::Read);
+        let family_versions = if retains {
+            family.max_versions
+        } else {
+            u32::MAX
+        };
         let max_versions = match (spec.raw, spec.filtered) {
             (true, true) => u32::MAX,
             (true, false) => spec.max_versions,
-            (false, true) => family.max_versions,
-            (false, false) => spec.max_versions.min(family.max_versions),
+            (false, true) => family_versions,
+            (false, false) => spec.max_versions.min(family_versions),
         };
         RowResolver {
-            deletes: DeleteTracker::default(),
+            deletes: DeleteTracker::for_rules(spec.rules),
             versions: ColumnTracker {
                 explicit: spec.columns.is_some(),
                 ..ColumnTracker::default()
@@ -219,13 +283,14 @@ impl<'a, 's> RowResolver<'a, 's> {
             skipping: None,
             spec,
             family,
-            oldest_unexpired: if spec.raw {
+            oldest_unexpired: if spec.raw || !retains {
                 0
             } else {
-                family.oldest_unexpired(now)
+                spec.rules.oldest_unexpired(family, now)
             },
             now,
             max_versions,
+            family_versions,
         }
     }
 
@@ -235,7 +300,7 @@ impl<'a, 's> RowResolver<'a, 's> {
         if self.spec.raw {
             self.spec.max_versions
         } else {
-            self.spec.max_versions.min(self.family.max_versions)
+            self.spec.max_versions.min(self.family_versions)
         }
     }
 
@@ -263,7 +328,7 @@ impl<'a, 's> RowResolver<'a, 's> {
         if expired && self.family.min_versions == 0 {
             return Verdict::SkipColumn;
         }
-        if cell.ttl_expired(self.now) {
+        if self.spec.rules.retains_in(Pass::Read) && self.spec.rules.cell_expired(cell, self.now) {
             return Verdict::Skip;
         }
         let (min, max) = self.spec.time_range;
@@ -359,153 +424,210 @@ impl Fate {
 
 /// Decides the fate of every cell of a sorted stream (any rows, one family), with the same
 /// delete and version trackers the read path uses.
+///
+/// Under `rules` that retain only at compaction, a read and a flush keep every version and
+/// nothing expires; without delete markers, no marker masks.
 pub fn fates<'a>(
     cells: impl IntoIterator<Item = &'a Cell>,
     family: &FamilyDescriptor,
+    rules: Rules,
     pass: Pass,
     now: u64,
 ) -> Vec<Fate> {
-    let oldest = family.oldest_unexpired(now);
-    // Whether a marker (and what it masks) survives a rewrite: KEEP_DELETED_CELLS => 'TTL'
-    // keeps it only while it is within the TTL; an older one is purged as with FALSE
-    // (`CompactionScanQueryMatcher.trackDelete`).
-    let keeps = |marker_ts: u64| match family.keep_deleted_cells {
-        KeepDeletedCells::False => false,
-        KeepDeletedCells::True => true,
-        KeepDeletedCells::Ttl => marker_ts >= oldest,
-    };
     let cells: Vec<&Cell> = cells.into_iter().collect();
-    // The oldest put of a major compaction's inputs (`Compactor.getFileDetails` takes each
-    // file's EARLIEST_PUT_TS): a marker kept for KEEP_DELETED_CELLS that is older still can
-    // mask no put, and goes with the rest of its column, which holds only markers
-    // (`DropDeletesCompactionScanQueryMatcher.tryDropDelete`).
-    let earliest_put = cells
-        .iter()
+    let earliest_put = earliest_put(cells.iter().map(|c| c.as_ref()));
+    let mut tracker = FateTracker::new(family, rules, pass, now, earliest_put);
+    cells
+        .into_iter()
+        .map(|c| tracker.decide(c.as_ref()))
+        .collect()
+}
+
+/// The oldest timestamp of a put among `cells` (`u64::MAX` when there is none): what a major
+/// compaction takes from its inputs (`Compactor.getFileDetails`, each file's EARLIEST_PUT_TS).
+pub(crate) fn earliest_put<'a>(cells: impl IntoIterator<Item = CellRef<'a>>) -> u64 {
+    cells
+        .into_iter()
         .filter(|c| c.kind == CellKind::Put)
         .map(|c| c.timestamp)
         .min()
-        .unwrap_or(u64::MAX);
-    let mut out = Vec::new();
-    let mut row_start: Option<(&[u8], &[u8])> = None;
-    // The markers that mask. A read tracks every one; a rewrite only those it may purge
-    // (`CompactionScanQueryMatcher.trackDelete`): with KEEP_DELETED_CELLS => 'TTL' a marker
-    // within the TTL masks nothing, even where an expired one behind it does.
-    let mut deletes = DeleteTracker::default();
-    // Every marker, to name the one behind a put a rewrite keeps for KEEP_DELETED_CELLS.
-    let mut shadow = DeleteTracker::default();
-    let mut versions = ColumnTracker::default();
-    let mut skipping: Option<(&[u8], &[u8])> = None;
-    // A rewrite seeks past the rest of a column whose put a column or family marker masked
-    // (`ScanQueryMatcher.checkDeleted`: COLUMN_DELETED and FAMILY_DELETED are
-    // `getNextRowOrNextColumn`), or whose kept marker is older than every put: the older
-    // markers of that column are not written (the puts there are masked anyway).
-    let mut purging: Option<(&[u8], &[u8])> = None;
-    for cell in cells {
-        let cell = cell.as_ref();
-        let key = (cell.row, cell.family);
-        if row_start != Some(key) {
-            row_start = Some(key);
-            deletes = DeleteTracker::default();
-            shadow = DeleteTracker::default();
-            versions = ColumnTracker::default();
-            skipping = None;
-            purging = None;
-        }
-        let column = (cell.row, cell.qualifier);
-        if purging.is_some_and(|p| p != column) {
-            purging = None;
-        }
-        if skipping == Some((cell.row, cell.qualifier)) {
-            out.push(Fate::BeyondVersions);
-            continue;
-        }
-        skipping = None;
-        let expired = cell.timestamp < oldest;
-        let fate = if (expired && family.min_versions == 0) || cell.ttl_expired(now) {
-            Fate::Expired
-        } else if cell.kind.is_delete() {
-            if purging == Some(column) {
-                Fate::MarkerPurged
-            } else {
-                if pass == Pass::Read || !keeps(cell.timestamp) {
-                    deletes.add(&cell);
-                }
-                shadow.add(&cell);
-                if pass == Pass::Major && !keeps(cell.timestamp) {
-                    Fate::MarkerPurged
-                } else if pass == Pass::Major && cell.timestamp < earliest_put {
-                    purging = Some(column);
-                    Fate::MarkerPurged
-                } else if pass == Pass::Major {
-                    // A marker a major compaction keeps goes through the column tracker like
-                    // a put, uncounted (`MajorCompactionScanQueryMatcher.match`): a repeat of
-                    // the same timestamp and type is written once, and past MIN_VERSIONS an
-                    // expired one ends the column.
-                    match versions.check(&cell, family.max_versions, family.min_versions, expired) {
-                        Versioned::Keep | Versioned::KeepLast => Fate::Marker,
-                        Versioned::Duplicate => Fate::Replaced,
-                        Versioned::ColumnDone => {
-                            skipping = Some((cell.row, cell.qualifier));
-                            Fate::BeyondVersions
-                        }
-                    }
-                } else {
-                    Fate::Marker
-                }
-            }
-        } else {
-            let result = deletes.is_deleted(&cell);
-            let named = shadow.is_deleted(&cell).marker();
-            match result.marker() {
-                // A read never counts a deleted version; nor does a rewrite count a version
-                // that a marker it tracks masks.
-                Some(by) => {
-                    if pass != Pass::Read && matches!(result, Masked::Column(_)) {
-                        purging = Some(column);
-                    }
-                    Fate::Masked {
-                        by,
-                        kept: keeps(by.timestamp),
-                    }
-                }
-                // A rewrite that keeps deleted cells counts them like any other version.
-                None => {
-                    match versions.check(&cell, family.max_versions, family.min_versions, expired) {
-                        Versioned::Keep | Versioned::KeepLast => match named {
-                            Some(by) => Fate::Masked { by, kept: true },
-                            None => Fate::Visible,
-                        },
-                        Versioned::Duplicate => Fate::Replaced,
-                        Versioned::ColumnDone => {
-                            skipping = Some((cell.row, cell.qualifier));
-                            Fate::BeyondVersions
-                        }
-                    }
-                }
-            }
-        };
-        out.push(fate);
-    }
-    out
+        .unwrap_or(u64::MAX)
 }
 
-/// Decides what a flush or compaction keeps.
-pub(crate) struct CompactionResolver;
+/// Decides the fates of a sorted stream of cells one at a time, as a flush or compaction
+/// reads them (`ScanQueryMatcher` in its flush and compaction forms); [`fates`] runs it over
+/// a whole list.
+pub(crate) struct FateTracker<'a, 'f> {
+    family: &'f FamilyDescriptor,
+    rules: Rules,
+    pass: Pass,
+    now: u64,
+    /// Versions and TTL apply in this pass.
+    retains: bool,
+    oldest: u64,
+    max_versions: u32,
+    /// The oldest put of a major compaction's inputs: a marker kept for KEEP_DELETED_CELLS
+    /// that is older still can mask no put, and goes with the rest of its column, which holds
+    /// only markers (`DropDeletesCompactionScanQueryMatcher.tryDropDelete`).
+    earliest_put: u64,
+    row_start: Option<(&'a [u8], &'a [u8])>,
+    /// The markers that mask. A read tracks every one; a rewrite only those it may purge
+    /// (`CompactionScanQueryMatcher.trackDelete`): with KEEP_DELETED_CELLS => 'TTL' a marker
+    /// within the TTL masks nothing, even where an expired one behind it does.
+    deletes: DeleteTracker<'a>,
+    /// Every marker, to name the one behind a put a rewrite keeps for KEEP_DELETED_CELLS.
+    shadow: DeleteTracker<'a>,
+    versions: ColumnTracker<'a>,
+    skipping: Option<(&'a [u8], &'a [u8])>,
+    /// A rewrite seeks past the rest of a column whose put a column or family marker masked
+    /// (`ScanQueryMatcher.checkDeleted`: COLUMN_DELETED and FAMILY_DELETED are
+    /// `getNextRowOrNextColumn`), or whose kept marker is older than every put: the older
+    /// markers of that column are not written (the puts there are masked anyway).
+    purging: Option<(&'a [u8], &'a [u8])>,
+}
 
-impl CompactionResolver {
-    /// The cells the pass keeps, and the fate of every input cell in order.
-    pub fn apply(
-        cells: Vec<Cell>,
-        family: &FamilyDescriptor,
+impl<'a, 'f> FateTracker<'a, 'f> {
+    pub fn new(
+        family: &'f FamilyDescriptor,
+        rules: Rules,
         pass: Pass,
         now: u64,
-    ) -> (Vec<Cell>, Vec<Fate>) {
-        let fates = fates(&cells, family, pass, now);
-        let kept = cells
-            .into_iter()
-            .zip(&fates)
-            .filter_map(|(c, f)| f.kept().then_some(c))
-            .collect();
-        (kept, fates)
+        earliest_put: u64,
+    ) -> Self {
+        let retains = rules.retains_in(pass);
+        FateTracker {
+            family,
+            rules,
+            pass,
+            now,
+            retains,
+            oldest: if retains {
+                rules.oldest_unexpired(family, now)
+            } else {
+                0
+            },
+            max_versions: if retains {
+                family.max_versions
+            } else {
+                u32::MAX
+            },
+            earliest_put,
+            row_start: None,
+            deletes: DeleteTracker::for_rules(rules),
+            shadow: DeleteTracker::for_rules(rules),
+            versions: ColumnTracker::default(),
+            skipping: None,
+            purging: None,
+        }
+    }
+
+    /// Whether a marker (and what it masks) survives a rewrite: KEEP_DELETED_CELLS => 'TTL'
+    /// keeps it only while it is within the TTL; an older one is purged as with FALSE
+    /// (`CompactionScanQueryMatcher.trackDelete`).
+    fn keeps(&self, marker_ts: u64) -> bool {
+        match self.family.keep_deleted_cells {
+            KeepDeletedCells::False => false,
+            KeepDeletedCells::True => true,
+            KeepDeletedCells::Ttl => marker_ts >= self.oldest,
+        }
+    }
+
+    /// The family whose cells the tracker decides.
+    pub fn family(&self) -> &'f FamilyDescriptor {
+        self.family
+    }
+
+    /// The fate of the next cell (cells must come in cell order).
+    pub fn decide(&mut self, cell: CellRef<'a>) -> Fate {
+        let (family, pass) = (self.family, self.pass);
+        let key = (cell.row, cell.family);
+        if self.row_start != Some(key) {
+            self.row_start = Some(key);
+            self.deletes = DeleteTracker::for_rules(self.rules);
+            self.shadow = DeleteTracker::for_rules(self.rules);
+            self.versions = ColumnTracker::default();
+            self.skipping = None;
+            self.purging = None;
+        }
+        let column = (cell.row, cell.qualifier);
+        if self.purging.is_some_and(|p| p != column) {
+            self.purging = None;
+        }
+        if self.skipping == Some(column) {
+            return Fate::BeyondVersions;
+        }
+        self.skipping = None;
+        let expired = cell.timestamp < self.oldest;
+        if (expired && family.min_versions == 0)
+            || (self.retains && self.rules.cell_expired(&cell, self.now))
+        {
+            return Fate::Expired;
+        }
+        if cell.kind.is_delete() {
+            if self.purging == Some(column) {
+                return Fate::MarkerPurged;
+            }
+            let keeps = self.keeps(cell.timestamp);
+            if pass == Pass::Read || !keeps {
+                self.deletes.add(&cell);
+            }
+            self.shadow.add(&cell);
+            return if pass == Pass::Major && !keeps {
+                Fate::MarkerPurged
+            } else if pass == Pass::Major && cell.timestamp < self.earliest_put {
+                self.purging = Some(column);
+                Fate::MarkerPurged
+            } else if pass == Pass::Major {
+                // A marker a major compaction keeps goes through the column tracker like a
+                // put, uncounted (`MajorCompactionScanQueryMatcher.match`): a repeat of the
+                // same timestamp and type is written once, and past MIN_VERSIONS an expired one
+                // ends the column.
+                match self
+                    .versions
+                    .check(&cell, self.max_versions, family.min_versions, expired)
+                {
+                    Versioned::Keep | Versioned::KeepLast => Fate::Marker,
+                    Versioned::Duplicate => Fate::Replaced,
+                    Versioned::ColumnDone => {
+                        self.skipping = Some(column);
+                        Fate::BeyondVersions
+                    }
+                }
+            } else {
+                Fate::Marker
+            };
+        }
+        let result = self.deletes.is_deleted(&cell);
+        let named = self.shadow.is_deleted(&cell).marker();
+        match result.marker() {
+            // A read never counts a deleted version; nor does a rewrite count a version that
+            // a marker it tracks masks.
+            Some(by) => {
+                if pass != Pass::Read && matches!(result, Masked::Column(_)) {
+                    self.purging = Some(column);
+                }
+                Fate::Masked {
+                    by,
+                    kept: self.keeps(by.timestamp),
+                }
+            }
+            // A rewrite that keeps deleted cells counts them like any other version.
+            None => {
+                match self
+                    .versions
+                    .check(&cell, self.max_versions, family.min_versions, expired)
+                {
+                    Versioned::Keep | Versioned::KeepLast => match named {
+                        Some(by) => Fate::Masked { by, kept: true },
+                        None => Fate::Visible,
+                    },
+                    Versioned::Duplicate => Fate::Replaced,
+                    Versioned::ColumnDone => {
+                        self.skipping = Some(column);
+                        Fate::BeyondVersions
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,23 +1,32 @@
-//! The read path: regions in key order (or reversed), per region one merged cursor per family,
-//! per row the resolver (versions, deletes, TTL, time range, columns), then the filter, then
-//! the bounds and the limit. Gets are scans of one row.
+//! The read path, as HBase's scanners read: the region walk visits the table's regions in the
+//! scan's direction and opens a region scanner on each; a region scanner takes rows from one
+//! store scanner per family, within the scan's bounds and limit, and runs the row filter; a
+//! store scanner merges the family's memstore and runs, resolves versions and deletes by the
+//! table's rules and runs the per-cell filter. Gets are scans of one row.
 //!
-//! Filters run as HBase runs them: each region scanner gets its own copy of the scan's filter
-//! (`RegionScannerImpl`), the per-cell protocol is `UserScanQueryMatcher`'s (a filter sees up
-//! to the family's VERSIONS and versions are counted again after it), a
-//! `SEEK_NEXT_USING_HINT` seeks the family's merge cursor past cells it never reads, and the
-//! row check is `RegionScannerImpl.nextInternal`'s (a row left empty is dropped before
-//! `filter_row` is asked, so row-counting filters do not count it).
+//! ```text
+//! walk (regions, direction) -> RegionScanner (rows, bounds, limit, row filter)
+//!                           -> StoreScanner per family (merge, versions/deletes, cell filter)
+//!                           -> MergeIter (memstore + runs, cells read in place)
+//! ```
+//!
+//! Each region scanner runs its own copy of the scan's filter (`RegionScannerImpl`); cells are
+//! read in place and a result copies only the cells it returns.
+
+mod region_scanner;
+mod store_scanner;
 
 use std::sync::Arc;
 
-use super::cell::{Cell, CellRef};
+use super::cell::Cell;
 use super::error::{Error, Result};
-use super::filter::{Filter, ReturnCode};
-use super::resolve::{ReadSpec, RowResolver, Verdict};
+use super::filter::Filter;
+use super::resolve::ReadSpec;
 use super::stats::OpStats;
-use super::store::{Decoded, MergeIter};
+use super::store::Decoded;
 use super::table::{Region, Table};
+use region_scanner::{Direction, RegionScanner, Step};
+use store_scanner::{StoreCursor, StoreScanner};
 
 /// What a get or scan asks for. Bounds follow HBase: `start_row` inclusive, `stop_row`
 /// exclusive, empty means unbounded; in a reversed scan `start_row` is the highest row.
@@ -106,15 +115,31 @@ pub struct Row {
 pub struct ScanOutput {
     pub rows: Vec<Row>,
     pub stats: OpStats,
-    /// `(region id, rows examined, bytes read)` per region read.
-    pub per_region: Vec<(u64, u64, u64)>,
-    /// The row keys the read examined, in the order examined (returned or not), up to
-    /// [`EXAMINED_KEPT`]; `stats.rows_examined` has the full count.
-    pub examined: Vec<Vec<u8>>,
+    /// What the read did in each region it read, in the order read.
+    pub per_region: Vec<RegionRead>,
+    /// Where the rows the read examined (returned or not) are.
+    pub examined: Examined,
 }
 
-/// How many examined row keys a read keeps for the views.
-pub const EXAMINED_KEPT: usize = 20_000;
+/// What a read did in one region.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegionRead {
+    pub region: u64,
+    /// Rows the region scanner read, returned or not.
+    pub rows_examined: u64,
+    /// Bytes of the cells its store scanners read.
+    pub bytes_read: u64,
+}
+
+/// Where the rows a read examined are: the first and the last in the order read, and how
+/// many. A scan reads rows in key order (reversed: backwards), so they all lie between the
+/// two; only these two keys are copied, never a key per row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Examined {
+    pub first: Option<Vec<u8>>,
+    pub last: Option<Vec<u8>>,
+    pub count: u64,
+}
 
 /// Runs a scan against a table.
 pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput> {
@@ -169,6 +194,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
                     columns: cols.as_deref(),
                     raw: scan.raw,
                     filtered: scan.filter.is_some(),
+                    rules: desc.rules,
                 },
             )
         })
@@ -177,461 +203,184 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
     if let Some(f) = template.as_mut() {
         f.set_reversed(scan.reversed);
     }
-    let mut reader = Reader {
-        table,
-        scan,
-        specs: &specs,
-        template: template.as_deref(),
-        filter: None,
-        now,
-        out: ScanOutput::default(),
-        done: false,
-        region_done: false,
-        region_rows: 0,
-        last_returned: false,
-        closed: vec![false; specs.len()],
-        cells_hint: 0,
-    };
-    reader.run();
-    let out = std::mem::take(&mut reader.out);
+    let out = walk(table, scan, &specs, template.as_deref(), now);
     scan.filter = template;
     Ok(out)
 }
 
-/// Where a row reader takes cells from: a forward merge, or one row gathered backwards. Cells
-/// come borrowed from the store; the family is what the cells copied out share.
-trait CellSource<'t> {
-    fn peek_cell(&self) -> Option<CellRef<'t>>;
-    fn advance(&mut self);
-    /// Moves to the first cell at or after `target` without reading the cells between.
-    fn seek(&mut self, target: &Cell);
-    fn family(&self) -> &'t Arc<[u8]>;
-}
-
-impl<'t> CellSource<'t> for MergeIter<'t> {
-    #[inline]
-    fn peek_cell(&self) -> Option<CellRef<'t>> {
-        self.peek()
-    }
-    #[inline]
-    fn advance(&mut self) {
-        self.next();
-    }
-    fn seek(&mut self, target: &Cell) {
-        MergeIter::seek(self, target);
-    }
-    fn family(&self) -> &'t Arc<[u8]> {
-        self.family
-    }
-}
-
-/// The cells of one row of one store, in cell order.
-struct RowCells<'t> {
-    family: &'t Arc<[u8]>,
-    cells: Vec<CellRef<'t>>,
-    at: usize,
-}
-
-impl<'t> CellSource<'t> for RowCells<'t> {
-    fn peek_cell(&self) -> Option<CellRef<'t>> {
-        self.cells.get(self.at).copied()
-    }
-    fn advance(&mut self) {
-        self.at += 1;
-    }
-    fn seek(&mut self, target: &Cell) {
-        let rest = self.cells.get(self.at..).unwrap_or(&[]);
-        self.at += rest.partition_point(|c| c.cmp_cell(target) == std::cmp::Ordering::Less);
-    }
-    fn family(&self) -> &'t Arc<[u8]> {
-        self.family
-    }
-}
-
-struct Reader<'t, 's> {
-    table: &'t Table,
-    scan: &'s Scan,
-    specs: &'s [(usize, ReadSpec<'s>)],
-    /// The scan's filter, copied for each region.
-    template: Option<&'s dyn Filter>,
-    /// The current region scanner's copy.
-    filter: Option<Box<dyn Filter>>,
+/// The region walk: the one place that knows the scan's direction. It visits the regions the
+/// scan's bounds reach, in key order or reversed, opens each one's store cursors from the
+/// scan's start, and runs a region scanner over them until the scan is done.
+fn walk(
+    table: &Table,
+    scan: &Scan,
+    specs: &[(usize, ReadSpec<'_>)],
+    template: Option<&dyn Filter>,
     now: u64,
-    out: ScanOutput,
-    /// The whole scan is over (stop row, limit, or a finished filter that returned nothing).
-    done: bool,
-    /// The current region scanner is over (its filter is done).
-    region_done: bool,
-    /// Rows the current region scanner returned.
-    region_rows: u64,
-    /// Whether the last row the region scanner read was returned.
-    last_returned: bool,
-    /// Per family (in spec order): its store scanner was closed by a filter that finished in
-    /// the middle of a row (the matcher's DONE_SCAN closes the `StoreScanner`).
-    closed: Vec<bool>,
-    /// Cells in the last row returned: the next row's vector starts that large.
-    cells_hint: usize,
-}
-
-impl<'t, 's> Reader<'t, 's> {
-    fn run(&mut self) {
-        let regions = &self.table.regions;
-        let first = self.table.region_index(&self.scan.start_row);
-        if self.scan.reversed {
-            let first = if self.scan.start_row.is_empty() {
-                regions.len().saturating_sub(1)
-            } else {
-                first
-            };
-            for region in regions.iter().take(first + 1).rev() {
-                if self.done
-                    || (!region.end.is_empty()
-                        && self.scan.past_stop(&region.end)
-                        && self.scan.past_stop(&region.start))
-                {
+) -> ScanOutput {
+    let mut out = ScanOutput::default();
+    let regions = &table.regions;
+    let first = if scan.reversed && scan.start_row.is_empty() {
+        regions.len().saturating_sub(1)
+    } else {
+        table.region_index(&scan.start_row)
+    };
+    let (direction, order): (Direction, Box<dyn Iterator<Item = &Region>>) = if scan.reversed {
+        let before_stop =
+            |r: &&Region| r.end.is_empty() || !scan.past_stop(&r.end) || !scan.past_stop(&r.start);
+        let order = regions.iter().take(first + 1).rev().take_while(before_stop);
+        (Direction::Reversed, Box::new(order))
+    } else {
+        let before_stop = |r: &&Region| r.start.is_empty() || !scan.past_stop(&r.start);
+        let order = regions.iter().skip(first).take_while(before_stop);
+        (Direction::Forward, Box::new(order))
+    };
+    // A reversed scan reads each region from below this row (exclusive): just past the
+    // start row.
+    let mut past_start = scan.start_row.clone();
+    past_start.push(0);
+    for region in order {
+        // The blocks the region scanner decodes live as long as it does.
+        let arena = Decoded::with_capacity(0);
+        let cursors = match direction {
+            Direction::Forward => forward_cursors(region, scan, specs, &arena),
+            Direction::Reversed => backward_cursors(region, scan, specs, &past_start, &arena),
+        };
+        let stores = cursors
+            .into_iter()
+            .zip(specs)
+            .filter_map(|(cursor, (fi, spec))| {
+                let family = table.descriptor.families.get(*fi)?;
+                Some(StoreScanner::new(cursor, family, spec, now))
+            })
+            .collect();
+        let room = scan.limit.map(|l| l.saturating_sub(out.rows.len()));
+        let filter = template.map(|t| t.clone_box());
+        let mut scanner = RegionScanner::new(region, scan, direction, stores, filter, room);
+        let rows_before = out.rows.len();
+        let mut scan_done = false;
+        loop {
+            match scanner.next_row() {
+                Step::Row(row) => {
+                    out.rows.push(row);
+                    match scanner.finished_after_row() {
+                        Some(Step::ScanDone) => {
+                            scan_done = true;
+                            break;
+                        }
+                        Some(_) => break,
+                        None => {}
+                    }
+                }
+                Step::Dropped => {}
+                Step::RegionDone => break,
+                Step::ScanDone => {
+                    scan_done = true;
                     break;
                 }
-                self.reversed_region(region);
-                self.end_region_scanner();
-            }
-        } else {
-            for region in regions.iter().skip(first) {
-                if self.done || (!region.start.is_empty() && self.scan.past_stop(&region.start)) {
-                    break;
-                }
-                self.forward_region(region);
-                self.end_region_scanner();
             }
         }
-        self.out.stats.rows_returned = self.out.rows.len() as u64;
-    }
-
-    /// What the client learns from a region scanner's last answer: a finished filter with no
-    /// rows in the answer ends the whole scan (`RSRpcServices.scan` sets `moreResults` false
-    /// when `isFilterDone() && results.isEmpty()`); otherwise the next region gets a fresh copy
-    /// of the filter. One answer per region here: a client that caches every row of a region.
-    fn end_region_scanner(&mut self) {
-        // The server resets the filter after each row before it asks (`nextRaw`).
-        let finished = self.filter.as_deref_mut().is_some_and(|f| {
+        // A finished filter with no rows in the region's answer ends the whole scan
+        // (`RSRpcServices.scan` sets `moreResults` false when `isFilterDone() &&
+        // results.isEmpty()`); otherwise the next region gets a fresh copy of the filter. One
+        // answer per region here: a client that caches every row of a region.
+        let filter_done = scanner.filter.as_deref_mut().is_some_and(|f| {
             f.reset();
             f.filter_all_remaining()
         });
-        if finished && self.region_rows == 0 {
-            self.done = true;
+        record_region(&mut out, &scanner);
+        if scan_done || (filter_done && out.rows.len() == rows_before) {
+            break;
         }
     }
+    out.stats.rows_returned = out.rows.len() as u64;
+    out
+}
 
-    fn begin_region(&mut self, region: &Region) {
-        self.out.stats.regions.push(region.id);
-        self.out.per_region.push((region.id, 0, 0));
-        self.filter = self.template.map(|t| t.clone_box());
-        self.region_done = false;
-        self.region_rows = 0;
-        self.last_returned = false;
-        self.closed.iter_mut().for_each(|c| *c = false);
-    }
-
-    fn forward_region(&mut self, region: &'t Region) {
-        let lower = if self.scan.start_row.as_slice() > region.start.as_slice() {
-            &self.scan.start_row
-        } else {
-            &region.start
-        };
-        // A get asks each run's key range and bloom filter before reading it.
-        let get = self.scan.stop_inclusive && self.scan.start_row == self.scan.stop_row;
-        // The blocks the region scanner decodes live as long as it does.
-        let arena = Decoded::with_capacity(0);
-        let arena = &arena;
-        let mut cursors: Vec<MergeIter<'_>> = self
-            .specs
-            .iter()
-            .filter_map(|(fi, spec)| region.stores.get(*fi).map(|s| (s, spec)))
-            .map(|(s, spec)| {
-                if get {
-                    s.cursor_get(lower, spec.columns, arena)
-                } else {
-                    s.cursor_from(lower, arena)
-                }
+/// A region's store cursors for a forward read from the scan's start row; a get asks each
+/// run's key range and bloom filter before reading it.
+fn forward_cursors<'a>(
+    region: &'a Region,
+    scan: &Scan,
+    specs: &[(usize, ReadSpec<'_>)],
+    arena: &'a Decoded,
+) -> Vec<StoreCursor<'a>> {
+    let lower = scan.start_row.as_slice().max(region.start.as_slice());
+    let get = scan.stop_inclusive && scan.start_row == scan.stop_row;
+    specs
+        .iter()
+        .filter_map(|(fi, spec)| region.stores.get(*fi).map(|s| (s, spec)))
+        .map(|(store, spec)| {
+            StoreCursor::Forward(if get {
+                store.cursor_get(lower, spec.columns, arena)
+            } else {
+                store.cursor_from(lower, arena)
             })
-            .collect();
-        self.begin_region(region);
-        while !self.done && !self.region_done {
-            let Some(row) = cursors
-                .iter()
-                .zip(&self.closed)
-                .filter(|(_, closed)| !**closed)
-                .filter_map(|(c, _)| c.peek())
-                .map(|c| c.row)
-                .min()
-            else {
-                break;
-            };
-            if !region.contains(row) {
-                break;
-            }
-            if self.scan.past_stop(row) {
-                self.done = true;
-                break;
-            }
-            self.read_row(row, &mut cursors);
-        }
-        self.end_region(&cursors);
-    }
+        })
+        .collect()
+}
 
-    fn reversed_region(&mut self, region: &'t Region) {
-        // The upper bound (exclusive): just past the start row, or the region's end.
-        let mut probe = Cell::first_on_row(&[], &Arc::from(&b""[..]));
-        let mut start_bound = self.scan.start_row.clone();
-        start_bound.push(0);
-        let bound: Option<&[u8]> = match (self.scan.start_row.is_empty(), region.end.is_empty()) {
-            (true, true) => None,
-            (true, false) => Some(&region.end),
-            (false, true) => Some(&start_bound),
-            (false, false) => Some(if start_bound < region.end {
-                &start_bound
-            } else {
-                &region.end
-            }),
-        };
-        probe.row.extend_from_slice(bound.unwrap_or_default());
-        let arena = Decoded::with_capacity(0);
-        let mut backwards: Vec<MergeIter<'_>> = self
-            .specs
-            .iter()
-            .filter_map(|(fi, _)| region.stores.get(*fi))
-            .map(|s| s.cursor_back(bound.map(|_| &probe), &arena))
-            .collect();
-        self.begin_region(region);
-        while !self.done && !self.region_done {
-            let Some(row) = backwards
-                .iter()
-                .zip(&self.closed)
-                .filter(|(_, closed)| !**closed)
-                .filter_map(|(c, _)| c.peek())
-                .map(|c| c.row)
-                .max()
-            else {
-                break;
-            };
-            if row < region.start.as_slice() {
-                break;
-            }
-            if self.scan.past_stop(row) {
-                self.done = true;
-                break;
-            }
-            // Gather the row's cells from each store (they come greatest first) and read them
-            // in cell order, as a forward scan would.
-            let mut rows: Vec<RowCells<'_>> = backwards
-                .iter_mut()
-                .map(|c| {
-                    let mut cells = Vec::new();
-                    while let Some(cell) = c.peek().filter(|cell| cell.row == row) {
-                        cells.push(cell);
-                        c.next();
-                    }
-                    cells.reverse();
-                    RowCells {
-                        family: c.family,
-                        cells,
-                        at: 0,
-                    }
-                })
-                .collect();
-            self.read_row(row, &mut rows);
-        }
-        self.end_region(&backwards);
-    }
+/// A region's store cursors for a reversed read: greatest cell first, from below the
+/// nearer of the region's end and the row just past the scan's start.
+fn backward_cursors<'a>(
+    region: &'a Region,
+    scan: &Scan,
+    specs: &[(usize, ReadSpec<'_>)],
+    past_start: &[u8],
+    arena: &'a Decoded,
+) -> Vec<StoreCursor<'a>> {
+    let bound: Option<&[u8]> = match (scan.start_row.is_empty(), region.end.is_empty()) {
+        (true, true) => None,
+        (true, false) => Some(&region.end),
+        (false, true) => Some(past_start),
+        (false, false) => Some(past_start.min(region.end.as_slice())),
+    };
+    let probe = bound.map(|row| Cell::first_on_row(row, &Arc::from(&b""[..])));
+    specs
+        .iter()
+        .filter_map(|(fi, _)| region.stores.get(*fi))
+        .map(|store| StoreCursor::Backward {
+            merge: store.cursor_back(probe.as_ref(), arena),
+            row: Vec::new(),
+            at: 0,
+        })
+        .collect()
+}
 
-    /// Adds the memstores and runs the region's cursors read to the statistics. Cursors of one
-    /// store repeat in the list in spec order (a reversed scan opens one set per row), so
-    /// sources are told apart per store before counting.
-    fn end_region(&mut self, cursors: &[MergeIter<'_>]) {
-        let stores = self.specs.len().max(1);
-        let mut seen = vec![0u64; stores];
-        for (i, c) in cursors.iter().enumerate() {
-            if let Some(slot) = seen.get_mut(i % stores) {
-                *slot |= c.touched;
-            }
-        }
-        for bits in seen {
-            self.out.stats.memstores_touched += (bits & 1) as u32;
-            self.out.stats.runs_touched += (bits >> 1).count_ones();
-        }
-        for c in cursors {
-            let counts = c.counts();
-            let stats = &mut self.out.stats;
-            stats.blocks_read += counts.blocks_read;
-            stats.block_bytes_read += counts.bytes_read;
-            stats.blocks_skipped += counts.blocks_skipped;
-            stats.runs_skipped_bloom += counts.runs_skipped_bloom;
-            stats.runs_skipped_range += counts.runs_skipped_range;
-        }
+/// Adds what one region scanner did to the read's output: its rows and cells, the memstores
+/// and runs its stores read, and where its examined rows are.
+fn record_region(out: &mut ScanOutput, scanner: &RegionScanner<'_, '_>) {
+    let stats = &mut out.stats;
+    stats.regions.push(scanner.region.id);
+    stats.rows_examined += scanner.rows_examined;
+    stats.rows_filtered += scanner.rows_filtered;
+    stats.cells_returned += scanner.cells_returned;
+    stats.bytes_returned += scanner.bytes_returned;
+    let mut bytes_read = 0;
+    for store in &scanner.stores {
+        let (counts, touched) = store.counts();
+        stats.cells_examined += store.cells_examined;
+        bytes_read += store.bytes_read;
+        stats.memstores_touched += (touched & 1) as u32;
+        stats.runs_touched += (touched >> 1).count_ones();
+        stats.blocks_read += counts.blocks_read;
+        stats.block_bytes_read += counts.bytes_read;
+        stats.blocks_skipped += counts.blocks_skipped;
+        stats.runs_skipped_bloom += counts.runs_skipped_bloom;
+        stats.runs_skipped_range += counts.runs_skipped_range;
     }
-
-    /// Counts a row as read by the region scanner (`ROWS_SCANNED`).
-    fn count_row(&mut self, row: &[u8]) {
-        self.out.stats.rows_examined += 1;
-        if self.out.examined.len() < EXAMINED_KEPT {
-            self.out.examined.push(row.to_vec());
-        }
-        if let Some((_, rows, _)) = self.out.per_region.last_mut() {
-            *rows += 1;
-        }
+    stats.bytes_read += bytes_read;
+    out.per_region.push(RegionRead {
+        region: scanner.region.id,
+        rows_examined: scanner.rows_examined,
+        bytes_read,
+    });
+    let examined = &mut out.examined;
+    if examined.first.is_none() {
+        examined.first = scanner.first_examined.map(<[u8]>::to_vec);
     }
-
-    /// Reads one row from the cursors (each positioned at or before it) and leaves each cursor
-    /// past it, as `RegionScannerImpl.nextInternal` reads a row.
-    fn read_row<'c, C: CellSource<'c>>(&mut self, row: &'c [u8], cursors: &mut [C]) {
-        if let Some(f) = self.filter.as_deref_mut() {
-            f.reset();
-            if f.filter_all_remaining() {
-                // After a returned row the scanner stops at once (`nextRaw`); after a dropped
-                // one it looks at the next row first, which counts as scanned and filtered.
-                if !self.last_returned {
-                    self.count_row(row);
-                    self.out.stats.rows_filtered += 1;
-                }
-                self.region_done = true;
-                return;
-            }
-        }
-        self.count_row(row);
-        let drop_row = self
-            .filter
-            .as_deref_mut()
-            .is_some_and(|f| f.filter_row_key(row));
-        // Sized as the previous row was: rows of a table tend to hold as many cells.
-        let mut cells: Vec<Cell> = Vec::with_capacity(self.cells_hint);
-        for (si, (cursor, (fi, spec))) in cursors.iter_mut().zip(self.specs).enumerate() {
-            let Some(family) = self.table.descriptor.families.get(*fi) else {
-                continue;
-            };
-            if self.closed.get(si).copied().unwrap_or(false) {
-                continue;
-            }
-            let mut resolver = RowResolver::new(spec, family, self.now);
-            // Versions counted again after the filter (`mergeFilterResponse`).
-            let after_filter = resolver.versions_after_filter();
-            let mut column: Option<&'c [u8]> = None;
-            let mut versions = 0u32;
-            // The rest of the row in this family is skipped (NEXT_ROW, a row key dropped).
-            let mut rest_of_row = drop_row;
-            let family_name = cursor.family();
-            while let Some(cell) = cursor.peek_cell() {
-                if cell.row != row {
-                    break;
-                }
-                cursor.advance();
-                self.out.stats.cells_examined += 1;
-                self.out.stats.bytes_read += cell.size() as u64;
-                if let Some((_, _, bytes)) = self.out.per_region.last_mut() {
-                    *bytes += cell.size() as u64;
-                }
-                if rest_of_row {
-                    continue;
-                }
-                let Some(f) = self.filter.as_deref_mut() else {
-                    if resolver.offer(&cell) == Verdict::Include {
-                        cells.push(cell.to_cell(family_name));
-                    }
-                    continue;
-                };
-                // DONE_SCAN: the matcher asks before anything else, and the store scanner
-                // closes for the rest of the region.
-                if f.filter_all_remaining() {
-                    if let Some(closed) = self.closed.get_mut(si) {
-                        *closed = true;
-                    }
-                    break;
-                }
-                if resolver.offer(&cell) != Verdict::Include {
-                    continue;
-                }
-                // The filter protocol takes owned cells: the cell is copied once, and it is
-                // the copy a result keeps.
-                let owned = cell.to_cell(family_name);
-                match f.filter_cell(&owned) {
-                    ReturnCode::Skip => {}
-                    ReturnCode::NextCol => resolver.skip_column(&cell),
-                    ReturnCode::NextRow => rest_of_row = true,
-                    ReturnCode::SeekNextUsingHint => {
-                        // StoreScanner seeks only in the scan's direction (HBASE-26232): a
-                        // forward scan to a hint after the cell; a reversed one to a hint
-                        // before it, which no column hint is, so it reads on. Without a hint it
-                        // reads on too.
-                        if !self.scan.reversed {
-                            if let Some(hint) = f.next_cell_hint(&owned).filter(|h| *h > owned) {
-                                cursor.seek(&hint);
-                            }
-                        }
-                    }
-                    ReturnCode::IncludeAndNextCol => {
-                        cells.push(f.transform_cell(owned));
-                        resolver.skip_column(&cell);
-                    }
-                    // The matcher keeps its own INCLUDE for INCLUDE_AND_SEEK_NEXT_ROW and
-                    // counts the version.
-                    ReturnCode::Include | ReturnCode::IncludeAndSeekNextRow => {
-                        if column != Some(cell.qualifier) {
-                            column = Some(cell.qualifier);
-                            versions = 0;
-                        }
-                        versions += 1;
-                        if versions > after_filter {
-                            resolver.skip_column(&cell);
-                        } else {
-                            cells.push(f.transform_cell(owned));
-                        }
-                    }
-                }
-            }
-        }
-        self.last_returned = false;
-        if drop_row {
-            self.out.stats.rows_filtered += 1;
-            if self
-                .filter
-                .as_deref()
-                .is_some_and(|f| f.filter_all_remaining())
-            {
-                self.region_done = true;
-            }
-            return;
-        }
-        let was_empty = cells.is_empty();
-        let mut excluded = false;
-        if let Some(f) = self.filter.as_deref_mut() {
-            if f.has_filter_row() {
-                // FilterWrapper.filterRowCellsWithRet: filter_row only when cells are left.
-                f.filter_row_cells(&mut cells);
-                excluded = !cells.is_empty() && f.filter_row();
-            } else {
-                excluded = !was_empty && f.filter_row();
-            }
-        }
-        if was_empty || excluded || cells.is_empty() {
-            self.out.stats.rows_filtered += 1;
-            return;
-        }
-        self.out.stats.cells_returned += cells.len() as u64;
-        self.out.stats.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
-        self.cells_hint = cells.len();
-        self.out.rows.push(Row {
-            row: row.to_vec(),
-            cells,
-        });
-        self.region_rows += 1;
-        self.last_returned = true;
-        // `nextRaw`: the filter is reset, then asked whether it is done.
-        if let Some(f) = self.filter.as_deref_mut() {
-            f.reset();
-            if f.filter_all_remaining() {
-                self.region_done = true;
-            }
-        }
-        if self.scan.limit.is_some_and(|l| self.out.rows.len() >= l) {
-            self.done = true;
-        }
+    if let Some(last) = scanner.last_examined {
+        examined.last = Some(last.to_vec());
     }
+    examined.count += scanner.rows_examined;
 }

@@ -13,8 +13,9 @@ use super::store::{Run, Store};
 use super::table::{Region, Table, TableDescriptor};
 use super::Engine;
 
-/// Version of the catalog layout.
-pub const CATALOG_VERSION: u32 = 1;
+/// Version of the catalog layout: 2 since tables carry their [`super::Rules`] (a version-1
+/// catalog reads with HBase's rules).
+pub const CATALOG_VERSION: u32 = 2;
 
 /// Everything but the cells.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

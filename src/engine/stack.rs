@@ -50,7 +50,13 @@ impl Engine {
         for (store, family) in region.stores.iter().zip(&t.descriptor.families) {
             let mut cells: Vec<(Cell, Part)> = store.row_cells(row);
             cells.sort_by(|a, b| a.0.cmp(&b.0));
-            let decided = fates(cells.iter().map(|c| &c.0), family, Pass::Read, now);
+            let decided = fates(
+                cells.iter().map(|c| &c.0),
+                family,
+                t.descriptor.rules,
+                Pass::Read,
+                now,
+            );
             out.cells.extend(
                 cells
                     .into_iter()

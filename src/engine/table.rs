@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::family::FamilyDescriptor;
 use super::keys::{KeyEntry, KeyIndex};
+use super::rules::Rules;
 use super::stats::RegionStats;
 use super::store::{Decoded, Store};
 
@@ -31,7 +32,7 @@ impl Default for TableSettings {
     }
 }
 
-/// A table's schema: name, families (sorted by name) and settings.
+/// A table's schema: name, families (sorted by name), settings and rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableDescriptor {
     pub name: String,
@@ -43,6 +44,10 @@ pub struct TableDescriptor {
     /// engine acts on READONLY ([`Self::read_only`]) and SPLIT_ENABLED ([`Self::split_enabled`]).
     #[serde(default)]
     pub attributes: BTreeMap<String, String>,
+    /// The rules the table's reads and rewrites follow (HBase's unless set otherwise; a
+    /// catalog saved before tables carried rules reads as HBase's).
+    #[serde(default)]
+    pub rules: Rules,
 }
 
 impl TableDescriptor {
@@ -52,6 +57,7 @@ impl TableDescriptor {
             families,
             settings: TableSettings::default(),
             attributes: BTreeMap::new(),
+            rules: Rules::HBASE,
         }
     }
 
@@ -170,22 +176,21 @@ impl Region {
         rows
     }
 
-    /// The row where HBase would split this region: the row at the middle of its data by
-    /// bytes, never the region's first row. `None` when the region holds a single row.
+    /// The row where HBase splits this region (`RegionSplitPolicy.getSplitPoint`): the
+    /// middle key of the largest run of its largest store, read from the run's block index
+    /// (`HFileReaderImpl.midKey`: the first key of the middle block), nothing decoded. `None`
+    /// when the region has no runs, or that row is the run's first or last row (HBase's
+    /// `StoreUtils.getFileSplitPoint` cannot split there) or the region's start.
     pub fn mid_key(&self) -> Option<Vec<u8>> {
-        let total = self.bytes();
-        let keys = Decoded::with_capacity(0);
-        let rows = self.sorted_row_sizes(&keys);
-        let mut acc = 0;
-        let first = rows.first()?.0;
-        for (row, _, size) in &rows {
-            acc += *size as usize;
-            if acc * 2 >= total && *row != first {
-                return Some(row.to_vec());
-            }
-        }
-        // Past the middle every row equalled the first: try the first different row.
-        rows.iter().find(|r| r.0 != first).map(|r| r.0.to_vec())
+        let store = self
+            .stores
+            .iter()
+            .filter(|s| !s.runs.is_empty())
+            .max_by_key(|s| s.runs.iter().map(|r| r.bytes).sum::<usize>())?;
+        let run = store.runs.iter().max_by_key(|r| r.bytes)?;
+        let mid = run.file().mid_row()?;
+        let inside = mid != run.first_row() && mid != run.last_row();
+        (inside && self.contains(mid) && mid != self.start.as_slice()).then(|| mid.to_vec())
     }
 
     /// Every row of the region with its stored cells counted, in key order.

@@ -1,7 +1,7 @@
 //! Filters that decide on the family, the qualifier, the timestamp or the column count.
 
 use super::{Comparator, CompareOp, Filter, ReturnCode};
-use crate::engine::{first_on_column, first_on_column_at, last_on_column, Cell};
+use crate::engine::{first_on_column, first_on_column_at, last_on_column, Cell, CellRef};
 
 /// Cells whose family compares to the operand as the operator says.
 #[derive(Clone, Debug)]
@@ -11,7 +11,7 @@ pub struct FamilyFilter {
 }
 
 impl Filter for FamilyFilter {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self
             .op
             .filters_out(self.comparator.compare_to(&cell.family))
@@ -31,7 +31,7 @@ pub struct QualifierFilter {
 }
 
 impl Filter for QualifierFilter {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self
             .op
             .filters_out(self.comparator.compare_to(&cell.qualifier))
@@ -52,8 +52,8 @@ pub struct ColumnPrefixFilter {
 }
 
 impl Filter for ColumnPrefixFilter {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
-        let q = cell.qualifier.as_slice();
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
+        let q = cell.qualifier;
         if q.starts_with(&self.prefix) {
             ReturnCode::Include
         } else if q < self.prefix.as_slice() {
@@ -62,7 +62,7 @@ impl Filter for ColumnPrefixFilter {
             ReturnCode::NextRow
         }
     }
-    fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         Some(first_on_column(cell, &self.prefix))
     }
 }
@@ -94,8 +94,8 @@ impl MultipleColumnPrefixFilter {
 }
 
 impl Filter for MultipleColumnPrefixFilter {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
-        let q = cell.qualifier.as_slice();
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
+        let q = cell.qualifier;
         let at_or_below = self.prefixes.partition_point(|p| p.as_slice() <= q);
         let Some(largest) = at_or_below
             .checked_sub(1)
@@ -120,7 +120,7 @@ impl Filter for MultipleColumnPrefixFilter {
             None => ReturnCode::NextRow,
         }
     }
-    fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         Some(first_on_column(cell, &self.hint))
     }
 }
@@ -137,8 +137,8 @@ pub struct ColumnRangeFilter {
 /// `ColumnRangeFilter.filterCell`: below the minimum seeks to it, the excluded minimum itself
 /// skips its column, past the maximum ends the row in this family.
 impl Filter for ColumnRangeFilter {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
-        let q = cell.qualifier.as_slice();
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
+        let q = cell.qualifier;
         if let Some(min) = &self.min {
             if q < min.as_slice() {
                 return ReturnCode::SeekNextUsingHint;
@@ -154,7 +154,7 @@ impl Filter for ColumnRangeFilter {
         }
         ReturnCode::Include
     }
-    fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         Some(first_on_column(
             cell,
             self.min.as_deref().unwrap_or_default(),
@@ -176,7 +176,7 @@ impl Filter for ColumnCountGetFilter {
     fn filter_all_remaining(&self) -> bool {
         self.count > self.limit
     }
-    fn filter_cell(&mut self, _cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         self.count += 1;
         if self.filter_all_remaining() {
             ReturnCode::NextCol
@@ -222,13 +222,13 @@ impl Filter for ColumnPaginationFilter {
     fn reset(&mut self) {
         self.count = 0;
     }
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if let Some(start) = &self.column_offset {
             if self.count >= self.limit {
                 return ReturnCode::NextRow;
             }
             // Only compared until the first column is counted.
-            if self.count == 0 && cell.qualifier.as_slice() < start.as_slice() {
+            if self.count == 0 && cell.qualifier < start.as_slice() {
                 return ReturnCode::SeekNextUsingHint;
             }
             self.count += 1;
@@ -245,7 +245,7 @@ impl Filter for ColumnPaginationFilter {
         self.count += 1;
         code
     }
-    fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         self.column_offset
             .as_deref()
             .map(|q| first_on_column(cell, q))
@@ -274,7 +274,7 @@ impl TimestampsFilter {
 }
 
 impl Filter for TimestampsFilter {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.timestamps.binary_search(&cell.timestamp).is_ok() {
             ReturnCode::Include
         } else if self
@@ -289,7 +289,7 @@ impl Filter for TimestampsFilter {
             ReturnCode::Skip
         }
     }
-    fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         if !self.can_hint {
             return None;
         }

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use super::{Filter, ReturnCode};
-use crate::engine::Cell;
+use crate::engine::{Cell, CellRef};
 
 use ReturnCode::{
     Include, IncludeAndNextCol, IncludeAndSeekNextRow, NextCol, NextRow, SeekNextUsingHint, Skip,
@@ -55,8 +55,8 @@ impl FilterList {
     /// hint as not yet reached once the scan has passed it, and the hinting filter keeps
     /// voting SEEK_NEXT_USING_HINT for the rest of the row without being asked, as HBase's
     /// code does.
-    fn compare(&self, a: &Cell, b: &Cell) -> Ordering {
-        let ord = a.cmp(b);
+    fn compare(&self, a: &CellRef<'_>, b: &Cell) -> Ordering {
+        let ord = a.cmp_cell(b);
         if self.reversed {
             ord.reverse()
         } else {
@@ -64,7 +64,7 @@ impl FilterList {
         }
     }
 
-    fn filter_cell_and(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell_and(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let mut rc = Include;
         self.seekers.clear();
         for (i, f) in self.filters.iter_mut().enumerate() {
@@ -88,7 +88,7 @@ impl FilterList {
         }
     }
 
-    fn filter_cell_or(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell_or(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let mut rc: Option<ReturnCode> = None;
         for i in 0..self.filters.len() {
             if let Some(slot) = self.included.get_mut(i) {
@@ -112,7 +112,7 @@ impl FilterList {
             if let Some(slot) = self.previous.get_mut(i) {
                 *slot = match local {
                     Include | Skip => None,
-                    code => Some((code, cell.clone())),
+                    code => Some((code, cell.to_cell(&std::sync::Arc::from(cell.family)))),
                 };
             }
             rc = Some(match rc {
@@ -133,20 +133,20 @@ impl FilterList {
     fn code_from_previous(
         &self,
         i: usize,
-        cell: &Cell,
+        cell: &CellRef<'_>,
         prev: &Cell,
         code: ReturnCode,
     ) -> Option<ReturnCode> {
         match code {
             Include | Skip => None,
             SeekNextUsingHint => {
-                let hint = self.filters.get(i)?.next_cell_hint(prev)?;
+                let hint = self.filters.get(i)?.next_cell_hint(&prev.as_ref())?;
                 (self.compare(cell, &hint) == Ordering::Less).then_some(SeekNextUsingHint)
             }
-            NextCol | IncludeAndNextCol => {
-                (prev.family == cell.family && prev.qualifier == cell.qualifier).then_some(NextCol)
-            }
-            NextRow | IncludeAndSeekNextRow => (prev.family == cell.family).then_some(NextRow),
+            NextCol | IncludeAndNextCol => (*prev.family == *cell.family
+                && prev.qualifier == cell.qualifier)
+                .then_some(NextCol),
+            NextRow | IncludeAndSeekNextRow => (*prev.family == *cell.family).then_some(NextRow),
         }
     }
 }
@@ -238,7 +238,7 @@ impl Filter for FilterList {
             rejected == self.filters.len()
         }
     }
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.filters.is_empty() {
             return Include;
         }
@@ -272,7 +272,7 @@ impl Filter for FilterList {
             !self.filters.is_empty() && self.filters.iter_mut().all(|f| f.filter_row())
         }
     }
-    fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         if self.must_pass_all {
             // The furthest hint of the filters that asked for one.
             let mut best: Option<Cell> = None;
@@ -283,7 +283,7 @@ impl Filter for FilterList {
                 let hint = f.next_cell_hint(cell)?;
                 if best
                     .as_ref()
-                    .is_none_or(|b| self.compare(b, &hint) == Ordering::Less)
+                    .is_none_or(|b| self.compare(&b.as_ref(), &hint) == Ordering::Less)
                 {
                     best = Some(hint);
                 }
@@ -296,7 +296,7 @@ impl Filter for FilterList {
                 let hint = f.next_cell_hint(cell)?;
                 if best
                     .as_ref()
-                    .is_none_or(|b| self.compare(b, &hint) == Ordering::Greater)
+                    .is_none_or(|b| self.compare(&b.as_ref(), &hint) == Ordering::Greater)
                 {
                     best = Some(hint);
                 }
@@ -322,7 +322,7 @@ impl Filter for SkipFilter {
     fn set_reversed(&mut self, reversed: bool) {
         self.inner.set_reversed(reversed);
     }
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let code = self.inner.filter_cell(cell);
         self.filter_row |= code != Include;
         code
@@ -364,7 +364,7 @@ impl Filter for WhileMatchFilter {
         self.done |= drop;
         drop
     }
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let code = self.inner.filter_cell(cell);
         self.done |= code != Include;
         code

@@ -1,7 +1,7 @@
 //! Filters that decide on the row key or on whole rows.
 
 use super::{Comparator, CompareOp, Filter, ReturnCode};
-use crate::engine::Cell;
+use crate::engine::{Cell, CellRef};
 
 /// Rows whose key starts with a prefix; ends a forward scan once rows pass the prefix
 /// (`PrefixFilter`: a rejected row also answers NEXT_ROW for its cells and drops in
@@ -47,7 +47,7 @@ impl Filter for PrefixFilter {
         self.filter_row = cmp.is_ne();
         self.filter_row
     }
-    fn filter_cell(&mut self, _cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.filter_row {
             ReturnCode::NextRow
         } else {
@@ -88,7 +88,7 @@ impl Filter for RowFilter {
         }
         self.filter_out_row
     }
-    fn filter_cell(&mut self, _cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.filter_out_row {
             ReturnCode::NextRow
         } else {
@@ -126,7 +126,7 @@ impl Filter for InclusiveStopFilter {
         };
         self.done
     }
-    fn filter_cell(&mut self, _cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.done {
             ReturnCode::NextRow
         } else {
@@ -180,7 +180,7 @@ impl Filter for FirstKeyOnlyFilter {
     fn reset(&mut self) {
         self.found = false;
     }
-    fn filter_cell(&mut self, _cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.found {
             return ReturnCode::NextRow;
         }
@@ -300,7 +300,7 @@ impl Filter for FuzzyRowFilter {
     fn filter_all_remaining(&self) -> bool {
         self.done
     }
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let n = self.rules.len();
         let start = self.last_found.unwrap_or(0);
         for i in (start..start + n).map(|i| i % n.max(1)) {
@@ -320,10 +320,10 @@ impl Filter for FuzzyRowFilter {
     fn filter_row(&mut self) -> bool {
         self.filter_row
     }
-    fn next_cell_hint(&self, cell: &Cell) -> Option<Cell> {
+    fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         self.hint
             .as_ref()
-            .map(|row| Cell::first_on_row(row, &cell.family))
+            .map(|row| Cell::first_on_row(row, &std::sync::Arc::from(cell.family)))
     }
 }
 

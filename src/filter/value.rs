@@ -1,7 +1,7 @@
 //! Filters that decide on values.
 
 use super::{Comparator, CompareOp, Filter, ReturnCode};
-use crate::engine::Cell;
+use crate::engine::{Cell, CellRef};
 
 /// Cells whose value compares to the operand as the operator says.
 #[derive(Clone, Debug)]
@@ -11,7 +11,7 @@ pub struct ValueFilter {
 }
 
 impl Filter for ValueFilter {
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
             ReturnCode::Skip
         } else {
@@ -37,8 +37,8 @@ pub struct SingleColumnValueFilter {
 }
 
 impl SingleColumnValueFilter {
-    fn is_column(&self, cell: &Cell) -> bool {
-        cell.family.as_ref() == self.family.as_slice() && cell.qualifier == self.qualifier
+    fn is_column(&self, cell: &CellRef<'_>) -> bool {
+        cell.family == self.family.as_slice() && cell.qualifier == self.qualifier
     }
 }
 
@@ -47,7 +47,7 @@ impl Filter for SingleColumnValueFilter {
         self.found = false;
         self.matched = false;
     }
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.matched {
             return ReturnCode::Include;
         }
@@ -73,7 +73,7 @@ impl Filter for SingleColumnValueFilter {
     }
     fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
         if self.exclude {
-            cells.retain(|c| !self.is_column(c));
+            cells.retain(|c| !self.is_column(&c.as_ref()));
         }
     }
     fn filter_row(&mut self) -> bool {
@@ -100,7 +100,7 @@ impl Filter for DependentColumnFilter {
     fn reset(&mut self) {
         self.stamps.clear();
     }
-    fn filter_cell(&mut self, cell: &Cell) -> ReturnCode {
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if cell.family.as_ref() != self.family.as_slice() || cell.qualifier != self.qualifier {
             return ReturnCode::Include;
         }

@@ -24,25 +24,26 @@ const ROWS_W: f64 = 6.0;
 const WRITES_MARKED: usize = 32;
 
 /// The pixels of the strip the trace's scanned rows fall on, in runs: the rows it returned, and
-/// the others (which the engine counted as filtered).
+/// the stretch it read from its first examined row to its last (the rows there that it did not
+/// return, the engine counted as filtered), drawn when it dropped any.
 fn placed(t: &Table, trace: &ReadTrace) -> (Vec<Run>, Vec<Run>) {
     let rows = t.keys.row_count().max(1);
     let pixels = HEIGHT as usize;
+    let pixel = |key: &[u8]| (t.keys.row_position(key).index * pixels / rows).min(pixels - 1);
     let mut returned = vec![false; pixels];
     let mut filtered = vec![false; pixels];
-    // The rows returned are the rows scanned in the same order, less those filtered.
-    let mut next_returned = trace.returned.iter().peekable();
-    for key in &trace.examined {
-        let at = t.keys.row_position(key).index;
-        let px = (at * pixels / rows).min(pixels - 1);
-        let column = if next_returned.peek().is_some_and(|r| *r == key) {
-            next_returned.next();
-            &mut returned
-        } else {
-            &mut filtered
-        };
-        if let Some(p) = column.get_mut(px) {
+    for key in &trace.returned {
+        if let Some(p) = returned.get_mut(pixel(key)) {
             *p = true;
+        }
+    }
+    let examined = &trace.examined;
+    if examined.count > trace.returned.len() as u64 {
+        if let (Some(first), Some(last)) = (&examined.first, &examined.last) {
+            let (a, b) = (pixel(first), pixel(last));
+            for p in filtered.iter_mut().take(a.max(b) + 1).skip(a.min(b)) {
+                *p = true;
+            }
         }
     }
     (runs(&returned), runs(&filtered))
@@ -87,6 +88,8 @@ pub struct ReadMark {
     /// the range when it stopped early (a `LIMIT`, a filter that ended the scan).
     pub walked: Option<(usize, usize)>,
     pub summary: String,
+    /// The engine's tick of the read: a new read has a new one.
+    pub tick: u64,
 }
 
 /// What the keyspace view and its minimap draw, computed once per data version.
@@ -166,6 +169,7 @@ impl MinimapData {
                 filtered_at,
                 walked,
                 summary,
+                tick: r.tick,
             }
         });
         let mut written: Vec<usize> = activity
@@ -192,6 +196,13 @@ impl MinimapData {
             let (lo, hi) = r.walked.unwrap_or((r.lo, r.hi));
             offset >= lo.max(r.lo) && offset < hi.min(r.hi)
         })
+    }
+
+    /// The first row the last read walked (its range's first when the walk is not known).
+    pub fn read_from(&self) -> Option<usize> {
+        self.read
+            .as_ref()
+            .map(|r| r.walked.map_or(r.lo, |(from, _)| from.max(r.lo)))
     }
 
     /// The y of an offset on the strip.

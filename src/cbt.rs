@@ -1,0 +1,42 @@
+//! The cbt dialect: Bigtable's `cbt` command-line tool over Rowkey's engine. A Bigtable table
+//! is an engine table that carries Bigtable's rules (no delete markers, garbage collection when
+//! a compaction runs, microsecond timestamps at millisecond granularity); the read path is the
+//! engine's, and this module is the front end: cbt's words, commands, errors and printer.
+//!
+//! ```
+//! use rowkey::cbt::Session;
+//! use rowkey::engine::Engine;
+//!
+//! let mut cbt = Session::new(Engine::new(Box::new(|| 0)));
+//! cbt.run_line("createtable t families=cf");
+//! cbt.run_line("set t r1 cf:a=hello@1000");
+//! let out = cbt.run_line("lookup t r1");
+//! assert_eq!(
+//!     String::from_utf8_lossy(&out.stdout),
+//!     "----------------------------------------\nr1\n  cf:a                                     @ 1970/01/01-00:00:00.001000\n    \"hello\"\n\n"
+//! );
+//! ```
+
+pub mod cli;
+mod csv;
+pub mod export;
+mod filter;
+mod gcpolicy;
+pub mod lint;
+mod print;
+mod regex;
+mod session;
+mod words;
+
+pub use gcpolicy::{GcPolicy, PolicyError};
+pub use print::{go_quote, Zone};
+pub use session::{usage, Command, Output, Session, BIGTABLE_RULES, CBT_VERSION, COMMANDS};
+pub use words::split;
+
+/// What goes wrong before a command runs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// A quote opened on the line is never closed (bash's wording).
+    #[error("unexpected EOF while looking for matching `{0}'")]
+    Unterminated(char),
+}

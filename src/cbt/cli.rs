@@ -1,0 +1,77 @@
+//! `rowkey cbt`: cbt commands on standard input, one per line, each answered as cbt answers
+//! it; an error is printed and the next line still runs.
+
+use std::io::{BufRead, Write};
+
+use super::print::Zone;
+use super::session::Session;
+use crate::engine::Engine;
+
+/// What the command line and the environment give a session.
+pub struct Env {
+    /// The arguments after `rowkey cbt` (cbt's `-project` and `-instance`).
+    pub args: Vec<String>,
+    /// The value of `TZ`.
+    pub tz: Option<String>,
+    /// The clock, epoch milliseconds.
+    pub clock: Box<dyn Fn() -> u64>,
+    /// Milliseconds since start, for latencies.
+    pub timer: Box<dyn Fn() -> f64>,
+    /// Reads a file `import` names.
+    pub read_file: super::session::ReadFile,
+}
+
+/// Runs every line of `input`; returns the exit status (0, or 2 for bad arguments).
+pub fn run(input: &mut dyn BufRead, out: &mut dyn Write, err: &mut dyn Write, env: Env) -> i32 {
+    let mut session = Session::new(Engine::new(env.clock));
+    session.timer = env.timer;
+    session.read_file = env.read_file;
+    match Zone::from_tz(env.tz.as_deref()) {
+        Some(zone) => session.zone = zone,
+        None => {
+            let _ = writeln!(
+                err,
+                "rowkey: TZ={} is not a zone Rowkey reads (UTC or a fixed offset such as UTC-2); times print in UTC",
+                env.tz.unwrap_or_default()
+            );
+        }
+    }
+    // Flags given after `rowkey cbt` apply to every line, as a `.cbtrc` would.
+    let mut flags = env.args.iter();
+    while let Some(flag) = flags.next() {
+        let name = flag.trim_start_matches('-');
+        let (name, value) = match name.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (name.to_string(), flags.next().cloned()),
+        };
+        match (name.as_str(), value) {
+            ("project", Some(v)) => session.project = v,
+            ("instance", Some(v)) => session.instance = v,
+            _ => {
+                let _ = writeln!(
+                    err,
+                    "usage: rowkey cbt [-project P] [-instance I] < commands"
+                );
+                return 2;
+            }
+        }
+    }
+    for (number, line) in input.split(b'\n').enumerate() {
+        let mut line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                let _ = writeln!(err, "rowkey: cannot read line {}: {e}", number + 1);
+                return 1;
+            }
+        };
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        let line = String::from_utf8_lossy(&line);
+        let output = session.run_line(&line);
+        let _ = out.write_all(&output.stdout);
+        let _ = out.flush();
+        let _ = err.write_all(output.stderr.as_bytes());
+    }
+    0
+}

@@ -1,0 +1,144 @@
+//! The rules a table's data follows: how a delete hides cells, when a family's VERSIONS and TTL
+//! take cells away, and what a timestamp counts. One engine and one read path serve every
+//! table; the handful of places where wide-column stores differ ask the table's [`Rules`].
+//! HBase's rules are the default.
+
+use serde::{Deserialize, Serialize};
+
+use super::cell::CellRef;
+use super::family::FamilyDescriptor;
+use super::resolve::Pass;
+
+/// The rule set a table carries in its descriptor (and its saved catalog).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rules {
+    /// How a delete hides the cells it names.
+    #[serde(default)]
+    pub deletes: DeleteMasking,
+    /// When the family's VERSIONS, MIN_VERSIONS and TTL take cells away.
+    #[serde(default)]
+    pub retention: Retention,
+    /// What one unit of a cell's timestamp is.
+    #[serde(default)]
+    pub timestamps: TimestampUnit,
+}
+
+/// How a delete hides the cells it names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeleteMasking {
+    /// HBase: a delete is a marker cell that masks what it names at read time, until a major
+    /// compaction purges the marker with the cells it masks (`ScanDeleteTracker`).
+    #[default]
+    Markers,
+    /// No markers (Bigtable): a delete takes away the cells that exist when it is written and
+    /// nothing else; a later write, whatever its timestamp, is visible at once. Stored as a
+    /// delete of the highest timestamp that masks by sequence number, purged with the cells it
+    /// took at the next major compaction, and never shown.
+    NoMarkers,
+}
+
+/// When the family's VERSIONS, MIN_VERSIONS and TTL take cells away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Retention {
+    /// HBase: every read applies them (`ScanQueryMatcher`), and flushes and compactions drop
+    /// what a read would skip.
+    #[default]
+    AtRead,
+    /// Garbage collection: cells past the policy stay readable until a compaction collects
+    /// them; reads and flushes keep every version.
+    AtCompaction,
+}
+
+/// What one unit of a cell's timestamp is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TimestampUnit {
+    /// HBase: milliseconds since the epoch.
+    #[default]
+    Milliseconds,
+    /// Microseconds since the epoch, at millisecond granularity (a multiple of 1,000).
+    MicrosAtMillis,
+}
+
+impl TimestampUnit {
+    /// Timestamp units in one millisecond.
+    pub fn per_millisecond(self) -> u64 {
+        match self {
+            TimestampUnit::Milliseconds => 1,
+            TimestampUnit::MicrosAtMillis => 1_000,
+        }
+    }
+
+    /// The timestamp of a clock reading in epoch milliseconds.
+    pub fn from_millis(self, ms: u64) -> u64 {
+        ms.saturating_mul(self.per_millisecond())
+    }
+}
+
+impl Rules {
+    /// HBase 2.x: delete markers, versions and TTL at read, milliseconds.
+    pub const HBASE: Rules = Rules {
+        deletes: DeleteMasking::Markers,
+        retention: Retention::AtRead,
+        timestamps: TimestampUnit::Milliseconds,
+    };
+
+    /// Whether delete markers mask the cells they name.
+    pub fn masks_deletes(&self) -> bool {
+        self.deletes == DeleteMasking::Markers
+    }
+
+    /// Whether a pass over a store's cells applies VERSIONS and TTL.
+    pub fn retains_in(&self, pass: Pass) -> bool {
+        match self.retention {
+            Retention::AtRead => true,
+            Retention::AtCompaction => matches!(pass, Pass::Minor | Pass::Major),
+        }
+    }
+
+    /// The oldest timestamp the family's TTL has not expired at `now_ms` (the clock, epoch
+    /// milliseconds), in this table's unit; 0 when the family has no TTL.
+    pub fn oldest_unexpired(&self, family: &FamilyDescriptor, now_ms: u64) -> u64 {
+        self.timestamps.from_millis(family.oldest_unexpired(now_ms))
+    }
+
+    /// True when a cell's own TTL (a put's `TTL` attribute, in milliseconds) has run out at
+    /// `now_ms`: once `timestamp + ttl` is in the past (`ScanQueryMatcher.isCellTTLExpired`).
+    pub fn cell_expired(&self, cell: &CellRef<'_>, now_ms: u64) -> bool {
+        let per_ms = self.timestamps.per_millisecond();
+        cell.ttl_ms != 0
+            && cell
+                .timestamp
+                .saturating_add(cell.ttl_ms.saturating_mul(per_ms))
+                < self.timestamps.from_millis(now_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hbase_is_the_default() {
+        assert_eq!(Rules::default(), Rules::HBASE);
+        assert!(Rules::HBASE.masks_deletes());
+        assert!(Rules::HBASE.retains_in(Pass::Read));
+        assert_eq!(Rules::HBASE.timestamps.from_millis(1_700), 1_700);
+    }
+
+    #[test]
+    fn microseconds_at_millisecond_granularity() {
+        assert_eq!(TimestampUnit::MicrosAtMillis.from_millis(1_700), 1_700_000);
+    }
+
+    #[test]
+    fn garbage_collection_only_in_compactions() {
+        let gc = Rules {
+            retention: Retention::AtCompaction,
+            ..Rules::HBASE
+        };
+        assert!(!gc.retains_in(Pass::Read));
+        assert!(!gc.retains_in(Pass::Flush));
+        assert!(gc.retains_in(Pass::Minor));
+        assert!(gc.retains_in(Pass::Major));
+    }
+}

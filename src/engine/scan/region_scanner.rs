@@ -1,0 +1,197 @@
+//! The region scanner: one region's rows, a row at a time (HBase's `RegionScannerImpl`). It
+//! picks the next row from its store scanners, stops at the scan's stop row and at the limit,
+//! and runs the row half of the filter protocol: `filter_all_remaining` before a row,
+//! `filter_row_key` before its cells, `filter_row_cells` and `filter_row` after them, `reset`
+//! between rows (`RegionScannerImpl.nextInternal`). A row left empty is dropped before
+//! `filter_row` is asked, so row-counting filters do not count it.
+
+use super::super::cell::Cell;
+use super::super::filter::Filter;
+use super::super::table::Region;
+use super::store_scanner::StoreScanner;
+use super::{Row, Scan};
+
+/// What the region scanner did with the row it read.
+pub(super) enum Step {
+    /// A row for the result.
+    Row(Row),
+    /// A row read and dropped (filtered, or left with no cells).
+    Dropped,
+    /// The region has no more rows for this scan (its end, or its filter is done).
+    RegionDone,
+    /// The scan is over: the stop row, or the limit.
+    ScanDone,
+}
+
+/// Where the walk goes next: the lower row first, or the higher.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Direction {
+    Forward,
+    Reversed,
+}
+
+impl Direction {
+    fn next_of<'a>(self, rows: impl Iterator<Item = &'a [u8]>) -> Option<&'a [u8]> {
+        match self {
+            Direction::Forward => rows.min(),
+            Direction::Reversed => rows.max(),
+        }
+    }
+}
+
+/// One region's scanner: its store scanners, its own copy of the scan's filter, and how many
+/// rows the result may still take.
+pub(super) struct RegionScanner<'a, 's> {
+    pub region: &'a Region,
+    scan: &'s Scan,
+    direction: Direction,
+    pub stores: Vec<StoreScanner<'a, 's>>,
+    pub filter: Option<Box<dyn Filter>>,
+    /// Rows the result may still take (`Scan.setLimit`), when limited.
+    room: Option<usize>,
+    /// Whether the last row read was returned.
+    last_returned: bool,
+    /// The row being read: the cells its stores keep. A dropped row leaves it empty for the
+    /// next (no allocation per row read); a returned row takes it, and the next starts as
+    /// large as that one was (rows of a table tend to hold as many cells).
+    row_buf: Vec<Cell>,
+    /// Rows read (`ROWS_SCANNED`), dropped (`ROWS_FILTERED`), returned; cells and bytes
+    /// returned.
+    pub rows_examined: u64,
+    pub rows_filtered: u64,
+    pub rows_returned: u64,
+    pub cells_returned: u64,
+    pub bytes_returned: u64,
+    /// The first and the last row read, in the order read.
+    pub first_examined: Option<&'a [u8]>,
+    pub last_examined: Option<&'a [u8]>,
+}
+
+impl<'a, 's> RegionScanner<'a, 's> {
+    pub fn new(
+        region: &'a Region,
+        scan: &'s Scan,
+        direction: Direction,
+        stores: Vec<StoreScanner<'a, 's>>,
+        filter: Option<Box<dyn Filter>>,
+        room: Option<usize>,
+    ) -> Self {
+        RegionScanner {
+            region,
+            scan,
+            direction,
+            stores,
+            filter,
+            room,
+            last_returned: false,
+            row_buf: Vec::new(),
+            rows_examined: 0,
+            rows_filtered: 0,
+            rows_returned: 0,
+            cells_returned: 0,
+            bytes_returned: 0,
+            first_examined: None,
+            last_examined: None,
+        }
+    }
+
+    /// Reads the next row.
+    pub fn next_row(&mut self) -> Step {
+        let Some(row) = self
+            .direction
+            .next_of(self.stores.iter().filter_map(StoreScanner::next_row))
+        else {
+            return Step::RegionDone;
+        };
+        if !self.region.contains(row) {
+            return Step::RegionDone;
+        }
+        if self.scan.past_stop(row) {
+            return Step::ScanDone;
+        }
+        if let Some(f) = self.filter.as_deref_mut() {
+            f.reset();
+            if f.filter_all_remaining() {
+                // After a returned row the scanner stops at once (`nextRaw`); after a dropped
+                // one it looks at the next row first, which counts as read and filtered.
+                if !self.last_returned {
+                    self.examine(row);
+                    self.rows_filtered += 1;
+                }
+                return Step::RegionDone;
+            }
+        }
+        self.examine(row);
+        let drop_row = self
+            .filter
+            .as_deref_mut()
+            .is_some_and(|f| f.filter_row_key(row));
+        let mut cells = std::mem::take(&mut self.row_buf);
+        for store in &mut self.stores {
+            store.read_row(row, self.filter.as_deref_mut(), drop_row, &mut cells);
+        }
+        self.last_returned = false;
+        if drop_row || !self.keeps(&mut cells) {
+            cells.clear();
+            self.row_buf = cells;
+            self.rows_filtered += 1;
+            // A filter done after dropping a row key ends the region at once.
+            let done = drop_row
+                && self
+                    .filter
+                    .as_deref()
+                    .is_some_and(|f| f.filter_all_remaining());
+            return if done {
+                Step::RegionDone
+            } else {
+                Step::Dropped
+            };
+        }
+        self.rows_returned += 1;
+        self.cells_returned += cells.len() as u64;
+        self.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
+        self.row_buf = Vec::with_capacity(cells.len());
+        self.last_returned = true;
+        if let Some(room) = self.room.as_mut() {
+            *room = room.saturating_sub(1);
+        }
+        Step::Row(Row {
+            row: row.to_vec(),
+            cells,
+        })
+    }
+
+    /// Whether the row's cells make a row of the result once the filter has seen the whole
+    /// row (`FilterWrapper.filterRowCellsWithRet`: `filter_row` only when cells are left).
+    fn keeps(&mut self, cells: &mut Vec<Cell>) -> bool {
+        let was_empty = cells.is_empty();
+        match self.filter.as_deref_mut() {
+            None => !was_empty,
+            Some(f) if f.has_filter_row() => {
+                f.filter_row_cells(cells);
+                !cells.is_empty() && !f.filter_row()
+            }
+            Some(f) => !was_empty && !f.filter_row(),
+        }
+    }
+
+    /// Whether the scanner has returned its last row: the limit is reached, or (`nextRaw`)
+    /// the filter, reset after a returned row, says nothing more can pass.
+    pub fn finished_after_row(&mut self) -> Option<Step> {
+        if self.room == Some(0) {
+            return Some(Step::ScanDone);
+        }
+        let f = self.filter.as_deref_mut()?;
+        f.reset();
+        f.filter_all_remaining().then_some(Step::RegionDone)
+    }
+
+    /// Counts a row as read by the region scanner (`ROWS_SCANNED`).
+    fn examine(&mut self, row: &'a [u8]) {
+        self.rows_examined += 1;
+        if self.first_examined.is_none() {
+            self.first_examined = Some(row);
+        }
+        self.last_examined = Some(row);
+    }
+}
