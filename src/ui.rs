@@ -4,6 +4,7 @@
 
 mod app;
 mod arrivals;
+#[cfg(feature = "bench")]
 mod bench;
 mod clash_dialog;
 mod compare_view;
@@ -40,6 +41,7 @@ pub use state::{use_app, Action, AppState};
 pub fn mount() {
     if let Some(w) = web_sys::window() {
         let _ = w.navigator().service_worker().register("./sw.js");
+        #[cfg(feature = "bench")]
         if w.location().search().unwrap_or_default().contains("bench") {
             bench::expose(&w);
         }

@@ -55,7 +55,12 @@ pub fn LsmView() -> Html {
 }
 
 /// Adds a view's render time to `window.__rowkeyViewMs[name]` when a benchmark set that object
-/// up (`tests/e2e/bench-lsm.mjs`); otherwise does nothing.
+/// up (`tests/e2e/bench-lsm.mjs`); otherwise does nothing. Only a build with the `bench` feature
+/// records; in the others this is empty.
+#[cfg(not(feature = "bench"))]
+pub(crate) fn record_view_ms(_name: &str, _started: f64) {}
+
+#[cfg(feature = "bench")]
 pub(crate) fn record_view_ms(name: &str, started: f64) {
     use wasm_bindgen::JsValue;
     let Some(w) = web_sys::window() else {
