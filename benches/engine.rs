@@ -5,17 +5,26 @@
 //! every phase's heap (a counting allocator) is printed beside the bytes of keys and values.
 //! Last, the shell's `generate` writing 1,000,000 cells in steps as the browser runs it.
 //!
+//! With `ROWKEY_BENCH_LAYOUT=runs` the table is one region instead, its 1 MB memstore flushed
+//! (and its runs compacted by the exploring policy) while it loads, then flushed and major
+//! compacted: the data in sorted runs, as most of a store's data is. The load's time and peak
+//! include the flushes and the compactions.
+//!
 //!     cargo bench --bench engine
 //!     ROWKEY_BENCH_ROWS=20000 cargo bench --bench engine     # a smaller run
+//!     ROWKEY_BENCH_LAYOUT=runs cargo bench --bench engine    # one region, major-compacted
 
 use std::time::Instant;
 
-use rowkey::engine::{create_benchmark_table, Engine, Mutation, Scan};
+use rowkey::engine::{
+    create_benchmark_table, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor,
+    TableSettings,
+};
 use rowkey::shell::Shell;
 
 #[path = "common/counting.rs"]
 mod counting;
-use counting::{live, peak, reset_peak};
+use counting::{live, peak, raise_peak, reset_peak};
 
 fn mb(bytes: usize) -> f64 {
     bytes as f64 / 1e6
@@ -65,15 +74,32 @@ fn main() {
     let cells = rows * COLUMNS as u64;
     let groups = rows / GROUP;
     let key_value_bytes = cells * (26 + 16);
+    let runs_layout = std::env::var("ROWKEY_BENCH_LAYOUT").is_ok_and(|v| v == "runs");
     println!(
-        "rowkey engine benchmark: {rows} rows x {COLUMNS} columns = {cells} cells, 26-byte keys, 16-byte values ({:.1} MB of key and value bytes), 16 regions",
-        mb(key_value_bytes as usize)
+        "rowkey engine benchmark: {rows} rows x {COLUMNS} columns = {cells} cells, 26-byte keys, 16-byte values ({:.1} MB of key and value bytes), {}",
+        mb(key_value_bytes as usize),
+        if runs_layout {
+            "one region, 1 MB flushes while loading, then a flush and a major compaction"
+        } else {
+            "16 regions"
+        }
     );
 
     // ---- the engine -------------------------------------------------------------------
     let base = reset_peak();
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
-    if let Err(e) = create_benchmark_table(&mut engine, "bench") {
+    let created = if runs_layout {
+        let mut desc = TableDescriptor::new("bench", vec![FamilyDescriptor::new("f")]);
+        desc.settings = TableSettings {
+            flush_bytes: 1 << 20,
+            compaction_threshold: 4,
+            split_bytes: 0,
+        };
+        engine.create_table(desc, Vec::new())
+    } else {
+        create_benchmark_table(&mut engine, "bench")
+    };
+    if let Err(e) = created {
         eprintln!("create failed: {e}");
         return;
     }
@@ -98,6 +124,18 @@ fn main() {
     if let Err(e) = engine.flush("bench") {
         eprintln!("flush failed: {e}");
         return;
+    }
+    let mut compaction_peak = 0;
+    if runs_layout {
+        let load_peak = peak();
+        let before = reset_peak();
+        if let Err(e) = engine.compact("bench", true) {
+            eprintln!("compaction failed: {e}");
+            return;
+        }
+        compaction_peak = peak() - before;
+        // The load's peak stays the larger of the two.
+        raise_peak(load_peak);
     }
     let e_load = started.elapsed().as_secs_f64();
     let e_mem = live() - base;
@@ -276,6 +314,13 @@ fn main() {
         mb(e_mem_after)
     );
     println!("engine load: {load_note}");
+    if runs_layout {
+        println!(
+            "major compaction: peak {:.1} MB above the heap before it ({:.2}x the key and value bytes)",
+            mb(compaction_peak),
+            compaction_peak as f64 / key_value_bytes as f64
+        );
+    }
     println!(
         "cells returned (engine / Vec): gets {e_found} / {v_found}, scans {e_fwd_cells} / {v_fwd_cells}, reversed {e_rev_cells} / {v_rev_cells}, full {e_full_cells} / {v_full_cells}"
     );

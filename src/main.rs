@@ -17,9 +17,9 @@ mod native {
     use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
     use rowkey::engine::Engine;
-    use rowkey::shell::{is_incomplete, render_caret, Shell};
+    use rowkey::shell::{is_incomplete, render_caret, Shell, TimeFormat};
 
-    const USAGE: &str = "usage: rowkey shell [FILE]\n  Reads HBase shell commands from FILE or standard input and prints HBase's answers.\n       rowkey cbt [-project P] [-instance I]\n  Reads Bigtable cbt commands from standard input and prints cbt's answers.\n       rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]\n  Plays a workload out on a simulated HBase cluster and prints its report.\n";
+    const USAGE: &str = "usage: rowkey shell [-D key=value]... [FILE]\n  Reads HBase shell commands from FILE or standard input and prints HBase's answers.\n  -D hbase.shell.timestamp.format.epoch=true prints timestamps as epoch milliseconds.\n       rowkey cbt [-project P] [-instance I]\n  Reads Bigtable cbt commands from standard input and prints cbt's answers.\n       rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]\n  Plays a workload out on a simulated HBase cluster and prints its report.\n";
 
     /// `rowkey cbt`: Bigtable's cbt commands on standard input.
     fn cbt(args: Vec<String>) -> i32 {
@@ -57,7 +57,7 @@ mod native {
     }
 
     pub fn main() -> i32 {
-        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut args: Vec<String> = std::env::args().skip(1).collect();
         match args.first().map(String::as_str) {
             Some("shell") => {}
             Some("simulate") => {
@@ -73,6 +73,31 @@ mod native {
                 return 2;
             }
         }
+        // `-D key=value` or `-Dkey=value`, as `hbase shell` takes configuration properties.
+        let mut properties = Vec::new();
+        let mut rest = Vec::new();
+        let mut words = args.drain(1..);
+        while let Some(word) = words.next() {
+            let pair = match word.strip_prefix("-D") {
+                Some("") => words.next(),
+                Some(pair) => Some(pair.to_string()),
+                None => {
+                    rest.push(word);
+                    continue;
+                }
+            };
+            match pair.as_deref().and_then(|p| p.split_once('=')) {
+                Some((key, value)) if !key.is_empty() => {
+                    properties.push((key.to_string(), value.to_string()))
+                }
+                _ => {
+                    eprintln!("rowkey: -D takes key=value");
+                    eprint!("{USAGE}");
+                    return 2;
+                }
+            }
+        }
+        drop(words);
         let clock = Box::new(|| {
             SystemTime::now()
                 .duration_since(UNIX_EPOCH)
@@ -82,9 +107,13 @@ mod native {
         let started = Instant::now();
         let timer = Box::new(move || started.elapsed().as_secs_f64() * 1000.0);
         let mut shell = Shell::new(Engine::new(clock), timer);
+        shell.time_format = TimeFormat::Local(Box::new(utc_offset_minutes));
+        for (key, value) in &properties {
+            shell.set_property(key, value);
+        }
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        let input: Box<dyn BufRead> = match args.get(1) {
+        let input: Box<dyn BufRead> = match rest.first() {
             Some(path) => match std::fs::File::open(path) {
                 Ok(f) => Box::new(std::io::BufReader::new(f)),
                 Err(e) => {
@@ -133,6 +162,27 @@ mod native {
         if !pending.trim().is_empty() {
             run(&mut shell, &pending, &mut out);
         }
+        0
+    }
+
+    /// The local zone's offset from UTC in minutes at `millis` (the C library's `localtime_r`,
+    /// which reads `TZ` and the system's zone as the JVM's default zone does); 0 where it
+    /// cannot tell.
+    #[cfg(unix)]
+    fn utc_offset_minutes(millis: i64) -> i32 {
+        let seconds = millis.div_euclid(1000) as libc::time_t;
+        // SAFETY: `localtime_r` writes only into the `tm` it is given and reads `seconds`.
+        let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+        let done = unsafe { libc::localtime_r(&seconds, &mut tm) };
+        if done.is_null() {
+            0
+        } else {
+            (tm.tm_gmtoff / 60) as i32
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn utc_offset_minutes(_millis: i64) -> i32 {
         0
     }
 

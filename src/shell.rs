@@ -107,7 +107,13 @@ pub struct Shell {
     pub gen_budget: Option<usize>,
     /// Table references by variable name (`t = get_table 't1'`), to the table's name.
     refs: std::collections::BTreeMap<String, String>,
+    /// Configuration properties set with `-D key=value`, as HBase's shell takes them.
+    properties: std::collections::BTreeMap<String, String>,
 }
+
+/// The property that makes `get` and `scan` print epoch milliseconds (`table.rb` reads it with
+/// `getBoolean(..., false)` into `@timestamp_format_epoch`).
+pub const TIMESTAMP_FORMAT_EPOCH: &str = "hbase.shell.timestamp.format.epoch";
 
 /// The commands a table reference runs, as hbase-shell's `hbase/table.rb` adds them to
 /// `Hbase::Table` (`add_shell_command` in each command file, and `add_admin_utils`).
@@ -135,11 +141,32 @@ impl Shell {
             engine,
             timer,
             read_only: None,
-            time_format: TimeFormat::Epoch,
+            time_format: TimeFormat::default(),
             page_rows: None,
             gen_budget: None,
             refs: std::collections::BTreeMap::new(),
+            properties: std::collections::BTreeMap::new(),
         }
+    }
+
+    /// Sets a configuration property, as `hbase shell -D key=value` does. The shell reads
+    /// [`TIMESTAMP_FORMAT_EPOCH`]: `true` (any case, as Java's `Boolean.parseBoolean`) prints
+    /// timestamps as epoch milliseconds; anything else as local date and time in UTC (a
+    /// host that knows its zone sets [`Shell::time_format`] after).
+    pub fn set_property(&mut self, key: &str, value: &str) {
+        if key == TIMESTAMP_FORMAT_EPOCH {
+            self.time_format = if value.eq_ignore_ascii_case("true") {
+                TimeFormat::Epoch
+            } else {
+                TimeFormat::default()
+            };
+        }
+        self.properties.insert(key.to_string(), value.to_string());
+    }
+
+    /// A property set with [`Shell::set_property`].
+    pub fn property(&self, key: &str) -> Option<&str> {
+        self.properties.get(key).map(String::as_str)
     }
 
     /// Runs every command in `input` in order; a failing command does not stop the rest.
@@ -221,12 +248,15 @@ impl Shell {
         }
     }
 
-    /// Runs one parsed command (not checking `read_only`) and times it; the outcome's `input`
-    /// and `span` are left for the caller, who has the submitted text.
+    /// Runs one parsed command (not checking `read_only`) at a time of its own
+    /// ([`Engine::begin_command`]) and times it; the outcome's `input` and `span` are left for
+    /// the caller, who has the submitted text.
     pub fn execute(&mut self, cmd: &Command) -> Outcome {
         let started = (self.timer)();
+        self.engine.begin_command();
         let mut ctx = self.context();
         let mut out = exec::execute(&mut ctx, cmd);
+        self.engine.end_command();
         let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
         exec::finish(&mut out, seconds);
         out
@@ -252,8 +282,10 @@ impl Shell {
         }
         let before = cont.seconds();
         let started = (self.timer)();
+        self.engine.resume_command(cont.time());
         let mut ctx = self.context();
         let mut out = exec::resume(&mut ctx, cont, rows);
+        self.engine.end_command();
         let seconds = before + (((self.timer)() - started) / 1000.0).max(0.0);
         exec::finish(&mut out, seconds);
         out.input = input;

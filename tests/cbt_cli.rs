@@ -79,6 +79,18 @@ fn epoch_milliseconds_get_one_warning_line() {
 }
 
 #[test]
+fn imported_epoch_milliseconds_are_flagged_too() {
+    let mut s = Session::new(Engine::new(Box::new(|| 0)));
+    s.read_file = Box::new(|_| Ok(b",cf\n,a\nr1,x@1700000000000\nr2,y@2000\n".to_vec()));
+    assert_eq!(s.run_line("createtable t families=cf").stderr, "");
+    let out = s.run_line("import t data.csv timestamp=value-encoded");
+    assert_eq!(
+        out.stderr,
+        "rowkey: warning: timestamp 1700000000000 looks like epoch milliseconds; Bigtable counts microseconds, so it reads as 1970/01/20-16:13:20.000000 (write 1700000000000000 for that moment)\n[0] Writing batch:: size: 2, firstRowKey: r1, lastRowKey: r2\nDone importing 2 rows.\n"
+    );
+}
+
+#[test]
 fn times_print_in_the_zone_tz_names() {
     let input = "createtable t families=cf\nset t r cf:a=x@1000\nread t\n";
     let (out, _, _) = cli(input, &[], Some("XXX-2"));

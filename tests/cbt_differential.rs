@@ -30,11 +30,18 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// Where Debian's packages put the tools; `ROWKEY_CBT` and `ROWKEY_CBTEMULATOR` name others.
 const CBT: &str = "/usr/bin/cbt";
 const EMULATOR: &str = "/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator";
+
+fn tool(env: &str, default: &str) -> String {
+    std::env::var(env).unwrap_or_else(|_| default.to_string())
+}
 /// How long the emulator side waits for its garbage-collection timer (at most 1.5 s).
 const GC_WAIT: Duration = Duration::from_millis(2_000);
 const THREADS: usize = 4;
+/// The export replays run after the cases (a cbt script, a CSV through `cbt import`).
+const REPLAYS: usize = 2;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -57,31 +64,10 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if let Some(file) = line.strip_prefix("--- file ") {
-            let mut body = String::new();
-            loop {
-                match lines.next() {
-                    Some("--- end") => break,
-                    Some(l) => {
-                        body.push_str(l);
-                        body.push('\n');
-                    }
-                    None => return Err(format!("{name}: `--- file` without `--- end`").into()),
-                }
-            }
+            let body = block(&mut lines, name, "--- file")?;
             case.files.push((file.trim().to_string(), body));
         } else if line == "--- rowkey" {
-            let mut body = String::new();
-            loop {
-                match lines.next() {
-                    Some("--- end") => break,
-                    Some(l) => {
-                        body.push_str(l);
-                        body.push('\n');
-                    }
-                    None => return Err(format!("{name}: `--- rowkey` without `--- end`").into()),
-                }
-            }
-            case.documented = Some(body);
+            case.documented = Some(block(&mut lines, name, "--- rowkey")?);
         } else if line.trim().is_empty() || line.starts_with('#') {
             continue;
         } else {
@@ -92,6 +78,25 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
         return Err(format!("{name}: no command lines").into());
     }
     Ok(case)
+}
+
+/// The lines up to `--- end`, each ended by a newline.
+fn block<'a>(
+    lines: &mut impl Iterator<Item = &'a str>,
+    name: &str,
+    opener: &str,
+) -> Result<String, Error> {
+    let mut body = String::new();
+    loop {
+        match lines.next() {
+            Some("--- end") => return Ok(body),
+            Some(l) => {
+                body.push_str(l);
+                body.push('\n');
+            }
+            None => return Err(format!("{name}: `{opener}` without `--- end`").into()),
+        }
+    }
 }
 
 fn transcript(stdout: &str, stderr: &str) -> String {
@@ -240,7 +245,7 @@ impl Drop for Emulator {
 
 fn start_emulator() -> Result<(Emulator, String), Error> {
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-    let child = Command::new(EMULATOR)
+    let child = Command::new(tool("ROWKEY_CBTEMULATOR", EMULATOR))
         .args(["-host", "127.0.0.1", "-port", &port.to_string()])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -420,9 +425,12 @@ fn compare(name: &str, rowkey: &str, emulator: &str) -> Outcome {
 
 fn main() -> Result<(), Error> {
     let cases = load_cases()?;
-    let missing: Vec<(&str, &str)> = [
-        (CBT, "google-cloud-cli-cbt"),
-        (EMULATOR, "google-cloud-cli-bigtable-emulator"),
+    let missing: Vec<(String, &str)> = [
+        (tool("ROWKEY_CBT", CBT), "google-cloud-cli-cbt"),
+        (
+            tool("ROWKEY_CBTEMULATOR", EMULATOR),
+            "google-cloud-cli-bigtable-emulator",
+        ),
     ]
     .into_iter()
     .filter(|(path, _)| !Path::new(path).exists())
@@ -435,7 +443,7 @@ fn main() -> Result<(), Error> {
         }
         println!(
             "cbt differential: skipped: 0 passed, 0 failed, {} skipped",
-            cases.len()
+            cases.len() + REPLAYS
         );
         return Ok(());
     }

@@ -24,7 +24,10 @@ fn run_cli_bytes(args: &[&str], stdin: &[u8]) -> Result<(String, i32), Box<dyn s
 #[test]
 fn reads_stdin_keeps_going_after_errors_and_exits_zero() -> Result<(), Box<dyn std::error::Error>> {
     let script = "create 't', 'f'\nput 't', 'r1', 'f:a', 'one', 5\nput 't', 'r1'\nscan 't', {\n  COLUMNS => ['f:a']\n}\nget 't', 'r1', 'f:a'\n";
-    let (out, code) = run_cli(&["shell"], script)?;
+    let (out, code) = run_cli(
+        &["shell", "-D", "hbase.shell.timestamp.format.epoch=true"],
+        script,
+    )?;
     assert_eq!(code, 0);
     assert!(
         out.contains("ERROR: wrong number of arguments (given 2, expected 4..6)\n"),
@@ -39,6 +42,54 @@ fn reads_stdin_keeps_going_after_errors_and_exits_zero() -> Result<(), Box<dyn s
         out.contains("COLUMN  CELL\n f:a timestamp=5, value=one\n1 row(s)\n"),
         "{out}"
     );
+    Ok(())
+}
+
+/// HBase 2.3 and later print a timestamp as `toLocalDateTime` in `table.rb` does:
+/// `LocalDateTime.ofInstant(instant, ZoneId.systemDefault()).toString`, seconds and
+/// milliseconds left out when zero. `-D hbase.shell.timestamp.format.epoch=true` (or
+/// `-Dhbase.shell.timestamp.format.epoch=true`) prints epoch milliseconds.
+#[test]
+fn timestamps_print_as_local_date_time_unless_the_epoch_switch_is_set(
+) -> Result<(), Box<dyn std::error::Error>> {
+    let script = "create 't', 'f'\nput 't', 'r', 'f:a', 'x', 1700000000000\nput 't', 'r', 'f:b', 'y', 1700000045000\nput 't', 'r', 'f:c', 'z', 1700000045120\nget 't', 'r'\n";
+    let run = |args: &[&str]| -> Result<String, Box<dyn std::error::Error>> {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+            .args(args)
+            .env("TZ", "UTC")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()?;
+        child
+            .stdin
+            .take()
+            .ok_or("no stdin")?
+            .write_all(script.as_bytes())?;
+        Ok(String::from_utf8(child.wait_with_output()?.stdout)?)
+    };
+    let local = run(&["shell"])?;
+    assert!(
+        local.contains(
+            " f:a timestamp=2023-11-14T22:13:20, value=x\n f:b timestamp=2023-11-14T22:14:05, value=y\n f:c timestamp=2023-11-14T22:14:05.120, value=z\n"
+        ),
+        "{local}"
+    );
+    let epoch = " f:a timestamp=1700000000000, value=x\n f:b timestamp=1700000045000, value=y\n";
+    for args in [
+        &["shell", "-D", "hbase.shell.timestamp.format.epoch=true"][..],
+        &["shell", "-Dhbase.shell.timestamp.format.epoch=true"][..],
+    ] {
+        let out = run(args)?;
+        assert!(out.contains(epoch), "{args:?}: {out}");
+    }
+    // `false`, as HBase reads it, keeps the default.
+    let out = run(&["shell", "-Dhbase.shell.timestamp.format.epoch=false"])?;
+    assert!(
+        out.contains("timestamp=2023-11-14T22:13:20, value=x"),
+        "{out}"
+    );
+    let (_, code) = run_cli(&["shell", "-D"], "")?;
+    assert_eq!(code, 2, "-D without key=value is refused");
     Ok(())
 }
 

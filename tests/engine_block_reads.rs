@@ -200,7 +200,7 @@ fn alter_changes_the_format_of_the_next_flush_and_compaction() -> TestResult {
 
 /// The options HBase rejects are rejected with HBase's messages, and nothing changes.
 #[test]
-fn block_options_hbase_rejects_are_rejected() {
+fn block_options_hbase_rejects_are_rejected() -> TestResult {
     let (mut sh, _) = shell_at(1_000_000);
     let out = run(&mut sh, "create 't', {NAME => 'f', BLOOMFILTER => 'ROWS'}");
     assert!(
@@ -226,8 +226,14 @@ fn block_options_hbase_rejects_are_rejected() {
     run(&mut sh, "create 't', 'f'");
     let out = run(&mut sh, "alter 't', {NAME => 'f', BLOCKSIZE => 33554432}");
     assert!(out.contains("must be between 1K and 16MB"), "{out}");
+    // The refused change leaves HBase's default, which `describe` shows as HBase does.
     let out = run(&mut sh, "describe 't'");
-    assert!(out.contains("BLOCKSIZE => '1024'"), "{out}");
+    assert!(out.contains("BLOCKSIZE => '65536'"), "{out}");
+    assert_eq!(
+        sh.engine.table("t")?.descriptor.families[0].working_blocksize(),
+        1024
+    );
+    Ok(())
 }
 
 /// A database whose runs were saved in the record layout before block files (version 2 run

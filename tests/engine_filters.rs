@@ -463,26 +463,69 @@ fn raw_scans_ignore_ttl_and_refuse_qualifiers() -> TestResult {
     Ok(())
 }
 
-/// `NormalUserScanQueryMatcher.match` returns DONE_SCAN once `filterAllRemaining` is true and
-/// `StoreScanner.next` closes the store scanner; `RegionScannerImpl.nextRaw` resets the filter
-/// before asking `isFilterDone`. ColumnCountGetFilter: a row with more columns than the
-/// limit plus one ends the family's scanner, otherwise each row gets its own count.
+/// `NormalUserScanQueryMatcher.match` asks `filterAllRemaining` first, before `preCheck` sees
+/// that the row changed, and answers DONE_SCAN; `StoreScanner.next` then closes the store
+/// scanner. `ColumnCountGetFilter.filterCell` counts every cell offered and is done once the
+/// count passes the limit (`filterAllRemaining`: `count > limit`), and only `reset`, between
+/// rows in `RegionScannerImpl`, clears it. So a row with more columns than the limit ends the
+/// region's scan at the next cell, whether that is the same row's or the next row's first:
+/// r1 (three columns, limit two) returns a and b, and r2 and r3 are never read. A row with
+/// no more columns than the limit leaves the filter not done, and the next row gets its own
+/// count.
 #[test]
-fn column_count_get_filter_closes_the_store_only_mid_row() -> TestResult {
+fn column_count_get_filter_ends_the_scan_once_a_row_passes_the_limit() -> TestResult {
+    let rows = [
+        ("r1", "a", "1"),
+        ("r1", "b", "1"),
+        ("r1", "c", "1"),
+        ("r2", "a", "1"),
+        ("r2", "b", "1"),
+        ("r2", "c", "1"),
+        ("r2", "d", "1"),
+        ("r3", "a", "1"),
+    ];
+    let mut e = table(1, &[], &rows)?;
+    let out = e.scan("t", &mut filtered("ColumnCountGetFilter(2)")?)?;
+    assert_eq!(cells(&out), ["r1/f:a=1", "r1/f:b=1"]);
+    assert_eq!(out.stats.rows_examined, 1);
+    // Rows within the limit each get their own count, up to the first that passes it.
+    let mut e = table(
+        1,
+        &[],
+        &[
+            ("r0", "a", "1"),
+            ("r0", "b", "1"),
+            ("r1", "a", "1"),
+            ("r1", "b", "1"),
+            ("r1", "c", "1"),
+            ("r2", "a", "1"),
+        ],
+    )?;
+    let out = e.scan("t", &mut filtered("ColumnCountGetFilter(2)")?)?;
+    assert_eq!(
+        cells(&out),
+        ["r0/f:a=1", "r0/f:b=1", "r1/f:a=1", "r1/f:b=1"]
+    );
+    // A reversed scan too: r2 passes the limit with its last column, and r1, the next row
+    // in the scan's direction, is never read.
     let mut e = table(
         1,
         &[],
         &[
             ("r1", "a", "1"),
-            ("r1", "b", "1"),
-            ("r1", "c", "1"),
             ("r2", "a", "1"),
             ("r2", "b", "1"),
             ("r2", "c", "1"),
-            ("r2", "d", "1"),
             ("r3", "a", "1"),
         ],
     )?;
+    let mut scan = filtered("ColumnCountGetFilter(2)")?;
+    scan.reversed = true;
+    let out = e.scan("t", &mut scan)?;
+    assert_eq!(cells(&out), ["r3/f:a=1", "r2/f:a=1", "r2/f:b=1"]);
+    // Each region's scanner works on a fresh copy of the filter: a region after a split at
+    // r2 reads its rows again.
+    let mut e = table(1, &["r2"], &rows)?;
     let out = e.scan("t", &mut filtered("ColumnCountGetFilter(2)")?)?;
     assert_eq!(
         cells(&out),

@@ -30,6 +30,7 @@ fn json_export_then_import_into_a_fresh_profile_gives_the_same_scans() -> TestRe
     let (fresh, _) = shell_at(1_700_000_000_000);
     let engine = import_json(&fresh.engine, &doc, Box::new(|| 1_700_000_000_000))?;
     let mut dst = rowkey::shell::Shell::new(engine, Box::new(|| 0.0));
+    dst.set_property(rowkey::shell::TIMESTAMP_FORMAT_EPOCH, "true");
     assert_eq!(scans(&mut dst), scans(&mut src));
     Ok(())
 }
@@ -49,6 +50,7 @@ fn script_export_replays_to_the_same_tables() -> TestResult {
     let (fresh, _) = shell_at(1_700_000_000_000);
     let engine = import_script(&fresh.engine, &script, Box::new(|| 1_700_000_000_000))?;
     let mut dst = rowkey::shell::Shell::new(engine, Box::new(|| 0.0));
+    dst.set_property(rowkey::shell::TIMESTAMP_FORMAT_EPOCH, "true");
     assert_eq!(scans(&mut dst), scans(&mut src));
     Ok(())
 }

@@ -239,8 +239,8 @@ fn a_damaged_catalog_falls_back_to_the_generation_before_and_loses_nothing() -> 
     let script = export_kept_runs(&loaded.kept_aside);
     assert!(script.contains("table 't', family 'f'"), "{script}");
     assert!(
-        // Every write of this test falls in the clock's one millisecond: one timestamp.
-        script.contains("put 't', 'b', 'f:q', '3', 1000"),
+        // Each command has a millisecond of its own: `create` 1000, ..., the put of b 1004.
+        script.contains("put 't', 'b', 'f:q', '3', 1004"),
         "{script}"
     );
 

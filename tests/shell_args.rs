@@ -24,7 +24,7 @@ fn get_counts_rows_not_cells() -> TestResult {
     let out = run(&mut sh, "get 't', 'r'");
     assert_eq!(
         out,
-        "COLUMN  CELL\n f:a timestamp=100, value=1\n f:b timestamp=100, value=2\n1 row(s)\n"
+        "COLUMN  CELL\n f:a timestamp=101, value=1\n f:b timestamp=102, value=2\n1 row(s)\n"
     );
     assert_eq!(run(&mut sh, "get 't', 'nope'"), "COLUMN  CELL\n0 row(s)\n");
     Ok(())
@@ -85,19 +85,19 @@ fn columns_follow_add_family_and_add_column_in_order() -> TestResult {
     );
     assert_eq!(
         run(&mut sh, "get 't', 'r', {COLUMNS => ['f', 'f:a']}"),
-        "COLUMN  CELL\n f:a timestamp=100, value=1\n1 row(s)\n"
+        "COLUMN  CELL\n f:a timestamp=101, value=1\n1 row(s)\n"
     );
     assert_eq!(
         run(&mut sh, "get 't', 'r', {COLUMNS => ['f:a', 'f']}"),
-        "COLUMN  CELL\n f:a timestamp=100, value=1\n f:b timestamp=100, value=2\n1 row(s)\n"
+        "COLUMN  CELL\n f:a timestamp=101, value=1\n f:b timestamp=102, value=2\n1 row(s)\n"
     );
     assert_eq!(
         run(&mut sh, "get 't', 'r', 'g', 'f:b'"),
-        "COLUMN  CELL\n f:b timestamp=100, value=2\n g:c timestamp=100, value=3\n1 row(s)\n"
+        "COLUMN  CELL\n f:b timestamp=102, value=2\n g:c timestamp=103, value=3\n1 row(s)\n"
     );
     assert_eq!(
         run(&mut sh, "scan 't', {COLUMNS => ['f', 'f:b']}"),
-        "ROW  COLUMN+CELL\n r column=f:b, timestamp=100, value=2\n1 row(s)\n"
+        "ROW  COLUMN+CELL\n r column=f:b, timestamp=102, value=2\n1 row(s)\n"
     );
     Ok(())
 }
@@ -118,17 +118,17 @@ fn column_converters_select_the_column_and_format_the_value() -> TestResult {
     );
     assert_eq!(
         run(&mut sh, "get 't', 'r', {COLUMN => ['f:l:toLong', 'f:i:c(org.apache.hadoop.hbase.util.Bytes).toInt']}"),
-        "COLUMN  CELL\n f:i timestamp=100, value=-2\n f:l timestamp=100, value=256\n1 row(s)\n"
+        "COLUMN  CELL\n f:i timestamp=102, value=-2\n f:l timestamp=101, value=256\n1 row(s)\n"
     );
     assert_eq!(
         run(&mut sh, "get 't', 'r', 'f:d:toDouble', 'f:b:toBoolean', 'f:i:toHex'"),
-        "COLUMN  CELL\n f:b timestamp=100, value=true\n f:d timestamp=100, value=1.5\n f:i timestamp=100, value=fffffffe\n1 row(s)\n"
+        "COLUMN  CELL\n f:b timestamp=104, value=true\n f:d timestamp=103, value=1.5\n f:i timestamp=102, value=fffffffe\n1 row(s)\n"
     );
     // toString decodes the bytes as UTF-8.
     run(&mut sh, "put 't', 'r', 'f:u', \"caf\\xC3\\xA9\"");
     assert_eq!(
         run(&mut sh, "scan 't', {COLUMNS => ['f:u:toString', 'f:l']}"),
-        "ROW  COLUMN+CELL\n r column=f:l, timestamp=100, value=\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\n r column=f:u, timestamp=100, value=café\n1 row(s)\n"
+        "ROW  COLUMN+CELL\n r column=f:l, timestamp=101, value=\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\n r column=f:u, timestamp=107, value=café\n1 row(s)\n"
     );
     // Bytes.toLong on 4 bytes: explainWrongLengthOrOffset's message.
     assert_eq!(
@@ -155,7 +155,7 @@ fn rowprefixfilter_replaces_startrow_and_stoprow() -> TestResult {
     );
     assert_eq!(
         out,
-        "ROW  COLUMN+CELL\n a1 column=f:q, timestamp=100, value=1\n a2 column=f:q, timestamp=100, value=2\n2 row(s)\n"
+        "ROW  COLUMN+CELL\n a1 column=f:q, timestamp=101, value=1\n a2 column=f:q, timestamp=102, value=2\n2 row(s)\n"
     );
     Ok(())
 }
@@ -172,12 +172,12 @@ fn startrow_equal_to_stoprow_is_a_get_scan() -> TestResult {
     );
     assert_eq!(
         run(&mut sh, "scan 't', {STARTROW => 'r', STOPROW => 'r'}"),
-        "ROW  COLUMN+CELL\n r column=f:q, timestamp=100, value=1\n1 row(s)\n"
+        "ROW  COLUMN+CELL\n r column=f:q, timestamp=101, value=1\n1 row(s)\n"
     );
     // Different bounds keep the stop row exclusive.
     assert_eq!(
         run(&mut sh, "scan 't', {STARTROW => 'r', STOPROW => 's'}"),
-        "ROW  COLUMN+CELL\n r column=f:q, timestamp=100, value=1\n r0 column=f:q, timestamp=100, value=2\n2 row(s)\n"
+        "ROW  COLUMN+CELL\n r column=f:q, timestamp=101, value=1\n r0 column=f:q, timestamp=102, value=2\n2 row(s)\n"
     );
     // ROWPREFIXFILTER's withStopRow is exclusive again.
     assert_eq!(
@@ -185,7 +185,7 @@ fn startrow_equal_to_stoprow_is_a_get_scan() -> TestResult {
             &mut sh,
             "scan 't', {STARTROW => 's', STOPROW => 's', ROWPREFIXFILTER => 'r'}"
         ),
-        "ROW  COLUMN+CELL\n r column=f:q, timestamp=100, value=1\n r0 column=f:q, timestamp=100, value=2\n2 row(s)\n"
+        "ROW  COLUMN+CELL\n r column=f:q, timestamp=101, value=1\n r0 column=f:q, timestamp=102, value=2\n2 row(s)\n"
     );
     Ok(())
 }
@@ -271,7 +271,7 @@ fn tables_live_in_the_default_namespace_only() -> TestResult {
     assert!(sh.engine.exists("t"));
     assert_eq!(
         run(&mut sh, "get 't', 'r'"),
-        "COLUMN  CELL\n f:q timestamp=100, value=v\n1 row(s)\n"
+        "COLUMN  CELL\n f:q timestamp=102, value=v\n1 row(s)\n"
     );
     Ok(())
 }

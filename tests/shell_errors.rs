@@ -103,6 +103,33 @@ fn argument_errors_point_at_the_argument() {
     );
 }
 
+/// `ParseFilter.parseFilterString` passes over spaces and tabs only (`ParseConstants.WHITESPACE`,
+/// `TAB`); any other byte starts a simple filter expression, whose name `getFilterName` reads
+/// up to the first '(' or space. A leading newline becomes part of the name, and no filter has
+/// that name.
+#[test]
+fn a_filter_string_starting_with_a_newline_is_refused_as_hbase_refuses_it() {
+    let (msg, span) = error("scan 't', {FILTER => \"\\nPrefixFilter('r')\"}");
+    assert_eq!(
+        msg,
+        "java.lang.IllegalArgumentException: Filter Name \nPrefixFilter not supported"
+    );
+    // The caret starts at the escape that wrote the newline.
+    assert_eq!(span.start, 22);
+    let (msg, _) = error("scan 't', {FILTER => \"PrefixFilter('r')\\n\"}");
+    assert_eq!(
+        msg,
+        "java.lang.IllegalArgumentException: Incorrect Filter String"
+    );
+    // Spaces and tabs are passed over.
+    let (mut shell, _) = shell_at(1_000);
+    let out = run(
+        &mut shell,
+        "create 't', 'f'\nput 't', 'r', 'f:s', 'abc'\nscan 't', {FILTER => \" \\tPrefixFilter('r')\"}",
+    );
+    assert!(out.ends_with("1 row(s)\n"), "{out}");
+}
+
 #[test]
 fn filter_errors_point_inside_the_filter_string() {
     let (msg, span) = error("scan 't', {FILTER => \"PrefixFilter('a') AND Nope('b')\"}");

@@ -28,9 +28,9 @@ fn writes_rows_from_the_template_and_says_how_many() {
     let out = run(&mut shell, "scan 't', {LIMIT => 2}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
-    assert!(lines[1].starts_with(" user00000000 column=f:v, timestamp=1000, value="));
-    // Writes in one millisecond share its timestamp, as HBase's server timestamps do.
-    assert!(lines[2].starts_with(" user00000001 column=f:v, timestamp=1000, value="));
+    // `create` ran at 1000; every row of the one `generate` command shares its time, 1001.
+    assert!(lines[1].starts_with(" user00000000 column=f:v, timestamp=1001, value="));
+    assert!(lines[2].starts_with(" user00000001 column=f:v, timestamp=1001, value="));
     let value = lines[1].rsplit("value=").next().unwrap_or_default();
     assert_eq!(value.len(), 8);
     assert!(run(&mut shell, "count 't'").contains("\n1000 row(s)\n"));
@@ -55,9 +55,10 @@ fn options_choose_columns_sizes_numbers_and_order() {
         .collect();
     // Unpadded hex sorts as bytes do: "k14" before "ka".
     assert_eq!(keys, ["k14-020", "k19-025", "k1e-030", "ka-010", "kf-015"]);
-    // Reversed: the highest number was written first, so it has the oldest timestamp.
+    // Every row of one command shares its time, whatever the order it was written in.
     assert!(
-        out.contains(" k1e-030 column=f:a, timestamp=1000, value="),
+        out.contains(" k1e-030 column=f:a, timestamp=1001, value=")
+            && out.contains(" ka-010 column=f:a, timestamp=1001, value="),
         "{out}"
     );
     let value = out

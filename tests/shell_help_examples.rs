@@ -69,7 +69,9 @@ const EXAMPLES: &[(&str, &str, Ends)] = &[
     ("scan.rb", "scan 't1', {REVERSED => true}", Runs),
     ("scan.rb", "scan 't1', {ALL_METRICS => true}", Runs),
     ("scan.rb", "scan 't1', {METRICS => ['RPC_RETRIES', 'ROWS_FILTERED']}", Runs),
-    ("scan.rb", "scan 't1', {ROWPREFIXFILTER => 'row2', FILTER => \"\n    (QualifierFilter (>=, 'binary:xyz')) AND (TimestampsFilter ( 123, 456))\"}", Runs),
+    // The help's filter string starts with a newline, which `ParseFilter.parseFilterString`
+    // does not pass over (only spaces and tabs): `getFilterName` reads "\n" as the name.
+    ("scan.rb", "scan 't1', {ROWPREFIXFILTER => 'row2', FILTER => \"\n    (QualifierFilter (>=, 'binary:xyz')) AND (TimestampsFilter ( 123, 456))\"}", Fails("java.lang.IllegalArgumentException: Filter Name \n not supported")),
     ("scan.rb", "scan 't1', {FILTER =>\n    org.apache.hadoop.hbase.filter.ColumnPaginationFilter.new(1, 0)}", Runs),
     ("scan.rb", "scan 't1', {CONSISTENCY => 'TIMELINE'}", Runs),
     ("scan.rb", "scan 't1', {ISOLATION_LEVEL => 'READ_UNCOMMITTED'}", Runs),
@@ -317,8 +319,8 @@ fn the_examples_leave_what_hbase_would() -> TestResult {
         run(&mut sh, "get_counter 't1', 'r2', 'c1'"),
         "COUNTER VALUE = 11\n"
     );
-    // The second increment in the same millisecond is stamped one later (`reckonDelta`).
-    assert!(run(&mut sh, "get 't1', 'r2'").starts_with("COLUMN  CELL\n c1: timestamp=1501"));
+    // Each command has a millisecond of its own: `create` 1500, the increments 1501 and 1502.
+    assert!(run(&mut sh, "get 't1', 'r2'").starts_with("COLUMN  CELL\n c1: timestamp=1502"));
     assert_eq!(
         run(
             &mut sh,

@@ -41,7 +41,7 @@ fn java_constructors_filter_as_the_filter_language_does() {
     );
     assert_eq!(
         first,
-        "ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1000, value=1\n r2 column=f:a, timestamp=1000, value=3\n s1 column=f:a, timestamp=1000, value=5\n3 row(s)\n"
+        "ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1001, value=1\n r2 column=f:a, timestamp=1003, value=3\n s1 column=f:a, timestamp=1005, value=5\n3 row(s)\n"
     );
     same_as(&mut sh, "KeyOnlyFilter.new", "KeyOnlyFilter()");
     same_as(&mut sh, "FirstKeyOnlyFilter.new()", "FirstKeyOnlyFilter()");
@@ -102,7 +102,7 @@ fn a_get_takes_a_filter_object() {
             &mut sh,
             "get 't1', 'r1', {FILTER => ColumnPrefixFilter.new(Bytes.toBytes('b'))}"
         ),
-        "COLUMN  CELL\n f:b timestamp=1000, value=2\n1 row(s)\n"
+        "COLUMN  CELL\n f:b timestamp=1002, value=2\n1 row(s)\n"
     );
 }
 

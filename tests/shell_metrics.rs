@@ -25,9 +25,9 @@ fn all_metrics_prints_every_metric_sorted_after_the_rows() -> TestResult {
     let out = run(&mut sh, "scan 't1', {ALL_METRICS => true}");
     // One cell of 1-byte row, family, qualifier and value: 4 bytes + 24 of key overhead.
     let expected = "ROW  COLUMN+CELL\n\
-         \x20a column=f:q, timestamp=1000, value=v\n\
-         \x20b column=f:q, timestamp=1000, value=w\n\
-         \x20x column=f:q, timestamp=1000, value=v\n\
+         \x20a column=f:q, timestamp=1001, value=v\n\
+         \x20b column=f:q, timestamp=1002, value=w\n\
+         \x20x column=f:q, timestamp=1003, value=v\n\
          3 row(s)\n\
          \n\
          METRIC  VALUE\n\
@@ -62,7 +62,7 @@ fn metrics_prints_only_the_named_ones() -> TestResult {
     );
     assert_eq!(
         out,
-        "ROW  COLUMN+CELL\n a column=f:q, timestamp=1000, value=v\n x column=f:q, timestamp=1000, value=v\n2 row(s)\n\nMETRIC  VALUE\n ROWS_FILTERED 1\n RPC_RETRIES 0\n"
+        "ROW  COLUMN+CELL\n a column=f:q, timestamp=1001, value=v\n x column=f:q, timestamp=1003, value=v\n2 row(s)\n\nMETRIC  VALUE\n ROWS_FILTERED 1\n RPC_RETRIES 0\n"
     );
     Ok(())
 }

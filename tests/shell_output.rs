@@ -9,9 +9,34 @@ fn scan_and_get_tables() {
     assert_eq!(
         out,
         "Created table t\n=> Hbase::Table - t\n\
-         ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1700000000000, value=v1\n r2 column=f:b, timestamp=1700000000000, value=\\x00\\x5C\\xE4\n2 row(s)\n\
-         COLUMN  CELL\n f:a timestamp=1700000000000, value=v1\n1 row(s)\n"
+         ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1700000000001, value=v1\n r2 column=f:b, timestamp=1700000000002, value=\\x00\\x5C\\xE4\n2 row(s)\n\
+         COLUMN  CELL\n f:a timestamp=1700000000001, value=v1\n1 row(s)\n"
     );
+}
+
+/// HBase 2.3 and later print a timestamp as `toLocalDateTime` in `table.rb`: local date and
+/// time (`LocalDateTime.toString`: seconds left out when they and the milliseconds are zero,
+/// milliseconds when they are zero), no zone. A shell without the epoch switch prints that.
+#[test]
+fn timestamps_print_as_local_date_time_by_default() {
+    let mut sh = rowkey::shell::Shell::new(Clock::at(1).engine(), Box::new(|| 0.0));
+    let out = run(
+        &mut sh,
+        "create 't', 'f'\nput 't', 'r', 'f:a', 'x', 1700000000000\nput 't', 'r', 'f:b', 'y', 1700000045000\nput 't', 'r', 'f:c', 'z', 1700000045120\nput 't', 'r', 'f:d', 'w', 1700000000007\nget 't', 'r'",
+    );
+    assert_eq!(
+        out,
+        "Created table t\n=> Hbase::Table - t\nCOLUMN  CELL\n \
+         f:a timestamp=2023-11-14T22:13:20, value=x\n \
+         f:b timestamp=2023-11-14T22:14:05, value=y\n \
+         f:c timestamp=2023-11-14T22:14:05.120, value=z\n \
+         f:d timestamp=2023-11-14T22:13:20.007, value=w\n1 row(s)\n"
+    );
+    sh.set_property(rowkey::shell::TIMESTAMP_FORMAT_EPOCH, "TRUE");
+    assert!(run(&mut sh, "get 't', 'r', 'f:a'").contains(" f:a timestamp=1700000000000, value=x\n"));
+    sh.set_property(rowkey::shell::TIMESTAMP_FORMAT_EPOCH, "false");
+    assert!(run(&mut sh, "get 't', 'r', 'f:a'")
+        .contains(" f:a timestamp=2023-11-14T22:13:20, value=x\n"));
 }
 
 #[test]
@@ -47,7 +72,7 @@ fn counters_append_splits_and_echoes() {
 fn describe_shows_family_blocks() {
     let (mut sh, _) = shell_at(100);
     let out = run(&mut sh, "create 't', {NAME => 'f', VERSIONS => 3, TTL => 90061, KEEP_DELETED_CELLS => true}, 'g'\ndescribe 't'");
-    assert!(out.contains("Table t is ENABLED\nt\nCOLUMN FAMILIES DESCRIPTION\n{NAME => 'f', VERSIONS => '3', KEEP_DELETED_CELLS => 'TRUE', DATA_BLOCK_ENCODING => 'NONE', TTL => '90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)', MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '1024'}\n\n{NAME => 'g', VERSIONS => '1'"), "{out}");
+    assert!(out.contains("Table t is ENABLED\nt\nCOLUMN FAMILIES DESCRIPTION\n{NAME => 'f', VERSIONS => '3', KEEP_DELETED_CELLS => 'TRUE', DATA_BLOCK_ENCODING => 'NONE', TTL => '90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)', MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536'}\n\n{NAME => 'g', VERSIONS => '1'"), "{out}");
     assert!(out.ends_with("2 row(s)\n"));
 }
 
@@ -98,4 +123,43 @@ fn reversed_scan_and_bounds() {
         vec!["b", "c"]
     );
     assert_eq!(keys(run(&mut sh, "scan 't', {STOPROW => 'b'}")), vec!["a"]);
+}
+
+/// `describe` shows HBase's defaults (`ColumnFamilyDescriptorBuilder.DEFAULT_BLOCKSIZE`,
+/// 65536); the playground writes such a family in smaller blocks, and one place says so with
+/// the engine's own figures: the help of the commands that set or show sizes.
+#[test]
+fn describe_shows_hbases_defaults_and_help_says_the_playground_scale() -> TestResult {
+    let (mut sh, _) = shell_at(1);
+    let out = run(&mut sh, "create 't', 'f'\ndescribe 't'");
+    assert!(out.contains("BLOCKSIZE => '65536'}"), "{out}");
+    let family = &sh.engine.table("t")?.descriptor.families[0];
+    assert_eq!(
+        family.working_blocksize(),
+        rowkey::engine::DEFAULT_BLOCKSIZE
+    );
+    let settings = rowkey::engine::TableSettings::default();
+    let scale = format!(
+        "Playground scale: describe shows HBase's defaults, and Rowkey runs them smaller so that\n\
+         blocks, flushes and splits appear with a few thousand rows. A family with HBase's default\n\
+         BLOCKSIZE (65536) is written in blocks of {} bytes; a table without\n\
+         MEMSTORE_FLUSHSIZE flushes a region's memstores at {} bytes (HBase: 134217728); one\n\
+         without MAX_FILESIZE splits a region past {} bytes (HBase: 10737418240). A BLOCKSIZE,\n\
+         MEMSTORE_FLUSHSIZE or MAX_FILESIZE you set is used as given.\n",
+        rowkey::engine::DEFAULT_BLOCKSIZE,
+        settings.flush_bytes,
+        settings.split_bytes
+    );
+    for command in ["create", "alter", "describe"] {
+        let help = run(&mut sh, &format!("help '{command}'"));
+        assert!(help.ends_with(&scale), "{command}: {help}");
+    }
+    assert!(!run(&mut sh, "help 'scan'").contains("Playground scale"));
+    // A BLOCKSIZE set by hand is used as given.
+    run(&mut sh, "create 'u', {NAME => 'f', BLOCKSIZE => 4096}");
+    assert_eq!(
+        sh.engine.table("u")?.descriptor.families[0].working_blocksize(),
+        4096
+    );
+    Ok(())
 }

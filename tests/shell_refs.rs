@@ -20,15 +20,15 @@ fn a_table_reference_runs_the_table_commands() -> TestResult {
     run(&mut sh, "t.put 'r1', 'f:q', 'v1'\nt.put 'r2', 'f:q', 'v2'");
     assert_eq!(
         run(&mut sh, "t.get 'r1'"),
-        "COLUMN  CELL\n f:q timestamp=100, value=v1\n1 row(s)\n"
+        "COLUMN  CELL\n f:q timestamp=102, value=v1\n1 row(s)\n"
     );
     assert_eq!(
         run(&mut sh, "t.scan"),
-        "ROW  COLUMN+CELL\n r1 column=f:q, timestamp=100, value=v1\n r2 column=f:q, timestamp=100, value=v2\n2 row(s)\n"
+        "ROW  COLUMN+CELL\n r1 column=f:q, timestamp=102, value=v1\n r2 column=f:q, timestamp=103, value=v2\n2 row(s)\n"
     );
     assert_eq!(
         run(&mut sh, "t.scan STARTROW => 'r2'"),
-        "ROW  COLUMN+CELL\n r2 column=f:q, timestamp=100, value=v2\n1 row(s)\n"
+        "ROW  COLUMN+CELL\n r2 column=f:q, timestamp=103, value=v2\n1 row(s)\n"
     );
     assert!(run(&mut sh, "t.count").contains("2 row(s)\n"));
     assert_eq!(run(&mut sh, "t"), "=> Hbase::Table - t1\n");
@@ -36,7 +36,7 @@ fn a_table_reference_runs_the_table_commands() -> TestResult {
     run(&mut sh, "u = create 'u1', 'g'\nu.put 'x', 'g:a', '1'");
     assert_eq!(
         run(&mut sh, "u.get 'x'"),
-        "COLUMN  CELL\n g:a timestamp=100, value=1\n1 row(s)\n"
+        "COLUMN  CELL\n g:a timestamp=110, value=1\n1 row(s)\n"
     );
     // JRuby's answers to an unknown variable and an unknown method.
     assert_eq!(

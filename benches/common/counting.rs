@@ -25,6 +25,22 @@ unsafe impl GlobalAlloc for Counting {
         System.dealloc(ptr, layout);
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
+    /// The system's own reallocation (not an allocation, a copy and a free): a growing one
+    /// counts the new size while the old is still live (it may move); a shrinking one frees
+    /// the difference, as glibc and WebAssembly's dlmalloc shrink in place.
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            if new_size > layout.size() {
+                let now = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
+                PEAK.fetch_max(now, Ordering::Relaxed);
+                LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
 }
 
 #[global_allocator]
@@ -42,4 +58,9 @@ pub fn reset_peak() -> usize {
 
 pub fn peak() -> usize {
     PEAK.load(Ordering::Relaxed)
+}
+
+/// Raises the recorded peak to at least `bytes`.
+pub fn raise_peak(bytes: usize) {
+    PEAK.fetch_max(bytes, Ordering::Relaxed);
 }

@@ -19,7 +19,7 @@ impl FullMatch {
         if let Some(message) = go_error(&pattern, &wrapped) {
             return Err(message);
         }
-        Regex::new(&wrapped)
+        Regex::new(&format!("^(?:{})$", any_byte(&pattern)))
             .map(|re| FullMatch { re })
             .map_err(|e| format!("error parsing regexp: {e}"))
     }
@@ -30,6 +30,27 @@ impl FullMatch {
             Err(_) => self.re.is_match(&lossy_per_byte(value)),
         }
     }
+}
+
+/// RE2's `\C` (any byte; Go reads it as any character) written as regex-lite reads it.
+fn any_byte(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('C') => out.push_str("(?s:.)"),
+            Some(n) => {
+                out.push('\\');
+                out.push(n);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// Each byte that is not part of valid UTF-8 becomes one U+FFFD (Go's decoding).
@@ -59,7 +80,12 @@ fn go_error(pattern: &str, wrapped: &str) -> Option<String> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut i = 0;
     let mut previous_repeatable = false;
+    // The repetition operator just read (`*`, `+?`, `{2,3}`), which another may not follow.
+    let mut last_repeat: Option<String> = None;
     while i < chars.len() {
+        if !matches!(chars[i], '*' | '+' | '?' | '{') {
+            last_repeat = None;
+        }
         match chars[i] {
             '\\' => {
                 i += 2;
@@ -77,7 +103,16 @@ fn go_error(pattern: &str, wrapped: &str) -> Option<String> {
                 }
                 while i < chars.len() && chars[i] != ']' {
                     if chars[i] == '\\' {
-                        i += 1;
+                        i += 2;
+                        continue;
+                    }
+                    if let (Some('-'), Some(&hi)) = (chars.get(i + 1), chars.get(i + 2)) {
+                        if hi != ']' && hi < chars[i] {
+                            return Some(format!(
+                                "error parsing regexp: invalid character class range: `{}-{hi}`",
+                                chars[i]
+                            ));
+                        }
                     }
                     i += 1;
                 }
@@ -105,15 +140,60 @@ fn go_error(pattern: &str, wrapped: &str) -> Option<String> {
             }
             '|' => previous_repeatable = false,
             c @ ('*' | '+' | '?') => {
+                if let Some(op) = last_repeat.take() {
+                    return Some(format!(
+                        "error parsing regexp: invalid nested repetition operator: `{op}{c}`"
+                    ));
+                }
                 if !previous_repeatable {
                     return Some(format!(
                         "error parsing regexp: missing argument to repetition operator: `{c}`"
                     ));
                 }
                 previous_repeatable = false;
+                let mut op = c.to_string();
                 if chars.get(i + 1) == Some(&'?') {
                     i += 1;
+                    op.push('?');
                 }
+                last_repeat = Some(op);
+                i += 1;
+                continue;
+            }
+            '{' if previous_repeatable || last_repeat.is_some() => {
+                let close = chars[i..].iter().position(|&c| c == '}').map(|p| p + i);
+                let body: Option<String> = close.map(|e| chars[i + 1..e].iter().collect());
+                let counts = body.as_deref().and_then(|b| {
+                    let (lo, hi) = match b.split_once(',') {
+                        Some((lo, "")) => (lo, None),
+                        Some((lo, hi)) => (lo, Some(hi)),
+                        None => (b, Some(b)),
+                    };
+                    let lo: u32 = lo.parse().ok()?;
+                    let hi: Option<u32> = match hi {
+                        Some(h) => Some(h.parse().ok()?),
+                        None => None,
+                    };
+                    Some((lo, hi))
+                });
+                if let (Some(e), Some((lo, hi))) = (close, counts) {
+                    let text: String = chars[i..=e].iter().collect();
+                    if let Some(op) = last_repeat.take() {
+                        return Some(format!(
+                            "error parsing regexp: invalid nested repetition operator: `{op}{text}`"
+                        ));
+                    }
+                    if lo > 1000 || hi.is_some_and(|h| h > 1000 || h < lo) {
+                        return Some(format!(
+                            "error parsing regexp: invalid repeat count: `{text}`"
+                        ));
+                    }
+                    previous_repeatable = false;
+                    last_repeat = Some(text);
+                    i = e + 1;
+                    continue;
+                }
+                previous_repeatable = true;
             }
             _ => previous_repeatable = true,
         }

@@ -511,13 +511,7 @@ impl Session {
                 };
                 return Err(format!("{word} {}", print::go_quote(arg)));
             };
-            let mut ts = None;
-            if let Some(at) = value.iter().rposition(|&c| c == b'@') {
-                if let Some(n) = go_parse_int(&value[at + 1..]) {
-                    ts = Some(n);
-                    value.truncate(at);
-                }
-            }
+            let ts = take_timestamp(&mut value);
             if add {
                 let n = go_parse_int(&value)
                     .ok_or_else(|| "Only int values are supported by addtocell.".to_string())?;
@@ -550,6 +544,15 @@ impl Session {
                 return Err(format!(
                     "{action}: rpc error: code = Unknown desc = unknown family {}",
                     print::go_quote(fam)
+                ));
+            }
+            let aggregate = t
+                .descriptor
+                .attributes
+                .contains_key(&format!("{TYPE_ATTRIBUTE}{}", String::from_utf8_lossy(fam)));
+            if add && !aggregate {
+                return Err(format!(
+                    "{action}: rpc error: code = Unknown desc = illegal attempt to use AddToCell on non-aggregate cell"
                 ));
             }
             // Bigtable's tables count microseconds at millisecond granularity
@@ -825,13 +828,16 @@ impl Session {
                     continue;
                 }
                 let mut value = value.as_bytes().to_vec();
-                let mut ts = None;
-                if value_encoded {
-                    if let Some(at) = value.iter().rposition(|&c| c == b'@') {
-                        if let Some(n) = go_parse_int(&value[at + 1..]).filter(|n| *n >= 0) {
-                            ts = Some(n as u64);
-                            value.truncate(at);
-                        }
+                let ts = if value_encoded {
+                    take_timestamp(&mut value)
+                        .filter(|n| *n >= 0)
+                        .map(|n| n as u64)
+                } else {
+                    None
+                };
+                if let Some(line) = ts.and_then(super::lint::epoch_millis_warning) {
+                    if !self.warnings.contains(&line) {
+                        self.warnings.push(line);
                     }
                 }
                 mutations.push(Mutation::Put {
@@ -1224,6 +1230,12 @@ fn read_filter(parsed: &Args) -> Result<(ReadFilter, Option<String>), String> {
                 print::go_quote(n.as_bytes())
             )
         })?;
+        if v <= 0 {
+            deferred = Some(
+                "rpc error: code = InvalidArgument desc = Error in field 'cells_per_column_limit_filter' : argument must be > 0"
+                    .into(),
+            );
+        }
         filter.cells_per_column = Some(v.max(0) as usize);
     }
     let re = parsed.bytes("regex");
@@ -1291,6 +1303,15 @@ fn include_stats(parsed: &Args) -> Result<bool, String> {
             print::go_quote(other.as_bytes())
         )),
     }
+}
+
+/// cbt's `value@timestamp`: when what follows the last `@` parses as an integer, it is the
+/// timestamp and the value ends before the `@`; otherwise the `@` is part of the value.
+fn take_timestamp(value: &mut Vec<u8>) -> Option<i64> {
+    let at = value.iter().rposition(|&c| c == b'@')?;
+    let n = go_parse_int(&value[at + 1..])?;
+    value.truncate(at);
+    Some(n)
 }
 
 /// Go's `strconv.ParseBool`.

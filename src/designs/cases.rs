@@ -308,7 +308,7 @@ pub fn designs(size: Size) -> Vec<Design> {
             scales: false,
             patterns: vec![
                 pattern("One minute of traffic", format!("count 'cs_access', {{STARTROW => '{}', STOPROW => '{}'}}", t + 60, t + 120), "A contiguous range: examined equals returned.").shows([scanned_is_returned(), on(Measure::RowsReturned).eq(120.0)]),
-                pattern("Lines of one user (not what the key serves)", "count 'cs_access', {FILTER => \"SingleColumnValueFilter('user', 'login_id', =, 'binary:user03', true, true)\"}", "Every row is read.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned)]),
+                pattern("Lines of one user (not what the key serves)", "count 'cs_access', {FILTER => \"SingleColumnValueFilter('user', 'login_id', =, 'binary:user03', true, true)\"}", "Every row is read to count the user's 75 lines. The count is right only because user:login_id is the first cell of its own family: HBase's shell counts with a FirstKeyOnlyFilter after the scan's filter, whose NEXT_ROW ends a row in one family's store only, so the filter sees the first cells of each family and never a family's third.").shows([on(Measure::RowsScanned).eq(600.0), on(Measure::RowsReturned).eq(75.0)]),
                 pattern("Thirty more lines: where they go", next_lines(30), "The newest time is the largest key: the last region takes every write.").actions(30).shows([on(Measure::BusiestWriteShare).gt(90.0)]),
             ],
         },

@@ -490,7 +490,7 @@ pub fn designs(size: Size) -> Vec<Design> {
                 pattern("Everything u02 read", "get 'sg_reads', 'u02'", "One row, one column per article.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Did u02 read article 1007?", "get 'sg_reads', 'u02', 'a:1007'", "One column of one row.").shows([on(Measure::RowsScanned).eq(1.0)]),
                 pattern("Articles 1000–1019 read by u03", "get 'sg_reads', 'u03', {FILTER => \"ColumnRangeFilter('1000', true, '1020', false)\"}", "Qualifiers are sorted too.").shows([on(Measure::RowsScanned).eq(1.0)]),
-                pattern("Who read article 3990, a recent one (not what the key serves)", "count 'sg_reads', {FILTER => \"QualifierFilter(=, 'binary:3990')\"}", "Readers are rows, articles are columns: asking by article reads every row, in every region.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned), on(Measure::RegionsTouched).ge(2.0)]),
+                pattern("Who read article 3990, a recent one (not what the key serves)", "scan 'sg_reads', {FILTER => \"QualifierFilter(=, 'binary:3990')\"}", "Readers are rows, articles are columns: asking by article reads every row, in every region.").shows([on(Measure::RowsScanned).gt_times(5.0, Measure::RowsReturned), on(Measure::RegionsTouched).ge(2.0)]),
             ],
         },
         Design {

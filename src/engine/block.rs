@@ -27,10 +27,11 @@ pub use file::{BlockFile, FileCursor, FileWriter, Header, ReadCounts, FORMAT_VER
 
 use serde::{Deserialize, Serialize};
 
-/// HBase's default `BLOCKSIZE`, 64 KB, which `help` names.
+/// HBase's default `BLOCKSIZE`, 64 KB: a new family's, as `describe` shows it.
 pub const HBASE_BLOCKSIZE: u64 = 64 * 1024;
 
-/// Rowkey's default `BLOCKSIZE`: HBase's 64 KB scaled down as Rowkey scales its flush size
+/// The block size a family with HBase's default `BLOCKSIZE` is written at
+/// (`FamilyDescriptor::working_blocksize`): HBase's 64 KB scaled down as Rowkey scales its flush size
 /// (16 KB for HBase's 128 MB), kept at 1 KB so that a flushed run holds a dozen or more blocks
 /// and the index and blooms have something to show.
 pub const DEFAULT_BLOCKSIZE: u64 = 1024;

@@ -62,7 +62,7 @@ impl FamilyDescriptor {
             keep_deleted_cells: KeepDeletedCells::False,
             bloomfilter: "ROW".into(),
             compression: "NONE".into(),
-            blocksize: super::block::DEFAULT_BLOCKSIZE,
+            blocksize: super::block::HBASE_BLOCKSIZE,
             in_memory: false,
             blockcache: true,
             data_block_encoding: "NONE".into(),
@@ -83,9 +83,22 @@ impl FamilyDescriptor {
             other => BloomType::parse(other).unwrap_or_default(),
         };
         FileOptions {
-            block_size: self.blocksize.max(1),
+            block_size: self.working_blocksize(),
             encoding,
             bloom,
+        }
+    }
+
+    /// The size the family's data blocks are written at: its `BLOCKSIZE` as given, except
+    /// HBase's default ([`HBASE_BLOCKSIZE`](super::block::HBASE_BLOCKSIZE), which `describe`
+    /// shows), which the playground writes at its own scale
+    /// ([`DEFAULT_BLOCKSIZE`](super::block::DEFAULT_BLOCKSIZE)) so that a run of a few
+    /// thousand cells holds many blocks.
+    pub fn working_blocksize(&self) -> u64 {
+        if self.blocksize == super::block::HBASE_BLOCKSIZE {
+            super::block::DEFAULT_BLOCKSIZE
+        } else {
+            self.blocksize.max(1)
         }
     }
 

@@ -5,11 +5,14 @@
 //! The order of calls is `RegionScannerImpl`'s and `UserScanQueryMatcher`'s, for each row of
 //! each region (each region scanner works on its own copy of the filter):
 //!
-//! 1. `filter_all_remaining`: true ends the region's scan;
+//! 1. `filter_all_remaining`: true ends the region's scan (the region scanner asks before each
+//!    row; the store scanner asks again before each cell, and closes for the rest of the region
+//!    when it turns true in the middle of a row: HBase's DONE_SCAN);
 //! 2. `filter_row_key`: true drops the row without reading its cells;
 //! 3. per cell that survived time range, deletes, the column selection and the family's
-//!    VERSIONS: `filter_cell`, and `transform_cell` for a cell it includes; a
-//!    `SeekNextUsingHint` asks `next_cell_hint` where to seek;
+//!    VERSIONS: `filter_cell` on the cell read in place ([`CellRef`]); a cell it includes is
+//!    copied then, and `transform_cell` rewrites the copy; a `SeekNextUsingHint` asks
+//!    `next_cell_hint` where to seek;
 //! 4. once the row is read: `filter_row_cells` (filters with `has_filter_row`) and, if cells are
 //!    left, `filter_row`; true drops the row;
 //! 5. `reset` before the next row.

@@ -68,17 +68,22 @@ impl Dropped {
     pub fn count(fates: &[Fate]) -> Dropped {
         let mut d = Dropped::default();
         for f in fates {
-            match f {
-                Fate::Visible | Fate::Marker => {}
-                Fate::Masked { kept: true, .. } => d.kept_deleted += 1,
-                Fate::Masked { kept: false, .. } => d.deleted += 1,
-                Fate::BeyondVersions => d.versions += 1,
-                Fate::Expired => d.expired += 1,
-                Fate::Replaced => d.replaced += 1,
-                Fate::MarkerPurged => d.markers += 1,
-            }
+            d.note(*f);
         }
         d
+    }
+
+    /// Counts the fate of one input cell.
+    pub fn note(&mut self, fate: Fate) {
+        match fate {
+            Fate::Visible | Fate::Marker => {}
+            Fate::Masked { kept: true, .. } => self.kept_deleted += 1,
+            Fate::Masked { kept: false, .. } => self.deleted += 1,
+            Fate::BeyondVersions => self.versions += 1,
+            Fate::Expired => self.expired += 1,
+            Fate::Replaced => self.replaced += 1,
+            Fate::MarkerPurged => self.markers += 1,
+        }
     }
 
     /// Cells left out, all reasons together.

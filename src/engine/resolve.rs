@@ -434,158 +434,200 @@ pub fn fates<'a>(
     pass: Pass,
     now: u64,
 ) -> Vec<Fate> {
-    let retains = rules.retains_in(pass);
-    let oldest = if retains {
-        rules.oldest_unexpired(family, now)
-    } else {
-        0
-    };
-    let max_versions = if retains {
-        family.max_versions
-    } else {
-        u32::MAX
-    };
-    // Whether a marker (and what it masks) survives a rewrite: KEEP_DELETED_CELLS => 'TTL'
-    // keeps it only while it is within the TTL; an older one is purged as with FALSE
-    // (`CompactionScanQueryMatcher.trackDelete`).
-    let keeps = |marker_ts: u64| match family.keep_deleted_cells {
-        KeepDeletedCells::False => false,
-        KeepDeletedCells::True => true,
-        KeepDeletedCells::Ttl => marker_ts >= oldest,
-    };
     let cells: Vec<&Cell> = cells.into_iter().collect();
-    // The oldest put of a major compaction's inputs (`Compactor.getFileDetails` takes each
-    // file's EARLIEST_PUT_TS): a marker kept for KEEP_DELETED_CELLS that is older still can
-    // mask no put, and goes with the rest of its column, which holds only markers
-    // (`DropDeletesCompactionScanQueryMatcher.tryDropDelete`).
-    let earliest_put = cells
-        .iter()
+    let earliest_put = earliest_put(cells.iter().map(|c| c.as_ref()));
+    let mut tracker = FateTracker::new(family, rules, pass, now, earliest_put);
+    cells
+        .into_iter()
+        .map(|c| tracker.decide(c.as_ref()))
+        .collect()
+}
+
+/// The oldest timestamp of a put among `cells` (`u64::MAX` when there is none): what a major
+/// compaction takes from its inputs (`Compactor.getFileDetails`, each file's EARLIEST_PUT_TS).
+pub(crate) fn earliest_put<'a>(cells: impl IntoIterator<Item = CellRef<'a>>) -> u64 {
+    cells
+        .into_iter()
         .filter(|c| c.kind == CellKind::Put)
         .map(|c| c.timestamp)
         .min()
-        .unwrap_or(u64::MAX);
-    let mut out = Vec::new();
-    let mut row_start: Option<(&[u8], &[u8])> = None;
-    // The markers that mask. A read tracks every one; a rewrite only those it may purge
-    // (`CompactionScanQueryMatcher.trackDelete`): with KEEP_DELETED_CELLS => 'TTL' a marker
-    // within the TTL masks nothing, even where an expired one behind it does.
-    let mut deletes = DeleteTracker::for_rules(rules);
-    // Every marker, to name the one behind a put a rewrite keeps for KEEP_DELETED_CELLS.
-    let mut shadow = DeleteTracker::for_rules(rules);
-    let mut versions = ColumnTracker::default();
-    let mut skipping: Option<(&[u8], &[u8])> = None;
-    // A rewrite seeks past the rest of a column whose put a column or family marker masked
-    // (`ScanQueryMatcher.checkDeleted`: COLUMN_DELETED and FAMILY_DELETED are
-    // `getNextRowOrNextColumn`), or whose kept marker is older than every put: the older
-    // markers of that column are not written (the puts there are masked anyway).
-    let mut purging: Option<(&[u8], &[u8])> = None;
-    for cell in cells {
-        let cell = cell.as_ref();
+        .unwrap_or(u64::MAX)
+}
+
+/// Decides the fates of a sorted stream of cells one at a time, as a flush or compaction
+/// reads them (`ScanQueryMatcher` in its flush and compaction forms); [`fates`] runs it over
+/// a whole list.
+pub(crate) struct FateTracker<'a, 'f> {
+    family: &'f FamilyDescriptor,
+    rules: Rules,
+    pass: Pass,
+    now: u64,
+    /// Versions and TTL apply in this pass.
+    retains: bool,
+    oldest: u64,
+    max_versions: u32,
+    /// The oldest put of a major compaction's inputs: a marker kept for KEEP_DELETED_CELLS
+    /// that is older still can mask no put, and goes with the rest of its column, which holds
+    /// only markers (`DropDeletesCompactionScanQueryMatcher.tryDropDelete`).
+    earliest_put: u64,
+    row_start: Option<(&'a [u8], &'a [u8])>,
+    /// The markers that mask. A read tracks every one; a rewrite only those it may purge
+    /// (`CompactionScanQueryMatcher.trackDelete`): with KEEP_DELETED_CELLS => 'TTL' a marker
+    /// within the TTL masks nothing, even where an expired one behind it does.
+    deletes: DeleteTracker<'a>,
+    /// Every marker, to name the one behind a put a rewrite keeps for KEEP_DELETED_CELLS.
+    shadow: DeleteTracker<'a>,
+    versions: ColumnTracker<'a>,
+    skipping: Option<(&'a [u8], &'a [u8])>,
+    /// A rewrite seeks past the rest of a column whose put a column or family marker masked
+    /// (`ScanQueryMatcher.checkDeleted`: COLUMN_DELETED and FAMILY_DELETED are
+    /// `getNextRowOrNextColumn`), or whose kept marker is older than every put: the older
+    /// markers of that column are not written (the puts there are masked anyway).
+    purging: Option<(&'a [u8], &'a [u8])>,
+}
+
+impl<'a, 'f> FateTracker<'a, 'f> {
+    pub fn new(
+        family: &'f FamilyDescriptor,
+        rules: Rules,
+        pass: Pass,
+        now: u64,
+        earliest_put: u64,
+    ) -> Self {
+        let retains = rules.retains_in(pass);
+        FateTracker {
+            family,
+            rules,
+            pass,
+            now,
+            retains,
+            oldest: if retains {
+                rules.oldest_unexpired(family, now)
+            } else {
+                0
+            },
+            max_versions: if retains {
+                family.max_versions
+            } else {
+                u32::MAX
+            },
+            earliest_put,
+            row_start: None,
+            deletes: DeleteTracker::for_rules(rules),
+            shadow: DeleteTracker::for_rules(rules),
+            versions: ColumnTracker::default(),
+            skipping: None,
+            purging: None,
+        }
+    }
+
+    /// Whether a marker (and what it masks) survives a rewrite: KEEP_DELETED_CELLS => 'TTL'
+    /// keeps it only while it is within the TTL; an older one is purged as with FALSE
+    /// (`CompactionScanQueryMatcher.trackDelete`).
+    fn keeps(&self, marker_ts: u64) -> bool {
+        match self.family.keep_deleted_cells {
+            KeepDeletedCells::False => false,
+            KeepDeletedCells::True => true,
+            KeepDeletedCells::Ttl => marker_ts >= self.oldest,
+        }
+    }
+
+    /// The family whose cells the tracker decides.
+    pub fn family(&self) -> &'f FamilyDescriptor {
+        self.family
+    }
+
+    /// The fate of the next cell (cells must come in cell order).
+    pub fn decide(&mut self, cell: CellRef<'a>) -> Fate {
+        let (family, pass) = (self.family, self.pass);
         let key = (cell.row, cell.family);
-        if row_start != Some(key) {
-            row_start = Some(key);
-            deletes = DeleteTracker::for_rules(rules);
-            shadow = DeleteTracker::for_rules(rules);
-            versions = ColumnTracker::default();
-            skipping = None;
-            purging = None;
+        if self.row_start != Some(key) {
+            self.row_start = Some(key);
+            self.deletes = DeleteTracker::for_rules(self.rules);
+            self.shadow = DeleteTracker::for_rules(self.rules);
+            self.versions = ColumnTracker::default();
+            self.skipping = None;
+            self.purging = None;
         }
         let column = (cell.row, cell.qualifier);
-        if purging.is_some_and(|p| p != column) {
-            purging = None;
+        if self.purging.is_some_and(|p| p != column) {
+            self.purging = None;
         }
-        if skipping == Some((cell.row, cell.qualifier)) {
-            out.push(Fate::BeyondVersions);
-            continue;
+        if self.skipping == Some(column) {
+            return Fate::BeyondVersions;
         }
-        skipping = None;
-        let expired = cell.timestamp < oldest;
-        let fate = if (expired && family.min_versions == 0)
-            || (retains && rules.cell_expired(&cell, now))
+        self.skipping = None;
+        let expired = cell.timestamp < self.oldest;
+        if (expired && family.min_versions == 0)
+            || (self.retains && self.rules.cell_expired(&cell, self.now))
         {
-            Fate::Expired
-        } else if cell.kind.is_delete() {
-            if purging == Some(column) {
+            return Fate::Expired;
+        }
+        if cell.kind.is_delete() {
+            if self.purging == Some(column) {
+                return Fate::MarkerPurged;
+            }
+            let keeps = self.keeps(cell.timestamp);
+            if pass == Pass::Read || !keeps {
+                self.deletes.add(&cell);
+            }
+            self.shadow.add(&cell);
+            return if pass == Pass::Major && !keeps {
                 Fate::MarkerPurged
-            } else {
-                if pass == Pass::Read || !keeps(cell.timestamp) {
-                    deletes.add(&cell);
-                }
-                shadow.add(&cell);
-                if pass == Pass::Major && !keeps(cell.timestamp) {
-                    Fate::MarkerPurged
-                } else if pass == Pass::Major && cell.timestamp < earliest_put {
-                    purging = Some(column);
-                    Fate::MarkerPurged
-                } else if pass == Pass::Major {
-                    // A marker a major compaction keeps goes through the column tracker like
-                    // a put, uncounted (`MajorCompactionScanQueryMatcher.match`): a repeat of
-                    // the same timestamp and type is written once, and past MIN_VERSIONS an
-                    // expired one ends the column.
-                    match versions.check(&cell, max_versions, family.min_versions, expired) {
-                        Versioned::Keep | Versioned::KeepLast => Fate::Marker,
-                        Versioned::Duplicate => Fate::Replaced,
-                        Versioned::ColumnDone => {
-                            skipping = Some((cell.row, cell.qualifier));
-                            Fate::BeyondVersions
-                        }
+            } else if pass == Pass::Major && cell.timestamp < self.earliest_put {
+                self.purging = Some(column);
+                Fate::MarkerPurged
+            } else if pass == Pass::Major {
+                // A marker a major compaction keeps goes through the column tracker like a
+                // put, uncounted (`MajorCompactionScanQueryMatcher.match`): a repeat of the
+                // same timestamp and type is written once, and past MIN_VERSIONS an expired one
+                // ends the column.
+                match self
+                    .versions
+                    .check(&cell, self.max_versions, family.min_versions, expired)
+                {
+                    Versioned::Keep | Versioned::KeepLast => Fate::Marker,
+                    Versioned::Duplicate => Fate::Replaced,
+                    Versioned::ColumnDone => {
+                        self.skipping = Some(column);
+                        Fate::BeyondVersions
                     }
-                } else {
-                    Fate::Marker
+                }
+            } else {
+                Fate::Marker
+            };
+        }
+        let result = self.deletes.is_deleted(&cell);
+        let named = self.shadow.is_deleted(&cell).marker();
+        match result.marker() {
+            // A read never counts a deleted version; nor does a rewrite count a version that
+            // a marker it tracks masks.
+            Some(by) => {
+                if pass != Pass::Read && matches!(result, Masked::Column(_)) {
+                    self.purging = Some(column);
+                }
+                Fate::Masked {
+                    by,
+                    kept: self.keeps(by.timestamp),
                 }
             }
-        } else {
-            let result = deletes.is_deleted(&cell);
-            let named = shadow.is_deleted(&cell).marker();
-            match result.marker() {
-                // A read never counts a deleted version; nor does a rewrite count a version
-                // that a marker it tracks masks.
-                Some(by) => {
-                    if pass != Pass::Read && matches!(result, Masked::Column(_)) {
-                        purging = Some(column);
-                    }
-                    Fate::Masked {
-                        by,
-                        kept: keeps(by.timestamp),
-                    }
-                }
-                // A rewrite that keeps deleted cells counts them like any other version.
-                None => match versions.check(&cell, max_versions, family.min_versions, expired) {
+            // A rewrite that keeps deleted cells counts them like any other version.
+            None => {
+                match self
+                    .versions
+                    .check(&cell, self.max_versions, family.min_versions, expired)
+                {
                     Versioned::Keep | Versioned::KeepLast => match named {
                         Some(by) => Fate::Masked { by, kept: true },
                         None => Fate::Visible,
                     },
                     Versioned::Duplicate => Fate::Replaced,
                     Versioned::ColumnDone => {
-                        skipping = Some((cell.row, cell.qualifier));
+                        self.skipping = Some(column);
                         Fate::BeyondVersions
                     }
-                },
+                }
             }
-        };
-        out.push(fate);
-    }
-    out
-}
-
-/// Decides what a flush or compaction keeps.
-pub(crate) struct CompactionResolver;
-
-impl CompactionResolver {
-    /// The cells the pass keeps, and the fate of every input cell in order.
-    pub fn apply(
-        cells: Vec<Cell>,
-        family: &FamilyDescriptor,
-        rules: Rules,
-        pass: Pass,
-        now: u64,
-    ) -> (Vec<Cell>, Vec<Fate>) {
-        let fates = fates(&cells, family, rules, pass, now);
-        let kept = cells
-            .into_iter()
-            .zip(&fates)
-            .filter_map(|(c, f)| f.kept().then_some(c))
-            .collect();
-        (kept, fates)
+        }
     }
 }

@@ -10,11 +10,13 @@ use std::sync::Arc;
 
 use typed_arena::Arena;
 
-use super::block::{BlockCursor, BlockFile, CellRef, FileOptions, FormatError, ReadCounts};
+use super::block::{
+    BlockCursor, BlockFile, CellRef, FileOptions, FileWriter, FormatError, ReadCounts,
+};
 use super::cell::Cell;
 use super::family::FamilyDescriptor;
 use super::lsm::{Dropped, Part, RunSummary};
-use super::resolve::{CompactionResolver, Pass};
+use super::resolve::{earliest_put, FateTracker, Pass};
 use super::rules::Rules;
 
 /// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
@@ -60,12 +62,16 @@ impl Run {
 
     /// Writes `cells` (in cell order) as a block file.
     pub fn write(id: u64, place: RunPlacement<'_>, options: FileOptions, cells: &[Cell]) -> Run {
-        let mut w = super::block::FileWriter::new(id, place.table, place.family, options)
-            .region(place.start, place.end);
+        let mut w = Run::writer(id, place, options);
         for c in cells {
-            w.add(c);
+            w.add(c.as_ref());
         }
         Run::from_file(w.into_file())
+    }
+
+    /// A writer of a run's block file for `place`.
+    pub fn writer(id: u64, place: RunPlacement<'_>, options: FileOptions) -> FileWriter {
+        FileWriter::new(id, place.table, place.family, options).region(place.start, place.end)
     }
 
     /// A run over an opened block file (the file's header gives id and family).
@@ -303,35 +309,50 @@ impl Store {
         if self.memstore.is_empty() {
             return None;
         }
-        let mem: Vec<Cell> = std::mem::take(&mut self.memstore).into_iter().collect();
-        let input = RunSummary::of(
-            Part::Memstore,
+        let mem = std::mem::take(&mut self.memstore);
+        let input = RunSummary {
+            part: Part::Memstore,
             region,
-            &self.family_name(),
-            &mem,
-            self.memstore_bytes,
-        );
+            family: self.family_name(),
+            first_row: mem.first().map(|c| c.row.clone()).unwrap_or_default(),
+            last_row: mem.last().map(|c| c.row.clone()).unwrap_or_default(),
+            bytes: self.memstore_bytes,
+            cells: mem.len(),
+        };
+        let tracker = FateTracker::new(family, rules, Pass::Flush, now, u64::MAX);
+        let cells = mem.iter().map(Cell::as_ref);
+        let (run, dropped) = self.rewrite(run_id, place, self.memstore_bytes, tracker, cells);
         self.memstore_bytes = 0;
-        let (kept, fates) = CompactionResolver::apply(mem, family, rules, Pass::Flush, now);
-        let run = self.write_run(run_id, family, place, &kept);
-        Some(self.install(vec![input], run, Dropped::count(&fates), region, true))
+        Some(self.install(vec![input], run, dropped, region, true))
     }
 
-    /// Writes cells as a run of this store, in the family's block format.
-    fn write_run(
+    /// Writes the cells of a sorted stream that a flush or compaction keeps as a run of this
+    /// store, as they come: each cell is read in place, its fate decided, and a kept one
+    /// encoded straight into the run's blocks. `bytes` is about how much the run will hold.
+    fn rewrite<'c>(
         &self,
         id: u64,
-        family: &FamilyDescriptor,
         (table, start, end): (&str, &[u8], &[u8]),
-        cells: &[Cell],
-    ) -> Run {
+        bytes: usize,
+        mut pass: FateTracker<'c, '_>,
+        cells: impl Iterator<Item = CellRef<'c>>,
+    ) -> (Run, Dropped) {
         let place = RunPlacement {
             table,
             family: &self.family,
             start,
             end,
         };
-        Run::write(id, place, family.file_options(), cells)
+        let mut w = Run::writer(id, place, pass.family().file_options()).reserve(bytes);
+        let mut dropped = Dropped::default();
+        for cell in cells {
+            let fate = pass.decide(cell);
+            dropped.note(fate);
+            if fate.kept() {
+                w.add(cell);
+            }
+        }
+        (Run::from_file(w.into_file()), dropped)
     }
 
     /// Puts a rewrite's output run in place (first when `newest`, else as the only run) and
@@ -378,17 +399,32 @@ impl Store {
             return None;
         }
         let inputs = self.runs.iter().map(|r| self.summary(r, region)).collect();
-        let merged: Vec<Cell> = {
-            let decoded: Vec<Vec<Cell>> = self.runs.iter().map(|r| r.cells()).collect();
-            let sources = decoded.iter().map(|c| Source::Slice(c.iter())).collect();
-            MergeIter::new(&self.family, sources)
-                .map(|c| c.to_cell(&self.family))
-                .collect()
-        };
         let pass = if major { Pass::Major } else { Pass::Minor };
-        let (kept, fates) = CompactionResolver::apply(merged, family, rules, pass, now);
-        let run = self.write_run(run_id, family, place, &kept);
-        Some(self.install(inputs, run, Dropped::count(&fates), region, false))
+        // Only a major compaction that keeps deleted cells asks for the inputs' oldest put.
+        let earliest = if major && family.keep_deleted_cells.keeps() {
+            let keys = Decoded::with_capacity(0);
+            let mut earliest = u64::MAX;
+            for run in &self.runs {
+                run.for_each_in(&keys, |c| earliest = earliest.min(earliest_put([c])));
+            }
+            earliest
+        } else {
+            u64::MAX
+        };
+        let bytes = self.runs.iter().map(|r| r.file().bytes().len()).sum();
+        let (run, dropped) = {
+            let keys = Decoded::with_capacity(0);
+            let start = Cell::first_on_row(&[], &self.family);
+            let sources = self
+                .runs
+                .iter()
+                .map(|r| Source::Run(Box::new(RunCursor::new(r, &keys, &start))))
+                .collect();
+            let merged = MergeIter::new(&self.family, sources);
+            let tracker = FateTracker::new(family, rules, pass, now, earliest);
+            self.rewrite(run_id, place, bytes, tracker, merged)
+        };
+        Some(self.install(inputs, run, dropped, region, false))
     }
 
     /// Moves every cell with a row at or above `at` into a new store (memstore must be empty).
@@ -419,14 +455,21 @@ impl Store {
             } else if run.first_row() >= at {
                 upper.runs.push(run);
             } else {
-                let cells = run.cells();
-                let cut = cells.partition_point(|c| c.row.as_slice() < at);
-                let lo = cells.get(..cut).unwrap_or(&[]);
-                let hi = cells.get(cut..).unwrap_or(&[]);
-                let lo = self.write_run(run_id(), family, places[0], lo);
-                let hi = self.write_run(run_id(), family, places[1], hi);
-                self.runs.push(Arc::new(lo));
-                upper.runs.push(Arc::new(hi));
+                // Written again as two runs, cell by cell in place.
+                let [lower_place, upper_place] = places.map(|(table, start, end)| RunPlacement {
+                    table,
+                    family: &self.family,
+                    start,
+                    end,
+                });
+                let options = family.file_options();
+                let half = run.file().bytes().len() / 2;
+                let mut lo = Run::writer(run_id(), lower_place, options).reserve(half);
+                let mut hi = Run::writer(run_id(), upper_place, options).reserve(half);
+                let keys = Decoded::with_capacity(0);
+                run.for_each_in(&keys, |c| if c.row < at { lo.add(c) } else { hi.add(c) });
+                self.runs.push(Arc::new(Run::from_file(lo.into_file())));
+                upper.runs.push(Arc::new(Run::from_file(hi.into_file())));
             }
         }
         upper
@@ -453,8 +496,6 @@ pub enum Source<'a> {
         std::collections::btree_set::Range<'a, Cell>,
     ),
     Run(Box<RunCursor<'a>>),
-    /// Cells already decoded (a compaction's inputs).
-    Slice(std::slice::Iter<'a, Cell>),
     MemBack(std::iter::Rev<std::collections::btree_set::Range<'a, Cell>>),
     RunBack(Box<RunBackCursor<'a>>),
 }
@@ -466,7 +507,6 @@ impl<'a> Iterator for Source<'a> {
         match self {
             Source::Mem(_, it) => it.next().map(Cell::as_ref),
             Source::Run(it) => it.next(),
-            Source::Slice(it) => it.next().map(Cell::as_ref),
             Source::MemBack(it) => it.next().map(Cell::as_ref),
             Source::RunBack(it) => it.next(),
         }
@@ -743,12 +783,6 @@ impl<'a> MergeIter<'a> {
                 Source::Run(it) => {
                     it.seek(target);
                     *head = it.next();
-                }
-                Source::Slice(it) => {
-                    let rest = it.as_slice();
-                    let at = rest.partition_point(|c| c < target);
-                    *it = rest.get(at..).unwrap_or(&[]).iter();
-                    *head = it.next().map(Cell::as_ref);
                 }
                 Source::MemBack(_) | Source::RunBack(_) => {}
             }

@@ -176,22 +176,21 @@ impl Region {
         rows
     }
 
-    /// The row where HBase would split this region: the row at the middle of its data by
-    /// bytes, never the region's first row. `None` when the region holds a single row.
+    /// The row where HBase splits this region (`RegionSplitPolicy.getSplitPoint`): the
+    /// middle key of the largest run of its largest store, read from the run's block index
+    /// (`HFileReaderImpl.midKey`: the first key of the middle block), nothing decoded. `None`
+    /// when the region has no runs, or that row is the run's first or last row (HBase's
+    /// `StoreUtils.getFileSplitPoint` cannot split there) or the region's start.
     pub fn mid_key(&self) -> Option<Vec<u8>> {
-        let total = self.bytes();
-        let keys = Decoded::with_capacity(0);
-        let rows = self.sorted_row_sizes(&keys);
-        let mut acc = 0;
-        let first = rows.first()?.0;
-        for (row, _, size) in &rows {
-            acc += *size as usize;
-            if acc * 2 >= total && *row != first {
-                return Some(row.to_vec());
-            }
-        }
-        // Past the middle every row equalled the first: try the first different row.
-        rows.iter().find(|r| r.0 != first).map(|r| r.0.to_vec())
+        let store = self
+            .stores
+            .iter()
+            .filter(|s| !s.runs.is_empty())
+            .max_by_key(|s| s.runs.iter().map(|r| r.bytes).sum::<usize>())?;
+        let run = store.runs.iter().max_by_key(|r| r.bytes)?;
+        let mid = run.file().mid_row()?;
+        let inside = mid != run.first_row() && mid != run.last_row();
+        (inside && self.contains(mid) && mid != self.start.as_slice()).then(|| mid.to_vec())
     }
 
     /// Every row of the region with its stored cells counted, in key order.

@@ -76,8 +76,11 @@ struct Arg {
 }
 
 impl<'a> Parser<'a> {
+    /// Skips spaces and tabs, the only blanks `ParseFilter.parseFilterString` passes over
+    /// (`ParseConstants.WHITESPACE`, `TAB`): a newline or carriage return starts a filter name
+    /// there, which no filter has.
     fn skip_ws(&mut self) {
-        while matches!(self.s.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        while matches!(self.s.get(self.pos), Some(b' ' | b'\t')) {
             self.pos += 1;
         }
     }

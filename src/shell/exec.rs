@@ -64,6 +64,8 @@ pub struct Continuation {
     step: Step,
     /// Seconds spent so far, for the final `Took` line.
     seconds: f64,
+    /// The command's time (`Engine::begin_command`), which every step of it keeps.
+    time: u64,
 }
 
 /// Where a continued command stands.
@@ -112,6 +114,11 @@ impl Continuation {
     /// Seconds spent on the command so far.
     pub(super) fn seconds(&self) -> f64 {
         self.seconds
+    }
+
+    /// The command's time, which its later steps keep.
+    pub(super) fn time(&self) -> u64 {
+        self.time
     }
 
     /// The command's name, for the read-only check.
@@ -172,6 +179,7 @@ fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
         cmd: cmd.clone(),
         step,
         seconds: 0.0,
+        time: ctx.engine.now(),
     });
     match result {
         Ok(Some(output)) => Outcome {

@@ -5,11 +5,9 @@ use crate::bytes::to_printable;
 use crate::engine::{Cell, FamilyDescriptor, OpStats, Row, Table, TableDescriptor, TableSettings};
 
 /// How cell timestamps print in `get` and `scan`.
-#[derive(Default)]
 pub enum TimeFormat {
     /// Epoch milliseconds: `timestamp=1700000000000`, as HBase prints with
     /// `hbase.shell.timestamp.format.epoch=true`.
-    #[default]
     Epoch,
     /// Local date and time as HBase 2.x prints by default (`toLocalDateTime` in hbase-shell's
     /// `hbase/table.rb`: `LocalDateTime.ofInstant(instant, ZoneId.systemDefault()).toString`),
@@ -24,6 +22,14 @@ impl std::fmt::Debug for TimeFormat {
             TimeFormat::Epoch => "Epoch",
             TimeFormat::Local(_) => "Local",
         })
+    }
+}
+
+impl Default for TimeFormat {
+    /// HBase's default since 2.3: local date and time, here in UTC until the host says which
+    /// zone it is in.
+    fn default() -> TimeFormat {
+        TimeFormat::Local(Box::new(|_| 0))
     }
 }
 

@@ -32,6 +32,41 @@ pub fn general() -> String {
     out
 }
 
+/// The help of one command as `help 'name'` prints it: its text, and for the commands that
+/// set or show sizes, the playground scale.
+pub fn full(name: &str) -> Option<String> {
+    let mut out = text(name)?.to_string();
+    if matches!(name, "create" | "alter" | "describe") {
+        out.push_str(&scale());
+    }
+    Some(out)
+}
+
+/// HBase's defaults for a memstore's flush size (`hbase.hregion.memstore.flush.size`) and a
+/// region's split size (`hbase.hregion.max.filesize`).
+const HBASE_FLUSH_BYTES: u64 = 128 * 1024 * 1024;
+const HBASE_SPLIT_BYTES: u64 = 10 * 1024 * 1024 * 1024;
+
+/// Where the playground runs smaller than HBase, with the engine's own figures: the one place
+/// that says so.
+pub fn scale() -> String {
+    let t = crate::engine::TableSettings::default();
+    format!(
+        "Playground scale: describe shows HBase's defaults, and Rowkey runs them smaller so that\n\
+         blocks, flushes and splits appear with a few thousand rows. A family with HBase's default\n\
+         BLOCKSIZE ({hbase_block}) is written in blocks of {block} bytes; a table without\n\
+         MEMSTORE_FLUSHSIZE flushes a region's memstores at {flush} bytes (HBase: {hbase_flush}); one\n\
+         without MAX_FILESIZE splits a region past {split} bytes (HBase: {hbase_split}). A BLOCKSIZE,\n\
+         MEMSTORE_FLUSHSIZE or MAX_FILESIZE you set is used as given.\n",
+        hbase_block = crate::engine::HBASE_BLOCKSIZE,
+        block = crate::engine::DEFAULT_BLOCKSIZE,
+        flush = t.flush_bytes,
+        hbase_flush = HBASE_FLUSH_BYTES,
+        split = t.split_bytes,
+        hbase_split = HBASE_SPLIT_BYTES,
+    )
+}
+
 /// The help of one command.
 pub fn text(name: &str) -> Option<&'static str> {
     TEXTS
@@ -57,7 +92,10 @@ pub fn group(key: &str) -> Option<String> {
     names.sort_unstable();
     let mut out = String::new();
     for name in names {
-        out.push_str(&format!("Command: {name}\n{}\n", text(name).unwrap_or("")));
+        out.push_str(&format!(
+            "Command: {name}\n{}\n",
+            full(name).unwrap_or_default()
+        ));
     }
     Some(out)
 }
@@ -67,7 +105,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("help", "Lists the commands, or with a name explains one command or every command of a group:\n  help\n  help 'scan'\n  help 'ddl'\nGroups: general, ddl, dml, tools, rowkey, cluster.\n"),
     ("table_help", "Table references: get_table (or create) gives a reference to a table, kept in a variable,\nand its commands then take the table from it:\n  t = get_table 't1'\n  t.put 'r1', 'f1:q', 'v'\n  t.get 'r1'\n  t.scan\n  t.count\n  t.help        (this text)\nReferences run put, get, scan, count, delete, deleteall, incr, get_counter, append,\nget_splits, describe, enable, disable, drop and flush.\n"),
     ("clear", "Clears the console (Ctrl+L does the same). Tables are kept.\n"),
-    ("create", "Creates a table with one or more column families, optionally pre-split.\n  create 't1', 'f1', 'f2'\n  create 't1', {NAME => 'f1', VERSIONS => 5, TTL => 86400}\n  create 't1', 'f1', SPLITS => ['g', 'n', 't']\n  create 't1', 'f1', {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}\nFamily options: VERSIONS, MIN_VERSIONS, TTL (seconds or 'FOREVER'), KEEP_DELETED_CELLS,\nBLOOMFILTER, COMPRESSION, BLOCKSIZE, IN_MEMORY, BLOCKCACHE, DATA_BLOCK_ENCODING.\nHow runs are written: BLOCKSIZE is the size of a run's data blocks (HBase's default is 64 KB,\n65536; Rowkey's is 1024, scaled down like its flush size so a run holds many blocks);\nDATA_BLOCK_ENCODING => 'NONE' (default), 'PREFIX' or 'FAST_DIFF' encodes the keys in a block;\nBLOOMFILTER => 'ROW' (default), 'ROWCOL' or 'NONE' lets a get skip runs without the row.\nTable options: MAX_FILESIZE (split threshold in bytes), MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD.\n"),
+    ("create", "Creates a table with one or more column families, optionally pre-split.\n  create 't1', 'f1', 'f2'\n  create 't1', {NAME => 'f1', VERSIONS => 5, TTL => 86400}\n  create 't1', 'f1', SPLITS => ['g', 'n', 't']\n  create 't1', 'f1', {NUMREGIONS => 8, SPLITALGO => 'HexStringSplit'}\nFamily options: VERSIONS, MIN_VERSIONS, TTL (seconds or 'FOREVER'), KEEP_DELETED_CELLS,\nBLOOMFILTER, COMPRESSION, BLOCKSIZE, IN_MEMORY, BLOCKCACHE, DATA_BLOCK_ENCODING.\nHow runs are written: BLOCKSIZE is the size of a run's data blocks (see the playground scale below);\nDATA_BLOCK_ENCODING => 'NONE' (default), 'PREFIX' or 'FAST_DIFF' encodes the keys in a block;\nBLOOMFILTER => 'ROW' (default), 'ROWCOL' or 'NONE' lets a get skip runs without the row.\nTable options: MAX_FILESIZE (split threshold in bytes), MEMSTORE_FLUSHSIZE, COMPACTION_THRESHOLD.\n"),
     ("alter", "Changes families or table options.\n  alter 't1', NAME => 'f1', VERSIONS => 3\n  alter 't1', 'f2'                       (adds a family)\n  alter 't1', NAME => 'f2', METHOD => 'delete'\n  alter 't1', 'delete' => 'f2'\n  alter 't1', MAX_FILESIZE => 131072\n  alter 't1', METHOD => 'table_att', READONLY => true, DURABILITY => 'ASYNC_WAL'\n  alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'\n  alter 't1', {SPLIT_ENABLED => false}, METADATA => {'owner' => 'ops'}\n  alter 't1', REOPEN_REGIONS => false, MAX_FILESIZE => 131072    (no flush now)\nTable attributes show in describe. Rowkey acts on MAX_FILESIZE (split size), MEMSTORE_FLUSHSIZE,\nREADONLY (writes fail) and SPLIT_ENABLED (no automatic splits); the others are kept and shown.\nUnknown keys are ignored with a warning, as HBase's admin.rb does.\n  alter 't1', NAME => 'f1', DATA_BLOCK_ENCODING => 'FAST_DIFF', BLOOMFILTER => 'ROWCOL'\nBLOCKSIZE, DATA_BLOCK_ENCODING and BLOOMFILTER apply to the runs the next flush or compaction writes.\nLowering VERSIONS caps reads at once; a RAW scan still shows the older cells until a major compaction.\n"),
     ("describe", "Shows a table's state and its families with all their settings.\n  describe 't1'\n"),
     ("desc", "Shows a table's state and its families with all their settings.\n  describe 't1'\n"),

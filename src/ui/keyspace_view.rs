@@ -24,6 +24,17 @@ const VIEW_ROWS: usize = 20;
 /// The tallest scroll area a browser lays out reliably; past it, scrolling is scaled.
 const MAX_SCROLL_PX: f64 = 4_000_000.0;
 
+/// Where the scroll box of a list of `rows` must stand for the list to start at `top`.
+fn scroll_top(rows: usize, top: usize) -> f64 {
+    let max_first = rows.saturating_sub(VIEW_ROWS);
+    if max_first == 0 {
+        return 0.0;
+    }
+    let total_px = (rows as f64 * ROW_PX).min(MAX_SCROLL_PX);
+    let range = (total_px - VIEW_ROWS as f64 * ROW_PX).max(1.0);
+    top.min(max_first) as f64 / max_first as f64 * range
+}
+
 #[component]
 pub fn KeyspaceView() -> Html {
     let started = super::perf_ms();
@@ -65,6 +76,30 @@ pub fn KeyspaceView() -> Html {
             message.set(None);
         });
     }
+    {
+        // A read brings the rows it walked into view, once per read (its tick): scrolling the
+        // list afterwards is left alone until the next read.
+        let target = data
+            .as_ref()
+            .as_ref()
+            .and_then(|d| Some((d.read.as_ref()?.tick, d.read_from()?, d.rows)));
+        let first = first.clone();
+        let focus = focus.clone();
+        let list = list.clone();
+        use_effect_with((table.clone(), target.map(|t| t.0)), move |_| {
+            if let Some((_, row, rows)) = target.filter(|t| t.2 > 0) {
+                let row = row.min(rows - 1);
+                let top = row
+                    .saturating_sub(VIEW_ROWS / 4)
+                    .min(rows.saturating_sub(VIEW_ROWS));
+                first.set(top);
+                focus.set(row);
+                if let Some(el) = list.cast::<Element>() {
+                    el.set_scroll_top(scroll_top(rows, top) as i32);
+                }
+            }
+        });
+    }
     let Some(name) = table else {
         return html! { <section class="view"><h3>{"Keyspace"}</h3><p class="hint">{"Select or create a table to see its row keys."}</p></section> };
     };
@@ -74,16 +109,8 @@ pub fn KeyspaceView() -> Html {
     let rows = data.rows;
     let max_first = rows.saturating_sub(VIEW_ROWS);
     let total_px = (rows as f64 * ROW_PX).min(MAX_SCROLL_PX);
-    let view_px = VIEW_ROWS as f64 * ROW_PX;
-    let scroll_range = (total_px - view_px).max(1.0);
-    // Where the scroll box must stand for the list to start at `row`.
-    let top_for = move |row: usize| -> f64 {
-        if max_first == 0 {
-            0.0
-        } else {
-            row.min(max_first) as f64 / max_first as f64 * scroll_range
-        }
-    };
+    let scroll_range = (total_px - VIEW_ROWS as f64 * ROW_PX).max(1.0);
+    let top_for = move |row: usize| -> f64 { scroll_top(rows, row) };
     let go_to = {
         let first = first.clone();
         let focus = focus.clone();

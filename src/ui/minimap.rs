@@ -88,6 +88,8 @@ pub struct ReadMark {
     /// the range when it stopped early (a `LIMIT`, a filter that ended the scan).
     pub walked: Option<(usize, usize)>,
     pub summary: String,
+    /// The engine's tick of the read: a new read has a new one.
+    pub tick: u64,
 }
 
 /// What the keyspace view and its minimap draw, computed once per data version.
@@ -167,6 +169,7 @@ impl MinimapData {
                 filtered_at,
                 walked,
                 summary,
+                tick: r.tick,
             }
         });
         let mut written: Vec<usize> = activity
@@ -193,6 +196,13 @@ impl MinimapData {
             let (lo, hi) = r.walked.unwrap_or((r.lo, r.hi));
             offset >= lo.max(r.lo) && offset < hi.min(r.hi)
         })
+    }
+
+    /// The first row the last read walked (its range's first when the walk is not known).
+    pub fn read_from(&self) -> Option<usize> {
+        self.read
+            .as_ref()
+            .map(|r| r.walked.map_or(r.lo, |(from, _)| from.max(r.lo)))
     }
 
     /// The y of an offset on the strip.

@@ -18,9 +18,10 @@ pub enum Theme {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Timestamps {
     /// Epoch milliseconds, as `hbase.shell.timestamp.format.epoch=true` prints them.
-    #[default]
     Epoch,
-    /// ISO local time, as recent HBase 2.x shells print by default.
+    /// Local date and time, as HBase's shell prints them by default since 2.3 (`toLocalDateTime`
+    /// in `table.rb`); the default for a person with no saved choice.
+    #[default]
     Local,
 }
 

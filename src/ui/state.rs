@@ -329,9 +329,6 @@ impl AppState {
     }
 }
 
-/// How many clock reads the quick start spends at most waiting for the next millisecond.
-const QUICK_START_CLOCK_READS: u32 = 1_000_000;
-
 /// The quick start: what each step shows, then the command.
 pub const QUICK_START: &[(&str, &str)] = &[
     ("A table with two column families; `info` keeps three versions of each cell.", "create 'users', {NAME => 'info', VERSIONS => 3}, 'stats'"),
@@ -369,13 +366,9 @@ impl Reducible for AppState {
                 }
                 {
                     let mut console = self.console.borrow_mut();
+                    // Each command gets a millisecond of its own (`Engine::begin_command`),
+                    // so the second put of u001 adds a version, as the note says.
                     for (what, command) in QUICK_START {
-                        // Each step in a millisecond of its own, so the second put of u001
-                        // adds a version, as the note says (about a millisecond at most).
-                        console
-                            .shell
-                            .engine
-                            .wait_for_next_millisecond(QUICK_START_CLOCK_READS);
                         console.note(what, false);
                         console.submit(command);
                     }

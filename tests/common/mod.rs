@@ -85,10 +85,13 @@ pub fn rows(e: &mut Engine, scan: &mut Scan) -> Result<Vec<String>, rowkey::engi
         .collect())
 }
 
-/// A shell on a fixed clock.
+/// A shell on a fixed clock, printing timestamps as epoch milliseconds as
+/// `rowkey shell -D hbase.shell.timestamp.format.epoch=true` does.
 pub fn shell_at(ms: u64) -> (Shell, Clock) {
     let clock = Clock::at(ms);
-    (Shell::new(clock.engine(), Box::new(|| 0.0)), clock)
+    let mut shell = Shell::new(clock.engine(), Box::new(|| 0.0));
+    shell.set_property(rowkey::shell::TIMESTAMP_FORMAT_EPOCH, "true");
+    (shell, clock)
 }
 
 /// Runs commands and returns their output without the `Took` lines.

@@ -74,7 +74,7 @@ test('a page closed in the middle of a batch leaves a prefix of the acknowledged
   const { page: again } = await openApp(context, url);
   await saved(again);
   const out = await runCommand(again, "scan 'batch', {COLUMNS => ['f:v']}");
-  const rows = [...out.matchAll(/^ (row\d{4}) column=f:v, timestamp=\d+, value=(x+)(\d+)$/gm)];
+  const rows = [...out.matchAll(/^ (row\d{4}) column=f:v, timestamp=[^,]+, value=(x+)(\d+)$/gm)];
   const n = Number(out.match(/^(\d+) row\(s\)$/m)[1]);
   assert.equal(rows.length, n, 'every row is whole');
   assert.ok(n >= acknowledged - 1, `acknowledged ${acknowledged} puts (create included), found ${n} rows`);
@@ -295,8 +295,8 @@ test('a flipped byte in the catalog and in a run: the page starts, names the dam
   assert.match(notice, new RegExp(`loaded the catalog of generation ${generation - 1}, the last good one`));
   // Row a was only in the damaged run; b and c come back from the log of the generation before.
   const scan = await runCommand(page, "scan 'dmg'");
-  assert.match(scan, /^ b column=f:q, timestamp=\d+, value=second$/m);
-  assert.match(scan, /^ c column=f:q, timestamp=\d+, value=third$/m);
+  assert.match(scan, /^ b column=f:q, timestamp=[^,]+, value=second$/m);
+  assert.match(scan, /^ c column=f:q, timestamp=[^,]+, value=third$/m);
   // The intact run only the damaged catalog named is kept aside, and exported on request. The
   // damaged run is a block file: its damaged block is lost (row a), the run itself still loads
   // for the generation before, so it is not among the runs kept aside.
@@ -383,7 +383,7 @@ test('a real full disk: the save fails visibly with what to do, the tables stay 
     await page.waitForSelector('textarea.input');
     await saved(page);
     const scan = await runCommand(page, "scan 'big'");
-    assert.match(scan, /^ small column=f:q, timestamp=\d+, value=fits$/m);
+    assert.match(scan, /^ small column=f:q, timestamp=[^,]+, value=fits$/m);
     assert.doesNotMatch(scan, /huge|later/);
     // And with room, the same write is saved and survives a reload.
     await runCommand(page, `put 'big', 'huge', 'f:q', '${blob.slice(0, 1000)}'`);

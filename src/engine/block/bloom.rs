@@ -24,7 +24,7 @@ impl<'a> Bloom<'a> {
         if bit_count == 0 {
             return true;
         }
-        positions(key, self.hashes, bit_count).all(|bit| {
+        positions(key_hashes(key), self.hashes, bit_count).all(|bit| {
             self.bits
                 .get((bit / 8) as usize)
                 .is_some_and(|b| b & (1 << (bit % 8)) != 0)
@@ -53,9 +53,15 @@ impl BloomBuilder {
         }
     }
 
+    #[cfg(test)]
     pub fn add(&mut self, key: &[u8]) {
+        self.add_hashes(key_hashes(key));
+    }
+
+    /// Adds a key by its [`key_hashes`].
+    pub fn add_hashes(&mut self, hashes: (u32, u32)) {
         let bit_count = self.bits.len() as u64 * 8;
-        for bit in positions(key, self.hashes, bit_count) {
+        for bit in positions(hashes, self.hashes, bit_count) {
             if let Some(b) = self.bits.get_mut((bit / 8) as usize) {
                 *b |= 1 << (bit % 8);
             }
@@ -68,9 +74,14 @@ impl BloomBuilder {
     }
 }
 
-fn positions(key: &[u8], hashes: u32, bit_count: u64) -> impl Iterator<Item = u64> {
+/// The two hashes a key's bit positions are made from (Kirsch and Mitzenmacher's double
+/// hashing, as HBase's `BloomFilterChunk` does).
+pub fn key_hashes(key: &[u8]) -> (u32, u32) {
     let hash1 = murmur3_32(key, 0);
-    let hash2 = murmur3_32(key, hash1);
+    (hash1, murmur3_32(key, hash1))
+}
+
+fn positions((hash1, hash2): (u32, u32), hashes: u32, bit_count: u64) -> impl Iterator<Item = u64> {
     (0..hashes).map(move |i| {
         let composite = u64::from(hash1.wrapping_add(i.wrapping_mul(hash2)));
         composite % bit_count

@@ -14,8 +14,8 @@
 //!   the key shared as in `PREFIX` up to its timestamp, and the sequence id as a difference.
 
 use super::{Encoding, FormatError};
+use crate::engine::cell::CellKind;
 pub use crate::engine::cell::CellRef;
-use crate::engine::cell::{Cell, CellKind};
 
 const SAME_KEY_LEN: u8 = 0x01;
 const SAME_VALUE_LEN: u8 = 0x02;
@@ -167,18 +167,18 @@ impl BlockEncoder {
         self.prev = None;
     }
 
-    pub fn encode(&mut self, out: &mut Vec<u8>, cell: &Cell) {
+    pub fn encode(&mut self, out: &mut Vec<u8>, cell: CellRef<'_>) {
         self.key.clear();
         write_key(
             &mut self.key,
-            &cell.row,
-            &cell.family,
-            &cell.qualifier,
+            cell.row,
+            cell.family,
+            cell.qualifier,
             cell.timestamp,
             cell.kind,
         );
         let key = &self.key;
-        let value = &cell.value;
+        let value = cell.value;
         match self.encoding {
             Encoding::None => {
                 put_varint(out, key.len() as u64);
@@ -262,7 +262,7 @@ impl BlockEncoder {
                 v.clear();
                 v.extend_from_slice(value);
             }
-            None => self.prev = Some((cell.timestamp, cell.kind, cell.seq, value.clone())),
+            None => self.prev = Some((cell.timestamp, cell.kind, cell.seq, value.to_vec())),
         }
     }
 }

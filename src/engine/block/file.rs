@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use super::bloom::{Bloom, BloomBuilder};
+use super::bloom::{key_hashes, Bloom, BloomBuilder};
 use super::encoding::{
     get_len, get_varint, put_varint, split_key, take, write_key, BlockCursor, BlockEncoder, CellRef,
 };
@@ -64,13 +64,19 @@ pub struct FileWriter {
     header: Header,
     encoder: BlockEncoder,
     data: Vec<u8>,
-    /// Per block: offset in `data`, payload length, cells, first key, first sequence id.
-    index: Vec<(usize, usize, u64, Vec<u8>, u64)>,
+    /// Per block: offset in `data`, payload length, cells, where its first key is in
+    /// `index_keys`, first sequence id.
+    index: Vec<(usize, usize, u64, std::ops::Range<usize>, u64)>,
+    /// The blocks' first keys, one after another.
+    index_keys: Vec<u8>,
     block_start: usize,
     block_cells: u64,
-    bloom_keys: Vec<u8>,
-    bloom_offsets: Vec<(usize, usize)>,
-    last_bloom_key: (usize, usize),
+    /// The bloom key of the last cell added, to add each row (or row and column) once.
+    bloom_key: Vec<u8>,
+    bloom_next: Vec<u8>,
+    /// The two hashes of every distinct bloom key, in order: all the filter needs once it is
+    /// sized, without keeping the keys.
+    bloom_hashes: Vec<(u32, u32)>,
 }
 
 impl FileWriter {
@@ -92,12 +98,23 @@ impl FileWriter {
             encoder: BlockEncoder::new(options.encoding),
             data: Vec::new(),
             index: Vec::new(),
+            index_keys: Vec::new(),
             block_start: 0,
             block_cells: 0,
-            bloom_keys: Vec::new(),
-            bloom_offsets: Vec::new(),
-            last_bloom_key: (0, 0),
+            bloom_key: Vec::new(),
+            bloom_next: Vec::new(),
+            bloom_hashes: Vec::new(),
         }
+    }
+
+    /// Makes room for `bytes` of encoded cells up front: a rewrite that knows about how much it
+    /// writes grows its buffer once instead of doubling it (and finishing then needs no copy).
+    pub fn reserve(mut self, bytes: usize) -> FileWriter {
+        self.data.reserve_exact(bytes);
+        let blocks = bytes as u64 / self.header.options.block_size.max(1) + 1;
+        self.index
+            .reserve_exact(usize::try_from(blocks).unwrap_or(0));
+        self
     }
 
     /// Records the key range of the region the run is written for.
@@ -107,18 +124,20 @@ impl FileWriter {
         self
     }
 
-    /// Adds the next cell (cells must come in cell order).
-    pub fn add(&mut self, cell: &Cell) {
+    /// Adds the next cell (cells must come in cell order), read in place: its bytes are
+    /// encoded straight into the block.
+    pub fn add(&mut self, cell: CellRef<'_>) {
         if self.block_cells == 0 {
-            let mut key = Vec::new();
+            let key_at = self.index_keys.len();
             write_key(
-                &mut key,
-                &cell.row,
-                &cell.family,
-                &cell.qualifier,
+                &mut self.index_keys,
+                cell.row,
+                cell.family,
+                cell.qualifier,
                 cell.timestamp,
                 cell.kind,
             );
+            let key = key_at..self.index_keys.len();
             self.index.push((self.data.len(), 0, 0, key, cell.seq));
             self.encoder.start_block();
             self.block_start = self.data.len();
@@ -126,31 +145,26 @@ impl FileWriter {
         self.encoder.encode(&mut self.data, cell);
         self.block_cells += 1;
         if self.header.cells == 0 {
-            self.header.first_row = cell.row.clone();
+            self.header.first_row = cell.row.to_vec();
         }
-        if self.header.last_row != cell.row || self.header.cells == 0 {
-            self.header.last_row.clone_from(&cell.row);
+        if self.header.last_row.as_slice() != cell.row || self.header.cells == 0 {
+            self.header.last_row.clear();
+            self.header.last_row.extend_from_slice(cell.row);
         }
         self.header.cells += 1;
         self.header.cell_bytes += cell.size() as u64;
         // One bloom key per row (or row and column), cells of one coming together.
-        let start = self.bloom_keys.len();
+        self.bloom_next.clear();
         match self.header.options.bloom {
             BloomType::None => {}
-            BloomType::Row => self.bloom_keys.extend_from_slice(&cell.row),
-            BloomType::RowCol => row_col_key(&mut self.bloom_keys, &cell.row, &cell.qualifier),
+            BloomType::Row => self.bloom_next.extend_from_slice(cell.row),
+            BloomType::RowCol => row_col_key(&mut self.bloom_next, cell.row, cell.qualifier),
         }
-        if self.header.options.bloom != BloomType::None {
-            let end = self.bloom_keys.len();
-            let (ps, pe) = self.last_bloom_key;
-            if self.bloom_offsets.is_empty()
-                || self.bloom_keys.get(ps..pe) != self.bloom_keys.get(start..end)
-            {
-                self.bloom_offsets.push((start, end));
-                self.last_bloom_key = (start, end);
-            } else {
-                self.bloom_keys.truncate(start);
-            }
+        if self.header.options.bloom != BloomType::None
+            && (self.bloom_hashes.is_empty() || self.bloom_next != self.bloom_key)
+        {
+            self.bloom_hashes.push(key_hashes(&self.bloom_next));
+            std::mem::swap(&mut self.bloom_key, &mut self.bloom_next);
         }
         if (self.data.len() - self.block_start) as u64 >= self.header.options.block_size.max(1) {
             self.end_block();
@@ -182,15 +196,17 @@ impl FileWriter {
             .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
     }
 
-    /// The file's bytes.
+    /// The file's bytes: the header, the data blocks, the index and bloom, the trailer. The
+    /// index and bloom are written after the blocks and the header (which names the first and
+    /// last row) goes in front of them in place, so the blocks are never copied into a second
+    /// buffer.
     pub fn finish(mut self) -> Vec<u8> {
         self.end_block();
-        let mut out = Vec::with_capacity(self.data.len() + self.index.len() * 48 + 128);
-        write_header(&mut out, &self.header);
-        out.extend_from_slice(&self.data);
+        let mut out = std::mem::take(&mut self.data);
         let meta_at = out.len();
         put_varint(&mut out, self.index.len() as u64);
         for (offset, len, cells, key, seq) in &self.index {
+            let key = self.index_keys.get(key.clone()).unwrap_or_default();
             put_varint(&mut out, *offset as u64);
             put_varint(&mut out, *len as u64);
             put_varint(&mut out, *cells);
@@ -200,9 +216,9 @@ impl FileWriter {
         }
         out.push(self.header.options.bloom.code());
         if self.header.options.bloom != BloomType::None {
-            let mut bloom = BloomBuilder::new(self.bloom_offsets.len());
-            for (s, e) in &self.bloom_offsets {
-                bloom.add(self.bloom_keys.get(*s..*e).unwrap_or_default());
+            let mut bloom = BloomBuilder::new(self.bloom_hashes.len());
+            for hashes in &self.bloom_hashes {
+                bloom.add_hashes(*hashes);
             }
             let (bits, hashes) = bloom.finish();
             put_varint(&mut out, u64::from(hashes));
@@ -215,6 +231,9 @@ impl FileWriter {
         out.extend_from_slice(&meta_len.to_le_bytes());
         out.extend_from_slice(&meta_crc.to_le_bytes());
         out.extend_from_slice(TRAILER_MAGIC);
+        let mut head = Vec::with_capacity(128);
+        write_header(&mut head, &self.header);
+        out.splice(0..0, head);
         out
     }
 }
@@ -289,7 +308,7 @@ impl BlockFile {
     ) -> BlockFile {
         let mut w = FileWriter::new(id, table, family, options);
         for c in cells {
-            w.add(c);
+            w.add(c.as_ref());
         }
         w.into_file()
     }

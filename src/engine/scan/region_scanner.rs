@@ -51,8 +51,10 @@ pub(super) struct RegionScanner<'a, 's> {
     room: Option<usize>,
     /// Whether the last row read was returned.
     last_returned: bool,
-    /// Cells in the last row returned: the next row's vector starts that large.
-    cells_hint: usize,
+    /// The row being read: the cells its stores keep. A dropped row leaves it empty for the
+    /// next (no allocation per row read); a returned row takes it, and the next starts as
+    /// large as that one was (rows of a table tend to hold as many cells).
+    row_buf: Vec<Cell>,
     /// Rows read (`ROWS_SCANNED`), dropped (`ROWS_FILTERED`), returned; cells and bytes
     /// returned.
     pub rows_examined: u64,
@@ -82,7 +84,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
             filter,
             room,
             last_returned: false,
-            cells_hint: 0,
+            row_buf: Vec::new(),
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
@@ -124,32 +126,31 @@ impl<'a, 's> RegionScanner<'a, 's> {
             .filter
             .as_deref_mut()
             .is_some_and(|f| f.filter_row_key(row));
-        // Sized as the previous row was: rows of a table tend to hold as many cells.
-        let mut cells: Vec<Cell> = Vec::with_capacity(self.cells_hint);
+        let mut cells = std::mem::take(&mut self.row_buf);
         for store in &mut self.stores {
             store.read_row(row, self.filter.as_deref_mut(), drop_row, &mut cells);
         }
         self.last_returned = false;
-        if drop_row {
+        if drop_row || !self.keeps(&mut cells) {
+            cells.clear();
+            self.row_buf = cells;
             self.rows_filtered += 1;
-            let done = self
-                .filter
-                .as_deref()
-                .is_some_and(|f| f.filter_all_remaining());
+            // A filter done after dropping a row key ends the region at once.
+            let done = drop_row
+                && self
+                    .filter
+                    .as_deref()
+                    .is_some_and(|f| f.filter_all_remaining());
             return if done {
                 Step::RegionDone
             } else {
                 Step::Dropped
             };
         }
-        if !self.keeps(&mut cells) {
-            self.rows_filtered += 1;
-            return Step::Dropped;
-        }
         self.rows_returned += 1;
         self.cells_returned += cells.len() as u64;
         self.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
-        self.cells_hint = cells.len();
+        self.row_buf = Vec::with_capacity(cells.len());
         self.last_returned = true;
         if let Some(room) = self.room.as_mut() {
             *room = room.saturating_sub(1);

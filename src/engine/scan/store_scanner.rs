@@ -218,5 +218,14 @@ impl<'a, 's> StoreScanner<'a, 's> {
                 }
             }
         }
+        // The matcher asks the filter before it sees the row change
+        // (`NormalUserScanQueryMatcher.match` calls `filterAllRemaining` before `preCheck`): a
+        // filter done in this row answers the store's next cell, the next row's first in the
+        // scan's direction, with DONE_SCAN, and the store scanner closes.
+        if self.cursor.merge().peek().is_some()
+            && filter.as_deref().is_some_and(|f| f.filter_all_remaining())
+        {
+            self.closed = true;
+        }
     }
 }

@@ -673,6 +673,22 @@ fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         None => 1000,
     };
     let (mut scan, _) = scan_from(args, 1)?;
+    // `table.rb` `_count_internal`: the scan reads only each row's first cell, with a
+    // `FirstKeyOnlyFilter` alone or after the scan's own filter in a MUST_PASS_ALL list
+    // (`FilterList.new(filter, firstKeyOnlyFilter)`). `FilterListWithAND.filterCell` offers a
+    // cell to the next filter only while the merged code includes it (HBASE-20565), and the
+    // NEXT_ROW ends the row in one family's store only: the scan's filter sees the first two
+    // cells of a row's first family and the first of each other. A `SingleColumnValueFilter`
+    // whose column comes later never sees it, and the row counts as `filterIfMissing` says.
+    let first_key: Box<dyn crate::filter::Filter> =
+        Box::new(crate::filter::FirstKeyOnlyFilter::default());
+    scan.filter = Some(match scan.filter.take() {
+        None => first_key,
+        Some(filter) => Box::new(crate::filter::FilterList::new(
+            true,
+            vec![filter, first_key],
+        )),
+    });
     let out = ctx
         .engine
         .scan(&name, &mut scan)

@@ -13,8 +13,8 @@ pub(super) fn run(args: &Args<'_>) -> Res<Reply> {
             // help.rb: a command's help, else a group's (each of its commands, sorted, under
             // "Command: NAME"), else an error.
             let name = args.text(0, "command name")?;
-            if let Some(t) = help::text(&name) {
-                return Ok(Some(t.to_string()));
+            if let Some(t) = help::full(&name) {
+                return Ok(Some(t));
             }
             match help::group(&name) {
                 Some(t) => Ok(Some(t)),

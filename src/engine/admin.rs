@@ -1,0 +1,251 @@
+//! Tables and families: creating, enabling, altering and dropping them, and the names HBase
+//! accepts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::error::{Error, Result};
+use super::family::FamilyDescriptor;
+use super::keys::KeyIndex;
+use super::rules::Rules;
+use super::store::Store;
+use super::table::{Region, Table, TableDescriptor, TableSettings};
+use super::Engine;
+
+impl Engine {
+    /// Creates a table, pre-split at `splits` (sorted and deduplicated here).
+    pub fn create_table(&mut self, mut desc: TableDescriptor, splits: Vec<Vec<u8>>) -> Result<()> {
+        validate_table_name(&desc.name)?;
+        if self.tables.contains_key(&desc.name) {
+            return Err(Error::TableExists(desc.name));
+        }
+        // HBase needs a family; a Bigtable table may start with none.
+        if desc.families.is_empty() && desc.rules == Rules::HBASE {
+            return Err(Error::NoFamilies);
+        }
+        for f in &desc.families {
+            validate_family(f)?;
+        }
+        desc.families.sort_by(|a, b| a.name.cmp(&b.name));
+        if let Some(w) = desc
+            .families
+            .windows(2)
+            .find(|w| w.first().map(|f| &f.name) == w.get(1).map(|f| &f.name))
+        {
+            let name = w.first().map(|f| f.name.clone()).unwrap_or_default();
+            return Err(Error::DuplicateFamily(name));
+        }
+        let splits: BTreeSet<Vec<u8>> = splits.into_iter().collect();
+        if splits.contains(&Vec::new()) {
+            return Err(Error::IllegalArgument("Split row cannot be empty".into()));
+        }
+        let mut bounds: Vec<Vec<u8>> = vec![Vec::new()];
+        bounds.extend(splits);
+        let mut regions = Vec::with_capacity(bounds.len());
+        for (i, start) in bounds.iter().enumerate() {
+            let end = bounds.get(i + 1).cloned().unwrap_or_default();
+            let id = self.next_id();
+            regions.push(Region::new(id, start.clone(), end, &desc.families));
+        }
+        self.events.remove(&desc.name);
+        self.activity.remove(&desc.name);
+        self.tables.insert(
+            desc.name.clone(),
+            Table {
+                descriptor: desc,
+                enabled: true,
+                regions,
+                keys: KeyIndex::new(),
+            },
+        );
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn disable(&mut self, name: &str) -> Result<()> {
+        let t = self.table_mut(name)?;
+        if !t.enabled {
+            return Err(Error::IllegalArgument(format!("Table {name} is disabled!")));
+        }
+        t.enabled = false;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn enable(&mut self, name: &str) -> Result<()> {
+        let t = self.table_mut(name)?;
+        if t.enabled {
+            return Err(Error::IllegalArgument(format!("Table {name} is enabled!")));
+        }
+        t.enabled = true;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn drop_table(&mut self, name: &str) -> Result<()> {
+        if self.table(name)?.enabled {
+            return Err(Error::TableNotDisabled(name.to_string()));
+        }
+        self.tables.remove(name);
+        self.events.remove(name);
+        self.activity.remove(name);
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    /// Empties a table; with `preserve_splits` it keeps its region boundaries.
+    pub fn truncate(&mut self, name: &str, preserve_splits: bool) -> Result<()> {
+        let t = self.table(name)?;
+        let desc = t.descriptor.clone();
+        let splits = if preserve_splits {
+            t.regions.iter().skip(1).map(|r| r.start.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        self.tables.remove(name);
+        self.create_table(desc, splits)
+    }
+
+    /// Adds a family, or replaces the settings of an existing one.
+    pub fn alter_family(&mut self, table: &str, family: FamilyDescriptor) -> Result<()> {
+        validate_family(&family)?;
+        let t = self.table_mut(table)?;
+        match t.descriptor.family_index(family.name.as_bytes()) {
+            Some(i) => {
+                if let Some(slot) = t.descriptor.families.get_mut(i) {
+                    *slot = family;
+                }
+            }
+            None => {
+                let at = t
+                    .descriptor
+                    .families
+                    .partition_point(|f| f.name < family.name);
+                for region in &mut t.regions {
+                    region.stores.insert(at, Store::new(&family.name));
+                }
+                t.descriptor.families.insert(at, family);
+            }
+        }
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    /// Removes a family and all its data.
+    pub fn delete_family(&mut self, table: &str, family: &str) -> Result<()> {
+        let t = self.table_mut(table)?;
+        let Some(i) = t.descriptor.family_index(family.as_bytes()) else {
+            return Err(Error::IllegalArgument(format!(
+                "Family '{family}' does not exist, so it cannot be deleted"
+            )));
+        };
+        if t.descriptor.families.len() == 1 && t.descriptor.rules == Rules::HBASE {
+            return Err(Error::IllegalArgument(
+                "Family '".to_string()
+                    + family
+                    + "' is the only column family in the table, so it cannot be deleted",
+            ));
+        }
+        t.descriptor.families.remove(i);
+        for region in &mut t.regions {
+            if i < region.stores.len() {
+                region.stores.remove(i);
+            }
+        }
+        t.rebuild_keys();
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    pub fn set_settings(&mut self, table: &str, settings: TableSettings) -> Result<()> {
+        self.table_mut(table)?.descriptor.settings = settings;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    /// Replaces a table's thresholds and attributes (what `alter` of table options does).
+    pub fn set_table_attributes(
+        &mut self,
+        table: &str,
+        settings: TableSettings,
+        attributes: BTreeMap<String, String>,
+    ) -> Result<()> {
+        let d = &mut self.table_mut(table)?.descriptor;
+        d.settings = settings;
+        d.attributes = attributes;
+        self.changes.catalog = true;
+        Ok(())
+    }
+
+    /// The start keys of every region but the first.
+    pub fn splits(&self, table: &str) -> Result<Vec<Vec<u8>>> {
+        Ok(self
+            .table(table)?
+            .regions
+            .iter()
+            .skip(1)
+            .map(|r| r.start.clone())
+            .collect())
+    }
+}
+
+fn validate_table_name(name: &str) -> Result<()> {
+    let (ns, qualifier) = match name.split_once(':') {
+        Some((ns, q)) => (Some(ns), q),
+        None => (None, name),
+    };
+    let legal = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+            && !s.starts_with('.')
+            && !s.starts_with('-')
+    };
+    if ns.is_some_and(|n| !legal(n) || n.contains('.') || n.contains('-')) || !legal(qualifier) {
+        return Err(Error::IllegalName(format!(
+            "Illegal character code:{}, <{}> at {}. User-space table qualifiers may only contain 'alphanumeric characters' and digits: {}",
+            name.bytes().find(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-' || *b == b'.' || *b == b':')).map(u32::from).unwrap_or(0),
+            name.chars().find(|c| !(c.is_ascii_alphanumeric() || "_-.:".contains(*c))).unwrap_or(' '),
+            name.find(|c: char| !(c.is_ascii_alphanumeric() || "_-.:".contains(c))).unwrap_or(0),
+            name
+        )));
+    }
+    Ok(())
+}
+
+fn validate_family(f: &FamilyDescriptor) -> Result<()> {
+    if f.name.is_empty() {
+        return Err(Error::IllegalName(
+            "Column Family name can not be empty".into(),
+        ));
+    }
+    if f.name.starts_with('.')
+        || f.name
+            .bytes()
+            .any(|b| b == b':' || b == b'/' || b.is_ascii_control())
+    {
+        return Err(Error::IllegalName(format!(
+            "Column Family names cannot contain control characters, colons or slashes: {}",
+            f.name
+        )));
+    }
+    if f.max_versions < 1 {
+        return Err(Error::IllegalArgument(format!(
+            "Maximum versions must be positive, family '{}'",
+            f.name
+        )));
+    }
+    // TableDescriptorChecker.checkBlockSize (hbase.table.sanity.checks is on by default).
+    if f.blocksize < 1024 || f.blocksize > 16 * 1024 * 1024 {
+        return Err(Error::IllegalArgument(format!(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: Block size for column family {}  must be between 1K and 16MB. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks",
+            f.name
+        )));
+    }
+    if f.min_versions > f.max_versions {
+        return Err(Error::IllegalArgument(format!(
+            "Minimum versions must be <= maximum versions, family '{}': min {} > max {}",
+            f.name, f.min_versions, f.max_versions
+        )));
+    }
+    Ok(())
+}
