@@ -5,7 +5,7 @@
 //! ```text
 //! rowkey shell [FILE] [-D key=value | -Dkey=value]...
 //! rowkey cbt [-project P] [-instance I]
-//! rowkey simulate [ARGS]...
+//! rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]
 //! ```
 
 use std::collections::BTreeMap;
@@ -51,9 +51,9 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     },
     Subcommand {
         name: "simulate",
-        summary: "simulate a workload on a design",
-        usage: "[ARGS]...",
-        run: not_built_simulate,
+        summary: "a workload played out on a simulated HBase cluster, with its report",
+        usage: "WORKLOAD.json [--json] | --design ID [--hours H] [--json]",
+        run: run_simulate,
     },
 ];
 
@@ -130,15 +130,13 @@ pub fn main(args: &[String]) -> i32 {
     }
 }
 
-fn not_built(name: &str) -> i32 {
-    eprintln!(
-        "rowkey: '{name}' is not built into this binary; run `rowkey shell` for the HBase shell"
-    );
-    EXIT_USAGE
-}
-
-fn not_built_simulate(_: &[String]) -> i32 {
-    not_built("simulate")
+/// `rowkey simulate`: a workload played out on a simulated cluster, its report on standard output.
+fn run_simulate(args: &[String]) -> i32 {
+    crate::simulate::cli::run(
+        args,
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    )
 }
 
 /// Milliseconds since 1970 by the system clock.

@@ -14,5 +14,6 @@ pub mod kit;
 pub mod persist;
 pub mod share;
 pub mod shell;
+pub mod simulate;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -234,17 +234,20 @@ fn properties_reach_the_shell_and_unknown_keys_are_accepted(
 }
 
 #[test]
-fn simulate_says_it_is_not_built_in_and_exits_2() -> Result<(), Box<dyn std::error::Error>> {
-    for name in ["simulate"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
-            .args([name, "ls"])
-            .output()?;
-        assert_eq!(out.status.code(), Some(2));
-        assert_eq!(
-            String::from_utf8(out.stderr)?,
-            format!("rowkey: '{name}' is not built into this binary; run `rowkey shell` for the HBase shell\n")
-        );
-    }
+fn simulate_runs_through_the_subcommand_table() -> Result<(), Box<dyn std::error::Error>> {
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(["simulate", "ls"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)?.starts_with("rowkey simulate: cannot read ls: "));
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(["simulate", "--design", "no.such-design"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr)?,
+        "rowkey simulate: no workload for design 'no.such-design'\n"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
         .args(["shel"])
         .output()?;
