@@ -24,7 +24,7 @@ use rowkey::shell::Shell;
 
 #[path = "common/counting.rs"]
 mod counting;
-use counting::{live, peak, reset_peak};
+use counting::{live, peak, raise_peak, reset_peak};
 
 fn mb(bytes: usize) -> f64 {
     bytes as f64 / 1e6
@@ -135,7 +135,7 @@ fn main() {
         }
         compaction_peak = peak() - before;
         // The load's peak stays the larger of the two.
-        PEAK.fetch_max(load_peak, Ordering::Relaxed);
+        raise_peak(load_peak);
     }
     let e_load = started.elapsed().as_secs_f64();
     let e_mem = live() - base;

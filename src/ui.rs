@@ -4,6 +4,7 @@
 
 mod app;
 mod arrivals;
+#[cfg(feature = "bench")]
 mod bench;
 mod clash_dialog;
 mod compare_view;
@@ -47,6 +48,7 @@ pub use state::{use_app, Action, AppState};
 pub fn mount() {
     if let Some(w) = web_sys::window() {
         let _ = w.navigator().service_worker().register("./sw.js");
+        #[cfg(feature = "bench")]
         if w.location().search().unwrap_or_default().contains("bench") {
             bench::expose(&w);
         }
@@ -75,15 +77,6 @@ pub(crate) fn show_key(key: &[u8], display: prefs::KeyDisplay) -> String {
             text.to_string()
         }
         _ => crate::bytes::to_printable(key),
-    }
-}
-
-/// Bytes as a person reads them: `62 B`, `3.4 KB`, `1.2 MB`.
-pub(crate) fn human_bytes(n: u64) -> String {
-    match n {
-        0..=1023 => format!("{n} B"),
-        1024..=1_048_575 => format!("{:.1} KB", n as f64 / 1024.0),
-        _ => format!("{:.1} MB", n as f64 / 1_048_576.0),
     }
 }
 

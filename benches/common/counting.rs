@@ -59,3 +59,8 @@ pub fn reset_peak() -> usize {
 pub fn peak() -> usize {
     PEAK.load(Ordering::Relaxed)
 }
+
+/// Raises the recorded peak to at least `bytes`.
+pub fn raise_peak(bytes: usize) {
+    PEAK.fetch_max(bytes, Ordering::Relaxed);
+}

@@ -134,9 +134,9 @@ impl Heat {
     pub fn totals(&self, metric: Metric) -> Vec<f64> {
         (0..self.ranges.len())
             .map(|r| {
-                let row = (0..self.steps).map(|s| self.value(metric, r, s));
+                let mut row = (0..self.steps).map(|s| self.value(metric, r, s));
                 match metric {
-                    Metric::DataSize => row.last().unwrap_or(0.0),
+                    Metric::DataSize => row.next_back().unwrap_or(0.0),
                     Metric::ReadPressure | Metric::WritePressure => row.fold(0.0, f64::max),
                     _ => row.sum(),
                 }

@@ -416,7 +416,7 @@ impl<'a> TableSim<'a> {
             }
             queue = items;
             self.end_step(dt);
-            if t1 % 3_600_000 == 0 || t1 == duration {
+            if t1.is_multiple_of(3_600_000) || t1 == duration {
                 self.end_hour(t1);
             }
         }

@@ -54,7 +54,7 @@ fn value_text(metric: Metric, v: f64) -> String {
         Metric::ReadPressure | Metric::WritePressure => {
             format!("{} %", number((v * 1000.0).round() / 10.0))
         }
-        Metric::BytesWritten | Metric::DataSize => super::human_bytes(v as u64),
+        Metric::BytesWritten | Metric::DataSize => crate::kit::text::human_bytes(v as u64),
         _ => number(v.round()),
     }
 }

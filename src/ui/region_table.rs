@@ -53,7 +53,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
                     <td>{rate(r.figures.reads_per_sec)}</td>
                     <td>{rate(r.figures.filtered_reads_per_sec)}</td>
                     <td>{rate(r.figures.writes_per_sec)}</td>
-                    <td>{super::human_bytes(r.figures.size_bytes)}</td>
+                    <td>{crate::kit::text::human_bytes(r.figures.size_bytes)}</td>
                     <td>{r.figures.store_files}</td>
                 </tr>
             }
