@@ -106,15 +106,15 @@ test('the views are tabs the keyboard walks', async () => {
   await page.waitForSelector('.status.ok');
   await page.locator('#view-tab-0').focus();
   const names = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 6; i++) {
     names.push(await page.evaluate(() => document.activeElement.textContent));
     await page.keyboard.press('ArrowRight');
   }
-  assert.deepEqual(names, ['Keyspace', 'Hotspots', 'Regions & read', 'LSM', 'Versions']);
+  assert.deepEqual(names, ['Keyspace', 'Hotspots', 'Regions & read', 'LSM', 'Versions', 'Simulate']);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'view-tab-0', 'wraps around');
   await page.keyboard.press('End');
-  assert.equal(await page.locator('#view-tab-4').getAttribute('aria-selected'), 'true');
-  assert.equal(await page.locator('#view-panel-4').isVisible(), true);
+  assert.equal(await page.locator('#view-tab-5').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#view-panel-5').isVisible(), true);
   assert.equal(await page.locator('#view-panel-0').isVisible(), false);
   assert.equal(await page.locator('[role="tab"][tabindex="0"]').count(), 1, 'one Tab stop');
   await context.close();

@@ -66,7 +66,7 @@ test('a design loads, its patterns run, the views explain them', async () => {
 
   await openDesign(page, 'How many column families');
   await runPattern(page, 'The same into four even families');
-  assert.match(await page.locator('.lesson').innerText(), /runs flushed\s+32 — a: 8/);
+  assert.match(await page.locator('.lesson').innerText(), /runs flushed\s+36 — a: 9/);
   await page.locator('.design-card').screenshot({ path: path.join(SHOTS, 'e2e-gallery-lesson.png') });
 
   await openDesign(page, 'A year of blog posts');
