@@ -11,6 +11,9 @@
 
 use std::ops::Range;
 
+use crate::cbt;
+use crate::dialect::{cbt_command, cbt_writes, Dialect, HistoryLine};
+use crate::engine::Engine;
 use crate::shell::{commands, Continuation, Outcome, ReadTrace, Script, Shell};
 
 /// Most history lines kept.
@@ -98,6 +101,8 @@ pub struct Entry {
     /// The running number HBase shows in its prompt (`hbase:007:0>`).
     pub number: usize,
     pub kind: EntryKind,
+    /// The dialect its lines were read in.
+    pub dialect: Dialect,
     /// The submitted text.
     pub input: String,
     /// How many lines it has.
@@ -211,6 +216,11 @@ impl Entry {
         out
     }
 
+    /// The prompt before the entry's line `line` (1-based), in its dialect.
+    pub fn prompt(&self, line: usize) -> String {
+        self.dialect.prompt(self.number + line.saturating_sub(1))
+    }
+
     /// The whole entry as the shell prints it: each statement after its prompt, then its output.
     pub fn transcript(&self) -> String {
         match self.kind {
@@ -218,7 +228,7 @@ impl Entry {
             EntryKind::Commands => {
                 let mut out = String::new();
                 for item in &self.items {
-                    out.push_str(&prompt(self.number + item.line.saturating_sub(1)));
+                    out.push_str(&self.prompt(item.line));
                     out.push_str(&item.input);
                     out.push('\n');
                     out.push_str(&item.output);
@@ -231,7 +241,7 @@ impl Entry {
 
 /// `hbase:007:0> `.
 pub fn prompt(number: usize) -> String {
-    format!("hbase:{number:03}:0> ")
+    Dialect::HBase.prompt(number)
 }
 
 /// 50000 → "50,000".
@@ -276,13 +286,25 @@ enum Job {
     Script { entry: usize, script: Script },
     /// A continuation being carried to its end (a generator, or "show all" of a scan).
     Resume { entry: usize, item: usize },
+    /// The lines of a cbt entry not yet run: the entry's text and the byte where the next
+    /// line starts.
+    Cbt { entry: usize, at: usize },
 }
 
 /// The console: a shell, what it printed, and the history.
 pub struct Console {
     pub shell: Shell,
+    /// The cbt front end. It runs over the shell's engine: the engine moves into it for a
+    /// line and back after, so both dialects see the same tables.
+    pub cbt: cbt::Session,
+    /// The dialect typed lines are read in.
+    pub dialect: Dialect,
     pub entries: Vec<Entry>,
     pub history: Vec<String>,
+    /// The dialect of each history line (the same length as `history`).
+    history_dialects: Vec<Dialect>,
+    /// The dialect of the line being edited before history navigation started.
+    draft_dialect: Dialect,
     /// Position while walking the history with Up/Down; `None` when editing a new line.
     cursor: Option<usize>,
     /// The line being edited before history navigation started.
@@ -305,10 +327,15 @@ impl Console {
     pub fn new(mut shell: Shell, history: Vec<String>) -> Console {
         shell.page_rows = Some(PAGE_ROWS);
         shell.gen_budget = Some(GENERATE_STEP);
+        let history_dialects = vec![Dialect::HBase; history.len()];
         Console {
             shell,
+            cbt: cbt::Session::new(Engine::new(Box::new(|| 0))),
+            dialect: Dialect::HBase,
             entries: Vec::new(),
             history,
+            history_dialects,
+            draft_dialect: Dialect::HBase,
             cursor: None,
             draft: String::new(),
             counter: 0,
@@ -336,18 +363,73 @@ impl Console {
     /// Starts an entry; nothing runs until [`Console::step`]. Returns false for blank text.
     /// Refused (false) while another entry runs.
     pub fn start(&mut self, text: &str) -> bool {
+        self.start_in(text, Dialect::HBase)
+    }
+
+    /// Starts an entry read in `dialect` (what the person typed runs in the console's mode).
+    pub fn start_in(&mut self, text: &str, dialect: Dialect) -> bool {
         let trimmed = text.trim();
         self.cursor = None;
         self.draft.clear();
         if trimmed.is_empty() || self.is_running() {
             return false;
         }
-        let index = self.open_entry(trimmed);
-        self.job = Some(Job::Script {
-            entry: index,
-            script: Script::new(trimmed.to_string()),
+        let index = self.open_entry(trimmed, dialect);
+        self.job = Some(match dialect {
+            Dialect::HBase => Job::Script {
+                entry: index,
+                script: Script::new(trimmed.to_string()),
+            },
+            Dialect::Cbt => Job::Cbt {
+                entry: index,
+                at: 0,
+            },
         });
         false
+    }
+
+    /// Runs the text in `dialect` as one entry to its end.
+    pub fn submit_in(&mut self, text: &str, dialect: Dialect) -> bool {
+        self.start_in(text, dialect);
+        let mut cleared = false;
+        while self.is_running() {
+            cleared |= self.step(&mut || 0.0, f64::INFINITY);
+        }
+        cleared
+    }
+
+    /// The history with each line's dialect, as it is saved.
+    pub fn history_lines(&self) -> Vec<HistoryLine> {
+        self.history
+            .iter()
+            .zip(&self.history_dialects)
+            .map(|(text, dialect)| HistoryLine {
+                dialect: *dialect,
+                text: text.clone(),
+            })
+            .collect()
+    }
+
+    /// Puts a saved history in place.
+    pub fn set_history(&mut self, lines: Vec<HistoryLine>) {
+        self.cursor = None;
+        (self.history, self.history_dialects) =
+            lines.into_iter().map(|l| (l.text, l.dialect)).unzip();
+    }
+
+    /// Runs one line of cbt over the shell's engine.
+    pub fn run_cbt_line(&mut self, line: &str) -> cbt::Output {
+        std::mem::swap(&mut self.shell.engine, &mut self.cbt.engine);
+        let out = match &self.shell.read_only {
+            Some(why) if cbt_command(line).is_some_and(cbt_writes) => cbt::Output {
+                stdout: Vec::new(),
+                stderr: format!("{why}\n"),
+                failed: true,
+            },
+            _ => self.cbt.run_line(line),
+        };
+        std::mem::swap(&mut self.shell.engine, &mut self.cbt.engine);
+        out
     }
 
     /// Shows commands the app ran itself to their end (a gallery pattern it measured) as one
@@ -358,7 +440,7 @@ impl Console {
         if trimmed.is_empty() || self.is_running() {
             return false;
         }
-        let index = self.open_entry(trimmed);
+        let index = self.open_entry(trimmed, Dialect::HBase);
         for outcome in outcomes {
             if outcome.trace.is_some() {
                 self.last_trace = outcome.trace.clone();
@@ -380,12 +462,16 @@ impl Console {
     }
 
     /// Remembers the text in the history and adds a running entry for it.
-    fn open_entry(&mut self, trimmed: &str) -> usize {
-        if self.history.last().map(String::as_str) != Some(trimmed) {
+    fn open_entry(&mut self, trimmed: &str, dialect: Dialect) -> usize {
+        let same = self.history.last().map(String::as_str) == Some(trimmed)
+            && self.history_dialects.last() == Some(&dialect);
+        if !same {
             self.history.push(trimmed.to_string());
+            self.history_dialects.push(dialect);
             if self.history.len() > HISTORY_LIMIT {
                 let extra = self.history.len() - HISTORY_LIMIT;
                 self.history.drain(..extra);
+                self.history_dialects.drain(..extra);
             }
         }
         let number = self.counter + 1;
@@ -394,6 +480,7 @@ impl Console {
         self.push(Entry {
             number,
             kind: EntryKind::Commands,
+            dialect,
             input: trimmed.to_string(),
             lines,
             items: Vec::new(),
@@ -415,7 +502,9 @@ impl Console {
     /// The index of the entry the running job belongs to.
     fn job_entry(&self) -> Option<usize> {
         match &self.job {
-            Some(Job::Script { entry, .. } | Job::Resume { entry, .. }) => Some(*entry),
+            Some(
+                Job::Script { entry, .. } | Job::Resume { entry, .. } | Job::Cbt { entry, .. },
+            ) => Some(*entry),
             None => None,
         }
     }
@@ -437,6 +526,7 @@ impl Console {
             let (next, clear) = match job {
                 Job::Script { entry, script } => self.step_script(entry, script),
                 Job::Resume { entry, item } => (self.step_resume(entry, item), false),
+                Job::Cbt { entry, at } => (self.step_cbt(entry, at), false),
             };
             cleared |= clear;
             self.job = next;
@@ -507,6 +597,48 @@ impl Console {
         }
     }
 
+    /// Runs the next line of a cbt entry.
+    fn step_cbt(&mut self, entry: usize, at: usize) -> Option<Job> {
+        let (input, number) = {
+            let e = self.entries.get(entry)?;
+            (
+                e.input.get(at..)?.to_string(),
+                e.input[..at].matches('\n').count() + 1,
+            )
+        };
+        let (line, rest) = match input.split_once('\n') {
+            Some((line, _)) => (line, at + line.len() + 1),
+            None => (input.as_str(), at + input.len()),
+        };
+        let line = line.trim_end_matches('\r');
+        if !line.trim().is_empty() {
+            let out = self.run_cbt_line(line);
+            let name = cbt_command(line);
+            let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+            output.push_str(&out.stderr);
+            let item = Item {
+                line: number,
+                name,
+                input: line.to_string(),
+                output,
+                error_span: out.failed.then_some(0..line.len()),
+                more: None,
+            };
+            let e = self.entries.get_mut(entry)?;
+            e.writes |= !out.failed && name.is_some_and(cbt_writes);
+            e.add(item);
+        }
+        let done = rest >= input.len() + at;
+        if let Some(e) = self.entries.get_mut(entry) {
+            e.progress = rest;
+            if done {
+                e.state = RunState::Done;
+            }
+        }
+        self.touch(entry);
+        (!done).then_some(Job::Cbt { entry, at: rest })
+    }
+
     fn step_resume(&mut self, entry: usize, index: usize) -> Option<Job> {
         let cont = self
             .entries
@@ -554,7 +686,7 @@ impl Console {
             return false;
         };
         self.pending_script = None;
-        let (Job::Script { entry, .. } | Job::Resume { entry, .. }) = job;
+        let (Job::Script { entry, .. } | Job::Resume { entry, .. } | Job::Cbt { entry, .. }) = job;
         let last = self.entries.len().saturating_sub(1);
         if let Some(e) = self.entries.get_mut(entry) {
             e.state = RunState::Cancelled;
@@ -629,6 +761,7 @@ impl Console {
         let index = self.push(Entry {
             number,
             kind: EntryKind::Note { failed },
+            dialect: Dialect::HBase,
             input: String::new(),
             lines: 1,
             items: vec![Item {
@@ -680,7 +813,8 @@ impl Console {
         self.dropped += self.entries.len();
         self.entries = rest;
         if let Some(job) = &mut self.job {
-            let (Job::Script { entry, .. } | Job::Resume { entry, .. }) = job;
+            let (Job::Script { entry, .. } | Job::Resume { entry, .. } | Job::Cbt { entry, .. }) =
+                job;
             *entry = 0;
         }
     }
@@ -693,12 +827,14 @@ impl Console {
         let next = match self.cursor {
             None => {
                 self.draft = current.to_string();
+                self.draft_dialect = self.dialect;
                 self.history.len() - 1
             }
             Some(0) => 0,
             Some(i) => i - 1,
         };
         self.cursor = Some(next);
+        self.follow_history(next);
         self.history.get(next).cloned()
     }
 
@@ -707,10 +843,19 @@ impl Console {
         let i = self.cursor?;
         if i + 1 < self.history.len() {
             self.cursor = Some(i + 1);
+            self.follow_history(i + 1);
             self.history.get(i + 1).cloned()
         } else {
             self.cursor = None;
+            self.dialect = self.draft_dialect;
             Some(std::mem::take(&mut self.draft))
+        }
+    }
+
+    /// A line taken back from the history runs in the dialect it was typed in.
+    fn follow_history(&mut self, index: usize) {
+        if let Some(d) = self.history_dialects.get(index) {
+            self.dialect = *d;
         }
     }
 

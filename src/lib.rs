@@ -4,6 +4,7 @@ pub mod cbt;
 pub mod console;
 pub mod designs;
 pub mod diagnose;
+pub mod dialect;
 pub mod engine;
 pub mod filter;
 pub mod import;
