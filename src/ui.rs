@@ -9,6 +9,7 @@ mod clash_dialog;
 mod compare_view;
 mod console_view;
 mod design_view;
+mod dialect_switch;
 mod entry_view;
 mod figure_export;
 mod gallery;
