@@ -8,6 +8,7 @@ mod bench;
 mod clash_dialog;
 mod compare_view;
 mod console_view;
+mod delete_models_view;
 mod design_view;
 mod dialect_switch;
 mod entry_view;

@@ -637,11 +637,16 @@ impl Reducible for AppState {
                 Rc::new(next)
             }
             Action::OpenCompare(id) => {
-                let Some(pair) = crate::designs::compare::find(id) else {
-                    return self;
+                let id = if id == crate::designs::delete_models::ID {
+                    crate::designs::delete_models::ID
+                } else {
+                    let Some(pair) = crate::designs::compare::find(id) else {
+                        return self;
+                    };
+                    pair.id
                 };
                 let mut next = self.next(None);
-                next.selected_compare = Some(pair.id);
+                next.selected_compare = Some(id);
                 Rc::new(next)
             }
             Action::CloseCompare => {
