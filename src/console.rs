@@ -157,6 +157,25 @@ impl Tally {
 }
 
 impl Entry {
+    /// A finished entry of one line holding `items` (callers set what differs).
+    fn new(number: usize, kind: EntryKind, dialect: Dialect, items: Vec<Item>) -> Entry {
+        Entry {
+            number,
+            kind,
+            dialect,
+            input: String::new(),
+            lines: 1,
+            items,
+            state: RunState::Done,
+            progress: 0,
+            elapsed_ms: 0.0,
+            writes: false,
+            save_ticket: 0,
+            revision: 0,
+            tally: Tally::default(),
+        }
+    }
+
     /// Whether it shows as a batch (a summary over its statements) rather than one command.
     pub fn is_batch(&self) -> bool {
         self.items.len() > 1 || (self.state == RunState::Running && self.items.len() != 1)
@@ -477,21 +496,11 @@ impl Console {
         let number = self.counter + 1;
         let lines = trimmed.lines().count().max(1);
         self.counter += lines;
-        self.push(Entry {
-            number,
-            kind: EntryKind::Commands,
-            dialect,
-            input: trimmed.to_string(),
-            lines,
-            items: Vec::new(),
-            state: RunState::Running,
-            progress: 0,
-            elapsed_ms: 0.0,
-            writes: false,
-            save_ticket: 0,
-            revision: 0,
-            tally: Tally::default(),
-        })
+        let mut entry = Entry::new(number, EntryKind::Commands, dialect, Vec::new());
+        entry.input = trimmed.to_string();
+        entry.lines = lines;
+        entry.state = RunState::Running;
+        self.push(entry)
     }
 
     /// Whether an entry or a continuation is still running.
@@ -758,28 +767,21 @@ impl Console {
     pub fn note(&mut self, text: &str, failed: bool) {
         self.counter += 1;
         let number = self.counter;
-        let index = self.push(Entry {
-            number,
-            kind: EntryKind::Note { failed },
-            dialect: Dialect::HBase,
+        let item = Item {
+            line: 1,
+            name: None,
             input: String::new(),
-            lines: 1,
-            items: vec![Item {
-                line: 1,
-                name: None,
-                input: String::new(),
-                output: format!("{text}\n"),
-                error_span: failed.then_some(0..0),
-                more: None,
-            }],
-            state: RunState::Done,
-            progress: 0,
-            elapsed_ms: 0.0,
-            writes: false,
-            save_ticket: 0,
-            revision: 0,
-            tally: Tally::default(),
-        });
+            output: format!("{text}\n"),
+            error_span: failed.then_some(0..0),
+            more: None,
+        };
+        let entry = Entry::new(
+            number,
+            EntryKind::Note { failed },
+            Dialect::HBase,
+            vec![item],
+        );
+        let index = self.push(entry);
         self.touch(index);
     }
 

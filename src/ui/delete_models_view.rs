@@ -68,19 +68,7 @@ fn claims(h: &Result<Vec<StepRun>, String>, b: &Result<Vec<StepRun>, String>) ->
             visible(b, Some(REWRITE)) == Some(1),
         ),
     ];
-    let items: Html = items
-        .iter()
-        .map(|(text, held)| {
-            let class = if *held { "held" } else { "broken" };
-            html! {
-                <li class={classes!("claim", class)}>
-                    <span class="claim-mark" aria-hidden="true">{if *held { "✓" } else { "✗" }}</span>
-                    <span class="visually-hidden">{if *held { "holds: " } else { "does not hold: " }}</span>
-                    {*text}
-                </li>
-            }
-        })
-        .collect();
+    let items = super::compare_view::checks(items.iter().map(|(t, held)| (t.to_string(), *held)));
     html! { <ul class="claims compare-versus" aria-label="The lesson">{items}</ul> }
 }
 
