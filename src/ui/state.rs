@@ -237,6 +237,12 @@ impl AppState {
     fn table_of(&self, text: &str) -> Option<String> {
         let console = self.console.borrow();
         text.lines().rev().take(20).find_map(|line| {
+            if console.dialect == Dialect::Cbt {
+                // cbt names the table right after the command.
+                let name = crate::cbt::split(line).ok()?.into_iter().nth(1)?;
+                let name = String::from_utf8(name).ok()?;
+                return console.shell.engine.exists(&name).then_some(name);
+            }
             let cmd = parse_command(line).ok()?;
             match &cmd.args.first()?.value {
                 Value::Str(b) => {
