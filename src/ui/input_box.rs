@@ -302,7 +302,7 @@ pub fn InputBox() -> Html {
             .iter()
             .map(|w| html! { <li>{w.as_str()}</li> })
             .collect();
-        html! { <ul class="lint" role="status" aria-label="Warnings">{items}</ul> }
+        html! { <div role="status"><ul class="lint" aria-label="Warnings">{items}</ul></div> }
     });
     let list = (*choices).as_ref().map(|c| {
         let items: Html = c
