@@ -14,8 +14,6 @@
 //!     ROWKEY_BENCH_ROWS=20000 cargo bench --bench engine     # a smaller run
 //!     ROWKEY_BENCH_LAYOUT=runs cargo bench --bench engine    # one region, major-compacted
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rowkey::engine::{
@@ -24,59 +22,9 @@ use rowkey::engine::{
 };
 use rowkey::shell::Shell;
 
-/// The system allocator, counting the bytes live now and the most live since the last reset.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    /// The system's own reallocation (not an allocation, a copy and a free): a growing one
-    /// counts the new size while the old is still live (it may move); a shrinking one frees
-    /// the difference, as glibc and WebAssembly's dlmalloc shrink in place.
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = System.realloc(ptr, layout, new_size);
-        if !p.is_null() {
-            if new_size > layout.size() {
-                let now = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
-                PEAK.fetch_max(now, Ordering::Relaxed);
-                LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
-
-fn live() -> usize {
-    LIVE.load(Ordering::Relaxed)
-}
-
-fn reset_peak() -> usize {
-    let now = live();
-    PEAK.store(now, Ordering::Relaxed);
-    now
-}
-
-fn peak() -> usize {
-    PEAK.load(Ordering::Relaxed)
-}
+#[path = "common/counting.rs"]
+mod counting;
+use counting::{live, peak, raise_peak, reset_peak};
 
 fn mb(bytes: usize) -> f64 {
     bytes as f64 / 1e6
@@ -187,7 +135,7 @@ fn main() {
         }
         compaction_peak = peak() - before;
         // The load's peak stays the larger of the two.
-        PEAK.fetch_max(load_peak, Ordering::Relaxed);
+        raise_peak(load_peak);
     }
     let e_load = started.elapsed().as_secs_f64();
     let e_mem = live() - base;

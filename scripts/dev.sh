@@ -3,7 +3,9 @@
 #
 #   bash scripts/dev.sh serve   install what is missing, build, serve on http://127.0.0.1:8080
 #   bash scripts/dev.sh test    install what is missing, run every test (native, browser, end-to-end)
-#   bash scripts/dev.sh build   install what is missing, release build into dist/, print gzipped size
+#   bash scripts/dev.sh build   install what is missing, release build into dist/, check its size
+#   bash scripts/dev.sh size [DIR]   the gzipped download of a build (dist/), against the budget
+#   bash scripts/dev.sh bench-build   the release build with the benchmarks' hooks, into target/bench-dist/
 #   bash scripts/dev.sh setup   only install what is missing
 #
 # Every step checks first and skips what is already there; nothing but registry packages
@@ -13,6 +15,9 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
 TRUNK_VERSION=0.21.14
+# The size budget: the most the download (the gzipped WebAssembly and JavaScript of a release
+# build) may weigh, in KB; a build above it fails. ROWKEY_SIZE_BUDGET_KB overrides it.
+SIZE_BUDGET_KB=${ROWKEY_SIZE_BUDGET_KB:-600}
 log() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
 
 wasm_bindgen_version() {
@@ -58,11 +63,35 @@ setup() {
 build() {
   log "release build (trunk, offline)"
   trunk build --release --offline
-  local wasm js gz_wasm gz_js
-  wasm=$(ls dist/*.wasm | head -1); js=$(ls dist/*.js | grep -v '/sw.js$' | head -1)
+  size dist
+}
+
+# The release build with the `bench` feature (the page's `rowkeyBench` hook and the views' render
+# times), which the browser benchmarks (tests/e2e/bench-*.mjs) serve; never shipped.
+bench_build() {
+  log "release build for the benchmarks (trunk, offline, feature bench)"
+  trunk build --release --offline --features bench --dist target/bench-dist
+  size target/bench-dist || true
+}
+
+# Prints the gzipped download of the build in $1 and fails when it weighs more than the budget.
+size() {
+  local dir=${1:-dist} wasm js gz_wasm gz_js total
+  wasm=$(ls "$dir"/*.wasm 2>/dev/null | head -1 || true)
+  js=$(ls "$dir"/*.js 2>/dev/null | grep -v '/sw.js$' | head -1 || true)
+  if [ -z "$wasm" ] || [ -z "$js" ]; then
+    printf 'size: no build in %s (a .wasm and its .js); run: bash scripts/dev.sh build\n' "$dir" >&2
+    return 1
+  fi
   gz_wasm=$(gzip -9c "$wasm" | wc -c); gz_js=$(gzip -9c "$js" | wc -c)
-  printf 'gzipped size: wasm %d KB + js %d KB = %d KB (raw wasm %d KB)\n' \
-    $((gz_wasm / 1024)) $((gz_js / 1024)) $(((gz_wasm + gz_js) / 1024)) $(($(wc -c <"$wasm") / 1024))
+  total=$(((gz_wasm + gz_js) / 1024))
+  printf 'gzipped size: wasm %d KB + js %d KB = %d KB (raw wasm %d KB); budget %d KB\n' \
+    $((gz_wasm / 1024)) $((gz_js / 1024)) "$total" $(($(wc -c <"$wasm") / 1024)) "$SIZE_BUDGET_KB"
+  if [ "$total" -gt "$SIZE_BUDGET_KB" ]; then
+    printf 'size budget exceeded: the download is %d KB gzipped, over the budget of %d KB (ROWKEY_SIZE_BUDGET_KB)\n' \
+      "$total" "$SIZE_BUDGET_KB" >&2
+    return 1
+  fi
 }
 
 # Runs one level, its output also in target/NAME.log; a level that fails is remembered, and the
@@ -109,7 +138,9 @@ mkdir -p target
 case "${1:-}" in
   setup) setup ;;
   build) setup; build ;;
-  serve) setup; build; log "serving dist/ on http://127.0.0.1:8080"; exec python3 -m http.server 8080 --bind 127.0.0.1 --directory dist ;;
+  size) size "${2:-dist}" ;;
+  bench-build) setup; bench_build ;;
+  serve) setup; build || log "serving a build over its size budget"; log "serving dist/ on http://127.0.0.1:8080"; exec python3 -m http.server 8080 --bind 127.0.0.1 --directory dist ;;
   test) setup; run_tests ;;
-  *) sed -n '2,9p' "$0"; exit 2 ;;
+  *) sed -n '2,11p' "$0"; exit 2 ;;
 esac

@@ -199,14 +199,7 @@ pub(crate) fn md5_hex(text: &str, n: usize) -> String {
 
 /// Epoch milliseconds of a UTC date and time.
 pub(crate) fn epoch_ms(y: i64, m: i64, d: i64, hh: i64, mm: i64, ss: i64) -> u64 {
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
+    let days = crate::kit::civil::days_from_civil(y, m as u32, d as u32);
     ((days * 86_400 + hh * 3600 + mm * 60 + ss) * 1000) as u64
 }
 

@@ -8,16 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::cbt;
 use crate::engine::Engine;
 
-/// Which front end reads a line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    /// HBase's shell (`create 't', 'f'`).
-    #[default]
-    HBase,
-    /// Bigtable's `cbt` tool (`createtable t families=f`).
-    Cbt,
-}
+/// Which front end reads a line: the command table's dialects.
+pub use crate::shell::commands::Dialect;
 
 impl Dialect {
     /// The word the prompt shows: `hbase` or `cbt`.
@@ -48,6 +40,7 @@ impl Dialect {
 /// One history line and the dialect it was typed in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HistoryLine {
+    #[serde(with = "saved_dialect")]
     pub dialect: Dialect,
     pub text: String,
 }
@@ -57,6 +50,24 @@ impl HistoryLine {
         HistoryLine {
             dialect: Dialect::HBase,
             text: text.into(),
+        }
+    }
+}
+
+/// A dialect as the saved history spells it: `"hbase"` or `"cbt"`.
+mod saved_dialect {
+    use super::Dialect;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Dialect, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(d.word())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Dialect, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "hbase" => Ok(Dialect::HBase),
+            "cbt" => Ok(Dialect::Cbt),
+            other => Err(serde::de::Error::unknown_variant(other, &["hbase", "cbt"])),
         }
     }
 }

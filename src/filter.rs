@@ -11,7 +11,7 @@ mod value;
 
 pub use column::*;
 pub use list::*;
-pub use parse::FILTER_NAMES;
+pub use parse::{filter_names, is_filter, FilterSpec, FILTERS};
 pub use row::*;
 pub use value::*;
 

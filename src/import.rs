@@ -367,22 +367,13 @@ fn parse_timestamp(text: &str, offset: Offset) -> Result<u64, String> {
         }
         Some(_) => return Err(bad()),
     };
-    let local = days_from_civil(y, mo, da) * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + millis;
+    let local = crate::kit::civil::days_from_civil(y, mo as u32, da as u32) * 86_400_000
+        + ((h * 60 + mi) * 60 + s) * 1000
+        + millis;
     // The instant whose local time this is: the offset at the guess, then at the instant.
     let guess = local - i64::from(offset(local)) * 60_000;
     let utc = local - i64::from(offset(guess)) * 60_000;
     u64::try_from(utc).map_err(|_| format!("the timestamp “{text}” is before 1970"))
-}
-
-/// Days from 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// 1-based character column of a byte offset in a line.

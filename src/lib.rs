@@ -1,6 +1,9 @@
 //! Rowkey: an HBase schema-design playground.
+pub mod analysis;
 pub mod bytes;
 pub mod cbt;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod console;
 pub mod designs;
 pub mod diagnose;
@@ -8,8 +11,11 @@ pub mod dialect;
 pub mod engine;
 pub mod filter;
 pub mod import;
+pub mod keyvis;
+pub mod kit;
 pub mod persist;
 pub mod share;
 pub mod shell;
+pub mod simulate;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

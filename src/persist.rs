@@ -14,7 +14,7 @@ mod export;
 mod plan;
 mod queue;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "bench"))]
 pub mod bench;
 #[cfg(target_arch = "wasm32")]
 pub mod idb;

@@ -97,30 +97,10 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
 }
 
 /// The existing tables that a link's commands would change (`put`, `delete`, `drop`, `alter`,
-/// ... on a table that `exists` says is there), in order of first mention: what opening the
-/// link must ask about. A table the commands create first is theirs and not listed.
+/// ... on a table that `exists` says is there, directly or through a table reference), in
+/// order of first mention: what opening the link must ask about. A table the commands create
+/// first is theirs and not listed.
 pub fn tables_changed(commands: &[String], exists: impl Fn(&str) -> bool) -> Vec<String> {
-    let mut created: Vec<String> = Vec::new();
-    let mut out: Vec<String> = Vec::new();
-    for text in commands {
-        for cmd in crate::shell::parse_script(text).into_iter().flatten() {
-            let Some(spec) = crate::shell::commands::find(&cmd.name) else {
-                continue;
-            };
-            let Some(crate::shell::Value::Str(b)) = cmd.args.first().map(|a| &a.value) else {
-                continue;
-            };
-            let name = String::from_utf8_lossy(b).into_owned();
-            if cmd.name == "create" {
-                if !exists(&name) {
-                    created.push(name);
-                }
-                continue;
-            }
-            if spec.writes && exists(&name) && !created.contains(&name) && !out.contains(&name) {
-                out.push(name);
-            }
-        }
-    }
-    out
+    use crate::analysis::{analyze, existing_changed, Dialect};
+    existing_changed(&analyze(commands, Dialect::HBase), exists)
 }

@@ -115,26 +115,6 @@ pub struct Shell {
 /// `getBoolean(..., false)` into `@timestamp_format_epoch`).
 pub const TIMESTAMP_FORMAT_EPOCH: &str = "hbase.shell.timestamp.format.epoch";
 
-/// The commands a table reference runs, as hbase-shell's `hbase/table.rb` adds them to
-/// `Hbase::Table` (`add_shell_command` in each command file, and `add_admin_utils`).
-const TABLE_METHODS: &[&str] = &[
-    "put",
-    "get",
-    "scan",
-    "count",
-    "delete",
-    "deleteall",
-    "incr",
-    "get_counter",
-    "append",
-    "get_splits",
-    "describe",
-    "enable",
-    "disable",
-    "drop",
-    "flush",
-];
-
 impl Shell {
     pub fn new(engine: Engine, timer: Box<dyn Fn() -> f64>) -> Shell {
         Shell {
@@ -317,11 +297,11 @@ impl Shell {
                 cmd.name = "table_help".into();
                 return Ok(cmd);
             }
-            if !TABLE_METHODS.contains(&method) {
+            if !commands::find(method).is_some_and(|c| c.table_method) {
                 let mut message = format!(
                     "NoMethodError: undefined method `{method}' for Hbase::Table - {table}"
                 );
-                if let Some(near) = commands::closest(method, TABLE_METHODS.iter().copied()) {
+                if let Some(near) = commands::closest(method, commands::table_methods()) {
                     message.push_str(&format!("\nDid you mean '{near}'?"));
                 }
                 return Err(error(message, var_span.end + 1..name_span.end));

@@ -4,6 +4,7 @@
 
 mod app;
 mod arrivals;
+#[cfg(feature = "bench")]
 mod bench;
 mod clash_dialog;
 mod compare_view;
@@ -17,16 +18,22 @@ mod gallery;
 mod hotspots_view;
 mod import_dialog;
 mod input_box;
+mod key_visualizer;
 mod keyspace_view;
 mod link_dialog;
 mod lsm_view;
 mod minimap;
 mod modal;
+mod pair_simulation;
 mod prefs;
 mod read_view;
+mod region_table;
 mod regions_view;
 mod share_dialog;
 mod sidebar;
+mod sim_compare;
+mod sim_run;
+mod simulate_view;
 mod state;
 mod status_bar;
 mod storage;
@@ -34,6 +41,7 @@ mod tour_view;
 mod versions_view;
 mod views_pane;
 mod virtual_text;
+mod workload_form;
 
 pub use app::{App, AppProps};
 pub use state::{use_app, Action, AppState};
@@ -42,6 +50,7 @@ pub use state::{use_app, Action, AppState};
 pub fn mount() {
     if let Some(w) = web_sys::window() {
         let _ = w.navigator().service_worker().register("./sw.js");
+        #[cfg(feature = "bench")]
         if w.location().search().unwrap_or_default().contains("bench") {
             bench::expose(&w);
         }
@@ -73,15 +82,6 @@ pub(crate) fn show_key(key: &[u8], display: prefs::KeyDisplay) -> String {
     }
 }
 
-/// Bytes as a person reads them: `62 B`, `3.4 KB`, `1.2 MB`.
-pub(crate) fn human_bytes(n: u64) -> String {
-    match n {
-        0..=1023 => format!("{n} B"),
-        1024..=1_048_575 => format!("{:.1} KB", n as f64 / 1024.0),
-        _ => format!("{:.1} MB", n as f64 / 1_048_576.0),
-    }
-}
-
 /// Scrolls the first element matching `selector` to the top of its scrolling pane (or of the
 /// page, when the panes stack), so what a click just opened is in sight.
 pub(crate) fn bring_into_view(selector: &str) {
@@ -106,6 +106,23 @@ pub(crate) fn open_here(card: &str, heading: &str) {
     if let Some(el) = found {
         let _ = el.focus();
     }
+}
+
+/// The value of the input, select or text area an event came from (empty for anything else).
+pub(crate) fn event_value(e: &yew::Event) -> String {
+    use wasm_bindgen::JsCast;
+    let Some(t) = e.target() else {
+        return String::new();
+    };
+    if let Some(i) = t.dyn_ref::<web_sys::HtmlInputElement>() {
+        return i.value();
+    }
+    if let Some(a) = t.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        return a.value();
+    }
+    t.dyn_ref::<web_sys::HtmlSelectElement>()
+        .map(|s| s.value())
+        .unwrap_or_default()
 }
 
 /// Offers `text` as a file named `name`; `None` when the browser would not.

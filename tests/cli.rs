@@ -130,3 +130,141 @@ fn a_line_that_is_not_utf8_is_named_and_the_rest_still_runs(
     );
     Ok(())
 }
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn shell_arguments_take_a_file_and_properties_in_both_forms(
+) -> Result<(), Box<dyn std::error::Error>> {
+    use rowkey::cli::{parse_shell_args, CliError};
+    let a = parse_shell_args(&strings(&[
+        "-D",
+        "hbase.shell.timestamp.format.epoch=true",
+        "script.hb",
+        "-Dsome.key=a=b",
+        "-Dempty=",
+    ]))?;
+    assert_eq!(a.file.as_deref(), Some("script.hb"));
+    assert_eq!(
+        a.properties.into_iter().collect::<Vec<_>>(),
+        vec![
+            ("empty".to_string(), String::new()),
+            (
+                "hbase.shell.timestamp.format.epoch".to_string(),
+                "true".to_string()
+            ),
+            ("some.key".to_string(), "a=b".to_string()),
+        ]
+    );
+    assert_eq!(parse_shell_args(&[])?, Default::default());
+    assert_eq!(
+        parse_shell_args(&strings(&["-D"])),
+        Err(CliError::MissingProperty)
+    );
+    assert_eq!(
+        parse_shell_args(&strings(&["-Dnovalue"])),
+        Err(CliError::BadProperty("novalue".into()))
+    );
+    assert_eq!(
+        parse_shell_args(&strings(&["-D", "=v"])),
+        Err(CliError::BadProperty("=v".into()))
+    );
+    assert_eq!(
+        parse_shell_args(&strings(&["--verbose"])),
+        Err(CliError::UnknownOption("--verbose".into()))
+    );
+    let two = parse_shell_args(&strings(&["a.hb", "b.hb"]));
+    assert_eq!(
+        two.as_ref().map_err(ToString::to_string),
+        Err("one script at most ('a.hb' and 'b.hb' given)".to_string())
+    );
+    Ok(())
+}
+
+#[test]
+fn subcommands_are_found_by_name_with_a_suggestion_when_close(
+) -> Result<(), Box<dyn std::error::Error>> {
+    use rowkey::cli::{subcommand, usage, CliError, SUBCOMMANDS};
+    for s in SUBCOMMANDS {
+        assert_eq!(subcommand(&strings(&[s.name]))?.name, s.name);
+        assert!(usage().contains(&format!("  rowkey {} {}\n", s.name, s.usage)));
+    }
+    assert_eq!(
+        subcommand(&strings(&["shel"])).err().map(|e| e.to_string()),
+        Some("unknown subcommand 'shel'; did you mean 'shell'?".to_string())
+    );
+    assert_eq!(
+        subcommand(&strings(&["zzzzzzzz"])).err(),
+        Some(CliError::UnknownSubcommand {
+            name: "zzzzzzzz".into(),
+            suggestion: None
+        })
+    );
+    assert_eq!(subcommand(&[]).err(), Some(CliError::NoSubcommand));
+    Ok(())
+}
+
+#[test]
+fn properties_reach_the_shell_and_unknown_keys_are_accepted(
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (out, code) = run_cli(
+        &[
+            "shell",
+            "-Dno.such.key=1",
+            "-D",
+            "hbase.shell.timestamp.format.epoch=true",
+        ],
+        "create 't', 'f'\nput 't', 'r', 'f:q', 'v', 7\nscan 't'\n",
+    )?;
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(" r column=f:q, timestamp=7, value=v\n"),
+        "{out}"
+    );
+    let mut sh = rowkey::shell::Shell::new(
+        rowkey::engine::Engine::new(Box::new(|| 0)),
+        Box::new(|| 0.0),
+    );
+    sh.set_property("no.such.key", "1");
+    assert_eq!(sh.property("no.such.key"), Some("1"));
+    assert_eq!(sh.property("other"), None);
+    Ok(())
+}
+
+#[test]
+fn simulate_runs_through_the_subcommand_table() -> Result<(), Box<dyn std::error::Error>> {
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(["simulate", "ls"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)?.starts_with("rowkey simulate: cannot read ls: "));
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(["simulate", "--design", "no.such-design"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr)?,
+        "rowkey simulate: no workload for design 'no.such-design'\n"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(["shel"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)?
+        .starts_with("rowkey: unknown subcommand 'shel'; did you mean 'shell'?\nusage: rowkey <subcommand> [ARGS]\n"));
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(["shell", "-Dbad"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)?.starts_with("rowkey shell: 'bad' is not key=value\n"));
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(["--help"])
+        .output()?;
+    assert_eq!(out.status.code(), Some(0));
+    let usage = String::from_utf8(out.stdout)?;
+    assert!(usage.contains("rowkey shell [FILE] [-D key=value | -Dkey=value]..."));
+    assert!(usage.contains("rowkey cbt [-project P] [-instance I]"));
+    Ok(())
+}

@@ -61,14 +61,14 @@ fn opening_decides_show_load_or_ask() {
     let tables = ["fl_follows", "fl_fans"];
     // Nothing there: load under its own names.
     assert_eq!(
-        decide("follow.tall", &tables, &loads, |_| false),
+        decide("follow.tall", &tables, "", &loads, |_| false),
         Decision::Load {
             placement: Placement::own(&tables),
             drop: vec![]
         }
     );
     // A table of the person's with one of its names: ask, offering free names.
-    match decide("follow.tall", &tables, &loads, |t| t == "fl_fans") {
+    match decide("follow.tall", &tables, "", &loads, |t| t == "fl_fans") {
         Decision::Ask(clash) => {
             assert_eq!(clash.taken, vec!["fl_fans"]);
             assert_eq!(clash.renamed.tables(), vec!["fl_follows_2", "fl_fans_2"]);
@@ -80,12 +80,12 @@ fn opening_decides_show_load_or_ask() {
     assert_eq!(loads.owner("fl_fans"), Some("follow.tall"));
     let all = |t: &str| tables.contains(&t);
     assert_eq!(
-        decide("follow.tall", &tables, &loads, all),
+        decide("follow.tall", &tables, "", &loads, all),
         Decision::Show(Placement::own(&tables))
     );
     // One of its own dropped: loaded again where it was, its other table dropped first.
     assert_eq!(
-        decide("follow.tall", &tables, &loads, |t| t == "fl_follows"),
+        decide("follow.tall", &tables, "", &loads, |t| t == "fl_follows"),
         Decision::Load {
             placement: Placement::own(&tables),
             drop: vec!["fl_follows".to_string()]
@@ -93,13 +93,13 @@ fn opening_decides_show_load_or_ask() {
     );
     // Another design with a table of that name does not own it.
     assert!(matches!(
-        decide("other", &["fl_fans"], &loads, all),
+        decide("other", &["fl_fans"], "", &loads, all),
         Decision::Ask(_)
     ));
     // A table created by hand with one of its names: the design no longer owns its names.
     assert!(loads.forget_created("put 'x', 'r', 'f:q', 'create'\n  create 'fl_fans', 'f'\n"));
     assert!(matches!(
-        decide("follow.tall", &tables, &loads, all),
+        decide("follow.tall", &tables, "", &loads, all),
         Decision::Ask(_)
     ));
     // All its tables gone: the load is forgotten.
@@ -138,7 +138,13 @@ fn every_design_loads_and_runs_beside_tables_of_its_names() -> Result<(), String
         run_ok(&mut sh, &mine)?;
         let loads = Loads::default();
         let exists = |t: &str| design.tables.contains(&t);
-        let Decision::Ask(clash) = decide(design.id, design.tables, &loads, exists) else {
+        let Decision::Ask(clash) = decide(
+            design.id,
+            design.tables,
+            &design.setup_script(),
+            &loads,
+            exists,
+        ) else {
             return Err(format!(
                 "{}: no question asked over the person's tables",
                 design.id

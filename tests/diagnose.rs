@@ -130,6 +130,10 @@ fn few_prefixes_with_shuffled_suffixes_spread_their_writes_and_are_not_named() -
     // The same three prefixes, but the number after each is random: every prefix's range
     // takes writes all along it, so the regions that share the writes grow with the table.
     let (mut e, _) = engine_with(&[("f", 1)])?;
+    // Small regions, so the three prefixes' rows spread over more regions than prefixes.
+    let mut s = e.table("t")?.descriptor.settings;
+    s.split_bytes = 32 * 1024;
+    e.set_settings("t", s)?;
     three_prefixes(&mut e, false)?;
     assert!(e.table("t")?.regions.len() > 3, "the table split");
     assert!(

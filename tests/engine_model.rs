@@ -180,10 +180,10 @@ fn family() -> impl Strategy<Value = Family> {
 }
 
 fn setup() -> impl Strategy<Value = Setup> {
-    let flush = prop_oneof![Just(usize::MAX), Just(300usize), Just(800)];
+    let flush = prop_oneof![Just(u64::MAX), Just(300u64), Just(800)];
     // A threshold of 100 runs is never reached: no automatic compaction.
-    let compaction = prop_oneof![1 => Just(100usize), 2 => Just(2), 1 => Just(3)];
-    let split = prop_oneof![Just(0usize), Just(700), Just(2_000)];
+    let compaction = prop_oneof![1 => Just(100u64), 2 => Just(2), 1 => Just(3)];
+    let split = prop_oneof![Just(0u64), Just(700), Just(2_000)];
     (
         proptest::collection::vec(family(), FAMILIES.len()),
         flush,
@@ -1071,7 +1071,7 @@ fn plain(versions: u32) -> Setup {
     Setup {
         families: vec![family(versions), family(1)],
         settings: TableSettings {
-            flush_bytes: usize::MAX,
+            flush_bytes: u64::MAX,
             compaction_threshold: 100,
             split_bytes: 0,
         },

@@ -285,24 +285,10 @@ fn a_failed_reset_is_retried_as_a_reset() -> TestResult {
     Ok(())
 }
 
-/// A small deterministic generator (xorshift), so the test needs no seed file.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 #[test]
 fn a_crash_at_any_moment_loads_a_prefix_that_holds_everything_acknowledged() {
     for seed in 1..=8u64 {
-        let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15);
+        let mut rng = rowkey::kit::seeded::Gen::new(seed);
         let mut rig = Rig::new();
         let mut commands: Vec<String> = vec!["create 't', {NAME => 'f', VERSIONS => 2}".into()];
         for i in 0..160 {

@@ -37,7 +37,7 @@ fn every_column_by_default() -> TestResult {
     let first = lines.get(2).copied().unwrap_or("");
     assert!(first.starts_with(" in this page |  t1,,"), "{first}");
     assert!(
-        first.ends_with("|            |          g |    28 |     2 |        1.0 |"),
+        first.ends_with("|            |          g |    24 |     2 |        1.0 |"),
         "{first}"
     );
     let last = lines.get(4).copied().unwrap_or("");

@@ -23,7 +23,7 @@ fn setup() -> rowkey::shell::Shell {
 fn all_metrics_prints_every_metric_sorted_after_the_rows() -> TestResult {
     let mut sh = setup();
     let out = run(&mut sh, "scan 't1', {ALL_METRICS => true}");
-    // One cell of 1-byte row, family, qualifier and value: 4 bytes + 24 of key overhead.
+    // One cell of 1-byte row, family, qualifier and value: 4 bytes + 20 of KeyValue framing.
     let expected = "ROW  COLUMN+CELL\n\
          \x20a column=f:q, timestamp=1001, value=v\n\
          \x20b column=f:q, timestamp=1002, value=w\n\
@@ -33,7 +33,7 @@ fn all_metrics_prints_every_metric_sorted_after_the_rows() -> TestResult {
          METRIC  VALUE\n\
          \x20BLOCK_BYTES_SCANNED 0\n\
          \x20BYTES_IN_REMOTE_RESULTS 0\n\
-         \x20BYTES_IN_RESULTS 84\n\
+         \x20BYTES_IN_RESULTS 72\n\
          \x20NOT_SERVING_REGION_EXCEPTION 0\n\
          \x20REGIONS_SCANNED 2\n\
          \x20REMOTE_RPC_CALLS 0\n\

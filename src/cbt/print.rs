@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::engine::Cell;
+use crate::kit::civil::CivilTime;
 
 /// A row as cbt prints it: 40 dashes, the key, then per family in name order and per column
 /// `  fam:col` padded to 40 characters, `@ ` and the time, and the value as Go's `%q`; a blank
@@ -91,33 +92,13 @@ impl Zone {
     /// microseconds since the epoch.
     pub fn format_micros(&self, micros: u64) -> String {
         let micros = micros.min(i64::MAX as u64) as i64;
-        let secs = micros.div_euclid(1_000_000) + self.offset_seconds;
-        let frac = micros.rem_euclid(1_000_000);
-        let days = secs.div_euclid(86_400);
-        let rem = secs.rem_euclid(86_400);
-        let (y, mo, d) = civil_from_days(days);
+        let local = micros.saturating_add(self.offset_seconds.saturating_mul(1_000_000));
+        let t = CivilTime::from_micros(local);
         format!(
-            "{y:04}/{mo:02}/{d:02}-{:02}:{:02}:{:02}.{frac:06}",
-            rem / 3600,
-            rem / 60 % 60,
-            rem % 60
+            "{:04}/{:02}/{:02}-{:02}:{:02}:{:02}.{:06}",
+            t.year, t.month, t.day, t.hour, t.minute, t.second, t.micros
         )
     }
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 /// Go's `%q` of a byte string (`strconv.Quote`): printable UTF-8 kept, `\a \b \f \n \r \t \v

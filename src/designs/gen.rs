@@ -2,48 +2,7 @@
 //! a design loads the same rows, values and timestamps at every load, with the skew its world
 //! has: a few celebrities with most followers, recent ids written most, bursts of traffic.
 
-/// A seeded pseudo-random sequence (Steele, Lea and Flood's SplitMix64).
-#[derive(Clone, Debug)]
-pub struct Gen(u64);
-
-impl Gen {
-    pub fn new(seed: u64) -> Gen {
-        Gen(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next_u64() % n
-        }
-    }
-
-    /// A number in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// An index in `0..n` where small indices are far likelier: `n * u^skew` for a uniform
-    /// `u`. With `skew` 3 the first tenth of the indices draws about 46 % of the picks.
-    pub fn skewed(&mut self, n: u64, skew: f64) -> u64 {
-        ((n as f64 * self.unit().powf(skew)) as u64).min(n.saturating_sub(1))
-    }
-
-    /// An index in `0..n` where large indices (the recent ones) are likelier.
-    pub fn recent(&mut self, n: u64, skew: f64) -> u64 {
-        n.saturating_sub(1) - self.skewed(n, skew)
-    }
-}
+pub use crate::kit::seeded::Gen;
 
 /// `count` event times from `start` (epoch ms): mostly `gap_ms` apart on average, with a burst
 /// (ten events within a few milliseconds each) now and then, as access logs have. Strictly

@@ -6,16 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::Arc;
 
-use crate::engine::{Cell, Counters, Engine, LsmEventKind, OpStats};
+use crate::engine::{Counters, Engine, LsmEventKind, OpStats};
 use crate::shell::{Outcome, Shell};
-
-/// Bytes HBase's `KeyValue` adds to a cell's row, family, qualifier and value: key length (4),
-/// value length (4), row length (2), family length (1), timestamp (8) and type (1)
-/// (`KeyValue.KEYVALUE_INFRASTRUCTURE_SIZE + KEY_INFRASTRUCTURE_SIZE`). Counted this way, a
-/// record's size does not depend on any block encoding or compression.
-pub const KEYVALUE_OVERHEAD: u64 = 20;
 
 /// The numbers one run of an access pattern produced.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -337,7 +330,7 @@ impl Probe {
             actions,
             rows_written: done.mutations,
             cells_written: done.cells_written,
-            kv_bytes_written: kv_bytes(done.logical_bytes, done.cells_written),
+            kv_bytes_written: done.logical_bytes,
             ..Measures::default()
         };
         for (table, stats) in reads {
@@ -403,14 +396,6 @@ impl Probe {
     }
 }
 
-/// KeyValue bytes of cells the engine counted as `logical_bytes`: the engine's per-cell
-/// overhead (found from an empty cell) replaced by KeyValue's.
-fn kv_bytes(logical_bytes: u64, cells: u64) -> u64 {
-    let empty: Arc<[u8]> = Arc::from(&b""[..]);
-    let engine_overhead = Cell::put(b"", &empty, b"", 0, 0, b"").size() as u64;
-    (logical_bytes + cells * KEYVALUE_OVERHEAD).saturating_sub(cells * engine_overhead)
-}
-
 /// Runs `commands` on the shell and measures them; the error names the first failed command.
 pub fn run_measured(
     shell: &mut Shell,
@@ -437,14 +422,6 @@ pub fn run_measured(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keyvalue_bytes_replace_the_engines_overhead() {
-        // One cell r/f:q = v: 4 + 4 + 2 + 1 + 1 + 1 + 1 + 8 + 1 + 1 = 24 KeyValue bytes.
-        let fam: Arc<[u8]> = Arc::from(&b"f"[..]);
-        let cell = Cell::put(b"r", &fam, b"q", 1, 1, b"v");
-        assert_eq!(kv_bytes(cell.size() as u64, 1), 24);
-    }
 
     #[test]
     fn claims_compare_and_explain() {

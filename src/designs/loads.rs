@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lesson::{self, PatternRun};
 use super::{Design, Size};
+use crate::analysis::{analyze, created, existing_changed, Dialect};
 use crate::shell::{parse_script, quote, Shell, Value};
 
 /// A design's tables under the names they were (or are to be) loaded as.
@@ -196,22 +197,14 @@ impl Loads {
         if self.by_design.is_empty() {
             return false;
         }
+        let lines: Vec<String> = text
+            .lines()
+            .filter(|l| l.contains("create"))
+            .map(str::to_string)
+            .collect();
         let mut changed = false;
-        for line in text.lines() {
-            let t = line.trim_start();
-            if !t.starts_with("create") {
-                continue;
-            }
-            for cmd in parse_script(t).into_iter().flatten() {
-                if cmd.name != "create" {
-                    continue;
-                }
-                if let Some(Value::Str(b)) = cmd.args.first().map(|a| &a.value) {
-                    if let Ok(name) = std::str::from_utf8(b) {
-                        changed |= self.forget_table(name);
-                    }
-                }
-            }
+        for name in created(&analyze(&lines, Dialect::HBase)) {
+            changed |= self.forget_table(&name);
         }
         changed
     }
@@ -242,9 +235,34 @@ pub struct Clash {
     pub renamed: Placement,
 }
 
-/// What opening design `id` with these tables does, given the gallery's loads and the tables
-/// that exist.
-pub fn decide(id: &str, tables: &[&str], loads: &Loads, exists: impl Fn(&str) -> bool) -> Decision {
+/// What opening design `id` with these tables and this setup script does, given the gallery's
+/// loads and the tables that exist. A setup that would change an existing table other than its
+/// own (through a table reference, say) always asks first, naming that table.
+pub fn decide(
+    id: &str,
+    tables: &[&str],
+    setup: &str,
+    loads: &Loads,
+    exists: impl Fn(&str) -> bool,
+) -> Decision {
+    let foreign: Vec<String> =
+        existing_changed(&analyze(&[setup.to_string()], Dialect::HBase), &exists)
+            .into_iter()
+            .filter(|t| !tables.contains(&t.as_str()))
+            .filter(|t| {
+                loads
+                    .get(id)
+                    .is_none_or(|p| !p.tables().contains(&t.as_str()))
+            })
+            .collect();
+    if !foreign.is_empty() {
+        let mut taken = foreign;
+        taken.extend(tables.iter().filter(|t| exists(t)).map(|t| t.to_string()));
+        return Decision::Ask(Clash {
+            taken,
+            renamed: Placement::free(tables, exists),
+        });
+    }
     if let Some(p) = loads.get(id) {
         let present: Vec<String> = p
             .tables()
@@ -277,6 +295,27 @@ pub fn decide(id: &str, tables: &[&str], loads: &Loads, exists: impl Fn(&str) ->
             renamed: Placement::free(tables, exists),
         })
     }
+}
+
+/// What importing a table as `name` by running `script` does: `None` when it changes no
+/// existing table (it runs), or the question to ask, naming every existing table the script
+/// would create over or change, directly or through a table reference.
+pub fn decide_import(name: &str, script: &str, exists: impl Fn(&str) -> bool) -> Option<Clash> {
+    let accesses = analyze(&[script.to_string()], Dialect::HBase);
+    let mut taken: Vec<String> = accesses
+        .iter()
+        .filter_map(|a| a.creates.clone())
+        .filter(|t| exists(t))
+        .collect();
+    for t in existing_changed(&accesses, &exists) {
+        if !taken.contains(&t) {
+            taken.push(t);
+        }
+    }
+    (!taken.is_empty()).then(|| Clash {
+        taken,
+        renamed: Placement::free(&[name], exists),
+    })
 }
 
 /// `disable` (when enabled) and `drop` for each table, as shell commands.

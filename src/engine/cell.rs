@@ -138,7 +138,11 @@ impl CellRef<'_> {
     /// Bytes the cell counts for, as [`Cell::size`] counts them.
     #[inline]
     pub fn size(&self) -> usize {
-        self.row.len() + self.family.len() + self.qualifier.len() + self.value.len() + 24
+        self.row.len()
+            + self.family.len()
+            + self.qualifier.len()
+            + self.value.len()
+            + super::KEYVALUE_FRAMING as usize
     }
 
     /// True when the per-cell TTL has run out at `now`, as [`Cell::ttl_expired`] says.
@@ -222,9 +226,14 @@ impl Cell {
         }
     }
 
-    /// Bytes the cell occupies, counted the way region sizes and statistics count them.
+    /// Bytes the cell occupies as an HBase `KeyValue` ([`super::KEYVALUE_FRAMING`]), counted
+    /// the way region sizes and statistics count them.
     pub fn size(&self) -> usize {
-        self.row.len() + self.family.len() + self.qualifier.len() + self.value.len() + 24
+        self.row.len()
+            + self.family.len()
+            + self.qualifier.len()
+            + self.value.len()
+            + super::KEYVALUE_FRAMING as usize
     }
 
     /// True when the per-cell TTL has run out at `now`: once `timestamp + ttl` is in the past,

@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 
-use super::cell::Cell;
 use super::resolve::Fate;
 
 /// How many events a table keeps; older ones are forgotten.
@@ -31,21 +30,6 @@ pub struct RunSummary {
     pub cells: usize,
 }
 
-impl RunSummary {
-    /// Summarises sorted cells.
-    pub fn of(part: Part, region: u64, family: &str, cells: &[Cell], bytes: usize) -> RunSummary {
-        RunSummary {
-            part,
-            region,
-            family: family.to_string(),
-            first_row: cells.first().map(|c| c.row.clone()).unwrap_or_default(),
-            last_row: cells.last().map(|c| c.row.clone()).unwrap_or_default(),
-            bytes,
-            cells: cells.len(),
-        }
-    }
-}
-
 /// Cells a rewrite left out, by reason, and deleted cells it kept.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Dropped {
@@ -64,15 +48,6 @@ pub struct Dropped {
 }
 
 impl Dropped {
-    /// Counts the fates of a rewrite's input cells.
-    pub fn count(fates: &[Fate]) -> Dropped {
-        let mut d = Dropped::default();
-        for f in fates {
-            d.note(*f);
-        }
-        d
-    }
-
     /// Counts the fate of one input cell.
     pub fn note(&mut self, fate: Fate) {
         match fate {

@@ -21,7 +21,7 @@ impl Engine {
         let Some(region) = t.regions.get(idx) else {
             return;
         };
-        if region.memstore_bytes() < settings.flush_bytes {
+        if (region.memstore_bytes() as u64) < settings.flush_bytes {
             return;
         }
         let families = flush_policy(region, settings.flush_bytes);
@@ -36,7 +36,7 @@ impl Engine {
                     .stores
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| s.runs.len() >= settings.compaction_threshold)
+                    .filter(|(_, s)| s.runs.len() as u64 >= settings.compaction_threshold)
                     .filter_map(|(i, s)| {
                         let oldest_first: Vec<u64> =
                             s.runs.iter().rev().map(|r| r.bytes as u64).collect();
@@ -54,7 +54,7 @@ impl Engine {
         let split_at = match self.tables.get(table).and_then(|t| t.regions.get(idx)) {
             Some(r)
                 if settings.split_bytes > 0
-                    && r.bytes() > settings.split_bytes
+                    && r.bytes() as u64 > settings.split_bytes
                     && t_split_enabled =>
             {
                 r.mid_key()
@@ -479,7 +479,7 @@ impl Engine {
 /// bound, or every store when none is. The bound is the threshold divided by the number of
 /// families, but at least an eighth of it (HBase's 16 MB minimum against its 128 MB default).
 /// One family always flushes whole.
-pub fn flush_policy(region: &Region, flush_bytes: usize) -> Vec<usize> {
+pub fn flush_policy(region: &Region, flush_bytes: u64) -> Vec<usize> {
     if region.stores.len() <= 1 {
         return Vec::new();
     }
@@ -488,13 +488,13 @@ pub fn flush_policy(region: &Region, flush_bytes: usize) -> Vec<usize> {
         .stores
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.memstore_bytes > bound)
+        .filter(|(_, s)| s.memstore_bytes as u64 > bound)
         .map(|(i, _)| i)
         .collect();
     large
 }
 
 /// The per-family memstore size above which a store flushes on its own.
-pub fn flush_lower_bound(flush_bytes: usize, families: usize) -> usize {
-    (flush_bytes / families.max(1)).max(flush_bytes / 8)
+pub fn flush_lower_bound(flush_bytes: u64, families: usize) -> u64 {
+    (flush_bytes / families.max(1) as u64).max(flush_bytes / 8)
 }

@@ -33,12 +33,12 @@ pub struct CompactionPolicy {
 impl CompactionPolicy {
     /// HBase's defaults, with the table's flush size as the minimum compaction size and its
     /// compaction threshold as the minimum number of files.
-    pub fn new(min_files: usize, flush_bytes: usize) -> CompactionPolicy {
+    pub fn new(min_files: u64, flush_bytes: u64) -> CompactionPolicy {
         CompactionPolicy {
-            min_files: min_files.max(2),
+            min_files: usize::try_from(min_files).unwrap_or(usize::MAX).max(2),
             max_files: 10,
             ratio: 1.2,
-            min_size: flush_bytes as u64,
+            min_size: flush_bytes,
             blocking_files: 16,
         }
     }

@@ -10,16 +10,17 @@ use super::rules::Rules;
 use super::stats::RegionStats;
 use super::store::{Decoded, Store};
 
-/// Thresholds that drive flushes, compactions and splits, per table. The defaults are small on
+/// Thresholds that drive flushes, compactions and splits, per table: `u64` on every target,
+/// so a table with HBase's 10 GiB `MAX_FILESIZE` reads the same in the CLI and in the browser. The defaults are small on
 /// purpose: a few thousand rows already show several flushes and regions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableSettings {
     /// A region flushes its memstores once they hold this many bytes together.
-    pub flush_bytes: usize,
+    pub flush_bytes: u64,
     /// A store compacts its runs (minor) once it has this many.
-    pub compaction_threshold: usize,
+    pub compaction_threshold: u64,
     /// A region splits once it holds more than this many bytes; 0 turns automatic splits off.
-    pub split_bytes: usize,
+    pub split_bytes: u64,
 }
 
 impl Default for TableSettings {

@@ -394,26 +394,123 @@ fn fuzzy_row_filter(args: &[Arg], span: Range<usize>) -> Result<Box<dyn Filter>,
     Ok(Box::new(FuzzyRowFilter::new(rules)))
 }
 
-pub const FILTER_NAMES: &[&str] = &[
-    "KeyOnlyFilter",
-    "FirstKeyOnlyFilter",
-    "PrefixFilter",
-    "ColumnPrefixFilter",
-    "MultipleColumnPrefixFilter",
-    "ColumnCountGetFilter",
-    "PageFilter",
-    "ColumnPaginationFilter",
-    "InclusiveStopFilter",
-    "TimestampsFilter",
-    "RowFilter",
-    "FamilyFilter",
-    "QualifierFilter",
-    "ValueFilter",
-    "ColumnRangeFilter",
-    "SingleColumnValueFilter",
-    "SingleColumnValueExcludeFilter",
-    "DependentColumnFilter",
+/// One filter of the filter language (`FILTER => "..."`): its name as `ParseFilter` knows it
+/// (`ParseFilter.getSupportedFilters`), its arguments and an example. The parser's names,
+/// `show_filters`, completion and the JRuby path read this one table.
+#[derive(Debug)]
+pub struct FilterSpec {
+    pub name: &'static str,
+    /// The arguments, as the filter's `createFilterFromArguments` takes them.
+    pub args: &'static str,
+    /// A call that parses and runs.
+    pub example: &'static str,
+}
+
+/// Every filter the language knows, in `ParseFilter`'s registration order.
+pub const FILTERS: &[FilterSpec] = &[
+    FilterSpec {
+        name: "KeyOnlyFilter",
+        args: "([lenAsValue])",
+        example: "KeyOnlyFilter()",
+    },
+    FilterSpec {
+        name: "FirstKeyOnlyFilter",
+        args: "()",
+        example: "FirstKeyOnlyFilter()",
+    },
+    FilterSpec {
+        name: "PrefixFilter",
+        args: "('prefix')",
+        example: "PrefixFilter('r')",
+    },
+    FilterSpec {
+        name: "ColumnPrefixFilter",
+        args: "('prefix')",
+        example: "ColumnPrefixFilter('q')",
+    },
+    FilterSpec {
+        name: "MultipleColumnPrefixFilter",
+        args: "('prefix', ...)",
+        example: "MultipleColumnPrefixFilter('a', 'q')",
+    },
+    FilterSpec {
+        name: "ColumnCountGetFilter",
+        args: "(limit)",
+        example: "ColumnCountGetFilter(2)",
+    },
+    FilterSpec {
+        name: "PageFilter",
+        args: "(pageSize)",
+        example: "PageFilter(10)",
+    },
+    FilterSpec {
+        name: "ColumnPaginationFilter",
+        args: "(limit, offset)",
+        example: "ColumnPaginationFilter(2, 0)",
+    },
+    FilterSpec {
+        name: "InclusiveStopFilter",
+        args: "('stopRow')",
+        example: "InclusiveStopFilter('r9')",
+    },
+    FilterSpec {
+        name: "TimestampsFilter",
+        args: "(timestamp, ...)",
+        example: "TimestampsFilter(1000, 2000)",
+    },
+    FilterSpec {
+        name: "RowFilter",
+        args: "(op, 'comparator:value')",
+        example: "RowFilter(=, 'binary:r1')",
+    },
+    FilterSpec {
+        name: "FamilyFilter",
+        args: "(op, 'comparator:value')",
+        example: "FamilyFilter(=, 'binary:f1')",
+    },
+    FilterSpec {
+        name: "QualifierFilter",
+        args: "(op, 'comparator:value')",
+        example: "QualifierFilter(=, 'substring:q')",
+    },
+    FilterSpec {
+        name: "ValueFilter",
+        args: "(op, 'comparator:value')",
+        example: "ValueFilter(!=, 'regexstring:^x')",
+    },
+    FilterSpec {
+        name: "ColumnRangeFilter",
+        args: "('min', minInclusive, 'max', maxInclusive)",
+        example: "ColumnRangeFilter('a', true, 'z', false)",
+    },
+    FilterSpec {
+        name: "SingleColumnValueFilter",
+        args:
+            "('family', 'qualifier', op, 'comparator:value'[, filterIfMissing, latestVersionOnly])",
+        example: "SingleColumnValueFilter('f1', 'q', =, 'binary:v')",
+    },
+    FilterSpec {
+        name: "SingleColumnValueExcludeFilter",
+        args:
+            "('family', 'qualifier', op, 'comparator:value'[, filterIfMissing, latestVersionOnly])",
+        example: "SingleColumnValueExcludeFilter('f1', 'q', =, 'binary:v')",
+    },
+    FilterSpec {
+        name: "DependentColumnFilter",
+        args: "('family', 'qualifier'[, dropDependent[, op, 'comparator:value']])",
+        example: "DependentColumnFilter('f1', 'q')",
+    },
 ];
+
+/// The names of [`FILTERS`].
+pub fn filter_names() -> impl Iterator<Item = &'static str> + Clone {
+    FILTERS.iter().map(|f| f.name)
+}
+
+/// Whether the filter language knows `name`.
+pub fn is_filter(name: &str) -> bool {
+    FILTERS.iter().any(|f| f.name == name)
+}
 
 fn build(
     name: &str,

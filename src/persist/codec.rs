@@ -114,12 +114,8 @@ struct Writer {
 }
 
 impl Writer {
-    fn varint(&mut self, mut v: u64) {
-        while v >= 0x80 {
-            self.out.push((v as u8) | 0x80);
-            v >>= 7;
-        }
-        self.out.push(v as u8);
+    fn varint(&mut self, v: u64) {
+        crate::kit::varint::put(&mut self.out, v);
     }
     fn bytes(&mut self, b: &[u8]) {
         self.varint(b.len() as u64);
@@ -134,19 +130,10 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn varint(&mut self) -> Result<u64, CodecError> {
-        let mut v: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let byte = *self.b.get(self.at).ok_or(CodecError::Truncated(self.at))?;
-            self.at += 1;
-            v |= u64::from(byte & 0x7F) << shift;
-            if byte < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(CodecError::Invalid(format!(
-            "varint too long at byte {}",
-            self.at
-        )))
+        crate::kit::varint::get(self.b, &mut self.at).map_err(|e| match e {
+            crate::kit::varint::VarintError::Truncated(at) => CodecError::Truncated(at),
+            e => CodecError::Invalid(e.to_string()),
+        })
     }
     fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
         let len = usize::try_from(self.varint()?)

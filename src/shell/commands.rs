@@ -1,5 +1,29 @@
-//! The one table of commands: name, group, whether it writes, and the options its hash takes.
-//! The dispatcher, the read-only check, `help`, completion and "did you mean" all read it.
+//! The one table of commands: name, dialect, group, whether it writes, the options its hash
+//! takes, what its positional arguments are (a table, a row, a column) and whether a table
+//! reference runs it. The dispatcher, the read-only check, `help`, completion, "did you mean",
+//! table references (`t.put`) and the script analysis ([`crate::analysis`]) all read it.
+
+/// The command language a command belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// The HBase shell (`put 't', 'r', 'f:q', 'v'`).
+    HBase,
+    /// Bigtable's `cbt` tool (`cbt set t r f:q=v`).
+    Cbt,
+}
+
+/// What a positional argument names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// An existing table.
+    Table,
+    /// A table the command creates.
+    NewTable,
+    /// A row key.
+    Row,
+    /// A column (`family:qualifier`) or a list of them.
+    Column,
+}
 
 /// HBase's command groups (as `help` lists them), plus Rowkey's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +79,42 @@ pub struct CommandSpec {
     pub options: &'static [&'static str],
     /// For a [`Group::Cluster`] command: what HBase would do and why Rowkey does not.
     pub note: &'static str,
+    pub dialect: Dialect,
+    /// What its first positional arguments name, in order (none for a command that names no
+    /// table).
+    pub args: &'static [Role],
+    /// Whether a table reference runs it (`t.put 'r', ...`), as hbase-shell's `table.rb` adds
+    /// it to `Hbase::Table`.
+    pub table_method: bool,
 }
+
+impl CommandSpec {
+    /// What positional argument `i` names, if the table says.
+    pub fn role(&self, i: usize) -> Option<Role> {
+        self.args.get(i).copied()
+    }
+
+    /// The position of the table the command names (or creates).
+    pub fn table_arg(&self) -> Option<usize> {
+        self.args
+            .iter()
+            .position(|r| matches!(r, Role::Table | Role::NewTable))
+    }
+
+    const fn on(mut self, args: &'static [Role]) -> CommandSpec {
+        self.args = args;
+        self
+    }
+
+    const fn method(mut self) -> CommandSpec {
+        self.table_method = true;
+        self
+    }
+}
+
+const TABLE: &[Role] = &[Role::Table];
+const TABLE_ROW: &[Role] = &[Role::Table, Role::Row];
+const TABLE_ROW_COLUMN: &[Role] = &[Role::Table, Role::Row, Role::Column];
 
 /// Options of a column family, in `create` and `alter`.
 pub const FAMILY_OPTIONS: &[&str] = &[
@@ -158,6 +217,9 @@ const fn spec(
         writes,
         options,
         note: "",
+        dialect: Dialect::HBase,
+        args: &[],
+        table_method: false,
     }
 }
 
@@ -169,6 +231,9 @@ const fn cluster(name: &'static str, note: &'static str) -> CommandSpec {
         writes: false,
         options: &[],
         note,
+        dialect: Dialect::HBase,
+        args: &[],
+        table_method: false,
     }
 }
 
@@ -195,52 +260,74 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("clear", Group::General, false, &[]),
     spec("show_filters", Group::General, false, &[]),
     spec("table_help", Group::General, false, &[]),
-    spec("alter", Group::Ddl, true, ALTER_OPTIONS),
-    spec("alter_async", Group::Ddl, true, ALTER_OPTIONS),
-    spec("alter_status", Group::Ddl, false, &[]),
-    spec("create", Group::Ddl, true, CREATE_OPTIONS),
-    spec("describe", Group::Ddl, false, &[]),
-    spec("desc", Group::Ddl, false, &[]),
-    spec("disable", Group::Ddl, true, &[]),
-    spec("drop", Group::Ddl, true, &[]),
-    spec("enable", Group::Ddl, true, &[]),
-    spec("exists", Group::Ddl, false, &[]),
-    spec("get_table", Group::Ddl, false, &[]),
-    spec("is_disabled", Group::Ddl, false, &[]),
-    spec("is_enabled", Group::Ddl, false, &[]),
+    spec("alter", Group::Ddl, true, ALTER_OPTIONS).on(TABLE),
+    spec("alter_async", Group::Ddl, true, ALTER_OPTIONS).on(TABLE),
+    spec("alter_status", Group::Ddl, false, &[]).on(TABLE),
+    spec("create", Group::Ddl, true, CREATE_OPTIONS).on(&[Role::NewTable]),
+    spec("describe", Group::Ddl, false, &[]).on(TABLE).method(),
+    spec("desc", Group::Ddl, false, &[]).on(TABLE),
+    spec("disable", Group::Ddl, true, &[]).on(TABLE).method(),
+    spec("drop", Group::Ddl, true, &[]).on(TABLE).method(),
+    spec("enable", Group::Ddl, true, &[]).on(TABLE).method(),
+    spec("exists", Group::Ddl, false, &[]).on(TABLE),
+    spec("get_table", Group::Ddl, false, &[]).on(TABLE),
+    spec("is_disabled", Group::Ddl, false, &[]).on(TABLE),
+    spec("is_enabled", Group::Ddl, false, &[]).on(TABLE),
     spec("list", Group::Ddl, false, &[]),
-    spec("append", Group::Dml, true, &[]),
-    spec("check_and_delete", Group::Dml, true, &["OP"]),
-    spec("check_and_put", Group::Dml, true, &["OP"]),
-    spec("count", Group::Dml, false, &["INTERVAL", "CACHE"]),
-    spec("delete", Group::Dml, true, &[]),
-    spec("deleteall", Group::Dml, true, &["ROWPREFIXFILTER"]),
-    spec("get", Group::Dml, false, GET_OPTIONS),
-    spec("get_counter", Group::Dml, false, &[]),
-    spec("incr", Group::Dml, true, &[]),
-    spec("mutate_row", Group::Dml, true, &[]),
-    spec("put", Group::Dml, true, &["TTL"]),
-    spec("scan", Group::Dml, false, SCAN_OPTIONS),
-    spec("truncate", Group::Dml, true, &[]),
-    spec("truncate_preserve", Group::Dml, true, &[]),
-    spec("compact", Group::Tools, true, &[]),
-    spec("flush", Group::Tools, true, &[]),
-    spec("get_splits", Group::Tools, false, &[]),
+    spec("append", Group::Dml, true, &[])
+        .on(TABLE_ROW_COLUMN)
+        .method(),
+    spec("check_and_delete", Group::Dml, true, &["OP"]).on(TABLE_ROW_COLUMN),
+    spec("check_and_put", Group::Dml, true, &["OP"]).on(TABLE_ROW_COLUMN),
+    spec("count", Group::Dml, false, &["INTERVAL", "CACHE"])
+        .on(TABLE)
+        .method(),
+    spec("delete", Group::Dml, true, &[])
+        .on(TABLE_ROW_COLUMN)
+        .method(),
+    spec("deleteall", Group::Dml, true, &["ROWPREFIXFILTER"])
+        .on(TABLE_ROW_COLUMN)
+        .method(),
+    spec("get", Group::Dml, false, GET_OPTIONS)
+        .on(TABLE_ROW_COLUMN)
+        .method(),
+    spec("get_counter", Group::Dml, false, &[])
+        .on(TABLE_ROW_COLUMN)
+        .method(),
+    spec("incr", Group::Dml, true, &[])
+        .on(TABLE_ROW_COLUMN)
+        .method(),
+    spec("mutate_row", Group::Dml, true, &[]).on(TABLE_ROW),
+    spec("put", Group::Dml, true, &["TTL"])
+        .on(TABLE_ROW_COLUMN)
+        .method(),
+    spec("scan", Group::Dml, false, SCAN_OPTIONS)
+        .on(TABLE)
+        .method(),
+    spec("truncate", Group::Dml, true, &[]).on(TABLE),
+    spec("truncate_preserve", Group::Dml, true, &[]).on(TABLE),
+    spec("compact", Group::Tools, true, &[]).on(TABLE),
+    spec("flush", Group::Tools, true, &[]).on(TABLE).method(),
+    spec("get_splits", Group::Tools, false, &[])
+        .on(TABLE)
+        .method(),
     spec(
         "list_regions",
         Group::Tools,
         false,
         &["SERVER_NAME", "LOCALITY_THRESHOLD"],
-    ),
-    spec("locate_region", Group::Tools, false, &[]),
-    spec("major_compact", Group::Tools, true, &[]),
-    spec("split", Group::Tools, true, &[]),
+    )
+    .on(TABLE),
+    spec("locate_region", Group::Tools, false, &[]).on(TABLE_ROW),
+    spec("major_compact", Group::Tools, true, &[]).on(TABLE),
+    spec("split", Group::Tools, true, &[]).on(TABLE),
     spec(
         "generate",
         Group::Rowkey,
         true,
         &["COLUMNS", "VALUE_SIZE", "START", "STEP", "ORDER"],
-    ),
+    )
+    .on(TABLE),
     cluster(
         "status",
         "HBase's status reports masters, region servers and their load; Rowkey \
@@ -335,6 +422,11 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
     COMMANDS.iter().find(|c| c.name == name)
 }
 
+/// The commands a table reference runs (`t.put`), in the table's order.
+pub fn table_methods() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().filter(|c| c.table_method).map(|c| c.name)
+}
+
 /// Whether a table option (not a family option) of `create` and `alter`.
 pub fn is_table_option(key: &str) -> bool {
     TABLE_OPTIONS.contains(&key)
@@ -383,5 +475,27 @@ mod tests {
             Some("LIMIT")
         );
         assert_eq!(closest("X", SCAN_OPTIONS.iter().copied()), None);
+    }
+
+    #[test]
+    fn roles_say_where_the_table_row_and_column_are() {
+        let put = find("put").map(|c| (c.table_arg(), c.role(1), c.role(2), c.table_method));
+        assert_eq!(
+            put,
+            Some((Some(0), Some(Role::Row), Some(Role::Column), true))
+        );
+        let create = find("create").map(|c| (c.table_arg(), c.role(0), c.table_method));
+        assert_eq!(create, Some((Some(0), Some(Role::NewTable), false)));
+        assert_eq!(find("list").and_then(CommandSpec::table_arg), None);
+        let methods: Vec<&str> = COMMANDS
+            .iter()
+            .filter(|c| c.table_method)
+            .map(|c| c.name)
+            .collect();
+        // hbase-shell's table.rb: the commands `Hbase::Table` runs.
+        assert_eq!(methods.len(), 15);
+        for m in &methods {
+            assert_eq!(find(m).and_then(CommandSpec::table_arg), Some(0), "{m}");
+        }
     }
 }

@@ -5,10 +5,10 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use super::ast::quote;
-use super::commands::{self, CommandSpec, COMMANDS};
+use super::commands::{self, CommandSpec, Role, COMMANDS};
 use super::lexer::{step, Raw, Tok};
 use crate::engine::{Engine, Scan};
-use crate::filter::{parse_filter, FILTER_NAMES};
+use crate::filter::{filter_names, parse_filter};
 
 /// What Tab offers: the byte range of the input to replace and what may replace it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,22 +41,6 @@ impl Completion {
 /// How many rows, and cells, completion reads to learn a family's qualifiers.
 const QUALIFIER_ROWS: usize = 2_000;
 const QUALIFIER_CELLS: usize = 2_000;
-
-/// Commands whose third argument is a column.
-const COLUMN_THIRD: &[&str] = &[
-    "put",
-    "get",
-    "delete",
-    "deleteall",
-    "incr",
-    "append",
-    "get_counter",
-    "check_and_put",
-    "check_and_delete",
-];
-
-/// Commands whose first argument is not an existing table.
-const NO_TABLE: &[&str] = &["help", "clear", "list", "create", "show_filters"];
 
 /// Completes the input at `cursor` (a byte offset; clamped to the input and moved back to a
 /// char boundary).
@@ -255,13 +239,13 @@ impl Context<'_> {
                 let names = names.filter(|n| n.starts_with(&prefix));
                 Some(self.offer(start, names.map(|n| quoted(n.as_bytes(), double))))
             }
-            Place::Arg(spec, 0, _) if !NO_TABLE.contains(&spec.name) => {
+            Place::Arg(spec, 0, _) if spec.role(0) == Some(Role::Table) => {
                 let (prefix, start, double) = self.text()?;
                 let tables = self.engine.tables().map(|t| t.descriptor.name.clone());
                 let tables = tables.filter(|n| n.starts_with(&prefix));
                 Some(self.offer(start, tables.map(|n| quoted(n.as_bytes(), double))))
             }
-            Place::Arg(spec, 2, Some(table)) if COLUMN_THIRD.contains(&spec.name) => {
+            Place::Arg(spec, 2, Some(table)) if spec.role(2) == Some(Role::Column) => {
                 self.columns(&table, false)
             }
             Place::Key(spec) => {
@@ -393,7 +377,7 @@ impl Context<'_> {
         if !starts {
             return None;
         }
-        let names = FILTER_NAMES.iter().filter(|n| n.starts_with(word));
+        let names = filter_names().filter(|n| n.starts_with(word));
         Some(Completion {
             replace: self.cursor - word_len..self.cursor,
             candidates: names

@@ -3,6 +3,7 @@
 use super::convert::Converters;
 use crate::bytes::to_printable;
 use crate::engine::{Cell, FamilyDescriptor, OpStats, Row, Table, TableDescriptor, TableSettings};
+use crate::kit::civil::CivilTime;
 
 /// How cell timestamps print in `get` and `scan`.
 pub enum TimeFormat {
@@ -51,11 +52,9 @@ impl TimeFormat {
 /// them: `uuuu-MM-dd'T'HH:mm`, then `:ss` unless seconds and fraction are zero, then `.SSS`
 /// unless the fraction is zero; years below 1000 padded to four digits, above 9999 with `+`.
 fn local_date_time(millis: i64) -> String {
-    let days = millis.div_euclid(86_400_000);
-    let in_day = millis.rem_euclid(86_400_000);
-    let (year, month, day) = civil_from_days(days);
-    let (hour, minute) = (in_day / 3_600_000, in_day / 60_000 % 60);
-    let (second, milli) = (in_day / 1000 % 60, in_day % 1000);
+    let t = CivilTime::from_millis(millis);
+    let (year, month, day, hour, minute) = (t.year, t.month, t.day, t.hour, t.minute);
+    let (second, milli) = (t.second, t.millis());
     let year = if year.abs() < 1000 {
         format!("{}{:04}", if year < 0 { "-" } else { "" }, year.abs())
     } else if year > 9999 {
@@ -71,21 +70,6 @@ fn local_date_time(millis: i64) -> String {
         }
     }
     out
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 /// `timestamp=..., value=...` (or `type=...` for a marker), cut to `maxlength` characters as

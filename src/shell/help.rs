@@ -110,7 +110,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("describe", "Shows a table's state and its families with all their settings.\n  describe 't1'\n"),
     ("desc", "Shows a table's state and its families with all their settings.\n  describe 't1'\n"),
     ("disable", "Takes a table offline; reads and writes fail until it is enabled.\n  disable 't1'\n"),
-    ("enable", "Brings a disabled table back online.\n  enable 't1'\n"),
+    ("enable", "Brings a disabled table back online.\n  disable 't1'\n  enable 't1'\n"),
     ("drop", "Deletes a disabled table and its data.\n  disable 't1'\n  drop 't1'\n"),
     ("exists", "Says whether a table exists.\n  exists 't1'\n"),
     ("is_enabled", "Says whether a table is enabled.\n  is_enabled 't1'\n"),

@@ -8,7 +8,9 @@ use std::rc::Rc;
 use gloo::storage::Storage as _;
 
 use super::state::AppState;
-use crate::designs::loads::{decide, drop_script, setup_as, Clash, Decision, Loads, Placement};
+use crate::designs::loads::{
+    decide, decide_import, drop_script, setup_as, Clash, Decision, Loads, Placement,
+};
 use crate::designs::{find_at, Design, Size};
 use crate::import::ImportedTable;
 
@@ -108,7 +110,13 @@ impl AppState {
             let engine = &console.shell.engine;
             let mut loads = self.loads.borrow_mut();
             loads.prune(|t| engine.exists(t));
-            decide(design.id, design.tables, &loads, |t| engine.exists(t))
+            decide(
+                design.id,
+                design.tables,
+                &design.setup_script(),
+                &loads,
+                |t| engine.exists(t),
+            )
         };
         self.save_loads();
         match decision {
@@ -136,13 +144,9 @@ impl AppState {
         name: String,
     ) -> (AppState, Option<String>) {
         let exists = |t: &str| self.console.borrow().shell.engine.exists(t);
-        if !exists(&name) {
-            let script = table.script(&name);
+        let script = table.script(&name);
+        let Some(clash) = decide_import(&name, &script, exists) else {
             return (self.next(None), Some(script));
-        }
-        let clash = Clash {
-            taken: vec![name.clone()],
-            renamed: Placement::free(&[name.as_str()], exists),
         };
         let mut next = self.next(None);
         next.pending = Some(Rc::new(Pending {

@@ -7,8 +7,8 @@ use yew::prelude::*;
 use super::arrivals::{Choice, Incoming};
 use super::modal::Modal;
 use super::state::{use_app, Action};
-use crate::console::count_of;
 use crate::designs::find;
+use crate::kit::text::count_of;
 
 #[component]
 pub fn ClashDialog() -> Html {

@@ -200,6 +200,7 @@ pub fn CompareView() -> Html {
                 {side_html("B", &pair.b, b, keys)}
             </div>
             {versus}
+            <super::pair_simulation::PairSimulation key={pair.id} pair={pair.id} />
         </section>
     }
 }

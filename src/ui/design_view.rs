@@ -244,7 +244,7 @@ fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
             let regions = t.regions.len();
             Some(format!(
                 "{name}: {} rows in {regions} region{}",
-                crate::diagnose::group(t.keys.row_count() as u64),
+                crate::kit::text::thousands(t.keys.row_count() as u64),
                 if regions == 1 { "" } else { "s" }
             ))
         })

@@ -9,7 +9,8 @@ use yew::prelude::*;
 
 use super::state::{Action, AppState};
 use super::virtual_text::VirtualText;
-use crate::console::{thousands, Console, Entry, EntryKind, Item, RunState};
+use crate::console::{Console, Entry, EntryKind, Item, RunState};
+use crate::kit::text::thousands;
 
 /// Outputs longer than this many lines show in a virtualized box.
 const VIRTUAL_LINES: usize = 200;

@@ -14,8 +14,9 @@ use yew::prelude::*;
 use super::figure_export::FigureExport;
 use super::state::use_app;
 use super::views_pane::use_shown;
-use crate::diagnose::{group, Evidence, Finding, RECENT};
+use crate::diagnose::{Evidence, Finding, RECENT};
 use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
+use crate::kit::text::thousands as group;
 
 /// Columns drawn: time buckets are merged down to this many.
 const COLUMNS: usize = 128;
@@ -370,7 +371,7 @@ fn wide_rows(e: &Evidence) -> Html {
     html! {
         <div class="large-rows">
             <strong>{"Large rows: "}</strong>
-            { for large.iter().map(|r| html! { <span class="chip">{format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), super::human_bytes(r.bytes))}</span> }) }
+            { for large.iter().map(|r| html! { <span class="chip">{format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), crate::kit::text::human_bytes(r.bytes))}</span> }) }
             <span class="hint">{format!(" (the median row holds {})", group(u64::from(e.median_cells)))}</span>
         </div>
     }

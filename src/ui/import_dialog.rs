@@ -10,8 +10,8 @@ use yew::prelude::*;
 
 use super::modal::Modal;
 use super::state::{use_app, Action};
-use crate::console::count_of;
 use crate::import::{parse, Format, ImportedTable};
+use crate::kit::text::count_of;
 
 /// Reads the text: ISO timestamps in this browser's time zone, CSV cells at the current time.
 fn read(text: &str) -> Result<ImportedTable, String> {

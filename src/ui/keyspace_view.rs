@@ -14,7 +14,8 @@ use super::figure_export::FigureExport;
 use super::minimap::{Minimap, MinimapData};
 use super::state::{use_app, Action};
 use super::views_pane::use_shown;
-use crate::diagnose::{group, key_time_in};
+use crate::diagnose::key_time_in;
+use crate::kit::text::thousands as group;
 use crate::shell::TimeFormat;
 
 /// Pixel height of one row of the list.

@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::modal::Modal;
 use super::state::{use_app, Action, AppHandle};
-use crate::console::count_of;
 use crate::designs::find;
+use crate::kit::text::count_of;
 use crate::share::{decode, is_link, tables_changed};
 
 /// Removes the link from the address, so that a reload does not offer it again.

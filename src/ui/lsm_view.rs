@@ -55,7 +55,12 @@ pub fn LsmView() -> Html {
 }
 
 /// Adds a view's render time to `window.__rowkeyViewMs[name]` when a benchmark set that object
-/// up (`tests/e2e/bench-lsm.mjs`); otherwise does nothing.
+/// up (`tests/e2e/bench-lsm.mjs`); otherwise does nothing. Only a build with the `bench` feature
+/// records; in the others this is empty.
+#[cfg(not(feature = "bench"))]
+pub(crate) fn record_view_ms(_name: &str, _started: f64) {}
+
+#[cfg(feature = "bench")]
 pub(crate) fn record_view_ms(name: &str, started: f64) {
     use wasm_bindgen::JsValue;
     let Some(w) = web_sys::window() else {
@@ -220,8 +225,8 @@ fn render(
         run_total += store.runs.len();
         let mem_label = format!(
             "{family}: memstore {} of the region's {} flush threshold ({} cells); {} sorted runs",
-            super::human_bytes(store.memstore_bytes as u64),
-            super::human_bytes(settings.flush_bytes as u64),
+            crate::kit::text::human_bytes(store.memstore_bytes as u64),
+            crate::kit::text::human_bytes(settings.flush_bytes as u64),
             store.memstore.len(),
             store.runs.len()
         );
@@ -230,13 +235,13 @@ fn render(
                 data-memstore-cells={store.memstore.len().to_string()} data-runs={store.runs.len().to_string()}>
                 <title>{mem_label}</title>
                 <text class="fam" x="0" y={fmt(y + 14.0)}>{family}</text>
-                <text class="small" x="0" y={fmt(y + 48.0)}>{crate::console::count_of(store.runs.len() as u64, "run")}</text>
+                <text class="small" x="0" y={fmt(y + 48.0)}>{crate::kit::text::count_of(store.runs.len() as u64, "run")}</text>
                 <rect class="mem-track" x="110" y={fmt(y + 4.0)} width={fmt(W - 120.0)} height="14" rx="2" />
                 <rect class="mem-fill" x="110" y={fmt(y + 4.0)} width={fmt(mem_w)} height="14" rx="2" />
                 if families > 1 {
                     <line class="mem-bound" x1={fmt(bound_x)} x2={fmt(bound_x)} y1={fmt(y + 1.0)} y2={fmt(y + 21.0)} />
                 }
-                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("memstore {} / {}", super::human_bytes(store.memstore_bytes as u64), super::human_bytes(settings.flush_bytes as u64))}</text>
+                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("memstore {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64))}</text>
                 {runs}
             </g>
         });
@@ -248,8 +253,8 @@ fn render(
         idx + 1,
         if families == 1 { "y" } else { "ies" },
         if run_total == 1 { "" } else { "s" },
-        super::human_bytes(region.memstore_bytes() as u64),
-        super::human_bytes(settings.flush_bytes as u64),
+        crate::kit::text::human_bytes(region.memstore_bytes() as u64),
+        crate::kit::text::human_bytes(settings.flush_bytes as u64),
     );
     let mine: Vec<&&LsmEvent> = events
         .iter()
@@ -279,7 +284,7 @@ fn render(
                 </svg>
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
                 <figcaption>{caption}
-                    if families > 1 { {format!(" The mark on each memstore is the {} per-family bound: when the region flushes, only families above it flush (all when none is).", super::human_bytes(bound as u64))} }
+                    if families > 1 { {format!(" The mark on each memstore is the {} per-family bound: when the region flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
                 </figcaption>
             </figure>
             if mine.is_empty() {
@@ -323,7 +328,7 @@ fn run_label(s: &RunSummary, keys: KeyDisplay) -> String {
         super::show_key(&s.first_row, keys),
         super::show_key(&s.last_row, keys),
         s.cells,
-        super::human_bytes(s.bytes as u64)
+        crate::kit::text::human_bytes(s.bytes as u64)
     )
 }
 
@@ -332,7 +337,7 @@ fn brief(s: &RunSummary) -> String {
         "{} ({} cells, {})",
         part_name(s.part),
         s.cells,
-        super::human_bytes(s.bytes as u64)
+        crate::kit::text::human_bytes(s.bytes as u64)
     )
 }
 

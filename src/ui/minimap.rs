@@ -8,9 +8,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::prefs::KeyDisplay;
-use crate::console::count_of;
-use crate::diagnose::group;
 use crate::engine::{Activity, OpKind, Table};
+use crate::kit::text::count_of;
+use crate::kit::text::thousands as group;
 use crate::shell::ReadTrace;
 
 /// Pixel height of the strip.

@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use super::state::use_app;
 use super::views_pane::use_shown;
-use crate::diagnose::group;
 use crate::engine::OpStats;
+use crate::kit::text::{count_of, thousands as group};
 
 fn meter(label: &str, returned: u64, examined: u64) -> Html {
     let pct = if examined == 0 {
@@ -70,23 +70,15 @@ fn render(app: &super::state::AppHandle) -> Html {
                 <span>{format!("{} region{}", s.regions.len(), if s.regions.len() == 1 { "" } else { "s" })}</span>
                 <span>{format!("{} memstore{}", s.memstores_touched, if s.memstores_touched == 1 { "" } else { "s" })}</span>
                 <span>{format!("{} sorted run{}", s.runs_touched, if s.runs_touched == 1 { "" } else { "s" })}</span>
-                <span>{format!("{} read", super::human_bytes(s.bytes_read))}</span>
+                <span>{format!("{} read", crate::kit::text::human_bytes(s.bytes_read))}</span>
             </div>
             <div class="facts" aria-label="Blocks">
-                <span title="Data blocks of sorted runs the read decoded">{format!("{} block{} read ({})", s.blocks_read, plural(s.blocks_read), super::human_bytes(s.block_bytes_read))}</span>
+                <span title="Data blocks of sorted runs the read decoded">{format!("{} read ({})", count_of(s.blocks_read, "block"), crate::kit::text::human_bytes(s.block_bytes_read))}</span>
                 <span title="Blocks a seek jumped over by the block index, never read">{format!("{} skipped by the index", s.blocks_skipped)}</span>
-                <span title="Sorted runs a get left unread because their bloom filter says the row is not there">{format!("{} run{} skipped by bloom filter", s.runs_skipped_bloom, plural(s.runs_skipped_bloom))}</span>
+                <span title="Sorted runs a get left unread because their bloom filter says the row is not there">{format!("{} skipped by bloom filter", count_of(s.runs_skipped_bloom, "run"))}</span>
                 <span title="Sorted runs left unread because the rows asked for are outside their key range">{format!("{} by key range", s.runs_skipped_range)}</span>
             </div>
             <p class="hint">{"A get asks each run's key range and bloom filter first and reads one block of the runs that may hold the row; a scan seeks with the block index and reads every block of its range, filter or not: filters run on cells after their blocks are read."}</p>
         </section>
-    }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }

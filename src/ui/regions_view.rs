@@ -66,7 +66,7 @@ fn render(app: &super::state::AppHandle) -> Html {
             html! {
                 <div class={classes!("region", hot.then_some("hot"))} {style} {title} role="listitem">
                     <div class="region-key">{start}</div>
-                    <div class="region-size">{super::human_bytes(bytes as u64)}</div>
+                    <div class="region-size">{crate::kit::text::human_bytes(bytes as u64)}</div>
                     <div class="region-lsm">
                         <span class="memfill" style={format!("width:{fill:.0}%")}></span>
                     </div>

@@ -6,8 +6,8 @@ use yew::prelude::*;
 
 use super::modal::Modal;
 use super::state::use_app;
-use crate::console::count_of;
 use crate::designs::find;
+use crate::kit::text::count_of;
 use crate::share::{encode, Shared, MAX_FRAGMENT};
 
 #[component]

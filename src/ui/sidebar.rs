@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::state::{use_app, Action};
-use crate::console::count_of;
+use crate::kit::text::count_of;
 
 #[component]
 pub fn Sidebar() -> Html {

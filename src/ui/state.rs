@@ -12,13 +12,13 @@ use yew::prelude::*;
 use super::arrivals::{Choice, Pending};
 use super::prefs::{Prefs, Timestamps};
 use super::storage::{Mode, Storage};
+use crate::analysis::{analyze, Dialect};
 use crate::console::Console;
 use crate::designs::loads::{pattern_as, run_pattern_as, Loads};
-use crate::dialect::Dialect;
 use crate::engine::Engine;
 use crate::persist::idb::Idb;
 use crate::persist::Loaded;
-use crate::shell::{parse_command, Shell, TimeFormat, Value};
+use crate::shell::{Shell, TimeFormat};
 
 const READ_ONLY: &str = "this tab is read-only: Rowkey is open for writing in another tab (close it and this tab takes over)";
 
@@ -236,21 +236,11 @@ impl AppState {
     /// The table the last lines of a submission name first, if it exists.
     fn table_of(&self, text: &str) -> Option<String> {
         let console = self.console.borrow();
-        text.lines().rev().take(20).find_map(|line| {
-            if console.dialect == Dialect::Cbt {
-                // cbt names the table right after the command.
-                let name = crate::cbt::split(line).ok()?.into_iter().nth(1)?;
-                let name = String::from_utf8(name).ok()?;
-                return console.shell.engine.exists(&name).then_some(name);
-            }
-            let cmd = parse_command(line).ok()?;
-            match &cmd.args.first()?.value {
-                Value::Str(b) => {
-                    let name = String::from_utf8(b.clone()).ok()?;
-                    console.shell.engine.exists(&name).then_some(name)
-                }
-                _ => None,
-            }
+        // A cbt line is analysed as cbt: the views follow the Bigtable table it names.
+        let accesses = analyze(&[text.to_string()], console.dialect);
+        accesses.iter().rev().find_map(|a| {
+            let name = a.table()?;
+            console.shell.engine.exists(name).then(|| name.to_string())
         })
     }
 

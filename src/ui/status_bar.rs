@@ -39,7 +39,7 @@ pub fn StatusBar() -> Html {
     let usage = storage.usage.map(|(used, _)| {
         format!(
             "tables: {}{}",
-            super::human_bytes(used as u64),
+            crate::kit::text::human_bytes(used as u64),
             if storage.persistent {
                 " · persistent"
             } else {

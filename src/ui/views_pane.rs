@@ -1,4 +1,4 @@
-//! The views as tabs: Keyspace, Hotspots, Regions & read, LSM, Versions. An ARIA tablist: one
+//! The views as tabs: Keyspace, Hotspots, Regions & read, LSM, Versions, Simulate. An ARIA tablist: one
 //! Tab stop on the chosen tab, arrow keys (and Home, End) move between tabs.
 
 use wasm_bindgen::JsCast;
@@ -30,7 +30,14 @@ pub fn use_shown<K: Clone + 'static>(key: K) -> K {
     drawn
 }
 
-const TABS: [&str; 5] = ["Keyspace", "Hotspots", "Regions & read", "LSM", "Versions"];
+const TABS: [&str; 6] = [
+    "Keyspace",
+    "Hotspots",
+    "Regions & read",
+    "LSM",
+    "Versions",
+    "Simulate",
+];
 const VERSIONS_TAB: usize = 4;
 
 #[component]
@@ -112,6 +119,7 @@ pub fn ViewsPane() -> Html {
             {panel(2, html! { <><RegionsView /><ReadView /></> })}
             {panel(3, html! { <LsmView /> })}
             {panel(4, html! { <VersionsView /> })}
+            {panel(5, html! { <super::simulate_view::SimulateView /> })}
         </div>
     }
 }

@@ -1,6 +1,6 @@
 // Benchmark of the explorer's views against the release build (prints figures; not a test).
 //
-//   bash scripts/dev.sh build && node tests/e2e/bench-explorer.mjs [CELLS]
+//   bash scripts/dev.sh bench-build && node tests/e2e/bench-explorer.mjs [CELLS]
 //
 // Loads CELLS (default 1,000,000) cells with `generate`, then after a put, a get, a LIMIT scan,
 // a flush, a compaction and a split prints the script time the keyspace and hotspots views
@@ -9,7 +9,7 @@
 // jump to a key takes to land (Enter to the row in view plus one frame).
 // Goals: 16 ms of view script after a put, get or LIMIT scan; 100 ms after a flush, compaction
 // or split; a scroll p95 of 33 ms; a jump within 100 ms.
-import { serve, launch, openApp, timedCommand } from './harness.mjs';
+import { serve, launch, openApp, timedCommand, BENCH_DIST } from './harness.mjs';
 
 const CELLS = Number(process.argv[2] || 1_000_000);
 const COLUMNS = 4;
@@ -19,7 +19,7 @@ const timed = timedCommand;
 
 const took = "return /Took|row\\(s\\)|written|Created/.test(entry.textContent) && !entry.querySelector('.progress')";
 
-const { server, url } = await serve();
+const { server, url } = await serve(undefined, {}, BENCH_DIST);
 const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 const { page } = await openApp(context, url);

@@ -1,7 +1,7 @@
 // Benchmark of the LSM view and the version stacks against the release build (prints figures;
 // not a test).
 //
-//   bash scripts/dev.sh build && node tests/e2e/bench-lsm.mjs [CELLS]
+//   bash scripts/dev.sh bench-build && node tests/e2e/bench-lsm.mjs [CELLS]
 //
 // Loads CELLS (default 1,000,000) cells with `generate`, then for a put, a get, a flush, a
 // compaction, a major compaction and a split prints the script time the two views spent
@@ -10,7 +10,7 @@
 // time from Enter to the output plus one frame (engine, every view, layout).
 // Goals: at most 16 ms of view script after a put or get, 100 ms after a flush, compaction
 // or split.
-import { serve, launch, openApp, timedCommand } from './harness.mjs';
+import { serve, launch, openApp, timedCommand, BENCH_DIST } from './harness.mjs';
 
 const CELLS = Number(process.argv[2] || 1_000_000);
 const COLUMNS = 10;
@@ -20,7 +20,7 @@ const timed = timedCommand;
 
 const took = "return /Took|row\\(s\\)|written|Created/.test(entry.textContent) && !entry.querySelector('.progress')";
 
-const { server, url } = await serve();
+const { server, url } = await serve(undefined, {}, BENCH_DIST);
 const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 const { page } = await openApp(context, url);

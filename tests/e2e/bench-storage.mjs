@@ -1,6 +1,6 @@
 // Benchmark of Rowkey's engine against JavaScript stores in one page (prints figures; not a test).
 //
-//   bash scripts/dev.sh build && node tests/e2e/bench-storage.mjs [CELLS]
+//   bash scripts/dev.sh bench-build && node tests/e2e/bench-storage.mjs [CELLS]
 //
 // The workload of `benches/engine.rs`: CELLS (default 1,000,000) cells in rows of 10 columns,
 // 26-byte keys counting row, family and qualifier (23-byte rows whose hashed four-hex-digit
@@ -33,7 +33,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { serve, launch, openBench } from './harness.mjs';
+import { serve, launch, openBench, BENCH_DIST } from './harness.mjs';
 
 const CELLS = Number(process.argv[2] || 1_000_000);
 const ROUNDS = 5;
@@ -51,7 +51,7 @@ await build({
 });
 
 const loadBefore = os.loadavg();
-const { server, url } = await serve('/tools/rowkey/', { '/vendor/sql.js/': SQLJS_DIR });
+const { server, url } = await serve('/tools/rowkey/', { '/vendor/sql.js/': SQLJS_DIR }, BENCH_DIST);
 // Precise heap figures and `gc()` for the memory measurements.
 const browser = await launch(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
 const page = await openBench(browser, url);

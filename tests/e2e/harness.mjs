@@ -8,14 +8,24 @@ import { chromium } from 'playwright-core';
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 export const DIST = process.env.ROWKEY_DIST ? path.resolve(process.env.ROWKEY_DIST) : path.join(ROOT, 'dist');
 export const SHOTS = path.join(ROOT, 'target');
+/**
+ * The build the browser benchmarks serve: the release build with the `bench` feature
+ * (`bash scripts/dev.sh bench-build`), whose page has the `rowkeyBench` hook and records the
+ * views' render times; ROWKEY_DIST=DIR serves another.
+ */
+export const BENCH_DIST = process.env.ROWKEY_DIST ? path.resolve(process.env.ROWKEY_DIST) : path.join(ROOT, 'target', 'bench-dist');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
 
 /**
- * Serves dist/ at http://127.0.0.1:PORT/some/sub/path/; `mounts` ({ '/vendor/x/': dir }) serves
- * other directories beside it (the benchmarks' JavaScript stores, never part of dist/).
+ * Serves dist/ (or `dist`) at http://127.0.0.1:PORT/some/sub/path/; `mounts`
+ * ({ '/vendor/x/': dir }) serves other directories beside it (the benchmarks' JavaScript
+ * stores, never part of dist/).
  */
-export async function serve(prefix = '/tools/rowkey/', mounts = {}) {
-  const roots = [[prefix, DIST], ...Object.entries(mounts).map(([p, dir]) => [p, path.resolve(dir)])];
+export async function serve(prefix = '/tools/rowkey/', mounts = {}, dist = DIST) {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    throw new Error(`no build in ${dist}: run bash scripts/dev.sh ${dist === BENCH_DIST ? 'bench-build' : 'build'}`);
+  }
+  const roots = [[prefix, dist], ...Object.entries(mounts).map(([p, dir]) => [p, path.resolve(dir)])];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     const root = roots.find(([p]) => url.pathname.startsWith(p));
@@ -43,11 +53,12 @@ export async function launch(extraArgs = []) {
   });
 }
 
-/** The release build opened with `?bench`, once its `window.rowkeyBench` hook is there. */
+/** The benchmarks' build opened with `?bench`, once its `window.rowkeyBench` hook is there. */
 export async function openBench(browser, url) {
   const page = await browser.newPage();
   await page.goto(`${url}?bench`);
-  await page.waitForFunction(() => typeof window.rowkeyBench?.persist === 'function');
+  await page.waitForFunction(() => typeof window.rowkeyBench?.persist === 'function', null, { timeout: 30_000 })
+    .catch(() => { throw new Error('the page has no rowkeyBench hook: serve a build made with bash scripts/dev.sh bench-build'); });
   return page;
 }
 

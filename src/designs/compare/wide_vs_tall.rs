@@ -9,7 +9,7 @@ use crate::designs::{md5_hex, Script};
 /// whether one user follows another.
 pub(super) fn wide_vs_tall() -> Pair {
     const USERS: u64 = 300;
-    const HISTORY: u64 = 1_500;
+    const HISTORY: u64 = 1_800;
     const NEW: u64 = 200;
     let mut g = Gen::new(23);
     let follows: Vec<(u64, u64)> = (0..HISTORY + NEW)
@@ -74,7 +74,7 @@ pub(super) fn wide_vs_tall() -> Pair {
     Pair {
         id: "wide-vs-tall",
         title: "Wide rows against tall rows for follows",
-        workload: "300 users and 1,500 follows, most of them of a few celebrities; 200 more follows; then the followers of the biggest celebrity, and whether one user follows it.",
+        workload: "300 users and 1,800 follows, most of them of a few celebrities; 200 more follows; then the followers of the biggest celebrity, and whether one user follows it.",
         why: "Wide, a celebrity's followers are one row: one get reads them, but the row never splits, so its region takes the celebrity's share of every write. Tall, each follow is its own small row under a hash of the pair: the writes spread and 'does X follow Y' is one get, while the followers are a prefix scan over as many rows, and every follow pays for a longer key.",
         designs: &["schema.tall-vs-wide", "schema.wide-row-overhead", "follow.tall"],
         write_actions: NEW,

@@ -28,40 +28,15 @@ const SAME_TS: u8 = 0x80;
 /// The bytes of the key after the qualifier: timestamp and type.
 const KEY_TAIL: usize = 9;
 
-pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
+pub(crate) use crate::kit::varint::put as put_varint;
 
-/// Reads a varint at `*at`, moving past it. Lengths under 128 (nearly every length a block
-/// holds) take one byte and the short path.
+/// Reads a varint at `*at`, moving past it (see [`crate::kit::varint::get`]).
 #[inline]
 pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
-    match b.get(*at) {
-        Some(&byte) if byte < 0x80 => {
-            *at += 1;
-            Ok(u64::from(byte))
-        }
-        _ => get_long_varint(b, at),
-    }
-}
-
-fn get_long_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
-    let mut v: u64 = 0;
-    for shift in (0..64).step_by(7) {
-        let byte = *b.get(*at).ok_or(FormatError::Truncated(*at))?;
-        *at += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return Ok(v);
-        }
-    }
-    Err(FormatError::Invalid(format!(
-        "varint too long at byte {at}"
-    )))
+    crate::kit::varint::get(b, at).map_err(|e| match e {
+        crate::kit::varint::VarintError::Truncated(at) => FormatError::Truncated(at),
+        e => FormatError::Invalid(e.to_string()),
+    })
 }
 
 #[inline]

@@ -184,7 +184,7 @@ fn table_attributes(opts: &mut Opts<'_>, desc: &mut TableDescriptor) -> Res<()> 
     let attrs = &mut desc.attributes;
     if let Some(v) = opts.take("MAX_FILESIZE") {
         let n = uint_of(v, "MAX_FILESIZE")?;
-        desc.settings.split_bytes = usize::try_from(n).unwrap_or(usize::MAX);
+        desc.settings.split_bytes = n;
         attrs.insert("MAX_FILESIZE".into(), n.to_string());
     }
     if let Some(v) = opts.take("MEMSTORE_FLUSHSIZE") {
@@ -192,11 +192,11 @@ fn table_attributes(opts: &mut Opts<'_>, desc: &mut TableDescriptor) -> Res<()> 
         if n == 0 {
             return fail("MEMSTORE_FLUSHSIZE must be positive", v.span.clone());
         }
-        desc.settings.flush_bytes = usize::try_from(n).unwrap_or(usize::MAX);
+        desc.settings.flush_bytes = n;
         attrs.insert("MEMSTORE_FLUSHSIZE".into(), n.to_string());
     }
     if let Some(v) = opts.take("COMPACTION_THRESHOLD") {
-        let n = uint_of(v, "COMPACTION_THRESHOLD")? as usize;
+        let n = uint_of(v, "COMPACTION_THRESHOLD")?;
         if n < 2 {
             return fail("COMPACTION_THRESHOLD must be at least 2", v.span.clone());
         }

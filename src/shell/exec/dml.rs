@@ -231,7 +231,7 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
             })?;
             scan.filter = Some(f);
             return match opts.take("MAXLENGTH") {
-                Some(v) => Ok(Some(uint_of(v, "MAXLENGTH")? as usize)),
+                Some(v) => Ok(Some(maxlength(uint_of(v, "MAXLENGTH")?))),
                 None => Ok(None),
             };
         };
@@ -251,7 +251,7 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
         }
     }
     match opts.take("MAXLENGTH") {
-        Some(v) => Ok(Some(uint_of(v, "MAXLENGTH")? as usize)),
+        Some(v) => Ok(Some(maxlength(uint_of(v, "MAXLENGTH")?))),
         None => Ok(None),
     }
 }
@@ -891,4 +891,10 @@ fn mutate_row(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
         .mutate(&name, &row, &mutations)
         .or_else(|e| fail(e.to_string(), list.span.clone()))?;
     Ok(Some(String::new()))
+}
+
+/// A `MAXLENGTH` as a cut in characters: one past what memory can hold cuts nothing, on every
+/// target (a 32-bit browser does not read 4294967298 as 2).
+fn maxlength(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }

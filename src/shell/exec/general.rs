@@ -32,7 +32,7 @@ pub(super) fn run(args: &Args<'_>) -> Res<Reply> {
         "show_filters" => {
             // show_filters.rb: one row per name `ParseFilter.getSupportedFilters` returns.
             args.count(0, 0)?;
-            let mut names = crate::filter::FILTER_NAMES.to_vec();
+            let mut names: Vec<&str> = crate::filter::filter_names().collect();
             names.sort_unstable();
             Ok(Some(names.iter().map(|n| format!("{n}\n")).collect()))
         }

@@ -13,7 +13,7 @@
 
 use super::args::{fail, kind_name, Res};
 use crate::bytes::{to_bytes_binary, to_printable};
-use crate::filter::FILTER_NAMES;
+use crate::filter::{filter_names, is_filter};
 use crate::shell::ast::{Spanned, Value};
 
 /// The package the shell's examples name filters by.
@@ -47,11 +47,11 @@ pub(super) fn filter_text(v: &Spanned) -> Res<String> {
     if class == "FuzzyRowFilter" {
         return fuzzy_row_filter(args, v);
     }
-    if !FILTER_NAMES.contains(&class) {
+    if !is_filter(class) {
         return fail(
             format!(
                 "{class} is not a filter Rowkey has; it has {}",
-                FILTER_NAMES.join(", ")
+                filter_names().collect::<Vec<_>>().join(", ")
             ),
             v.span.clone(),
         );

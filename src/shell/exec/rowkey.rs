@@ -12,6 +12,8 @@ use std::ops::Range;
 use super::args::{bytes_of, columns_of, fail, uint_of, word_of, Args, Opts, Res};
 use super::{unrouted, Ctx, Reply, Step};
 use crate::engine::Mutation;
+use crate::kit::seeded::hash;
+use crate::kit::text::plural;
 use crate::shell::ast::Spanned;
 use crate::shell::commands;
 
@@ -129,14 +131,6 @@ impl Progress {
             plural(self.cells, "cell"),
             self.table
         )
-    }
-}
-
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
     }
 }
 
@@ -271,10 +265,10 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// A cell value of `size` letters and digits, a function of the row number and column.
 fn value(n: u64, column: u64, size: usize) -> Vec<u8> {
     const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
-    let mut state = mix(n ^ column.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut state = hash(n ^ column.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut out = Vec::with_capacity(size);
     while out.len() < size {
-        state = mix(state);
+        state = hash(state);
         for k in 0..12 {
             if out.len() == size {
                 break;
@@ -283,14 +277,6 @@ fn value(n: u64, column: u64, size: usize) -> Vec<u8> {
         }
     }
     out
-}
-
-/// SplitMix64's finalizer: a well-spread 64-bit hash.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// One piece of a key template.
@@ -411,7 +397,7 @@ impl Template {
                 Piece::Decimal { width } => write!(out, "{n:0width$}"),
                 Piece::Hex { width } => write!(out, "{n:0width$x}"),
                 Piece::Salt { digits } => {
-                    let hex = format!("{:016x}", mix(n));
+                    let hex = format!("{:016x}", hash(n));
                     out.extend_from_slice(hex.as_bytes().get(..*digits).unwrap_or_default());
                     Ok(())
                 }

@@ -1,0 +1,91 @@
+//! Simulator benchmark (prints figures, asserts nothing): the workload in
+//! `benches/simulate_workload.json` (a three-field key — a salt bucket of the sensor, a
+//! Zipf-skewed sensor id, a reverse timestamp — plus a sequence; 10,000 operations a second for 24 simulated
+//! hours, 864 million, 16 region servers) played out once; prints the
+//! wall time, the operations it stands for, the samples drawn, the heap's peak (a counting
+//! allocator) and the process's peak resident memory.
+//!
+//!     cargo bench --bench simulate
+//!     cargo bench --profile test-opt --bench simulate     # optimized like the test suite
+
+use std::time::Instant;
+
+use rowkey::simulate::{simulate, Options, Report, Workload};
+
+#[path = "common/counting.rs"]
+mod counting;
+
+/// The process's peak resident set (VmHWM) in kB, where /proc has it.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/simulate_workload.json"
+    );
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return;
+        }
+    };
+    let workload = match Workload::from_json(&text) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return;
+        }
+    };
+    let started = Instant::now();
+    let sim = match simulate(&workload, &Options::default()) {
+        Ok(sim) => sim,
+        Err(e) => {
+            eprintln!("simulate: {e}");
+            return;
+        }
+    };
+    let elapsed = started.elapsed();
+    let report = Report::of(&sim);
+    let table = &sim.tables[0];
+    println!("simulate: 24 simulated hours, 16 region servers, three-field key");
+    println!(
+        "  operations      {:>14.0}  (samples {}, {:.0} operations per sample)",
+        table.totals.ops,
+        table.samples.len(),
+        sim.ops_per_sample
+    );
+    println!(
+        "  rows, bytes     {:>14}  {} bytes",
+        table.totals.rows, table.totals.bytes
+    );
+    println!(
+        "  regions         {:>14}  ({} splits, {} moves)",
+        table.timeline.regions.len() - table.timeline.splits.len(),
+        table.timeline.splits.len(),
+        table.timeline.moves.len()
+    );
+    println!(
+        "  heat grid       {:>14}  ranges x {} steps x {} metrics",
+        table.heat.ranges.len(),
+        table.heat.steps,
+        table.heat.grids.len()
+    );
+    println!("  findings        {:>14}", table.findings.len());
+    println!("  wall time       {:>11.3} s", elapsed.as_secs_f64());
+    println!(
+        "  heap peak       {:>11.1} MB",
+        counting::peak() as f64 / 1_048_576.0
+    );
+    if let Some(kb) = peak_rss_kb() {
+        println!("  peak resident   {:>11.1} MB", kb as f64 / 1024.0);
+    }
+    println!(
+        "  report          {:>11} bytes of JSON",
+        report.to_json().len()
+    );
+}

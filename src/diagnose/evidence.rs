@@ -1,0 +1,131 @@
+//! What the rules read about one table, gathered once from its activity and key index.
+
+use super::{CELL_ROWS, SAMPLE, WINDOW};
+use crate::engine::{Engine, KeyEntry, Op, OpKind, Table};
+
+/// Everything the rules read about one table, gathered once.
+#[derive(Clone, Debug, Default)]
+pub struct Evidence {
+    pub table: String,
+    pub regions: usize,
+    pub rows: usize,
+    /// The last writes (up to [`WINDOW`]), newest first.
+    pub writes: Vec<Op>,
+    /// The last operations of either kind (up to [`WINDOW`]), newest first.
+    pub ops: Vec<Op>,
+    /// Of `writes`, how many fell in each region as the table is now.
+    pub writes_per_region: Vec<u64>,
+    /// Rows sampled evenly over the key order.
+    pub sample: Vec<Vec<u8>>,
+    /// The widest rows, widest first.
+    pub widest: Vec<KeyEntry>,
+    /// The median cells per row in the sample.
+    pub median_cells: u32,
+    /// `(row + family + qualifier bytes, value bytes)` of the cells of a few sampled rows.
+    pub cell_sizes: Vec<(usize, usize)>,
+    /// [`Evidence::many_rows`], worked out once: three rules ask it.
+    many: std::cell::OnceCell<bool>,
+}
+
+impl Evidence {
+    /// The evidence of a table (`None` when it does not exist).
+    pub fn gather(engine: &Engine, table: &str) -> Option<Evidence> {
+        let t = engine.table(table).ok()?;
+        let mut e = Evidence {
+            table: table.to_string(),
+            regions: t.regions.len(),
+            rows: t.keys.row_count(),
+            ..Evidence::default()
+        };
+        if let Some(act) = engine.activity(table) {
+            e.writes = act.last(OpKind::Write, WINDOW).cloned().collect();
+            e.ops = act.ops().rev().take(WINDOW).cloned().collect();
+            e.writes_per_region = act.per_region(t, Some(OpKind::Write), WINDOW).0;
+        }
+        e.sample_keys(t);
+        e.sample_cells(engine);
+        Some(e)
+    }
+
+    fn sample_keys(&mut self, t: &Table) {
+        let n = t.keys.row_count();
+        let step = n.div_ceil(SAMPLE).max(1);
+        let mut cells = Vec::new();
+        for i in (0..n).step_by(step) {
+            if let Some(k) = t.keys.get(i) {
+                self.sample.push(k.key.to_vec());
+                cells.push(k.cells);
+            }
+        }
+        cells.sort_unstable();
+        self.median_cells = cells.get(cells.len() / 2).copied().unwrap_or(0);
+        self.widest = t.keys.widest(3).into_iter().cloned().collect();
+    }
+
+    /// The cells of up to [`CELL_ROWS`] rows spread over the sample, read without touching the
+    /// table's statistics.
+    fn sample_cells(&mut self, engine: &Engine) {
+        let step = self.sample.len().div_ceil(CELL_ROWS).max(1);
+        for key in self.sample.iter().step_by(step) {
+            let Ok(out) = engine.read(&self.table, &mut crate::engine::Scan::get(key)) else {
+                return;
+            };
+            for cell in out.rows.iter().flat_map(|r| &r.cells) {
+                let key_bytes = cell.row.len() + cell.family.len() + cell.qualifier.len();
+                self.cell_sizes.push((key_bytes, cell.value.len()));
+            }
+        }
+    }
+
+    /// Share of the recent writes that went to region `i` (0 without writes).
+    pub fn region_share(&self, i: usize) -> f64 {
+        let n = self.writes.len();
+        if n == 0 {
+            return 0.0;
+        }
+        self.writes_per_region.get(i).copied().unwrap_or(0) as f64 / n as f64
+    }
+
+    /// Whether the recent writes went mostly to different rows (not one row again and again).
+    pub(super) fn many_rows(&self) -> bool {
+        *self.many.get_or_init(|| {
+            let distinct = row_counts(self.writes.iter()).len();
+            distinct * 2 >= self.writes.len()
+        })
+    }
+
+    /// Share of the recent writes whose row was, when written, at the given end of the keys.
+    pub(super) fn end_share(&self, last: bool) -> f64 {
+        let n = self.writes.len();
+        if n == 0 {
+            return 0.0;
+        }
+        let at_end = self
+            .writes
+            .iter()
+            .filter(|w| {
+                if last {
+                    w.place >= 0.999
+                } else {
+                    w.place <= 0.001
+                }
+            })
+            .count();
+        at_end as f64 / n as f64
+    }
+}
+
+/// The rows of single-row operations with how many there were, in key order (sorting beats
+/// hashing ten thousand keys in WebAssembly).
+pub(super) fn row_counts<'a>(ops: impl Iterator<Item = &'a Op>) -> Vec<(&'a [u8], usize)> {
+    let mut rows: Vec<&[u8]> = ops.map(|o| o.start.as_slice()).collect();
+    rows.sort_unstable();
+    let mut out: Vec<(&[u8], usize)> = Vec::new();
+    for row in rows {
+        match out.last_mut() {
+            Some((last, n)) if *last == row => *n += 1,
+            _ => out.push((row, 1)),
+        }
+    }
+    out
+}

@@ -1,0 +1,410 @@
+//! The rules: each a plain function over the [`Evidence`] that finds something or stays
+//! silent, with the numbers that say it.
+
+use std::collections::HashMap;
+
+use super::evidence::row_counts;
+use super::key_shape::{key_time_in, leading_field};
+use super::{Evidence, Finding, HOT_SHARE, MIN_WRITES};
+use crate::engine::{Op, OpKind};
+use crate::kit::text::{human_bytes, thousands};
+
+/// Writes pile up at the end of the key order: a growing key (a timestamp, a sequence).
+pub(super) fn growing_key(e: &Evidence) -> Option<Finding> {
+    if e.writes.len() < MIN_WRITES || !e.many_rows() {
+        return None;
+    }
+    let what = match e.writes.first().and_then(|w| key_time_in(&w.start)) {
+        Some((0, kt)) if !kt.reversed => "the key starts with a timestamp, which only grows",
+        _ => "the key starts with a growing value",
+    };
+    let n = thousands(e.writes.len() as u64);
+    // A row written after every other row lies in the last region, whatever splits came since.
+    let share = e.end_share(true);
+    if e.regions >= 2 {
+        (share >= HOT_SHARE).then(|| Finding {
+            rule: "growing-key",
+            text: format!(
+                "{} % of the last {n} writes went to the last region: {what}. Each split leaves the old rows behind and the new last region takes every write again.",
+                percent(share)
+            ),
+        })
+    } else {
+        (share >= HOT_SHARE).then(|| Finding {
+            rule: "growing-key",
+            text: format!(
+                "{} % of the last {n} writes added a row after every other row: {what}. Once the table splits, only its last region will take writes.",
+                percent(share)
+            ),
+        })
+    }
+}
+
+/// Writes pile up at the start: a decreasing key (a reversed timestamp under one prefix).
+pub(super) fn decreasing_key(e: &Evidence) -> Option<Finding> {
+    if e.writes.len() < MIN_WRITES || !e.many_rows() {
+        return None;
+    }
+    let n = thousands(e.writes.len() as u64);
+    let prefix = common_prefix(e.writes.iter().map(|w| w.start.as_slice()));
+    let under = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " under the one prefix '{}'",
+            crate::bytes::to_printable(&prefix)
+        )
+    };
+    let what = match e.writes.first().and_then(|w| key_time_in(&w.start)) {
+        Some((_, kt)) if kt.reversed => {
+            "the key starts with a reversed timestamp, which only shrinks"
+        }
+        _ => "the key starts with a decreasing value",
+    };
+    let share = e.end_share(false);
+    let place = if e.regions >= 2 {
+        "went to the first region"
+    } else {
+        "added a row before every other row"
+    };
+    if share < HOT_SHARE {
+        // A reversed timestamp after a prefix writes at the start of that prefix's rows.
+        return None;
+    }
+    Some(Finding {
+        rule: "decreasing-key",
+        text: format!(
+            "{} % of the last {n} writes {place}{under}: {what}, so the newest rows always land at the front.",
+            percent(share)
+        ),
+    })
+}
+
+/// The keys begin with one of a handful of values and, under each, the newest row is always
+/// the largest (or the smallest): at most that many places take writes.
+pub(super) fn low_cardinality_prefix(e: &Evidence) -> Option<Finding> {
+    if e.rows < 1000 || e.sample.len() < 100 {
+        return None;
+    }
+    let mut counts: HashMap<&[u8], usize> = HashMap::new();
+    for key in &e.sample {
+        *counts.entry(leading_field(key)?).or_default() += 1;
+    }
+    // Every key must have a leading field before a separator.
+    if counts.values().sum::<usize>() != e.sample.len() || counts.len() > 8 || counts.len() < 1 {
+        return None;
+    }
+    let mut prefixes: Vec<(&[u8], usize)> = counts.into_iter().collect();
+    prefixes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let names: Vec<String> = prefixes
+        .iter()
+        .take(4)
+        .map(|(p, _)| format!("'{}'", crate::bytes::to_printable(p)))
+        .collect();
+    let top = prefixes.first().map(|p| p.1).unwrap_or(0) as f64 / e.sample.len() as f64;
+    // Few prefixes cap the regions that take writes only when each prefix's newest row sits
+    // at one end of its range: what follows the prefix must always grow, or always shrink.
+    // Random suffixes spread a prefix's writes over all of its regions.
+    let prefix_set: Vec<&[u8]> = prefixes.iter().map(|p| p.0).collect();
+    if !suffixes_move_one_way(&e.writes, &prefix_set) {
+        return None;
+    }
+    Some(Finding {
+        rule: "low-cardinality-prefix",
+        text: format!(
+            "All {} rows start with one of only {} values ({}{}), the largest holding {} % of them: rows with one prefix sit together, so at most {} regions share the writes however large the table grows.",
+            thousands(e.rows as u64),
+            prefixes.len(),
+            names.join(", "),
+            if prefixes.len() > 4 { ", …" } else { "" },
+            percent(top),
+            prefixes.len()
+        ),
+    })
+}
+
+/// Whether, write after write (oldest first), the row written under each of `prefixes` was
+/// past every earlier one under that prefix, on the same side nine times in ten over at least
+/// 50 writes: the newest row is always the largest (or always the smallest). A sawtooth or a
+/// shuffle that lands inside the prefix's range does not count, however its steps run.
+fn suffixes_move_one_way(writes: &[Op], prefixes: &[&[u8]]) -> bool {
+    let mut seen: HashMap<&[u8], (&[u8], &[u8])> = HashMap::new();
+    let (mut past_end, mut before_front, mut moves) = (0usize, 0usize, 0usize);
+    for w in writes.iter().rev() {
+        let row = w.start.as_slice();
+        let Some(prefix) = leading_field(row).filter(|p| prefixes.contains(p)) else {
+            continue;
+        };
+        match seen.get_mut(prefix) {
+            None => {
+                seen.insert(prefix, (row, row));
+            }
+            Some((low, high)) => {
+                moves += 1;
+                if row > *high {
+                    past_end += 1;
+                    *high = row;
+                } else if row < *low {
+                    before_front += 1;
+                    *low = row;
+                }
+            }
+        }
+    }
+    moves >= 50 && (past_end.max(before_front) as f64) >= 0.9 * moves as f64
+}
+
+/// One row takes a large share of the traffic.
+pub(super) fn hot_row(e: &Evidence) -> Option<Finding> {
+    if e.ops.len() < MIN_WRITES {
+        return None;
+    }
+    // The most hit row; of rows hit as often, the first in key order.
+    let (row, hits) = row_counts(e.ops.iter().filter(|o| o.stop.is_none()))
+        .into_iter()
+        .fold(None::<(&[u8], usize)>, |best, (row, n)| match best {
+            Some((_, most)) if most >= n => best,
+            _ => Some((row, n)),
+        })?;
+    let share = hits as f64 / e.ops.len() as f64;
+    if share < 0.2 || e.rows < 2 {
+        return None;
+    }
+    Some(Finding {
+        rule: "hot-row",
+        text: format!(
+            "{} % of the last {} operations hit the one row '{}': a row is never split, so one region serves all of them.",
+            percent(share),
+            thousands(e.ops.len() as u64),
+            crate::bytes::to_printable(row)
+        ),
+    })
+}
+
+/// A row with far more cells than its neighbours that is still being written.
+pub(super) fn wide_row(e: &Evidence) -> Option<Finding> {
+    let widest = e.widest.first()?;
+    let median = e.median_cells.max(1);
+    if widest.cells < 1000 || widest.cells < median.saturating_mul(50) {
+        return None;
+    }
+    let into = e
+        .writes
+        .iter()
+        .filter(|w| w.start.as_slice() == &*widest.key)
+        .count();
+    let growing = if into > 0 {
+        format!(
+            ", and {} % of the last {} writes added to it: it grows without bound, and a row is never split, so its region cannot shed it",
+            percent(into as f64 / e.writes.len().max(1) as f64),
+            thousands(e.writes.len() as u64)
+        )
+    } else {
+        ": a row is never split, so its region cannot shed it".to_string()
+    };
+    Some(Finding {
+        rule: "wide-row",
+        text: format!(
+            "Row '{}' holds {} cells ({}) where the median row holds {}{growing}.",
+            crate::bytes::to_printable(&widest.key),
+            thousands(u64::from(widest.cells)),
+            human_bytes(widest.bytes),
+            thousands(u64::from(e.median_cells))
+        ),
+    })
+}
+
+/// Writes go to the end (or the front) of only a few key prefixes: `com.bigshop/item/<n>`,
+/// `cpu#<ts>`. However the table splits, each prefix's newest rows sit in one region, so no
+/// more regions than prefixes take the writes (the few-domains hotspot). Writes at the end of
+/// the whole table are [`growing_key`]'s, at its start [`decreasing_key`]'s.
+pub(super) fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
+    if e.writes.len() < MIN_WRITES
+        || !e.many_rows()
+        || e.end_share(true) >= HOT_SHARE
+        || e.end_share(false) >= HOT_SHARE
+    {
+        return None;
+    }
+    // Per prefix (the key without its trailing number): writes, and how the number moved
+    // from one write to the next, oldest first.
+    #[derive(Default)]
+    struct Run {
+        writes: usize,
+        last: Option<u64>,
+        up: usize,
+        down: usize,
+    }
+    let mut runs: HashMap<&[u8], Run> = HashMap::new();
+    for w in e.writes.iter().rev() {
+        let Some((prefix, n)) = trailing_number(&w.start) else {
+            continue;
+        };
+        let run = runs.entry(prefix).or_default();
+        run.writes += 1;
+        match run.last {
+            Some(prev) if n > prev => run.up += 1,
+            Some(prev) if n < prev => run.down += 1,
+            _ => {}
+        }
+        run.last = Some(n);
+    }
+    let mut top: Vec<(&[u8], Run)> = runs.into_iter().collect();
+    top.sort_by(|a, b| b.1.writes.cmp(&a.1.writes).then(a.0.cmp(b.0)));
+    top.truncate(4);
+    let n = e.writes.len();
+    let in_top: usize = top.iter().map(|t| t.1.writes).sum();
+    let (up, down): (usize, usize) = top
+        .iter()
+        .fold((0, 0), |a, t| (a.0 + t.1.up, a.1 + t.1.down));
+    let moves = in_top.saturating_sub(top.len());
+    if (in_top as f64) < HOT_SHARE * n as f64 || moves < 50 {
+        return None;
+    }
+    let rising = up as f64 >= 0.9 * moves as f64;
+    if !rising && (down as f64) < 0.9 * moves as f64 {
+        return None;
+    }
+    // Only the prefixes whose number moves that way.
+    top.retain(|(_, r)| {
+        if rising {
+            r.up >= r.down
+        } else {
+            r.down >= r.up
+        }
+    });
+    let in_top: usize = top.iter().map(|t| t.1.writes).sum();
+    if (in_top as f64) < HOT_SHARE * n as f64 {
+        return None;
+    }
+    let names: Vec<String> = top
+        .iter()
+        .map(|(p, _)| format!("'{}'", crate::bytes::to_printable(p)))
+        .collect();
+    let busiest = top.first().map_or(0, |t| t.1.writes) as f64 / n as f64;
+    let (place, how) = if rising {
+        ("the end", "the number after it grows")
+    } else {
+        (
+            "the front",
+            "the number after it shrinks (a reversed time or id)",
+        )
+    };
+    let k = top.len();
+    Some(Finding {
+        rule: "growing-within-prefix",
+        text: format!(
+            "{} % of the last {} writes went to {place} of only {k} key prefix{} ({}), the busiest taking {} %: under each prefix {how}, so each prefix's newest rows sit in one region, and at most {k} region{} take the writes however the table splits.",
+            percent(in_top as f64 / n as f64),
+            thousands(n as u64),
+            if k == 1 { "" } else { "es" },
+            names.join(", "),
+            percent(busiest),
+            if k == 1 { "" } else { "s" },
+        ),
+    })
+}
+
+/// Keys start with a short salt bucket, then a number or a time (`3-1700000000123`): the
+/// writes spread over the buckets, and a range of the number is one scan per bucket.
+pub(super) fn salted_fan_out(e: &Evidence) -> Option<Finding> {
+    if e.sample.len() < 100 {
+        return None;
+    }
+    let mut buckets: std::collections::BTreeSet<&[u8]> = std::collections::BTreeSet::new();
+    for key in &e.sample {
+        let field = leading_field(key).filter(|f| f.len() <= 3)?;
+        let rest = key.get(field.len() + 1..)?;
+        if rest.iter().take_while(|b| b.is_ascii_digit()).count() < 6 {
+            return None;
+        }
+        buckets.insert(field);
+    }
+    let n = buckets.len();
+    if !(2..=64).contains(&n) {
+        return None;
+    }
+    let show = |b: &&[u8]| format!("'{}'", crate::bytes::to_printable(b));
+    let (first, last) = (buckets.first().map(show)?, buckets.last().map(show)?);
+    // Range reads lately: a salted range read is a scan per bucket.
+    let ranges = e
+        .ops
+        .iter()
+        .filter(|o| o.kind == OpKind::Read && o.stop.is_some())
+        .count();
+    let lately = if ranges > 0 {
+        format!(
+            " Of the last operations, {} were range reads.",
+            thousands(ranges as u64)
+        )
+    } else {
+        String::new()
+    };
+    Some(Finding {
+        rule: "salted-fan-out",
+        text: format!(
+            "Every row starts with one of {n} salt buckets ({first} to {last}) before a number or time: writes of consecutive numbers spread over {n} places, but reading a range of them takes {n} scans, one per bucket, whose rows the client merges.{lately}"
+        ),
+    })
+}
+
+/// The cells carry more key than value: each cell stores its row key, family and qualifier
+/// again (plus 20 bytes of KeyValue framing), so long names multiply the table's size.
+pub(super) fn cell_overhead(e: &Evidence) -> Option<Finding> {
+    if e.cell_sizes.len() < 20 {
+        return None;
+    }
+    let cells = e.cell_sizes.len() as f64;
+    let key: f64 = e.cell_sizes.iter().map(|c| c.0 as f64).sum::<f64>() / cells
+        + crate::engine::KEYVALUE_FRAMING as f64;
+    let value: f64 = e.cell_sizes.iter().map(|c| c.1 as f64).sum::<f64>() / cells;
+    if key < 40.0 || key < 3.0 * value.max(1.0) {
+        return None;
+    }
+    Some(Finding {
+        rule: "cell-overhead",
+        text: format!(
+            "A cell here stores {:.0} bytes of row key, family, qualifier and KeyValue framing for {:.0} bytes of value ({:.1}× the value, over {} sampled cells): every cell repeats them. Shorter family and qualifier names, shorter keys, or several values packed into one cell shrink every cell.",
+            key,
+            value,
+            key / value.max(1.0),
+            thousands(e.cell_sizes.len() as u64)
+        ),
+    })
+}
+
+/// A key split into the bytes before its trailing decimal number and that number (1 to 19
+/// digits), when it ends in one.
+fn trailing_number(key: &[u8]) -> Option<(&[u8], u64)> {
+    let digits = key.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 19 {
+        return None;
+    }
+    let at = key.len() - digits;
+    let n = std::str::from_utf8(key.get(at..)?).ok()?.parse().ok()?;
+    Some((key.get(..at)?, n))
+}
+
+fn common_prefix<'a>(mut keys: impl Iterator<Item = &'a [u8]>) -> Vec<u8> {
+    let Some(first) = keys.next() else {
+        return Vec::new();
+    };
+    let mut len = first.len();
+    for k in keys {
+        len = first
+            .iter()
+            .zip(k)
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if len == 0 {
+            break;
+        }
+    }
+    first.get(..len).unwrap_or(&[]).to_vec()
+}
+
+/// A share as a whole percentage.
+fn percent(share: f64) -> String {
+    format!("{:.0}", share * 100.0)
+}

@@ -1,0 +1,34 @@
+//! What the page shows of a simulation, as plain data: the Key Visualizer's heatmap (key
+//! ranges × simulated time, drilled into key prefixes and zoomed in time), the regions of a
+//! moment in the manner of `hbtop`, two tables side by side, the workload form's edits, and
+//! the run in steps that the page interleaves with its frames. Nothing here touches the DOM,
+//! so native tests drive all of it; the components in `ui/` only draw it.
+//!
+//! ```
+//! use rowkey::keyvis::{Job, Scope};
+//! use rowkey::simulate::{gallery, Metric, Options};
+//! let workload = gallery::workload("schema.sequential-ids").unwrap();
+//! let mut job = Job::new(workload, Options::default());
+//! while job.step().is_some() {}
+//! let sim = job.finish().unwrap();
+//! let view = Scope::whole(&sim.tables[0]).heat(&sim.tables[0], 64);
+//! assert_eq!(view.steps, sim.steps);
+//! assert!(view.ranges.len() <= 64);
+//! # let _ = Metric::Writes;
+//! ```
+
+mod compare;
+mod form;
+mod heatmap;
+mod job;
+mod pairs;
+mod regions;
+
+pub use compare::{side_by_side, verdict, HourPair};
+pub use form::{apply, starter, FieldKind, FormAction, OpKind};
+pub use heatmap::{
+    grid_pixels, lanes, prefixes, split_marks, summary_rows, Provenance, Scope, SplitMark, Window,
+};
+pub use job::Job;
+pub use pairs::pair_workload;
+pub use regions::{rows_at, RegionColumn, RegionRow, RegionSort};

@@ -1,0 +1,386 @@
+//! The heatmap as the page draws it: a scope of the key space (the whole table, or a key
+//! prefix drilled into), a window of simulated time, the grid recounted over the scope's own
+//! ranges of about equal rows, its pixels, the splits inside it, a lane per region server and
+//! the same figures as text.
+
+use crate::bytes::to_printable;
+use crate::simulate::heat::{equal_row_ranges, range_of};
+use crate::simulate::{Heat, Metric, Sample, TableRun, Timeline};
+
+/// A part of the key space: `[start, end)` (`end` empty: the table's end), with the path of
+/// prefixes that led there. The default is the whole table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scope {
+    pub start: Vec<u8>,
+    pub end: Vec<u8>,
+    /// The prefixes drilled into, outermost first (empty: the whole table).
+    pub path: Vec<Vec<u8>>,
+}
+
+impl Scope {
+    /// The whole table.
+    pub fn whole(_run: &TableRun) -> Scope {
+        Scope {
+            start: Vec::new(),
+            end: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The keys that start with `prefix`, one level deeper than `self`.
+    pub fn into_prefix(&self, prefix: &[u8]) -> Scope {
+        let mut path = self.path.clone();
+        path.push(prefix.to_vec());
+        Scope {
+            start: prefix.to_vec(),
+            end: successor(prefix),
+            path,
+        }
+    }
+
+    /// One level up (the whole table from the first level).
+    pub fn up(&self) -> Scope {
+        let mut path = self.path.clone();
+        path.pop();
+        match path.last() {
+            Some(p) => Scope {
+                start: p.clone(),
+                end: successor(p),
+                path,
+            },
+            None => Scope {
+                start: Vec::new(),
+                end: Vec::new(),
+                path,
+            },
+        }
+    }
+
+    /// Whether `key` is inside.
+    pub fn holds(&self, key: &[u8]) -> bool {
+        key >= self.start.as_slice() && (self.end.is_empty() || key < self.end.as_slice())
+    }
+
+    /// The scope as HBase prints keys: `[start, end)`.
+    pub fn label(&self) -> String {
+        if self.path.is_empty() {
+            "the whole table".into()
+        } else {
+            format!("keys starting {}", to_printable(&self.start))
+        }
+    }
+
+    /// The heat model of the scope: up to `count` ranges of about equal rows inside it, every
+    /// metric recounted from the run's samples there; the read and write pressure from the
+    /// regions that overlap it.
+    pub fn heat(&self, run: &TableRun, count: usize) -> Heat {
+        let steps = run.heat.steps;
+        if self.path.is_empty() && count >= run.heat.ranges.len() {
+            return run.heat.clone();
+        }
+        let inside: Vec<Sample> = run
+            .samples
+            .iter()
+            .filter(|s| self.holds(s.key(&run.keys)))
+            .cloned()
+            .collect();
+        let mut ranges = equal_row_ranges(&inside, &run.keys, count);
+        if let Some(first) = ranges.first_mut() {
+            first.start = self.start.clone();
+        }
+        if let Some(last) = ranges.last_mut() {
+            last.end = self.end.clone();
+        }
+        let timeline = self.timeline(&run.timeline);
+        Heat::over(ranges, &inside, &run.keys, &timeline, steps)
+    }
+
+    /// The timeline with, per step, only the regions that overlap the scope.
+    fn timeline(&self, timeline: &Timeline) -> Timeline {
+        let overlaps = |id: u32| {
+            timeline.regions.get(id as usize).is_some_and(|r| {
+                (r.end_key.is_empty() || r.end_key.as_slice() > self.start.as_slice())
+                    && (self.end.is_empty() || r.start_key.as_slice() < self.end.as_slice())
+            })
+        };
+        Timeline {
+            regions: timeline.regions.clone(),
+            splits: Vec::new(),
+            moves: Vec::new(),
+            steps: timeline
+                .steps
+                .iter()
+                .map(|regions| {
+                    regions
+                        .iter()
+                        .filter(|f| overlaps(f.region))
+                        .cloned()
+                        .collect()
+                })
+                .collect(),
+            step_ms: timeline.step_ms,
+        }
+    }
+}
+
+/// The smallest key after every key starting with `prefix` (empty: none, the table's end).
+fn successor(prefix: &[u8]) -> Vec<u8> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return end;
+        }
+    }
+    Vec::new()
+}
+
+/// The steps on show: `[first, end)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub first: usize,
+    pub end: usize,
+}
+
+impl Window {
+    /// Every step.
+    pub fn all(steps: usize) -> Window {
+        Window {
+            first: 0,
+            end: steps.max(1),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.first).max(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.first
+    }
+
+    /// Half as long, centred on `at` (at least 8 steps).
+    pub fn zoom_in(&self, at: usize) -> Window {
+        let len = (self.len() / 2).max(8).min(self.len());
+        let first = at.saturating_sub(len / 2).max(self.first);
+        let first = first.min(self.end.saturating_sub(len));
+        Window {
+            first,
+            end: first + len,
+        }
+    }
+
+    /// Twice as long, centred as before, within `steps`.
+    pub fn zoom_out(&self, steps: usize) -> Window {
+        let len = (self.len() * 2).min(steps.max(1));
+        let mid = self.first + self.len() / 2;
+        let first = mid.saturating_sub(len / 2).min(steps.saturating_sub(len));
+        Window {
+            first,
+            end: first + len,
+        }
+    }
+}
+
+/// Which figures are counted and which estimated, for the page to say.
+pub struct Provenance;
+
+impl Provenance {
+    /// One sentence per kind of figure.
+    pub fn sentences(ops_per_sample: f64) -> [String; 2] {
+        [
+            "Counted: each operation's total in each step (its rate integrated over the step) and the bytes each write adds.".to_string(),
+            format!(
+                "Estimated from weighted samples (one per {} operations): where in the key space the operations fell (every cell of the heatmap), the regions' figures and sizes, the split points, the pressures and the findings.",
+                crate::designs::lesson::number(ops_per_sample.max(1.0).round())
+            ),
+        ]
+    }
+
+    /// Whether the metric's per-range values are estimated (all are: the key of each operation
+    /// is drawn by sample); its total over the key space is counted for the operation metrics.
+    pub fn of(metric: Metric) -> &'static str {
+        match metric {
+            Metric::Operations | Metric::Reads | Metric::Writes | Metric::BytesWritten => {
+                "total per step counted, spread over the key ranges by sample"
+            }
+            Metric::RowsRead | Metric::RowsReturned | Metric::DataSize => "estimated from samples",
+            Metric::ReadPressure | Metric::WritePressure => {
+                "estimated: a region's sampled rate over its server's capacity"
+            }
+        }
+    }
+}
+
+/// A colour ramp for a heat value in 0..=1: dark blue (none), through red, to pale yellow (the
+/// largest in view), as Key Visualizer draws it.
+fn ramp(t: f64) -> [u8; 4] {
+    if t <= 0.0 {
+        return [18, 22, 48, 255];
+    }
+    let t = t.clamp(0.0, 1.0).sqrt();
+    const STOPS: [(f64, [f64; 3]); 4] = [
+        (0.0, [40.0, 30.0, 110.0]),
+        (0.4, [190.0, 40.0, 70.0]),
+        (0.75, [245.0, 150.0, 40.0]),
+        (1.0, [255.0, 250.0, 200.0]),
+    ];
+    let mut i = 0;
+    while i + 2 < STOPS.len() && t > STOPS[i + 1].0 {
+        i += 1;
+    }
+    let (a, ca) = STOPS[i];
+    let (b, cb) = STOPS[i + 1];
+    let f = ((t - a) / (b - a)).clamp(0.0, 1.0);
+    let c = |k: usize| (ca[k] + (cb[k] - ca[k]) * f).round() as u8;
+    [c(0), c(1), c(2), 255]
+}
+
+/// The RGBA pixels of `rows` × `cols` values (`values[row * stride + first + col]`), one pixel
+/// per value, brightness relative to the largest in view. Returns the pixels and that largest
+/// value.
+pub fn grid_pixels(values: &[f64], rows: usize, stride: usize, window: Window) -> (Vec<u8>, f64) {
+    let cols = window.len();
+    let at = |r: usize, c: usize| {
+        values
+            .get(r * stride + window.first + c)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let mut max = 0.0f64;
+    for r in 0..rows {
+        for c in 0..cols {
+            max = max.max(at(r, c));
+        }
+    }
+    let mut out = Vec::with_capacity(rows * cols * 4);
+    for r in 0..rows {
+        for c in 0..cols {
+            let t = if max > 0.0 { at(r, c) / max } else { 0.0 };
+            out.extend_from_slice(&ramp(t));
+        }
+    }
+    (out, max)
+}
+
+/// Per region server, per step: the sum of its regions' `metric` pressure (reads or writes
+/// per second over one server's capacity), read from the timeline.
+pub fn lanes(timeline: &Timeline, servers: u32, metric: Metric) -> Vec<Vec<f64>> {
+    let mut out = vec![vec![0.0; timeline.steps.len()]; servers as usize];
+    for (step, regions) in timeline.steps.iter().enumerate() {
+        for f in regions {
+            let v = match metric {
+                Metric::ReadPressure | Metric::Reads | Metric::RowsRead | Metric::RowsReturned => {
+                    f.read_pressure
+                }
+                Metric::Operations => f.read_pressure + f.write_pressure,
+                _ => f.write_pressure,
+            };
+            if let Some(lane) = out.get_mut(f.server as usize) {
+                lane[step] += v;
+            }
+        }
+    }
+    out
+}
+
+/// A split as the heatmap draws it: from its step on, a boundary below range `range`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitMark {
+    pub step: usize,
+    /// The range the split key falls in (the line is drawn at its top).
+    pub range: usize,
+    /// The key as HBase prints it.
+    pub key: String,
+    pub at_ms: u64,
+}
+
+/// The splits whose keys fall in the heat model's key space (its first range to its last).
+pub fn split_marks(timeline: &Timeline, heat: &Heat, scope: &Scope) -> Vec<SplitMark> {
+    let starts: Vec<&[u8]> = heat.ranges.iter().map(|r| r.start.as_slice()).collect();
+    timeline
+        .splits
+        .iter()
+        .filter(|s| scope.holds(&s.key))
+        .map(|s| SplitMark {
+            step: (s.at_ms / timeline.step_ms.max(1)) as usize,
+            range: range_of(&starts, &s.key),
+            key: to_printable(&s.key),
+            at_ms: s.at_ms,
+        })
+        .collect()
+}
+
+/// The next level of key prefixes inside `scope`: where the samples' keys share the fields
+/// before their first per-row field, those fields; otherwise one byte beyond what every key in
+/// the scope shares. Each with the operations under it, busiest first, at most `count`.
+pub fn prefixes(run: &TableRun, scope: &Scope, count: usize) -> Vec<(Vec<u8>, f64)> {
+    let inside: Vec<&Sample> = run
+        .samples
+        .iter()
+        .filter(|s| scope.holds(s.key(&run.keys)))
+        .collect();
+    let Some(first) = inside.first() else {
+        return Vec::new();
+    };
+    let first_key = first.key(&run.keys);
+    let common = inside.iter().fold(first_key.len(), |n, s| {
+        let k = s.key(&run.keys);
+        k.iter()
+            .zip(first_key)
+            .take(n)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    let depth = scope.start.len().max(common);
+    let mut groups: std::collections::BTreeMap<&[u8], f64> = std::collections::BTreeMap::new();
+    for s in &inside {
+        let key = s.key(&run.keys);
+        let field_end = [s.entity_end as usize, s.prefix_end as usize]
+            .into_iter()
+            .filter(|&e| e > depth)
+            .min();
+        let end = field_end.unwrap_or(depth + 1).min(key.len());
+        if end <= scope.start.len() {
+            continue;
+        }
+        *groups.entry(&key[..end]).or_insert(0.0) += if s.weight > 0.0 { s.weight } else { 0.0 };
+    }
+    let mut out: Vec<(Vec<u8>, f64)> = groups.into_iter().map(|(k, v)| (k.to_vec(), v)).collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.truncate(count);
+    out
+}
+
+/// The figures of the heatmap as text, for screen readers and tests: per range (up to
+/// `count`, the busiest first), its first key, its total over the window and its peak step.
+pub fn summary_rows(
+    heat: &Heat,
+    metric: Metric,
+    window: Window,
+    count: usize,
+) -> Vec<(String, f64, usize)> {
+    let mut rows: Vec<(String, f64, usize)> = (0..heat.ranges.len())
+        .map(|r| {
+            let values =
+                (window.first..window.end.min(heat.steps)).map(|s| (s, heat.value(metric, r, s)));
+            let (mut total, mut peak, mut peak_at) = (0.0, f64::MIN, window.first);
+            for (s, v) in values {
+                if v > peak {
+                    peak = v;
+                    peak_at = s;
+                }
+                total = match metric {
+                    Metric::DataSize | Metric::ReadPressure | Metric::WritePressure => {
+                        f64::max(total, v)
+                    }
+                    _ => total + v,
+                };
+            }
+            (heat.ranges[r].label(), total, peak_at)
+        })
+        .collect();
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    rows.truncate(count);
+    rows
+}

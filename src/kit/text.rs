@@ -1,0 +1,80 @@
+//! Numbers and counts as a person reads them: `10,000`, `3.4 KB`, `2 cells`.
+
+/// A count with its thousands separated by commas: `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Bytes in binary units as a person reads them: `62 B`, `3.4 KB`, `1.2 MB`, `10.0 GB`.
+pub fn human_bytes(n: u64) -> String {
+    const KB: u64 = 1 << 10;
+    const MB: u64 = 1 << 20;
+    const GB: u64 = 1 << 30;
+    match n {
+        n if n >= GB => format!("{:.1} GB", n as f64 / GB as f64),
+        n if n >= MB => format!("{:.1} MB", n as f64 / MB as f64),
+        n if n >= KB => format!("{:.1} KB", n as f64 / KB as f64),
+        n => format!("{n} B"),
+    }
+}
+
+/// The noun for `n` of it: `cell` for one, `cells` otherwise (`es` after `s`, `sh`, `ch` and
+/// `x`: `batches`, `indexes`).
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        noun.to_string()
+    } else if ["s", "sh", "ch", "x"].iter().any(|end| noun.ends_with(end)) {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
+    }
+}
+
+/// A count and its noun: `1 cell`, `1,024 cells`.
+pub fn count_of(n: u64, noun: &str) -> String {
+    format!("{} {}", thousands(n), plural(n, noun))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(10_000), "10,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+    }
+
+    #[test]
+    fn bytes_in_binary_units() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1024), "1.0 KB");
+        assert_eq!(human_bytes(3_482), "3.4 KB");
+        assert_eq!(human_bytes(1_048_576), "1.0 MB");
+        assert_eq!(human_bytes(10 << 30), "10.0 GB");
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "cell"), "cell");
+        assert_eq!(plural(0, "cell"), "cells");
+        assert_eq!(plural(2, "batch"), "batches");
+        assert_eq!(plural(2, "flush"), "flushes");
+        assert_eq!(plural(3, "pass"), "passes");
+        assert_eq!(count_of(1, "row"), "1 row");
+        assert_eq!(count_of(1_024, "cell"), "1,024 cells");
+    }
+}

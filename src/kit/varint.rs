@@ -1,0 +1,97 @@
+//! LEB128 varints: an unsigned number seven bits a byte, low bits first, the top bit set on
+//! every byte but the last. Numbers under 128 take one byte. Block files and the storage codec
+//! both write their lengths and counts this way.
+
+use thiserror::Error;
+
+/// Why a varint could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum VarintError {
+    /// The bytes ended inside the varint; the offset is where the next byte should have been.
+    #[error("truncated at byte {0}")]
+    Truncated(usize),
+    /// More than ten bytes, or a tenth byte holding more than the 64th bit.
+    #[error("varint too long at byte {0}")]
+    TooLong(usize),
+}
+
+/// Appends `v` to `out`.
+pub fn put(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a varint at `*at`, moving past it. Numbers under 128 (nearly every length) take the
+/// short path.
+#[inline]
+pub fn get(b: &[u8], at: &mut usize) -> Result<u64, VarintError> {
+    match b.get(*at) {
+        Some(&byte) if byte < 0x80 => {
+            *at += 1;
+            Ok(u64::from(byte))
+        }
+        _ => get_long(b, at),
+    }
+}
+
+fn get_long(b: &[u8], at: &mut usize) -> Result<u64, VarintError> {
+    let mut v: u64 = 0;
+    for shift in (0..64).step_by(7) {
+        let byte = *b.get(*at).ok_or(VarintError::Truncated(*at))?;
+        *at += 1;
+        if shift == 63 && byte > 1 {
+            return Err(VarintError::TooLong(*at));
+        }
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return Ok(v);
+        }
+    }
+    Err(VarintError::TooLong(*at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_byte_counts() -> Result<(), VarintError> {
+        for (v, len) in [
+            (0u64, 1usize),
+            (127, 1),
+            (128, 2),
+            (300, 2),
+            (16_383, 2),
+            (16_384, 3),
+            (u64::MAX, 10),
+        ] {
+            let mut out = Vec::new();
+            put(&mut out, v);
+            assert_eq!(out.len(), len, "{v}");
+            let mut at = 0;
+            assert_eq!(get(&out, &mut at)?, v);
+            assert_eq!(at, len);
+        }
+        let mut out = Vec::new();
+        put(&mut out, 300);
+        assert_eq!(out, [0xac, 0x02]);
+        Ok(())
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let mut at = 0;
+        assert_eq!(get(&[0x80, 0x80], &mut at), Err(VarintError::Truncated(2)));
+        let mut at = 0;
+        assert_eq!(get(&[], &mut at), Err(VarintError::Truncated(0)));
+        let mut at = 0;
+        assert_eq!(get(&[0xff; 11], &mut at), Err(VarintError::TooLong(10)));
+        let mut at = 0;
+        let mut ten = vec![0xff; 9];
+        ten.push(0x02);
+        assert_eq!(get(&ten, &mut at), Err(VarintError::TooLong(10)));
+    }
+}

@@ -1,0 +1,114 @@
+//! Activity, stored beside the catalog.
+//!
+//! The explorer's activity history (the engine's bounded per-table model) changes with every
+//! read and write; it is stored in its own object store so the catalog stays small: a head
+//! record per table and its operations in chunks ([`ActivityWrites`]). `Saver::encode_activity`
+//! and `join_activity` are the only places that know how.
+//! /// Puts the stored histories back into a restored engine: each table's head with the
+//! /// operations of its chunks. Returns what the store holds of each (so the first checkpoint
+//! /// writes only what changes); a damaged record is reported and its history starts again (a
+//! /// damaged chunk loses only its operations).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::engine::{Activity, Engine, Op};
+use crate::persist::codec::{decode_json_record, BlobKind};
+use serde::{Deserialize, Serialize};
+
+pub(super) type ActivityMarker = (u64, u64, usize, Option<u64>);
+
+/// Operations per stored chunk of a history.
+pub const OPS_PER_CHUNK: u64 = 4096;
+
+pub(super) fn chunk_key(table: &str, chunk: u64) -> String {
+    format!("{table}#{chunk:012}")
+}
+
+/// A chunk of a history's operations, numbered from `first`.
+#[derive(Serialize, Deserialize)]
+pub(super) struct OpsChunk {
+    pub(super) first: u64,
+    pub(super) ops: Vec<Op>,
+}
+
+/// What the saver last stored of one table's history.
+#[derive(Clone, Debug, Default)]
+pub(super) struct StoredHistory {
+    pub(super) marker: Option<ActivityMarker>,
+    /// Operations numbered below this are stored.
+    pub(super) upto: u64,
+    pub(super) chunks: BTreeSet<u64>,
+}
+
+pub(super) fn join_activity(
+    engine: &mut Engine,
+    records: &BTreeMap<String, Vec<u8>>,
+    problems: &mut Vec<String>,
+) -> BTreeMap<String, StoredHistory> {
+    let mut heads: BTreeMap<&str, &[u8]> = BTreeMap::new();
+    let mut chunks: BTreeMap<&str, Vec<(u64, &[u8])>> = BTreeMap::new();
+    for (key, bytes) in records {
+        match key.split_once('#') {
+            None => {
+                heads.insert(key.as_str(), bytes.as_slice());
+            }
+            Some((table, n)) => match n.parse::<u64>() {
+                Ok(n) => chunks.entry(table).or_default().push((n, bytes.as_slice())),
+                Err(_) => problems.push(format!(
+                    "the activity record {key:?} is not Rowkey's; left alone"
+                )),
+            },
+        }
+    }
+    let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
+    for (table, mut parts) in chunks {
+        parts.sort_unstable_by_key(|p| p.0);
+        stored.insert(
+            table.to_string(),
+            StoredHistory {
+                chunks: parts.iter().map(|p| p.0).collect(),
+                ..StoredHistory::default()
+            },
+        );
+    }
+    for (table, bytes) in heads {
+        let head = decode_json_record::<Activity>(BlobKind::Activity, bytes);
+        let head = match head {
+            Ok(h) => h,
+            Err(e) => {
+                problems.push(format!(
+                    "the activity history of table {table} is damaged ({e}); it starts again"
+                ));
+                continue;
+            }
+        };
+        let end = head.recorded();
+        let mut ops = Vec::new();
+        let mut next = 0u64;
+        // Chunk keys sort by number ('$' follows '#').
+        for (key, bytes) in records.range(format!("{table}#")..format!("{table}$")) {
+            let chunk = decode_json_record::<OpsChunk>(BlobKind::Activity, bytes);
+            match chunk {
+                Ok(c) => {
+                    for (i, op) in c.ops.into_iter().enumerate() {
+                        let seq = c.first + i as u64;
+                        if seq >= next && seq < end {
+                            ops.push(op);
+                            next = seq + 1;
+                        }
+                    }
+                }
+                Err(e) => problems.push(format!(
+                    "a part of the activity history of table {table} ({key}) is damaged ({e}); the rest is kept"
+                )),
+            }
+        }
+        engine.restore_activity(table, head.with_ops(ops));
+        if let Some(a) = engine.activity(table) {
+            let entry = stored.entry(table.to_string()).or_default();
+            entry.marker = Some(a.marker());
+            entry.upto = a.recorded();
+        }
+    }
+    stored
+}

@@ -1,0 +1,309 @@
+//! The stored records, as read back, and loading an engine from them.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use super::*;
+use crate::engine::{Catalog, Engine, Run};
+use crate::persist::codec::{
+    catalog_from_value, decode_catalog_value, decode_groups, decode_stored_run, BlobKind, RunPlace,
+};
+
+/// The stored records, as read back.
+#[derive(Clone, Debug, Default)]
+pub struct StoredRecords {
+    /// Catalog records by generation.
+    pub catalogs: BTreeMap<u64, Vec<u8>>,
+    /// Memstore snapshots by generation.
+    pub memstores: BTreeMap<u64, Vec<u8>>,
+    pub runs: BTreeMap<u64, Vec<u8>>,
+    /// Log records in key order.
+    pub wal: BTreeMap<WalKey, Vec<u8>>,
+    /// Activity history records by table.
+    pub activity: BTreeMap<String, Vec<u8>>,
+    /// Records the reader could not make sense of (a key or value of the wrong type).
+    pub unreadable: Vec<String>,
+}
+
+impl StoredRecords {
+    /// Applies a plan the way the IndexedDB backend does, all of it (native tests use this as
+    /// the store).
+    pub fn apply(&mut self, plan: &SavePlan) {
+        if plan.clear_all {
+            *self = StoredRecords::default();
+        }
+        for (id, bytes) in &plan.put_runs {
+            self.runs.insert(*id, bytes.clone());
+        }
+        for id in &plan.delete_runs {
+            self.runs.remove(id);
+        }
+        if let Some(c) = &plan.checkpoint {
+            self.catalogs.insert(c.generation, c.catalog.clone());
+            self.memstores.insert(c.generation, c.memstores.clone());
+        }
+        for g in &plan.delete_generations {
+            self.catalogs.remove(g);
+            self.memstores.remove(g);
+        }
+        if let Some(below) = plan.delete_wal_below {
+            self.wal.retain(|k, _| k.0 >= below);
+        }
+        if let Some((key, bytes)) = &plan.wal {
+            self.wal.insert(*key, bytes.clone());
+        }
+        if let Some(w) = &plan.activity {
+            if w.replace_all {
+                self.activity.clear();
+            }
+            for key in &w.delete {
+                self.activity.remove(key);
+            }
+            for (key, bytes) in &w.put {
+                self.activity.insert(key.clone(), bytes.clone());
+            }
+        }
+    }
+}
+
+/// A run no readable catalog names, or one that is damaged: kept in storage until the person
+/// discards it.
+#[derive(Clone, Debug)]
+pub struct KeptRun {
+    pub id: u64,
+    /// Where the run says it belongs (runs written before runs recorded it say nothing).
+    pub place: Option<RunPlace>,
+    /// The run, when it could be read.
+    pub run: Option<Arc<Run>>,
+    /// Why it is kept aside.
+    pub why: String,
+}
+
+/// An engine rebuilt from stored records, what went wrong on the way, and a saver that knows
+/// what is stored.
+pub struct Loaded {
+    pub engine: Engine,
+    pub problems: Vec<String>,
+    pub saver: Saver,
+    /// Cells replayed from the log.
+    pub replayed: usize,
+    /// The generation loaded, if any.
+    pub generation: Option<u64>,
+    /// Runs kept aside (see [`KeptRun`]).
+    pub kept_aside: Vec<KeptRun>,
+}
+
+/// The run ids a catalog names.
+pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
+    catalog
+        .tables
+        .iter()
+        .flat_map(|t| t.regions.iter())
+        .flat_map(|r| r.runs.iter())
+        .flatten()
+        .copied()
+        .collect()
+}
+
+/// Rebuilds the engine: the newest readable catalog generation with its runs and memstore
+/// snapshot, then the log from that generation on, in order. A damaged catalog falls back to
+/// the generation before it; damaged records are reported and skipped; the app always gets an
+/// engine.
+pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
+    let mut problems = records.unreadable.clone();
+    // Runs.
+    let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
+    let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
+    let mut damaged_runs: Vec<(u64, String)> = Vec::new();
+    // Runs stored in a layout before block files: written again at the next checkpoint.
+    let mut migrated: BTreeSet<u64> = BTreeSet::new();
+    for (id, bytes) in &records.runs {
+        match decode_stored_run(bytes) {
+            Ok(stored) if stored.run.id == *id => {
+                // A damaged block costs its cells; the rest of the run loads.
+                for e in &stored.damaged {
+                    problems.push(format!(
+                        "sorted run {id} is damaged ({e}); the cells of that block are lost, the rest of the run loads"
+                    ));
+                }
+                if stored.migrated {
+                    migrated.insert(*id);
+                }
+                runs.insert(*id, Arc::new(stored.run));
+                places.insert(*id, stored.place);
+            }
+            Ok(stored) => {
+                let run = stored.run;
+                let why = format!("sorted run {id} holds run {} instead", run.id);
+                problems.push(format!("{why}; kept aside"));
+                damaged_runs.push((*id, why));
+            }
+            Err(e) => {
+                let why = format!("sorted run {id} is damaged ({e})");
+                problems.push(format!("{why}; kept aside"));
+                damaged_runs.push((*id, why));
+            }
+        }
+    }
+    // Catalogs, newest first.
+    let mut readable: Vec<(u64, Catalog)> = Vec::new();
+    let mut damaged_generations = BTreeSet::new();
+    for (generation, bytes) in records.catalogs.iter().rev() {
+        let decoded = decode_catalog_value(bytes).and_then(catalog_from_value);
+        match decoded {
+            Ok(c) => readable.push((*generation, c)),
+            Err(e) => {
+                damaged_generations.insert(*generation);
+                problems.push(format!(
+                    "catalog generation {generation} is damaged ({e}); kept aside"
+                ));
+            }
+        }
+    }
+    let base = readable.first().map(|(g, _)| *g);
+    if let (Some(b), Some(newest_damaged)) = (base, damaged_generations.last()) {
+        if *newest_damaged > b {
+            problems.push(format!(
+                "loaded the catalog of generation {b}, the last good one, and replayed the log since"
+            ));
+        }
+    }
+    if base.is_none() && (!records.runs.is_empty() || !records.wal.is_empty()) {
+        problems.push(
+            "no readable catalog: starting with no tables; the stored runs are kept aside".into(),
+        );
+    }
+    let named_by: Vec<(u64, BTreeSet<u64>)> =
+        readable.iter().map(|(g, c)| (*g, named_runs(c))).collect();
+    let (mut engine, missing) = match readable.first() {
+        Some((_, c)) => Engine::restore(clock, c.clone(), &runs),
+        None => (Engine::new(clock), Vec::new()),
+    };
+    problems.extend(missing);
+    let histories = join_activity(&mut engine, &records.activity, &mut problems);
+    let mut replayed = 0;
+    let mut replay =
+        |engine: &mut Engine,
+         what: String,
+         kind: BlobKind,
+         bytes: &[u8],
+         problems: &mut Vec<String>| match decode_groups(kind, bytes) {
+            Ok(((last_ts, seq), groups)) => {
+                engine.raise_clocks(last_ts, seq);
+                for (table, cells) in groups {
+                    let n = cells.len();
+                    let skipped = engine.replay(&table, cells);
+                    replayed += n - skipped;
+                    if skipped > 0 {
+                        problems.push(format!(
+                            "{what}: {skipped} cells of table {table} had no place to go; skipped"
+                        ));
+                    }
+                }
+            }
+            Err(e) => problems.push(format!("{what} is damaged ({e}); skipped")),
+        };
+    if let Some(b) = base {
+        match records.memstores.get(&b) {
+            Some(m) => replay(
+                &mut engine,
+                "the memstore snapshot".into(),
+                BlobKind::Memstores,
+                m,
+                &mut problems,
+            ),
+            None => problems.push(format!(
+                "the memstore snapshot of generation {b} is missing"
+            )),
+        }
+    }
+    let from = base.unwrap_or(0);
+    for (key, bytes) in records.wal.range((from, 0)..) {
+        replay(
+            &mut engine,
+            format!("log record {}.{}", key.0, key.1),
+            BlobKind::Wal,
+            bytes,
+            &mut problems,
+        );
+    }
+    let _ = engine.take_changes();
+
+    // What is kept aside: damaged runs, and runs no readable catalog names.
+    let named_any: BTreeSet<u64> = named_by
+        .iter()
+        .flat_map(|(_, n)| n.iter().copied())
+        .collect();
+    let mut kept_aside: Vec<KeptRun> = damaged_runs
+        .into_iter()
+        .map(|(id, why)| KeptRun {
+            id,
+            place: None,
+            run: None,
+            why,
+        })
+        .collect();
+    for (id, run) in &runs {
+        if !named_any.contains(id) {
+            kept_aside.push(KeptRun {
+                id: *id,
+                place: places.get(id).cloned().flatten(),
+                run: Some(run.clone()),
+                why: "no readable catalog names it".into(),
+            });
+        }
+    }
+    kept_aside.sort_by_key(|k| k.id);
+    if kept_aside.iter().any(|k| k.run.is_some()) {
+        problems.push(format!(
+            "{} sorted run(s) that no readable catalog names are kept aside: export them, or discard them",
+            kept_aside.iter().filter(|k| k.run.is_some()).count()
+        ));
+    }
+
+    let newest = records
+        .catalogs
+        .keys()
+        .chain(records.memstores.keys())
+        .copied()
+        .chain(records.wal.keys().map(|k| k.0))
+        .max()
+        .unwrap_or(0);
+    let next_wal = records
+        .wal
+        .range((newest, 0)..)
+        .map(|(k, _)| k.1 + 1)
+        .max()
+        .unwrap_or(1);
+    let layout = Layout {
+        current: base,
+        named: named_by.first().map(|(_, n)| n.clone()).unwrap_or_default(),
+        previous: named_by.get(1).cloned(),
+        stale: named_by.iter().skip(2).map(|(g, _)| *g).collect(),
+        damaged: damaged_generations,
+        stored_runs: records
+            .runs
+            .keys()
+            .copied()
+            .filter(|id| !migrated.contains(id))
+            .collect(),
+        kept_aside: kept_aside.iter().map(|k| k.id).collect(),
+        newest,
+        next_wal,
+    };
+    let saver = Saver {
+        planned: layout.clone(),
+        committed: layout,
+        needs_checkpoint: !problems.is_empty() || !migrated.is_empty(),
+        needs_clear: false,
+        histories,
+    };
+    Loaded {
+        engine,
+        problems,
+        saver,
+        replayed,
+        generation: base,
+        kept_aside,
+    }
+}

@@ -1,0 +1,296 @@
+//! The heat model: key ranges × simulated time, one grid per metric, as Key Visualizer draws
+//! it. The key axis is up to 1,000 fixed ranges of about equal rows (cut at the end of the
+//! run from the rows the samples stand for); the time axis is the simulation's steps.
+//!
+//! Every grid is rebuilt from the run's samples, so a view can recount any other ranges (a
+//! drill-down into a prefix) with [`Heat::build`].
+
+use serde::Serialize;
+
+use super::run::{Sample, SampleKind};
+use super::timeline::Timeline;
+use crate::bytes::to_printable;
+
+/// What a grid counts. Rates are per step unless the name says per second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// Operations of every kind (estimated from weighted samples).
+    Operations,
+    /// Gets and scans.
+    Reads,
+    /// Puts and deletes.
+    Writes,
+    /// Rows the reads read (scanned), filtered ones included.
+    RowsRead,
+    /// Rows the reads returned.
+    RowsReturned,
+    /// Bytes written (as HBase's KeyValue encodes them).
+    BytesWritten,
+    /// Bytes held in the range at the step's end (every byte written so far: no compaction).
+    DataSize,
+    /// The highest read pressure of the regions over the range: a region's reads per second
+    /// over its server's `server_reads_per_sec`.
+    ReadPressure,
+    /// The highest write pressure of the regions over the range: a region's writes per second
+    /// over its server's `server_writes_per_sec`.
+    WritePressure,
+}
+
+impl Metric {
+    /// Every metric, in the order of [`Heat::grids`].
+    pub const ALL: [Metric; 9] = [
+        Metric::Operations,
+        Metric::Reads,
+        Metric::Writes,
+        Metric::RowsRead,
+        Metric::RowsReturned,
+        Metric::BytesWritten,
+        Metric::DataSize,
+        Metric::ReadPressure,
+        Metric::WritePressure,
+    ];
+
+    /// A label for a legend.
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Operations => "operations",
+            Metric::Reads => "reads",
+            Metric::Writes => "writes",
+            Metric::RowsRead => "rows read",
+            Metric::RowsReturned => "rows returned",
+            Metric::BytesWritten => "bytes written",
+            Metric::DataSize => "data size",
+            Metric::ReadPressure => "read pressure",
+            Metric::WritePressure => "write pressure",
+        }
+    }
+
+    /// The unit of a cell.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Operations | Metric::Reads | Metric::Writes => "operations per step",
+            Metric::RowsRead | Metric::RowsReturned => "rows per step",
+            Metric::BytesWritten => "bytes per step",
+            Metric::DataSize => "bytes",
+            Metric::ReadPressure | Metric::WritePressure => "fraction of a server's capacity",
+        }
+    }
+}
+
+/// One key range of the heat map's key axis.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeyRange {
+    /// First key (empty: the table's start).
+    pub start: Vec<u8>,
+    /// End key, exclusive (empty: the table's end).
+    pub end: Vec<u8>,
+    /// Rows in the range at the end (estimated from the samples).
+    pub rows: f64,
+}
+
+impl KeyRange {
+    /// The start key as HBase prints it (`Bytes.toStringBinary`).
+    pub fn label(&self) -> String {
+        to_printable(&self.start)
+    }
+}
+
+/// One metric over key ranges × steps.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeatGrid {
+    pub metric: Metric,
+    /// `values[range * steps + step]`.
+    pub values: Vec<f64>,
+}
+
+/// The heat model of one table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Heat {
+    pub ranges: Vec<KeyRange>,
+    /// Steps on the time axis.
+    pub steps: usize,
+    /// The step length (ms).
+    pub step_ms: u64,
+    /// One grid per metric, in [`Metric::ALL`]'s order.
+    pub grids: Vec<HeatGrid>,
+}
+
+impl Heat {
+    /// The grid of `metric`.
+    pub fn grid(&self, metric: Metric) -> Option<&HeatGrid> {
+        self.grids.iter().find(|g| g.metric == metric)
+    }
+
+    /// The value of `metric` for range `range` at step `step` (0 outside the grid).
+    pub fn value(&self, metric: Metric, range: usize, step: usize) -> f64 {
+        self.grid(metric)
+            .and_then(|g| g.values.get(range * self.steps + step))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// The sum of `metric` over the steps, per range (for the data size: its last value).
+    pub fn totals(&self, metric: Metric) -> Vec<f64> {
+        (0..self.ranges.len())
+            .map(|r| {
+                let mut row = (0..self.steps).map(|s| self.value(metric, r, s));
+                match metric {
+                    Metric::DataSize => row.next_back().unwrap_or(0.0),
+                    Metric::ReadPressure | Metric::WritePressure => row.fold(0.0, f64::max),
+                    _ => row.sum(),
+                }
+            })
+            .collect()
+    }
+
+    /// Up to `count` ranges of about equal rows from the row-making samples (the rows at the
+    /// end), then every metric counted over them.
+    pub fn build(
+        samples: &[Sample],
+        keys: &[u8],
+        timeline: &Timeline,
+        steps: usize,
+        count: usize,
+    ) -> Heat {
+        let ranges = equal_row_ranges(samples, keys, count);
+        Heat::over(ranges, samples, keys, timeline, steps)
+    }
+
+    /// Every metric counted over the given ranges (sorted, covering the key space).
+    pub fn over(
+        ranges: Vec<KeyRange>,
+        samples: &[Sample],
+        keys: &[u8],
+        timeline: &Timeline,
+        steps: usize,
+    ) -> Heat {
+        let n = ranges.len();
+        let mut grids: Vec<HeatGrid> = Metric::ALL
+            .iter()
+            .map(|&metric| HeatGrid {
+                metric,
+                values: vec![0.0; n * steps],
+            })
+            .collect();
+        let index = |m: Metric| Metric::ALL.iter().position(|&x| x == m).unwrap_or(0);
+        let starts: Vec<&[u8]> = ranges.iter().map(|r| r.start.as_slice()).collect();
+        let mut rows = vec![0.0; n];
+        for s in samples {
+            let key = s.key(keys);
+            let r = range_of(&starts, key);
+            let step = (s.step as usize).min(steps.saturating_sub(1));
+            let cell = r * steps + step;
+            let mut add = |m: Metric, v: f64| {
+                if let Some(x) = grids[index(m)].values.get_mut(cell) {
+                    *x += v;
+                }
+            };
+            match s.kind {
+                SampleKind::Initial => {}
+                kind => {
+                    add(Metric::Operations, s.weight);
+                    if kind.is_read() {
+                        add(Metric::Reads, s.weight);
+                    } else {
+                        add(Metric::Writes, s.weight);
+                    }
+                }
+            }
+            add(Metric::RowsRead, s.rows_read);
+            add(Metric::RowsReturned, s.rows_returned);
+            add(Metric::BytesWritten, s.bytes);
+            if let Some(x) = rows.get_mut(r) {
+                *x += s.rows_made;
+            }
+        }
+        // Data size: bytes written so far.
+        let (bw, ds) = (index(Metric::BytesWritten), index(Metric::DataSize));
+        for r in 0..n {
+            let mut total = 0.0;
+            for step in 0..steps {
+                total += grids[bw].values[r * steps + step];
+                grids[ds].values[r * steps + step] = total;
+            }
+        }
+        // Pressure: the highest of the regions over the range during the step.
+        let (rp, wp) = (index(Metric::ReadPressure), index(Metric::WritePressure));
+        for (step, regions) in timeline.steps.iter().enumerate().take(steps) {
+            for figures in regions {
+                let Some(span) = timeline.regions.get(figures.region as usize) else {
+                    continue;
+                };
+                let first = range_of(&starts, &span.start_key);
+                let last = if span.end_key.is_empty() {
+                    n.saturating_sub(1)
+                } else {
+                    // The last range starting before the region's end.
+                    starts
+                        .partition_point(|s| *s < span.end_key.as_slice())
+                        .saturating_sub(1)
+                };
+                for r in first..=last.max(first).min(n.saturating_sub(1)) {
+                    let cell = r * steps + step;
+                    let read = &mut grids[rp].values[cell];
+                    *read = read.max(figures.read_pressure);
+                    let write = &mut grids[wp].values[cell];
+                    *write = write.max(figures.write_pressure);
+                }
+            }
+        }
+        let ranges = ranges
+            .into_iter()
+            .zip(rows)
+            .map(|(mut range, rows)| {
+                range.rows = rows;
+                range
+            })
+            .collect();
+        Heat {
+            ranges,
+            steps,
+            step_ms: timeline.step_ms,
+            grids,
+        }
+    }
+}
+
+/// The index of the range holding `key`, given the ranges' sorted start keys.
+pub fn range_of(starts: &[&[u8]], key: &[u8]) -> usize {
+    starts.partition_point(|s| *s <= key).saturating_sub(1)
+}
+
+/// Up to `count` ranges of about equal rows: the row-making samples sorted by key, cut where
+/// their cumulative rows pass each 1/count. Ranges start at distinct keys; the first starts at
+/// the table's start. Without any row-making sample, one range.
+pub fn equal_row_ranges(samples: &[Sample], keys: &[u8], count: usize) -> Vec<KeyRange> {
+    let mut made: Vec<(&[u8], f64)> = samples
+        .iter()
+        .filter(|s| s.rows_made > 0.0)
+        .map(|s| (s.key(keys), s.rows_made))
+        .collect();
+    made.sort_by(|a, b| a.0.cmp(b.0));
+    let total: f64 = made.iter().map(|m| m.1).sum();
+    let count = count.max(1);
+    let mut starts: Vec<Vec<u8>> = vec![Vec::new()];
+    let mut cumulative = 0.0;
+    for (key, rows) in made {
+        let next = starts.len() as f64 * total / count as f64;
+        if starts.len() < count
+            && cumulative >= next
+            && starts.last().map(Vec::as_slice) < Some(key)
+        {
+            starts.push(key.to_vec());
+        }
+        cumulative += rows;
+    }
+    let mut ranges: Vec<KeyRange> = Vec::with_capacity(starts.len());
+    for (i, start) in starts.iter().enumerate() {
+        ranges.push(KeyRange {
+            start: start.clone(),
+            end: starts.get(i + 1).cloned().unwrap_or_default(),
+            rows: 0.0,
+        });
+    }
+    ranges
+}

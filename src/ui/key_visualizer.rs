@@ -1,0 +1,308 @@
+//! The Key Visualizer of a simulated table: a canvas heatmap of simulated time × key ranges
+//! for the metric chosen, the splits drawn where and when they happened, a lane per region
+//! server, zoom in time, drill-down into key prefixes, a moment picked on the timeline (and
+//! there the regions, as `hbtop` lists them), and the same figures as a table for screen
+//! readers. Every redraw is timed and the time shown.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+use yew::prelude::*;
+
+use super::region_table::RegionTable;
+use super::sim_run::Shared;
+use crate::bytes::to_printable;
+use crate::designs::lesson::number;
+use crate::keyvis::{
+    grid_pixels, lanes, prefixes, split_marks, summary_rows, Provenance, Scope, Window,
+};
+use crate::simulate::{Metric, Simulation};
+
+/// Key ranges of the heatmap.
+const RANGES: usize = 1_000;
+
+#[derive(Properties, PartialEq)]
+pub struct KeyVisualizerProps {
+    pub sim: Shared<Simulation>,
+    pub table: usize,
+    /// A prefix for element ids (two visualizers side by side).
+    #[prop_or(AttrValue::Static("kv"))]
+    pub id: AttrValue,
+}
+
+/// Puts `px` (RGBA, `w` × `h`) on the canvas, sized to it.
+fn paint(canvas: &NodeRef, px: &[u8], w: usize, h: usize) -> Option<()> {
+    let canvas: HtmlCanvasElement = canvas.cast()?;
+    canvas.set_width(w as u32);
+    canvas.set_height(h as u32);
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    let image =
+        ImageData::new_with_u8_clamped_array_and_sh(Clamped(px), w as u32, h as u32).ok()?;
+    ctx.put_image_data(&image, 0.0, 0.0).ok()
+}
+
+/// Simulated time as `h:mm` from the start.
+pub fn clock(ms: u64) -> String {
+    let minutes = ms / 60_000;
+    format!("{}:{:02}", minutes / 60, minutes % 60)
+}
+
+fn value_text(metric: Metric, v: f64) -> String {
+    match metric {
+        Metric::ReadPressure | Metric::WritePressure => {
+            format!("{} %", number((v * 1000.0).round() / 10.0))
+        }
+        Metric::BytesWritten | Metric::DataSize => crate::kit::text::human_bytes(v as u64),
+        _ => number(v.round()),
+    }
+}
+
+#[component]
+pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
+    let metric = use_state(|| Metric::Writes);
+    let scope = use_state(|| None::<Scope>);
+    let window = use_state(|| None::<Window>);
+    let moment = use_state(|| None::<usize>);
+    let drawn_ms = use_state(|| None::<f64>);
+    let asked_at = use_memo((), |_| Rc::new(Cell::new(0.0f64)));
+    let heat_canvas = use_node_ref();
+    let lane_canvas = use_node_ref();
+    // A simulation has a table at least (its workload is checked).
+    let table = props.table.min(props.sim.tables.len().saturating_sub(1));
+    let steps = props.sim.steps.max(1);
+    let scope_now = (*scope).clone().unwrap_or_default();
+    let win = (*window).unwrap_or(Window::all(steps));
+    let at = (*moment).unwrap_or(steps - 1).min(steps - 1);
+    let heat_memo = use_memo(
+        (props.sim.clone(), table, scope_now.clone()),
+        |(sim, table, scope)| sim.tables.get(*table).map(|run| scope.heat(run, RANGES)),
+    );
+    let timeline = use_memo((props.sim.clone(), table), |(sim, table)| {
+        Shared(Rc::new(
+            sim.tables
+                .get(*table)
+                .map(|r| r.timeline.clone())
+                .unwrap_or_default(),
+        ))
+    });
+    // Draw after every change of what is shown, and say how long it took since it was asked.
+    {
+        let (hc, lc) = (heat_canvas.clone(), lane_canvas.clone());
+        let heat_memo = heat_memo.clone();
+        let timeline = timeline.clone();
+        let drawn_ms = drawn_ms.clone();
+        let asked_at = asked_at.clone();
+        let servers = props.sim.workload.cluster.region_servers;
+        use_effect_with(
+            // What is drawn, by value: an address of a freed model can come back.
+            (props.sim.clone(), table, scope_now.clone(), *metric, win),
+            move |(_, _, _, metric, win)| {
+                if let Some(grid) = heat_memo
+                    .as_ref()
+                    .as_ref()
+                    .and_then(|h| h.grid(*metric).map(|g| (h, g)))
+                {
+                    let (heat, grid) = grid;
+                    let (px, _) = grid_pixels(&grid.values, heat.ranges.len(), heat.steps, *win);
+                    paint(&hc, &px, win.len(), heat.ranges.len());
+                }
+                let lanes = lanes(&timeline, servers, *metric);
+                let flat: Vec<f64> = lanes.concat();
+                let (px, _) = grid_pixels(&flat, lanes.len(), timeline.steps.len(), *win);
+                paint(&lc, &px, win.len(), lanes.len());
+                let asked = asked_at.get();
+                if asked > 0.0 {
+                    drawn_ms.set(Some(super::perf_ms() - asked));
+                    asked_at.set(0.0);
+                }
+            },
+        );
+    }
+    let (Some(run), Some(heat)) = (props.sim.tables.get(table), heat_memo.as_ref().as_ref()) else {
+        return html! {};
+    };
+    let ask = {
+        let asked_at = asked_at.clone();
+        move || asked_at.set(super::perf_ms())
+    };
+    let id = props.id.clone();
+    let metric_select = {
+        let metric = metric.clone();
+        let ask = ask.clone();
+        Callback::from(move |e: Event| {
+            let value = super::event_value(&e);
+            if let Some(m) = Metric::ALL.iter().find(|m| m.label() == value) {
+                ask();
+                metric.set(*m);
+            }
+        })
+    };
+    let zoom = |inward: bool| {
+        let window = window.clone();
+        let ask = ask.clone();
+        Callback::from(move |_: MouseEvent| {
+            ask();
+            window.set(Some(if inward {
+                win.zoom_in(at)
+            } else {
+                win.zoom_out(steps)
+            }));
+        })
+    };
+    let pick_step = {
+        let moment = moment.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .and_then(|i| i.value().parse::<usize>().ok());
+            if let Some(v) = v {
+                moment.set(Some(v));
+            }
+        })
+    };
+    let heat_click = {
+        let moment = moment.clone();
+        let hc = heat_canvas.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(canvas) = hc.cast::<HtmlCanvasElement>() else {
+                return;
+            };
+            let rect = canvas.get_bounding_client_rect();
+            let x = (e.client_x() as f64 - rect.left()) / rect.width().max(1.0);
+            let step = win.first + ((x * win.len() as f64) as usize).min(win.len() - 1);
+            moment.set(Some(step));
+        })
+    };
+    let drill = |target: Scope| {
+        let scope = scope.clone();
+        let window = window.clone();
+        let ask = ask.clone();
+        Callback::from(move |_: MouseEvent| {
+            ask();
+            scope.set(Some(target.clone()));
+            window.set(Some(win));
+        })
+    };
+    let level = prefixes(run, &scope_now, 12);
+    let prefix_buttons: Html = level
+        .iter()
+        .map(|(p, ops)| {
+            html! {
+                <li><button class="link drill" onclick={drill(scope_now.into_prefix(p))}>
+                    <code>{to_printable(p)}</code>{format!(" · {} operations", number(ops.round()))}
+                </button></li>
+            }
+        })
+        .collect();
+    let crumbs: Html = {
+        let mut out = vec![
+            html! { <li><button class="link" onclick={drill(Scope::whole(run))} disabled={scope_now.path.is_empty()}>{"whole table"}</button></li> },
+        ];
+        let mut s = Scope::whole(run);
+        for p in &scope_now.path {
+            s = s.into_prefix(p);
+            out.push(html! { <li><button class="link" onclick={drill(s.clone())}>{to_printable(p)}</button></li> });
+        }
+        out.into_iter().collect()
+    };
+    let rows = heat.ranges.len().max(1);
+    let cols = win.len();
+    let marks = split_marks(&timeline, &heat, &scope_now);
+    let shown_marks: Vec<_> = marks
+        .iter()
+        .filter(|m| m.step >= win.first && m.step < win.end)
+        .collect();
+    let lines: Html = shown_marks
+        .iter()
+        .map(|m| {
+            let x = (m.step - win.first) as f64;
+            let y = m.range as f64;
+            html! {
+                <g>
+                    <line x1={x.to_string()} x2={cols.to_string()} y1={y.to_string()} y2={y.to_string()} class="split-line" />
+                    <title>{format!("split at {} on {}", clock(m.at_ms), m.key)}</title>
+                </g>
+            }
+        })
+        .collect();
+    let moment_x = at.saturating_sub(win.first) as f64 + 0.5;
+    let in_window = at >= win.first && at < win.end;
+    let summary = summary_rows(&heat, *metric, win, 10);
+    let step_ms = props.sim.step_ms;
+    let when = format!(
+        "{} (step {} of {})",
+        clock(at as u64 * step_ms),
+        at + 1,
+        steps
+    );
+    let text_rows: Html = summary
+        .iter()
+        .map(|(key, total, peak)| {
+            html! { <tr><td><code>{if key.is_empty() { "(start)".to_string() } else { key.clone() }}</code></td><td>{value_text(*metric, *total)}</td><td>{clock(*peak as u64 * step_ms)}</td></tr> }
+        })
+        .collect();
+    let busiest = summary
+        .first()
+        .map(|(k, v, _)| {
+            format!(
+                "the busiest range starts at {} with {}",
+                if k.is_empty() { "the table's start" } else { k },
+                value_text(*metric, *v)
+            )
+        })
+        .unwrap_or_default();
+    let aria = format!(
+        "Heatmap of {} over {} key ranges of {} and {} steps from {} to {}; {} splits; {busiest}. The table below lists the figures.",
+        metric.label(), rows, scope_now.label(), cols, clock(win.first as u64 * step_ms), clock(win.end as u64 * step_ms), shown_marks.len()
+    );
+    let options: Html = Metric::ALL
+        .iter()
+        .map(|m| html! { <option value={m.label()} selected={*m == *metric}>{m.label()}</option> })
+        .collect();
+    let servers = props.sim.workload.cluster.region_servers;
+    let server_labels: Html = (0..servers)
+        .map(|s| html! { <span>{format!("rs{s}")}</span> })
+        .collect();
+    html! {
+        <div class="keyvis" id={format!("{id}-keyvis")}>
+            <div class="keyvis-controls">
+                <label>{"Metric "}<select class="keyvis-metric" onchange={metric_select}>{options}</select></label>
+                <button onclick={zoom(true)} disabled={win.len() <= 8} aria-label="Zoom in on the moment">{"Zoom in"}</button>
+                <button onclick={zoom(false)} disabled={win.len() >= steps} aria-label="Zoom out">{"Zoom out"}</button>
+                <span class="hint keyvis-timing" role="status">{drawn_ms.map(|ms| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
+            </div>
+            <p class="hint">{format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric))}</p>
+            <nav aria-label="Key prefixes drilled into"><ol class="crumbs">{crumbs}</ol></nav>
+            <div class="keyvis-frame">
+                <canvas ref={heat_canvas} class="keyvis-heat" role="img" aria-label={aria} onclick={heat_click}></canvas>
+                <svg class="keyvis-overlay" viewBox={format!("0 0 {cols} {rows}")} preserveAspectRatio="none" aria-hidden="true">
+                    {lines}
+                    if in_window { <line x1={moment_x.to_string()} x2={moment_x.to_string()} y1="0" y2={rows.to_string()} class="moment-line" /> }
+                </svg>
+            </div>
+            <div class="keyvis-lanes">
+                <div class="lane-labels" aria-hidden="true">{server_labels}</div>
+                <canvas ref={lane_canvas} class="keyvis-lane" role="img" style={format!("height: {}px", servers.min(32) * 12)}
+                    aria-label={format!("A lane per region server ({servers}): its regions' pressure over the same time")}></canvas>
+            </div>
+            <label class="keyvis-moment">{"Moment "}
+                <input type="range" min={win.first.to_string()} max={(win.end - 1).to_string()} value={at.to_string()} oninput={pick_step} aria-valuetext={when.clone()} />
+                <output>{when.clone()}</output>
+            </label>
+            if !level.is_empty() {
+                <div class="keyvis-drill">
+                    <h4>{"Drill into a key prefix"}</h4>
+                    <ul class="prefixes">{prefix_buttons}</ul>
+                </div>
+            }
+            <details class="keyvis-text">
+                <summary>{format!("The figures as text: the {} busiest ranges", summary.len())}</summary>
+                <table class="figures"><thead><tr><th scope="col">{"range starts at"}</th><th scope="col">{metric.label()}</th><th scope="col">{"peak at"}</th></tr></thead><tbody>{text_rows}</tbody></table>
+            </details>
+            <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
+        </div>
+    }
+}

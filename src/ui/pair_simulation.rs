@@ -1,0 +1,66 @@
+//! A compare pair at cluster scale: its two tables under the same day of traffic on one
+//! cluster, simulated in steps, then the sentence saying which holds up, the hourly figures
+//! side by side and each side's Key Visualizer.
+
+use yew::prelude::*;
+
+use super::key_visualizer::KeyVisualizer;
+use super::sim_compare::SimCompare;
+use super::sim_run::{hours, status_line, use_sim_run, RunState};
+use crate::keyvis::pair_workload;
+
+#[derive(Properties, PartialEq)]
+pub struct PairSimulationProps {
+    /// The pair's id.
+    pub pair: AttrValue,
+}
+
+#[component]
+pub fn PairSimulation(props: &PairSimulationProps) -> Html {
+    let run = use_sim_run();
+    let Some(workload) = pair_workload(&props.pair) else {
+        return html! {};
+    };
+    let start = {
+        let run = run.clone();
+        let workload = workload.clone();
+        Callback::from(move |_: MouseEvent| run.start(workload.clone()))
+    };
+    let cancel = {
+        let run = run.clone();
+        Callback::from(move |_: MouseEvent| run.cancel())
+    };
+    let ops: Vec<String> = workload.tables[0]
+        .operations
+        .iter()
+        .map(|o| {
+            format!(
+                "{} {}/s",
+                o.label(),
+                crate::designs::lesson::number(o.rate().per_sec)
+            )
+        })
+        .collect();
+    let body = match &*run.state {
+        RunState::Done(sim, _) if sim.tables.len() >= 2 => html! {
+            <>
+                <SimCompare sim={sim.clone()} a={0} b={1} />
+                <div class="pair-keyvis">
+                    <section aria-label={format!("A: {}", sim.tables[0].name)}><h4>{format!("A: {}", sim.tables[0].name)}</h4><KeyVisualizer sim={sim.clone()} table={0} id="pair-a" /></section>
+                    <section aria-label={format!("B: {}", sim.tables[1].name)}><h4>{format!("B: {}", sim.tables[1].name)}</h4><KeyVisualizer sim={sim.clone()} table={1} id="pair-b" /></section>
+                </div>
+            </>
+        },
+        _ => html! {},
+    };
+    html! {
+        <section class="pair-simulation" aria-label="Both at cluster scale">
+            <h3>{format!("At cluster scale: {} of traffic", hours(workload.duration_ms))}</h3>
+            <p class="why">{format!("Both tables on one cluster of {} region servers, each under {}.", workload.cluster.region_servers, ops.join(", "))}</p>
+            <button class="pair-simulate" onclick={start} disabled={run.running()}>{"Simulate both"}</button>
+            if run.running() { <button onclick={cancel}>{"Cancel"}</button> }
+            <span class="sim-status" role="status" aria-live="polite">{status_line(&run.state)}</span>
+            {body}
+        </section>
+    }
+}

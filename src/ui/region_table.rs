@@ -1,0 +1,71 @@
+//! The regions of the moment picked on the timeline, in the manner of `hbtop`: a sortable table
+//! (a column heading is a button; its `aria-sort` says the order).
+
+use yew::prelude::*;
+
+use crate::designs::lesson::number;
+use crate::keyvis::{rows_at, RegionColumn, RegionSort};
+use crate::simulate::Timeline;
+
+#[derive(Properties, PartialEq)]
+pub struct RegionTableProps {
+    pub timeline: super::sim_run::Shared<Timeline>,
+    pub step: usize,
+    /// The moment, as the page words it.
+    pub when: AttrValue,
+}
+
+#[component]
+pub fn RegionTable(props: &RegionTableProps) -> Html {
+    let sort = use_state(RegionSort::default);
+    let rows = rows_at(&props.timeline, props.step, *sort);
+    let head: Html = RegionColumn::ALL
+        .iter()
+        .map(|&c| {
+            let order = if sort.column != c {
+                "none"
+            } else if sort.descending {
+                "descending"
+            } else {
+                "ascending"
+            };
+            let onclick = {
+                let sort = sort.clone();
+                Callback::from(move |_| sort.set(sort.toggle(c)))
+            };
+            html! {
+                <th scope="col" aria-sort={order}>
+                    <button class="link sort" {onclick}>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</button>
+                </th>
+            }
+        })
+        .collect();
+    let rate = |v: f64| number((v * 10.0).round() / 10.0);
+    let body: Html = rows
+        .iter()
+        .map(|r| {
+            html! {
+                <tr>
+                    <td>{r.figures.region}</td>
+                    <td>{format!("rs{}", r.figures.server)}</td>
+                    <td><code>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></td>
+                    <td>{rate(r.figures.requests_per_sec)}</td>
+                    <td>{rate(r.figures.reads_per_sec)}</td>
+                    <td>{rate(r.figures.filtered_reads_per_sec)}</td>
+                    <td>{rate(r.figures.writes_per_sec)}</td>
+                    <td>{crate::kit::text::human_bytes(r.figures.size_bytes)}</td>
+                    <td>{r.figures.store_files}</td>
+                </tr>
+            }
+        })
+        .collect();
+    html! {
+        <div class="sim-regions">
+            <table class="figures region-table">
+                <caption>{format!("{} regions at {}", rows.len(), props.when)}</caption>
+                <thead><tr>{head}</tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}

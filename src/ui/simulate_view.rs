@@ -1,0 +1,304 @@
+//! The Simulate view: a workload (from the gallery, the form, a file or typed as JSON), run in
+//! steps with its progress and a cancel, then per table the Key Visualizer, the findings and,
+//! when the workload has two tables or more, two of them compared on one timeline. What is
+//! kept is the workload and its seed (in this browser and as a file), never the results: they
+//! are recomputed from it.
+
+use std::rc::Rc;
+
+use gloo::storage::Storage as _;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::key_visualizer::KeyVisualizer;
+use super::sim_compare::SimCompare;
+use super::sim_run::{status_line, use_sim_run, RunState};
+use super::workload_form::WorkloadForm;
+use crate::designs::lesson::number;
+use crate::keyvis::{apply, starter, FormAction, Provenance};
+use crate::simulate::{gallery, Simulation, Workload};
+
+/// Where the workload is kept between visits.
+const SAVED_KEY: &str = "rowkey.simulate.workload";
+
+/// The workload being written: the document, its JSON as shown (or as typed), and what was
+/// wrong with the last edit. An edit that does not read changes nothing else.
+#[derive(Clone, PartialEq)]
+pub struct Draft {
+    pub workload: Workload,
+    pub json: String,
+    pub form_error: Option<String>,
+    pub json_error: Option<String>,
+}
+
+pub enum DraftAction {
+    Form(FormAction),
+    Json(String),
+    Load(Workload),
+    LoadText(String),
+}
+
+impl Draft {
+    fn of(workload: Workload) -> Draft {
+        Draft {
+            json: workload.to_json(),
+            workload,
+            form_error: None,
+            json_error: None,
+        }
+    }
+
+    fn saved() -> Draft {
+        gloo::storage::LocalStorage::raw()
+            .get_item(SAVED_KEY)
+            .ok()
+            .flatten()
+            .and_then(|t| Workload::from_json(&t).ok())
+            .map_or_else(|| Draft::of(starter()), Draft::of)
+    }
+}
+
+impl Reducible for Draft {
+    type Action = DraftAction;
+
+    fn reduce(self: Rc<Self>, action: DraftAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            DraftAction::Form(a) => match apply(&mut next.workload, a) {
+                Ok(()) => {
+                    next.json = next.workload.to_json();
+                    next.form_error = None;
+                    next.json_error = None;
+                }
+                Err(e) => next.form_error = Some(e),
+            },
+            DraftAction::Json(text) | DraftAction::LoadText(text) => {
+                match Workload::from_json(&text) {
+                    Ok(w) => {
+                        next.workload = w;
+                        next.json_error = None;
+                        next.form_error = None;
+                    }
+                    Err(e) => next.json_error = Some(e.to_string()),
+                }
+                next.json = text;
+            }
+            DraftAction::Load(w) => next = Draft::of(w),
+        }
+        Rc::new(next)
+    }
+}
+
+fn findings(sim: &Simulation, table: usize) -> Html {
+    let Some(run) = sim.tables.get(table) else {
+        return html! {};
+    };
+    if run.findings.is_empty() {
+        return html! { <p class="hint">{format!("No findings for {}: nothing passed a threshold.", run.name)}</p> };
+    }
+    let items: Html = run
+        .findings
+        .iter()
+        .map(|f| {
+            html! {
+                <li class="finding">
+                    <strong>{f.code.code()}</strong>{": "}<code>{f.subject.clone()}</code>
+                    {format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))}
+                    <div class="finding-advice">{"Try instead: "}{f.advice.clone()}</div>
+                </li>
+            }
+        })
+        .collect();
+    html! { <ul class="findings" aria-label={format!("Findings for {}", run.name)}>{items}</ul> }
+}
+
+#[component]
+pub fn SimulateView() -> Html {
+    let draft = use_reducer(Draft::saved);
+    let run = use_sim_run();
+    let table = use_state(|| 0usize);
+    let compare_with = use_state(|| None::<usize>);
+    let on_action = {
+        let draft = draft.clone();
+        Callback::from(move |a: FormAction| draft.dispatch(DraftAction::Form(a)))
+    };
+    let on_json = {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            draft.dispatch(DraftAction::Json(super::event_value(&e)));
+        })
+    };
+    let on_gallery = {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let id = super::event_value(&e);
+            let w = if id == "starter" {
+                Some(starter())
+            } else {
+                gallery::workload(&id)
+            };
+            if let Some(w) = w {
+                draft.dispatch(DraftAction::Load(w));
+            }
+        })
+    };
+    let start = {
+        let run = run.clone();
+        let draft = draft.clone();
+        let table = table.clone();
+        let compare_with = compare_with.clone();
+        Callback::from(move |_: MouseEvent| {
+            // What is kept is the workload and its seed; the results are made again from it.
+            let _ =
+                gloo::storage::LocalStorage::raw().set_item(SAVED_KEY, &draft.workload.to_json());
+            table.set(0);
+            compare_with.set(if draft.workload.tables.len() > 1 {
+                Some(1)
+            } else {
+                None
+            });
+            run.start(draft.workload.clone());
+        })
+    };
+    let cancel = {
+        let run = run.clone();
+        Callback::from(move |_: MouseEvent| run.cancel())
+    };
+    let export = {
+        let draft = draft.clone();
+        Callback::from(move |_: MouseEvent| {
+            let _ = super::download(
+                "workload.json",
+                "application/json",
+                &draft.workload.to_json(),
+            );
+        })
+    };
+    let import = {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let Some(file) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .and_then(|i| i.files())
+                .and_then(|f| f.get(0))
+            else {
+                return;
+            };
+            let draft = draft.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Some(t) = wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_string())
+                {
+                    draft.dispatch(DraftAction::LoadText(t));
+                }
+            });
+        })
+    };
+    let gallery_options: Html = gallery::ids()
+        .into_iter()
+        .map(|id| html! { <option value={id}>{id}</option> })
+        .collect();
+    let running = run.running();
+    let status = status_line(&run.state);
+    let results = match &*run.state {
+        RunState::Done(sim, _) => {
+            let tabs: Html = sim
+                .tables
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let current = i == *table;
+                    let table = table.clone();
+                    let onclick = Callback::from(move |_| table.set(i));
+                    html! { <button class={classes!("sim-table-tab", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>{t.name.clone()}</button> }
+                })
+                .collect();
+            let t = (*table).min(sim.tables.len().saturating_sub(1));
+            let [counted, estimated] = Provenance::sentences(sim.ops_per_sample);
+            let compare = match *compare_with {
+                Some(b) if sim.tables.len() > 1 => {
+                    let others: Html = sim.tables.iter().enumerate().filter(|(i, _)| *i != t).map(|(i, o)| {
+                        html! { <option value={i.to_string()} selected={i == b}>{o.name.clone()}</option> }
+                    }).collect();
+                    let on_b = {
+                        let compare_with = compare_with.clone();
+                        Callback::from(move |e: Event| {
+                            let v = e
+                                .target()
+                                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                                .and_then(|s| s.value().parse().ok());
+                            compare_with.set(v);
+                        })
+                    };
+                    let b = if b == t {
+                        (0..sim.tables.len()).find(|i| *i != t).unwrap_or(b)
+                    } else {
+                        b
+                    };
+                    html! {
+                        <section class="sim-section" aria-label="Compare two tables">
+                            <h3>{"Compare on one timeline"}</h3>
+                            <label>{format!("A: {} against B: ", sim.tables[t].name)}<select onchange={on_b}>{others}</select></label>
+                            <SimCompare sim={sim.clone()} a={t} b={b} />
+                        </section>
+                    }
+                }
+                _ => html! {},
+            };
+            html! {
+                <div class="sim-results">
+                    <div class="sim-provenance">
+                        <p>{counted}</p>
+                        <p>{estimated}</p>
+                    </div>
+                    <div class="sim-table-tabs" role="group" aria-label="Table">{tabs}</div>
+                    <section class="sim-section" aria-label="Key Visualizer">
+                        <h3>{format!("Key Visualizer: {}", sim.tables[t].name)}</h3>
+                        <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
+                    </section>
+                    <section class="sim-section" aria-label="Findings">
+                        <h3>{"Findings"}</h3>
+                        {findings(sim, t)}
+                    </section>
+                    {compare}
+                </div>
+            }
+        }
+        _ => html! {},
+    };
+    html! {
+        <section class="view simulate-view" aria-label="Simulate">
+            <p class="hint">{"Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them."}</p>
+            <div class="sim-source">
+                <label>{"Start from "}
+                    <select class="sim-gallery" onchange={on_gallery}>
+                        <option value="" selected=true disabled=true>{"a workload…"}</option>
+                        <option value="starter">{"sensor readings (a new workload)"}</option>
+                        {gallery_options}
+                    </select>
+                </label>
+                <button type="button" onclick={export}>{"Export workload"}</button>
+                <label class="file-button">{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></label>
+            </div>
+            <details class="sim-form-box" open=true>
+                <summary>{"Workload"}</summary>
+                <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
+                if let Some(e) = &draft.form_error { <p class="error" role="alert">{e.clone()}</p> }
+                <label class="sim-json-label" for="sim-json">{"The workload as JSON (edit it by hand; the form follows)"}</label>
+                <textarea id="sim-json" class="sim-json" spellcheck="false" rows="12" value={draft.json.clone()} onchange={on_json}
+                    aria-invalid={draft.json_error.is_some().to_string()} aria-describedby="sim-json-error" />
+                <p id="sim-json-error" class="error" role="alert">{draft.json_error.clone().unwrap_or_default()}</p>
+            </details>
+            <div class="sim-run">
+                <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>
+                if running { <button onclick={cancel}>{"Cancel"}</button> }
+                if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
+                <span class="sim-status" role="status" aria-live="polite">{status}</span>
+            </div>
+            {results}
+        </section>
+    }
+}

@@ -1,0 +1,268 @@
+//! The workload form: the cluster, then per table its name, its key template field by field,
+//! its columns with their value sizes and its operations with their rates and curves. Each
+//! change is one [`FormAction`]; the document it writes is shown beside it as JSON.
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::keyvis::{FieldKind, FormAction, OpKind};
+use crate::simulate::workload::{
+    Curve, Distribution, KeyField, Operation, SplitPolicyKind, TimeEncoding,
+};
+use crate::simulate::Workload;
+
+#[derive(Properties, PartialEq)]
+pub struct WorkloadFormProps {
+    pub workload: Workload,
+    pub on_action: Callback<FormAction>,
+}
+
+/// A labelled text input that sends `make(value)` when changed.
+fn field(
+    label: &str,
+    value: String,
+    on: &Callback<FormAction>,
+    make: impl Fn(String) -> FormAction + 'static,
+) -> Html {
+    let on = on.clone();
+    let onchange = Callback::from(move |e: Event| on.emit(make(super::event_value(&e))));
+    html! { <label class="wf-field">{label}<input type="text" inputmode="decimal" {value} {onchange} /></label> }
+}
+
+fn select(
+    label: &str,
+    options: &[(&str, &str)],
+    current: &str,
+    on: &Callback<FormAction>,
+    make: impl Fn(String) -> FormAction + 'static,
+) -> Html {
+    let on = on.clone();
+    let onchange = Callback::from(move |e: Event| on.emit(make(super::event_value(&e))));
+    let opts: Html = options
+        .iter()
+        .map(
+            |(v, l)| html! { <option value={v.to_string()} selected={*v == current}>{*l}</option> },
+        )
+        .collect();
+    html! { <label class="wf-field">{label}<select {onchange}>{opts}</select></label> }
+}
+
+fn button(label: &str, aria: String, on: &Callback<FormAction>, action: FormAction) -> Html {
+    let on = on.clone();
+    let onclick = Callback::from(move |_: MouseEvent| on.emit(action.clone()));
+    html! { <button type="button" class="link" aria-label={aria} {onclick}>{label}</button> }
+}
+
+fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Html {
+    let (kind, setting) = match k {
+        KeyField::Constant { text, .. } => (
+            "constant text",
+            field("text", text.clone(), on, move |v| {
+                FormAction::FieldValue(t, f, v)
+            }),
+        ),
+        KeyField::Sequence { format, .. } => (
+            "sequence",
+            field("digits", format.width.to_string(), on, move |v| {
+                FormAction::FieldValue(t, f, v)
+            }),
+        ),
+        KeyField::Entity {
+            count,
+            distribution,
+            ..
+        } => {
+            let d = match distribution {
+                Distribution::Uniform => "uniform",
+                Distribution::Zipf { .. } => "zipf",
+                Distribution::Recent { .. } => "recent",
+            };
+            (
+                "entity id",
+                html! { <>
+                    {field("entities", count.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}
+                    {select("drawn", &[("uniform", "uniformly"), ("zipf", "Zipf, s = 1.1"), ("recent", "most recent first, decay 0.99")], d, on, move |v| FormAction::FieldDistribution(t, f, v))}
+                </> },
+            )
+        }
+        KeyField::Timestamp { encoding, .. } => {
+            let e = match encoding {
+                TimeEncoding::Millis => "millis",
+                TimeEncoding::MillisBytes => "millis_bytes",
+                TimeEncoding::ReverseDecimal => "reverse_decimal",
+                TimeEncoding::ReverseBytes => "reverse_bytes",
+            };
+            (
+                "timestamp",
+                select(
+                    "written as",
+                    &[
+                        ("millis", "ms, 13 digits"),
+                        ("millis_bytes", "ms, 8 bytes"),
+                        ("reverse_decimal", "Long.MAX_VALUE − ms, 19 digits"),
+                        ("reverse_bytes", "Long.MAX_VALUE − ms, 8 bytes"),
+                    ],
+                    e,
+                    on,
+                    move |v| FormAction::FieldValue(t, f, v),
+                ),
+            )
+        }
+        KeyField::Md5 { digits, of, .. } => (
+            "MD5 prefix",
+            html! { <>{field("hex digits", digits.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}<span class="hint">{format!(" of {of}")}</span></> },
+        ),
+        KeyField::Salt { buckets, of, .. } => (
+            "salt bucket",
+            html! { <>{field("buckets", buckets.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}<span class="hint">{of.as_ref().map(|o| format!(" hash of {o}")).unwrap_or_else(|| " random".into())}</span></> },
+        ),
+        KeyField::Choice { options, .. } => (
+            "weighted choice",
+            field(
+                "options",
+                options
+                    .iter()
+                    .map(|o| o.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                on,
+                move |v| FormAction::FieldValue(t, f, v),
+            ),
+        ),
+    };
+    let name = if k.name().is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", k.name())
+    };
+    html! {
+        <li class="wf-row">
+            <span class="wf-kind">{format!("{}. {kind}{name}", f + 1)}</span>
+            {setting}
+            {button("remove", format!("Remove key field {}", f + 1), on, FormAction::RemoveField(t, f))}
+        </li>
+    }
+}
+
+fn operation(t: usize, o: usize, op: &Operation, on: &Callback<FormAction>) -> Html {
+    let rate = op.rate();
+    let curve = match rate.curve {
+        Curve::Constant => "constant",
+        Curve::Daily { .. } => "daily",
+        Curve::Burst { .. } => "burst",
+    };
+    html! {
+        <li class="wf-row">
+            <span class="wf-kind">{op.label()}</span>
+            {field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v))}
+            {select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v))}
+            {button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o))}
+        </li>
+    }
+}
+
+fn adder<K: Copy + PartialEq + 'static>(
+    label: &str,
+    kinds: &'static [K],
+    names: fn(K) -> &'static str,
+    on: &Callback<FormAction>,
+    make: impl Fn(K) -> FormAction + 'static,
+) -> Html {
+    let on = on.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let v = super::event_value(&e);
+        if let Some(k) = kinds.iter().find(|k| names(**k) == v) {
+            on.emit(make(*k));
+        }
+        if let Some(s) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        {
+            s.set_value("");
+        }
+    });
+    let opts: Html = kinds
+        .iter()
+        .map(|k| html! { <option value={names(*k)}>{names(*k)}</option> })
+        .collect();
+    html! { <label class="wf-field">{label}<select {onchange}><option value="" selected=true>{"choose…"}</option>{opts}</select></label> }
+}
+
+#[component]
+pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
+    let w = &props.workload;
+    let on = &props.on_action;
+    let c = &w.cluster;
+    const MB: f64 = 1024.0 * 1024.0;
+    let policy = match c.split_policy {
+        SplitPolicyKind::Stepping => "stepping",
+        SplitPolicyKind::IncreasingToUpperBound => "increasing_to_upper_bound",
+        SplitPolicyKind::ConstantSize => "constant_size",
+        SplitPolicyKind::KeyPrefix { .. } => "key_prefix",
+        SplitPolicyKind::None => "none",
+    };
+    let tables: Html = w
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(t, table)| {
+            let keys: Html = table.key.iter().enumerate().map(|(f, k)| key_field(t, f, k, on)).collect();
+            let columns: Html = table
+                .families
+                .first()
+                .map(|fam| {
+                    fam.columns
+                        .iter()
+                        .enumerate()
+                        .map(|(ci, col)| html! {
+                            <li class="wf-row">
+                                <span class="wf-kind">{format!("{}:", fam.name)}</span>
+                                {field("qualifier", col.qualifier.clone(), on, move |v| FormAction::ColumnName(t, ci, v))}
+                                {field("value bytes", col.value_size.to_string(), on, move |v| FormAction::ColumnSize(t, ci, v))}
+                            </li>
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let ops: Html = table.operations.iter().enumerate().map(|(o, op)| operation(t, o, op, on)).collect();
+            html! {
+                <fieldset class="wf-table">
+                    <legend>{format!("Table {}", t + 1)}</legend>
+                    <div class="wf-row">
+                        {field("name", table.name.clone(), on, move |v| FormAction::TableName(t, v))}
+                        if w.tables.len() > 1 { {button("remove table", format!("Remove table {}", table.name), on, FormAction::RemoveTable(t))} }
+                    </div>
+                    <h4>{"Row key"}</h4>
+                    <ol class="wf-list">{keys}</ol>
+                    {adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k))}
+                    <h4>{"Columns"}</h4>
+                    <ul class="wf-list">{columns}</ul>
+                    {button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t))}
+                    <h4>{"Operations"}</h4>
+                    <ul class="wf-list">{ops}</ul>
+                    {adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k))}
+                </fieldset>
+            }
+        })
+        .collect();
+    let hours = w.duration_ms as f64 / 3_600_000.0;
+    html! {
+        <div class="workload-form">
+            <fieldset class="wf-cluster">
+                <legend>{"Run and cluster"}</legend>
+                <div class="wf-grid">
+                    {field("hours of traffic", hours.to_string(), on, FormAction::DurationHours)}
+                    {field("seed", w.seed.to_string(), on, FormAction::Seed)}
+                    {field("region servers", c.region_servers.to_string(), on, FormAction::RegionServers)}
+                    {field("MAX_FILESIZE (MB)", (c.max_filesize as f64 / MB).to_string(), on, FormAction::MaxFileSizeMb)}
+                    {field("flush size (MB)", (c.flush_size as f64 / MB).to_string(), on, FormAction::FlushSizeMb)}
+                    {select("split policy", &[("stepping", "SteppingSplitPolicy (default)"), ("increasing_to_upper_bound", "IncreasingToUpperBound"), ("constant_size", "ConstantSize"), ("key_prefix", "KeyPrefix (4 bytes)"), ("none", "none")], policy, on, FormAction::Policy)}
+                    {field("reads/s a server serves", c.server_reads_per_sec.to_string(), on, FormAction::ServerReads)}
+                    {field("writes/s a server takes", c.server_writes_per_sec.to_string(), on, FormAction::ServerWrites)}
+                </div>
+            </fieldset>
+            {tables}
+            {button("add a table", "Add a table".into(), on, FormAction::AddTable)}
+        </div>
+    }
+}
