@@ -200,3 +200,20 @@ fn a_reload_restores_a_bigtable_table_with_its_rules() -> TestResult {
     );
     Ok(())
 }
+
+#[test]
+fn a_line_the_lint_flags_still_runs_and_prints_the_warning() -> TestResult {
+    let mut c = console();
+    c.submit_in("createtable b families=cf", Dialect::Cbt);
+    c.submit_in("set b r cf:a=1@1700000000000", Dialect::Cbt);
+    assert_eq!(c.entries.len(), 2);
+    let item = &c.entries[1].items[0];
+    assert!(!item.failed());
+    assert!(
+        item.output
+            .starts_with("rowkey: warning: timestamp 1700000000000 looks like epoch milliseconds"),
+        "{}",
+        item.output
+    );
+    Ok(())
+}
