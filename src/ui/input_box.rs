@@ -297,13 +297,15 @@ pub fn InputBox() -> Html {
     } else {
         Vec::new()
     };
-    let lint = (!lint.is_empty()).then(|| {
+    // Always there, so that the input beside it is never re-created as warnings come and go.
+    let lint = {
         let items: Html = lint
             .iter()
             .map(|w| html! { <li>{w.as_str()}</li> })
             .collect();
-        html! { <div role="status"><ul class="lint" aria-label="Warnings">{items}</ul></div> }
-    });
+        let shown = !lint.is_empty();
+        html! { <div role="status" class="lint-region">if shown { <ul class="lint" aria-label="Warnings">{items}</ul> }</div> }
+    };
     let list = (*choices).as_ref().map(|c| {
         let items: Html = c
             .candidates
