@@ -19,7 +19,7 @@ fn table(rows: usize) -> Result<Engine, rowkey::engine::Error> {
     let clock = Clock::at(1_000);
     let mut e = clock.engine();
     let mut desc = TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]);
-    desc.settings.flush_bytes = usize::MAX;
+    desc.settings.flush_bytes = u64::MAX;
     desc.settings.split_bytes = 0;
     e.create_table(desc, vec![])?;
     for r in 0..rows {

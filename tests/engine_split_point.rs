@@ -56,7 +56,7 @@ fn a_split_lands_on_the_largest_runs_middle_key() -> TestResult {
     f.bloomfilter = "ROW".into();
     f.data_block_encoding = "NONE".into();
     let mut desc = TableDescriptor::new("t", vec![f]);
-    desc.settings.flush_bytes = usize::MAX;
+    desc.settings.flush_bytes = u64::MAX;
     desc.settings.split_bytes = 0;
     e.create_table(desc, vec![])?;
     let write = |e: &mut rowkey::engine::Engine, rows: std::ops::Range<usize>| {
