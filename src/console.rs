@@ -16,6 +16,9 @@ mod transcript;
 use runner::Job;
 pub use transcript::{prompt, Entry, EntryKind, Item, RunState};
 
+use crate::cbt;
+use crate::dialect::{cbt_command, cbt_writes, Dialect};
+use crate::engine::Engine;
 use crate::shell::{commands, Outcome, ReadTrace, Script, Shell};
 
 /// Most history lines kept.
@@ -36,8 +39,17 @@ const STATEMENTS_PER_LOOK: usize = 32;
 /// The console: a shell, what it printed, and the history.
 pub struct Console {
     pub shell: Shell,
+    /// The cbt front end. It runs over the shell's engine: the engine moves into it for a
+    /// line and back after, so both dialects see the same tables.
+    pub cbt: cbt::Session,
+    /// The dialect typed lines are read in.
+    pub dialect: Dialect,
     pub entries: Vec<Entry>,
     pub history: Vec<String>,
+    /// The dialect of each history line (the same length as `history`).
+    history_dialects: Vec<Dialect>,
+    /// The dialect of the line being edited before history navigation started.
+    draft_dialect: Dialect,
     /// Position while walking the history with Up/Down; `None` when editing a new line.
     cursor: Option<usize>,
     /// The line being edited before history navigation started.
@@ -60,10 +72,15 @@ impl Console {
     pub fn new(mut shell: Shell, history: Vec<String>) -> Console {
         shell.page_rows = Some(PAGE_ROWS);
         shell.gen_budget = Some(GENERATE_STEP);
+        let history_dialects = vec![Dialect::HBase; history.len()];
         Console {
             shell,
+            cbt: cbt::Session::new(Engine::new(Box::new(|| 0))),
+            dialect: Dialect::HBase,
             entries: Vec::new(),
             history,
+            history_dialects,
+            draft_dialect: Dialect::HBase,
             cursor: None,
             draft: String::new(),
             counter: 0,
@@ -115,6 +132,7 @@ impl Console {
         let index = self.push(Entry::new(
             number,
             EntryKind::Note { failed },
+            Dialect::HBase,
             String::new(),
             1,
             vec![item],
@@ -153,7 +171,8 @@ impl Console {
         self.dropped += self.entries.len();
         self.entries = rest;
         if let Some(job) = &mut self.job {
-            let (Job::Script { entry, .. } | Job::Resume { entry, .. }) = job;
+            let (Job::Script { entry, .. } | Job::Resume { entry, .. } | Job::Cbt { entry, .. }) =
+                job;
             *entry = 0;
         }
     }

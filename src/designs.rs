@@ -6,6 +6,7 @@ mod cases;
 mod colliding_keys;
 pub mod compare;
 mod csdn;
+pub mod delete_models;
 mod follow;
 pub mod gen;
 pub mod lesson;

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod console;
 pub mod designs;
 pub mod diagnose;
+pub mod dialect;
 pub mod engine;
 pub mod filter;
 pub mod import;

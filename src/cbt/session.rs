@@ -15,6 +15,9 @@ use crate::engine::{self, Engine, FamilyDescriptor, Mutation, Scan, TableDescrip
 pub struct Output {
     pub stdout: Vec<u8>,
     pub stderr: String,
+    /// Whether the command failed (standard error then ends with cbt's error text; without a
+    /// failure it may still hold warnings and `import`'s log).
+    pub failed: bool,
 }
 
 impl Output {
@@ -24,6 +27,7 @@ impl Output {
         Output {
             stdout: Vec::new(),
             stderr,
+            failed: true,
         }
     }
 }
@@ -193,13 +197,18 @@ impl Session {
         let result = (command.run)(self, &args[1..]);
         let mut stderr: String = self.warnings.drain(..).map(|w| w + "\n").collect();
         match result {
-            Ok(stdout) => Output { stdout, stderr },
+            Ok(stdout) => Output {
+                stdout,
+                stderr,
+                failed: false,
+            },
             Err(message) => {
                 stderr.push_str(&message);
                 stderr.push('\n');
                 Output {
                     stdout: Vec::new(),
                     stderr,
+                    failed: true,
                 }
             }
         }

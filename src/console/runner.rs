@@ -9,24 +9,106 @@ pub(super) enum Job {
     Script { entry: usize, script: Script },
     /// A continuation being carried to its end (a generator, or "show all" of a scan).
     Resume { entry: usize, item: usize },
+    /// The lines of a cbt entry not yet run: the byte of the entry's text where the next
+    /// line starts.
+    Cbt { entry: usize, at: usize },
 }
 
 impl Console {
     /// Starts an entry; nothing runs until [`Console::step`]. Returns false for blank text.
     /// Refused (false) while another entry runs.
     pub fn start(&mut self, text: &str) -> bool {
+        self.start_in(text, Dialect::HBase)
+    }
+
+    /// Starts an entry read in `dialect` (what the person typed runs in the console's mode).
+    pub fn start_in(&mut self, text: &str, dialect: Dialect) -> bool {
         let trimmed = text.trim();
         self.cursor = None;
         self.draft.clear();
         if trimmed.is_empty() || self.is_running() {
             return false;
         }
-        let index = self.open_entry(trimmed);
-        self.job = Some(Job::Script {
-            entry: index,
-            script: Script::new(trimmed.to_string()),
+        let index = self.open_entry(trimmed, dialect);
+        self.job = Some(match dialect {
+            Dialect::HBase => Job::Script {
+                entry: index,
+                script: Script::new(trimmed.to_string()),
+            },
+            Dialect::Cbt => Job::Cbt {
+                entry: index,
+                at: 0,
+            },
         });
         false
+    }
+
+    /// Runs the text in `dialect` as one entry to its end.
+    pub fn submit_in(&mut self, text: &str, dialect: Dialect) -> bool {
+        self.start_in(text, dialect);
+        let mut cleared = false;
+        while self.is_running() {
+            cleared |= self.step(&mut || 0.0, f64::INFINITY);
+        }
+        cleared
+    }
+
+    /// Runs one line of cbt over the shell's engine.
+    pub fn run_cbt_line(&mut self, line: &str) -> cbt::Output {
+        std::mem::swap(&mut self.shell.engine, &mut self.cbt.engine);
+        let out = match &self.shell.read_only {
+            Some(why) if cbt_command(line).is_some_and(cbt_writes) => cbt::Output {
+                stdout: Vec::new(),
+                stderr: format!("{why}\n"),
+                failed: true,
+            },
+            _ => self.cbt.run_line(line),
+        };
+        std::mem::swap(&mut self.shell.engine, &mut self.cbt.engine);
+        out
+    }
+
+    /// Runs the next line of a cbt entry.
+    fn step_cbt(&mut self, entry: usize, at: usize) -> Option<Job> {
+        let (input, number) = {
+            let e = self.entries.get(entry)?;
+            let before = e.input.get(..at)?;
+            (
+                e.input.get(at..)?.to_string(),
+                before.matches('\n').count() + 1,
+            )
+        };
+        let (line, rest) = match input.split_once('\n') {
+            Some((line, _)) => (line, at + line.len() + 1),
+            None => (input.as_str(), at + input.len()),
+        };
+        let line = line.trim_end_matches('\r');
+        if !line.trim().is_empty() {
+            let out = self.run_cbt_line(line);
+            let name = cbt_command(line);
+            let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+            output.push_str(&out.stderr);
+            let item = Item {
+                line: number,
+                name,
+                input: line.to_string(),
+                output,
+                error_span: out.failed.then_some(0..line.len()),
+                more: None,
+            };
+            let e = self.entries.get_mut(entry)?;
+            e.writes |= !out.failed && name.is_some_and(cbt_writes);
+            e.add(item);
+        }
+        let done = rest >= at + input.len();
+        if let Some(e) = self.entries.get_mut(entry) {
+            e.progress = rest;
+            if done {
+                e.state = RunState::Done;
+            }
+        }
+        self.touch(entry);
+        (!done).then_some(Job::Cbt { entry, at: rest })
     }
 
     /// Shows commands the app ran itself to their end (a gallery pattern it measured) as one
@@ -37,7 +119,7 @@ impl Console {
         if trimmed.is_empty() || self.is_running() {
             return false;
         }
-        let index = self.open_entry(trimmed);
+        let index = self.open_entry(trimmed, Dialect::HBase);
         for outcome in outcomes {
             if outcome.trace.is_some() {
                 self.last_trace = outcome.trace.clone();
@@ -59,12 +141,16 @@ impl Console {
     }
 
     /// Remembers the text in the history and adds a running entry for it.
-    pub(super) fn open_entry(&mut self, trimmed: &str) -> usize {
-        if self.history.last().map(String::as_str) != Some(trimmed) {
+    pub(super) fn open_entry(&mut self, trimmed: &str, dialect: Dialect) -> usize {
+        let same = self.history.last().map(String::as_str) == Some(trimmed)
+            && self.history_dialects.last() == Some(&dialect);
+        if !same {
             self.history.push(trimmed.to_string());
+            self.history_dialects.push(dialect);
             if self.history.len() > HISTORY_LIMIT {
                 let extra = self.history.len() - HISTORY_LIMIT;
                 self.history.drain(..extra);
+                self.history_dialects.drain(..extra);
             }
         }
         let number = self.counter + 1;
@@ -73,6 +159,7 @@ impl Console {
         self.push(Entry::new(
             number,
             EntryKind::Commands,
+            dialect,
             trimmed.to_string(),
             lines,
             Vec::new(),
@@ -88,7 +175,9 @@ impl Console {
     /// The index of the entry the running job belongs to.
     pub(super) fn job_entry(&self) -> Option<usize> {
         match &self.job {
-            Some(Job::Script { entry, .. } | Job::Resume { entry, .. }) => Some(*entry),
+            Some(
+                Job::Script { entry, .. } | Job::Resume { entry, .. } | Job::Cbt { entry, .. },
+            ) => Some(*entry),
             None => None,
         }
     }
@@ -110,6 +199,7 @@ impl Console {
             let (next, clear) = match job {
                 Job::Script { entry, script } => self.step_script(entry, script),
                 Job::Resume { entry, item } => (self.step_resume(entry, item), false),
+                Job::Cbt { entry, at } => (self.step_cbt(entry, at), false),
             };
             cleared |= clear;
             self.job = next;
@@ -231,7 +321,7 @@ impl Console {
             return false;
         };
         self.pending_script = None;
-        let (Job::Script { entry, .. } | Job::Resume { entry, .. }) = job;
+        let (Job::Script { entry, .. } | Job::Resume { entry, .. } | Job::Cbt { entry, .. }) = job;
         let last = self.entries.len().saturating_sub(1);
         if let Some(e) = self.entries.get_mut(entry) {
             e.state = RunState::Cancelled;

@@ -1,6 +1,7 @@
 //! What the console shows: entries of items, each a command's output or error, with the
 //! summary of a batch and the transcript a person can copy.
 
+use crate::dialect::Dialect;
 use std::ops::Range;
 
 use crate::kit::text::{plural, thousands};
@@ -76,6 +77,8 @@ pub struct Entry {
     /// The running number HBase shows in its prompt (`hbase:007:0>`).
     pub number: usize,
     pub kind: EntryKind,
+    /// The dialect its lines were read in.
+    pub dialect: Dialect,
     /// The submitted text.
     pub input: String,
     /// How many lines it has.
@@ -134,6 +137,7 @@ impl Entry {
     pub(super) fn new(
         number: usize,
         kind: EntryKind,
+        dialect: Dialect,
         input: String,
         lines: usize,
         items: Vec<Item>,
@@ -142,6 +146,7 @@ impl Entry {
         Entry {
             number,
             kind,
+            dialect,
             input,
             lines,
             items,
@@ -153,6 +158,11 @@ impl Entry {
             revision: 0,
             tally: Tally::default(),
         }
+    }
+
+    /// The prompt before the entry's line `line` (1-based), in its dialect.
+    pub fn prompt(&self, line: usize) -> String {
+        self.dialect.prompt(self.number + line.saturating_sub(1))
     }
 
     /// Whether it shows as a batch (a summary over its statements) rather than one command.
@@ -221,7 +231,7 @@ impl Entry {
             EntryKind::Commands => {
                 let mut out = String::new();
                 for item in &self.items {
-                    out.push_str(&prompt(self.number + item.line.saturating_sub(1)));
+                    out.push_str(&self.prompt(item.line));
                     out.push_str(&item.input);
                     out.push('\n');
                     out.push_str(&item.output);
@@ -234,7 +244,7 @@ impl Entry {
 
 /// `hbase:007:0> `.
 pub fn prompt(number: usize) -> String {
-    format!("hbase:{number:03}:0> ")
+    Dialect::HBase.prompt(number)
 }
 
 fn seconds(ms: f64) -> String {

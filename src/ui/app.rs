@@ -101,6 +101,7 @@ pub fn App(props: &AppProps) -> Html {
                 </main>
                 <aside class="views" id="views-pane" tabindex="-1" aria-label="What HBase hides">
                     <super::compare_view::CompareView />
+                    <super::delete_models_view::DeleteModelsView />
                     <DesignView />
                     <ViewsPane />
                 </aside>

@@ -40,7 +40,8 @@ fn run_side(side: &Side, pair: &Pair) -> Result<Ran, String> {
     Ok(Ran { run, map })
 }
 
-fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
+/// Claims as a list of marks: ✓ held, ✗ broken.
+pub(super) fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
     items
         .map(|(text, held)| {
             let mark = if held { "✓" } else { "✗" };

@@ -112,7 +112,7 @@ pub fn ConsoleView() -> Html {
                 if empty {
                     <div class="welcome">
                         <p>{"Type HBase shell commands. "}<code>{"help"}</code>{" lists them; "}<code>{"help 'scan'"}</code>{" explains one; "}<code>{"generate"}</code>{" fills a table with a million cells in seconds."}</p>
-                        <p><kbd>{"Enter"}</kbd>{" runs, "}<kbd>{"Shift+Enter"}</kbd>{" adds a line, "}<kbd>{"Tab"}</kbd>{" completes, "}<kbd>{"Up"}</kbd>{"/"}<kbd>{"Down"}</kbd>{" walk the history, "}<kbd>{"Ctrl+C"}</kbd>{" stops a running batch, "}<kbd>{"Ctrl+L"}</kbd>{" clears."}</p>
+                        <p><kbd>{"Enter"}</kbd>{" runs, "}<kbd>{"Shift+Enter"}</kbd>{" adds a line, "}<kbd>{"Tab"}</kbd>{" completes, "}<kbd>{"Up"}</kbd>{"/"}<kbd>{"Down"}</kbd>{" walk the history, "}<kbd>{"Ctrl+C"}</kbd>{" stops a running batch, "}<kbd>{"Ctrl+L"}</kbd>{" clears, "}<kbd>{"Alt+M"}</kbd>{" switches between the HBase shell and Bigtable's cbt."}</p>
                     </div>
                 }
                 if dropped > 0 && !empty {

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::state::{Action, AppState};
 use super::virtual_text::VirtualText;
-use crate::console::{prompt, Console, Entry, EntryKind, Item, RunState};
+use crate::console::{Console, Entry, EntryKind, Item, RunState};
 use crate::kit::text::thousands;
 
 /// Outputs longer than this many lines show in a virtualized box.
@@ -257,7 +257,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         return html! {
             <div class={classes!("entry", failed.then_some("failed"))}>
                 <div class="prompt-line">
-                    <span class="prompt">{prompt(entry.number)}</span>
+                    <span class="prompt">{entry.prompt(1)}</span>
                     <span class="typed">{input_text(entry, item.and_then(|i| i.error_span.as_ref()))}</span>
                     <span class="entry-tools">{ack(props.mark)}{copy}</span>
                 </div>
@@ -299,7 +299,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
     html! {
         <div class={classes!("entry", "batch", failed.then_some("has-errors"))}>
             <div class="prompt-line">
-                <span class="prompt">{prompt(entry.number)}</span>
+                <span class="prompt">{entry.prompt(1)}</span>
                 <span class="typed">{input_text(entry, None)}</span>
                 <span class="entry-tools">{ack(props.mark)}{copy}</span>
             </div>

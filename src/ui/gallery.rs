@@ -62,11 +62,18 @@ pub fn Gallery() -> Html {
             html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></li> }
         })
         .collect();
+    let delete_models = {
+        use crate::designs::delete_models::{ID, TITLE};
+        let app2 = app.clone();
+        let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(ID)));
+        let selected = app.selected_compare == Some(ID);
+        html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{TITLE}</button></li> }
+    };
     html! {
         <>
             <h2 class="gallery-heading">{"Design gallery"}</h2>
             <ul class="gallery" aria-label="Designs">{groups}
-                <li class="group-wrap"><h3 class="group">{"A/B compare"}</h3><ul class="gallery" aria-label="A/B compare">{pairs}</ul></li>
+                <li class="group-wrap"><h3 class="group">{"A/B compare"}</h3><ul class="gallery" aria-label="A/B compare">{pairs}{delete_models}</ul></li>
             </ul>
         </>
     }

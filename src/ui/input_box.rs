@@ -1,12 +1,16 @@
 //! The input: a textarea over a copy of its text coloured by the shell's own lexer; Enter runs
 //! (or continues a line left open, as the HBase shell does), Shift+Enter adds a line, Tab
 //! completes from the live schema, Up/Down walk the history, Ctrl+C stops a running batch.
+//! In cbt mode (Alt+M) a line is cbt's: plain text, Enter runs it, and the timestamp lint
+//! warns under the input before it runs.
 
 use web_sys::{HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
+use super::dialect_switch::DialectSwitch;
 use super::state::{use_app, Action};
 use super::storage::Mode;
+use crate::dialect::{lint_cbt, Dialect};
 use crate::shell::{complete, highlight, is_incomplete, open_at_end};
 
 /// Inputs longer than this are not coloured (a big paste stays fast to edit).
@@ -158,7 +162,20 @@ pub fn InputBox() -> Html {
             let value = el.value();
             let open = (*choices).clone();
             let key = e.key();
+            let cbt = app.console.borrow().dialect == Dialect::Cbt;
             match key.as_str() {
+                // Alt+M switches the dialect (by the key's place: Alt+M types µ on a Mac).
+                _ if e.alt_key() && e.code() == "KeyM" => {
+                    e.prevent_default();
+                    let other = app.console.borrow().dialect.other();
+                    app.dispatch(Action::SetDialect(other));
+                }
+                // cbt reads one line at a time: Enter runs, and nothing completes.
+                "Enter" if cbt && !e.shift_key() => {
+                    e.prevent_default();
+                    submit(&app, &el, value);
+                }
+                "Tab" if cbt => {}
                 "Escape" if open.is_some() => {
                     e.prevent_default();
                     choices.set(None);
@@ -262,17 +279,33 @@ pub fn InputBox() -> Html {
         Callback::from(move |_: FocusEvent| choices.set(None))
     };
     let loading = app.storage.borrow().mode == Mode::Loading;
-    let (running, next) = {
+    let (running, next, dialect) = {
         let c = app.console.borrow();
-        (c.is_running(), c.next_number())
+        (c.is_running(), c.next_number(), c.dialect)
     };
+    let cbt = dialect == Dialect::Cbt;
     let cancel = {
         let app = app.clone();
         Callback::from(move |_| app.dispatch(Action::Cancel))
     };
-    let plain = draft.len() > HIGHLIGHT_LIMIT;
+    let plain = cbt || draft.len() > HIGHLIGHT_LIMIT;
     // Why Enter would continue the entry rather than run it.
     let open = (!plain).then(|| open_at_end(&draft)).flatten();
+    // Timestamps that look like epoch milliseconds, before the line runs.
+    let lint = if cbt && draft.len() <= HIGHLIGHT_LIMIT {
+        lint_cbt(&draft, &app.console.borrow().shell.engine)
+    } else {
+        Vec::new()
+    };
+    // Always there, so that the input beside it is never re-created as warnings come and go.
+    let lint = {
+        let items: Html = lint
+            .iter()
+            .map(|w| html! { <li>{w.as_str()}</li> })
+            .collect();
+        let shown = !lint.is_empty();
+        html! { <div role="status" class="lint-region">if shown { <ul class="lint" aria-label="Warnings">{items}</ul> }</div> }
+    };
     let list = (*choices).as_ref().map(|c| {
         let items: Html = c
             .candidates
@@ -293,14 +326,15 @@ pub fn InputBox() -> Html {
         <>
             <div class="input-row">
                 {list}
-                <span class="prompt" aria-hidden="true">{format!("hbase:{next:03}:0>")}</span>
+                <DialectSwitch />
+                <span class="prompt" aria-hidden="true">{dialect.prompt(next).trim_end().to_string()}</span>
                 <div class="editor">
                     if !plain {
                         <pre class="highlight" ref={overlay_ref} aria-hidden="true">{coloured(&draft)}</pre>
                     }
                     <textarea ref={input_ref} id="console-input" class={classes!("input", plain.then_some("plain"))} rows="2" spellcheck="false" autocomplete="off"
-                        autocapitalize="off" placeholder={if loading { "Loading your tables…" } else { "create 't', 'f'" }} disabled={loading}
-                        aria-label="HBase shell command" aria-describedby="input-hint"
+                        autocapitalize="off" placeholder={if loading { "Loading your tables…" } else if cbt { "createtable t families=cf" } else { "create 't', 'f'" }} disabled={loading}
+                        aria-label={if cbt { "cbt command" } else { "HBase shell command" }} aria-describedby="input-hint"
                         aria-controls={choices.is_some().then_some("completions")}
                         aria-activedescendant={active}
                         {oninput} {onkeydown} {onscroll} {onblur} />
@@ -309,9 +343,12 @@ pub fn InputBox() -> Html {
                     <button class="action" onclick={cancel}>{"Cancel"}</button>
                 }
             </div>
+            {lint}
             <div class="hint-line" id="input-hint">
                 if running {
                     {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
+                } else if cbt {
+                    <kbd>{"Enter"}</kbd>{" runs each line as cbt · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"↑"}</kbd>{" history · "}<kbd>{"Alt+M"}</kbd>{" HBase shell"}
                 } else if let Some(open) = open {
                     <span class="open-note">{format!("Enter continues on a new line: {}. ", open.describe())}</span>
                     <kbd>{"Ctrl+Enter"}</kbd>{" runs it as it is."}

@@ -40,6 +40,16 @@ pub struct Prefs {
     pub theme: Theme,
     pub timestamps: Timestamps,
     pub keys: KeyDisplay,
+    /// The zone cbt prints times in.
+    pub cbt_zone: CbtZone,
+}
+
+/// The zone cbt's dates print in: the browser's (as cbt prints in its process's zone) or UTC.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CbtZone {
+    #[default]
+    Local,
+    Utc,
 }
 
 impl Prefs {

@@ -37,7 +37,15 @@ pub fn ShareLink() -> Html {
     }
     let shared = Shared {
         design: app.selected_design.map(str::to_string),
-        commands: app.console.borrow().history.clone(),
+        // A link carries HBase shell lines only: cbt lines stay in this browser's history.
+        commands: app
+            .console
+            .borrow()
+            .history_lines()
+            .into_iter()
+            .filter(|l| l.dialect == crate::dialect::Dialect::HBase)
+            .map(|l| l.text)
+            .collect(),
     };
     let mut holds: Vec<String> = Vec::new();
     if let Some(d) = app.selected_design.and_then(find) {

@@ -135,6 +135,8 @@ pub enum Action {
     OpenCompare(&'static str),
     CloseCompare,
     SetPrefs(Prefs),
+    /// Read typed lines as HBase's shell or as cbt.
+    SetDialect(Dialect),
 }
 
 impl PartialEq for AppState {
@@ -167,10 +169,11 @@ impl Default for AppState {
         let prefs = Prefs::load();
         let mut shell = Shell::new(engine, Box::new(super::perf_ms));
         shell.time_format = time_format(&prefs);
-        let history: Vec<String> =
-            gloo::storage::LocalStorage::get(HISTORY_KEY).unwrap_or_default();
+        let mut console = Console::new(shell, Vec::new());
+        console.set_history(super::dialect_switch::saved_history(HISTORY_KEY));
+        super::dialect_switch::set_zone(&mut console, &prefs);
         AppState {
-            console: Rc::new(RefCell::new(Console::new(shell, history))),
+            console: Rc::new(RefCell::new(console)),
             storage: Rc::new(RefCell::new(Storage::default())),
             version: 0,
             data_version: 0,
@@ -233,7 +236,8 @@ impl AppState {
     /// The table the last lines of a submission name first, if it exists.
     fn table_of(&self, text: &str) -> Option<String> {
         let console = self.console.borrow();
-        let accesses = analyze(&[text.to_string()], Dialect::HBase);
+        // A cbt line is analysed as cbt: the views follow the Bigtable table it names.
+        let accesses = analyze(&[text.to_string()], console.dialect);
         accesses.iter().rev().find_map(|a| {
             let name = a.table()?;
             console.shell.engine.exists(name).then(|| name.to_string())
@@ -316,12 +320,10 @@ impl AppState {
     /// (a 5 MB paste would make every later save of the history fail).
     fn save_history(&self) {
         let console = self.console.borrow();
-        let kept: Vec<&String> = console
-            .history
-            .iter()
-            .filter(|h| h.len() <= HISTORY_SAVED_MAX)
-            .collect();
-        let _ = gloo::storage::LocalStorage::set(HISTORY_KEY, kept);
+        let mut kept = console.history_lines();
+        kept.retain(|h| h.text.len() <= HISTORY_SAVED_MAX);
+        let _ =
+            gloo::storage::LocalStorage::set(HISTORY_KEY, crate::dialect::encode_history(&kept));
     }
 }
 
@@ -346,7 +348,8 @@ impl Reducible for AppState {
                 }
                 {
                     let mut console = self.console.borrow_mut();
-                    console.start(&text);
+                    let dialect = console.dialect;
+                    console.start_in(&text, dialect);
                     console.step(&mut super::perf_ms, STEP_MS);
                 }
                 self.save_history();
@@ -630,11 +633,16 @@ impl Reducible for AppState {
                 Rc::new(next)
             }
             Action::OpenCompare(id) => {
-                let Some(pair) = crate::designs::compare::find(id) else {
-                    return self;
+                let id = if id == crate::designs::delete_models::ID {
+                    crate::designs::delete_models::ID
+                } else {
+                    let Some(pair) = crate::designs::compare::find(id) else {
+                        return self;
+                    };
+                    pair.id
                 };
                 let mut next = self.next(None);
-                next.selected_compare = Some(pair.id);
+                next.selected_compare = Some(id);
                 Rc::new(next)
             }
             Action::CloseCompare => {
@@ -649,10 +657,18 @@ impl Reducible for AppState {
                 next.tour_run = None;
                 Rc::new(next)
             }
+            Action::SetDialect(dialect) => {
+                self.console.borrow_mut().dialect = dialect;
+                Rc::new(self.next(None))
+            }
             Action::SetPrefs(prefs) => {
                 prefs.save();
                 prefs.apply_theme();
-                self.console.borrow_mut().shell.time_format = time_format(&prefs);
+                {
+                    let mut console = self.console.borrow_mut();
+                    console.shell.time_format = time_format(&prefs);
+                    super::dialect_switch::set_zone(&mut console, &prefs);
+                }
                 let mut next = self.next(None);
                 next.prefs = prefs;
                 Rc::new(next)
@@ -665,7 +681,7 @@ impl Reducible for AppState {
                     console.cancel();
                     console.shell.engine = engine;
                     console.entries.clear();
-                    console.history.clear();
+                    console.set_history(Vec::new());
                     console.last_trace = None;
                     console.data_version += 1;
                 }

@@ -6,7 +6,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::download;
-use super::prefs::{KeyDisplay, Prefs, Theme, Timestamps};
+use super::prefs::{CbtZone, KeyDisplay, Prefs, Theme, Timestamps};
 use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
 use crate::persist::{export_json, export_kept_runs, export_script, import_json, import_script};
@@ -202,6 +202,13 @@ pub fn StatusBar() -> Html {
             Timestamps::Epoch
         }
     });
+    let on_cbt_zone = set_pref(|p, v| {
+        p.cbt_zone = if v == "utc" {
+            CbtZone::Utc
+        } else {
+            CbtZone::Local
+        }
+    });
     let on_keys = set_pref(|p, v| {
         p.keys = if v == "utf8" {
             KeyDisplay::Utf8
@@ -225,6 +232,11 @@ pub fn StatusBar() -> Html {
                 <select id="pref-time" class="action" onchange={on_time}>
                     <option value="epoch" selected={prefs.timestamps == Timestamps::Epoch}>{"epoch ms"}</option>
                     <option value="local" selected={prefs.timestamps == Timestamps::Local}>{"local time"}</option>
+                </select>
+                <label for="pref-cbt-zone">{"cbt times"}</label>
+                <select id="pref-cbt-zone" class="action" onchange={on_cbt_zone}>
+                    <option value="local" selected={prefs.cbt_zone == CbtZone::Local}>{"local zone"}</option>
+                    <option value="utc" selected={prefs.cbt_zone == CbtZone::Utc}>{"UTC"}</option>
                 </select>
                 <label for="pref-keys">{"Keys"}</label>
                 <select id="pref-keys" class="action" onchange={on_keys}>

@@ -1,0 +1,188 @@
+//! The console's two dialects: HBase's shell and Bigtable's `cbt`. Both run over the one
+//! engine, so an HBase table and a Bigtable table live side by side; the dialect decides how a
+//! line is read (`count` and `help` are words of both). Every history line keeps the dialect
+//! it was typed in, and the history is saved with it ([`HISTORY_FORMAT`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::cbt;
+use crate::engine::Engine;
+
+/// Which front end reads a line: the command table's dialects.
+pub use crate::shell::commands::Dialect;
+
+impl Dialect {
+    /// The word the prompt shows: `hbase` or `cbt`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Dialect::HBase => "hbase",
+            Dialect::Cbt => "cbt",
+        }
+    }
+
+    /// The other dialect (what the switch turns to).
+    pub fn other(self) -> Dialect {
+        match self {
+            Dialect::HBase => Dialect::Cbt,
+            Dialect::Cbt => Dialect::HBase,
+        }
+    }
+
+    /// The prompt before line `number`: HBase's `hbase:007:0> `, or `cbt> `.
+    pub fn prompt(self, number: usize) -> String {
+        match self {
+            Dialect::HBase => format!("hbase:{number:03}:0> "),
+            Dialect::Cbt => "cbt> ".to_string(),
+        }
+    }
+}
+
+/// One history line and the dialect it was typed in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryLine {
+    #[serde(with = "saved_dialect")]
+    pub dialect: Dialect,
+    pub text: String,
+}
+
+impl HistoryLine {
+    pub fn hbase(text: impl Into<String>) -> HistoryLine {
+        HistoryLine {
+            dialect: Dialect::HBase,
+            text: text.into(),
+        }
+    }
+}
+
+/// A dialect as the saved history spells it: `"hbase"` or `"cbt"`.
+mod saved_dialect {
+    use super::Dialect;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Dialect, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(d.word())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Dialect, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "hbase" => Ok(Dialect::HBase),
+            "cbt" => Ok(Dialect::Cbt),
+            other => Err(serde::de::Error::unknown_variant(other, &["hbase", "cbt"])),
+        }
+    }
+}
+
+/// Version of the saved history: 1 was a bare list of strings (every line HBase's); 2 keeps
+/// each line's dialect.
+pub const HISTORY_FORMAT: u32 = 2;
+
+#[derive(Serialize, Deserialize)]
+struct SavedHistory {
+    version: u32,
+    lines: Vec<HistoryLine>,
+}
+
+/// The history as it is saved.
+pub fn encode_history(lines: &[HistoryLine]) -> serde_json::Value {
+    serde_json::json!({ "version": HISTORY_FORMAT, "lines": lines })
+}
+
+/// A saved history of any format; version 1's lines read as HBase's. Anything unreadable reads
+/// as an empty history (the history is a convenience, never a reason not to open).
+pub fn decode_history(saved: &serde_json::Value) -> Vec<HistoryLine> {
+    if let Ok(v1) = serde_json::from_value::<Vec<String>>(saved.clone()) {
+        return v1.into_iter().map(HistoryLine::hbase).collect();
+    }
+    match serde_json::from_value::<SavedHistory>(saved.clone()) {
+        Ok(h) if h.version <= HISTORY_FORMAT => h.lines,
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a cbt command changes data or schema.
+pub fn cbt_writes(name: &str) -> bool {
+    matches!(
+        name,
+        "addtocell"
+            | "createfamily"
+            | "createtable"
+            | "deleteallrows"
+            | "deletecolumn"
+            | "deletefamily"
+            | "deleterow"
+            | "deletetable"
+            | "import"
+            | "set"
+            | "setgcpolicy"
+            | "compact"
+    )
+}
+
+/// The cbt command a line names, as the command table spells it (after an optional `cbt`).
+pub fn cbt_command(line: &str) -> Option<&'static str> {
+    let words = cbt::split(line).ok()?;
+    let mut words = words
+        .iter()
+        .map(|w| String::from_utf8_lossy(w).into_owned());
+    let mut first = words.next()?;
+    if first == "cbt" {
+        first = words.find(|w| !w.starts_with('-'))?;
+    }
+    cbt::COMMANDS
+        .iter()
+        .find(|c| c.name == first)
+        .map(|c| c.name)
+}
+
+/// The timestamp lint for text about to run in cbt: one warning per `set` or `addtocell` cell
+/// whose timestamp looks like epoch milliseconds, when its table is a Bigtable table (or does
+/// not exist yet, so a script that creates it is warned too). Each warning names its line.
+pub fn lint_cbt(text: &str, engine: &Engine) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Ok(words) = cbt::split(line) else {
+            continue;
+        };
+        let mut words: &[Vec<u8>] = &words;
+        if words.first().is_some_and(|w| w == b"cbt") {
+            words = &words[1..];
+            // `-project p`, `-instance=i`: a flag without `=` takes the next word.
+            while let Some(w) = words.first().filter(|w| w.starts_with(b"-")) {
+                words = &words[if w.contains(&b'=') { 1 } else { 2 }.min(words.len())..];
+            }
+        }
+        let [command, table, _row, cells @ ..] = words else {
+            continue;
+        };
+        if command != b"set" && command != b"addtocell" {
+            continue;
+        }
+        let table = String::from_utf8_lossy(table);
+        if engine
+            .table(&table)
+            .is_ok_and(|t| t.descriptor.rules != cbt::BIGTABLE_RULES)
+        {
+            continue;
+        }
+        for cell in cells {
+            let Some(eq) = cell.iter().position(|b| *b == b'=') else {
+                continue;
+            };
+            let value = &cell[eq + 1..];
+            let Some(at) = value.iter().rposition(|b| *b == b'@') else {
+                continue;
+            };
+            let Some(ts) = std::str::from_utf8(&value[at + 1..])
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok())
+            else {
+                continue;
+            };
+            if let Some(warning) = cbt::lint::epoch_millis_warning(ts) {
+                let warning = warning.trim_start_matches("rowkey: warning: ");
+                out.push(format!("line {}: {warning}", n + 1));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,109 @@
+//! The delete-models comparison: the same story on HBase and on Bigtable, each side's steps in
+//! its own dialect with what it printed and how many cells of the row a read returns after it.
+//! Both sides run on engines of their own; the person's tables are not touched.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::state::{use_app, Action};
+use crate::designs::delete_models::{Side, StepRun, BIGTABLE, HBASE, ID, TITLE};
+
+/// The step (0-based) where each side writes the cell again at the older time.
+const REWRITE: usize = 3;
+
+fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Html {
+    let body = match runs {
+        Err(e) => {
+            html! { <p class="error" role="alert">{format!("This side did not run: {e}")}</p> }
+        }
+        Ok(runs) => {
+            let steps: Html = side
+                .steps
+                .iter()
+                .zip(runs)
+                .enumerate()
+                .map(|(i, (s, r))| {
+                    html! {
+                        <li class="dm-step">
+                            <div class="prompt-line"><span class="prompt">{side.dialect.prompt(i + 1)}</span><code class="typed">{s.line}</code></div>
+                            <p class="dm-note">{s.note}</p>
+                            if !r.output.is_empty() { <pre class="output">{r.output.as_str()}</pre> }
+                            <p class="dm-visible">{format!("cells a read returns: {}", r.visible)}</p>
+                        </li>
+                    }
+                })
+                .collect();
+            html! { <ol class="dm-steps">{steps}</ol> }
+        }
+    };
+    html! {
+        <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
+            <h3>{format!("{tag}: {}", side.label)}</h3>
+            {body}
+        </section>
+    }
+}
+
+/// The lesson, checked against the runs: HBase hides the older rewrite until the marker is
+/// compacted away; Bigtable shows it at once.
+fn claims(h: &Result<Vec<StepRun>, String>, b: &Result<Vec<StepRun>, String>) -> Html {
+    let visible = |r: &Result<Vec<StepRun>, String>, i: Option<usize>| {
+        r.as_ref()
+            .ok()
+            .and_then(|r| r.get(i.unwrap_or(r.len().saturating_sub(1))))
+            .map(|s| s.visible)
+    };
+    let items = [
+        (
+            "HBase: after the delete, the rewrite at the older time 1000 is hidden (0 cells)",
+            visible(h, Some(REWRITE)) == Some(0),
+        ),
+        (
+            "HBase: after a flush and a major compaction the same rewrite shows (1 cell)",
+            visible(h, None) == Some(1),
+        ),
+        (
+            "Bigtable: the rewrite at the older time 1000 shows at once (1 cell)",
+            visible(b, Some(REWRITE)) == Some(1),
+        ),
+    ];
+    let items = super::compare_view::checks(items.iter().map(|(t, held)| (t.to_string(), *held)));
+    html! { <ul class="claims compare-versus" aria-label="The lesson">{items}</ul> }
+}
+
+#[component]
+pub fn DeleteModelsView() -> Html {
+    let app = use_app();
+    let shown = app.as_ref().is_some_and(|a| a.selected_compare == Some(ID));
+    let runs = use_memo(shown, |shown| {
+        shown.then(|| Rc::new((HBASE.run(), BIGTABLE.run())))
+    });
+    use_effect_with(shown, |shown| {
+        if *shown {
+            super::open_here(".delete-models", ".delete-models .design-title");
+        }
+    });
+    let (Some(app), Some(runs)) = (app, (*runs).clone()) else {
+        return html! {};
+    };
+    let close = Callback::from(move |_| app.dispatch(Action::CloseCompare));
+    let (h, b) = &*runs;
+    html! {
+        <section class="view compare-card delete-models" aria-label="Delete models">
+            <div class="design-head">
+                <span class="verdict compare-tag">{"side by side"}</span>
+                <button class="link" onclick={close}>{"close"}</button>
+            </div>
+            <h2 class="design-title" tabindex="-1">{TITLE}</h2>
+            <p class="why"><strong>{"One story: "}</strong>{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</p>
+            <p class="why">{"HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back."}</p>
+            <p class="hint">{"Each side runs on an engine of its own: your tables are not touched."}</p>
+            {claims(h, b)}
+            <div class="compare-sides">
+                {side_html("A", &HBASE, h)}
+                {side_html("B", &BIGTABLE, b)}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,219 @@
+//! The console's dialect mode: a line typed in cbt mode runs through the cbt front end over
+//! the same engine the HBase shell uses, prints what cbt prints, shows `cbt> ` as its prompt,
+//! keeps its dialect in the history (saved as history format 2; a format-1 history reads as
+//! HBase's), is linted for epoch-millisecond timestamps before it runs, and is saved and
+//! reloaded with its table's Bigtable rules.
+mod common;
+use common::*;
+use rowkey::cbt::BIGTABLE_RULES;
+use rowkey::console::Console;
+use rowkey::dialect::{decode_history, encode_history, lint_cbt, Dialect, HistoryLine};
+use rowkey::engine::Rules;
+use rowkey::persist::{load, Saver, StoredRecords};
+
+fn console() -> Console {
+    let (sh, _) = shell_at(1_700_000_000_000);
+    Console::new(sh, vec!["list".into()])
+}
+
+const LOOKUP: &str = "----------------------------------------\nr1\n  cf:a                                     @ 1970/01/01-00:00:00.001000\n    \"hello\"\n\n";
+
+#[test]
+fn a_cbt_line_runs_over_the_shells_engine_beside_an_hbase_table() -> TestResult {
+    let mut c = console();
+    c.submit("create 'h', 'f'\nput 'h', 'r', 'f:q', 'v'");
+    c.submit_in(
+        "createtable b families=cf\nset b r1 cf:a=hello@1000\nlookup b r1",
+        Dialect::Cbt,
+    );
+    let e = c.entries.last().ok_or("no entry")?;
+    assert_eq!(e.dialect, Dialect::Cbt);
+    assert_eq!(e.items.len(), 3);
+    assert_eq!(e.items[2].output, LOOKUP);
+    assert_eq!(e.items[2].name, Some("lookup"));
+    assert!(!e.failed());
+    assert!(e.writes);
+    assert_eq!(
+        e.transcript(),
+        format!("cbt> createtable b families=cf\ncbt> set b r1 cf:a=hello@1000\ncbt> lookup b r1\n{LOOKUP}")
+    );
+    // One engine: the Bigtable table has Bigtable's rules, the HBase table HBase's, and each
+    // dialect sees both.
+    assert_eq!(c.shell.engine.table("b")?.descriptor.rules, BIGTABLE_RULES);
+    assert_eq!(c.shell.engine.table("h")?.descriptor.rules, Rules::HBASE);
+    c.submit_in("ls", Dialect::Cbt);
+    assert_eq!(
+        c.entries.last().ok_or("no entry")?.items[0].output,
+        "b\n",
+        "cbt lists the Bigtable tables"
+    );
+    c.submit("list");
+    assert!(c.entries.last().ok_or("no entry")?.items[0]
+        .output
+        .starts_with("TABLE\nb\nh\n2 row(s)"));
+    Ok(())
+}
+
+#[test]
+fn a_failed_cbt_line_is_an_error_of_its_line_and_the_rest_runs() -> TestResult {
+    let mut c = console();
+    c.submit_in("lookup nope r\nnosuch\ncreatetable t", Dialect::Cbt);
+    let e = c.entries.last().ok_or("no entry")?;
+    assert_eq!(e.items.len(), 3);
+    assert_eq!(e.items[0].output, "Reading row: rpc error: code = NotFound desc = table \"projects/p/instances/i/tables/nope\" not found\n");
+    assert_eq!(e.items[1].output, "Unknown command \"nosuch\"\n");
+    assert_eq!(e.items[1].line, 2);
+    assert!(!e.items[2].failed());
+    assert_eq!(e.summary().split(" in ").next(), Some("1 createtable"));
+    assert!(e.summary().ends_with(", 2 errors, first on line 1"));
+    Ok(())
+}
+
+#[test]
+fn the_history_keeps_each_lines_dialect_and_walking_it_switches_the_mode() -> TestResult {
+    let mut c = console();
+    c.submit_in("createtable b", Dialect::Cbt);
+    c.submit("list");
+    c.dialect = Dialect::Cbt;
+    assert_eq!(c.history_up("ls").as_deref(), Some("list"));
+    assert_eq!(c.dialect, Dialect::HBase);
+    assert_eq!(c.history_up("").as_deref(), Some("createtable b"));
+    assert_eq!(c.dialect, Dialect::Cbt);
+    assert_eq!(c.history_up("").as_deref(), Some("list"));
+    assert_eq!(
+        c.dialect,
+        Dialect::HBase,
+        "the first line predates dialects"
+    );
+    c.history_down();
+    c.history_down();
+    assert_eq!(c.history_down().as_deref(), Some("ls"));
+    assert_eq!(c.dialect, Dialect::Cbt, "back to the draft and its mode");
+    // The same text in the other dialect is a new history line.
+    c.submit_in("list", Dialect::Cbt);
+    let lines = c.history_lines();
+    assert_eq!(
+        lines,
+        vec![
+            HistoryLine::hbase("list"),
+            HistoryLine {
+                dialect: Dialect::Cbt,
+                text: "createtable b".into()
+            },
+            HistoryLine::hbase("list"),
+            HistoryLine {
+                dialect: Dialect::Cbt,
+                text: "list".into()
+            },
+        ]
+    );
+    Ok(())
+}
+
+#[test]
+fn the_saved_history_is_format_2_and_format_1_reads_as_hbase() -> TestResult {
+    let v1 = serde_json::json!(["create 't', 'f'", "scan 't'"]);
+    assert_eq!(
+        decode_history(&v1),
+        vec![
+            HistoryLine::hbase("create 't', 'f'"),
+            HistoryLine::hbase("scan 't'")
+        ]
+    );
+    let lines = vec![
+        HistoryLine::hbase("list"),
+        HistoryLine {
+            dialect: Dialect::Cbt,
+            text: "ls".into(),
+        },
+    ];
+    let saved = encode_history(&lines);
+    assert_eq!(
+        saved.to_string(),
+        r#"{"lines":[{"dialect":"hbase","text":"list"},{"dialect":"cbt","text":"ls"}],"version":2}"#
+    );
+    assert_eq!(decode_history(&saved), lines);
+    let mut c = console();
+    c.set_history(decode_history(&saved));
+    assert_eq!(c.history_up("").as_deref(), Some("ls"));
+    assert_eq!(c.dialect, Dialect::Cbt);
+    // A newer format, or anything else, reads as an empty history rather than failing.
+    assert!(decode_history(&serde_json::json!({"version": 3, "lines": []})).is_empty());
+    assert!(decode_history(&serde_json::json!(42)).is_empty());
+    Ok(())
+}
+
+#[test]
+fn epoch_milliseconds_written_to_a_bigtable_table_are_flagged_before_running() -> TestResult {
+    let mut c = console();
+    c.submit("create 'h', 'f'");
+    c.submit_in("createtable b families=cf", Dialect::Cbt);
+    let text = "set b r cf:a=1@1700000000000 cf:b=2@1700000000000000\nset h r f:q=1@1700000000000\nset new r cf:a=1@1700000000000";
+    assert_eq!(
+        lint_cbt(text, &c.shell.engine),
+        vec![
+            "line 1: timestamp 1700000000000 looks like epoch milliseconds; Bigtable counts microseconds, so it reads as 1970/01/20-16:13:20.000000 (write 1700000000000000 for that moment)".to_string(),
+            "line 3: timestamp 1700000000000 looks like epoch milliseconds; Bigtable counts microseconds, so it reads as 1970/01/20-16:13:20.000000 (write 1700000000000000 for that moment)".to_string(),
+        ],
+        "the HBase table on line 2 counts milliseconds"
+    );
+    assert!(
+        lint_cbt(
+            "cbt -project p set b r cf:a=1@1700000000000",
+            &c.shell.engine
+        )
+        .len()
+            == 1
+    );
+    Ok(())
+}
+
+#[test]
+fn a_reload_restores_a_bigtable_table_with_its_rules() -> TestResult {
+    let mut c = console();
+    c.shell.engine.record_changes(true);
+    let mut saver = Saver::new();
+    let mut stored = StoredRecords::default();
+    for line in [
+        "createtable b families=cf",
+        "set b r cf:a=old@2000",
+        "deleterow b r",
+        "set b r cf:a=older@1000",
+    ] {
+        c.submit_in(line, Dialect::Cbt);
+        stored.apply(&saver.plan(&mut c.shell.engine)?);
+    }
+    c.submit_in("read b", Dialect::Cbt);
+    let before = c.entries.last().ok_or("no entry")?.items[0].output.clone();
+    let loaded = load(Box::new(|| 1_700_000_000_000), stored);
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    assert_eq!(loaded.engine.table("b")?.descriptor.rules, BIGTABLE_RULES);
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    sh.engine = loaded.engine;
+    let mut again = Console::new(sh, Vec::new());
+    again.submit_in("read b", Dialect::Cbt);
+    assert_eq!(again.entries[0].items[0].output, before);
+    assert_eq!(
+        before,
+        "----------------------------------------\nr\n  cf:a                                     @ 1970/01/01-00:00:00.001000\n    \"older\"\n\n",
+        "no delete marker came back with the reload: the older write stays visible"
+    );
+    Ok(())
+}
+
+#[test]
+fn a_line_the_lint_flags_still_runs_and_prints_the_warning() -> TestResult {
+    let mut c = console();
+    c.submit_in("createtable b families=cf", Dialect::Cbt);
+    c.submit_in("set b r cf:a=1@1700000000000", Dialect::Cbt);
+    assert_eq!(c.entries.len(), 2);
+    let item = &c.entries[1].items[0];
+    assert!(!item.failed());
+    assert!(
+        item.output
+            .starts_with("rowkey: warning: timestamp 1700000000000 looks like epoch milliseconds"),
+        "{}",
+        item.output
+    );
+    Ok(())
+}

@@ -1,0 +1,86 @@
+// Bigtable in the page: the console's dialect switch, a Bigtable table created and read with
+// cbt's lines beside an HBase table on the one engine, cbt's dates in the browser's zone, the
+// timestamp lint under the input before a line runs, the table and the history's dialects kept
+// across a reload, and the delete-models comparison side by side.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, openApp, runCommand, SHOTS } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const saved = (page) => page.waitForSelector('.status.ok', { timeout: 20000 });
+const prompt = (page) => page.locator('.input-row .prompt').innerText();
+
+for (const scheme of ['dark', 'light']) {
+  test(`a Bigtable table created and read in cbt mode, kept across a reload (${scheme})`, async () => {
+    // India's zone (+05:30) shows that cbt's dates print in the browser's zone.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, timezoneId: 'Asia/Kolkata' });
+    const { page, errors } = await openApp(context, url);
+    await saved(page);
+    await runCommand(page, "create 'hb', 'f'");
+    assert.match(await prompt(page), /^hbase:\d{3}:0>$/);
+
+    await page.locator('.dialect-switch button', { hasText: 'cbt' }).click();
+    assert.equal(await prompt(page), 'cbt>');
+    assert.equal(await page.locator('.dialect-switch button[aria-pressed="true"]').innerText(), 'cbt');
+    assert.equal(await runCommand(page, 'createtable bt families=cf'), '');
+
+    // The lint warns before the line runs.
+    const input = page.locator('textarea.input');
+    await input.fill('set bt r1 cf:a=hello@1700000000000');
+    await page.waitForSelector('ul.lint');
+    assert.equal(await page.locator('ul.lint').innerText(), 'line 1: timestamp 1700000000000 looks like epoch milliseconds; Bigtable counts microseconds, so it reads as 1970/01/20-16:13:20.000000 (write 1700000000000000 for that moment)');
+    await input.press('Enter');
+    await page.waitForFunction(() => !document.querySelector('ul.lint'));
+    const lookup = (await runCommand(page, 'lookup bt r1')).trimEnd();
+    assert.equal(lookup, '----------------------------------------\nr1\n  cf:a                                     @ 1970/01/20-21:43:20.000000\n    "hello"');
+    assert.match(await page.locator('.entry').last().locator('.prompt').first().innerText(), /^cbt> $/);
+    assert.equal((await runCommand(page, 'ls')).trimEnd(), 'bt');
+    await page.locator('.console-pane').screenshot({ path: path.join(SHOTS, `e2e-cbt-console-${scheme}.png`) });
+
+    // Alt+M: back to the HBase shell, which sees both tables.
+    await input.press('Alt+KeyM');
+    await page.waitForFunction(() => document.querySelector('.input-row .prompt').textContent.startsWith('hbase:'));
+    assert.match(await runCommand(page, 'list'), /^TABLE\nbt\nhb\n2 row\(s\)/);
+
+    // A reload keeps the Bigtable table with its rules and each history line's dialect.
+    await saved(page);
+    await page.reload();
+    await saved(page);
+    await input.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'list');
+    await input.press('ArrowUp');
+    assert.equal(await input.inputValue(), 'ls');
+    assert.equal(await prompt(page), 'cbt>', 'a cbt line from the history runs as cbt');
+    await input.fill('');
+    await runCommand(page, 'deleterow bt r1');
+    await runCommand(page, 'set bt r1 cf:a=old@1000');
+    assert.equal((await runCommand(page, 'lookup bt r1')).trimEnd(), '----------------------------------------\nr1\n  cf:a                                     @ 1970/01/01-05:30:00.001000\n    "old"',
+      'no delete marker: the older write is visible at once after the reload');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test(`the two delete models side by side (${scheme})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
+    const { page, errors } = await openApp(context, url);
+    await saved(page);
+    await page.locator('.compare-item', { hasText: 'Delete models' }).click();
+    await page.waitForSelector('.delete-models .dm-steps');
+    assert.equal(await page.locator('.delete-models .claim.held').count(), 3);
+    assert.equal(await page.locator('.delete-models .claim.broken').count(), 0);
+    const a = page.locator('.delete-models .compare-side').nth(0);
+    const b = page.locator('.delete-models .compare-side').nth(1);
+    assert.deepEqual(await a.locator('.dm-visible').allInnerTexts(), [0, 1, 0, 0, 0, 0, 0, 1, 1].map((n) => `cells a read returns: ${n}`));
+    assert.deepEqual(await b.locator('.dm-visible').allInnerTexts(), [0, 1, 0, 1, 1].map((n) => `cells a read returns: ${n}`));
+    assert.match(await b.locator('.dm-step').last().innerText(), /cbt>\s+lookup bt r1[\s\S]*"old"/);
+    await page.locator('.delete-models').screenshot({ path: path.join(SHOTS, `e2e-delete-models-${scheme}.png`) });
+    // Nothing of it reached the person's engine.
+    assert.match(await runCommand(page, 'list'), /^0 row\(s\)$/m);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
