@@ -22,8 +22,11 @@ use rowkey::engine::{
 };
 use rowkey::shell::Shell;
 
-#[path = "common/counting.rs"]
+#[path = "../tests/common/counting_alloc.rs"]
 mod counting;
+
+#[global_allocator]
+static ALLOC: counting::Counting = counting::Counting;
 use counting::{live, peak, raise_peak, reset_peak};
 
 fn mb(bytes: usize) -> f64 {

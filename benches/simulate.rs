@@ -12,8 +12,11 @@ use std::time::Instant;
 
 use rowkey::simulate::{simulate, Options, Report, Workload};
 
-#[path = "common/counting.rs"]
+#[path = "../tests/common/counting_alloc.rs"]
 mod counting;
+
+#[global_allocator]
+static ALLOC: counting::Counting = counting::Counting;
 
 /// The process's peak resident set (VmHWM) in kB, where /proc has it.
 fn peak_rss_kb() -> Option<u64> {

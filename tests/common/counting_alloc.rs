@@ -68,3 +68,29 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Allocated) {
     };
     (out, allocated)
 }
+
+/// The bytes live now.
+#[allow(dead_code)]
+pub fn live() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// Starts a new peak from what is live now, and returns that.
+#[allow(dead_code)]
+pub fn reset_peak() -> usize {
+    let now = live();
+    PEAK.store(now, Ordering::Relaxed);
+    now
+}
+
+/// The most bytes live at once since the last reset.
+#[allow(dead_code)]
+pub fn peak() -> usize {
+    PEAK.load(Ordering::Relaxed)
+}
+
+/// Raises the recorded peak to at least `bytes`.
+#[allow(dead_code)]
+pub fn raise_peak(bytes: usize) {
+    PEAK.fetch_max(bytes, Ordering::Relaxed);
+}
