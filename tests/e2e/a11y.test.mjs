@@ -3,24 +3,12 @@
 // import and share dialogs, in the light and the dark theme.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { serve, launch, runCommand, openApp } from './harness.mjs';
+import { serve, launch, runCommand, openApp, violations } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
-
-/** The serious and critical violations on the page, each as "rule: target (summary)". */
-async function violations(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary?.split('\n')[1]?.trim()})`));
-}
 
 for (const scheme of ['dark', 'light']) {
   test(`no serious or critical axe violation (${scheme})`, async () => {

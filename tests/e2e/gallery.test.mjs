@@ -2,19 +2,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { serve, launch, openApp, lastOutput, SHOTS } from './harness.mjs';
+import { serve, launch, openApp, lastOutput, SHOTS, violations } from './harness.mjs';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The serious and critical axe violations on the page. */
-async function violations(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
