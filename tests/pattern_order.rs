@@ -24,14 +24,7 @@ fn orders(n: usize) -> Vec<(&'static str, Vec<usize>)> {
 }
 
 fn failures_in(design: &Design, label: &str, order: &[usize]) -> Result<Vec<String>, String> {
-    let (mut sh, _) = shell_at(1_700_000_000_000);
-    if let Some(e) = sh
-        .run(&design.setup_script())
-        .into_iter()
-        .find_map(|o| o.error)
-    {
-        return Err(format!("{}: setup failed: {}", design.id, e.message));
-    }
+    let mut sh = shell_with_design(design)?;
     let mut out = Vec::new();
     for &i in order {
         let run = design.run_pattern(&mut sh, i)?;

@@ -9,14 +9,7 @@ use rowkey::designs::tour::{tour, View};
 fn every_tour_runs_and_each_steps_number_holds() -> Result<(), String> {
     let mut failures = Vec::new();
     for design in catalogue() {
-        let (mut sh, _) = shell_at(1_700_000_000_000);
-        if let Some(e) = sh
-            .run(&design.setup_script())
-            .into_iter()
-            .find_map(|o| o.error)
-        {
-            return Err(format!("{}: setup failed: {}", design.id, e.message));
-        }
+        let mut sh = shell_with_design(&design)?;
         for (n, step) in tour(&design).iter().enumerate() {
             let run = step.run(&mut sh, design.tables)?;
             for (claim, held) in &run.checks {

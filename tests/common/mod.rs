@@ -108,3 +108,18 @@ pub fn run(shell: &mut Shell, input: &str) -> String {
         })
         .collect()
 }
+
+/// A fresh shell (epoch timestamps, the clock at 1,700,000,000,000 ms) with `design`'s tables
+/// loaded, or the first error its setup script gave.
+#[allow(dead_code)]
+pub fn shell_with_design(design: &rowkey::designs::Design) -> Result<Shell, String> {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    match sh
+        .run(&design.setup_script())
+        .into_iter()
+        .find_map(|o| o.error)
+    {
+        Some(e) => Err(format!("{}: setup failed: {}", design.id, e.message)),
+        None => Ok(sh),
+    }
+}
