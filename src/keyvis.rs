@@ -29,6 +29,6 @@ pub use form::{apply, starter, FieldKind, FormAction, OpKind};
 pub use heatmap::{
     grid_pixels, lanes, prefixes, split_marks, summary_rows, Provenance, Scope, SplitMark, Window,
 };
-pub use job::Job;
+pub use job::{next_slice, Job, SLICE_MS};
 pub use pairs::pair_workload;
 pub use regions::{rows_at, RegionColumn, RegionRow, RegionSort};

@@ -40,7 +40,8 @@ pub use findings::{Compare, Finding, FindingCode};
 pub use heat::{Heat, HeatGrid, KeyRange, Metric};
 pub use report::Report;
 pub use run::{
-    simulate, simulate_table, Options, Sample, SampleKind, Sampling, Simulation, TableRun, Totals,
+    simulate, Options, Run, Sample, SampleKind, Sampling, Simulation, TableRun, Totals,
+    SLICE_SAMPLES,
 };
 pub use timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 pub use workload::Workload;

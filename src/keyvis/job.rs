@@ -1,92 +1,104 @@
-//! A simulation run in steps: one table per step, so the page can paint, show progress and
-//! take a cancel between them. The result is the same as [`crate::simulate::simulate`]'s: each
-//! table's draws depend on the workload's seed and the table's index only.
+//! A simulation run in slices: each [`Job::step`] plays a bounded number of samples (whole
+//! steps of simulated time), so the page can paint, show progress and take a cancel between
+//! two slices; dropping the job cancels it. The result is [`crate::simulate::simulate`]'s,
+//! byte for byte, however the slices are cut.
 
-use crate::simulate::{simulate_table, Options, SimulateError, Simulation, TableRun, Workload};
+use crate::simulate::{Options, Run, SimulateError, Simulation, Workload, SLICE_SAMPLES};
+
+/// The wall time a page gives one slice, in ms: short enough that a frame is painted and a
+/// click is taken between two slices.
+pub const SLICE_MS: f64 = 25.0;
+
+/// The samples of the next slice, from the last one's `samples` and the `took_ms` it took:
+/// scaled toward [`SLICE_MS`], at most doubled or halved at a time, between 64 and 2^20.
+pub fn next_slice(samples: u64, took_ms: f64) -> u64 {
+    let scaled = if took_ms <= 0.0 {
+        samples.saturating_mul(2)
+    } else {
+        (samples as f64 * SLICE_MS / took_ms) as u64
+    };
+    scaled
+        .clamp(samples / 2, samples.saturating_mul(2))
+        .clamp(64, 1 << 20)
+}
 
 /// A run under way.
 pub struct Job {
-    workload: Workload,
-    options: Options,
-    tables: Vec<TableRun>,
+    /// The run, once its workload was checked (at the first step).
+    run: Option<Run>,
+    /// The workload and options until then.
+    pending: Option<(Workload, Options)>,
     error: Option<SimulateError>,
-    checked: bool,
 }
 
 impl Job {
     /// A run of `workload`, not started.
     pub fn new(workload: Workload, options: Options) -> Job {
         Job {
-            workload,
-            options,
-            tables: Vec::new(),
+            run: None,
+            pending: Some((workload, options)),
             error: None,
-            checked: false,
         }
     }
 
-    /// Runs the next table (the first step checks the workload). Returns the fraction done, or
-    /// `None` when nothing is left to do (finished or failed).
+    /// Plays one slice of [`SLICE_SAMPLES`] samples (the first step checks the workload).
+    /// Returns the fraction done, or `None` when nothing is left to do (finished or failed).
     pub fn step(&mut self) -> Option<f64> {
-        if self.error.is_some() || self.tables.len() >= self.workload.tables.len() {
+        self.step_for(SLICE_SAMPLES)
+    }
+
+    /// Plays one slice of at least `samples` samples (whole steps of simulated time), or the
+    /// figures of a table whose time is over. Returns the fraction of the simulated time
+    /// played, or `None` when nothing is left to do (finished or failed).
+    pub fn step_for(&mut self, samples: u64) -> Option<f64> {
+        if self.error.is_some() {
             return None;
         }
-        if !self.checked {
-            self.checked = true;
-            // As `simulate` does: the keys' uniqueness was checked where the workload was read.
-            if let Err(e) = self.workload.check_with(false) {
-                self.error = Some(e);
-                return None;
+        if let Some((workload, options)) = self.pending.take() {
+            match Run::new(workload, options) {
+                Ok(run) => self.run = Some(run),
+                Err(e) => {
+                    self.error = Some(e);
+                    return None;
+                }
             }
         }
-        match simulate_table(&self.workload, &self.options, self.tables.len()) {
-            Some(Ok(run)) => self.tables.push(run),
-            Some(Err(e)) => self.error = Some(e),
-            None => return None,
+        let run = self.run.as_mut()?;
+        if run.is_over() {
+            return None;
         }
-        Some(self.progress())
+        match run.advance(samples) {
+            Ok(_) => Some(run.progress()),
+            Err(e) => {
+                self.error = Some(e);
+                None
+            }
+        }
     }
 
-    /// The fraction of the tables done.
+    /// The fraction of the simulated time played, over all tables.
     pub fn progress(&self) -> f64 {
-        let total = self.workload.tables.len().max(1);
-        self.tables.len() as f64 / total as f64
+        self.run.as_ref().map_or(0.0, Run::progress)
     }
 
-    /// The name of the table the next step runs.
+    /// The name of the table under way (or next).
     pub fn next_table(&self) -> Option<&str> {
-        self.workload
-            .tables
-            .get(self.tables.len())
-            .map(|t| t.name.as_str())
+        match (&self.run, &self.pending) {
+            (Some(run), _) => run.table(),
+            (None, Some((workload, _))) => workload.tables.first().map(|t| t.name.as_str()),
+            (None, None) => None,
+        }
     }
 
-    /// The simulation, once every step ran; the first error otherwise.
+    /// The simulation, playing what is left; the first error otherwise.
     pub fn finish(self) -> Result<Simulation, SimulateError> {
         if let Some(e) = self.error {
             return Err(e);
         }
-        if self.tables.len() < self.workload.tables.len() {
-            return Err(SimulateError::TooLarge(format!(
-                "the run stopped after {} of {} tables",
-                self.tables.len(),
-                self.workload.tables.len()
-            )));
+        match (self.run, self.pending) {
+            (Some(run), _) => run.finish(),
+            (None, Some((workload, options))) => Run::new(workload, options)?.finish(),
+            (None, None) => Err(SimulateError::TooLarge("the run was not started".into())),
         }
-        let step_ms = self.workload.step_ms();
-        let steps = self.workload.duration_ms.div_ceil(step_ms) as usize;
-        let ops: f64 = self.tables.iter().map(|t| t.totals.ops).sum();
-        let samples: usize = self.tables.iter().map(|t| t.samples.len()).sum();
-        Ok(Simulation {
-            workload: self.workload,
-            step_ms,
-            steps,
-            tables: self.tables,
-            ops_per_sample: if samples == 0 {
-                0.0
-            } else {
-                ops / samples as f64
-            },
-        })
     }
 }

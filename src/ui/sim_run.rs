@@ -1,5 +1,5 @@
-//! A simulation run from the page: a [`Job`] stepped one table at a time, the page getting the
-//! thread back between steps, with its progress and a cancel. [`use_sim_run`] returns the
+//! A simulation run from the page: a [`Job`] played in slices of about 25 ms of work, the page
+//! getting the thread back between slices, with its progress and a cancel. [`use_sim_run`] returns the
 //! handle both the Simulate view and the compare card use.
 
 use std::cell::Cell;
@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::keyvis::Job;
+use crate::keyvis::{next_slice, Job};
 use crate::simulate::{Options, Simulation, Workload};
 
 /// A shared value that props compare by identity: one run's results are never compared field
@@ -65,18 +65,24 @@ impl SimRun {
         ));
         wasm_bindgen_futures::spawn_local(async move {
             let began = super::perf_ms();
+            let mut samples = 1_024;
             loop {
-                // The page paints and takes clicks (a cancel) between two tables.
-                yew::platform::time::sleep(std::time::Duration::from_millis(16)).await;
+                // The page paints and takes clicks (a cancel) between two slices, each of
+                // about SLICE_MS of work.
+                yew::platform::time::sleep(std::time::Duration::from_millis(1)).await;
                 if cancel.get() != serial {
                     return;
                 }
-                match job.step() {
-                    Some(p) if p < 1.0 => state.set(RunState::Running(
+                let slice = super::perf_ms();
+                let step = job.step_for(samples);
+                samples = next_slice(samples, super::perf_ms() - slice);
+                // `None` once the last table has its figures (or the run failed).
+                match step {
+                    Some(p) => state.set(RunState::Running(
                         p,
                         job.next_table().unwrap_or_default().to_string(),
                     )),
-                    _ => break,
+                    None => break,
                 }
             }
             let took = super::perf_ms() - began;

@@ -1,0 +1,124 @@
+//! What a run counts as it goes: each region's figures per step, the busiest region's and
+//! server's shares per hour, and the table's totals and findings at the end.
+
+use super::{SampleKind, TableRun, TableSim, Totals};
+use crate::simulate::findings;
+use crate::simulate::heat::Heat;
+use crate::simulate::timeline::{HourFigures, RegionStep, Timeline};
+use crate::simulate::SimulateError;
+
+impl TableSim {
+    pub(super) fn end_step(&mut self, dt_ms: f64) {
+        let secs = (dt_ms / 1000.0).max(1e-9);
+        let c = &self.workload.cluster;
+        let mut figures = Vec::with_capacity(self.regions.len());
+        for r in &mut self.regions {
+            let reads = r.reads / secs;
+            let writes = r.written / secs;
+            figures.push(RegionStep {
+                region: r.id,
+                server: r.server,
+                requests_per_sec: reads + writes,
+                reads_per_sec: reads,
+                filtered_reads_per_sec: r.filtered / secs,
+                writes_per_sec: writes,
+                size_bytes: (r.stores.iter().sum::<f64>() + r.memstore.iter().sum::<f64>()) as u64,
+                store_files: r.store_files,
+                read_pressure: reads / c.server_reads_per_sec,
+                write_pressure: writes / c.server_writes_per_sec,
+            });
+            r.reads = 0.0;
+            r.filtered = 0.0;
+            r.written = 0.0;
+        }
+        self.step_figures.push(figures);
+    }
+
+    /// The figures of the hour ending at `end_ms`: its samples attributed by key to the
+    /// regions open now.
+    pub(super) fn end_hour(&mut self, end_ms: u64) {
+        let hour = (end_ms - 1) / 3_600_000;
+        let servers = self.workload.cluster.region_servers as usize;
+        let n = self.regions.len();
+        let mut region_reads = vec![0.0; n];
+        let mut region_writes = vec![0.0; n];
+        let mut server_reads = vec![0.0; servers];
+        let mut server_writes = vec![0.0; servers];
+        for s in &self.samples[self.hour_first_sample..] {
+            if s.kind == SampleKind::Initial {
+                continue;
+            }
+            let r = self.locate(s.key(&self.keys));
+            let server = self.regions[r].server as usize;
+            if s.kind.is_read() {
+                region_reads[r] += s.weight;
+                server_reads[server] += s.weight;
+            } else {
+                region_writes[r] += s.weight;
+                server_writes[server] += s.weight;
+            }
+        }
+        let share = |v: &[f64]| {
+            let total: f64 = v.iter().sum();
+            (total > 0.0).then(|| findings::round6(v.iter().copied().fold(0.0, f64::max) / total))
+        };
+        self.hours.push(HourFigures {
+            hour,
+            start_ms: hour * 3_600_000,
+            end_ms,
+            regions: n as u32,
+            busiest_region_write_share: share(&region_writes),
+            busiest_region_read_share: share(&region_reads),
+            busiest_server_write_share: share(&server_writes),
+            busiest_server_read_share: share(&server_reads),
+        });
+        self.hour_first_sample = self.samples.len();
+    }
+
+    pub(super) fn finish(self) -> Result<TableRun, SimulateError> {
+        let timeline = Timeline {
+            regions: self.spans,
+            splits: self.splits,
+            moves: self.moves,
+            steps: self.step_figures,
+            step_ms: self.step_ms,
+        };
+        let ranges = self
+            .options
+            .ranges
+            .clamp(1, crate::simulate::workload::MAX_RANGES);
+        let heat = Heat::build(&self.samples, &self.keys, &timeline, self.steps, ranges);
+        let ops: f64 = self
+            .samples
+            .iter()
+            .filter(|s| s.kind != SampleKind::Initial)
+            .map(|s| s.weight)
+            .sum();
+        let bytes: f64 = self.samples.iter().map(|s| s.bytes).sum();
+        // Rows: the puts of new rows less the deletes; when the key has no per-row field its
+        // keys repeat, and the rows are the distinct keys n puts reach among the template's
+        // K keys, estimated as if drawn alike: K (1 - e^(-n / K)).
+        let made = self.rows_made as f64;
+        let rows = match self.maker.cardinality() {
+            Some(k) if k > 0.0 => k * (1.0 - (-made / k).exp()),
+            _ => made,
+        };
+        let totals = Totals {
+            ops,
+            rows: (rows - self.rows_deleted).max(0.0).round() as u64,
+            bytes: bytes.round() as u64,
+        };
+        let mut run = TableRun {
+            name: self.table.name.clone(),
+            heat,
+            timeline,
+            hours: self.hours,
+            findings: Vec::new(),
+            totals,
+            samples: self.samples,
+            keys: self.keys,
+        };
+        run.findings = findings::find(&run, &self.table, &self.workload);
+        Ok(run)
+    }
+}
