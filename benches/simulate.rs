@@ -3,14 +3,15 @@
 //! Zipf-skewed sensor id, a reverse timestamp — plus a sequence; 10,000 operations a second for 24 simulated
 //! hours, 864 million, 16 region servers) played out once; prints the
 //! wall time, the operations it stands for, the samples drawn, the heap's peak (a counting
-//! allocator) and the process's peak resident memory.
+//! allocator) and the process's peak resident memory; then once more in slices of
+//! `SLICE_SAMPLES` samples, as the page plays it, printing the slices and the longest one.
 //!
 //!     cargo bench --bench simulate
 //!     cargo bench --profile test-opt --bench simulate     # optimized like the test suite
 
 use std::time::Instant;
 
-use rowkey::simulate::{simulate, Options, Report, Workload};
+use rowkey::simulate::{simulate, Options, Report, Run, Workload, SLICE_SAMPLES};
 
 #[path = "../tests/common/counting_alloc.rs"]
 mod counting;
@@ -90,5 +91,49 @@ fn main() {
     println!(
         "  report          {:>11} bytes of JSON",
         report.to_json().len()
+    );
+    drop(sim);
+
+    // In slices, as the page runs it: the longest slice is what a frame waits for.
+    let mut run = match Run::new(workload, Options::default()) {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("run: {e}");
+            return;
+        }
+    };
+    let (mut slices, mut longest, mut longest_at) = (0usize, 0.0f64, 0.0f64);
+    let started = Instant::now();
+    loop {
+        let at = run.progress();
+        let slice = Instant::now();
+        let over = match run.advance(SLICE_SAMPLES) {
+            Ok(over) => over,
+            Err(e) => {
+                eprintln!("run: {e}");
+                return;
+            }
+        };
+        let took = slice.elapsed().as_secs_f64() * 1000.0;
+        if took > longest {
+            (longest, longest_at) = (took, at);
+        }
+        slices += 1;
+        if over {
+            break;
+        }
+    }
+    let whole = started.elapsed();
+    let same = run
+        .finish()
+        .map(|sim| Report::of(&sim).to_json() == report.to_json())
+        .unwrap_or(false);
+    println!(
+        "  in slices       {:>14}  of {SLICE_SAMPLES} samples, {:.3} s in all, the longest {:.1} ms (at {:.0} %), report {}",
+        slices,
+        whole.as_secs_f64(),
+        longest,
+        longest_at * 100.0,
+        if same { "identical" } else { "DIFFERENT" }
     );
 }

@@ -48,7 +48,7 @@ fn one_in_fifty_matches_the_full_computation() -> TestResult {
 
     // The same splits, in the same order, at keys within 1 % of the rows.
     let rows = f.totals.rows as i64;
-    assert_eq!(f.timeline.splits.len(), 42);
+    assert_eq!(f.timeline.splits.len(), 59);
     assert_eq!(f.timeline.splits.len(), s.timeline.splits.len());
     for (a, b) in f.timeline.splits.iter().zip(&s.timeline.splits) {
         assert_eq!(a.region, b.region);

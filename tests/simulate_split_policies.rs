@@ -61,24 +61,59 @@ fn desired(gen: &mut Gen) -> u64 {
     (MAX as i64 + (MAX as f64 * rate) as i64) as u64
 }
 
-/// The splits the rule gives: (at_ms, key) of each, computed from flushes of whole rows.
+/// `ExploringCompactionPolicy.applyCompactionPolicy` over files of `rows` rows each (oldest
+/// first), with `hbase.hstore.compaction.min` 3, `.max` 10, `.ratio` 1.2 and `.min.size` the
+/// flush size: of every run of 3 to 10 consecutive files whose total is below the minimum size
+/// or whose every file is at most 1.2 × the others together, the one with the most files, then
+/// the fewest bytes (the first found on a tie).
+fn exploring(rows: &[u64]) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize, u64)> = None;
+    for start in 0..rows.len() {
+        for end in start + 3..=rows.len().min(start + 10) {
+            let sizes: Vec<u64> = rows[start..end].iter().map(|r| r * ROW_BYTES).collect();
+            let total: u64 = sizes.iter().sum();
+            let in_ratio = sizes
+                .iter()
+                .all(|&size| size as f64 <= (total - size) as f64 * 1.2);
+            if total >= FLUSH && !in_ratio {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((s, e, size)) => end - start > e - s || (end - start == e - s && total < size),
+            };
+            if better {
+                best = Some((start, end, total));
+            }
+        }
+    }
+    best.map(|(start, end, _)| (start, end))
+}
+
+/// The splits the rule gives: (at_ms, key) of each, computed from flushes of whole rows. With a
+/// sequential key every store file of the last region holds consecutive rows, so a file is a
+/// range of rows: a flush adds one, a compaction merges consecutive ones, and the split point
+/// is the middle row of the largest (the oldest on a tie; `StoreUtils.getSplitPoint`): with
+/// rows of equal bytes, the row whose bytes straddle half the file's.
 fn expected(kind: SplitPolicyKind) -> Vec<(u64, String)> {
     let mut gen = jitter_stream(SEED, 0);
     let rows_per_flush = FLUSH.div_ceil(ROW_BYTES);
     let total_rows = RATE * 600;
-    // The last region: its first row, its rows in store files, its jitter.
-    let mut tail_first = 0u64;
+    // The last region: its files as (first row, rows), oldest first, and its jitter.
+    let mut files: Vec<(u64, u64)> = Vec::new();
     let mut tail_desired = desired(&mut gen);
     let mut regions = 1u64;
     let mut splits = Vec::new();
     let mut row = 0u64;
     loop {
+        let first = row;
         row += rows_per_flush;
         if row > total_rows {
             break;
         }
+        files.push((first, rows_per_flush));
         let last = row - 1; // the row whose write filled the memstore
-        let store = (row - tail_first) * ROW_BYTES;
+        let store: u64 = files.iter().map(|f| f.1).sum::<u64>() * ROW_BYTES;
         let limit = match kind {
             SplitPolicyKind::None => u64::MAX,
             SplitPolicyKind::ConstantSize => tail_desired,
@@ -94,9 +129,12 @@ fn expected(kind: SplitPolicyKind) -> Vec<(u64, String)> {
             }
         };
         if store > limit {
-            // The middle key: the first row at which half the bytes are reached.
-            let n = row - tail_first;
-            let mid = tail_first + n.div_ceil(2) - 1;
+            let largest = files
+                .iter()
+                .copied()
+                .reduce(|a, b| if b.1 > a.1 { b } else { a })
+                .unwrap_or((0, 0));
+            let mid = largest.0 + (largest.1 - 1).div_ceil(2);
             let mut key = format!("{mid:010}");
             if let SplitPolicyKind::KeyPrefix { prefix_length } = kind {
                 key.truncate(prefix_length as usize);
@@ -106,8 +144,16 @@ fn expected(kind: SplitPolicyKind) -> Vec<(u64, String)> {
             splits.push(((last * 1000 + 500) / RATE, key));
             let _left = desired(&mut gen);
             tail_desired = desired(&mut gen);
-            tail_first = split_row;
+            // The right daughter opens with its half compacted into one file.
+            let tail_first = split_row.max(files[0].0);
+            files = vec![(tail_first, row - tail_first)];
             regions += 1;
+        } else {
+            let rows: Vec<u64> = files.iter().map(|f| f.1).collect();
+            if let Some((start, end)) = exploring(&rows) {
+                let merged = (files[start].0, rows[start..end].iter().sum());
+                files.splice(start..end, [merged]);
+            }
         }
     }
     splits
@@ -139,11 +185,13 @@ fn stepping_splits_at_twice_the_flush_size_then_at_max_filesize() -> TestResult 
     assert_policy(r#""stepping""#, SplitPolicyKind::Stepping)?;
     let splits = expected(SplitPolicyKind::Stepping);
     // The first split: the second flush (2 × 1,017 rows × 1,032 bytes = 2,099,088 > 2 MB),
-    // written by row 2,033 at 5 × 2,033 + 2.5 ms, at the middle row 1,016.
-    assert_eq!(splits[0], (10_167, "0000001016".to_string()));
-    // 120,000 rows (123.8 MB): after the first split the last region keeps about half of
-    // ~8 MB ± 12.5 % at each split, so it gains ~4 MB between splits.
-    assert_eq!(splits.len(), 27);
+    // written by row 2,033 at 5 × 2,033 + 2.5 ms, at the middle row of the larger file (the
+    // first of two equal ones: rows 0..1,017): row 508.
+    assert_eq!(splits[0], (10_167, "0000000508".to_string()));
+    // 120,000 rows (123.8 MB): the last region splits at ~8 MB ± 12.5 % at the middle of its
+    // largest file (the one it opened with, once compacted), so it keeps about three quarters
+    // and gains ~2-3 MB between splits.
+    assert_eq!(splits.len(), 39);
     Ok(())
 }
 
@@ -154,11 +202,11 @@ fn increasing_to_upper_bound_grows_with_the_cube_of_the_regions() -> TestResult 
         SplitPolicyKind::IncreasingToUpperBound,
     )?;
     let splits = expected(SplitPolicyKind::IncreasingToUpperBound);
-    assert_eq!(splits[0], (10_167, "0000001016".to_string()));
+    assert_eq!(splits[0], (10_167, "0000000508".to_string()));
     // With 2 regions the limit is min(desired, 2 MB × 8 = 16 MB) = desired (≈ 8 MB): the
     // same splits as stepping's on one server.
     assert_eq!(splits, expected(SplitPolicyKind::Stepping));
-    assert_eq!(splits.len(), 27);
+    assert_eq!(splits.len(), 39);
     Ok(())
 }
 
@@ -168,7 +216,7 @@ fn constant_size_splits_at_max_filesize_with_the_seeded_jitter() -> TestResult {
     let splits = expected(SplitPolicyKind::ConstantSize);
     // No step: the first split waits for ~8 MB too.
     assert!(splits[0].0 > 30_000);
-    assert_eq!(splits.len(), 26);
+    assert_eq!(splits.len(), 37);
     Ok(())
 }
 

@@ -16,6 +16,7 @@ mod operations;
 mod regions;
 mod rows;
 mod sample;
+mod stores;
 
 use std::sync::Arc;
 
@@ -323,7 +324,8 @@ impl TableSim {
                 memstore: vec![0.0; table.families.len()],
                 stores: vec![0.0; table.families.len()],
                 store_files: 0,
-                writes: Vec::new(),
+                mem_writes: Vec::new(),
+                files: Vec::new(),
                 unsplittable_at: 0,
                 reads: 0.0,
                 filtered: 0.0,

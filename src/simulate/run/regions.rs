@@ -1,6 +1,7 @@
 //! The regions of a table as a cluster runs them: writes fill memstores, memstores flush into
 //! stores, the split policy splits a region at its middle key, the balancer moves regions.
 
+use super::stores::{self, StoreFile};
 use super::{Sample, SampleKind, TableSim};
 use crate::simulate::policy::RegionPolicy;
 use crate::simulate::timeline::{Move, RegionSpan, Split};
@@ -16,13 +17,35 @@ pub(super) struct Region {
     pub(super) memstore: Vec<f64>,
     pub(super) stores: Vec<f64>,
     pub(super) store_files: u32,
-    /// The samples that wrote into it (for its middle key).
-    pub(super) writes: Vec<u32>,
+    /// The samples that wrote into the memstore since its last flush.
+    pub(super) mem_writes: Vec<u32>,
+    /// Its store files, oldest first.
+    pub(super) files: Vec<StoreFile>,
     /// Writes count when a split was last found impossible.
     pub(super) unsplittable_at: usize,
     pub(super) reads: f64,
     pub(super) filtered: f64,
     pub(super) written: f64,
+}
+
+impl Region {
+    /// The write samples it holds, flushed or not.
+    pub(super) fn write_samples(&self) -> usize {
+        self.mem_writes.len() + self.files.iter().map(|f| f.writes.len()).sum::<usize>()
+    }
+
+    /// The family of its largest store (the first on a tie).
+    pub(super) fn largest_store(&self) -> usize {
+        (0..self.stores.len())
+            .reduce(|a, b| {
+                if self.stores[b] > self.stores[a] {
+                    b
+                } else {
+                    a
+                }
+            })
+            .unwrap_or(0)
+    }
 }
 
 impl TableSim {
@@ -46,7 +69,7 @@ impl TableSim {
         let index = self.push_sample(sample);
         let flush = self.workload.cluster.flush_size as f64;
         self.regions[r].written += weight;
-        self.regions[r].writes.push(index);
+        self.regions[r].mem_writes.push(index);
         // One operation's cells go into the memstore whole, and the memstore flushes once it
         // reaches the flush size (as HBase's does after a put). A sample standing for several
         // operations is cut where the memstore reaches the flush size, so its rows flush as
@@ -77,48 +100,55 @@ impl TableSim {
         }
     }
 
-    /// Flushes region `r`'s memstore into store files, then asks its policy about a split.
+    /// Flushes region `r`'s memstore into a store file, then asks its policy about a split,
+    /// and when it does not split, its compaction policy about a compaction (in this order,
+    /// as `MemStoreFlusher.flushRegion` does).
     pub(super) fn flush(&mut self, r: usize, at: f64) {
+        let families = self.families_len.len();
         let region = &mut self.regions[r];
+        region.files.push(StoreFile {
+            bytes: region.memstore.clone(),
+            writes: std::mem::take(&mut region.mem_writes),
+        });
         for (m, s) in region.memstore.iter_mut().zip(region.stores.iter_mut()) {
             *s += *m;
             *m = 0.0;
         }
-        region.store_files += self.families_len.len() as u32;
+        region.store_files = (region.files.len() * families) as u32;
         let largest = region.stores.iter().copied().fold(0.0, f64::max) as u64;
         let server = region.server;
         let on_server = self.regions.iter().filter(|o| o.server == server).count() as u32;
         let region = &self.regions[r];
         if region.policy.should_split(largest, on_server)
-            && region.writes.len() > region.unsplittable_at
+            && region.write_samples() > region.unsplittable_at
         {
             let limit = region.policy.size_to_check(on_server).unwrap_or(u64::MAX);
-            self.split(r, at, largest, limit);
+            if self.split(r, at, largest, limit) {
+                return;
+            }
+        }
+        let flush = self.workload.cluster.flush_size as f64;
+        let region = &mut self.regions[r];
+        let family = region.largest_store();
+        if stores::compact(&mut region.files, family, flush) {
+            region.store_files = (region.files.len() * families) as u32;
         }
     }
 
-    /// Splits region `r` at the middle key of its data: the key below which half its bytes
-    /// lie, from its write samples (as the largest store file's block index would give it).
-    pub(super) fn split(&mut self, r: usize, at: f64, largest: u64, limit: u64) {
-        let mut writes = std::mem::take(&mut self.regions[r].writes);
-        let keys = &self.keys;
-        let samples = &self.samples;
-        writes.sort_by(|a, b| {
-            samples[*a as usize]
-                .key(keys)
-                .cmp(samples[*b as usize].key(keys))
-                .then(a.cmp(b))
-        });
-        let total: f64 = writes.iter().map(|&i| samples[i as usize].bytes).sum();
-        let mut cumulative = 0.0;
-        let mut mid: Option<Vec<u8>> = None;
-        for &i in &writes {
-            cumulative += samples[i as usize].bytes;
-            if cumulative >= total / 2.0 {
-                mid = Some(samples[i as usize].key(keys).to_vec());
-                break;
+    /// Splits region `r` at the middle key of its largest store's largest file (see
+    /// [`stores`]); returns whether it split. Each daughter opens with one file: its half of
+    /// the parent's, compacted.
+    pub(super) fn split(&mut self, r: usize, at: f64, largest: u64, limit: u64) -> bool {
+        let family = self.regions[r].largest_store();
+        let mid = match stores::largest_file(&self.regions[r].files, family) {
+            Some(f) => {
+                let mut writes = std::mem::take(&mut self.regions[r].files[f].writes);
+                let mid = stores::middle_key(&mut writes, &self.samples, &self.keys);
+                self.regions[r].files[f].writes = writes;
+                mid
             }
-        }
+            None => None,
+        };
         let region = &self.regions[r];
         let point = mid.map(|m| region.policy.split_point(&m));
         let usable = point.filter(|p| {
@@ -127,17 +157,31 @@ impl TableSim {
         });
         let Some(point) = usable else {
             let region = &mut self.regions[r];
-            region.unsplittable_at = writes.len() + writes.len() / 10 + 1;
-            region.writes = writes;
-            return;
+            let n = region.write_samples();
+            region.unsplittable_at = n + n / 10 + 1;
+            return false;
         };
-        let cut = writes.partition_point(|&i| samples[i as usize].key(keys) < point.as_slice());
-        let left_bytes: f64 = writes[..cut]
-            .iter()
-            .map(|&i| samples[i as usize].bytes)
-            .sum();
+        let keys = &self.keys;
+        let samples = &self.samples;
+        let region = &mut self.regions[r];
+        let (mut writes, mut right_writes) = (Vec::new(), Vec::new());
+        let (mut left_bytes, mut total) = (0.0, 0.0);
+        let all = region
+            .files
+            .drain(..)
+            .flat_map(|f| f.writes)
+            .chain(region.mem_writes.drain(..));
+        for i in all {
+            let sample = &samples[i as usize];
+            total += sample.bytes;
+            if sample.key(keys) < point.as_slice() {
+                left_bytes += sample.bytes;
+                writes.push(i);
+            } else {
+                right_writes.push(i);
+            }
+        }
         let share = if total > 0.0 { left_bytes / total } else { 0.5 };
-        let right_writes = writes.split_off(cut);
         let at_ms = at.max(0.0) as u64;
         let parent = self.regions.remove(r);
         let c = &self.workload.cluster;
@@ -179,7 +223,11 @@ impl TableSim {
                     memstore: parent.memstore.iter().map(|m| m * part).collect(),
                     stores: parent.stores.iter().map(|s| s * part).collect(),
                     store_files: self.families_len.len() as u32,
-                    writes,
+                    mem_writes: Vec::new(),
+                    files: vec![StoreFile {
+                        bytes: parent.stores.iter().map(|s| s * part).collect(),
+                        writes,
+                    }],
                     unsplittable_at: 0,
                     reads: parent.reads * part,
                     filtered: parent.filtered * part,
@@ -199,6 +247,7 @@ impl TableSim {
             size_to_check: limit,
             server: parent.server,
         });
+        true
     }
 
     /// The balancer's run at `at_ms`: the table's regions spread so every server holds the
