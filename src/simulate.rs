@@ -33,6 +33,7 @@ pub mod key;
 pub mod policy;
 pub mod report;
 mod run;
+pub mod sample_engine;
 pub mod timeline;
 pub mod workload;
 
@@ -43,6 +44,7 @@ pub use run::{
     simulate, Options, Run, Sample, SampleKind, Sampling, Simulation, TableRun, Totals,
     SLICE_SAMPLES,
 };
+pub use sample_engine::{sample_engine, SampleEngine, SampleLimits, SampledTable};
 pub use timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 pub use workload::Workload;
 
