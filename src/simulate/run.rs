@@ -147,9 +147,10 @@ impl Run {
         })
     }
 
-    /// Plays on: whole steps until at least `samples` samples were played, or the figures of
-    /// a table whose time is over (a call of its own). Returns whether the run is over. An
-    /// error ends the run; later calls return it again.
+    /// Plays on: whole steps until at least `samples` samples were played, or half the figures
+    /// of a table whose time is over (two calls of their own: its heat model, then its
+    /// findings). Returns whether the run is over. An error ends the run; later calls return
+    /// it again.
     pub fn advance(&mut self, samples: u64) -> Result<bool, SimulateError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
@@ -167,6 +168,12 @@ impl Run {
             return Ok(true);
         }
         let current = match self.current.take() {
+            // The figures at the end in two calls: the heat model, then the findings.
+            Some(mut sim) if sim.is_over() && sim.built.is_none() => {
+                sim.build_heat();
+                self.current = Some(sim);
+                return Ok(false);
+            }
             Some(sim) if sim.is_over() => {
                 self.done.push(sim.finish()?);
                 return Ok(self.is_over());
@@ -277,6 +284,8 @@ struct TableSim {
     next_balance: u64,
     hours: Vec<HourFigures>,
     hour_first_sample: usize,
+    /// The timeline and heat model once the time is over.
+    built: Option<(Timeline, Heat)>,
 }
 
 impl TableSim {
@@ -383,6 +392,7 @@ impl TableSim {
             next_balance,
             hours: Vec::new(),
             hour_first_sample: 0,
+            built: None,
         })
     }
 

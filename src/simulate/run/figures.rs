@@ -75,12 +75,14 @@ impl TableSim {
         self.hour_first_sample = self.samples.len();
     }
 
-    pub(super) fn finish(self) -> Result<TableRun, SimulateError> {
+    /// The first half of the figures at the end, a call of its own: the timeline and the
+    /// heat model. Its regions, splits and moves are taken out of the run.
+    pub(super) fn build_heat(&mut self) {
         let timeline = Timeline {
-            regions: self.spans,
-            splits: self.splits,
-            moves: self.moves,
-            steps: self.step_figures,
+            regions: std::mem::take(&mut self.spans),
+            splits: std::mem::take(&mut self.splits),
+            moves: std::mem::take(&mut self.moves),
+            steps: std::mem::take(&mut self.step_figures),
             step_ms: self.step_ms,
         };
         let ranges = self
@@ -88,6 +90,20 @@ impl TableSim {
             .ranges
             .clamp(1, crate::simulate::workload::MAX_RANGES);
         let heat = Heat::build(&self.samples, &self.keys, &timeline, self.steps, ranges);
+        self.built = Some((timeline, heat));
+    }
+
+    /// The table's run: its totals and findings, from the heat model [`Self::build_heat`]
+    /// made (made now if it was not).
+    pub(super) fn finish(mut self) -> Result<TableRun, SimulateError> {
+        if self.built.is_none() {
+            self.build_heat();
+        }
+        let Some((timeline, heat)) = self.built.take() else {
+            return Err(SimulateError::TooLarge(
+                "the heat model was not built".into(),
+            ));
+        };
         let ops: f64 = self
             .samples
             .iter()
