@@ -23,8 +23,9 @@ fn run(w: Workload) -> Result<Simulation, Box<dyn std::error::Error>> {
     while let Some(p) = job.step() {
         progress.push(p);
     }
-    // Slices of 4,096 samples: 32 steps of 128; 1,440 steps a table, then its figures in two.
-    assert_eq!(progress.len(), 94);
+    // Slices of 4,096 samples: 32 steps of 128; 1,440 steps a table, then its figures in
+    // three.
+    assert_eq!(progress.len(), 96);
     assert_eq!(progress[45], 0.5);
     assert_eq!(progress.last(), Some(&1.0));
     Ok(job.finish()?)

@@ -21,7 +21,7 @@ mod stores;
 use std::sync::Arc;
 
 use super::findings;
-use super::heat::Heat;
+use super::heat::{Heat, KeyRange};
 use super::key::{KeyMaker, MadeKey};
 use super::policy::RegionPolicy;
 use super::timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
@@ -147,9 +147,9 @@ impl Run {
         })
     }
 
-    /// Plays on: whole steps until at least `samples` samples were played, or half the figures
-    /// of a table whose time is over (two calls of their own: its heat model, then its
-    /// findings). Returns whether the run is over. An error ends the run; later calls return
+    /// Plays on: whole steps until at least `samples` samples were played, or a third of the
+    /// figures of a table whose time is over (three calls of their own: its heat model's key
+    /// ranges, the heat model, then its findings). Returns whether the run is over. An error ends the run; later calls return
     /// it again.
     pub fn advance(&mut self, samples: u64) -> Result<bool, SimulateError> {
         if let Some(e) = &self.failed {
@@ -168,9 +168,14 @@ impl Run {
             return Ok(true);
         }
         let current = match self.current.take() {
-            // The figures at the end in two calls: the heat model, then the findings.
+            // The figures at the end in three calls: the heat model's ranges, the heat model,
+            // then the findings.
             Some(mut sim) if sim.is_over() && sim.built.is_none() => {
-                sim.build_heat();
+                if sim.ranges.is_none() {
+                    sim.build_ranges();
+                } else {
+                    sim.build_heat();
+                }
                 self.current = Some(sim);
                 return Ok(false);
             }
@@ -284,7 +289,8 @@ struct TableSim {
     next_balance: u64,
     hours: Vec<HourFigures>,
     hour_first_sample: usize,
-    /// The timeline and heat model once the time is over.
+    /// The heat model's key ranges, then the timeline and heat model, once the time is over.
+    ranges: Option<Vec<KeyRange>>,
     built: Option<(Timeline, Heat)>,
 }
 
@@ -392,6 +398,7 @@ impl TableSim {
             next_balance,
             hours: Vec::new(),
             hour_first_sample: 0,
+            ranges: None,
             built: None,
         })
     }

@@ -3,7 +3,7 @@
 
 use super::{SampleKind, TableRun, TableSim, Totals};
 use crate::simulate::findings;
-use crate::simulate::heat::Heat;
+use crate::simulate::heat::{equal_row_ranges, Heat};
 use crate::simulate::timeline::{HourFigures, RegionStep, Timeline};
 use crate::simulate::SimulateError;
 
@@ -75,8 +75,18 @@ impl TableSim {
         self.hour_first_sample = self.samples.len();
     }
 
-    /// The first half of the figures at the end, a call of its own: the timeline and the
-    /// heat model. Its regions, splits and moves are taken out of the run.
+    /// The first third of the figures at the end, a call of its own: the heat model's key
+    /// ranges of about equal rows.
+    pub(super) fn build_ranges(&mut self) {
+        let count = self
+            .options
+            .ranges
+            .clamp(1, crate::simulate::workload::MAX_RANGES);
+        self.ranges = Some(equal_row_ranges(&self.samples, &self.keys, count));
+    }
+
+    /// The second third, a call of its own: the timeline and the heat model over the ranges
+    /// (made now if they were not). The run's regions, splits and moves are taken out of it.
     pub(super) fn build_heat(&mut self) {
         let timeline = Timeline {
             regions: std::mem::take(&mut self.spans),
@@ -85,11 +95,11 @@ impl TableSim {
             steps: std::mem::take(&mut self.step_figures),
             step_ms: self.step_ms,
         };
-        let ranges = self
-            .options
-            .ranges
-            .clamp(1, crate::simulate::workload::MAX_RANGES);
-        let heat = Heat::build(&self.samples, &self.keys, &timeline, self.steps, ranges);
+        if self.ranges.is_none() {
+            self.build_ranges();
+        }
+        let ranges = self.ranges.take().unwrap_or_default();
+        let heat = Heat::over(ranges, &self.samples, &self.keys, &timeline, self.steps);
         self.built = Some((timeline, heat));
     }
 
