@@ -115,6 +115,9 @@ fn main() {
             }
         };
         let took = slice.elapsed().as_secs_f64() * 1000.0;
+        if took > 50.0 {
+            println!("  slice {slices:>9}  {took:.1} ms (at {:.0} %)", at * 100.0);
+        }
         if took > longest {
             (longest, longest_at) = (took, at);
         }
