@@ -9,8 +9,9 @@
 //!
 //! A steadily growing table: one region server, a sequential key (every row goes to the last
 //! region), 200 rows a second of one 1,000-byte value, full sampling (one sample per row), so
-//! every flush and every split can be computed here from the rule alone and compared with the
-//! simulator's timeline, split by split.
+//! every flush, every compaction (`ExploringCompactionPolicy`), every split point (the middle
+//! row of the largest store file, `StoreUtils.getSplitPoint`) and every split can be computed
+//! here from the rules alone and compared with the simulator's timeline, split by split.
 
 use rowkey::designs::gen::Gen;
 use rowkey::simulate::policy::{jitter_stream, RegionPolicy};
