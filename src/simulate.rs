@@ -38,7 +38,7 @@ pub mod timeline;
 pub mod workload;
 
 pub use findings::{Compare, Finding, FindingCode};
-pub use heat::{Heat, HeatGrid, KeyRange, Metric};
+pub use heat::{Heat, HeatCount, HeatGrid, KeyRange, Metric};
 pub use report::Report;
 pub use run::{
     simulate, Options, Run, Sample, SampleKind, Sampling, Simulation, TableRun, Totals,

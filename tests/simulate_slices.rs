@@ -32,9 +32,10 @@ fn sliced(w: &Workload, samples: u64) -> Result<(String, Vec<f64>), Box<dyn std:
 fn slices_of_any_size_give_the_one_shot_report() -> R {
     let w = sequential(3)?;
     let once = Report::of(&simulate(&w, &Options::default())?).to_json();
-    // 180 steps a table, 2 operations of 64 samples a step; three more calls per table for
-    // its figures (its heat model's ranges, the heat model, then its findings).
-    for (samples, calls) in [(1, 366), (500, 96), (4_096, 18), (u64::MAX, 8)] {
+    // 180 steps a table, 2 operations of 64 samples a step (23,040 samples); then per table
+    // a call for the heat model's ranges, calls counting 8 × the budget (at least 1,024) of
+    // the samples into it, one for the heat model and one for the findings.
+    for (samples, calls) in [(1, 412), (500, 108), (4_096, 20), (u64::MAX, 10)] {
         let (report, progress) = sliced(&w, samples)?;
         assert_eq!(report, once, "slices of {samples} samples");
         assert_eq!(progress.len(), calls, "slices of {samples} samples");
@@ -42,12 +43,12 @@ fn slices_of_any_size_give_the_one_shot_report() -> R {
         assert_eq!(progress.last(), Some(&1.0));
     }
     // One step (128 samples) a call: the first table's 180 steps take calls 1..=180, its
-    // figures calls 181 to 183.
+    // figures calls 181 to 206 (23 of them counting 1,024 samples each).
     let (_, progress) = sliced(&w, 1)?;
     assert_eq!(progress[0], 1.0 / 360.0);
     assert_eq!(progress[179], 0.5);
-    assert_eq!(progress[182], 0.5);
-    assert_eq!(progress[183], 181.0 / 360.0);
+    assert_eq!(progress[205], 0.5);
+    assert_eq!(progress[206], 181.0 / 360.0);
     Ok(())
 }
 
@@ -62,8 +63,9 @@ fn the_page_job_in_slices_is_the_one_shot_run() -> R {
         assert!(p <= 1.0);
         steps += 1;
     }
-    // 8 steps of 128 samples a slice: 15 slices a table and three for its figures.
-    assert_eq!(steps, 36);
+    // 8 steps of 128 samples a slice: 15 slices a table, and five for its figures (two of
+    // them count 8,000 of its 15,360 samples each).
+    assert_eq!(steps, 40);
     assert_eq!(job.progress(), 1.0);
     assert_eq!(job.finish()?, once);
     Ok(())

@@ -165,24 +165,58 @@ impl Heat {
         timeline: &Timeline,
         steps: usize,
     ) -> Heat {
+        let mut count = HeatCount::new(ranges, steps);
+        count.add(samples, keys);
+        count.finish(timeline)
+    }
+}
+
+/// A heat model being counted: its samples can be added a part at a time (in their order, so
+/// the sums are the same however they are cut), then [`HeatCount::finish`] adds the data size
+/// and the pressures.
+pub struct HeatCount {
+    ranges: Vec<KeyRange>,
+    steps: usize,
+    grids: Vec<HeatGrid>,
+    rows: Vec<f64>,
+}
+
+fn metric_index(m: Metric) -> usize {
+    Metric::ALL.iter().position(|&x| x == m).unwrap_or(0)
+}
+
+impl HeatCount {
+    /// Nothing counted yet over `ranges` × `steps`.
+    pub fn new(ranges: Vec<KeyRange>, steps: usize) -> HeatCount {
         let n = ranges.len();
-        let mut grids: Vec<HeatGrid> = Metric::ALL
+        let grids = Metric::ALL
             .iter()
             .map(|&metric| HeatGrid {
                 metric,
                 values: vec![0.0; n * steps],
             })
             .collect();
-        let index = |m: Metric| Metric::ALL.iter().position(|&x| x == m).unwrap_or(0);
-        let starts: Vec<&[u8]> = ranges.iter().map(|r| r.start.as_slice()).collect();
-        let mut rows = vec![0.0; n];
+        HeatCount {
+            ranges,
+            steps,
+            grids,
+            rows: vec![0.0; n],
+        }
+    }
+
+    /// Counts `samples` (whose keys are in `keys`).
+    pub fn add(&mut self, samples: &[Sample], keys: &[u8]) {
+        let steps = self.steps;
+        let starts: Vec<&[u8]> = self.ranges.iter().map(|r| r.start.as_slice()).collect();
+        let grids = &mut self.grids;
+        let rows = &mut self.rows;
         for s in samples {
             let key = s.key(keys);
             let r = range_of(&starts, key);
             let step = (s.step as usize).min(steps.saturating_sub(1));
             let cell = r * steps + step;
             let mut add = |m: Metric, v: f64| {
-                if let Some(x) = grids[index(m)].values.get_mut(cell) {
+                if let Some(x) = grids[metric_index(m)].values.get_mut(cell) {
                     *x += v;
                 }
             };
@@ -204,6 +238,20 @@ impl Heat {
                 *x += s.rows_made;
             }
         }
+    }
+
+    /// The heat model: the data size (bytes written so far) and each step's pressures (the
+    /// highest of the regions over a range) from `timeline`.
+    pub fn finish(self, timeline: &Timeline) -> Heat {
+        let HeatCount {
+            ranges,
+            steps,
+            mut grids,
+            rows,
+        } = self;
+        let n = ranges.len();
+        let index = metric_index;
+        let starts: Vec<&[u8]> = ranges.iter().map(|r| r.start.as_slice()).collect();
         // Data size: bytes written so far.
         let (bw, ds) = (index(Metric::BytesWritten), index(Metric::DataSize));
         for r in 0..n {

@@ -21,7 +21,7 @@ mod stores;
 use std::sync::Arc;
 
 use super::findings;
-use super::heat::{Heat, KeyRange};
+use super::heat::{Heat, HeatCount};
 use super::key::{KeyMaker, MadeKey};
 use super::policy::RegionPolicy;
 use super::timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
@@ -147,9 +147,10 @@ impl Run {
         })
     }
 
-    /// Plays on: whole steps until at least `samples` samples were played, or a third of the
-    /// figures of a table whose time is over (three calls of their own: its heat model's key
-    /// ranges, the heat model, then its findings). Returns whether the run is over. An error ends the run; later calls return
+    /// Plays on: whole steps until at least `samples` samples were played, or a part of the
+    /// figures of a table whose time is over (calls of their own: its heat model's key
+    /// ranges, 8 × `samples` of its samples counted into the heat model, the heat model, then
+    /// its findings). Returns whether the run is over. An error ends the run; later calls return
     /// it again.
     pub fn advance(&mut self, samples: u64) -> Result<bool, SimulateError> {
         if let Some(e) = &self.failed {
@@ -168,11 +169,14 @@ impl Run {
             return Ok(true);
         }
         let current = match self.current.take() {
-            // The figures at the end in three calls: the heat model's ranges, the heat model,
-            // then the findings.
+            // The figures at the end in calls of their own: the heat model's ranges, its
+            // samples counted 8 × `samples` (at least 1,024) at a time, the heat model, then
+            // the findings.
             Some(mut sim) if sim.is_over() && sim.built.is_none() => {
-                if sim.ranges.is_none() {
+                if sim.counting.is_none() {
                     sim.build_ranges();
+                } else if sim.counting_left() {
+                    sim.count_heat(samples.saturating_mul(8).max(1_024) as usize);
                 } else {
                     sim.build_heat();
                 }
@@ -289,8 +293,9 @@ struct TableSim {
     next_balance: u64,
     hours: Vec<HourFigures>,
     hour_first_sample: usize,
-    /// The heat model's key ranges, then the timeline and heat model, once the time is over.
-    ranges: Option<Vec<KeyRange>>,
+    /// Once the time is over: the heat model being counted and the next sample to count,
+    /// then the timeline and the heat model.
+    counting: Option<(HeatCount, usize)>,
     built: Option<(Timeline, Heat)>,
 }
 
@@ -398,7 +403,7 @@ impl TableSim {
             next_balance,
             hours: Vec::new(),
             hour_first_sample: 0,
-            ranges: None,
+            counting: None,
             built: None,
         })
     }

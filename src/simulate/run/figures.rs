@@ -3,7 +3,7 @@
 
 use super::{SampleKind, TableRun, TableSim, Totals};
 use crate::simulate::findings;
-use crate::simulate::heat::{equal_row_ranges, Heat};
+use crate::simulate::heat::{equal_row_ranges, HeatCount};
 use crate::simulate::timeline::{HourFigures, RegionStep, Timeline};
 use crate::simulate::SimulateError;
 
@@ -75,19 +75,40 @@ impl TableSim {
         self.hour_first_sample = self.samples.len();
     }
 
-    /// The first third of the figures at the end, a call of its own: the heat model's key
-    /// ranges of about equal rows.
+    /// The figures at the end begin, a call of their own: the heat model's key ranges of
+    /// about equal rows.
     pub(super) fn build_ranges(&mut self) {
         let count = self
             .options
             .ranges
             .clamp(1, crate::simulate::workload::MAX_RANGES);
-        self.ranges = Some(equal_row_ranges(&self.samples, &self.keys, count));
+        let ranges = equal_row_ranges(&self.samples, &self.keys, count);
+        self.counting = Some((HeatCount::new(ranges, self.steps), 0));
     }
 
-    /// The second third, a call of its own: the timeline and the heat model over the ranges
-    /// (made now if they were not). The run's regions, splits and moves are taken out of it.
+    /// Whether samples are left to count into the heat model.
+    pub(super) fn counting_left(&self) -> bool {
+        self.counting
+            .as_ref()
+            .is_some_and(|(_, next)| *next < self.samples.len())
+    }
+
+    /// Counts the next `samples` samples into the heat model.
+    pub(super) fn count_heat(&mut self, samples: usize) {
+        if let Some((count, next)) = self.counting.as_mut() {
+            let end = next.saturating_add(samples).min(self.samples.len());
+            count.add(&self.samples[*next..end], &self.keys);
+            *next = end;
+        }
+    }
+
+    /// The timeline and the heat model, its samples counted (those left counted now). The
+    /// run's regions, splits and moves are taken out of it.
     pub(super) fn build_heat(&mut self) {
+        if self.counting.is_none() {
+            self.build_ranges();
+        }
+        self.count_heat(usize::MAX);
         let timeline = Timeline {
             regions: std::mem::take(&mut self.spans),
             splits: std::mem::take(&mut self.splits),
@@ -95,11 +116,10 @@ impl TableSim {
             steps: std::mem::take(&mut self.step_figures),
             step_ms: self.step_ms,
         };
-        if self.ranges.is_none() {
-            self.build_ranges();
-        }
-        let ranges = self.ranges.take().unwrap_or_default();
-        let heat = Heat::over(ranges, &self.samples, &self.keys, &timeline, self.steps);
+        let Some((count, _)) = self.counting.take() else {
+            return;
+        };
+        let heat = count.finish(&timeline);
         self.built = Some((timeline, heat));
     }
 
