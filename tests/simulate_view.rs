@@ -24,8 +24,8 @@ fn run(w: Workload) -> Result<Simulation, Box<dyn std::error::Error>> {
         progress.push(p);
     }
     // Slices of 4,096 samples: 32 steps of 128; 1,440 steps a table (45 slices), then its
-    // figures in nine (6 count 32,768 of its 184,320 samples each).
-    assert_eq!(progress.len(), 108);
+    // figures in twelve (6 count 32,768 of its 184,320 samples each, 4 look for findings).
+    assert_eq!(progress.len(), 114);
     assert_eq!(progress[45], 0.5);
     assert_eq!(progress.last(), Some(&1.0));
     Ok(job.finish()?)

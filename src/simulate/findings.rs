@@ -155,29 +155,55 @@ fn finding(
 /// The findings of one table's run, in [`FindingCode`]'s order.
 pub fn find(run: &TableRun, table: &TableLoad, workload: &Workload) -> Vec<Finding> {
     let mut out = Vec::new();
-    let ops = run.totals.ops;
-    if ops < MIN_OPERATIONS {
-        return out;
+    for part in 0..FINDER_PARTS {
+        find_part(run, table, workload, part, &mut out);
     }
-    pressure(run, &mut out);
-    hot_rows(run, &mut out);
-    large_and_wide_rows(run, table, workload, &mut out);
-    if (run.totals.rows as f64) < KEY_SPACE_MIN_ROWS {
-        out.push(finding(
-            FindingCode::KeySpaceNotToScale,
-            format!("table {}", run.name),
-            run.totals.rows as f64,
-            "rows",
-            KEY_SPACE_MIN_ROWS,
-            Compare::AtMost,
-            "Too few rows for the key axis to be to scale: simulate longer or with more rows.",
-        ));
-    }
-    growing_key(run, &mut out);
-    low_cardinality(run, table, workload, &mut out);
-    hot_entity(run, table, &mut out);
-    out.sort_by_key(|f| f.code as u8);
     out
+}
+
+/// The parts [`find_part`] looks in, one after another.
+pub const FINDER_PARTS: usize = 4;
+
+/// Part `part` of [`find`]'s work, adding to `out` (so a page can look for findings a part
+/// per call); the last part puts `out` in [`FindingCode`]'s order.
+pub fn find_part(
+    run: &TableRun,
+    table: &TableLoad,
+    workload: &Workload,
+    part: usize,
+    out: &mut Vec<Finding>,
+) {
+    if run.totals.ops < MIN_OPERATIONS {
+        return;
+    }
+    match part {
+        0 => {
+            pressure(run, out);
+            hot_rows(run, out);
+        }
+        1 => {
+            large_and_wide_rows(run, table, workload, out);
+            if (run.totals.rows as f64) < KEY_SPACE_MIN_ROWS {
+                out.push(finding(
+                    FindingCode::KeySpaceNotToScale,
+                    format!("table {}", run.name),
+                    run.totals.rows as f64,
+                    "rows",
+                    KEY_SPACE_MIN_ROWS,
+                    Compare::AtMost,
+                    "Too few rows for the key axis to be to scale: simulate longer or with more rows.",
+                ));
+            }
+        }
+        2 => {
+            growing_key(run, out);
+            low_cardinality(run, table, workload, out);
+        }
+        _ => {
+            hot_entity(run, table, out);
+            out.sort_by_key(|f| f.code as u8);
+        }
+    }
 }
 
 fn pressure(run: &TableRun, out: &mut Vec<Finding>) {

@@ -150,7 +150,7 @@ impl Run {
     /// Plays on: whole steps until at least `samples` samples were played, or a part of the
     /// figures of a table whose time is over (calls of their own: its heat model's key
     /// ranges, 8 × `samples` of its samples counted into the heat model, the heat model, then
-    /// its findings). Returns whether the run is over. An error ends the run; later calls return
+    /// its findings in four parts). Returns whether the run is over. An error ends the run; later calls return
     /// it again.
     pub fn advance(&mut self, samples: u64) -> Result<bool, SimulateError> {
         if let Some(e) = &self.failed {
@@ -172,7 +172,7 @@ impl Run {
             // The figures at the end in calls of their own: the heat model's ranges, its
             // samples counted 8 × `samples` (at least 1,024) at a time, the heat model, then
             // the findings.
-            Some(mut sim) if sim.is_over() && sim.built.is_none() => {
+            Some(mut sim) if sim.is_over() && sim.built.is_none() && sim.finding.is_none() => {
                 if sim.counting.is_none() {
                     sim.build_ranges();
                 } else if sim.counting_left() {
@@ -183,9 +183,13 @@ impl Run {
                 self.current = Some(sim);
                 return Ok(false);
             }
-            Some(sim) if sim.is_over() => {
-                self.done.push(sim.finish()?);
-                return Ok(self.is_over());
+            Some(mut sim) if sim.is_over() => {
+                if sim.find_next()? {
+                    self.done.push(sim.finish()?);
+                    return Ok(self.is_over());
+                }
+                self.current = Some(sim);
+                return Ok(false);
             }
             Some(sim) => sim,
             None => match TableSim::new(
@@ -297,6 +301,8 @@ struct TableSim {
     /// then the timeline and the heat model.
     counting: Option<(HeatCount, usize)>,
     built: Option<(Timeline, Heat)>,
+    /// Then the table's run and the next part of its findings to look for.
+    finding: Option<(TableRun, usize)>,
 }
 
 impl TableSim {
@@ -405,6 +411,7 @@ impl TableSim {
             hour_first_sample: 0,
             counting: None,
             built: None,
+            finding: None,
         })
     }
 

@@ -126,6 +126,36 @@ impl TableSim {
     /// The table's run: its totals and findings, from the heat model [`Self::build_heat`]
     /// made (made now if it was not).
     pub(super) fn finish(mut self) -> Result<TableRun, SimulateError> {
+        while !self.find_next()? {}
+        match self.finding.take() {
+            Some((run, _)) => Ok(run),
+            None => Err(SimulateError::TooLarge("the run has no figures".into())),
+        }
+    }
+
+    /// The next part of the figures after the heat model, a call of its own: first the
+    /// table's run with its totals and the first part of its findings, then one part of its
+    /// findings a call. Returns whether the findings are all found.
+    pub(super) fn find_next(&mut self) -> Result<bool, SimulateError> {
+        if self.finding.is_none() {
+            let run = self.table_run()?;
+            self.finding = Some((run, 0));
+        }
+        let Some((run, part)) = self.finding.as_mut() else {
+            return Ok(true);
+        };
+        if *part < findings::FINDER_PARTS {
+            let mut found = std::mem::take(&mut run.findings);
+            findings::find_part(run, &self.table, &self.workload, *part, &mut found);
+            run.findings = found;
+            *part += 1;
+        }
+        Ok(*part >= findings::FINDER_PARTS)
+    }
+
+    /// The table's run without its findings: the heat model (built now if it was not) and the
+    /// totals. Its samples and keys are taken out of the simulation.
+    fn table_run(&mut self) -> Result<TableRun, SimulateError> {
         if self.built.is_none() {
             self.build_heat();
         }
@@ -154,17 +184,15 @@ impl TableSim {
             rows: (rows - self.rows_deleted).max(0.0).round() as u64,
             bytes: bytes.round() as u64,
         };
-        let mut run = TableRun {
+        Ok(TableRun {
             name: self.table.name.clone(),
             heat,
             timeline,
-            hours: self.hours,
+            hours: std::mem::take(&mut self.hours),
             findings: Vec::new(),
             totals,
-            samples: self.samples,
-            keys: self.keys,
-        };
-        run.findings = findings::find(&run, &self.table, &self.workload);
-        Ok(run)
+            samples: std::mem::take(&mut self.samples),
+            keys: std::mem::take(&mut self.keys),
+        })
     }
 }
