@@ -1,75 +1,101 @@
-//! Every gallery workload reads, names only its design's tables, and plays out; a few designs'
-//! lessons show in their findings after one simulated hour.
+//! Every gallery design and every compare pair has a workload: a stored document that reads,
+//! names exactly the tables its design creates (a pair's: its A and B tables), and plays out
+//! for a simulated hour.
 
-use rowkey::designs;
-use rowkey::simulate::{gallery, simulate, FindingCode, Options, Simulation};
+use rowkey::designs::{self, compare};
+use rowkey::simulate::{gallery, simulate, Options, Simulation, Workload};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
-fn one_hour(id: &str) -> Result<Simulation, Box<dyn std::error::Error>> {
-    let mut workload = gallery::workload(id).ok_or(format!("no workload for {id}"))?;
+/// One simulated hour in 2-minute steps of 16 samples per operation: every workload plays
+/// out in a few hundred milliseconds of a debug build.
+fn one_hour(mut workload: Workload) -> Result<Simulation, Box<dyn std::error::Error>> {
     workload.duration_ms = 3_600_000;
     workload.step_ms = Some(120_000);
     workload.samples_per_step = Some(16);
     Ok(simulate(&workload, &Options::default())?)
 }
 
-fn codes(sim: &Simulation, table: &str) -> Vec<FindingCode> {
-    sim.tables
-        .iter()
-        .find(|t| t.name == table)
-        .map(|t| t.findings.iter().map(|f| f.code).collect())
-        .unwrap_or_default()
+/// The stored document of `id`, read with the error that names its JSON path.
+fn read(id: &str, text: Option<&str>) -> Result<Workload, Box<dyn std::error::Error>> {
+    let text = text.ok_or(format!("no workload for {id}"))?;
+    Workload::from_json(text).map_err(|e| format!("{id}: {e}").into())
+}
+
+fn table_names(workload: &Workload) -> Vec<&str> {
+    workload.tables.iter().map(|t| t.name.as_str()).collect()
 }
 
 #[test]
-fn every_workload_is_its_designs() -> TestResult {
-    assert_eq!(gallery::ids().len(), 14);
-    for id in gallery::ids() {
-        let design = designs::find(id).ok_or(format!("no design {id}"))?;
-        let workload = gallery::workload(id).ok_or(format!("{id} does not read"))?;
-        for table in &workload.tables {
-            assert!(
-                design.tables.contains(&table.name.as_str()),
-                "{id}: {} is not one of {:?}",
-                table.name,
-                design.tables
-            );
-        }
+fn every_design_has_a_workload_of_its_own_tables() -> TestResult {
+    let catalogue = designs::catalogue();
+    let ids: Vec<&str> = catalogue.iter().map(|d| d.id).collect();
+    assert_eq!(gallery::ids(), ids);
+    assert_eq!(ids.len(), 39);
+    for design in &catalogue {
+        let workload = read(design.id, gallery::document(design.id))?;
+        assert_eq!(table_names(&workload), design.tables, "{}", design.id);
     }
+    let workload = gallery::workload("schema.hashed-id").ok_or("no workload")?;
+    assert_eq!(table_names(&workload), ["sg_users"]);
     assert!(gallery::workload("no.such-design").is_none());
     Ok(())
 }
 
 #[test]
-fn lessons_show_in_the_findings() -> TestResult {
-    let sim = one_hour("schema.metric-timestamp")?;
-    assert_eq!(codes(&sim, "sg_metric"), vec![]);
-    assert_eq!(
-        codes(&sim, "sg_metric_tsfirst"),
-        vec![FindingCode::GrowingKey]
-    );
+fn every_pair_has_a_workload_of_its_two_tables_under_one_traffic() -> TestResult {
+    let pairs = compare::pairs();
+    let ids: Vec<&str> = pairs.iter().map(|p| p.id).collect();
+    assert_eq!(gallery::pair_ids(), ids);
+    assert_eq!(ids.len(), 6);
+    for pair in &pairs {
+        let workload = read(pair.id, gallery::pair_document(pair.id))?;
+        assert_eq!(table_names(&workload), [pair.a.table, pair.b.table]);
+        // The same operations at the same rates on both sides: what differs is the key.
+        let ops = |t: usize| -> Vec<(String, f64)> {
+            workload.tables[t]
+                .operations
+                .iter()
+                .map(|o| (o.label(), o.rate().per_sec))
+                .collect()
+        };
+        assert_eq!(ops(0), ops(1), "{}", pair.id);
+    }
+    let workload = gallery::pair_workload("wide-vs-tall").ok_or("no workload")?;
+    assert_eq!(table_names(&workload), ["ab_wide", "ab_tall"]);
+    assert!(gallery::pair_workload("no-such-pair").is_none());
+    Ok(())
+}
 
-    let sim = one_hour("schema.salting")?;
-    assert_eq!(codes(&sim, "sg_salted"), vec![]);
-    assert!(codes(&sim, "sg_events").contains(&FindingCode::GrowingKey));
-
-    let sim = one_hour("schema.frequent-updates")?;
-    assert!(codes(&sim, "sg_memusage_one").contains(&FindingCode::HotRowWrites));
-    assert!(!codes(&sim, "sg_memusage").contains(&FindingCode::HotRowWrites));
-
-    let sim = one_hour("schema.tall-vs-wide")?;
-    assert!(codes(&sim, "sg_wide").contains(&FindingCode::WideRowGrowing));
-    assert!(!codes(&sim, "sg_tall").contains(&FindingCode::WideRowGrowing));
-
-    let sim = one_hour("weibo.posts")?;
-    assert_eq!(codes(&sim, "wb_post"), vec![FindingCode::HotEntity]);
+#[test]
+fn every_workload_plays_an_hour() -> TestResult {
+    let designs = gallery::ids()
+        .into_iter()
+        .map(|id| (id, gallery::document(id)));
+    let pairs = gallery::pair_ids()
+        .into_iter()
+        .map(|id| (id, gallery::pair_document(id)));
+    for (id, text) in designs.chain(pairs) {
+        let workload = read(id, text)?;
+        let sim = one_hour(workload)?;
+        for table in &sim.tables {
+            assert_eq!(table.hours.len(), 1, "{id} {}", table.name);
+            assert!(
+                table.totals.ops > 0.0,
+                "{id}: {} has no traffic",
+                table.name
+            );
+        }
+    }
     Ok(())
 }
 
 #[test]
 fn short_names_hold_fewer_bytes() -> TestResult {
-    let sim = one_hour("schema.short-names")?;
+    let sim = one_hour(read(
+        "schema.short-names",
+        gallery::document("schema.short-names"),
+    )?)?;
     let bytes = |name: &str| {
         sim.tables
             .iter()
