@@ -1,0 +1,150 @@
+//! Each compare pair's workload plays both sides on one cluster for twelve simulated hours,
+//! and the busiest region's share of the writes (or, where the pair's question is a read, of
+//! the reads) points the way the pair's lesson says, with exact seeded figures.
+
+use rowkey::simulate::{gallery, simulate, FindingCode, HourFigures, Options, Simulation};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Pair `id`'s workload over its twelve hours, in 10-minute steps of 32 samples per
+/// operation.
+fn run(id: &str) -> Result<Simulation, Box<dyn std::error::Error>> {
+    let mut workload = gallery::pair_workload(id).ok_or(format!("no workload for {id}"))?;
+    workload.step_ms = Some(600_000);
+    workload.samples_per_step = Some(32);
+    let sim = simulate(&workload, &Options::default())?;
+    assert_eq!(sim.tables.len(), 2);
+    assert!(sim.tables.iter().all(|t| t.hours.len() == 12));
+    Ok(sim)
+}
+
+/// Side `side`'s (0 is A, 1 is B) figure per hour, from hour `from` on.
+fn hourly(
+    sim: &Simulation,
+    side: usize,
+    from: usize,
+    figure: fn(&HourFigures) -> Option<f64>,
+) -> Vec<f64> {
+    sim.tables[side].hours[from..]
+        .iter()
+        .map(|h| figure(h).unwrap_or(f64::NAN))
+        .collect()
+}
+
+fn writes(h: &HourFigures) -> Option<f64> {
+    h.busiest_region_write_share
+}
+
+fn reads(h: &HourFigures) -> Option<f64> {
+    h.busiest_region_read_share
+}
+
+fn max(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::MIN, f64::max)
+}
+
+fn min(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::MAX, f64::min)
+}
+
+fn codes(sim: &Simulation, side: usize) -> Vec<FindingCode> {
+    sim.tables[side].findings.iter().map(|f| f.code).collect()
+}
+
+#[test]
+fn sequential_ids_gather_the_writes_and_hashed_ids_spread_them() -> TestResult {
+    let sim = run("sequential-vs-hashed")?;
+    let (a, b) = (hourly(&sim, 0, 0, writes), hourly(&sim, 1, 0, writes));
+    assert!(a.iter().zip(&b).all(|(a, b)| a > b), "{a:?} against {b:?}");
+    assert_eq!((max(&a), a[11]), (1.0, 0.979167));
+    assert_eq!((max(&b), b[11]), (0.135417, 0.114583));
+    Ok(())
+}
+
+#[test]
+fn a_leading_timestamp_takes_every_write_and_the_metric_first_spreads_them() -> TestResult {
+    // Both start in four regions; from the second hour on the time key's newest region
+    // takes at least 77 % of the writes, the metric-first table's busiest at most 31 %.
+    let sim = run("timestamp-vs-metric-first")?;
+    let (a, b) = (hourly(&sim, 0, 1, writes), hourly(&sim, 1, 1, writes));
+    assert_eq!(min(&a), 0.770833);
+    assert_eq!(max(&b), 0.3125);
+    assert_eq!(codes(&sim, 0), [FindingCode::GrowingKey]);
+    Ok(())
+}
+
+#[test]
+fn a_wide_row_is_one_hot_row_where_tall_rows_spread() -> TestResult {
+    // In the first hour the wide table is one region taking every write, the tall one has
+    // split already; once both have split to 16 regions their busiest regions take the same
+    // share. What stays is the celebrity's row: hot, large and growing.
+    let sim = run("wide-vs-tall")?;
+    assert_eq!(
+        (hourly(&sim, 0, 0, writes)[0], hourly(&sim, 1, 0, writes)[0]),
+        (1.0, 0.510417)
+    );
+    assert_eq!(
+        (
+            max(&hourly(&sim, 0, 5, writes)),
+            max(&hourly(&sim, 1, 5, writes))
+        ),
+        (0.125, 0.125)
+    );
+    use FindingCode::*;
+    assert_eq!(
+        codes(&sim, 0),
+        [
+            HotRowReads,
+            HotRowWrites,
+            LargeRows,
+            HotEntity,
+            WideRowGrowing
+        ]
+    );
+    assert_eq!(codes(&sim, 1), [HotEntity]);
+    Ok(())
+}
+
+#[test]
+fn plain_time_keys_take_every_write_and_salted_ones_spread_them() -> TestResult {
+    let sim = run("plain-vs-salted")?;
+    let (a, b) = (hourly(&sim, 0, 1, writes), hourly(&sim, 1, 1, writes));
+    assert_eq!(min(&a), 0.994792);
+    assert_eq!(max(&b), 0.177083);
+    Ok(())
+}
+
+#[test]
+fn long_names_grow_the_bytes_not_the_hotspot() -> TestResult {
+    // Both keyed by sequential customer ids: from the second hour the newest region takes
+    // every write on either side. The long names store about 2.25 times the bytes, so the table
+    // splits into more regions.
+    let sim = run("long-vs-short-names")?;
+    assert!(hourly(&sim, 0, 1, writes).iter().all(|s| *s == 1.0));
+    assert!(hourly(&sim, 1, 1, writes).iter().all(|s| *s == 1.0));
+    let (a, b) = (&sim.tables[0], &sim.tables[1]);
+    assert_eq!(
+        (a.totals.bytes, b.totals.bytes),
+        (37_972_800_000, 16_848_000_000)
+    );
+    assert_eq!((a.hours[11].regions, b.hours[11].regions), (14, 10));
+    Ok(())
+}
+
+#[test]
+fn reversed_domains_read_a_company_from_its_own_ranges() -> TestResult {
+    // Writes spread alike (random page numbers under every site); "every page of one
+    // company" starts at the table's first region on the plain side (no prefix holds a
+    // company) and under the company's prefix on the reversed side.
+    let sim = run("plain-vs-reversed-domains")?;
+    assert_eq!(
+        (
+            max(&hourly(&sim, 0, 2, writes)),
+            max(&hourly(&sim, 1, 2, writes))
+        ),
+        (0.145833, 0.130208)
+    );
+    assert!(hourly(&sim, 0, 0, reads).iter().all(|s| *s == 1.0));
+    assert_eq!(max(&hourly(&sim, 1, 0, reads)), 0.411458);
+    Ok(())
+}
