@@ -3,7 +3,8 @@
 //! for a simulated hour.
 
 use rowkey::designs::{self, compare};
-use rowkey::simulate::{gallery, simulate, Options, Simulation, Workload};
+use rowkey::simulate::gallery::{self, Shelf};
+use rowkey::simulate::{simulate, Options, Simulation, Workload};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -17,8 +18,8 @@ fn one_hour(mut workload: Workload) -> Result<Simulation, Box<dyn std::error::Er
 }
 
 /// The stored document of `id`, read with the error that names its JSON path.
-fn read(id: &str, text: Option<&str>) -> Result<Workload, Box<dyn std::error::Error>> {
-    let text = text.ok_or(format!("no workload for {id}"))?;
+fn read(shelf: &Shelf, id: &str) -> Result<Workload, Box<dyn std::error::Error>> {
+    let text = shelf.document(id).ok_or(format!("no workload for {id}"))?;
     Workload::from_json(text).map_err(|e| format!("{id}: {e}").into())
 }
 
@@ -33,7 +34,7 @@ fn every_design_has_a_workload_of_its_own_tables() -> TestResult {
     assert_eq!(gallery::ids(), ids);
     assert_eq!(ids.len(), 39);
     for design in &catalogue {
-        let workload = read(design.id, gallery::document(design.id))?;
+        let workload = read(&gallery::DESIGNS, design.id)?;
         assert_eq!(table_names(&workload), design.tables, "{}", design.id);
     }
     let workload = gallery::workload("schema.hashed-id").ok_or("no workload")?;
@@ -46,10 +47,10 @@ fn every_design_has_a_workload_of_its_own_tables() -> TestResult {
 fn every_pair_has_a_workload_of_its_two_tables_under_one_traffic() -> TestResult {
     let pairs = compare::pairs();
     let ids: Vec<&str> = pairs.iter().map(|p| p.id).collect();
-    assert_eq!(gallery::pair_ids(), ids);
+    assert_eq!(gallery::PAIRS.ids(), ids);
     assert_eq!(ids.len(), 6);
     for pair in &pairs {
-        let workload = read(pair.id, gallery::pair_document(pair.id))?;
+        let workload = read(&gallery::PAIRS, pair.id)?;
         assert_eq!(table_names(&workload), [pair.a.table, pair.b.table]);
         // The same operations at the same rates on both sides: what differs is the key.
         let ops = |t: usize| -> Vec<(String, f64)> {
@@ -69,22 +70,17 @@ fn every_pair_has_a_workload_of_its_two_tables_under_one_traffic() -> TestResult
 
 #[test]
 fn every_workload_plays_an_hour() -> TestResult {
-    let designs = gallery::ids()
-        .into_iter()
-        .map(|id| (id, gallery::document(id)));
-    let pairs = gallery::pair_ids()
-        .into_iter()
-        .map(|id| (id, gallery::pair_document(id)));
-    for (id, text) in designs.chain(pairs) {
-        let workload = read(id, text)?;
-        let sim = one_hour(workload)?;
-        for table in &sim.tables {
-            assert_eq!(table.hours.len(), 1, "{id} {}", table.name);
-            assert!(
-                table.totals.ops > 0.0,
-                "{id}: {} has no traffic",
-                table.name
-            );
+    for shelf in [&gallery::DESIGNS, &gallery::PAIRS] {
+        for id in shelf.ids() {
+            let sim = one_hour(read(shelf, id)?)?;
+            for table in &sim.tables {
+                assert_eq!(table.hours.len(), 1, "{id} {}", table.name);
+                assert!(
+                    table.totals.ops > 0.0,
+                    "{id}: {} has no traffic",
+                    table.name
+                );
+            }
         }
     }
     Ok(())
@@ -92,10 +88,7 @@ fn every_workload_plays_an_hour() -> TestResult {
 
 #[test]
 fn short_names_hold_fewer_bytes() -> TestResult {
-    let sim = one_hour(read(
-        "schema.short-names",
-        gallery::document("schema.short-names"),
-    )?)?;
+    let sim = one_hour(read(&gallery::DESIGNS, "schema.short-names")?)?;
     let bytes = |name: &str| {
         sim.tables
             .iter()

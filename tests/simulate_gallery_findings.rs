@@ -162,7 +162,9 @@ fn a_zipf_skewed_entity_is_named_with_its_rows() -> TestResult {
 
 #[test]
 fn a_key_of_time_alone_collides_where_a_counter_keeps_posts_apart() -> TestResult {
-    let text = gallery::document("schema.colliding-keys").ok_or("no workload")?;
+    let text = gallery::DESIGNS
+        .document("schema.colliding-keys")
+        .ok_or("no workload")?;
     assert!(Workload::from_json(text).is_ok());
     // The same document with `ck_posts` marked unique is refused, naming two colliding rows.
     let unique = text.replacen(

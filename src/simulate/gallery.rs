@@ -14,6 +14,27 @@ use super::workload::Workload;
 /// A design or pair id and its workload document.
 type Entry = (&'static str, &'static str);
 
+/// Workload documents by id.
+pub struct Shelf(&'static [Entry]);
+
+impl Shelf {
+    /// The ids, in order.
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.0.iter().map(|(id, _)| *id).collect()
+    }
+
+    /// The workload document of `id`, as it is stored.
+    pub fn document(&self, id: &str) -> Option<&'static str> {
+        self.0.iter().find(|(i, _)| *i == id).map(|(_, text)| *text)
+    }
+
+    /// The workload of `id`.
+    pub fn workload(&self, id: &str) -> Option<Workload> {
+        self.document(id)
+            .and_then(|text| Workload::from_json(text).ok())
+    }
+}
+
 /// The entry of a design id: its document is `gallery/<id>.json`.
 macro_rules! design {
     ($id:literal) => {
@@ -29,7 +50,7 @@ macro_rules! pair {
 }
 
 /// Every design's workload, in the catalogue's order, with what its run shows.
-const DESIGNS: &[Entry] = &[
+pub const DESIGNS: Shelf = Shelf(&[
     // Both directions of every link in one table: a prefix scan under `p_<pid>_` or
     // `r_<rid>_` answers either question, and every link is written twice. One template
     // writes both kinds of row, so the first id is drawn alike under `p_` and `r_`.
@@ -138,11 +159,11 @@ const DESIGNS: &[Entry] = &[
     // A follower costs a whole cell (row, family, qualifier, timestamp) for a 1-byte value:
     // the table's bytes are many times its values'.
     design!("schema.wide-row-overhead"),
-];
+]);
 
 /// Every compare pair's workload: the pair's A and B tables, in that order, on one cluster
 /// under the same traffic, in the pairs' order.
-const PAIRS: &[Entry] = &[
+pub const PAIRS: Shelf = Shelf(&[
     pair!("sequential-vs-hashed"),
     // Four metrics of 1,000 hosts; each table starts in four regions (the timestamp-first
     // one at the run's quarter hours, the metric-first one at the metrics' names).
@@ -153,41 +174,19 @@ const PAIRS: &[Entry] = &[
     // the bytes per record.
     pair!("long-vs-short-names"),
     pair!("plain-vs-reversed-domains"),
-];
+]);
 
-/// The design ids that have a workload.
+/// The design ids that have a workload: every design's.
 pub fn ids() -> Vec<&'static str> {
-    DESIGNS.iter().map(|(id, _)| *id).collect()
+    DESIGNS.ids()
 }
 
-/// The workload document of design `id`, as it is stored.
-pub fn document(id: &str) -> Option<&'static str> {
-    find(DESIGNS, id)
-}
-
-/// The workload of design `id`.
+/// The workload of design `id` (what `rowkey simulate --design` plays).
 pub fn workload(id: &str) -> Option<Workload> {
-    document(id).and_then(|text| Workload::from_json(text).ok())
-}
-
-/// The compare pair ids that have a workload.
-pub fn pair_ids() -> Vec<&'static str> {
-    PAIRS.iter().map(|(id, _)| *id).collect()
-}
-
-/// The workload document of compare pair `id`, as it is stored.
-pub fn pair_document(id: &str) -> Option<&'static str> {
-    find(PAIRS, id)
+    DESIGNS.workload(id)
 }
 
 /// The workload of compare pair `id`: its tables are the pair's A and B tables, in that order.
 pub fn pair_workload(id: &str) -> Option<Workload> {
-    pair_document(id).and_then(|text| Workload::from_json(text).ok())
-}
-
-fn find(entries: &[Entry], id: &str) -> Option<&'static str> {
-    entries
-        .iter()
-        .find(|(i, _)| *i == id)
-        .map(|(_, text)| *text)
+    PAIRS.workload(id)
 }
