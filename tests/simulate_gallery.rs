@@ -85,18 +85,3 @@ fn every_workload_plays_an_hour() -> TestResult {
     }
     Ok(())
 }
-
-#[test]
-fn short_names_hold_fewer_bytes() -> TestResult {
-    let sim = one_hour(read(&gallery::DESIGNS, "schema.short-names")?)?;
-    let bytes = |name: &str| {
-        sim.tables
-            .iter()
-            .find(|t| t.name == name)
-            .map_or(0, |t| t.totals.bytes)
-    };
-    // Per cell: 4 + 4 + 2 + 18 (row) + 1 + family + qualifier + 8 + 1 + 20 (value): 117
-    // bytes with the 28- and 31-character names, 60 with `p:t`.
-    assert_eq!(bytes("sg_longnames") * 60, bytes("sg_shortnames") * 117);
-    Ok(())
-}

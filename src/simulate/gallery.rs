@@ -149,9 +149,9 @@ pub const DESIGNS: Shelf = Shelf(&[
     // Follows, fans and pairs as rows: lists are prefix scans, "does A follow B" a get,
     // unfollow three deletes.
     design!("follow.tall"),
-    // Every follow is two row mutations in two tables, on different regions and servers:
-    // nothing joins them into one. The run shows where each lands; the failure between
-    // them is the design's own check.
+    // Every follow is two row mutations in two tables, so in two regions: nothing joins
+    // them into one. The run shows where each lands; the failure between them is the
+    // design's own check.
     design!("follow.atomicity"),
     // Unfollow in both layouts: find the row or the qualifier, then delete. Ids of
     // different lengths (no padding) are the design's; the run's prefix scans are by field.
