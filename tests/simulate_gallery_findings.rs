@@ -182,3 +182,14 @@ fn a_key_of_time_alone_collides_where_a_counter_keeps_posts_apart() -> TestResul
     );
     Ok(())
 }
+
+#[test]
+fn a_small_table_read_by_every_walk_is_one_servers_load() -> TestResult {
+    // 3,000 locations never reach a split: 20,000 reads a second meet one server's capacity.
+    let sim = one_hour("cases.locations")?;
+    assert_eq!(
+        findings(&sim, "cs_location"),
+        [(HighReadPressure, 1.0, 0.8)]
+    );
+    Ok(())
+}
