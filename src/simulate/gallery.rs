@@ -118,8 +118,9 @@ pub const DESIGNS: Shelf = Shelf(&[
     design!("schema.tall-vs-wide"),
     // Every cell repeats its family and qualifier: the long names' table holds more bytes.
     design!("schema.short-names"),
-    // One account's history in one row grows without bound; parted over a hundred rows
-    // (the part drawn at random, for the design's rows of consecutive events) it does not.
+    // One account's history in one row grows without bound and past 100 MB; parted over a
+    // hundred rows (the part drawn at random, for the design's rows of consecutive events)
+    // each row grows a hundredth as fast and the busiest account's writes spread.
     design!("schema.entity-rows"),
     // Two sites hold nine pages in ten: numbered upwards, each writes at the end of its
     // range; numbered at random, their writes spread over their ranges.
