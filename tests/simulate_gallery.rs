@@ -4,18 +4,11 @@
 
 use rowkey::designs::{self, compare};
 use rowkey::simulate::gallery::{self, Shelf};
-use rowkey::simulate::{simulate, Options, Simulation, Workload};
+use rowkey::simulate::Workload;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
+mod common;
 
-/// One simulated hour in 2-minute steps of 16 samples per operation: every workload plays
-/// out in a few hundred milliseconds of a debug build.
-fn one_hour(mut workload: Workload) -> Result<Simulation, Box<dyn std::error::Error>> {
-    workload.duration_ms = 3_600_000;
-    workload.step_ms = Some(120_000);
-    workload.samples_per_step = Some(16);
-    Ok(simulate(&workload, &Options::default())?)
-}
+use common::TestResult;
 
 /// The stored document of `id`, read with the error that names its JSON path.
 fn read(shelf: &Shelf, id: &str) -> Result<Workload, Box<dyn std::error::Error>> {
@@ -72,7 +65,7 @@ fn every_pair_has_a_workload_of_its_two_tables_under_one_traffic() -> TestResult
 fn every_workload_plays_an_hour() -> TestResult {
     for shelf in [&gallery::DESIGNS, &gallery::PAIRS] {
         for id in shelf.ids() {
-            let sim = one_hour(read(shelf, id)?)?;
+            let sim = common::one_simulated_hour(read(shelf, id)?)?;
             for table in &sim.tables {
                 assert_eq!(table.hours.len(), 1, "{id} {}", table.name);
                 assert!(

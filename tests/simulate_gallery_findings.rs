@@ -8,16 +8,14 @@ use rowkey::simulate::{gallery, simulate, FindingCode, Options, Simulation, Work
 
 use FindingCode::*;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
+mod common;
 
-/// Design `id`'s workload for one simulated hour in 2-minute steps of 16 samples per
-/// operation, as `simulate_gallery.rs` plays it.
+use common::TestResult;
+
+/// Design `id`'s workload for one simulated hour.
 fn one_hour(id: &str) -> Result<Simulation, Box<dyn std::error::Error>> {
-    let mut workload = gallery::workload(id).ok_or(format!("no workload for {id}"))?;
-    workload.duration_ms = 3_600_000;
-    workload.step_ms = Some(120_000);
-    workload.samples_per_step = Some(16);
-    Ok(simulate(&workload, &Options::default())?)
+    let workload = gallery::workload(id).ok_or(format!("no workload for {id}"))?;
+    Ok(common::one_simulated_hour(workload)?)
 }
 
 /// Each finding of `table` as (code, figure, threshold).
