@@ -1,6 +1,7 @@
 //! Each compare pair's workload plays both sides on one cluster for twelve simulated hours,
 //! and the busiest region's share of the writes (or, where the pair's question is a read, of
-//! the reads) points the way the pair's lesson says, with exact seeded figures.
+//! the reads) points the way the pair's lesson says, with exact seeded figures. `rowkey simulate
+//! --design` plays a pair by its id.
 
 use rowkey::simulate::{gallery, simulate, FindingCode, HourFigures, Options, Simulation};
 
@@ -146,5 +147,25 @@ fn reversed_domains_read_a_company_from_its_own_ranges() -> TestResult {
     );
     assert!(hourly(&sim, 0, 0, reads).iter().all(|s| *s == 1.0));
     assert_eq!(max(&hourly(&sim, 1, 0, reads)), 0.411458);
+    Ok(())
+}
+
+#[test]
+fn a_pair_plays_from_the_command_line_by_its_id() -> TestResult {
+    let args: Vec<String> = ["--design", "plain-vs-salted", "--hours", "0.05", "--json"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(rowkey::simulate::cli::run(&args, &mut out, &mut err), 0);
+    assert_eq!(String::from_utf8(err)?, "");
+    let report: serde_json::Value = serde_json::from_slice(&out)?;
+    let names: Vec<&str> = report["tables"]
+        .as_array()
+        .ok_or("no tables")?
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["ab_events", "ab_salted"]);
     Ok(())
 }
