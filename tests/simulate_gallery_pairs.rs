@@ -1,6 +1,7 @@
 //! Each compare pair's workload plays both sides on one cluster for twelve simulated hours,
 //! and the busiest region's share of the writes (or, where the pair's question is a read, of
-//! the reads) points the way the pair's lesson says, with exact seeded figures. `rowkey simulate
+//! the reads) points the way the pair's lesson says, with exact seeded figures; the compare
+//! view's sentence names the pair's B side as the one that holds up. `rowkey simulate
 //! --design` plays a pair by its id.
 
 use rowkey::simulate::{gallery, simulate, FindingCode, HourFigures, Options, Simulation};
@@ -48,6 +49,12 @@ fn min(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::MAX, f64::min)
 }
 
+/// The compare view's sentence on which side holds up.
+fn verdict(sim: &Simulation) -> String {
+    let (a, b) = (&sim.tables[0], &sim.tables[1]);
+    rowkey::keyvis::verdict(&format!("A ({})", a.name), a, &format!("B ({})", b.name), b)
+}
+
 fn codes(sim: &Simulation, side: usize) -> Vec<FindingCode> {
     sim.tables[side].findings.iter().map(|f| f.code).collect()
 }
@@ -55,6 +62,7 @@ fn codes(sim: &Simulation, side: usize) -> Vec<FindingCode> {
 #[test]
 fn sequential_ids_gather_the_writes_and_hashed_ids_spread_them() -> TestResult {
     let sim = run("sequential-vs-hashed")?;
+    assert_eq!(verdict(&sim), "B (ab_hashed) holds up better: its busiest region server took 15.9 % of an hour's writes on average, A (ab_seq)'s 73.5 %.");
     let (a, b) = (hourly(&sim, 0, 0, writes), hourly(&sim, 1, 0, writes));
     assert!(a.iter().zip(&b).all(|(a, b)| a > b), "{a:?} against {b:?}");
     assert_eq!((max(&a), a[11]), (1.0, 0.979167));
@@ -67,6 +75,7 @@ fn a_leading_timestamp_takes_every_write_and_the_metric_first_spreads_them() -> 
     // Both start in four regions; from the second hour on the time key's newest region
     // takes at least 77 % of the writes, the metric-first table's busiest at most 31 %.
     let sim = run("timestamp-vs-metric-first")?;
+    assert_eq!(verdict(&sim), "B (ab_metric) holds up better: its busiest region server took 28.3 % of an hour's writes on average, A (ab_tsfirst)'s 94.9 %.");
     let (a, b) = (hourly(&sim, 0, 1, writes), hourly(&sim, 1, 1, writes));
     assert_eq!(min(&a), 0.770833);
     assert_eq!(max(&b), 0.3125);
@@ -80,6 +89,7 @@ fn a_wide_row_is_one_hot_row_where_tall_rows_spread() -> TestResult {
     // split already; once both have split to 16 regions their busiest regions take the same
     // share. What stays is the celebrity's row: hot, large and growing.
     let sim = run("wide-vs-tall")?;
+    assert_eq!(verdict(&sim), "B (ab_tall) holds up better: its busiest region server took 20.8 % of an hour's writes on average, A (ab_wide)'s 26 %.");
     assert_eq!(
         (hourly(&sim, 0, 0, writes)[0], hourly(&sim, 1, 0, writes)[0]),
         (1.0, 0.510417)
@@ -109,6 +119,7 @@ fn a_wide_row_is_one_hot_row_where_tall_rows_spread() -> TestResult {
 #[test]
 fn plain_time_keys_take_every_write_and_salted_ones_spread_them() -> TestResult {
     let sim = run("plain-vs-salted")?;
+    assert_eq!(verdict(&sim), "B (ab_salted) holds up better: its busiest region server took 15.8 % of an hour's writes on average, A (ab_events)'s 96.4 %.");
     let (a, b) = (hourly(&sim, 0, 1, writes), hourly(&sim, 1, 1, writes));
     assert_eq!(min(&a), 0.994792);
     assert_eq!(max(&b), 0.177083);
@@ -119,8 +130,10 @@ fn plain_time_keys_take_every_write_and_salted_ones_spread_them() -> TestResult 
 fn long_names_grow_the_bytes_not_the_hotspot() -> TestResult {
     // Both keyed by sequential customer ids: from the second hour the newest region takes
     // every write on either side. The long names store about 2.25 times the bytes, so the table
-    // splits into more regions.
+    // splits into more regions. The compare view's sentence prefers the short names by two
+    // points only: the hotspot is the same.
     let sim = run("long-vs-short-names")?;
+    assert_eq!(verdict(&sim), "B (ab_shortnames) holds up better: its busiest region server took 93.7 % of an hour's writes on average, A (ab_longnames)'s 95.8 %.");
     assert!(hourly(&sim, 0, 1, writes).iter().all(|s| *s == 1.0));
     assert!(hourly(&sim, 1, 1, writes).iter().all(|s| *s == 1.0));
     let (a, b) = (&sim.tables[0], &sim.tables[1]);
@@ -138,6 +151,7 @@ fn reversed_domains_read_a_company_from_its_own_ranges() -> TestResult {
     // company" starts at the table's first region on the plain side (no prefix holds a
     // company) and under the company's prefix on the reversed side.
     let sim = run("plain-vs-reversed-domains")?;
+    assert_eq!(verdict(&sim), "B (ab_domains_reversed) holds up better: its busiest region server took 37.5 % of an hour's reads on average, A (ab_domains_plain)'s 100 %.");
     assert_eq!(
         (
             max(&hourly(&sim, 0, 2, writes)),
