@@ -168,7 +168,8 @@ pub const DESIGNS: Shelf = Shelf(&[
 pub const PAIRS: Shelf = Shelf(&[
     pair!("sequential-vs-hashed"),
     // Four metrics of 1,000 hosts; each table starts in four regions (the timestamp-first
-    // one at the run's quarter hours, the metric-first one at the metrics' names).
+    // one split at 1.5, 3 and 4.5 hours into the run, the metric-first one at the metrics'
+    // names), as the pair's sample tables do.
     pair!("timestamp-vs-metric-first"),
     pair!("wide-vs-tall"),
     pair!("plain-vs-salted"),
