@@ -25,7 +25,6 @@ fn every_design_has_a_workload_of_its_own_tables() -> TestResult {
     let catalogue = designs::catalogue();
     let ids: Vec<&str> = catalogue.iter().map(|d| d.id).collect();
     assert_eq!(gallery::ids(), ids);
-    assert_eq!(ids.len(), 39);
     for design in &catalogue {
         let workload = read(&gallery::DESIGNS, design.id)?;
         assert_eq!(table_names(&workload), design.tables, "{}", design.id);
@@ -41,7 +40,6 @@ fn every_pair_has_a_workload_of_its_two_tables_under_one_traffic() -> TestResult
     let pairs = compare::pairs();
     let ids: Vec<&str> = pairs.iter().map(|p| p.id).collect();
     assert_eq!(gallery::PAIRS.ids(), ids);
-    assert_eq!(ids.len(), 6);
     for pair in &pairs {
         let workload = read(&gallery::PAIRS, pair.id)?;
         assert_eq!(table_names(&workload), [pair.a.table, pair.b.table]);
