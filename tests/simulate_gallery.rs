@@ -24,7 +24,19 @@ fn table_names(workload: &Workload) -> Vec<&str> {
 fn every_design_has_a_workload_of_its_own_tables() -> TestResult {
     let catalogue = designs::catalogue();
     let ids: Vec<&str> = catalogue.iter().map(|d| d.id).collect();
-    assert_eq!(gallery::ids(), ids);
+    let missing: Vec<&&str> = ids
+        .iter()
+        .filter(|id| !gallery::ids().contains(id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "designs without a workload: {missing:?} (add src/simulate/gallery/<id>.json and its design! line)"
+    );
+    assert_eq!(
+        gallery::ids(),
+        ids,
+        "the workloads in the catalogue's order"
+    );
     for design in &catalogue {
         let workload = read(&gallery::DESIGNS, design.id)?;
         assert_eq!(table_names(&workload), design.tables, "{}", design.id);
