@@ -20,17 +20,19 @@ fn run(id: &str) -> Result<Simulation, Box<dyn std::error::Error>> {
     Ok(sim)
 }
 
-/// Side `side`'s (0 is A, 1 is B) figure per hour, from hour `from` on.
-fn hourly(
+/// A's and B's figure per hour, from hour `from` on.
+fn sides(
     sim: &Simulation,
-    side: usize,
     from: usize,
     figure: fn(&HourFigures) -> Option<f64>,
-) -> Vec<f64> {
-    sim.tables[side].hours[from..]
-        .iter()
-        .map(|h| figure(h).unwrap_or(f64::NAN))
-        .collect()
+) -> (Vec<f64>, Vec<f64>) {
+    let side = |t: usize| -> Vec<f64> {
+        sim.tables[t].hours[from..]
+            .iter()
+            .map(|h| figure(h).unwrap_or(f64::NAN))
+            .collect()
+    };
+    (side(0), side(1))
 }
 
 fn writes(h: &HourFigures) -> Option<f64> {
@@ -63,7 +65,7 @@ fn codes(sim: &Simulation, side: usize) -> Vec<FindingCode> {
 fn sequential_ids_gather_the_writes_and_hashed_ids_spread_them() -> TestResult {
     let sim = run("sequential-vs-hashed")?;
     assert_eq!(verdict(&sim), "B (ab_hashed) holds up better: its busiest region server took 15.9 % of an hour's writes on average, A (ab_seq)'s 73.5 %.");
-    let (a, b) = (hourly(&sim, 0, 0, writes), hourly(&sim, 1, 0, writes));
+    let (a, b) = sides(&sim, 0, writes);
     assert!(a.iter().zip(&b).all(|(a, b)| a > b), "{a:?} against {b:?}");
     assert_eq!((max(&a), a[11]), (1.0, 0.979167));
     assert_eq!((max(&b), b[11]), (0.135417, 0.114583));
@@ -76,7 +78,7 @@ fn a_leading_timestamp_takes_every_write_and_the_metric_first_spreads_them() -> 
     // takes at least 77 % of the writes, the metric-first table's busiest at most 31 %.
     let sim = run("timestamp-vs-metric-first")?;
     assert_eq!(verdict(&sim), "B (ab_metric) holds up better: its busiest region server took 28.3 % of an hour's writes on average, A (ab_tsfirst)'s 94.9 %.");
-    let (a, b) = (hourly(&sim, 0, 1, writes), hourly(&sim, 1, 1, writes));
+    let (a, b) = sides(&sim, 1, writes);
     assert_eq!(min(&a), 0.770833);
     assert_eq!(max(&b), 0.3125);
     assert_eq!(codes(&sim, 0), [FindingCode::GrowingKey]);
@@ -90,17 +92,9 @@ fn a_wide_row_is_one_hot_row_where_tall_rows_spread() -> TestResult {
     // share. What stays is the celebrity's row: hot, large and growing.
     let sim = run("wide-vs-tall")?;
     assert_eq!(verdict(&sim), "B (ab_tall) holds up better: its busiest region server took 20.8 % of an hour's writes on average, A (ab_wide)'s 26 %.");
-    assert_eq!(
-        (hourly(&sim, 0, 0, writes)[0], hourly(&sim, 1, 0, writes)[0]),
-        (1.0, 0.510417)
-    );
-    assert_eq!(
-        (
-            max(&hourly(&sim, 0, 5, writes)),
-            max(&hourly(&sim, 1, 5, writes))
-        ),
-        (0.125, 0.125)
-    );
+    let (a, b) = sides(&sim, 0, writes);
+    assert_eq!((a[0], b[0]), (1.0, 0.510417));
+    assert_eq!((max(&a[5..]), max(&b[5..])), (0.125, 0.125));
     use FindingCode::*;
     assert_eq!(
         codes(&sim, 0),
@@ -120,7 +114,7 @@ fn a_wide_row_is_one_hot_row_where_tall_rows_spread() -> TestResult {
 fn plain_time_keys_take_every_write_and_salted_ones_spread_them() -> TestResult {
     let sim = run("plain-vs-salted")?;
     assert_eq!(verdict(&sim), "B (ab_salted) holds up better: its busiest region server took 15.8 % of an hour's writes on average, A (ab_events)'s 96.4 %.");
-    let (a, b) = (hourly(&sim, 0, 1, writes), hourly(&sim, 1, 1, writes));
+    let (a, b) = sides(&sim, 1, writes);
     assert_eq!(min(&a), 0.994792);
     assert_eq!(max(&b), 0.177083);
     Ok(())
@@ -134,8 +128,8 @@ fn long_names_grow_the_bytes_not_the_hotspot() -> TestResult {
     // points only: the hotspot is the same.
     let sim = run("long-vs-short-names")?;
     assert_eq!(verdict(&sim), "B (ab_shortnames) holds up better: its busiest region server took 93.7 % of an hour's writes on average, A (ab_longnames)'s 95.8 %.");
-    assert!(hourly(&sim, 0, 1, writes).iter().all(|s| *s == 1.0));
-    assert!(hourly(&sim, 1, 1, writes).iter().all(|s| *s == 1.0));
+    let (a, b) = sides(&sim, 1, writes);
+    assert!(a.iter().chain(&b).all(|s| *s == 1.0), "{a:?} and {b:?}");
     let (a, b) = (&sim.tables[0], &sim.tables[1]);
     assert_eq!(
         (a.totals.bytes, b.totals.bytes),
@@ -152,15 +146,11 @@ fn reversed_domains_read_a_company_from_its_own_ranges() -> TestResult {
     // company) and under the company's prefix on the reversed side.
     let sim = run("plain-vs-reversed-domains")?;
     assert_eq!(verdict(&sim), "B (ab_domains_reversed) holds up better: its busiest region server took 37.5 % of an hour's reads on average, A (ab_domains_plain)'s 100 %.");
-    assert_eq!(
-        (
-            max(&hourly(&sim, 0, 2, writes)),
-            max(&hourly(&sim, 1, 2, writes))
-        ),
-        (0.145833, 0.130208)
-    );
-    assert!(hourly(&sim, 0, 0, reads).iter().all(|s| *s == 1.0));
-    assert_eq!(max(&hourly(&sim, 1, 0, reads)), 0.411458);
+    let (a, b) = sides(&sim, 2, writes);
+    assert_eq!((max(&a), max(&b)), (0.145833, 0.130208));
+    let (a, b) = sides(&sim, 0, reads);
+    assert!(a.iter().all(|s| *s == 1.0), "{a:?}");
+    assert_eq!(max(&b), 0.411458);
     Ok(())
 }
 
