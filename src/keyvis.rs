@@ -21,14 +21,13 @@ mod compare;
 mod form;
 mod heatmap;
 mod job;
-mod pairs;
 mod regions;
 
+pub use crate::simulate::gallery::pair_workload;
 pub use compare::{side_by_side, verdict, HourPair};
 pub use form::{apply, starter, FieldKind, FormAction, OpKind};
 pub use heatmap::{
     grid_pixels, lanes, prefixes, split_marks, summary_rows, Provenance, Scope, SplitMark, Window,
 };
 pub use job::{next_slice, Job, SLICE_MS};
-pub use pairs::pair_workload;
 pub use regions::{rows_at, RegionColumn, RegionRow, RegionSort};

@@ -9,7 +9,7 @@ use super::workload::Workload;
 use super::{gallery, SimulateError};
 
 /// The usage line.
-pub const USAGE: &str = "usage: rowkey simulate WORKLOAD.json [--json]\n       rowkey simulate --design ID [--hours H] [--json]\n  Plays a workload out on a simulated cluster and prints, per table and simulated hour, the regions, the busiest region's and server's shares of writes and reads, the splits and the findings.\n";
+pub const USAGE: &str = "usage: rowkey simulate WORKLOAD.json [--json]\n       rowkey simulate --design ID [--hours H] [--json]\n  ID is a gallery design's id or a compare pair's (both tables of the pair).\n  Plays a workload out on a simulated cluster and prints, per table and simulated hour, the regions, the busiest region's and server's shares of writes and reads, the splits and the findings.\n";
 
 /// What the arguments ask for.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,7 +104,9 @@ fn load(args: &Args) -> Result<Workload, String> {
         Workload::from_json(&text).map_err(|e| format!("{path}: {e}"))?
     } else {
         let id = args.design.as_deref().unwrap_or_default();
-        gallery::workload(id).ok_or_else(|| SimulateError::UnknownDesign(id.into()).to_string())?
+        gallery::workload(id)
+            .or_else(|| gallery::pair_workload(id))
+            .ok_or_else(|| SimulateError::UnknownDesign(id.into()).to_string())?
     };
     if let Some(hours) = args.hours {
         workload.duration_ms = (hours * 3_600_000.0).round() as u64;

@@ -1,417 +1,195 @@
-//! Workloads for the gallery's designs, by design id: each design's own tables (the names its
-//! setup script creates) under traffic true to the design, at a cluster's scale. The sizes and
-//! rates are the design's world made large (a service's sign-ups, a monitoring system's
-//! metrics, a social network's posts); the keys are the design's keys.
+//! Workloads for the gallery: every design and every compare pair under traffic true to it,
+//! at a cluster's scale. Each is a workload document (the format of [`Workload`], which a
+//! person can write too) under `gallery/`, named after its design (`gallery/<id>.json`) or
+//! its pair (`gallery/compare/<id>.json`), with the tables its design creates. Rates, sizes
+//! and clusters are the design's world made large (a service's sign-ups, a monitoring
+//! system's metrics, a social network's posts); the keys are the design's keys.
+//!
+//! Beside each document stands what its run shows: for the few designs whose lesson is not
+//! about traffic (a filter's semantics, a write cut short), which of its figures the traffic
+//! makes visible.
 
 use super::workload::Workload;
 
-/// The ids that have a workload.
+/// A design or pair id and its workload document.
+type Entry = (&'static str, &'static str);
+
+/// Workload documents by id.
+pub struct Shelf(&'static [Entry]);
+
+impl Shelf {
+    /// The ids, in order.
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.0.iter().map(|(id, _)| *id).collect()
+    }
+
+    /// The workload document of `id`, as it is stored.
+    pub fn document(&self, id: &str) -> Option<&'static str> {
+        self.0.iter().find(|(i, _)| *i == id).map(|(_, text)| *text)
+    }
+
+    /// The workload of `id`.
+    pub fn workload(&self, id: &str) -> Option<Workload> {
+        self.document(id)
+            .and_then(|text| Workload::from_json(text).ok())
+    }
+}
+
+/// The entry of a design id: its document is `gallery/<id>.json`.
+macro_rules! design {
+    ($id:literal) => {
+        ($id, include_str!(concat!("gallery/", $id, ".json")))
+    };
+}
+
+/// The entry of a compare pair id: its document is `gallery/compare/<id>.json`.
+macro_rules! pair {
+    ($id:literal) => {
+        ($id, include_str!(concat!("gallery/compare/", $id, ".json")))
+    };
+}
+
+/// Every design's workload, in the catalogue's order, with what its run shows.
+pub const DESIGNS: Shelf = Shelf(&[
+    // Both directions of every link in one table: a prefix scan under `p_<pid>_` or
+    // `r_<rid>_` answers either question, and every link is written twice. One template
+    // writes both kinds of row, so the first id is drawn alike under `p_` and `r_`.
+    design!("person-role.one-table"),
+    // Each grant writes a column into two rows; a popular role's row widens with every
+    // holder (Zipf over 300 roles), while persons' rows stay a few columns wide.
+    design!("person-role.two-tables"),
+    // Link rows keyed by a hash name nobody: "roles of a person" reads every link to return
+    // a few, then gets each person and role. The run shows rows read against rows returned.
+    design!("person-role.three-tables"),
+    // The `0_`/`1_` type prefix parts the key space in two, each growing at its end as
+    // departments are numbered; the top-level list is one short prefix scan.
+    design!("org.departments"),
+    // Follows widen two rows each; celebrities' rows (Zipf) take the writes and grow.
+    design!("weibo.users"),
+    // A few prolific users (Zipf) hold most posts; a user's newest posts are one prefix scan.
+    design!("weibo.posts"),
+    // Fan-out writes a new version into a fan's one inbox row; the home timeline is a get.
+    design!("weibo.inbox"),
+    // A celebrity's post is copied into every fan's inbox: a burst of five times the
+    // fan-out for ten minutes at hour two, spread over a million inbox rows.
+    design!("weibo.fanout"),
+    // Both lists in one row per blogger, widening with every follow of a popular one.
+    design!("csdn.follows"),
+    // A blogger's posts newest first; "the last month" is one window under the blogger.
+    design!("csdn.blog"),
+    // Which millisecond each bound includes is the design's own check (its patterns); the
+    // run shows the bounded window scan reading only the window's rows under the blogger.
+    design!("csdn.range-boundaries"),
+    // Eight salt buckets pre-split: writes spread over eight regions; the unsalted time key
+    // is the growing key.
+    design!("schema.salting"),
+    // Hashing and reversing both spread sign-ups over the regions.
+    design!("schema.hash-vs-reverse"),
+    // One family against four: a split looks at the largest store, so four even families
+    // grow a quarter as fast each, and one family holding nearly every byte splits as one.
+    design!("schema.family-count"),
+    // A random salt and a hashed salt spread writes alike; the random one reads a known
+    // event with one get per bucket (eight gets a lookup), the hashed with one.
+    design!("schema.random-salt"),
+    // Time alone as the key keeps one post per user and millisecond: mark `ck_posts`
+    // unique and the workload is refused with the colliding keys; the counter keeps them
+    // apart (`ck_posts_counted` is unique and checked).
+    design!("schema.colliding-keys"),
+    // Reversed domains keep a company's sites in one range: one prefix scan; the plain
+    // names scatter them, so the same question reads the table.
+    design!("schema.reversed-domain"),
+    // The MD5 of the id spreads sign-ups over every region.
+    design!("schema.hashed-id"),
+    // Metric first spreads the writes over the metrics' ranges; timestamp first is the
+    // growing key, every write in the last region.
+    design!("schema.metric-timestamp"),
+    // "Who mentioned X" is a prefix scan of the first hash; writes spread.
+    design!("schema.mentions"),
+    // 2,000 sign-ups a second of 1 KB rows into each table, 20,000 gets a second of users
+    // signed up in the last hour, 8 region servers, the default policy and sizes, seed 1.
+    // Ids start at 1,000,000,000, so a day's 172.8 million sign-ups keep ten digits.
+    design!("schema.sequential-ids"),
+    // One row rewritten every second is a hot row; a row per sample is not.
+    design!("schema.frequent-updates"),
+    // The articles a reader has read as qualifiers: heavy readers' rows widen.
+    design!("schema.columns-as-data"),
+    // A celebrity's wide row takes its follows and grows without bound; a row per pair
+    // spreads them.
+    design!("schema.tall-vs-wide"),
+    // Every cell repeats its family and qualifier: the long names' table holds more bytes.
+    design!("schema.short-names"),
+    // One account's history in one row grows without bound and past 100 MB; parted over a
+    // hundred rows (the part drawn at random, for the design's rows of consecutive events)
+    // each row grows a hundredth as fast and the busiest account's writes spread.
+    design!("schema.entity-rows"),
+    // Two sites hold nine pages in ten: numbered upwards, each writes at the end of its
+    // range; numbered at random, their writes spread over their ranges.
+    design!("schema.few-domains"),
+    // An order's items as columns of its row or as rows `<order>#<nn>`: both keyed by the
+    // order number, so new orders land at the end of either table. The template numbers
+    // each item row as an order of its own, so the item table's prefix scan returns one row.
+    design!("schema.one-to-many"),
+    // A small hierarchy (3,000 locations, numbered without padding as the document's
+    // `loc_id`s are) read far more than written: 20,000 reads a second of a table too small
+    // to split, so one region on one server serves every walk.
+    design!("cases.locations"),
+    // Enrolment peaks once a day; a popular course's row widens with its students.
+    design!("cases.student-course"),
+    // A user's recent actions, skipping 20, read as one prefix scan with a limit.
+    design!("cases.user-action"),
+    // A friendship graph as a sparse matrix, read a row per step of a path search.
+    design!("cases.user-friends"),
+    // `<time><inc_counter>`: the growing key.
+    design!("cases.access-log"),
+    // A second mutation per line into the index keyed by login: the log's time key grows,
+    // the index spreads by user. A write cut short between the two is the design's own
+    // check; the run shows where each of the two writes lands.
+    design!("cases.secondary-index"),
+    // Follows as `<id>-<ts>` qualifiers in both users' rows: celebrities' rows widen.
+    // Unfollow first finds its qualifier (a filtered get).
+    design!("follow.single-row"),
+    // Follows, fans and pairs as rows: lists are prefix scans, "does A follow B" a get,
+    // unfollow three deletes.
+    design!("follow.tall"),
+    // Every follow is two row mutations in two tables, so in two regions: nothing joins
+    // them into one. The run shows where each lands; the failure between them is the
+    // design's own check.
+    design!("follow.atomicity"),
+    // Unfollow in both layouts: find the row or the qualifier, then delete. Ids of
+    // different lengths (no padding) are the design's; the run's prefix scans are by field.
+    design!("follow.unfollow"),
+    // A follower costs a whole cell (row, family, qualifier, timestamp) for a 1-byte value:
+    // the table's bytes are many times its values'.
+    design!("schema.wide-row-overhead"),
+]);
+
+/// Every compare pair's workload: the pair's A and B tables, in that order, on one cluster
+/// under the same traffic, in the pairs' order.
+pub const PAIRS: Shelf = Shelf(&[
+    pair!("sequential-vs-hashed"),
+    // Four metrics of 1,000 hosts; each table starts in four regions (the timestamp-first
+    // one split at 1.5, 3 and 4.5 hours into the run, the metric-first one at the metrics'
+    // names), as the pair's sample tables do.
+    pair!("timestamp-vs-metric-first"),
+    pair!("wide-vs-tall"),
+    pair!("plain-vs-salted"),
+    // Both keyed by sequential customer ids: the names do not move the hotspot, they grow
+    // the bytes per record.
+    pair!("long-vs-short-names"),
+    pair!("plain-vs-reversed-domains"),
+]);
+
+/// The design ids that have a workload: every design's.
 pub fn ids() -> Vec<&'static str> {
-    WORKLOADS.iter().map(|(id, _)| *id).collect()
+    DESIGNS.ids()
 }
 
-/// The workload of design `id`.
+/// The workload of design `id` (what `rowkey simulate --design` plays).
 pub fn workload(id: &str) -> Option<Workload> {
-    WORKLOADS
-        .iter()
-        .find(|(i, _)| *i == id)
-        .and_then(|(_, make)| Workload::from_json(&make()).ok())
+    DESIGNS.workload(id)
 }
 
-/// The JSON of a workload of `hours` on `servers` region servers (20,000 reads and 10,000
-/// writes a second each, HBase's default policy and sizes) with these tables.
-fn workload_json(seed: u64, hours: u64, servers: u32, tables: &[String]) -> String {
-    format!(
-        r#"{{"version": 1, "seed": {seed}, "duration_ms": {},
- "cluster": {{"region_servers": {servers}, "server_reads_per_sec": 20000, "server_writes_per_sec": 10000}},
- "tables": [{}]}}"#,
-        hours * 3_600_000,
-        tables.join(",\n")
-    )
-}
-
-/// A table: `family` with one column of `value_size` bytes, `key` and `operations` as JSON.
-fn table(name: &str, family: &str, column: &str, value_size: u64, key: &str, ops: &str) -> String {
-    table_with(name, family, column, value_size, false, key, ops, "")
-}
-
-#[allow(clippy::too_many_arguments)]
-fn table_with(
-    name: &str,
-    family: &str,
-    column: &str,
-    value_size: u64,
-    dynamic: bool,
-    key: &str,
-    ops: &str,
-    extra: &str,
-) -> String {
-    format!(
-        r#"{{"name": "{name}", "families": [{{"name": "{family}", "columns": [{{"qualifier": "{column}", "value_size": {value_size}, "dynamic": {dynamic}}}]}}],
-  "key": {key}, "operations": {ops}{extra}}}"#
-    )
-}
-
-/// A six-hour workload of one [`table`] on 8 region servers.
-fn single(
-    seed: u64,
-    name: &str,
-    family: &str,
-    column: &str,
-    value_size: u64,
-    key: &str,
-    ops: &str,
-) -> String {
-    workload_json(
-        seed,
-        6,
-        8,
-        &[table(name, family, column, value_size, key, ops)],
-    )
-}
-
-type Make = fn() -> String;
-
-/// Each design's workload.
-const WORKLOADS: &[(&str, Make)] = &[
-    ("schema.sequential-ids", sequential_ids),
-    ("schema.metric-timestamp", metric_timestamp),
-    ("schema.hashed-id", hashed_id),
-    ("schema.salting", salting),
-    ("schema.hash-vs-reverse", hash_vs_reverse),
-    ("schema.frequent-updates", frequent_updates),
-    ("schema.tall-vs-wide", tall_vs_wide),
-    ("schema.mentions", mentions),
-    ("schema.short-names", short_names),
-    ("weibo.posts", weibo_posts),
-    ("weibo.inbox", weibo_inbox),
-    ("cases.user-action", user_action),
-    ("cases.access-log", access_log),
-    ("csdn.blog", csdn_blog),
-];
-
-/// 2,000 sign-ups a second of 1 KB rows into each table, 20,000 gets a second of users signed
-/// up in the last hour, 8 region servers, the default policy and sizes, seed 1. Ids start at
-/// 1,000,000,000, so a day's 172.8 million sign-ups keep ten digits (and sort as numbers).
-fn sequential_ids() -> String {
-    let ops = r#"[{"kind": "put_new", "name": "sign-up", "rate": {"per_sec": 2000}},
-       {"kind": "get", "name": "look up a recent user", "rate": {"per_sec": 20000}, "choose": {"within_ms": {"ms": 3600000}}}]"#;
-    let extra = r#", "unique": true"#;
-    workload_json(
-        1,
-        24,
-        8,
-        &[
-            table_with(
-                "sg_seq",
-                "u",
-                "name",
-                1024,
-                false,
-                r#"[{"kind": "sequence", "name": "id", "start": 1000000000}]"#,
-                ops,
-                extra,
-            ),
-            table_with(
-                "sg_seq_rev",
-                "u",
-                "name",
-                1024,
-                false,
-                r#"[{"kind": "sequence", "name": "id", "start": 1000000000, "format": {"reverse": true}}]"#,
-                ops,
-                extra,
-            ),
-        ],
-    )
-}
-
-/// A monitoring system: 20 metric types from 5,000 hosts' agents, 5,000 points a second; its
-/// dashboards read a metric's last ten minutes 200 times a second. `sg_metric` keys
-/// `<metric>#<ts>`, `sg_metric_tsfirst` `<ts>#<metric>`.
-fn metric_timestamp() -> String {
-    let metrics = r#"{"kind": "choice", "options": [{"text": "cpu", "weight": 4}, {"text": "mem", "weight": 3}, {"text": "disk", "weight": 2}, {"text": "net", "weight": 2}, {"text": "load", "weight": 1}, {"text": "swap", "weight": 1}, {"text": "io", "weight": 1}, {"text": "temp", "weight": 1}]}"#;
-    let ts = r#"{"kind": "timestamp"}"#;
-    let sep = r##"{"kind": "constant", "text": "#"}"##;
-    let host = r#"{"kind": "entity", "count": 5000, "format": {"width": 4}}"#;
-    workload_json(
-        2,
-        6,
-        8,
-        &[
-            table(
-                "sg_metric",
-                "m",
-                "v",
-                16,
-                &format!("[{metrics}, {sep}, {ts}, {sep}, {host}]"),
-                r#"[{"kind": "put_new", "rate": {"per_sec": 5000}},
-                    {"kind": "window_scan", "rate": {"per_sec": 200}, "choose": "fresh", "fields": 2, "window_ms": 600000, "limit": 1000}]"#,
-            ),
-            table(
-                "sg_metric_tsfirst",
-                "m",
-                "v",
-                16,
-                &format!("[{ts}, {sep}, {metrics}, {sep}, {host}]"),
-                r#"[{"kind": "put_new", "rate": {"per_sec": 5000}},
-                    {"kind": "window_scan", "rate": {"per_sec": 200}, "choose": "fresh", "fields": 0, "window_ms": 600000, "limit": 1000}]"#,
-            ),
-        ],
-    )
-}
-
-/// User profiles keyed by the MD5 of the user id: 1,000 sign-ups and 10,000 profile reads a
-/// second.
-fn hashed_id() -> String {
-    single(
-        3,
-        "sg_users",
-        "u",
-        "profile",
-        512,
-        r#"[{"kind": "md5", "of": "id", "digits": 32}, {"kind": "sequence", "name": "id", "format": {"width": 10}}]"#,
-        r#"[{"kind": "put_new", "rate": {"per_sec": 1000}}, {"kind": "get", "rate": {"per_sec": 10000}, "choose": "uniform"}]"#,
-    )
-}
-
-/// Events at 8,000 a second: `sg_salted` leads with a salt bucket (8, the design's pre-split
-/// 1–7), `sg_events` with the time.
-fn salting() -> String {
-    let ops = r#"[{"kind": "put_new", "rate": {"per_sec": 8000}}, {"kind": "window_scan", "rate": {"per_sec": 50}, "choose": "fresh", "fields": 0, "window_ms": 60000, "limit": 500}]"#;
-    workload_json(
-        4,
-        6,
-        8,
-        &[
-            table_with(
-                "sg_salted",
-                "e",
-                "v",
-                100,
-                false,
-                r#"[{"kind": "salt", "buckets": 8, "of": "id"}, {"kind": "constant", "text": "_"}, {"kind": "timestamp"}, {"kind": "sequence", "name": "id", "format": {"width": 8}}]"#,
-                ops,
-                r#", "pre_split": ["1", "2", "3", "4", "5", "6", "7"]"#,
-            ),
-            table(
-                "sg_events",
-                "e",
-                "v",
-                100,
-                r#"[{"kind": "timestamp"}, {"kind": "sequence", "name": "id", "format": {"width": 8}}]"#,
-                ops,
-            ),
-        ],
-    )
-}
-
-/// Sequential user ids written two ways: led by 4 hex digits of their MD5, or reversed.
-fn hash_vs_reverse() -> String {
-    let ops = r#"[{"kind": "put_new", "rate": {"per_sec": 3000}}, {"kind": "get", "rate": {"per_sec": 6000}, "choose": "uniform"}]"#;
-    workload_json(
-        5,
-        6,
-        8,
-        &[
-            table(
-                "sg_hashed",
-                "u",
-                "name",
-                256,
-                r#"[{"kind": "md5", "of": "id", "digits": 4}, {"kind": "sequence", "name": "id", "start": 1000000000}]"#,
-                ops,
-            ),
-            table(
-                "sg_reversed",
-                "u",
-                "name",
-                256,
-                r#"[{"kind": "sequence", "name": "id", "start": 1000000000, "format": {"reverse": true}}]"#,
-                ops,
-            ),
-        ],
-    )
-}
-
-/// A memory gauge sampled every second: rewriting one `memusage` row, or writing
-/// `memusage#<ts>` rows.
-fn frequent_updates() -> String {
-    workload_json(
-        6,
-        6,
-        8,
-        &[
-            table_with(
-                "sg_memusage_one",
-                "m",
-                "used",
-                8,
-                false,
-                r#"[{"kind": "constant", "text": "memusage"}]"#,
-                r#"[{"kind": "update", "rate": {"per_sec": 1}, "choose": "uniform"}, {"kind": "get", "rate": {"per_sec": 5}, "choose": "uniform"}]"#,
-                r#", "initial_rows": 1"#,
-            ),
-            table(
-                "sg_memusage",
-                "m",
-                "used",
-                8,
-                r##"[{"kind": "constant", "text": "memusage#"}, {"kind": "timestamp"}]"##,
-                r#"[{"kind": "put_new", "rate": {"per_sec": 1}}, {"kind": "window_scan", "rate": {"per_sec": 5}, "choose": "fresh", "fields": 1, "window_ms": 60000, "limit": 60}]"#,
-            ),
-        ],
-    )
-}
-
-/// Follows, 2,000 a second among a million users, a few of them celebrities (Zipf): `sg_wide`
-/// adds a column per follower to the followed user's row; `sg_tall` writes a row per pair keyed
-/// `md5(followed)[0..8] + md5(follower)[0..8]`.
-fn tall_vs_wide() -> String {
-    let followed = r#"{"kind": "entity", "name": "followed", "count": 1000000, "distribution": {"zipf": {"s": 1.1}}, "format": {"width": 7}}"#;
-    let follower =
-        r#"{"kind": "entity", "name": "follower", "count": 1000000, "format": {"width": 7}}"#;
-    workload_json(
-        7,
-        6,
-        8,
-        &[
-            table_with(
-                "sg_wide",
-                "f",
-                "follower",
-                16,
-                true,
-                &format!("[{followed}]"),
-                r#"[{"kind": "put_new", "rate": {"per_sec": 2000}}, {"kind": "get", "rate": {"per_sec": 2000}, "choose": "fresh"}]"#,
-                "",
-            ),
-            table(
-                "sg_tall",
-                "f",
-                "name",
-                16,
-                &format!(
-                    r#"[{{"kind": "md5", "of": "followed", "digits": 8}}, {{"kind": "md5", "of": "follower", "digits": 8}}, {followed}, {follower}]"#
-                ),
-                r#"[{"kind": "put_new", "rate": {"per_sec": 2000}}, {"kind": "get", "rate": {"per_sec": 2000}, "choose": "fresh"}]"#,
-            ),
-        ],
-    )
-}
-
-/// Mentions keyed `hash(mentioned) + hash(mentioning)`; "who mentioned X" is a prefix scan of
-/// the first hash.
-fn mentions() -> String {
-    single(
-        8,
-        "sg_mentions",
-        "m",
-        "message",
-        140,
-        r#"[{"kind": "md5", "of": "mentioned", "digits": 8}, {"kind": "md5", "of": "by", "digits": 8},
-                {"kind": "entity", "name": "mentioned", "count": 1000000, "distribution": {"zipf": {"s": 1.0}}, "format": {"width": 7}},
-                {"kind": "entity", "name": "by", "count": 1000000, "format": {"width": 7}}, {"kind": "timestamp"}]"#,
-        r#"[{"kind": "put_new", "rate": {"per_sec": 3000}}, {"kind": "prefix_scan", "rate": {"per_sec": 1000}, "choose": "fresh", "fields": 1, "limit": 50}]"#,
-    )
-}
-
-/// The same 500-byte customer records under a 28-character family and a long qualifier, or
-/// `p:n`: every cell repeats the names, so the stores grow with them.
-fn short_names() -> String {
-    let key = r#"[{"kind": "md5", "of": "id", "digits": 8}, {"kind": "sequence", "name": "id", "format": {"width": 10}}]"#;
-    let ops = r#"[{"kind": "put_new", "rate": {"per_sec": 2000}}, {"kind": "get", "rate": {"per_sec": 2000}, "choose": "uniform"}]"#;
-    workload_json(
-        9,
-        6,
-        8,
-        &[
-            table(
-                "sg_longnames",
-                "customer_profile_information",
-                "customer_registration_timestamp",
-                20,
-                key,
-                ops,
-            ),
-            table("sg_shortnames", "p", "t", 20, key, ops),
-        ],
-    )
-}
-
-/// Posts keyed `<user>_<Long.MAX_VALUE - ts>`: 3,000 posts a second from a million users (a
-/// few prolific, Zipf), and 20,000 reads a second of a user's 20 newest posts.
-fn weibo_posts() -> String {
-    single(
-        10,
-        "wb_post",
-        "cf",
-        "content",
-        300,
-        r#"[{"kind": "entity", "count": 1000000, "distribution": {"zipf": {"s": 1.05}}, "format": {"width": 7}}, {"kind": "constant", "text": "_"}, {"kind": "timestamp", "encoding": "reverse_decimal"}]"#,
-        r#"[{"kind": "put_new", "rate": {"per_sec": 3000}}, {"kind": "prefix_scan", "rate": {"per_sec": 20000}, "choose": "fresh", "fields": 2, "limit": 20}]"#,
-    )
-}
-
-/// Inboxes: a row per user (a million, made before the start), one `cf:sq` cell whose versions
-/// (up to 10,000) are the post ids fanned out to it: 30,000 fan-out writes a second, each a new
-/// version, and 10,000 home-timeline reads.
-fn weibo_inbox() -> String {
-    workload_json(
-        11,
-        6,
-        8,
-        &[table_with(
-            "wb_inbox",
-            "cf",
-            "sq",
-            20,
-            true,
-            r#"[{"kind": "sequence", "format": {"width": 7}}]"#,
-            r#"[{"kind": "update", "rate": {"per_sec": 30000}, "choose": "uniform"}, {"kind": "get", "rate": {"per_sec": 10000}, "choose": "uniform"}]"#,
-            r#", "initial_rows": 1000000"#,
-        )],
-    )
-}
-
-/// Actions keyed `<user><Long.MAX_VALUE - ts><event id>`: 5,000 a second from 100,000 users;
-/// "the 10 most recent actions of user X, skipping 20" reads 30 rows under the user.
-fn user_action() -> String {
-    single(
-        12,
-        "cs_action",
-        "name",
-        "action",
-        50,
-        r#"[{"kind": "entity", "count": 100000, "distribution": {"zipf": {"s": 0.9}}, "format": {"width": 6}}, {"kind": "timestamp", "encoding": "reverse_decimal"}, {"kind": "sequence", "format": {"width": 6}}]"#,
-        r#"[{"kind": "put_new", "rate": {"per_sec": 5000}}, {"kind": "prefix_scan", "rate": {"per_sec": 1000}, "choose": "fresh", "fields": 1, "limit": 30}]"#,
-    )
-}
-
-/// An access log keyed `<time><inc_counter>`: 10,000 requests a second, analysed by five-minute
-/// windows.
-fn access_log() -> String {
-    single(
-        13,
-        "cs_access",
-        "http",
-        "url",
-        200,
-        r#"[{"kind": "timestamp"}, {"kind": "sequence", "format": {"width": 6}}]"#,
-        r#"[{"kind": "put_new", "rate": {"per_sec": 10000}}, {"kind": "window_scan", "rate": {"per_sec": 1}, "choose": "fresh", "fields": 0, "window_ms": 300000, "limit": 3000000}]"#,
-    )
-}
-
-/// Blog posts keyed `<blogger>_<Long.MAX_VALUE - ts>`: 500 posts a second from 100,000
-/// bloggers, and "a blogger's posts of the last month" as a time-window scan.
-fn csdn_blog() -> String {
-    single(
-        14,
-        "blog",
-        "cf",
-        "content",
-        4000,
-        r#"[{"kind": "entity", "count": 100000, "distribution": {"zipf": {"s": 1.0}}, "format": {"width": 6}}, {"kind": "constant", "text": "_"}, {"kind": "timestamp", "encoding": "reverse_decimal"}]"#,
-        r#"[{"kind": "put_new", "rate": {"per_sec": 500}}, {"kind": "window_scan", "rate": {"per_sec": 2000}, "choose": "fresh", "fields": 2, "window_ms": 2592000000, "limit": 100}]"#,
-    )
+/// The workload of compare pair `id`: its tables are the pair's A and B tables, in that order.
+pub fn pair_workload(id: &str) -> Option<Workload> {
+    PAIRS.workload(id)
 }

@@ -135,7 +135,7 @@ pub fn SimulateView() -> Html {
             let w = if id == "starter" {
                 Some(starter())
             } else {
-                gallery::workload(&id)
+                gallery::workload(&id).or_else(|| gallery::pair_workload(&id))
             };
             if let Some(w) = w {
                 draft.dispatch(DraftAction::Load(w));
@@ -197,10 +197,17 @@ pub fn SimulateView() -> Html {
             });
         })
     };
-    let gallery_options: Html = gallery::ids()
-        .into_iter()
-        .map(|id| html! { <option value={id}>{id}</option> })
-        .collect();
+    let options = |ids: Vec<&'static str>| -> Html {
+        ids.into_iter()
+            .map(|id| html! { <option value={id}>{id}</option> })
+            .collect()
+    };
+    let gallery_options = html! {
+        <>
+            <optgroup label="Gallery designs">{options(gallery::ids())}</optgroup>
+            <optgroup label="Compare pairs (both tables)">{options(gallery::PAIRS.ids())}</optgroup>
+        </>
+    };
     let running = run.running();
     let status = status_line(&run.state);
     let results = match &*run.state {

@@ -123,3 +123,14 @@ pub fn shell_with_design(design: &rowkey::designs::Design) -> Result<Shell, Stri
         None => Ok(sh),
     }
 }
+
+/// `workload` played for one simulated hour in 2-minute steps of 16 samples per operation:
+/// any gallery workload in well under a second of a debug build.
+pub fn one_simulated_hour(
+    mut workload: rowkey::simulate::Workload,
+) -> Result<rowkey::simulate::Simulation, rowkey::simulate::SimulateError> {
+    workload.duration_ms = 3_600_000;
+    workload.step_ms = Some(120_000);
+    workload.samples_per_step = Some(16);
+    rowkey::simulate::simulate(&workload, &rowkey::simulate::Options::default())
+}
