@@ -1,8 +1,9 @@
 //! Small pieces of knowledge the rest of Rowkey shares, each written once: numbers as a person
-//! reads them ([`text`]), civil dates and time zones ([`civil`]), LEB128 varints ([`varint`]) and
-//! the seeded generator ([`seeded`]).
+//! reads them ([`text`]), civil dates and time zones ([`civil`]), LEB128 varints ([`varint`]),
+//! the seeded generator ([`seeded`]) and the CRC-32 of saved bytes ([`crc32`]).
 
 pub mod civil;
+pub mod crc32;
 pub mod seeded;
 pub mod text;
 pub mod varint;

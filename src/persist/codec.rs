@@ -69,7 +69,7 @@ fn frame_version(kind: BlobKind, version: u8, payload: &[u8]) -> Vec<u8> {
     out.push(kind as u8);
     out.push(version);
     out.extend_from_slice(payload);
-    let crc = crc32fast::hash(&out);
+    let crc = crate::kit::crc32::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
     out
 }
@@ -92,7 +92,7 @@ fn unframe_version(
         return Err(CodecError::BadMagic);
     }
     let stored = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
-    let computed = crc32fast::hash(body);
+    let computed = crate::kit::crc32::hash(body);
     if stored != computed {
         return Err(CodecError::Checksum { stored, computed });
     }

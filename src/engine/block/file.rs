@@ -176,7 +176,7 @@ impl FileWriter {
             return;
         }
         let payload = self.data.get(self.block_start..).unwrap_or_default();
-        let crc = crc32fast::hash(payload);
+        let crc = crate::kit::crc32::hash(payload);
         let len = payload.len();
         if let Some(entry) = self.index.last_mut() {
             entry.1 = len;
@@ -227,7 +227,7 @@ impl FileWriter {
         }
         let meta = out.get(meta_at..).unwrap_or_default();
         let meta_len = meta.len() as u64;
-        let meta_crc = crc32fast::hash(meta);
+        let meta_crc = crate::kit::crc32::hash(meta);
         out.extend_from_slice(&meta_len.to_le_bytes());
         out.extend_from_slice(&meta_crc.to_le_bytes());
         out.extend_from_slice(TRAILER_MAGIC);
@@ -260,7 +260,7 @@ fn write_header(out: &mut Vec<u8>, h: &Header) {
     }
     put_varint(out, h.cells);
     put_varint(out, h.cell_bytes);
-    let crc = crc32fast::hash(out.get(start..).unwrap_or_default());
+    let crc = crate::kit::crc32::hash(out.get(start..).unwrap_or_default());
     out.extend_from_slice(&crc.to_le_bytes());
 }
 
@@ -359,7 +359,7 @@ impl BlockFile {
             .get(meta_at..meta_end)
             .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
         let stored = u32::from_le_bytes([trailer[8], trailer[9], trailer[10], trailer[11]]);
-        if crc32fast::hash(meta) != stored {
+        if crate::kit::crc32::hash(meta) != stored {
             return Err(FormatError::DamagedMeta {
                 section: "block index",
             });
@@ -379,7 +379,7 @@ impl BlockFile {
         let cells = get_varint(b, &mut at)?;
         let cell_bytes = get_varint(b, &mut at)?;
         let header_crc = take(b, &mut at, 4)?;
-        let computed = crc32fast::hash(b.get(..at - 4).unwrap_or_default());
+        let computed = crate::kit::crc32::hash(b.get(..at - 4).unwrap_or_default());
         if u32::from_le_bytes([header_crc[0], header_crc[1], header_crc[2], header_crc[3]])
             != computed
         {
@@ -558,7 +558,7 @@ impl BlockFile {
             .ok_or_else(|| damaged.clone())?
             .get_or_init(|| {
                 self.bytes.get(end..end + 4).is_some_and(|c| {
-                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == crc32fast::hash(payload)
+                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == crate::kit::crc32::hash(payload)
                 })
             });
         if ok {
