@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::run::{SampleKind, TableRun};
 use super::workload::{KeyField, TableLoad, Workload};
 use crate::bytes::to_printable;
+use crate::kit::order;
 
 /// No finding is made on fewer operations than this.
 pub const MIN_OPERATIONS: f64 = 1_000.0;
@@ -176,7 +177,7 @@ pub fn find(run: &TableRun, table: &TableLoad, workload: &Workload) -> Vec<Findi
     growing_key(run, &mut out);
     low_cardinality(run, table, workload, &mut out);
     hot_entity(run, table, &mut out);
-    out.sort_by_key(|f| f.code as u8);
+    order::sort_by_key(&mut out, |f| f.code as u8);
     out
 }
 

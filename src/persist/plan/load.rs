@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::engine::{Catalog, Engine, Run};
+use crate::kit::order;
 use crate::persist::codec::{
     catalog_from_value, decode_catalog_value, decode_groups, decode_stored_run, BlobKind, RunPlace,
 };
@@ -253,7 +254,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
             });
         }
     }
-    kept_aside.sort_by_key(|k| k.id);
+    order::sort_by_key(&mut kept_aside, |k| k.id);
     if kept_aside.iter().any(|k| k.run.is_some()) {
         problems.push(format!(
             "{} sorted run(s) that no readable catalog names are kept aside: export them, or discard them",
