@@ -2,6 +2,8 @@
 
 use std::sync::OnceLock;
 
+use crate::kit::varint;
+
 use super::bloom::{key_hashes, Bloom, BloomBuilder};
 use super::encoding::{
     get_len, get_varint, put_varint, split_key, take, write_key, BlockCursor, BlockEncoder, CellRef,
@@ -107,10 +109,12 @@ impl FileWriter {
         }
     }
 
-    /// Makes room for `bytes` of encoded cells up front: a rewrite that knows about how much it
+    /// Makes room for about `bytes` of file up front: a rewrite that knows about how much it
     /// writes grows its buffer once instead of doubling it (and finishing then needs no copy).
+    /// A sixty-fourth more covers what the output's own index, bloom and block boundaries add
+    /// over its inputs' (a merge of runs writes a few bytes more than they held).
     pub fn reserve(mut self, bytes: usize) -> FileWriter {
-        self.data.reserve_exact(bytes);
+        self.data.reserve_exact(bytes + bytes / 64 + 4096);
         let blocks = bytes as u64 / self.header.options.block_size.max(1) + 1;
         self.index
             .reserve_exact(usize::try_from(blocks).unwrap_or(0));
@@ -197,12 +201,39 @@ impl FileWriter {
     }
 
     /// The file's bytes: the header, the data blocks, the index and bloom, the trailer. The
-    /// index and bloom are written after the blocks and the header (which names the first and
-    /// last row) goes in front of them in place, so the blocks are never copied into a second
-    /// buffer.
+    /// index and bloom are written after the blocks, the buffer first grown (when its
+    /// reservation did not already hold them) by exactly what they take, never doubled; the
+    /// header (which names the first and last row) then goes in front in place, so the blocks
+    /// are never copied into a second buffer.
     pub fn finish(mut self) -> Vec<u8> {
         self.end_block();
+        let bloom = (self.header.options.bloom != BloomType::None).then(|| {
+            let mut bloom = BloomBuilder::new(self.bloom_hashes.len());
+            for hashes in std::mem::take(&mut self.bloom_hashes) {
+                bloom.add_hashes(hashes);
+            }
+            bloom.finish()
+        });
+        let mut head = Vec::with_capacity(128);
+        write_header(&mut head, &self.header);
+        let index: usize = varint::len(self.index.len() as u64)
+            + self
+                .index
+                .iter()
+                .map(|(offset, len, cells, key, seq)| {
+                    varint::len(*offset as u64)
+                        + varint::len(*len as u64)
+                        + varint::len(*cells)
+                        + varint::len(key.len() as u64)
+                        + key.len()
+                        + varint::len(*seq)
+                })
+                .sum::<usize>();
+        let bloom_len = bloom.as_ref().map_or(0, |(bits, hashes)| {
+            varint::len(u64::from(*hashes)) + varint::len(bits.len() as u64) + bits.len()
+        });
         let mut out = std::mem::take(&mut self.data);
+        out.reserve_exact(head.len() + index + 1 + bloom_len + TRAILER);
         let meta_at = out.len();
         put_varint(&mut out, self.index.len() as u64);
         for (offset, len, cells, key, seq) in &self.index {
@@ -215,12 +246,7 @@ impl FileWriter {
             put_varint(&mut out, *seq);
         }
         out.push(self.header.options.bloom.code());
-        if self.header.options.bloom != BloomType::None {
-            let mut bloom = BloomBuilder::new(self.bloom_hashes.len());
-            for hashes in &self.bloom_hashes {
-                bloom.add_hashes(*hashes);
-            }
-            let (bits, hashes) = bloom.finish();
+        if let Some((bits, hashes)) = bloom {
             put_varint(&mut out, u64::from(hashes));
             put_varint(&mut out, bits.len() as u64);
             out.extend_from_slice(&bits);
@@ -231,8 +257,6 @@ impl FileWriter {
         out.extend_from_slice(&meta_len.to_le_bytes());
         out.extend_from_slice(&meta_crc.to_le_bytes());
         out.extend_from_slice(TRAILER_MAGIC);
-        let mut head = Vec::with_capacity(128);
-        write_header(&mut head, &self.header);
         out.splice(0..0, head);
         out
     }
