@@ -445,25 +445,8 @@ pub fn decode_json_record<T: serde::de::DeserializeOwned>(
     serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
 }
 
-/// The JSON of a catalog record, checked but not yet decoded into a [`Catalog`].
-pub fn decode_catalog_value(bytes: &[u8]) -> Result<serde_json::Value, CodecError> {
-    let payload = unframe(bytes, BlobKind::Catalog)?;
-    serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
-}
-
-/// A catalog from its JSON.
-pub fn catalog_from_value(value: serde_json::Value) -> Result<Catalog, CodecError> {
-    let catalog: Catalog =
-        serde_json::from_value(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
-    if catalog.version > crate::engine::CATALOG_VERSION {
-        return Err(CodecError::Invalid(format!(
-            "catalog version {} is newer than this Rowkey understands",
-            catalog.version
-        )));
-    }
-    Ok(catalog)
-}
-
+/// A catalog record, its JSON read straight into a [`Catalog`] (one deserializer for every
+/// type a catalog holds, not one per JSON source).
 pub fn decode_catalog(bytes: &[u8]) -> Result<Catalog, CodecError> {
     let payload = unframe(bytes, BlobKind::Catalog)?;
     let catalog: Catalog =

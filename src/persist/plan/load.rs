@@ -6,9 +6,7 @@ use std::sync::Arc;
 use super::*;
 use crate::engine::{Catalog, Engine, Run};
 use crate::kit::order;
-use crate::persist::codec::{
-    catalog_from_value, decode_catalog_value, decode_groups, decode_stored_run, BlobKind, RunPlace,
-};
+use crate::persist::codec::{decode_catalog, decode_groups, decode_stored_run, BlobKind, RunPlace};
 
 /// The stored records, as read back.
 #[derive(Clone, Debug, Default)]
@@ -150,8 +148,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     let mut readable: Vec<(u64, Catalog)> = Vec::new();
     let mut damaged_generations = BTreeSet::new();
     for (generation, bytes) in records.catalogs.iter().rev() {
-        let decoded = decode_catalog_value(bytes).and_then(catalog_from_value);
-        match decoded {
+        match decode_catalog(bytes) {
             Ok(c) => readable.push((*generation, c)),
             Err(e) => {
                 damaged_generations.insert(*generation);
