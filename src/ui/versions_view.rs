@@ -95,11 +95,12 @@ fn render(
     let versions: BTreeMap<String, u32> = engine
         .table(&name)
         .map(|t| {
-            t.descriptor
-                .families
-                .iter()
-                .map(|f| (f.name.clone(), f.max_versions))
-                .collect()
+            order::map(
+                t.descriptor
+                    .families
+                    .iter()
+                    .map(|f| (f.name.clone(), f.max_versions)),
+            )
         })
         .unwrap_or_default();
     let last_rewrite = engine.lsm_events(&name).and_then(|l| {

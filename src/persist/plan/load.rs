@@ -94,14 +94,15 @@ pub struct Loaded {
 
 /// The run ids a catalog names.
 pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
-    catalog
-        .tables
-        .iter()
-        .flat_map(|t| t.regions.iter())
-        .flat_map(|r| r.runs.iter())
-        .flatten()
-        .copied()
-        .collect()
+    order::set(
+        catalog
+            .tables
+            .iter()
+            .flat_map(|t| t.regions.iter())
+            .flat_map(|r| r.runs.iter())
+            .flatten()
+            .copied(),
+    )
 }
 
 /// Rebuilds the engine: the newest readable catalog generation with its runs and memstore
@@ -228,10 +229,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     let _ = engine.take_changes();
 
     // What is kept aside: damaged runs, and runs no readable catalog names.
-    let named_any: BTreeSet<u64> = named_by
-        .iter()
-        .flat_map(|(_, n)| n.iter().copied())
-        .collect();
+    let named_any: BTreeSet<u64> = order::set(named_by.iter().flat_map(|(_, n)| n.iter().copied()));
     let mut kept_aside: Vec<KeptRun> = damaged_runs
         .into_iter()
         .map(|(id, why)| KeptRun {
