@@ -83,7 +83,7 @@ pub fn decode(text: &str, alphabet: Alphabet) -> Result<Vec<u8>, Base64Error> {
     let b = text.as_bytes();
     let body = match alphabet {
         Alphabet::Standard => {
-            if b.len() % 4 != 0 {
+            if !b.len().is_multiple_of(4) {
                 return Err(Base64Error::Length(b.len()));
             }
             let pad = b.iter().rev().take(2).take_while(|&&c| c == b'=').count();
