@@ -32,6 +32,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::bytes::from_printable;
+use crate::kit::order;
 use crate::shell::quote;
 
 /// One cell read from the text.
@@ -128,7 +129,7 @@ impl ImportedTable {
     /// The number of rows.
     pub fn rows(&self) -> usize {
         let mut rows: Vec<&[u8]> = self.cells.iter().map(|c| c.row.as_slice()).collect();
-        rows.sort_unstable();
+        order::sort(&mut rows);
         rows.dedup();
         rows.len()
     }
@@ -144,7 +145,7 @@ impl ImportedTable {
         }
         let mut out: BTreeMap<&str, usize> = BTreeMap::new();
         for ((family, _, _), mut ts) in per_cell {
-            ts.sort_unstable();
+            order::sort(&mut ts);
             ts.dedup();
             let n = out.entry(family).or_insert(1);
             *n = (*n).max(ts.len());

@@ -1,8 +1,12 @@
 //! Small pieces of knowledge the rest of Rowkey shares, each written once: numbers as a person
-//! reads them ([`text`]), civil dates and time zones ([`civil`]), LEB128 varints ([`varint`]) and
-//! the seeded generator ([`seeded`]).
+//! reads them ([`text`]), civil dates and time zones ([`civil`]), LEB128 varints ([`varint`]),
+//! the seeded generator ([`seeded`]), the CRC-32 of saved bytes ([`crc32`]), base64 text of
+//! bytes ([`base64`]) and sorting outside the engine's hot paths ([`order`]).
 
+pub mod base64;
 pub mod civil;
+pub mod crc32;
+pub mod order;
 pub mod seeded;
 pub mod text;
 pub mod varint;

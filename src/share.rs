@@ -3,8 +3,7 @@
 //! version; zlib's checksum tells a damaged link from a good one. A link longer than
 //! [`MAX_FRAGMENT`] is refused: the session then goes by file export instead.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
+use crate::kit::base64::{self, Alphabet};
 use serde::{Deserialize, Serialize};
 
 /// The format version this build writes and reads.
@@ -51,7 +50,10 @@ pub fn encode(shared: &Shared) -> Result<String, ShareError> {
     let json = serde_json::to_vec(shared)
         .map_err(|_| ShareError::Damaged("the session could not be written"))?;
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
-    let fragment = format!("s={VERSION}.{}", URL_SAFE_NO_PAD.encode(packed));
+    let fragment = format!(
+        "s={VERSION}.{}",
+        base64::encode(&packed, Alphabet::UrlNoPad)
+    );
     if fragment.len() + 1 > MAX_FRAGMENT {
         return Err(ShareError::TooLong {
             bytes: fragment.len() + 1,
@@ -88,8 +90,7 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
         }
         return Err(ShareError::Version(version.to_string()));
     }
-    let packed = URL_SAFE_NO_PAD
-        .decode(data.trim_end())
+    let packed = base64::decode(data.trim_end(), Alphabet::UrlNoPad)
         .map_err(|_| ShareError::Damaged("it holds characters, or a length, that no link has"))?;
     let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_INFLATED)
         .map_err(|_| ShareError::Damaged("its compressed contents do not check out"))?;

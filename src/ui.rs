@@ -58,6 +58,15 @@ pub fn mount() {
     yew::Renderer::<App>::with_props(AppProps::default()).render();
 }
 
+/// The JSON value saved under `key` in the page's local storage, or `None` when there is none
+/// or it does not read as a `T`. Read with `serde_json::from_slice`, the reader every other
+/// saved document goes through, so the page carries one JSON reader, not two.
+pub(crate) fn saved_json<T: serde::de::DeserializeOwned>(key: &str) -> Option<T> {
+    use gloo::storage::Storage as _;
+    let text = gloo::storage::LocalStorage::raw().get_item(key).ok()??;
+    serde_json::from_slice(text.as_bytes()).ok()
+}
+
 /// Milliseconds since the epoch, from the browser.
 pub(crate) fn now_ms() -> u64 {
     js_sys::Date::now() as u64

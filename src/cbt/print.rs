@@ -15,7 +15,7 @@ pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &[Cell], zone: &Zone) {
     out.push(b'\n');
     // Families in name order, columns and versions in the order the read returned them.
     let mut order: Vec<&Cell> = cells.iter().collect();
-    order.sort_by(|a, b| a.family.cmp(&b.family));
+    crate::kit::order::sort_by(&mut order, |a, b| a.family.cmp(&b.family));
     for cell in order {
         let mut column = cell.family.to_vec();
         column.push(b':');

@@ -4,6 +4,7 @@
 use crate::dialect::Dialect;
 use std::ops::Range;
 
+use crate::kit::order;
 use crate::kit::text::{plural, thousands};
 use crate::shell::{Continuation, Outcome};
 
@@ -191,7 +192,7 @@ impl Entry {
     pub fn summary(&self) -> String {
         // Failed statements count among the errors, not under their command.
         let mut counts = self.tally.by_name.clone();
-        counts.sort_by(|a, b| b.1.cmp(&a.1));
+        order::sort_by(&mut counts, |a, b| b.1.cmp(&a.1));
         let mut parts: Vec<String> = counts
             .iter()
             .take(3)

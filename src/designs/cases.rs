@@ -3,6 +3,7 @@
 use super::gen::{bursty_times, Gen};
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
+use crate::kit::order;
 
 /// (id, name, parents with their level, level of this location)
 const LOCATIONS: &[(&str, &str, &[(&str, &str)], &str)] = &[
@@ -124,7 +125,7 @@ pub fn action_key(size: Size, user: u64, skip: u64) -> String {
         .filter(|(_, a)| a.0 == user)
         .map(|(i, (u, ts))| action_key_of(u, ts, i))
         .collect();
-    mine.sort_unstable();
+    order::sort(&mut mine);
     mine.get(skip as usize).cloned().unwrap_or_default()
 }
 

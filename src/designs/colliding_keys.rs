@@ -6,6 +6,7 @@
 use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
+use crate::kit::order;
 
 /// Posts of user 042 at the medium size, and the hour (in seconds) they fall in at random.
 const POSTS: u64 = 600;
@@ -51,7 +52,7 @@ fn setup(size: Size) -> String {
 /// Distinct seconds among the posts: the rows keying by time alone leaves.
 fn distinct_seconds(size: Size) -> u64 {
     let mut seconds = post_seconds(size);
-    seconds.sort_unstable();
+    order::sort(&mut seconds);
     seconds.dedup();
     seconds.len() as u64
 }

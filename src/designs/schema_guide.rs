@@ -4,6 +4,7 @@
 use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{md5_hex, pattern, reverse_ts, Design, Script, Size, Verdict};
+use crate::kit::order;
 
 pub(super) const SITES: &[&str] = &[
     "products.example.com",
@@ -162,7 +163,7 @@ fn mentioners_of(who: &str) -> usize {
         .filter(|m| m.1 == who)
         .map(|m| m.0)
         .collect();
-    authors.sort_unstable();
+    order::sort(&mut authors);
     authors.dedup();
     authors.len()
 }

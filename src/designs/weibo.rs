@@ -4,6 +4,7 @@
 use super::gen::Gen;
 use super::lesson::{on, scanned_is_returned, Measure};
 use super::{pattern, reverse_ts, Design, Script, Size, Verdict};
+use crate::kit::order;
 
 const USERS: &[(&str, &str)] = &[("001", "小红"), ("002", "小黑"), ("003", "小白")];
 /// (follower, followed)
@@ -226,7 +227,7 @@ fn ordinary_user() -> u64 {
         .map(|u| (fanout_fans(u).len(), u))
         .filter(|c| c.0 > 0)
         .collect();
-    counts.sort_unstable();
+    order::sort(&mut counts);
     counts.get(counts.len() / 2).map_or(0, |c| c.1)
 }
 

@@ -2,6 +2,7 @@
 
 use super::{CELL_ROWS, SAMPLE, WINDOW};
 use crate::engine::{Engine, KeyEntry, Op, OpKind, Table};
+use crate::kit::order;
 
 /// Everything the rules read about one table, gathered once.
 #[derive(Clone, Debug, Default)]
@@ -57,7 +58,7 @@ impl Evidence {
                 cells.push(k.cells);
             }
         }
-        cells.sort_unstable();
+        order::sort(&mut cells);
         self.median_cells = cells.get(cells.len() / 2).copied().unwrap_or(0);
         self.widest = t.keys.widest(3).into_iter().cloned().collect();
     }
@@ -119,7 +120,7 @@ impl Evidence {
 /// hashing ten thousand keys in WebAssembly).
 pub(super) fn row_counts<'a>(ops: impl Iterator<Item = &'a Op>) -> Vec<(&'a [u8], usize)> {
     let mut rows: Vec<&[u8]> = ops.map(|o| o.start.as_slice()).collect();
-    rows.sort_unstable();
+    order::sort(&mut rows);
     let mut out: Vec<(&[u8], usize)> = Vec::new();
     for row in rows {
         match out.last_mut() {

@@ -7,6 +7,7 @@ use super::evidence::row_counts;
 use super::key_shape::{key_time_in, leading_field};
 use super::{Evidence, Finding, HOT_SHARE, MIN_WRITES};
 use crate::engine::{Op, OpKind};
+use crate::kit::order;
 use crate::kit::text::{human_bytes, thousands};
 
 /// Writes pile up at the end of the key order: a growing key (a timestamp, a sequence).
@@ -95,7 +96,7 @@ pub(super) fn low_cardinality_prefix(e: &Evidence) -> Option<Finding> {
         return None;
     }
     let mut prefixes: Vec<(&[u8], usize)> = counts.into_iter().collect();
-    prefixes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    order::sort_by(&mut prefixes, |a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let names: Vec<String> = prefixes
         .iter()
         .take(4)
@@ -250,7 +251,9 @@ pub(super) fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
         run.last = Some(n);
     }
     let mut top: Vec<(&[u8], Run)> = runs.into_iter().collect();
-    top.sort_by(|a, b| b.1.writes.cmp(&a.1.writes).then(a.0.cmp(b.0)));
+    order::sort_by(&mut top, |a, b| {
+        b.1.writes.cmp(&a.1.writes).then(a.0.cmp(b.0))
+    });
     top.truncate(4);
     let n = e.writes.len();
     let in_top: usize = top.iter().map(|t| t.1.writes).sum();

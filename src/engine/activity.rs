@@ -159,14 +159,12 @@ pub struct Grid {
 /// operations reads several times faster than with each key an array of numbers, which is how
 /// releases before wrote it and which still reads.
 mod key_text {
-    use base64::Engine as _;
+    use crate::kit::base64::{self, Alphabet};
     use serde::de::{Error, SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serializer};
 
-    const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
-
     pub fn serialize<S: Serializer>(key: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&B64.encode(key))
+        s.serialize_str(&base64::encode(key, Alphabet::Standard))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
@@ -183,7 +181,7 @@ mod key_text {
         }
 
         fn visit_str<E: Error>(self, v: &str) -> Result<Vec<u8>, E> {
-            B64.decode(v)
+            base64::decode(v, Alphabet::Standard)
                 .map_err(|e| E::custom(format!("a key in base64: {e}")))
         }
 
@@ -207,12 +205,12 @@ mod key_text {
 
     /// The same for a key that may be absent.
     pub mod optional {
-        use base64::Engine as _;
+        use crate::kit::base64::{self, Alphabet};
         use serde::{Deserialize, Deserializer, Serializer};
 
         pub fn serialize<S: Serializer>(key: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
             match key {
-                Some(k) => s.serialize_some(&super::B64.encode(k)),
+                Some(k) => s.serialize_some(&base64::encode(k, Alphabet::Standard)),
                 None => s.serialize_none(),
             }
         }

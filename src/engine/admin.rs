@@ -10,6 +10,7 @@ use super::rules::Rules;
 use super::store::Store;
 use super::table::{Region, Table, TableDescriptor, TableSettings};
 use super::Engine;
+use crate::kit::order;
 
 impl Engine {
     /// Creates a table, pre-split at `splits` (sorted and deduplicated here).
@@ -25,7 +26,7 @@ impl Engine {
         for f in &desc.families {
             validate_family(f)?;
         }
-        desc.families.sort_by(|a, b| a.name.cmp(&b.name));
+        order::sort_by(&mut desc.families, |a, b| a.name.cmp(&b.name));
         if let Some(w) = desc
             .families
             .windows(2)

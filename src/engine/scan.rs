@@ -25,6 +25,7 @@ use super::resolve::ReadSpec;
 use super::stats::OpStats;
 use super::store::Decoded;
 use super::table::{Region, Table};
+use crate::kit::order;
 use region_scanner::{Direction, RegionScanner, Step};
 use store_scanner::{StoreCursor, StoreScanner};
 
@@ -181,7 +182,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
                 None => wanted.push((fi, qualifier.as_ref().map(|q| vec![q.clone()]))),
             }
         }
-        wanted.sort_by_key(|w| w.0);
+        order::sort_by_key(&mut wanted, |w| w.0);
     }
     let specs: Vec<(usize, ReadSpec<'_>)> = wanted
         .iter()

@@ -6,6 +6,7 @@ use super::cell::Cell;
 use super::lsm::{LsmEventKind, Part};
 use super::resolve::{fates, Fate, Pass};
 use super::{Engine, Result};
+use crate::kit::order;
 
 /// One stored cell of a row with where it lives and what a read makes of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +50,7 @@ impl Engine {
         };
         for (store, family) in region.stores.iter().zip(&t.descriptor.families) {
             let mut cells: Vec<(Cell, Part)> = store.row_cells(row);
-            cells.sort_by(|a, b| a.0.cmp(&b.0));
+            order::sort_by(&mut cells, |a, b| a.0.cmp(&b.0));
             let decided = fates(
                 cells.iter().map(|c| &c.0),
                 family,

@@ -2,6 +2,7 @@
 
 use super::{Comparator, CompareOp, Filter, ReturnCode};
 use crate::engine::{first_on_column, first_on_column_at, last_on_column, Cell, CellRef};
+use crate::kit::order;
 
 /// Cells whose family compares to the operand as the operator says.
 #[derive(Clone, Debug)]
@@ -82,7 +83,7 @@ impl MultipleColumnPrefixFilter {
     /// The filter over `prefixes`, sorted; `None` when two are equal (HBase: "prefixes must be
     /// distinct").
     pub fn new(mut prefixes: Vec<Vec<u8>>) -> Option<MultipleColumnPrefixFilter> {
-        prefixes.sort();
+        order::sort(&mut prefixes);
         if prefixes.windows(2).any(|w| w.first() == w.get(1)) {
             return None;
         }
@@ -264,7 +265,7 @@ pub struct TimestampsFilter {
 
 impl TimestampsFilter {
     pub fn new(mut timestamps: Vec<u64>, can_hint: bool) -> TimestampsFilter {
-        timestamps.sort_unstable();
+        order::sort(&mut timestamps);
         timestamps.dedup();
         TimestampsFilter {
             timestamps,

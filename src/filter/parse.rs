@@ -354,7 +354,12 @@ fn comparator(arg: &Arg) -> Result<Comparator, FilterError> {
                 Err(e) => return err(format!("Invalid regular expression: {e}"), arg.span.clone()),
             }
         }
-        b"substring" => Comparator::Substring(String::from_utf8_lossy(value).to_lowercase()),
+        b"substring" => Comparator::Substring(
+            String::from_utf8_lossy(value)
+                .chars()
+                .map(super::compare::latin1_lowercase)
+                .collect(),
+        ),
         _ => return err("Incorrect comparatorType", arg.span.clone()),
     })
 }

@@ -4,6 +4,7 @@
 //! the same figures as text.
 
 use crate::bytes::to_printable;
+use crate::kit::order;
 use crate::simulate::heat::{equal_row_ranges, range_of};
 use crate::simulate::{Heat, Metric, Sample, TableRun, Timeline};
 
@@ -347,7 +348,7 @@ pub fn prefixes(run: &TableRun, scope: &Scope, count: usize) -> Vec<(Vec<u8>, f6
         *groups.entry(&key[..end]).or_insert(0.0) += if s.weight > 0.0 { s.weight } else { 0.0 };
     }
     let mut out: Vec<(Vec<u8>, f64)> = groups.into_iter().map(|(k, v)| (k.to_vec(), v)).collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    order::sort_by(&mut out, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     out.truncate(count);
     out
 }
@@ -380,7 +381,7 @@ pub fn summary_rows(
             (heat.ranges[r].label(), total, peak_at)
         })
         .collect();
-    rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    order::sort_by(&mut rows, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     rows.truncate(count);
     rows
 }

@@ -3,6 +3,7 @@
 //! writes per second, its size and its store files; sortable by any column.
 
 use crate::bytes::to_printable;
+use crate::kit::order;
 use crate::simulate::{RegionStep, Timeline};
 
 /// One line of the table: a region's figures over the step, and its keys as HBase prints them.
@@ -96,7 +97,7 @@ impl RegionSort {
 
     /// Sorts `rows` in place (ties by region id).
     pub fn apply(self, rows: &mut [RegionRow]) {
-        rows.sort_by(|a, b| {
+        order::sort_by(rows, |a, b| {
             let (x, y) = (&a.figures, &b.figures);
             let o = match self.column {
                 RegionColumn::Region => x.region.cmp(&y.region),

@@ -24,6 +24,11 @@ pub fn put(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
+/// The bytes [`put`] writes for `v`: one per seven significant bits.
+pub fn len(v: u64) -> usize {
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
 /// Reads a varint at `*at`, moving past it. Numbers under 128 (nearly every length) take the
 /// short path.
 #[inline]
@@ -71,6 +76,7 @@ mod tests {
             let mut out = Vec::new();
             put(&mut out, v);
             assert_eq!(out.len(), len, "{v}");
+            assert_eq!(super::len(v), len, "{v}");
             let mut at = 0;
             assert_eq!(get(&out, &mut at)?, v);
             assert_eq!(at, len);

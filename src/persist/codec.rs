@@ -69,7 +69,7 @@ fn frame_version(kind: BlobKind, version: u8, payload: &[u8]) -> Vec<u8> {
     out.push(kind as u8);
     out.push(version);
     out.extend_from_slice(payload);
-    let crc = crc32fast::hash(&out);
+    let crc = crate::kit::crc32::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
     out
 }
@@ -92,7 +92,7 @@ fn unframe_version(
         return Err(CodecError::BadMagic);
     }
     let stored = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
-    let computed = crc32fast::hash(body);
+    let computed = crate::kit::crc32::hash(body);
     if stored != computed {
         return Err(CodecError::Checksum { stored, computed });
     }
@@ -445,25 +445,8 @@ pub fn decode_json_record<T: serde::de::DeserializeOwned>(
     serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
 }
 
-/// The JSON of a catalog record, checked but not yet decoded into a [`Catalog`].
-pub fn decode_catalog_value(bytes: &[u8]) -> Result<serde_json::Value, CodecError> {
-    let payload = unframe(bytes, BlobKind::Catalog)?;
-    serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
-}
-
-/// A catalog from its JSON.
-pub fn catalog_from_value(value: serde_json::Value) -> Result<Catalog, CodecError> {
-    let catalog: Catalog =
-        serde_json::from_value(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
-    if catalog.version > crate::engine::CATALOG_VERSION {
-        return Err(CodecError::Invalid(format!(
-            "catalog version {} is newer than this Rowkey understands",
-            catalog.version
-        )));
-    }
-    Ok(catalog)
-}
-
+/// A catalog record, its JSON read straight into a [`Catalog`] (one deserializer for every
+/// type a catalog holds, not one per JSON source).
 pub fn decode_catalog(bytes: &[u8]) -> Result<Catalog, CodecError> {
     let payload = unframe(bytes, BlobKind::Catalog)?;
     let catalog: Catalog =

@@ -279,7 +279,7 @@ pub fn import_json(
     text: &str,
     clock: Box<dyn Fn() -> u64>,
 ) -> Result<Engine, ImportError> {
-    let doc: Document = match serde_json::from_str(text) {
+    let doc: Document = match serde_json::from_slice(text.as_bytes()) {
         Ok(d) => d,
         Err(e) => {
             return import_err(

@@ -287,7 +287,7 @@ impl Context<'_> {
     /// The candidates, replacing from `start` to the cursor and what continues the word
     /// after it (the rest of a bare word, or of a string up to its closing quote).
     fn offer(&self, start: usize, candidates: impl Iterator<Item = String>) -> Completion {
-        let candidates: BTreeSet<String> = candidates.collect();
+        let candidates: BTreeSet<String> = crate::kit::order::set(candidates);
         let after = self.src.get(self.cursor..).unwrap_or_default();
         let tail = match &self.word {
             Word::Bare(..) => after
@@ -347,12 +347,13 @@ impl Context<'_> {
         let Ok(out) = self.engine.read(table, &mut scan) else {
             return BTreeSet::new();
         };
-        out.rows
-            .iter()
-            .flat_map(|r| r.cells.iter())
-            .take(QUALIFIER_CELLS)
-            .map(|c| c.qualifier.to_vec())
-            .collect()
+        crate::kit::order::set(
+            out.rows
+                .iter()
+                .flat_map(|r| r.cells.iter())
+                .take(QUALIFIER_CELLS)
+                .map(|c| c.qualifier.to_vec()),
+        )
     }
 
     /// Filter names, for the word before the cursor inside a FILTER string where a filter
@@ -380,9 +381,7 @@ impl Context<'_> {
         let names = filter_names().filter(|n| n.starts_with(word));
         Some(Completion {
             replace: self.cursor - word_len..self.cursor,
-            candidates: names
-                .map(|n| n.to_string())
-                .collect::<BTreeSet<_>>()
+            candidates: crate::kit::order::set(names.map(|n| n.to_string()))
                 .into_iter()
                 .collect(),
         })

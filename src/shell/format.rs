@@ -4,6 +4,7 @@ use super::convert::Converters;
 use crate::bytes::to_printable;
 use crate::engine::{Cell, FamilyDescriptor, OpStats, Row, Table, TableDescriptor, TableSettings};
 use crate::kit::civil::CivilTime;
+use crate::kit::order;
 
 /// How cell timestamps print in `get` and `scan`.
 pub enum TimeFormat {
@@ -143,7 +144,7 @@ pub fn scan_metrics(stats: &OpStats, names: &[String]) -> String {
         .chain(ZERO_METRICS.iter().map(|n| (*n, 0)))
         .filter(|(n, _)| wanted(n))
         .collect();
-    hbase.sort_unstable();
+    order::sort(&mut hbase);
     let mut out = String::from("\nMETRIC  VALUE\n");
     for (name, value) in hbase {
         out.push_str(&format!(" {name} {value}\n"));

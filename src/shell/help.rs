@@ -1,6 +1,7 @@
 //! Help texts, written for Rowkey's users: what each command does and how to call it.
 
 use super::commands::{Group, COMMANDS};
+use crate::kit::order;
 
 /// The general help: how to type commands, then every group of the command table and its
 /// commands.
@@ -89,7 +90,7 @@ pub fn group(key: &str) -> Option<String> {
         .filter(|c| c.group == group)
         .map(|c| c.name)
         .collect();
-    names.sort_unstable();
+    order::sort(&mut names);
     let mut out = String::new();
     for name in names {
         out.push_str(&format!(

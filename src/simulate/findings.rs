@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::run::{SampleKind, TableRun};
 use super::workload::{KeyField, TableLoad, Workload};
 use crate::bytes::to_printable;
+use crate::kit::order;
 
 /// No finding is made on fewer operations than this.
 pub const MIN_OPERATIONS: f64 = 1_000.0;
@@ -201,7 +202,7 @@ pub fn find_part(
         }
         _ => {
             hot_entity(run, table, out);
-            out.sort_by_key(|f| f.code as u8);
+            order::sort_by_key(out, |f| f.code as u8);
         }
     }
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::run::{Sample, SampleKind};
 use super::timeline::Timeline;
 use crate::bytes::to_printable;
+use crate::kit::order;
 
 /// What a grid counts. Rates are per step unless the name says per second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -317,7 +318,7 @@ pub fn equal_row_ranges(samples: &[Sample], keys: &[u8], count: usize) -> Vec<Ke
         .filter(|s| s.rows_made > 0.0)
         .map(|s| (s.key(keys), s.rows_made))
         .collect();
-    made.sort_by(|a, b| a.0.cmp(b.0));
+    order::sort_by(&mut made, |a, b| a.0.cmp(b.0));
     let total: f64 = made.iter().map(|m| m.1).sum();
     let count = count.max(1);
     let mut starts: Vec<Vec<u8>> = vec![Vec::new()];

@@ -2,6 +2,7 @@
 //! where and when each split happened, each move of the balancer, and per region and step the
 //! figures `hbtop` shows (requests, reads, filtered reads, writes, size, store files).
 
+use crate::kit::order;
 use serde::Serialize;
 
 /// One region's life: from its opening (creation or split) to its split or the end.
@@ -116,7 +117,7 @@ impl Timeline {
             .iter()
             .filter(|r| r.from_ms <= at_ms && r.to_ms.is_none_or(|to| to > at_ms))
             .collect();
-        open.sort_by(|a, b| a.start_key.cmp(&b.start_key));
+        order::sort_by(&mut open, |a, b| a.start_key.cmp(&b.start_key));
         open
     }
 

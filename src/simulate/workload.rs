@@ -483,7 +483,7 @@ impl Curve {
 impl Workload {
     /// Reads and checks a workload document. Errors name the JSON path.
     pub fn from_json(text: &str) -> Result<Workload, SimulateError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
+        let de = &mut serde_json::Deserializer::from_slice(text.as_bytes());
         let workload: Workload = serde_path_to_error::deserialize(de).map_err(|e| {
             let mut path = json_path(&e.path().to_string());
             let inner = e.into_inner();

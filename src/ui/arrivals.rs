@@ -48,7 +48,7 @@ pub enum Choice {
 
 /// The gallery's loads as saved, or none.
 pub fn saved_loads() -> Loads {
-    gloo::storage::LocalStorage::get(LOADS_KEY).unwrap_or_default()
+    super::saved_json(LOADS_KEY).unwrap_or_default()
 }
 
 impl AppState {

@@ -2,7 +2,6 @@
 //! prompt (Alt+M in the input flips it), and what the page keeps for the dialect: the saved
 //! history with each line's dialect, and the zone cbt prints dates in.
 
-use gloo::storage::Storage as _;
 use yew::prelude::*;
 
 use super::prefs::{CbtZone, Prefs};
@@ -13,7 +12,7 @@ use crate::dialect::{decode_history, Dialect, HistoryLine};
 
 /// The history saved under `key`, of any format (format 1's lines read as HBase's).
 pub fn saved_history(key: &str) -> Vec<HistoryLine> {
-    gloo::storage::LocalStorage::get::<serde_json::Value>(key)
+    super::saved_json::<serde_json::Value>(key)
         .map(|v| decode_history(&v))
         .unwrap_or_default()
 }

@@ -88,7 +88,7 @@ pub fn LinkDialog() -> Html {
             return html! {
                 <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
                     <h2 id="link-title">{"This link cannot be opened"}</h2>
-                    <p class="import-error" role="alert">{format!("{}{}.", e.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>())}</p>
+                    <p class="import-error" role="alert">{format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>())}</p>
                     <p>{"Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page."}</p>
                     <div class="modal-choices">
                         <button class="action primary" autofocus=true onclick={answer(false)}>{"Close"}</button>

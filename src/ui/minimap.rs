@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::prefs::KeyDisplay;
 use crate::engine::{Activity, OpKind, Table};
+use crate::kit::order;
 use crate::kit::text::count_of;
 use crate::kit::text::thousands as group;
 use crate::shell::ReadTrace;
@@ -179,7 +180,7 @@ impl MinimapData {
                     .collect()
             })
             .unwrap_or_default();
-        written.sort_unstable();
+        order::sort(&mut written);
         written.dedup();
         MinimapData {
             rows,

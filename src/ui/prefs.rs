@@ -54,7 +54,7 @@ pub enum CbtZone {
 
 impl Prefs {
     pub fn load() -> Prefs {
-        gloo::storage::LocalStorage::get(KEY).unwrap_or_default()
+        super::saved_json(KEY).unwrap_or_default()
     }
 
     pub fn save(&self) {

@@ -337,10 +337,11 @@ pub fn SaveNotices() -> Html {
     let readable: Vec<&crate::persist::KeptRun> =
         s.kept_aside.iter().filter(|k| k.run.is_some()).collect();
     if !s.kept_aside.is_empty() {
-        let tables: std::collections::BTreeSet<String> = readable
-            .iter()
-            .filter_map(|k| k.place.as_ref().map(|p| p.table.clone()))
-            .collect();
+        let tables: std::collections::BTreeSet<String> = crate::kit::order::set(
+            readable
+                .iter()
+                .filter_map(|k| k.place.as_ref().map(|p| p.table.clone())),
+        );
         let cells: usize = readable
             .iter()
             .filter_map(|k| k.run.as_ref().map(|r| r.len()))
@@ -406,7 +407,9 @@ pub fn SaveNotices() -> Html {
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
+        Some(first) => std::iter::once(first.to_ascii_uppercase())
+            .chain(chars)
+            .collect(),
         None => String::new(),
     }
 }

@@ -12,6 +12,7 @@ use super::state::use_app;
 use super::views_pane::use_shown;
 use crate::bytes::to_printable;
 use crate::engine::{CellKind, Fate, Part, RowStack, StackCell};
+use crate::kit::order;
 
 /// Most cells drawn and listed for one row.
 const CELLS_SHOWN: usize = 200;
@@ -94,11 +95,12 @@ fn render(
     let versions: BTreeMap<String, u32> = engine
         .table(&name)
         .map(|t| {
-            t.descriptor
-                .families
-                .iter()
-                .map(|f| (f.name.clone(), f.max_versions))
-                .collect()
+            order::map(
+                t.descriptor
+                    .families
+                    .iter()
+                    .map(|f| (f.name.clone(), f.max_versions)),
+            )
         })
         .unwrap_or_default();
     let last_rewrite = engine.lsm_events(&name).and_then(|l| {
@@ -235,9 +237,9 @@ fn stack_figure(
             lanes.push(lane);
         }
     }
-    lanes.sort();
+    order::sort(&mut lanes);
     let mut stamps: Vec<u64> = cells.iter().map(|c| c.cell.timestamp).collect();
-    stamps.sort_unstable();
+    order::sort(&mut stamps);
     stamps.dedup();
     let left = 130.0;
     let width = 600.0;

@@ -2,6 +2,8 @@
 
 use std::sync::OnceLock;
 
+use crate::kit::varint;
+
 use super::bloom::{key_hashes, Bloom, BloomBuilder};
 use super::encoding::{
     get_len, get_varint, put_varint, split_key, take, write_key, BlockCursor, BlockEncoder, CellRef,
@@ -107,10 +109,12 @@ impl FileWriter {
         }
     }
 
-    /// Makes room for `bytes` of encoded cells up front: a rewrite that knows about how much it
+    /// Makes room for about `bytes` of file up front: a rewrite that knows about how much it
     /// writes grows its buffer once instead of doubling it (and finishing then needs no copy).
+    /// A sixty-fourth more covers what the output's own index, bloom and block boundaries add
+    /// over its inputs' (a merge of runs writes a few bytes more than they held).
     pub fn reserve(mut self, bytes: usize) -> FileWriter {
-        self.data.reserve_exact(bytes);
+        self.data.reserve_exact(bytes + bytes / 64 + 4096);
         let blocks = bytes as u64 / self.header.options.block_size.max(1) + 1;
         self.index
             .reserve_exact(usize::try_from(blocks).unwrap_or(0));
@@ -176,7 +180,7 @@ impl FileWriter {
             return;
         }
         let payload = self.data.get(self.block_start..).unwrap_or_default();
-        let crc = crc32fast::hash(payload);
+        let crc = crate::kit::crc32::hash(payload);
         let len = payload.len();
         if let Some(entry) = self.index.last_mut() {
             entry.1 = len;
@@ -197,12 +201,39 @@ impl FileWriter {
     }
 
     /// The file's bytes: the header, the data blocks, the index and bloom, the trailer. The
-    /// index and bloom are written after the blocks and the header (which names the first and
-    /// last row) goes in front of them in place, so the blocks are never copied into a second
-    /// buffer.
+    /// index and bloom are written after the blocks, the buffer first grown (when its
+    /// reservation did not already hold them) by exactly what they take, never doubled; the
+    /// header (which names the first and last row) then goes in front in place, so the blocks
+    /// are never copied into a second buffer.
     pub fn finish(mut self) -> Vec<u8> {
         self.end_block();
+        let bloom = (self.header.options.bloom != BloomType::None).then(|| {
+            let mut bloom = BloomBuilder::new(self.bloom_hashes.len());
+            for hashes in std::mem::take(&mut self.bloom_hashes) {
+                bloom.add_hashes(hashes);
+            }
+            bloom.finish()
+        });
+        let mut head = Vec::with_capacity(128);
+        write_header(&mut head, &self.header);
+        let index: usize = varint::len(self.index.len() as u64)
+            + self
+                .index
+                .iter()
+                .map(|(offset, len, cells, key, seq)| {
+                    varint::len(*offset as u64)
+                        + varint::len(*len as u64)
+                        + varint::len(*cells)
+                        + varint::len(key.len() as u64)
+                        + key.len()
+                        + varint::len(*seq)
+                })
+                .sum::<usize>();
+        let bloom_len = bloom.as_ref().map_or(0, |(bits, hashes)| {
+            varint::len(u64::from(*hashes)) + varint::len(bits.len() as u64) + bits.len()
+        });
         let mut out = std::mem::take(&mut self.data);
+        out.reserve_exact(head.len() + index + 1 + bloom_len + TRAILER);
         let meta_at = out.len();
         put_varint(&mut out, self.index.len() as u64);
         for (offset, len, cells, key, seq) in &self.index {
@@ -215,24 +246,17 @@ impl FileWriter {
             put_varint(&mut out, *seq);
         }
         out.push(self.header.options.bloom.code());
-        if self.header.options.bloom != BloomType::None {
-            let mut bloom = BloomBuilder::new(self.bloom_hashes.len());
-            for hashes in &self.bloom_hashes {
-                bloom.add_hashes(*hashes);
-            }
-            let (bits, hashes) = bloom.finish();
+        if let Some((bits, hashes)) = bloom {
             put_varint(&mut out, u64::from(hashes));
             put_varint(&mut out, bits.len() as u64);
             out.extend_from_slice(&bits);
         }
         let meta = out.get(meta_at..).unwrap_or_default();
         let meta_len = meta.len() as u64;
-        let meta_crc = crc32fast::hash(meta);
+        let meta_crc = crate::kit::crc32::hash(meta);
         out.extend_from_slice(&meta_len.to_le_bytes());
         out.extend_from_slice(&meta_crc.to_le_bytes());
         out.extend_from_slice(TRAILER_MAGIC);
-        let mut head = Vec::with_capacity(128);
-        write_header(&mut head, &self.header);
         out.splice(0..0, head);
         out
     }
@@ -260,7 +284,7 @@ fn write_header(out: &mut Vec<u8>, h: &Header) {
     }
     put_varint(out, h.cells);
     put_varint(out, h.cell_bytes);
-    let crc = crc32fast::hash(out.get(start..).unwrap_or_default());
+    let crc = crate::kit::crc32::hash(out.get(start..).unwrap_or_default());
     out.extend_from_slice(&crc.to_le_bytes());
 }
 
@@ -359,7 +383,7 @@ impl BlockFile {
             .get(meta_at..meta_end)
             .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
         let stored = u32::from_le_bytes([trailer[8], trailer[9], trailer[10], trailer[11]]);
-        if crc32fast::hash(meta) != stored {
+        if crate::kit::crc32::hash(meta) != stored {
             return Err(FormatError::DamagedMeta {
                 section: "block index",
             });
@@ -379,7 +403,7 @@ impl BlockFile {
         let cells = get_varint(b, &mut at)?;
         let cell_bytes = get_varint(b, &mut at)?;
         let header_crc = take(b, &mut at, 4)?;
-        let computed = crc32fast::hash(b.get(..at - 4).unwrap_or_default());
+        let computed = crate::kit::crc32::hash(b.get(..at - 4).unwrap_or_default());
         if u32::from_le_bytes([header_crc[0], header_crc[1], header_crc[2], header_crc[3]])
             != computed
         {
@@ -558,7 +582,7 @@ impl BlockFile {
             .ok_or_else(|| damaged.clone())?
             .get_or_init(|| {
                 self.bytes.get(end..end + 4).is_some_and(|c| {
-                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == crc32fast::hash(payload)
+                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == crate::kit::crc32::hash(payload)
                 })
             });
         if ok {

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::{Activity, Engine, Op};
+use crate::kit::order;
 use crate::persist::codec::{decode_json_record, BlobKind};
 use serde::{Deserialize, Serialize};
 
@@ -62,7 +63,7 @@ pub(super) fn join_activity(
     }
     let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
     for (table, mut parts) in chunks {
-        parts.sort_unstable_by_key(|p| p.0);
+        order::sort_by_key(&mut parts, |p| p.0);
         stored.insert(
             table.to_string(),
             StoredHistory {

@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use super::*;
 use crate::engine::{Catalog, Engine, Run};
-use crate::persist::codec::{
-    catalog_from_value, decode_catalog_value, decode_groups, decode_stored_run, BlobKind, RunPlace,
-};
+use crate::kit::order;
+use crate::persist::codec::{decode_catalog, decode_groups, decode_stored_run, BlobKind, RunPlace};
 
 /// The stored records, as read back.
 #[derive(Clone, Debug, Default)]
@@ -95,14 +94,15 @@ pub struct Loaded {
 
 /// The run ids a catalog names.
 pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
-    catalog
-        .tables
-        .iter()
-        .flat_map(|t| t.regions.iter())
-        .flat_map(|r| r.runs.iter())
-        .flatten()
-        .copied()
-        .collect()
+    order::set(
+        catalog
+            .tables
+            .iter()
+            .flat_map(|t| t.regions.iter())
+            .flat_map(|r| r.runs.iter())
+            .flatten()
+            .copied(),
+    )
 }
 
 /// Rebuilds the engine: the newest readable catalog generation with its runs and memstore
@@ -149,8 +149,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     let mut readable: Vec<(u64, Catalog)> = Vec::new();
     let mut damaged_generations = BTreeSet::new();
     for (generation, bytes) in records.catalogs.iter().rev() {
-        let decoded = decode_catalog_value(bytes).and_then(catalog_from_value);
-        match decoded {
+        match decode_catalog(bytes) {
             Ok(c) => readable.push((*generation, c)),
             Err(e) => {
                 damaged_generations.insert(*generation);
@@ -230,10 +229,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
     let _ = engine.take_changes();
 
     // What is kept aside: damaged runs, and runs no readable catalog names.
-    let named_any: BTreeSet<u64> = named_by
-        .iter()
-        .flat_map(|(_, n)| n.iter().copied())
-        .collect();
+    let named_any: BTreeSet<u64> = order::set(named_by.iter().flat_map(|(_, n)| n.iter().copied()));
     let mut kept_aside: Vec<KeptRun> = damaged_runs
         .into_iter()
         .map(|(id, why)| KeptRun {
@@ -253,7 +249,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
             });
         }
     }
-    kept_aside.sort_by_key(|k| k.id);
+    order::sort_by_key(&mut kept_aside, |k| k.id);
     if kept_aside.iter().any(|k| k.run.is_some()) {
         problems.push(format!(
             "{} sorted run(s) that no readable catalog names are kept aside: export them, or discard them",

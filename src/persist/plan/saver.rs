@@ -92,7 +92,7 @@ impl Saver {
         };
         let generation = before.newest + 1;
         let placed = placed_runs(engine);
-        let live: BTreeSet<u64> = placed.iter().map(|(run, _)| run.id).collect();
+        let live: BTreeSet<u64> = crate::kit::order::set(placed.iter().map(|(run, _)| run.id));
         let put_runs: Vec<(u64, Vec<u8>)> = placed
             .iter()
             .filter(|(run, _)| !before.stored_runs.contains(&run.id))

@@ -8,6 +8,7 @@ use crate::bytes::{to_bytes_binary, to_printable};
 use crate::engine::{
     split_keys, Engine, FamilyDescriptor, KeepDeletedCells, TableDescriptor, TableSettings,
 };
+use crate::kit::order;
 use crate::shell::ast::{Spanned, Value};
 use crate::shell::commands::{self, FAMILY_OPTIONS};
 
@@ -389,7 +390,7 @@ fn family_name(v: &Spanned) -> Res<String> {
 /// (`RawAsyncHBaseAdmin.createTable`): sorted with `Bytes.BYTES_COMPARATOR`, then an empty
 /// key or two equal keys refuse the whole create.
 fn check_splits(splits: &mut [Vec<u8>]) -> Result<(), String> {
-    splits.sort();
+    order::sort(splits);
     let mut last: Option<&Vec<u8>> = None;
     for key in splits.iter() {
         if key.is_empty() {

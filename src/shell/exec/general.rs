@@ -2,6 +2,7 @@
 
 use super::args::{fail, Args, Res};
 use super::{help, unrouted, Reply};
+use crate::kit::order;
 
 pub(super) fn run(args: &Args<'_>) -> Res<Reply> {
     match args.cmd.name.as_str() {
@@ -33,7 +34,7 @@ pub(super) fn run(args: &Args<'_>) -> Res<Reply> {
             // show_filters.rb: one row per name `ParseFilter.getSupportedFilters` returns.
             args.count(0, 0)?;
             let mut names: Vec<&str> = crate::filter::filter_names().collect();
-            names.sort_unstable();
+            order::sort(&mut names);
             Ok(Some(names.iter().map(|n| format!("{n}\n")).collect()))
         }
         "clear" => {
