@@ -110,10 +110,10 @@ proptest! {
     fn share_decode_never_panics(text in ".{0,200}", (e, cut) in edits()) {
         let _ = decode(&text);
         let _ = decode(&format!("s={text}"));
-        let link = encode(&Shared {
-            design: Some("follow.tall".into()),
-            commands: vec!["t = get_table 'users'".into(), "t.deleteall 'u1'".into()],
-        }).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let link = encode(&Shared::hbase(
+            Some("follow.tall".into()),
+            &["t = get_table 'users'".into(), "t.deleteall 'u1'".into()],
+        )).map_err(|e| TestCaseError::fail(e.to_string()))?;
         if let Err(err) = decode(&lossy(&mutate(link.as_bytes(), &e, cut))) {
             prop_assert!(!err.to_string().is_empty());
         }

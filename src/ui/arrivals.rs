@@ -338,10 +338,13 @@ impl AppState {
         };
         next.link = None;
         if next.pending.is_some() {
-            next.queued = Some(Rc::new(shared.commands));
+            next.queued = Some(Rc::new(shared.texts(crate::dialect::Dialect::HBase)));
             return Rc::new(next);
         }
-        next.submit_link(design.as_ref(), &shared.commands)
+        next.submit_link(
+            design.as_ref(),
+            &shared.texts(crate::dialect::Dialect::HBase),
+        )
     }
 
     /// After the answer about a design's tables: the link's commands waiting for it run (or,

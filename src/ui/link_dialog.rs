@@ -99,7 +99,7 @@ pub fn LinkDialog() -> Html {
     };
     let changed = {
         let console = app.console.borrow();
-        tables_changed(&shared.commands, |t| console.shell.engine.exists(t))
+        tables_changed(&shared.entries, |t| console.shell.engine.exists(t))
     };
     let design = shared.design.as_deref().and_then(find);
     let can_run = app.can_run();
@@ -107,8 +107,8 @@ pub fn LinkDialog() -> Html {
     if let Some(d) = &design {
         holds.push(format!("the design “{}”", d.title));
     }
-    holds.push(count_of(shared.commands.len() as u64, "command"));
-    let listing = shared.commands.join("\n");
+    holds.push(count_of(shared.entries.len() as u64, "command"));
+    let listing = shared.texts(crate::dialect::Dialect::HBase).join("\n");
     html! {
         <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
             <h2 id="link-title">{"A shared session"}</h2>

@@ -35,25 +35,23 @@ pub fn ShareLink() -> Html {
     if !*open {
         return button;
     }
-    let shared = Shared {
-        design: app.selected_design.map(str::to_string),
-        // A link carries HBase shell lines only: cbt lines stay in this browser's history.
-        commands: app
-            .console
-            .borrow()
-            .history_lines()
-            .into_iter()
-            .filter(|l| l.dialect == crate::dialect::Dialect::HBase)
-            .map(|l| l.text)
-            .collect(),
-    };
+    // A link carries HBase shell lines only: cbt lines stay in this browser's history.
+    let commands = app
+        .console
+        .borrow()
+        .history_lines()
+        .into_iter()
+        .filter(|l| l.dialect == crate::dialect::Dialect::HBase)
+        .map(|l| l.text)
+        .collect::<Vec<_>>();
+    let shared = Shared::hbase(app.selected_design.map(str::to_string), &commands);
     let mut holds: Vec<String> = Vec::new();
     if let Some(d) = app.selected_design.and_then(find) {
         holds.push(format!("the design “{}”", d.title));
     }
     holds.push(format!(
         "{} from the console's history",
-        count_of(shared.commands.len() as u64, "command")
+        count_of(shared.entries.len() as u64, "command")
     ));
     let body = match encode(&shared) {
         Ok(fragment) => {
