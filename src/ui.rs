@@ -1,9 +1,9 @@
 //! The browser app: a console over the shell, the tables in a side panel, and views of what
 //! HBase hides (regions, sorted row keys, versions, what a read touched). Components only
-//! dispatch actions; the state and its logic live in [`state`] and [`crate::console`].
+//! dispatch actions; the app's logic lives in [`crate::session`] (native and tested), which
+//! [`state`] calls, performing the effects it returns.
 
 mod app;
-mod arrivals;
 #[cfg(feature = "bench")]
 mod bench;
 mod clash_dialog;

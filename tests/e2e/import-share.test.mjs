@@ -99,7 +99,7 @@ test('a shared link opens in a fresh profile; a damaged one says so; yours are n
   await share.waitFor();
   assert.match(await share.innerText(), /the design “Reversed domain names[^”]*” and 2 commands/);
   const link = await page.locator('#share-link').inputValue();
-  assert.match(link, /#s=1\.[A-Za-z0-9_-]+$/);
+  assert.match(link, /#s=2\.[A-Za-z0-9_-]+$/);
   await page.locator('#pref-theme').selectOption('light');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-share-light.png') });
   await a.close();
