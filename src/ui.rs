@@ -3,6 +3,7 @@
 //! dispatch actions; the app's logic lives in [`crate::session`] (native and tested), which
 //! [`state`] calls, performing the effects it returns.
 
+mod address;
 mod app;
 #[cfg(feature = "bench")]
 mod bench;
@@ -37,6 +38,7 @@ mod simulate_view;
 mod state;
 mod status_bar;
 mod storage;
+mod storage_work;
 mod tour_view;
 mod versions_view;
 mod views_pane;

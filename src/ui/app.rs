@@ -9,7 +9,8 @@ use super::design_view::DesignView;
 use super::sidebar::Sidebar;
 use super::state::{AppHandle, AppState, SaveStatus, StatusHandle, STEP_MS};
 use super::status_bar::StatusBar;
-use super::storage::{self, Mode};
+use super::storage::Mode;
+use super::storage_work;
 use super::views_pane::ViewsPane;
 use crate::session::Action;
 
@@ -65,7 +66,7 @@ pub fn App(props: &AppProps) -> Html {
         let database = props.database.to_string();
         use_effect_with((), move |_| {
             super::prefs::apply_theme(app.prefs.theme);
-            wasm_bindgen_futures::spawn_local(storage::start(app, status, database))
+            wasm_bindgen_futures::spawn_local(storage_work::start(app, status, database))
         });
     }
     {
@@ -81,7 +82,7 @@ pub fn App(props: &AppProps) -> Html {
                 start
             };
             if start {
-                wasm_bindgen_futures::spawn_local(storage::drain(app.clone(), status));
+                wasm_bindgen_futures::spawn_local(storage_work::drain(app.clone(), status));
             }
             if app.console.borrow().is_running() && !app.runner.replace(true) {
                 wasm_bindgen_futures::spawn_local(run_batch(app));

@@ -1,20 +1,11 @@
 //! The console's dialect switch: HBase's shell or Bigtable's cbt, a pair of buttons beside the
-//! prompt (Alt+M in the input flips it), and what the page keeps for the dialect: the saved
-//! history with each line's dialect.
+//! prompt (Alt+M in the input flips it).
 
-use gloo::storage::Storage as _;
 use yew::prelude::*;
 
 use super::state::use_app;
-use crate::dialect::{decode_history, Dialect, HistoryLine};
+use crate::dialect::Dialect;
 use crate::session::Action;
-
-/// The history saved under `key`, of any format (format 1's lines read as HBase's).
-pub fn saved_history(key: &str) -> Vec<HistoryLine> {
-    gloo::storage::LocalStorage::get::<serde_json::Value>(key)
-        .map(|v| decode_history(&v))
-        .unwrap_or_default()
-}
 
 /// What the switch's buttons say and mean.
 const CHOICES: [(Dialect, &str, &str); 2] = [

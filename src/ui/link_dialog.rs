@@ -14,27 +14,9 @@ use crate::kit::text::count_of;
 use crate::session::Action;
 use crate::share::{decode, is_link, tables_changed};
 
-/// Removes the link from the address, so that a reload does not offer it again.
-pub fn forget_fragment() {
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let loc = w.location();
-    let here = format!(
-        "{}{}",
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&here));
-    }
-}
-
 /// Reads the address's fragment when it is a share link.
 fn offer(app: &AppHandle) {
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
+    let hash = super::address::fragment();
     if is_link(&hash) {
         app.dispatch(Action::LinkOpened(decode(&hash).map_err(|e| e.to_string())).into());
     }

@@ -28,6 +28,13 @@ const LOADS_KEY: &str = "rowkey.design-loads";
 /// Where the Simulate view keeps its workload between visits (it reads it when it mounts).
 const WORKLOAD_KEY: &str = "rowkey.simulate.workload";
 
+/// The history as saved, of any format (format 1's lines read as HBase's).
+fn saved_history() -> Vec<crate::dialect::HistoryLine> {
+    gloo::storage::LocalStorage::get::<serde_json::Value>(HISTORY_KEY)
+        .map(|v| crate::dialect::decode_history(&v))
+        .unwrap_or_default()
+}
+
 /// The workload the Simulate view keeps (its last run), if it reads.
 pub fn saved_workload() -> Option<crate::simulate::Workload> {
     gloo::storage::LocalStorage::raw()
@@ -115,7 +122,7 @@ impl Default for AppState {
     fn default() -> Self {
         let saved = Saved {
             prefs: super::prefs::load(),
-            history: super::dialect_switch::saved_history(HISTORY_KEY),
+            history: saved_history(),
             loads: gloo::storage::LocalStorage::get(LOADS_KEY).unwrap_or_default(),
         };
         let mut session = Session::new(clocks(), saved);
@@ -185,7 +192,7 @@ impl AppState {
                 }
                 Effect::SavePrefs(prefs) => super::prefs::save(&prefs),
                 Effect::ApplyTheme(theme) => super::prefs::apply_theme(theme),
-                Effect::ForgetFragment => super::link_dialog::forget_fragment(),
+                Effect::ForgetFragment => super::address::forget_fragment(),
                 Effect::SaveWorkload(workload) => {
                     let _ = LocalStorage::raw().set_item(WORKLOAD_KEY, &workload.to_json());
                     self.workload_serial += 1;
