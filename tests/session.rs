@@ -375,3 +375,39 @@ fn preferences_and_reset_are_effects_for_the_page() -> TestResult {
     assert_eq!(s.console.borrow().shell.engine.tables().count(), 0);
     Ok(())
 }
+
+#[test]
+fn an_import_over_a_table_of_yours_asks_and_runs_through_the_console() -> TestResult {
+    let mut s = fresh();
+    s.apply(Action::Submit(
+        "create 'people', 'info'\nput 'people', 'mine', 'info:n', 'kept'".into(),
+    ));
+    let csv = "row,info:name\nu1,Ada\nu2,Grace\n";
+    let table = Rc::new(rowkey::import::parse_csv(csv, 1_700_000_000_000)?);
+    // The name is taken: a question, and the person's table as it was.
+    assert_eq!(
+        s.apply(Action::ImportTable(table.clone(), "people".into())),
+        vec![]
+    );
+    assert_eq!(
+        s.pending.as_ref().map(|p| p.clash.taken.clone()),
+        Some(vec!["people".to_string()])
+    );
+    assert_eq!(rows(&s, "people"), "1 row(s)");
+    // Under the free name: the import runs as an entry, the person's table untouched.
+    let fx = s.apply(Action::Resolve(Choice::Rename));
+    assert!(fx.contains(&Effect::SaveChanges));
+    assert_eq!(rows(&s, "people"), "1 row(s)");
+    assert_eq!(rows(&s, "people_2"), "2 row(s)");
+    assert_eq!(s.selected_table.as_deref(), Some("people_2"));
+    // Over it, when the person says Replace: dropped first, then created from the file.
+    s.apply(Action::ImportTable(table, "people".into()));
+    s.apply(Action::Resolve(Choice::Replace));
+    assert_eq!(rows(&s, "people"), "2 row(s)");
+    assert!(
+        last_entry(&s).contains("disable 'people'"),
+        "{}",
+        last_entry(&s)
+    );
+    Ok(())
+}
