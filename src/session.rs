@@ -112,12 +112,21 @@ pub struct Session {
     pub link: Option<Rc<Result<Shared, String>>>,
     /// A link's entries, waiting for the answer about its design's tables.
     pub queued: Option<Rc<Vec<HistoryLine>>>,
-    /// Entries waiting for the console: a link's lines of another dialect than the one
-    /// running, each started when the one before it ends.
-    pub backlog: Rc<Vec<HistoryLine>>,
+    /// What waits for the console, each started when the one before it ends: a link's lines
+    /// of another dialect than the one running, the quick start's notes and commands.
+    pub backlog: Rc<Vec<Queued>>,
     /// The stored tables are still being read: nothing runs until they are.
     pub loading: bool,
     clocks: Clocks,
+}
+
+/// Something waiting for the console.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Queued {
+    /// A note shown before what comes next.
+    Note(String),
+    /// A line (or lines) run as one entry in its dialect.
+    Line(HistoryLine),
 }
 
 /// What the page can ask of the session.
@@ -262,7 +271,7 @@ impl Session {
             }
             Action::QuickStart => self.quick_start(fx),
             Action::Ran => {
-                self.next_in_backlog(fx);
+                self.run_backlog(fx);
                 self.after_run(None, fx);
             }
             Action::Cancel => {
@@ -400,33 +409,39 @@ impl Session {
         self.after_run(Some((text, dialect)), fx);
     }
 
-    /// Starts the next waiting entry once the console is free.
-    fn next_in_backlog(&mut self, fx: &mut Effects) {
-        if self.console.borrow().is_running() || self.backlog.is_empty() {
-            return;
+    /// Runs what waits, while the console is free: notes at once, a line as an entry whose
+    /// later steps the runner carries ([`Action::Ran`] comes back here).
+    fn run_backlog(&mut self, fx: &mut Effects) {
+        while !self.console.borrow().is_running() && !self.backlog.is_empty() {
+            let mut rest = (*self.backlog).clone();
+            let next = rest.remove(0);
+            self.backlog = Rc::new(rest);
+            match next {
+                Queued::Note(text) => self.console.borrow_mut().note(&text, false),
+                Queued::Line(line) => self.submit(&line.text, line.dialect, fx),
+            }
         }
-        let mut rest = (*self.backlog).clone();
-        let next = rest.remove(0);
-        self.backlog = Rc::new(rest);
-        self.submit(&next.text, next.dialect, fx);
     }
 
-    /// The quick start: each step after a note on what it shows, run to its end.
+    /// The quick start: each command after a note on what it shows, on the console's runner.
     fn quick_start(&mut self, fx: &mut Effects) {
         if !self.can_run() {
             return;
         }
-        {
-            let mut console = self.console.borrow_mut();
-            // Each command gets a millisecond of its own (`Engine::begin_command`), so the
-            // second put of u001 adds a version, as the note says.
-            for (what, command) in QUICK_START {
-                console.note(what, false);
-                console.submit(command);
-            }
-        }
-        self.save_history(fx);
-        self.after_run(Some(("scan 'users'", Dialect::HBase)), fx);
+        // Each command gets a millisecond of its own (`Engine::begin_command`), so the second
+        // put of u001 adds a version, as the note says.
+        self.backlog = Rc::new(
+            QUICK_START
+                .iter()
+                .flat_map(|(what, command)| {
+                    [
+                        Queued::Note(what.to_string()),
+                        Queued::Line(HistoryLine::hbase(*command)),
+                    ]
+                })
+                .collect(),
+        );
+        self.run_backlog(fx);
     }
 
     /// Empties every table, the history and the gallery's loads.

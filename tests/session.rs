@@ -352,6 +352,14 @@ fn preferences_and_reset_are_effects_for_the_page() -> TestResult {
     s.apply(Action::OpenDesign("csdn.blog"));
     s.apply(Action::QuickStart);
     assert_eq!(s.selected_table.as_deref(), Some("users"));
+    // The design's note, then each of the six steps' note and its entry, nothing left waiting.
+    assert_eq!(transcript(&s).len(), 13);
+    assert!(s.backlog.is_empty());
+    assert!(
+        transcript(&s)[1].starts_with("A table with two column families"),
+        "{}",
+        transcript(&s)[1]
+    );
     assert_eq!(
         last_entry(&s),
         "hbase:014:0> get 'users', 'u001', {COLUMN => 'info:name', VERSIONS => 3}\n\

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use super::{Effect, Effects, Session};
+use super::{Effect, Effects, Queued, Session};
 use crate::designs::loads::{
     decide, decide_import, drop_script, setup_as, Clash, Decision, Placement,
 };
@@ -349,16 +349,8 @@ impl Session {
                 }
             }
         }
-        if groups.is_empty() {
-            return;
-        }
-        let first = groups.remove(0);
-        self.backlog = Rc::new(groups);
-        self.submit(&first.text, first.dialect, fx);
-        // An entry that ran to its end in its first step lets the next one start now.
-        while !self.console.borrow().is_running() && !self.backlog.is_empty() {
-            self.next_in_backlog(fx);
-        }
+        self.backlog = Rc::new(groups.into_iter().map(Queued::Line).collect());
+        self.run_backlog(fx);
     }
 }
 
