@@ -115,6 +115,8 @@ pub struct Session {
     /// What waits for the console, each started when the one before it ends: a link's lines
     /// of another dialect than the one running, the quick start's notes and commands.
     pub backlog: Rc<Vec<Queued>>,
+    /// A pattern or tour step running on the runner, measured when it ends.
+    measuring: Rc<RefCell<Option<runs::Measuring>>>,
     /// The stored tables are still being read: nothing runs until they are.
     pub loading: bool,
     clocks: Clocks,
@@ -244,6 +246,7 @@ impl Session {
             link: None,
             queued: None,
             backlog: Rc::new(Vec::new()),
+            measuring: Rc::new(RefCell::new(None)),
             loading: false,
             clocks,
         };
@@ -271,11 +274,13 @@ impl Session {
             }
             Action::QuickStart => self.quick_start(fx),
             Action::Ran => {
+                self.finish_measured();
                 self.run_backlog(fx);
                 self.after_run(None, fx);
             }
             Action::Cancel => {
                 if self.console.borrow_mut().cancel() {
+                    self.abandon_measured();
                     self.backlog = Rc::new(Vec::new());
                     self.after_run(None, fx);
                 }
@@ -446,6 +451,7 @@ impl Session {
 
     /// Empties every table, the history and the gallery's loads.
     fn reset(&mut self, fx: &mut Effects) {
+        self.abandon_measured();
         let mut engine = Engine::new(self.clocks.now());
         engine.record_changes(true);
         {

@@ -419,3 +419,86 @@ fn an_import_over_a_table_of_yours_asks_and_runs_through_the_console() -> TestRe
     );
     Ok(())
 }
+
+/// A session whose timer moves 100 ms a read, so that every step of the runner runs one look
+/// (32 statements), as on a slow page.
+fn slow() -> Session {
+    thread_local!(static SLOW: Cell<f64> = const { Cell::new(0.0) });
+    Session::new(
+        Clocks {
+            perf_ms: Rc::new(|| {
+                SLOW.with(|t| {
+                    t.set(t.get() + 100.0);
+                    t.get()
+                })
+            }),
+            ..Clocks::fixed(1_700_000_000_000)
+        },
+        Saved::default(),
+    )
+}
+
+#[test]
+fn a_long_tour_step_runs_in_steps_and_measures_what_it_measures_whole() -> TestResult {
+    let design = rowkey::designs::find("schema.salting").ok_or("no design")?;
+    let steps = rowkey::designs::tour::tour(&design);
+    let (index, step) = steps
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.command.lines().count() > 64)
+        .ok_or("no long step")?;
+    let mut whole = fresh();
+    whole.apply(Action::OpenDesign("schema.salting"));
+    whole.apply(Action::RunTourStep(index));
+    let expected = whole.tour_run.clone().ok_or("no run")?.2;
+
+    let mut s = slow();
+    s.apply(Action::OpenDesign("schema.salting"));
+    s.apply(Action::RunTourStep(index));
+    // The first look ran; the rest waits for the runner, and the card has no numbers yet.
+    assert!(s.console.borrow().is_running());
+    assert!(s.tour_run.is_none());
+    assert_eq!(
+        s.console.borrow().shell.page_rows,
+        None,
+        "measured whole: no paging"
+    );
+    let mut steps_run = 0;
+    while s.console.borrow().is_running() {
+        let perf = Rc::new(|| 0.0);
+        s.console.borrow_mut().step(&mut || perf(), STEP_MS);
+        s.apply(Action::Ran);
+        steps_run += 1;
+    }
+    let lines = step.command.lines().count();
+    assert_eq!(
+        steps_run, 1,
+        "{lines} lines: a free timer runs the rest in one step"
+    );
+    let (_, at, run) = s.tour_run.clone().ok_or("no run after the steps")?;
+    assert_eq!(at, index);
+    assert_eq!(run.measures, expected.measures);
+    assert_eq!(run.checks, expected.checks);
+    assert!(s.console.borrow().shell.page_rows.is_some(), "paging again");
+    Ok(())
+}
+
+#[test]
+fn a_cancelled_pattern_leaves_no_numbers_and_the_console_pages_again() -> TestResult {
+    let mut s = slow();
+    s.apply(Action::OpenDesign("schema.salting"));
+    let design = rowkey::designs::find("schema.salting").ok_or("no design")?;
+    let index = design
+        .patterns
+        .iter()
+        .position(|p| p.command.lines().count() > 64)
+        .ok_or("no long pattern")?;
+    s.apply(Action::RunPattern(index));
+    assert!(s.console.borrow().is_running());
+    s.apply(Action::Cancel);
+    assert!(!s.console.borrow().is_running());
+    assert!(s.pattern_run.is_none());
+    assert!(s.console.borrow().shell.page_rows.is_some());
+    assert!(s.console.borrow().measured.is_none());
+    Ok(())
+}

@@ -1,15 +1,39 @@
-//! Measured runs from the design card: an access pattern, or a step of the design's tour. Both
-//! run whole on the design's tables (wherever the gallery loaded them), show their outputs in
-//! the console as one entry, and keep their numbers for the card.
+//! Measured runs from the design card: an access pattern, or a step of the design's tour. Each
+//! runs as a console entry on the console's runner (in steps, so a long one never freezes the
+//! page), on the design's tables wherever the gallery loaded them, its reads measured whole
+//! (no paging); when it ends, its numbers go to the card.
 
 use std::rc::Rc;
 
 use super::{Effects, Session};
-use crate::designs::loads::{pattern_as, run_pattern_as};
+use crate::console::MeasuredReads;
+use crate::designs::lesson::Probe;
+use crate::designs::loads::pattern_as;
 use crate::designs::tour::{tour, Step};
-use crate::designs::PatternRun;
+use crate::designs::{Claim, PatternRun};
 use crate::dialect::Dialect;
-use crate::shell::Shell;
+
+/// A measured run on the runner, waiting for its entry to end.
+pub struct Measuring {
+    /// "the access pattern “…”", for the error note.
+    what: String,
+    target: Target,
+    /// The engine before the run.
+    probe: Probe,
+    actions: u64,
+    claims: Vec<Claim>,
+    /// The console's paging, put back when the run ends.
+    page_rows: Option<usize>,
+}
+
+/// Where a run's numbers go.
+#[derive(Clone, Copy)]
+enum Target {
+    /// Design, pattern index.
+    Pattern(&'static str, usize),
+    /// Design, tour step index.
+    Tour(&'static str, usize),
+}
 
 impl Session {
     /// Runs and measures access pattern `index` of the design on show.
@@ -26,11 +50,16 @@ impl Session {
         let placement = self.placement(&design);
         let command =
             pattern_as(&design, index, &placement).unwrap_or_else(|_| pattern.command.clone());
-        let what = format!("the access pattern “{}”", pattern.name);
-        let run = self.measured(&command, &what, fx, |shell| {
-            run_pattern_as(&design, shell, index, &placement)
-        });
-        self.pattern_run = run.map(|r| (design.id, index, r));
+        let run = Run {
+            command: &command,
+            tables: &placement.tables(),
+            what: format!("the access pattern “{}”", pattern.name),
+            actions: pattern.actions,
+            claims: pattern.claims.clone(),
+            target: Target::Pattern(design.id, index),
+        };
+        self.pattern_run = None;
+        self.start_measured(run, fx);
     }
 
     /// Runs and measures step `index` of the tour of the design on show, and asks for the
@@ -58,46 +87,99 @@ impl Session {
                 return;
             }
         };
-        let tables = placement.tables();
-        let run = self.measured(&step.command, &what, fx, |shell| step.run(shell, &tables));
-        self.tour_run = run.map(|r| (design.id, index, r));
-        // The card's numbers are the step's now, not an earlier pattern's.
+        // The card's numbers are the step's now, not an earlier pattern's or step's.
         self.pattern_run = None;
+        self.tour_run = None;
         self.view_request = (step.view.tab(), self.view_request.1 + 1);
+        let run = Run {
+            command: &step.command,
+            tables: &placement.tables(),
+            what,
+            actions: step.actions,
+            claims: step.claims.clone(),
+            target: Target::Tour(design.id, index),
+        };
+        self.start_measured(run, fx);
     }
 
-    /// Runs `command` whole with `run` (its reads measured whole: no paging), shows its
-    /// outputs as one console entry, or `what` failed as a note.
-    fn measured(
-        &mut self,
-        command: &str,
-        what: &str,
-        fx: &mut Effects,
-        run: impl FnOnce(&mut Shell) -> Result<PatternRun, String>,
-    ) -> Option<Rc<PatternRun>> {
-        let result = {
+    /// Starts a measured run as a console entry and runs its first step.
+    fn start_measured(&mut self, run: Run<'_>, fx: &mut Effects) {
+        {
             let mut console = self.console.borrow_mut();
-            let page = console.shell.page_rows.take();
-            let result = run(&mut console.shell);
-            console.shell.page_rows = page;
-            result
-        };
-        let ran = match result {
-            Ok(mut run) => {
-                let outcomes = std::mem::take(&mut run.outcomes);
-                self.console.borrow_mut().record(command, outcomes);
-                Some(Rc::new(run))
-            }
-            Err(e) => {
-                // The table was changed by hand so that a command of it fails.
-                self.console
-                    .borrow_mut()
-                    .note(&format!("ERROR: {what} failed: {e}"), true);
-                None
-            }
-        };
+            let probe = Probe::take(&console.shell.engine, run.tables);
+            let page_rows = console.shell.page_rows.take();
+            console.measured = Some(MeasuredReads::default());
+            console.start_in(run.command, Dialect::HBase);
+            let perf = self.clocks.perf_ms.clone();
+            console.step(&mut || perf(), super::STEP_MS);
+            *self.measuring.borrow_mut() = Some(Measuring {
+                what: run.what,
+                target: run.target,
+                probe,
+                actions: run.actions,
+                claims: run.claims,
+                page_rows,
+            });
+        }
         self.save_history(fx);
-        self.after_run(Some((command, Dialect::HBase)), fx);
-        ran
+        self.after_run(Some((run.command, Dialect::HBase)), fx);
+        self.finish_measured();
     }
+
+    /// When the measured entry has ended: its numbers to the card, or why it failed to the
+    /// console; the console pages again.
+    pub(super) fn finish_measured(&mut self) {
+        if self.console.borrow().is_running() {
+            return;
+        }
+        let Some(m) = self.measuring.borrow_mut().take() else {
+            return;
+        };
+        let ran = {
+            let mut console = self.console.borrow_mut();
+            console.shell.page_rows = m.page_rows;
+            let reads = console.measured.take().unwrap_or_default();
+            match reads.failed {
+                // The table was changed by hand so that a command of it fails.
+                Some(e) => {
+                    console.note(&format!("ERROR: {} failed: {e}", m.what), true);
+                    None
+                }
+                None => {
+                    let measures = m
+                        .probe
+                        .measure(&console.shell.engine, &reads.reads, m.actions);
+                    let checks = m.claims.iter().map(|c| (*c, c.holds(&measures))).collect();
+                    Some(Rc::new(PatternRun {
+                        measures,
+                        checks,
+                        outcomes: Vec::new(),
+                    }))
+                }
+            }
+        };
+        match m.target {
+            Target::Pattern(id, index) => self.pattern_run = ran.map(|r| (id, index, r)),
+            Target::Tour(id, index) => self.tour_run = ran.map(|r| (id, index, r)),
+        }
+    }
+
+    /// A measured run cancelled or reset: no numbers, and the console pages again.
+    pub(super) fn abandon_measured(&mut self) {
+        if let Some(m) = self.measuring.borrow_mut().take() {
+            let mut console = self.console.borrow_mut();
+            console.shell.page_rows = m.page_rows;
+            console.measured = None;
+        }
+    }
+}
+
+/// What a measured run needs.
+struct Run<'a> {
+    command: &'a str,
+    tables: &'a [&'a str],
+    what: String,
+    actions: u64,
+    claims: Vec<Claim>,
+    target: Target,
 }
