@@ -249,19 +249,7 @@ fn a_link_changes_nothing_until_run_and_runs_each_entry_in_its_dialect() -> Test
 
 #[test]
 fn a_slow_link_runs_its_entries_one_after_another_on_the_runner() -> TestResult {
-    // A timer that moves 100 ms a read: every step runs one look of the runner's (32
-    // statements), as a slow page would.
-    thread_local!(static T: Cell<f64> = const { Cell::new(0.0) });
-    let clocks = Clocks {
-        perf_ms: Rc::new(|| {
-            T.with(|t| {
-                t.set(t.get() + 100.0);
-                t.get()
-            })
-        }),
-        ..Clocks::fixed(1_700_000_000_000)
-    };
-    let mut s = Session::new(clocks, Saved::default());
+    let mut s = slow();
     let puts: Vec<String> = (0..100)
         .map(|i| format!("put 'a', 'r{i:03}', 'f:q', '{i}'"))
         .collect();
@@ -282,7 +270,7 @@ fn a_slow_link_runs_its_entries_one_after_another_on_the_runner() -> TestResult 
     assert_eq!(s.backlog.len(), 1);
     let mut steps = 0;
     while s.console.borrow().is_running() {
-        let perf = Rc::new(|| T.with(|t| t.get()));
+        let perf = Rc::new(|| SLOW.with(|t| t.get()));
         s.console.borrow_mut().step(&mut || perf(), STEP_MS);
         s.apply(Action::Ran);
         steps += 1;
@@ -420,10 +408,11 @@ fn an_import_over_a_table_of_yours_asks_and_runs_through_the_console() -> TestRe
     Ok(())
 }
 
+thread_local!(static SLOW: Cell<f64> = const { Cell::new(0.0) });
+
 /// A session whose timer moves 100 ms a read, so that every step of the runner runs one look
 /// (32 statements), as on a slow page.
 fn slow() -> Session {
-    thread_local!(static SLOW: Cell<f64> = const { Cell::new(0.0) });
     Session::new(
         Clocks {
             perf_ms: Rc::new(|| {
