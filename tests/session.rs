@@ -491,3 +491,59 @@ fn a_cancelled_pattern_leaves_no_numbers_and_the_console_pages_again() -> TestRe
     assert!(s.console.borrow().measured.is_none());
     Ok(())
 }
+
+/// A newcomer's first minutes, end to end: the quick start, a gallery design and one of its
+/// patterns, a cbt line; then the session shared as a link and opened in a fresh session,
+/// where Run brings the same tables and rows.
+#[test]
+fn a_newcomers_session_travels_by_link_to_a_fresh_one() -> TestResult {
+    let mut a = fresh();
+    a.apply(Action::QuickStart);
+    a.apply(Action::OpenDesign("schema.reversed-domain"));
+    a.apply(Action::RunPattern(0));
+    a.apply(Action::SetDialect(Dialect::Cbt));
+    a.apply(Action::Submit(
+        "createtable notes families=n\nset notes r1 n:text=hello@1000".into(),
+    ));
+    let shared = Shared {
+        design: a.selected_design.map(str::to_string),
+        entries: a.console.borrow().history_lines(),
+        workload: None,
+    };
+    assert_eq!(
+        shared.entries.iter().map(|e| e.dialect).collect::<Vec<_>>(),
+        [vec![Dialect::HBase; 7], vec![Dialect::Cbt]].concat()
+    );
+    let link = rowkey::share::encode(&shared)?;
+    let opened = rowkey::share::decode(&link)?;
+    assert_eq!(opened, shared);
+
+    let mut b = fresh();
+    b.apply(Action::LinkOpened(Ok(opened)));
+    assert_eq!(
+        b.console.borrow().shell.engine.tables().count(),
+        0,
+        "nothing before Run"
+    );
+    b.apply(Action::RunLink(true));
+    let tables = |s: &Session| -> Vec<String> {
+        s.console
+            .borrow()
+            .shell
+            .engine
+            .tables()
+            .map(|t| t.descriptor.name.clone())
+            .collect()
+    };
+    assert_eq!(tables(&b), tables(&a));
+    for t in ["users", "sg_domain", "sg_domain_plain"] {
+        assert_eq!(rows(&b, t), rows(&a, t), "{t}");
+    }
+    assert_eq!(rows(&b, "users"), "2 row(s)");
+    assert_eq!(b.selected_design, Some("schema.reversed-domain"));
+    // The cbt line ran as cbt: its cell is there at its microsecond timestamp.
+    b.apply(Action::SetDialect(Dialect::Cbt));
+    b.apply(Action::Submit("lookup notes r1".into()));
+    assert!(last_entry(&b).contains("\"hello\""), "{}", last_entry(&b));
+    Ok(())
+}
