@@ -162,7 +162,7 @@ const WORKLOAD = {
     operations: [{ kind: 'put_new', rate: { per_sec: 10 } }] }],
 };
 
-test('a link carries a workload and lines of both dialects; its workload waits for Run, a broken one names its path', async () => {
+test('a link carries a workload and lines of both dialects; its workload waits for Run, is shared on when ticked, and a broken one names its path', async () => {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1200 } });
   const link = linkTo({
     entries: [{ dialect: 'cbt', text: 'createtable linked_bt families=f' }, { dialect: 'hbase', text: 'list' }],
@@ -195,6 +195,26 @@ test('a link carries a workload and lines of both dialects; its workload waits f
   assert.match(await runCommand(page, 'list'), /linked_bt/);
   await page.waitForFunction(() => document.querySelector('textarea.sim-json')?.value.includes('"seed": 4242'));
   assert.equal(await page.locator('#view-tab-5').getAttribute('aria-selected'), 'true');
+
+  // Shared on: the share dialog offers the Simulate view's workload, and the link then holds it.
+  await page.locator('button.share-open').click();
+  const share = page.locator('[data-testid=share-dialog]');
+  await share.waitFor();
+  assert.doesNotMatch(await share.innerText(), /the Simulate view's workload\./);
+  await page.locator('[data-testid=share-workload]').check();
+  assert.match(await share.innerText(), /and the Simulate view's workload/);
+  const onward = await page.locator('#share-link').inputValue();
+  assert.match(onward, /#s=2\.[A-Za-z0-9_-]+$/);
+  await page.keyboard.press('Escape');
+  await share.waitFor({ state: 'detached' });
+  const other = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const third = await openApp(other, onward);
+  const otherDialog = third.page.locator('[data-testid=link-dialog]');
+  await otherDialog.waitFor();
+  assert.match(await otherDialog.innerText(), /a workload for the simulator \(1 table, 2 hours of simulated time\)/);
+  assert.match(await otherDialog.innerText(), /cbt> createtable linked_bt families=f/);
+  assert.deepEqual(third.errors, []);
+  await other.close();
 
   // A workload with an unknown field: the link cannot be opened, and the dialog names the path.
   const broken = structuredClone(WORKLOAD);
