@@ -66,6 +66,17 @@ pub struct Console {
     /// Save tickets handed out; a ticket covers the changes taken with it.
     tickets: u64,
     pub last_trace: Option<ReadTrace>,
+    /// While set, what the running entry's statements read and the first of them that failed
+    /// (a gallery pattern or tour step measured on the runner).
+    pub measured: Option<MeasuredReads>,
+}
+
+/// What a measured entry's statements read, each with its table, and the first that failed.
+#[derive(Clone, Debug, Default)]
+pub struct MeasuredReads {
+    pub reads: Vec<(String, crate::engine::OpStats)>,
+    /// `input: message` of the first statement that failed.
+    pub failed: Option<String>,
 }
 
 impl Console {
@@ -91,6 +102,7 @@ impl Console {
             data_version: 0,
             tickets: 0,
             last_trace: None,
+            measured: None,
         }
     }
 

@@ -14,6 +14,7 @@ pub mod import;
 pub mod keyvis;
 pub mod kit;
 pub mod persist;
+pub mod session;
 pub mod share;
 pub mod shell;
 pub mod simulate;

@@ -1,13 +1,33 @@
-//! Share by URL: the design on show and the console's commands, in the link's fragment (which
-//! never reaches a server) as `#s=1.<base64url of zlib-deflated JSON>`. The `1` is the format
-//! version; zlib's checksum tells a damaged link from a good one. A link longer than
-//! [`MAX_FRAGMENT`] is refused: the session then goes by file export instead.
+//! Share by URL: the design on show, the console's lines (each with the dialect it was typed
+//! in) and a simulation's workload, in the link's fragment (which never reaches a server) as
+//! `#s=2.<base64url of zlib-deflated JSON>`. The number is the format version; zlib's checksum
+//! tells a damaged link from a good one. A link longer than [`MAX_FRAGMENT`] is refused: the
+//! session then goes by file export instead.
+//!
+//! Format 2 (written and read):
+//!
+//! ```json
+//! {"design": "csdn.blog",
+//!  "entries": [{"dialect": "hbase", "text": "scan 'users'"}, {"dialect": "cbt", "text": "ls"}],
+//!  "workload": { ... a workload document, `crate::simulate::workload` ... }}
+//! ```
+//!
+//! Format 1 (read only): `{"design": ..., "commands": ["scan 'users'"]}`, every command the HBase
+//! shell's. Opening a link never runs or saves anything by itself: [`decode`] only reads, and
+//! what it holds waits for the person's answer.
 
 use crate::kit::base64::{self, Alphabet};
 use serde::{Deserialize, Serialize};
 
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+use crate::analysis::{existing_changed, Access, Analyzer};
+use crate::dialect::{Dialect, HistoryLine};
+use crate::simulate::{SimulateError, Workload};
+
+/// The format version this build writes.
+pub const VERSION: u32 = 2;
+
+/// The oldest format version this build still reads.
+pub const OLDEST_READ: u32 = 1;
 
 /// The longest fragment a link carries, in bytes: long links are cut by chat programs, mail
 /// clients and some servers' logs.
@@ -18,18 +38,60 @@ pub const MAX_FRAGMENT: usize = 32 * 1024;
 const MAX_INFLATED: usize = 8 * 1024 * 1024;
 
 /// What a link carries.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shared {
     /// The gallery design on show, by id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub design: Option<String>,
-    /// The commands, each as it was submitted, oldest first.
+    /// The console's lines, each as it was submitted and in its dialect, oldest first.
+    pub entries: Vec<HistoryLine>,
+    /// A workload for the simulator, checked when the link was read.
+    pub workload: Option<Workload>,
+}
+
+impl Shared {
+    /// A link of HBase shell commands only (what format 1 held).
+    pub fn hbase(design: Option<String>, commands: &[String]) -> Shared {
+        Shared {
+            design,
+            entries: commands.iter().cloned().map(HistoryLine::hbase).collect(),
+            workload: None,
+        }
+    }
+
+    /// The entries' texts in one dialect, in order.
+    pub fn texts(&self, dialect: Dialect) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter(|e| e.dialect == dialect)
+            .map(|e| e.text.clone())
+            .collect()
+    }
+}
+
+/// Format 2 as it is written: the workload as plain JSON, read and checked separately so that
+/// its errors name the path inside the workload document.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wire {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    design: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    entries: Vec<HistoryLine>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    workload: Option<serde_json::Value>,
+}
+
+/// Format 1: the design and HBase shell commands.
+#[derive(Deserialize)]
+struct WireV1 {
     #[serde(default)]
-    pub commands: Vec<String>,
+    design: Option<String>,
+    #[serde(default)]
+    commands: Vec<String>,
 }
 
 /// Why a session could not become a link, or a link a session.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ShareError {
     /// The session's link would pass [`MAX_FRAGMENT`].
     #[error("the link would be {bytes} bytes long, more than the {max} a link can safely carry")]
@@ -38,16 +100,30 @@ pub enum ShareError {
     #[error("the address holds no shared session (it does not start with #s=)")]
     NotALink,
     /// A link of a format this build does not know.
-    #[error("the link is of format {0}, which this version of Rowkey cannot read (it reads format {VERSION})")]
+    #[error("the link is of format {0}, which this version of Rowkey cannot read (it reads formats {OLDEST_READ} to {VERSION})")]
     Version(String),
     /// The link was cut or changed on its way.
     #[error("the link is damaged ({0}); it was probably cut short when it was copied")]
     Damaged(&'static str),
+    /// The link reads, but the workload it carries is not a valid one: the error names the
+    /// JSON path inside the workload (`$.tables[0].key[2].kind`).
+    #[error("the link's workload is not valid: {0}")]
+    Workload(SimulateError),
 }
 
 /// The fragment (without `#`) of a link to this session.
 pub fn encode(shared: &Shared) -> Result<String, ShareError> {
-    let json = serde_json::to_vec(shared)
+    let wire = Wire {
+        design: shared.design.clone(),
+        entries: shared.entries.clone(),
+        workload: shared
+            .workload
+            .as_ref()
+            .map(serde_json::to_value)
+            .transpose()
+            .map_err(|_| ShareError::Damaged("the workload could not be written"))?,
+    };
+    let json = serde_json::to_vec(&wire)
         .map_err(|_| ShareError::Damaged("the session could not be written"))?;
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
     let fragment = format!(
@@ -69,7 +145,8 @@ pub fn is_link(fragment: &str) -> bool {
     fragment.trim_start_matches('#').starts_with("s=")
 }
 
-/// The session a fragment carries (with or without the leading `#`).
+/// The session a fragment carries (with or without the leading `#`), of any format this build
+/// reads; a format-1 link's commands read as HBase shell lines.
 pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     let body = fragment
         .trim_start_matches('#')
@@ -84,24 +161,53 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     let (version, data) = body
         .split_once('.')
         .ok_or(ShareError::Damaged("it has no format version"))?;
-    if version != VERSION.to_string() {
-        if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(ShareError::Damaged("it has no format version"));
-        }
-        return Err(ShareError::Version(version.to_string()));
+    if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ShareError::Damaged("it has no format version"));
     }
+    let format = match version.parse::<u32>() {
+        Ok(v) if (OLDEST_READ..=VERSION).contains(&v) => v,
+        _ => return Err(ShareError::Version(version.to_string())),
+    };
     let packed = base64::decode(data.trim_end(), Alphabet::UrlNoPad)
         .map_err(|_| ShareError::Damaged("it holds characters, or a length, that no link has"))?;
     let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_INFLATED)
         .map_err(|_| ShareError::Damaged("its compressed contents do not check out"))?;
-    serde_json::from_slice(&json).map_err(|_| ShareError::Damaged("its contents are not a session"))
+    let not_a_session = |_| ShareError::Damaged("its contents are not a session");
+    if format == 1 {
+        let v1: WireV1 = serde_json::from_slice(&json).map_err(not_a_session)?;
+        return Ok(Shared::hbase(v1.design, &v1.commands));
+    }
+    let wire: Wire = serde_json::from_slice(&json).map_err(not_a_session)?;
+    let workload = wire
+        .workload
+        .map(|w| Workload::from_json(&w.to_string()))
+        .transpose()
+        .map_err(ShareError::Workload)?;
+    Ok(Shared {
+        design: wire.design,
+        entries: wire.entries,
+        workload,
+    })
 }
 
-/// The existing tables that a link's commands would change (`put`, `delete`, `drop`, `alter`,
-/// ... on a table that `exists` says is there, directly or through a table reference), in
-/// order of first mention: what opening the link must ask about. A table the commands create
-/// first is theirs and not listed.
-pub fn tables_changed(commands: &[String], exists: impl Fn(&str) -> bool) -> Vec<String> {
-    use crate::analysis::{analyze, existing_changed, Dialect};
-    existing_changed(&analyze(commands, Dialect::HBase), exists)
+/// What each entry does, in order, each read in its own dialect (HBase's table references
+/// carry from one HBase entry to the later ones).
+pub fn accesses(entries: &[HistoryLine]) -> Vec<Access> {
+    let mut hbase = Analyzer::new(Dialect::HBase);
+    let mut cbt = Analyzer::new(Dialect::Cbt);
+    entries
+        .iter()
+        .flat_map(|e| match e.dialect {
+            Dialect::HBase => hbase.script(&e.text),
+            Dialect::Cbt => cbt.script(&e.text),
+        })
+        .collect()
+}
+
+/// The existing tables that a link's entries would change (`put`, `delete`, `drop`, `alter`,
+/// cbt's `set`, `deleterow`, ... on a table that `exists` says is there, directly or through a
+/// table reference), in order of first mention: what opening the link must ask about. A table
+/// the entries create first is theirs and not listed.
+pub fn tables_changed(entries: &[HistoryLine], exists: impl Fn(&str) -> bool) -> Vec<String> {
+    existing_changed(&accesses(entries), exists)
 }

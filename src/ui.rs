@@ -1,9 +1,10 @@
 //! The browser app: a console over the shell, the tables in a side panel, and views of what
 //! HBase hides (regions, sorted row keys, versions, what a read touched). Components only
-//! dispatch actions; the state and its logic live in [`state`] and [`crate::console`].
+//! dispatch actions; the app's logic lives in [`crate::session`] (native and tested), which
+//! [`state`] calls, performing the effects it returns.
 
+mod address;
 mod app;
-mod arrivals;
 #[cfg(feature = "bench")]
 mod bench;
 mod clash_dialog;
@@ -37,6 +38,7 @@ mod simulate_view;
 mod state;
 mod status_bar;
 mod storage;
+mod storage_work;
 mod tour_view;
 mod versions_view;
 mod views_pane;

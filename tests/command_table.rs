@@ -183,3 +183,124 @@ fn every_filter_example_parses_runs_and_completes() -> TestResult {
     }
     Ok(())
 }
+
+/// Every command's count of arguments as hbase-shell defines its method
+/// (`hbase-shell/src/main/ruby/shell/commands/NAME.rb`, `def command(...)`): the minimum and
+/// the maximum (`None`: a `*args` rest). Rowkey's own commands (`clear`, `check_and_put`,
+/// `check_and_delete`, `mutate_row`, `generate`) follow the same rule for their parameters.
+const ARITIES: &[(&str, usize, Option<usize>)] = &[
+    ("help", 0, Some(1)),              // def command(command = nil)
+    ("table_help", 0, Some(0)),        // def command
+    ("show_filters", 0, Some(0)),      // def command
+    ("clear", 0, Some(0)),             // Rowkey's
+    ("alter", 1, None),                // def command(table, *args)
+    ("alter_async", 1, None),          // def command(table, *args)
+    ("alter_status", 1, Some(1)),      // def command(table)
+    ("create", 1, None),               // def command(table, *args)
+    ("describe", 1, Some(1)),          // def command(table)
+    ("desc", 1, Some(1)),              // describe's alias
+    ("disable", 1, Some(1)),           // def command(table)
+    ("drop", 1, Some(1)),              // def command(table)
+    ("enable", 1, Some(1)),            // def command(table)
+    ("exists", 1, Some(1)),            // def command(table)
+    ("get_table", 1, None),            // def command(table, *args)
+    ("is_disabled", 1, Some(1)),       // def command(table)
+    ("is_enabled", 1, Some(1)),        // def command(table)
+    ("list", 0, Some(1)),              // def command(regex = '.*')
+    ("append", 4, Some(5)),            // def command(table, row, column, value, args = {})
+    ("check_and_delete", 5, Some(6)),  // Rowkey's
+    ("check_and_put", 6, Some(7)),     // Rowkey's
+    ("count", 1, Some(2)),             // def command(table, params = {})
+    ("delete", 3, Some(5)), // def command(table, row, column, timestamp = LATEST, args = {})
+    ("deleteall", 2, Some(5)), // def command(table, row, column = nil, timestamp = LATEST, args = {})
+    ("get", 2, None),          // def command(table, row, *args)
+    ("get_counter", 3, Some(3)), // def command(table, row, column)
+    ("incr", 3, Some(5)),      // def command(table, row, column, value = nil, args = {})
+    ("mutate_row", 3, Some(3)), // Rowkey's
+    ("put", 4, Some(6)),       // def command(table, row, column, value, timestamp = nil, args = {})
+    ("scan", 1, Some(2)),      // def command(table, args = {})
+    ("truncate", 1, Some(1)),  // def command(table)
+    ("truncate_preserve", 1, Some(1)), // def command(table)
+    ("compact", 1, Some(3)),   // def command(table_or_region_name, family = nil, type = 'NORMAL')
+    ("flush", 1, Some(2)),     // def command(table_or_region_name, family = nil)
+    ("get_splits", 1, Some(1)), // def command(table)
+    ("list_regions", 1, Some(3)), // def command(table_name, options = nil, cols = nil)
+    ("locate_region", 2, Some(2)), // def command(table, row_key)
+    ("major_compact", 1, Some(3)), // def command(table_or_region_name, family = nil, type = 'NORMAL')
+    ("split", 1, Some(2)),         // def command(table_or_region_name, split_point = nil)
+    ("generate", 3, Some(4)),      // Rowkey's
+];
+
+/// A call with too few and with too many arguments fails before the command runs, with
+/// JRuby's `ArgumentError` wording (`wrong number of arguments (given 7, expected 4..6)`), the
+/// too many underlined from the first one past the maximum; the table holds each count once.
+#[test]
+fn every_commands_arity_is_in_the_table_and_fails_in_the_hbase_shells_words() -> TestResult {
+    let runnable: Vec<&str> = COMMANDS
+        .iter()
+        .filter(|c| c.group != Group::Cluster)
+        .map(|c| c.name)
+        .collect();
+    let listed: Vec<&str> = ARITIES.iter().map(|a| a.0).collect();
+    assert_eq!(listed.len(), runnable.len());
+    for name in &runnable {
+        assert!(listed.contains(name), "{name} has no arity listed here");
+    }
+    let expected = |min: usize, max: Option<usize>| match max {
+        Some(max) if max == min => max.to_string(),
+        Some(max) => format!("{min}..{max}"),
+        None => format!("{min}+"),
+    };
+    let mut checked = 0;
+    for &(name, min, max) in ARITIES {
+        let spec = rowkey::shell::commands::find(name).ok_or(name)?;
+        assert_eq!((spec.arity.min, spec.arity.max), (min, max), "{name}");
+        let mut calls: Vec<usize> = Vec::new();
+        if min > 0 {
+            calls.push(min - 1);
+        }
+        if let Some(max) = max {
+            calls.push(max + 1);
+        }
+        for given in calls {
+            let args: Vec<String> = (0..given).map(|i| format!("'a{i}'")).collect();
+            let line = if args.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name} {}", args.join(", "))
+            };
+            let mut sh = fresh();
+            let before = sh.engine.tables().count();
+            let error = sh
+                .run(&line)
+                .into_iter()
+                .find_map(|o| o.error)
+                .ok_or(format!("{line}: no error"))?;
+            assert_eq!(
+                error.message,
+                format!(
+                    "wrong number of arguments (given {given}, expected {})",
+                    expected(min, max)
+                ),
+                "{line}"
+            );
+            // Too many: the span starts at the first argument past the maximum.
+            if let Some(max) = max.filter(|m| given > *m) {
+                let from = line.find(&format!("'a{max}'")).ok_or("no extra")?;
+                assert_eq!(error.span, from..line.len(), "{line}");
+            }
+            assert_eq!(sh.engine.tables().count(), before, "{line} changed nothing");
+            checked += 1;
+        }
+    }
+    // 35 commands take at least one argument, 35 at most some number.
+    assert_eq!(checked, 70);
+    // `alter` with the table alone: admin.rb's own ArgumentError, after the table is found.
+    let out = fresh().run("alter 't1'");
+    let message = out.into_iter().find_map(|o| o.error).map(|e| e.message);
+    assert_eq!(
+        message.as_deref(),
+        Some("There should be at least one argument but the table name")
+    );
+    Ok(())
+}

@@ -111,22 +111,23 @@ fn a_link_writing_through_a_reference_names_the_table_and_waits() -> TestResult 
     let mut sh = persons_shell();
     let before = rows(&mut sh);
     assert_eq!(before, "1 row(s)");
-    let link = encode(&Shared {
-        design: None,
-        commands: lines(&["t = get_table 'users'", "t.deleteall 'u1'"]),
-    })?;
+    let link = encode(&Shared::hbase(
+        None,
+        &lines(&["t = get_table 'users'", "t.deleteall 'u1'"]),
+    ))?;
     let shared = decode(&link)?;
-    let asked = tables_changed(&shared.commands, |t| sh.engine.exists(t));
+    let asked = tables_changed(&shared.entries, |t| sh.engine.exists(t));
     assert_eq!(asked, vec!["users"]);
     // Two references to one table, and a write by the second: still one question.
     let two = lines(&[
         "a = get_table 'users'\nb = get_table 'users'\nb.put 'u9', 'info:n', 'x'\na.deleteall 'u1'",
     ]);
+    let two = Shared::hbase(None, &two).entries;
     assert_eq!(tables_changed(&two, |t| sh.engine.exists(t)), vec!["users"]);
     assert_eq!(rows(&mut sh), before, "nothing ran before the answer");
     // The person agrees: the commands run.
-    for c in &shared.commands {
-        sh.run(c);
+    for c in shared.texts(Dialect::HBase) {
+        sh.run(&c);
     }
     assert_eq!(rows(&mut sh), "0 row(s)");
     Ok(())

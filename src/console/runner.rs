@@ -242,6 +242,14 @@ impl Console {
             if outcome.trace.is_some() {
                 self.last_trace = outcome.trace.clone();
             }
+            if let Some(m) = &mut self.measured {
+                if let Some(t) = &outcome.trace {
+                    m.reads.push((t.table.clone(), t.stats.clone()));
+                }
+                if let (None, Some(e)) = (&m.failed, &outcome.error) {
+                    m.failed = Some(format!("{}: {}", outcome.input, e.message));
+                }
+            }
             let item = Item::from_outcome(outcome);
             let writes = !item.failed() && item.name.is_some_and(commands::writes);
             let follow = item.more.is_some() && item.name == Some("generate");
@@ -290,6 +298,11 @@ impl Console {
         item.more = outcome.more;
         if outcome.error.is_some() && item.error_span.is_none() {
             item.error_span = Some(0..0);
+        }
+        if let (Some(m), Some(err)) = (&mut self.measured, &outcome.error) {
+            if m.failed.is_none() {
+                m.failed = Some(format!("{}: {}", item.input, err.message));
+            }
         }
         let failed_now = (!was_failed && item.failed()).then_some(item.line);
         if item.name.is_some_and(commands::writes) {

@@ -1,7 +1,10 @@
 //! The one table of commands: name, dialect, group, whether it writes, the options its hash
-//! takes, what its positional arguments are (a table, a row, a column) and whether a table
-//! reference runs it. The dispatcher, the read-only check, `help`, completion, "did you mean",
-//! table references (`t.put`) and the script analysis ([`crate::analysis`]) all read it.
+//! takes, how many arguments it takes, what its positional arguments are (a table, a row, a
+//! column), whether a table reference runs it, and its help text. The dispatcher (which checks
+//! the count before any executor runs), the read-only check, `help`, completion, "did you
+//! mean", table references (`t.put`) and the script analysis ([`crate::analysis`]) all read it.
+
+use super::help;
 
 /// The command language a command belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +71,41 @@ impl Group {
     }
 }
 
+/// How many arguments a command takes, as its method in hbase-shell takes them: `put`'s
+/// `def command(table, row, column, value, timestamp = nil, args = {})` takes 4 to 6, `get`'s
+/// `def command(table, row, *args)` 2 or more. Another count fails as JRuby's `ArgumentError`
+/// says it: `wrong number of arguments (given 1, expected 4..6)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arity {
+    pub min: usize,
+    /// `None`: any number from `min` on.
+    pub max: Option<usize>,
+}
+
+impl Arity {
+    /// Whether `given` arguments will do.
+    pub fn allows(self, given: usize) -> bool {
+        given >= self.min && self.max.is_none_or(|max| given <= max)
+    }
+
+    /// What Ruby's message says was expected: `3`, `4..6` or `2+`.
+    pub fn expected(self) -> String {
+        match self.max {
+            Some(max) if max == self.min => max.to_string(),
+            Some(max) => format!("{}..{max}", self.min),
+            None => format!("{}+", self.min),
+        }
+    }
+
+    /// The error for `given` arguments, as the HBase shell prints it.
+    pub fn message(self, given: usize) -> String {
+        format!(
+            "wrong number of arguments (given {given}, expected {})",
+            self.expected()
+        )
+    }
+}
+
 /// One command of the shell.
 #[derive(Debug)]
 pub struct CommandSpec {
@@ -86,6 +124,10 @@ pub struct CommandSpec {
     /// Whether a table reference runs it (`t.put 'r', ...`), as hbase-shell's `table.rb` adds
     /// it to `Hbase::Table`.
     pub table_method: bool,
+    /// How many arguments it takes (the table's included): checked before it runs.
+    pub arity: Arity,
+    /// What `help 'name'` prints: what it does and examples, each of which runs.
+    pub help: &'static str,
 }
 
 impl CommandSpec {
@@ -108,6 +150,26 @@ impl CommandSpec {
 
     const fn method(mut self) -> CommandSpec {
         self.table_method = true;
+        self
+    }
+
+    /// Takes `min` to `max` arguments.
+    const fn takes(mut self, min: usize, max: usize) -> CommandSpec {
+        self.arity = Arity {
+            min,
+            max: Some(max),
+        };
+        self
+    }
+
+    /// Takes `min` arguments or more.
+    const fn takes_more(mut self, min: usize) -> CommandSpec {
+        self.arity = Arity { min, max: None };
+        self
+    }
+
+    const fn help(mut self, text: &'static str) -> CommandSpec {
+        self.help = text;
         self
     }
 }
@@ -220,6 +282,11 @@ const fn spec(
         dialect: Dialect::HBase,
         args: &[],
         table_method: false,
+        arity: Arity {
+            min: 0,
+            max: Some(0),
+        },
+        help: "",
     }
 }
 
@@ -234,6 +301,9 @@ const fn cluster(name: &'static str, note: &'static str) -> CommandSpec {
         dialect: Dialect::HBase,
         args: &[],
         table_method: false,
+        // Refused whatever its arguments, with the note.
+        arity: Arity { min: 0, max: None },
+        help: "",
     }
 }
 
@@ -256,78 +326,186 @@ const NO_RSGROUPS: &str = "HBase groups region servers into rsgroups; Rowkey has
 
 /// Every command, grouped as `help` lists them.
 pub static COMMANDS: &[CommandSpec] = &[
-    spec("help", Group::General, false, &[]),
-    spec("clear", Group::General, false, &[]),
-    spec("show_filters", Group::General, false, &[]),
-    spec("table_help", Group::General, false, &[]),
-    spec("alter", Group::Ddl, true, ALTER_OPTIONS).on(TABLE),
-    spec("alter_async", Group::Ddl, true, ALTER_OPTIONS).on(TABLE),
-    spec("alter_status", Group::Ddl, false, &[]).on(TABLE),
-    spec("create", Group::Ddl, true, CREATE_OPTIONS).on(&[Role::NewTable]),
-    spec("describe", Group::Ddl, false, &[]).on(TABLE).method(),
-    spec("desc", Group::Ddl, false, &[]).on(TABLE),
-    spec("disable", Group::Ddl, true, &[]).on(TABLE).method(),
-    spec("drop", Group::Ddl, true, &[]).on(TABLE).method(),
-    spec("enable", Group::Ddl, true, &[]).on(TABLE).method(),
-    spec("exists", Group::Ddl, false, &[]).on(TABLE),
-    spec("get_table", Group::Ddl, false, &[]).on(TABLE),
-    spec("is_disabled", Group::Ddl, false, &[]).on(TABLE),
-    spec("is_enabled", Group::Ddl, false, &[]).on(TABLE),
-    spec("list", Group::Ddl, false, &[]),
+    spec("help", Group::General, false, &[])
+        .takes(0, 1)
+        .help(help::HELP),
+    spec("clear", Group::General, false, &[])
+        .takes(0, 0)
+        .help(help::CLEAR),
+    spec("show_filters", Group::General, false, &[])
+        .takes(0, 0)
+        .help(help::SHOW_FILTERS),
+    spec("table_help", Group::General, false, &[])
+        .takes(0, 0)
+        .help(help::TABLE_HELP),
+    spec("alter", Group::Ddl, true, ALTER_OPTIONS)
+        .on(TABLE)
+        .takes_more(1)
+        .help(help::ALTER),
+    spec("alter_async", Group::Ddl, true, ALTER_OPTIONS)
+        .on(TABLE)
+        .takes_more(1)
+        .help(help::ALTER_ASYNC),
+    spec("alter_status", Group::Ddl, false, &[])
+        .on(TABLE)
+        .takes(1, 1)
+        .help(help::ALTER_STATUS),
+    spec("create", Group::Ddl, true, CREATE_OPTIONS)
+        .on(&[Role::NewTable])
+        .takes_more(1)
+        .help(help::CREATE),
+    spec("describe", Group::Ddl, false, &[])
+        .on(TABLE)
+        .method()
+        .takes(1, 1)
+        .help(help::DESCRIBE),
+    spec("desc", Group::Ddl, false, &[])
+        .on(TABLE)
+        .takes(1, 1)
+        .help(help::DESCRIBE),
+    spec("disable", Group::Ddl, true, &[])
+        .on(TABLE)
+        .method()
+        .takes(1, 1)
+        .help(help::DISABLE),
+    spec("drop", Group::Ddl, true, &[])
+        .on(TABLE)
+        .method()
+        .takes(1, 1)
+        .help(help::DROP),
+    spec("enable", Group::Ddl, true, &[])
+        .on(TABLE)
+        .method()
+        .takes(1, 1)
+        .help(help::ENABLE),
+    spec("exists", Group::Ddl, false, &[])
+        .on(TABLE)
+        .takes(1, 1)
+        .help(help::EXISTS),
+    spec("get_table", Group::Ddl, false, &[])
+        .on(TABLE)
+        .takes_more(1)
+        .help(help::GET_TABLE),
+    spec("is_disabled", Group::Ddl, false, &[])
+        .on(TABLE)
+        .takes(1, 1)
+        .help(help::IS_DISABLED),
+    spec("is_enabled", Group::Ddl, false, &[])
+        .on(TABLE)
+        .takes(1, 1)
+        .help(help::IS_ENABLED),
+    spec("list", Group::Ddl, false, &[])
+        .takes(0, 1)
+        .help(help::LIST),
     spec("append", Group::Dml, true, &[])
         .on(TABLE_ROW_COLUMN)
-        .method(),
-    spec("check_and_delete", Group::Dml, true, &["OP"]).on(TABLE_ROW_COLUMN),
-    spec("check_and_put", Group::Dml, true, &["OP"]).on(TABLE_ROW_COLUMN),
+        .method()
+        .takes(4, 5)
+        .help(help::APPEND),
+    spec("check_and_delete", Group::Dml, true, &["OP"])
+        .on(TABLE_ROW_COLUMN)
+        .takes(5, 6)
+        .help(help::CHECK_AND_DELETE),
+    spec("check_and_put", Group::Dml, true, &["OP"])
+        .on(TABLE_ROW_COLUMN)
+        .takes(6, 7)
+        .help(help::CHECK_AND_PUT),
     spec("count", Group::Dml, false, &["INTERVAL", "CACHE"])
         .on(TABLE)
-        .method(),
+        .method()
+        .takes(1, 2)
+        .help(help::COUNT),
     spec("delete", Group::Dml, true, &[])
         .on(TABLE_ROW_COLUMN)
-        .method(),
+        .method()
+        .takes(3, 5)
+        .help(help::DELETE),
     spec("deleteall", Group::Dml, true, &["ROWPREFIXFILTER"])
         .on(TABLE_ROW_COLUMN)
-        .method(),
+        .method()
+        .takes(2, 5)
+        .help(help::DELETEALL),
     spec("get", Group::Dml, false, GET_OPTIONS)
         .on(TABLE_ROW_COLUMN)
-        .method(),
+        .method()
+        .takes_more(2)
+        .help(help::GET),
     spec("get_counter", Group::Dml, false, &[])
         .on(TABLE_ROW_COLUMN)
-        .method(),
+        .method()
+        .takes(3, 3)
+        .help(help::GET_COUNTER),
     spec("incr", Group::Dml, true, &[])
         .on(TABLE_ROW_COLUMN)
-        .method(),
-    spec("mutate_row", Group::Dml, true, &[]).on(TABLE_ROW),
+        .method()
+        .takes(3, 5)
+        .help(help::INCR),
+    spec("mutate_row", Group::Dml, true, &[])
+        .on(TABLE_ROW)
+        .takes(3, 3)
+        .help(help::MUTATE_ROW),
     spec("put", Group::Dml, true, &["TTL"])
         .on(TABLE_ROW_COLUMN)
-        .method(),
+        .method()
+        .takes(4, 6)
+        .help(help::PUT),
     spec("scan", Group::Dml, false, SCAN_OPTIONS)
         .on(TABLE)
-        .method(),
-    spec("truncate", Group::Dml, true, &[]).on(TABLE),
-    spec("truncate_preserve", Group::Dml, true, &[]).on(TABLE),
-    spec("compact", Group::Tools, true, &[]).on(TABLE),
-    spec("flush", Group::Tools, true, &[]).on(TABLE).method(),
+        .method()
+        .takes(1, 2)
+        .help(help::SCAN),
+    spec("truncate", Group::Dml, true, &[])
+        .on(TABLE)
+        .takes(1, 1)
+        .help(help::TRUNCATE),
+    spec("truncate_preserve", Group::Dml, true, &[])
+        .on(TABLE)
+        .takes(1, 1)
+        .help(help::TRUNCATE_PRESERVE),
+    spec("compact", Group::Tools, true, &[])
+        .on(TABLE)
+        .takes(1, 3)
+        .help(help::COMPACT),
+    spec("flush", Group::Tools, true, &[])
+        .on(TABLE)
+        .method()
+        .takes(1, 2)
+        .help(help::FLUSH),
     spec("get_splits", Group::Tools, false, &[])
         .on(TABLE)
-        .method(),
+        .method()
+        .takes(1, 1)
+        .help(help::GET_SPLITS),
     spec(
         "list_regions",
         Group::Tools,
         false,
         &["SERVER_NAME", "LOCALITY_THRESHOLD"],
     )
-    .on(TABLE),
-    spec("locate_region", Group::Tools, false, &[]).on(TABLE_ROW),
-    spec("major_compact", Group::Tools, true, &[]).on(TABLE),
-    spec("split", Group::Tools, true, &[]).on(TABLE),
+    .on(TABLE)
+    .takes(1, 3)
+    .help(help::LIST_REGIONS),
+    spec("locate_region", Group::Tools, false, &[])
+        .on(TABLE_ROW)
+        .takes(2, 2)
+        .help(help::LOCATE_REGION),
+    spec("major_compact", Group::Tools, true, &[])
+        .on(TABLE)
+        .takes(1, 3)
+        .help(help::MAJOR_COMPACT),
+    spec("split", Group::Tools, true, &[])
+        .on(TABLE)
+        .takes(1, 2)
+        .help(help::SPLIT),
     spec(
         "generate",
         Group::Rowkey,
         true,
         &["COLUMNS", "VALUE_SIZE", "START", "STEP", "ORDER"],
     )
-    .on(TABLE),
+    .on(TABLE)
+    .takes(3, 4)
+    .help(help::GENERATE),
     cluster(
         "status",
         "HBase's status reports masters, region servers and their load; Rowkey \

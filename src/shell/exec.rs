@@ -209,12 +209,16 @@ fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
     }
 }
 
-/// Finds the command in the table and hands it to its group's executor.
+/// Finds the command in the table, checks its count of arguments, and hands it to its
+/// group's executor.
 fn dispatch(ctx: &mut Ctx<'_>, cmd: &Command) -> Res<Reply> {
     let Some(spec) = commands::find(&cmd.name) else {
         return fail(undefined(cmd), cmd.name_span.clone());
     };
     let args = Args { cmd };
+    if spec.group != Group::Cluster {
+        args.check_arity(spec.arity)?;
+    }
     match spec.group {
         Group::General => general::run(&args),
         Group::Ddl => ddl::run(ctx, &args),

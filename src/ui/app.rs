@@ -7,10 +7,12 @@ use yew::prelude::*;
 use super::console_view::ConsoleView;
 use super::design_view::DesignView;
 use super::sidebar::Sidebar;
-use super::state::{Action, AppHandle, AppState, SaveStatus, StatusHandle, STEP_MS};
+use super::state::{AppHandle, AppState, SaveStatus, StatusHandle, STEP_MS};
 use super::status_bar::StatusBar;
-use super::storage::{self, Mode};
+use super::storage::Mode;
+use super::storage_work;
 use super::views_pane::ViewsPane;
+use crate::session::Action;
 
 /// How often a running batch shows its progress, in milliseconds.
 const SHOW_EVERY_MS: f64 = 100.0;
@@ -48,7 +50,7 @@ async fn run_batch(app: AppHandle) {
         let now = super::perf_ms();
         if ended || now - shown_at >= SHOW_EVERY_MS {
             shown_at = now;
-            app.dispatch(Action::Ran);
+            app.dispatch(Action::Ran.into());
         }
     }
     app.runner.set(false);
@@ -63,8 +65,8 @@ pub fn App(props: &AppProps) -> Html {
         let status = status.clone();
         let database = props.database.to_string();
         use_effect_with((), move |_| {
-            app.prefs.apply_theme();
-            wasm_bindgen_futures::spawn_local(storage::start(app, status, database))
+            super::prefs::apply_theme(app.prefs.theme);
+            wasm_bindgen_futures::spawn_local(storage_work::start(app, status, database))
         });
     }
     {
@@ -80,7 +82,7 @@ pub fn App(props: &AppProps) -> Html {
                 start
             };
             if start {
-                wasm_bindgen_futures::spawn_local(storage::drain(app.clone(), status));
+                wasm_bindgen_futures::spawn_local(storage_work::drain(app.clone(), status));
             }
             if app.console.borrow().is_running() && !app.runner.replace(true) {
                 wasm_bindgen_futures::spawn_local(run_batch(app));

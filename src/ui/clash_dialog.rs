@@ -4,11 +4,12 @@
 
 use yew::prelude::*;
 
-use super::arrivals::{Choice, Incoming};
 use super::modal::Modal;
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::designs::find;
 use crate::kit::text::count_of;
+use crate::session::Action;
+use crate::session::{Choice, Incoming};
 
 #[component]
 pub fn ClashDialog() -> Html {
@@ -44,11 +45,11 @@ pub fn ClashDialog() -> Html {
     };
     let choose = |c: Choice| {
         let app = app.clone();
-        Callback::from(move |_: MouseEvent| app.dispatch(Action::Resolve(c)))
+        Callback::from(move |_: MouseEvent| app.dispatch(Action::Resolve(c).into()))
     };
     let on_cancel = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::Resolve(Choice::Cancel)))
+        Callback::from(move |_| app.dispatch(Action::Resolve(Choice::Cancel).into()))
     };
     let taken = &pending.clash.taken;
     let sizes: Html = {

@@ -9,10 +9,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::minimap::{Minimap, MinimapData};
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::designs::compare::{find, Pair, Side, SideRun};
 use crate::designs::lesson::number;
 use crate::engine::Engine;
+use crate::session::Action;
 use crate::shell::Shell;
 
 /// One side's run and the map of its table afterwards.
@@ -145,7 +146,7 @@ pub fn CompareView() -> Html {
     };
     let close = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::CloseCompare))
+        Callback::from(move |_| app.dispatch(Action::CloseCompare.into()))
     };
     let run = {
         let outcome = outcome.clone();

@@ -6,8 +6,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::designs::delete_models::{Side, StepRun, BIGTABLE, HBASE, ID, TITLE};
+use crate::session::Action;
 
 /// The step (0-based) where each side writes the cell again at the older time.
 const REWRITE: usize = 3;
@@ -87,7 +88,7 @@ pub fn DeleteModelsView() -> Html {
     let (Some(app), Some(runs)) = (app, (*runs).clone()) else {
         return html! {};
     };
-    let close = Callback::from(move |_| app.dispatch(Action::CloseCompare));
+    let close = Callback::from(move |_| app.dispatch(Action::CloseCompare.into()));
     let (h, b) = &*runs;
     html! {
         <section class="view compare-card delete-models" aria-label="Delete models">

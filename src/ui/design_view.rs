@@ -4,9 +4,10 @@
 
 use yew::prelude::*;
 
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::designs::lesson::number;
 use crate::designs::{PatternRun, Size};
+use crate::session::Action;
 
 /// The numbers of a pattern run: what the engine counted, then each claim ticked or crossed.
 fn figures(name: &str, run: &PatternRun) -> Html {
@@ -85,7 +86,7 @@ pub fn DesignView() -> Html {
     };
     let close = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::CloseDesign))
+        Callback::from(move |_| app.dispatch(Action::CloseDesign.into()))
     };
     // The tables where the gallery loaded them (under other names when the design's were taken).
     let placement = app.placement(&design);
@@ -96,7 +97,7 @@ pub fn DesignView() -> Html {
             let app = app.clone();
             let name = t.to_string();
             let selected = app.selected_table.as_deref() == Some(t);
-            let onclick = Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone())));
+            let onclick = Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone()).into()));
             html! { <button class={classes!("chip", "table-chip")} aria-pressed={selected.to_string()} {onclick}>{t.to_string()}</button> }
         })
         .collect();
@@ -122,7 +123,7 @@ pub fn DesignView() -> Html {
                 })
                 .unwrap_or(false);
             if sure {
-                app.dispatch(Action::ResetDesign);
+                app.dispatch(Action::ResetDesign.into());
             }
         });
         html! { <button class="action" {onclick} disabled={!can_run} data-testid="reset-design">{"Reset this design"}</button> }
@@ -142,7 +143,7 @@ pub fn DesignView() -> Html {
         .enumerate()
         .map(|(i, p)| {
             let app = app.clone();
-            let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i)));
+            let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i).into()));
             let command = placement.rewrite(&p.command).unwrap_or_else(|_| p.command.clone());
             html! {
                 <li>
@@ -158,7 +159,7 @@ pub fn DesignView() -> Html {
         .filter(|p| p.designs.contains(&design.id))
         .map(|p| {
             let app = app.clone();
-            let onclick = { let id = p.id; Callback::from(move |_| app.dispatch(Action::OpenCompare(id))) };
+            let onclick = { let id = p.id; Callback::from(move |_| app.dispatch(Action::OpenCompare(id).into())) };
             html! { <div class="design-compare">{"Compare side by side: "}<button class="link" {onclick}>{p.title}</button></div> }
         })
         .collect();
@@ -218,7 +219,7 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
                         })
                         .unwrap_or(false);
                 if sure {
-                    app.dispatch(Action::ResizeDesign(size));
+                    app.dispatch(Action::ResizeDesign(size).into());
                 }
             });
             html! {

@@ -1,35 +1,11 @@
 //! The console's dialect switch: HBase's shell or Bigtable's cbt, a pair of buttons beside the
-//! prompt (Alt+M in the input flips it), and what the page keeps for the dialect: the saved
-//! history with each line's dialect, and the zone cbt prints dates in.
+//! prompt (Alt+M in the input flips it).
 
 use yew::prelude::*;
 
-use super::prefs::{CbtZone, Prefs};
-use super::state::{use_app, Action};
-use crate::cbt::Zone;
-use crate::console::Console;
-use crate::dialect::{decode_history, Dialect, HistoryLine};
-
-/// The history saved under `key`, of any format (format 1's lines read as HBase's).
-pub fn saved_history(key: &str) -> Vec<HistoryLine> {
-    super::saved_json::<serde_json::Value>(key)
-        .map(|v| decode_history(&v))
-        .unwrap_or_default()
-}
-
-/// Points cbt's printer at the zone the preferences name: the browser's offset now, or UTC.
-pub fn set_zone(console: &mut Console, prefs: &Prefs) {
-    console.cbt.zone = match prefs.cbt_zone {
-        CbtZone::Utc => Zone::UTC,
-        CbtZone::Local => {
-            let minutes = super::prefs::utc_offset_minutes(super::now_ms() as i64);
-            Zone {
-                offset_seconds: i64::from(minutes) * 60,
-            }
-        }
-    };
-    console.cbt.timer = Box::new(super::perf_ms);
-}
+use super::state::use_app;
+use crate::dialect::Dialect;
+use crate::session::Action;
 
 /// What the switch's buttons say and mean.
 const CHOICES: [(Dialect, &str, &str); 2] = [
@@ -56,7 +32,7 @@ pub fn DialectSwitch() -> Html {
         .map(|(dialect, label, title)| {
             let app = app.clone();
             let d = *dialect;
-            let onclick = Callback::from(move |_: MouseEvent| app.dispatch(Action::SetDialect(d)));
+            let onclick = Callback::from(move |_: MouseEvent| app.dispatch(Action::SetDialect(d).into()));
             html! {
                 <button class={classes!("tool", (d == current).then_some("chosen"))} aria-pressed={(d == current).to_string()}
                     title={format!("{title} (Alt+M switches)")} {onclick}>{*label}</button>

@@ -7,10 +7,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, AppState};
+use super::state::AppState;
 use super::virtual_text::VirtualText;
 use crate::console::{Console, Entry, EntryKind, Item, RunState};
 use crate::kit::text::thousands;
+use crate::session::Action;
 
 /// Outputs longer than this many lines show in a virtualized box.
 const VIRTUAL_LINES: usize = 200;
@@ -171,11 +172,11 @@ fn more_bar(
     let number = entry.number;
     let next = {
         let d = dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::More(number, index, false)))
+        Callback::from(move |_| d.dispatch(Action::More(number, index, false).into()))
     };
     let all = {
         let d = dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::More(number, index, true)))
+        Callback::from(move |_| d.dispatch(Action::More(number, index, true).into()))
     };
     let page = thousands(crate::console::PAGE_ROWS as u64);
     html! {
@@ -204,7 +205,7 @@ fn generate_bar(
     };
     let cancel = {
         let d = dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::Cancel))
+        Callback::from(move |_| d.dispatch(Action::Cancel.into()))
     };
     html! {
         <div class="more-bar" role="status">
@@ -274,7 +275,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
     };
     let cancel = {
         let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::Cancel))
+        Callback::from(move |_| d.dispatch(Action::Cancel.into()))
     };
     let open = chosen.unwrap_or(entry.items.len() <= SHORT_BATCH);
     let toggle = {

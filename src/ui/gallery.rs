@@ -2,8 +2,9 @@
 
 use yew::prelude::*;
 
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::designs::shared;
+use crate::session::Action;
 
 const SOURCES: &[(&str, &str)] = &[
     ("000", "Three applications"),
@@ -37,7 +38,7 @@ pub fn Gallery() -> Html {
                 .map(|d| {
                     let app2 = app.clone();
                     let id = d.id;
-                    let onclick = Callback::from(move |_| app2.dispatch(Action::OpenDesign(id)));
+                    let onclick = Callback::from(move |_| app2.dispatch(Action::OpenDesign(id).into()));
                     let selected = app.selected_design == Some(d.id);
                     html! {
                         <li>
@@ -57,7 +58,7 @@ pub fn Gallery() -> Html {
         .iter()
         .map(|p| {
             let app2 = app.clone();
-            let onclick = { let id = p.id; Callback::from(move |_| app2.dispatch(Action::OpenCompare(id))) };
+            let onclick = { let id = p.id; Callback::from(move |_| app2.dispatch(Action::OpenCompare(id).into())) };
             let selected = app.selected_compare == Some(p.id);
             html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></li> }
         })
@@ -65,7 +66,7 @@ pub fn Gallery() -> Html {
     let delete_models = {
         use crate::designs::delete_models::{ID, TITLE};
         let app2 = app.clone();
-        let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(ID)));
+        let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(ID).into()));
         let selected = app.selected_compare == Some(ID);
         html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{TITLE}</button></li> }
     };

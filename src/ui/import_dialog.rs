@@ -9,9 +9,10 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::modal::Modal;
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::import::{parse, Format, ImportedTable};
 use crate::kit::text::count_of;
+use crate::session::Action;
 
 /// Reads the text: ISO timestamps in this browser's time zone, CSV cells at the current time.
 fn read(text: &str) -> Result<ImportedTable, String> {
@@ -146,7 +147,7 @@ pub fn ImportTable() -> Html {
             }
             if let Ok(t) = read(&text) {
                 close.emit(());
-                app.dispatch(Action::ImportTable(Rc::new(t), table_name.clone()));
+                app.dispatch(Action::ImportTable(Rc::new(t), table_name.clone()).into());
             }
         })
     };

@@ -8,9 +8,10 @@ use web_sys::{HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
 use super::dialect_switch::DialectSwitch;
-use super::state::{use_app, Action};
+use super::state::use_app;
 use super::storage::Mode;
 use crate::dialect::{lint_cbt, Dialect};
+use crate::session::Action;
 use crate::shell::{complete, highlight, is_incomplete, open_at_end};
 
 /// Inputs longer than this are not coloured (a big paste stays fast to edit).
@@ -72,7 +73,7 @@ fn submit(app: &super::state::AppHandle, el: &HtmlTextAreaElement, value: String
     if app.can_run() {
         el.set_value("");
     }
-    app.dispatch(Action::Submit(value));
+    app.dispatch(Action::Submit(value).into());
 }
 
 fn set_text(el: &HtmlTextAreaElement, text: &str, caret_bytes: usize) {
@@ -168,7 +169,7 @@ pub fn InputBox() -> Html {
                 _ if e.alt_key() && e.code() == "KeyM" => {
                     e.prevent_default();
                     let other = app.console.borrow().dialect.other();
-                    app.dispatch(Action::SetDialect(other));
+                    app.dispatch(Action::SetDialect(other).into());
                 }
                 // cbt reads one line at a time: Enter runs, and nothing completes.
                 "Enter" if cbt && !e.shift_key() => {
@@ -247,12 +248,12 @@ pub fn InputBox() -> Html {
                         el.selection_start().ok().flatten() != el.selection_end().ok().flatten();
                     if !selected {
                         e.prevent_default();
-                        app.dispatch(Action::Cancel);
+                        app.dispatch(Action::Cancel.into());
                     }
                 }
                 "l" | "L" if e.ctrl_key() => {
                     e.prevent_default();
-                    app.dispatch(Action::ClearScreen);
+                    app.dispatch(Action::ClearScreen.into());
                 }
                 "ArrowUp"
                     if !split_utf16(&value, el.selection_start().ok().flatten().unwrap_or(0))
@@ -260,7 +261,7 @@ pub fn InputBox() -> Html {
                         .contains('\n') =>
                 {
                     e.prevent_default();
-                    app.dispatch(Action::HistoryUp(value));
+                    app.dispatch(Action::HistoryUp(value).into());
                 }
                 "ArrowDown"
                     if !split_utf16(&value, el.selection_end().ok().flatten().unwrap_or(0))
@@ -268,7 +269,7 @@ pub fn InputBox() -> Html {
                         .contains('\n') =>
                 {
                     e.prevent_default();
-                    app.dispatch(Action::HistoryDown);
+                    app.dispatch(Action::HistoryDown.into());
                 }
                 _ => {}
             }
@@ -286,7 +287,7 @@ pub fn InputBox() -> Html {
     let cbt = dialect == Dialect::Cbt;
     let cancel = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::Cancel))
+        Callback::from(move |_| app.dispatch(Action::Cancel.into()))
     };
     let plain = cbt || draft.len() > HIGHLIGHT_LIMIT;
     // Why Enter would continue the entry rather than run it.

@@ -12,10 +12,11 @@ use yew::prelude::*;
 
 use super::figure_export::FigureExport;
 use super::minimap::{Minimap, MinimapData};
-use super::state::{use_app, Action};
+use super::state::use_app;
 use super::views_pane::use_shown;
 use crate::diagnose::key_time_in;
 use crate::kit::text::thousands as group;
+use crate::session::Action;
 use crate::shell::TimeFormat;
 
 /// Pixel height of one row of the list.
@@ -161,7 +162,7 @@ pub fn KeyspaceView() -> Html {
                         .and_then(|t| t.keys.get(at).map(|k| k.key.to_vec()));
                     drop(console);
                     if let Some(key) = key {
-                        app.dispatch(Action::SelectRow(Some(key)));
+                        app.dispatch(Action::SelectRow(Some(key)).into());
                     }
                     return;
                 }
@@ -306,7 +307,7 @@ pub fn KeyspaceView() -> Html {
                 let i = *i;
                 Callback::from(move |_| {
                     focus.set(i);
-                    app.dispatch(Action::SelectRow(Some(key.clone())));
+                    app.dispatch(Action::SelectRow(Some(key.clone())).into());
                 })
             };
             html! {

@@ -1,5 +1,6 @@
-//! A page opened with a share link (`#s=1....`): what the link holds (its design, its commands
-//! as text) and which of the person's tables its commands would change, then "Run in this
+//! A page opened with a share link (`#s=2....`): what the link holds (its design, its lines as
+//! text with the dialect of each, its workload) and which of the person's tables its lines
+//! would change, and that its workload would take the Simulate view's place, then "Run in this
 //! session" or "Cancel". A damaged link says so and points to the file export instead.
 
 use wasm_bindgen::closure::Closure;
@@ -7,34 +8,17 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::modal::Modal;
-use super::state::{use_app, Action, AppHandle};
+use super::state::{use_app, AppHandle};
 use crate::designs::find;
 use crate::kit::text::count_of;
+use crate::session::Action;
 use crate::share::{decode, is_link, tables_changed};
-
-/// Removes the link from the address, so that a reload does not offer it again.
-pub fn forget_fragment() {
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let loc = w.location();
-    let here = format!(
-        "{}{}",
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&here));
-    }
-}
 
 /// Reads the address's fragment when it is a share link.
 fn offer(app: &AppHandle) {
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
+    let hash = super::address::fragment();
     if is_link(&hash) {
-        app.dispatch(Action::LinkOpened(decode(&hash).map_err(|e| e.to_string())));
+        app.dispatch(Action::LinkOpened(decode(&hash).map_err(|e| e.to_string())).into());
     }
 }
 
@@ -76,11 +60,11 @@ pub fn LinkDialog() -> Html {
     }
     let answer = |run: bool| {
         let app = app.clone();
-        Callback::from(move |_: MouseEvent| app.dispatch(Action::RunLink(run)))
+        Callback::from(move |_: MouseEvent| app.dispatch(Action::RunLink(run).into()))
     };
     let on_cancel = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::RunLink(false)))
+        Callback::from(move |_| app.dispatch(Action::RunLink(false).into()))
     };
     let shared = match &*link {
         Ok(s) => s,
@@ -99,7 +83,7 @@ pub fn LinkDialog() -> Html {
     };
     let changed = {
         let console = app.console.borrow();
-        tables_changed(&shared.commands, |t| console.shell.engine.exists(t))
+        tables_changed(&shared.entries, |t| console.shell.engine.exists(t))
     };
     let design = shared.design.as_deref().and_then(find);
     let can_run = app.can_run();
@@ -107,8 +91,29 @@ pub fn LinkDialog() -> Html {
     if let Some(d) = &design {
         holds.push(format!("the design “{}”", d.title));
     }
-    holds.push(count_of(shared.commands.len() as u64, "command"));
-    let listing = shared.commands.join("\n");
+    holds.push(count_of(shared.entries.len() as u64, "command"));
+    if let Some(w) = &shared.workload {
+        holds.push(format!(
+            "a workload for the simulator ({}, {} of simulated time)",
+            count_of(w.tables.len() as u64, "table"),
+            super::sim_run::hours(w.duration_ms)
+        ));
+    }
+    // Each line as its dialect's prompt shows it: cbt lines after `cbt>`.
+    let listing = shared
+        .entries
+        .iter()
+        .map(|e| match e.dialect {
+            crate::dialect::Dialect::HBase => e.text.clone(),
+            crate::dialect::Dialect::Cbt => e
+                .text
+                .lines()
+                .map(|l| format!("cbt> {l}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     html! {
         <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
             <h2 id="link-title">{"A shared session"}</h2>
@@ -120,6 +125,9 @@ pub fn LinkDialog() -> Html {
                 <p class="hint">{"Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first."}</p>
             } else {
                 <p class="import-error" role="alert">{format!("Its commands change tables you have: {}. Run it only if that is what you want.", changed.join(", "))}</p>
+            }
+            if shared.workload.is_some() {
+                <p class="hint">{"Its workload takes the place of the one in the Simulate view (yours stays only if you export it first)."}</p>
             }
             if !can_run {
                 <p class="hint" role="status">{"Waiting for your saved tables to load…"}</p>

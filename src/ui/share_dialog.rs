@@ -1,6 +1,7 @@
-//! "Share a link": the design on show and the console's commands, compressed into the link's
-//! fragment ([`crate::share`]); copy it, or, when the session is too long for a link, export
-//! the tables as a file instead.
+//! "Share a link": the design on show, the console's lines (each with its dialect) and, when
+//! asked, the Simulate view's workload, compressed into the link's fragment
+//! ([`crate::share`]); copy it, or, when the session is too long for a link, export the tables
+//! as a file instead.
 
 use yew::prelude::*;
 
@@ -15,6 +16,7 @@ pub fn ShareLink() -> Html {
     let app = use_app();
     let open = use_state(|| false);
     let copied = use_state(|| false);
+    let with_workload = use_state(|| false);
     let Some(app) = app else {
         return html! {};
     };
@@ -35,17 +37,21 @@ pub fn ShareLink() -> Html {
     if !*open {
         return button;
     }
+    let include_workload = *with_workload;
+    let has_workload = super::state::saved_workload().is_some();
+    let toggle = {
+        let with_workload = with_workload.clone();
+        Callback::from(move |_: Event| with_workload.set(!*with_workload))
+    };
+    // Every line of the history, each with its dialect; and, when asked, the Simulate view's
+    // workload as last run.
+    let workload = include_workload
+        .then(super::state::saved_workload)
+        .flatten();
     let shared = Shared {
         design: app.selected_design.map(str::to_string),
-        // A link carries HBase shell lines only: cbt lines stay in this browser's history.
-        commands: app
-            .console
-            .borrow()
-            .history_lines()
-            .into_iter()
-            .filter(|l| l.dialect == crate::dialect::Dialect::HBase)
-            .map(|l| l.text)
-            .collect(),
+        entries: app.console.borrow().history_lines(),
+        workload,
     };
     let mut holds: Vec<String> = Vec::new();
     if let Some(d) = app.selected_design.and_then(find) {
@@ -53,8 +59,11 @@ pub fn ShareLink() -> Html {
     }
     holds.push(format!(
         "{} from the console's history",
-        count_of(shared.commands.len() as u64, "command")
+        count_of(shared.entries.len() as u64, "command")
     ));
+    if shared.workload.is_some() {
+        holds.push("the Simulate view's workload".to_string());
+    }
     let body = match encode(&shared) {
         Ok(fragment) => {
             let base = web_sys::window()
@@ -116,6 +125,12 @@ pub fn ShareLink() -> Html {
             {button}
             <Modal labelled_by="share-title" on_cancel={close} testid="share-dialog">
                 <h2 id="share-title">{"Share a link"}</h2>
+                if has_workload {
+                    <label class="share-workload">
+                        <input type="checkbox" checked={include_workload} onchange={toggle} data-testid="share-workload" />
+                        {" Include the Simulate view's workload (as last run)"}
+                    </label>
+                }
                 {body}
             </Modal>
         </>

@@ -2,8 +2,9 @@
 
 use yew::prelude::*;
 
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::kit::text::count_of;
+use crate::session::Action;
 
 #[component]
 pub fn Sidebar() -> Html {
@@ -20,7 +21,7 @@ pub fn Sidebar() -> Html {
             let onclick = {
                 let app = app.clone();
                 let name = name.clone();
-                Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone())))
+                Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone()).into()))
             };
             let cells: usize = t.regions.iter().flat_map(|r| r.stores.iter()).map(|s| s.cell_count()).sum();
             let families: Html = t
@@ -57,7 +58,7 @@ pub fn Sidebar() -> Html {
     let can_quick = engine.table("users").is_err();
     let quick = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::QuickStart))
+        Callback::from(move |_| app.dispatch(Action::QuickStart.into()))
     };
     html! {
         <nav class="sidebar" id="tables-pane" tabindex="-1" aria-label="Tables and gallery">

@@ -10,6 +10,7 @@ use super::prefs::{CbtZone, KeyDisplay, Prefs, Theme, Timestamps};
 use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
 use crate::persist::{export_json, export_kept_runs, export_script, import_json, import_script};
+use crate::session::Action as SessionAction;
 
 #[component]
 pub fn StatusBar() -> Html {
@@ -90,9 +91,9 @@ pub fn StatusBar() -> Html {
             };
             drop(console);
             if done.is_none() {
-                app.dispatch(Action::Note(
-                    "ERROR: the export could not be downloaded".into(),
-                ));
+                app.dispatch(
+                    SessionAction::Note("ERROR: the export could not be downloaded".into()).into(),
+                );
             }
         })
     };
@@ -127,9 +128,10 @@ pub fn StatusBar() -> Html {
                 {
                     Some(t) => t,
                     None => {
-                        app.dispatch(Action::Note(format!(
-                            "ERROR: could not read {name} as text"
-                        )));
+                        app.dispatch(
+                            SessionAction::Note(format!("ERROR: could not read {name} as text"))
+                                .into(),
+                        );
                         return;
                     }
                 };
@@ -145,14 +147,20 @@ pub fn StatusBar() -> Html {
                 match result {
                     Ok(engine) => {
                         let tables = engine.tables().count();
-                        app.dispatch(Action::Imported(
-                            Box::new(engine),
-                            format!("Imported {name}: {tables} tables now."),
-                        ));
+                        app.dispatch(
+                            SessionAction::Imported(
+                                Box::new(engine),
+                                format!("Imported {name}: {tables} tables now."),
+                            )
+                            .into(),
+                        );
                     }
-                    Err(e) => app.dispatch(Action::Note(format!(
-                        "ERROR: {name} was not imported, nothing changed. {e}"
-                    ))),
+                    Err(e) => app.dispatch(
+                        SessionAction::Note(format!(
+                            "ERROR: {name} was not imported, nothing changed. {e}"
+                        ))
+                        .into(),
+                    ),
                 }
             });
         })
@@ -169,7 +177,7 @@ pub fn StatusBar() -> Html {
                 })
                 .unwrap_or(false);
             if sure {
-                app.dispatch(Action::Reset);
+                app.dispatch(SessionAction::Reset.into());
             }
         })
     };
@@ -184,7 +192,7 @@ pub fn StatusBar() -> Html {
             {
                 let mut p = app.prefs;
                 f(&mut p, &select.value());
-                app.dispatch(Action::SetPrefs(p));
+                app.dispatch(SessionAction::SetPrefs(p).into());
             }
         })
     };
@@ -267,9 +275,9 @@ pub fn StatusBar() -> Html {
 pub(super) fn export_all(app: &super::state::AppHandle) {
     let text = export_script(&app.console.borrow().shell.engine, None);
     if download("rowkey.hbase", "text/plain", &text).is_none() {
-        app.dispatch(Action::Note(
-            "ERROR: the export could not be downloaded".into(),
-        ));
+        app.dispatch(
+            SessionAction::Note("ERROR: the export could not be downloaded".into()).into(),
+        );
     }
 }
 
@@ -351,9 +359,10 @@ pub fn SaveNotices() -> Html {
             Callback::from(move |_| {
                 let text = export_kept_runs(&app.storage.borrow().kept_aside);
                 if download("rowkey-kept-aside.hbase", "text/plain", &text).is_none() {
-                    app.dispatch(Action::Note(
-                        "ERROR: the export could not be downloaded".into(),
-                    ));
+                    app.dispatch(
+                        SessionAction::Note("ERROR: the export could not be downloaded".into())
+                            .into(),
+                    );
                 }
             })
         };

@@ -5,9 +5,10 @@
 
 use yew::prelude::*;
 
-use super::state::{use_app, Action};
+use super::state::use_app;
 use crate::designs::tour::tour;
 use crate::designs::Design;
+use crate::session::Action;
 
 #[derive(Properties, PartialEq)]
 pub struct TourProps {
@@ -40,7 +41,7 @@ pub fn TourView(props: &TourProps) -> Html {
     };
     let run = {
         let app = app.clone();
-        Callback::from(move |_: MouseEvent| app.dispatch(Action::RunTourStep(at)))
+        Callback::from(move |_: MouseEvent| app.dispatch(Action::RunTourStep(at).into()))
     };
     let shows = current
         .claims

@@ -119,7 +119,11 @@ pub fn ViewsPane() -> Html {
             {panel(2, html! { <><RegionsView /><ReadView /></> })}
             {panel(3, html! { <LsmView /> })}
             {panel(4, html! { <VersionsView /> })}
-            {panel(5, html! { <super::simulate_view::SimulateView /> })}
+            {panel(5, html! {
+                // A shared link's workload, once the person said Run, is the saved one: the
+                // view mounts again to read it.
+                <super::simulate_view::SimulateView key={app.as_ref().map_or(0, |a| a.workload_serial).to_string()} />
+            })}
         </div>
     }
 }

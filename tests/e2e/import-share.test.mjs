@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { serve, launch, openApp, runCommand, SHOTS } from './harness.mjs';
 
 let server, url, browser;
@@ -99,7 +100,7 @@ test('a shared link opens in a fresh profile; a damaged one says so; yours are n
   await share.waitFor();
   assert.match(await share.innerText(), /the design “Reversed domain names[^”]*” and 2 commands/);
   const link = await page.locator('#share-link').inputValue();
-  assert.match(link, /#s=1\.[A-Za-z0-9_-]+$/);
+  assert.match(link, /#s=2\.[A-Za-z0-9_-]+$/);
   await page.locator('#pref-theme').selectOption('light');
   await page.screenshot({ path: path.join(SHOTS, 'e2e-share-light.png') });
   await a.close();
@@ -145,4 +146,85 @@ test('a shared link opens in a fresh profile; a damaged one says so; yours are n
   assert.match(await runCommand(p, "get 'notes', 'r1'"), /value=mine now/);
   assert.deepEqual([...errors, ...fresh.errors], []);
   await b.close();
+});
+
+/** A format-2 link to the app holding `session` (JSON), packed as Rowkey packs it. */
+function linkTo(session) {
+  const packed = zlib.deflateSync(Buffer.from(JSON.stringify(session)), { level: 9 });
+  return `${url}#s=2.${packed.toString('base64url')}`;
+}
+
+const WORKLOAD = {
+  version: 1, seed: 4242, duration_ms: 7200000,
+  cluster: { region_servers: 2, server_reads_per_sec: 1000, server_writes_per_sec: 1000 },
+  tables: [{ name: 'linked', families: [{ name: 'f', columns: [{ qualifier: 'q', value_size: 10 }] }],
+    key: [{ kind: 'constant', text: 'x' }, { kind: 'sequence' }],
+    operations: [{ kind: 'put_new', rate: { per_sec: 10 } }] }],
+};
+
+test('a link carries a workload and lines of both dialects; its workload waits for Run, is shared on when ticked, and a broken one names its path', async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1200 } });
+  const link = linkTo({
+    entries: [{ dialect: 'cbt', text: 'createtable linked_bt families=f' }, { dialect: 'hbase', text: 'list' }],
+    workload: WORKLOAD,
+  });
+  const { page, errors } = await openApp(context, link);
+  const dialog = page.locator('[data-testid=link-dialog]');
+  await dialog.waitFor();
+  const text = await dialog.innerText();
+  assert.match(text, /This link holds 2 commands and a workload for the simulator \(1 table, 2 hours of simulated time\)/);
+  assert.match(text, /cbt> createtable linked_bt families=f\nlist/);
+  assert.match(text, /Its workload takes the place of the one in the Simulate view/);
+  // Cancel: the Simulate view keeps its own workload, and nothing ran.
+  await page.locator('[data-choice=cancel]').click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.locator('#view-tab-5').click();
+  const json = page.locator('textarea.sim-json');
+  await json.waitFor();
+  assert.doesNotMatch(await json.inputValue(), /"seed": 4242/);
+  assert.doesNotMatch(await runCommand(page, 'list'), /linked_bt/);
+
+  // Opened again and run: the cbt line runs as cbt, then the HBase one, and the workload is the
+  // Simulate view's.
+  await page.goto(link);
+  await dialog.waitFor();
+  await page.waitForSelector('[data-choice=run]:not([disabled])');
+  await page.locator('[data-choice=run]').click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.waitForFunction(() => [...document.querySelectorAll('.entry')].some((e) => e.textContent.includes('createtable linked_bt')));
+  assert.match(await runCommand(page, 'list'), /linked_bt/);
+  await page.waitForFunction(() => document.querySelector('textarea.sim-json')?.value.includes('"seed": 4242'));
+  assert.equal(await page.locator('#view-tab-5').getAttribute('aria-selected'), 'true');
+
+  // Shared on: the share dialog offers the Simulate view's workload, and the link then holds it.
+  await page.locator('button.share-open').click();
+  const share = page.locator('[data-testid=share-dialog]');
+  await share.waitFor();
+  assert.doesNotMatch(await share.innerText(), /the Simulate view's workload\./);
+  await page.locator('[data-testid=share-workload]').check();
+  assert.match(await share.innerText(), /and the Simulate view's workload/);
+  const onward = await page.locator('#share-link').inputValue();
+  assert.match(onward, /#s=2\.[A-Za-z0-9_-]+$/);
+  await page.keyboard.press('Escape');
+  await share.waitFor({ state: 'detached' });
+  const other = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const third = await openApp(other, onward);
+  const otherDialog = third.page.locator('[data-testid=link-dialog]');
+  await otherDialog.waitFor();
+  assert.match(await otherDialog.innerText(), /a workload for the simulator \(1 table, 2 hours of simulated time\)/);
+  assert.match(await otherDialog.innerText(), /cbt> createtable linked_bt families=f/);
+  assert.deepEqual(third.errors, []);
+  await other.close();
+
+  // A workload with an unknown field: the link cannot be opened, and the dialog names the path.
+  const broken = structuredClone(WORKLOAD);
+  broken.tables[0].key[1].bogus = 1;
+  await page.goto(linkTo({ entries: [], workload: broken }));
+  await dialog.waitFor();
+  assert.match(await dialog.innerText(), /This link cannot be opened[^]*The link's workload is not valid: \$\.tables\[0\]\.key\[1\]\.bogus: unknown field `bogus`/);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.match(await page.locator('textarea.sim-json').inputValue(), /"seed": 4242/);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

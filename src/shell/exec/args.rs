@@ -25,27 +25,20 @@ pub(super) struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
-    pub(super) fn count(&self, min: usize, max: usize) -> Res<()> {
+    /// Checks the count of arguments against the command table's, before the command runs;
+    /// the error points at the arguments past the last one taken, or at the whole command.
+    pub(super) fn check_arity(&self, arity: commands::Arity) -> Res<()> {
         let n = self.cmd.args.len();
-        if n >= min && n <= max {
+        if arity.allows(n) {
             return Ok(());
         }
-        let expected = if min == max {
-            min.to_string()
-        } else if max == usize::MAX {
-            format!("{min}+")
-        } else {
-            format!("{min}..{max}")
+        let span = match arity.max.filter(|max| n > *max) {
+            Some(max) => {
+                self.cmd.args.get(max).map(|a| a.span.start).unwrap_or(0)..self.cmd.span.end
+            }
+            None => self.cmd.span.clone(),
         };
-        let span = if n > max {
-            self.cmd.args.get(max).map(|a| a.span.start).unwrap_or(0)..self.cmd.span.end
-        } else {
-            self.cmd.span.clone()
-        };
-        fail(
-            format!("wrong number of arguments (given {n}, expected {expected})"),
-            span,
-        )
+        fail(arity.message(n), span)
     }
 
     pub(super) fn get(&self, i: usize) -> Option<&'a Spanned> {

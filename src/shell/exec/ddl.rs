@@ -22,7 +22,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "alter_status" => {
             // admin.rb `alter_status`: regions updated of all regions; Rowkey reopens them
             // all before `alter` returns.
-            args.count(1, 1)?;
             let table = args.table(0)?;
             let Ok(t) = engine.table(&table) else {
                 return fail(format!("Can't find a table: {table}"), args.span(0));
@@ -33,13 +32,11 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "get_table" => {
             // get_table.rb: `table(table)` builds the reference without asking whether the
             // table exists; the shell echoes it.
-            args.count(1, 1)?;
             let table = args.table(0)?;
             Ok(Some(echo(String::new(), format!("Hbase::Table - {table}"))))
         }
         "list" => list(engine, args),
         "describe" | "desc" => {
-            args.count(1, 1)?;
             let table = args.table(0)?;
             let t = engine
                 .table(&table)
@@ -47,7 +44,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             Ok(Some(format::describe(t)))
         }
         "disable" | "enable" | "drop" => {
-            args.count(1, 1)?;
             let table = args.table(0)?;
             let done = match name {
                 "disable" => engine.disable(&table),
@@ -58,7 +54,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             Ok(Some(String::new()))
         }
         "exists" => {
-            args.count(1, 1)?;
             let table = args.table(0)?;
             let exists = engine.exists(&table);
             let verb = if exists { "does" } else { "does not" };
@@ -68,7 +63,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             )))
         }
         "is_enabled" | "is_disabled" => {
-            args.count(1, 1)?;
             let table = args.table(0)?;
             let enabled = engine
                 .table(&table)
@@ -82,7 +76,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
 }
 
 fn list(engine: &Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(0, 1)?;
     let names: Vec<String> = engine.tables().map(|t| t.descriptor.name.clone()).collect();
     let names = match args.get(0) {
         Some(_) => {
@@ -408,7 +401,6 @@ fn check_splits(splits: &mut [Vec<u8>]) -> Result<(), String> {
 }
 
 fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(1, usize::MAX)?;
     let name = args.table(0)?;
     // A namespace other than `default` must exist; Rowkey has no others (the master's
     // NamespaceNotFoundException, which the shell's `translate_hbase_exceptions` words so).
@@ -512,11 +504,17 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 /// `alter` (with `wait`) or `alter_async`: admin.rb's `alter(table, wait, *args)`, which
 /// prints the region update only when it waits.
 fn alter(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
-    args.count(2, usize::MAX)?;
     let name = args.table(0)?;
     let table = engine
         .table(&name)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    // admin.rb's alter, after the table is found.
+    if args.cmd.args.len() < 2 {
+        return fail(
+            "There should be at least one argument but the table name",
+            args.cmd.span.clone(),
+        );
+    }
     let mut desc = table.descriptor.clone();
     let regions = table.regions.len();
     enum Change {

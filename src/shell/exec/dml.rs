@@ -29,7 +29,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "check_and_put" | "check_and_delete" => check_and_mutate(ctx.engine, args),
         "mutate_row" => mutate_row(ctx.engine, args),
         "truncate" | "truncate_preserve" => {
-            args.count(1, 1)?;
             let name = args.table(0)?;
             // admin.rb `truncate`: disables the table first only if it is enabled.
             let enabled = ctx
@@ -56,7 +55,6 @@ fn mutation_options(a: &Spanned) -> Res<()> {
 }
 
 fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(3, 5)?;
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = counter_column(args, 2)?;
     // incr.rb: `incr 't1', 'r1', 'c1', {ATTRIBUTES => ...}` takes the hash for options and
@@ -85,7 +83,6 @@ fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 }
 
 fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(3, 3)?;
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = counter_column(args, 2)?;
     let mut scan = Scan::get(&row);
@@ -106,7 +103,6 @@ fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 }
 
 fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(4, 5)?;
     if let Some(opts) = args.get(4) {
         mutation_options(opts)?;
     }
@@ -120,7 +116,6 @@ fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 }
 
 fn put(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(4, 6)?;
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let (family, qualifier) = split_column(&args.bytes(2, "column")?);
@@ -264,7 +259,6 @@ const GET_SIDE_KEYS: &[&str] = &["MAXLENGTH", "FILTER", "CONSISTENCY", "REGION_R
 /// `get 't', 'r', {COLUMN => ..., ...}`, read as hbase-shell's `table.rb` `_get_internal`
 /// reads them.
 fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    args.count(2, usize::MAX)?;
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let mut scan = Scan::get(&row);
@@ -552,7 +546,6 @@ fn metric_names(v: &Spanned) -> Res<Vec<String>> {
 }
 
 fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    args.count(1, 2)?;
     let name = args.table(0)?;
     let (mut scan, ro) = scan_from(args, 1)?;
     // A scan printing its metrics runs whole: the metrics are those of one scanner.
@@ -660,7 +653,6 @@ fn scan_page(
 }
 
 fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    args.count(1, 2)?;
     let name = args.table(0)?;
     let interval = match args.get(1) {
         Some(h) => {
@@ -711,11 +703,6 @@ fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
 
 fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     let all = args.cmd.name == "deleteall";
-    if all {
-        args.count(2, 5)?;
-    } else {
-        args.count(3, 5)?;
-    }
     let name = args.table(0)?;
     // deleteall 't', {ROWPREFIXFILTER => 'p'}: every row with the prefix.
     if all && matches!(args.get(1).map(|a| &a.value), Some(Value::Hash(_))) {
@@ -776,11 +763,6 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 /// `check_and_delete 't', 'r', 'f:q', expected, 'f:c'`; `nil` as expected means "if absent".
 fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     let is_put = args.cmd.name == "check_and_put";
-    if is_put {
-        args.count(6, 7)?;
-    } else {
-        args.count(5, 6)?;
-    }
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let (family, qualifier) = qualified(args, 2)?;
@@ -825,7 +807,6 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 
 /// `mutate_row 't', 'r', [['put', 'f:q', 'v'], ['delete', 'f:q'], ['deleteall', 'f']]`: one atomic row mutation.
 fn mutate_row(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(3, 3)?;
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let Some(list) = args.get(2) else {

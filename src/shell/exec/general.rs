@@ -7,7 +7,6 @@ use crate::kit::order;
 pub(super) fn run(args: &Args<'_>) -> Res<Reply> {
     match args.cmd.name.as_str() {
         "help" => {
-            args.count(0, 1)?;
             if args.get(0).is_none() {
                 return Ok(Some(help::general()));
             }
@@ -27,20 +26,15 @@ pub(super) fn run(args: &Args<'_>) -> Res<Reply> {
         }
         "table_help" => {
             // table_help.rb prints the help of table references (`Hbase::Table.help`).
-            args.count(0, 0)?;
             Ok(help::text("table_help").map(str::to_string))
         }
         "show_filters" => {
             // show_filters.rb: one row per name `ParseFilter.getSupportedFilters` returns.
-            args.count(0, 0)?;
             let mut names: Vec<&str> = crate::filter::filter_names().collect();
             order::sort(&mut names);
             Ok(Some(names.iter().map(|n| format!("{n}\n")).collect()))
         }
-        "clear" => {
-            args.count(0, 0)?;
-            Ok(None)
-        }
+        "clear" => Ok(None),
         _ => Err(unrouted(args)),
     }
 }

@@ -150,7 +150,6 @@ impl Plan {
 
 /// Reads and checks the command before anything is written.
 fn plan(ctx: &Ctx<'_>, args: &Args<'_>) -> Res<Plan> {
-    args.count(3, 4)?;
     let table = args.table(0)?;
     let template_arg = args.get(1).ok_or_else(|| missing(args, "key template"))?;
     let template = Template::parse(&bytes_of(template_arg, "key template")?, template_arg)?;

@@ -12,7 +12,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     match args.cmd.name.as_str() {
         "flush" => {
             // flush.rb: `flush 'TABLENAME'` or `flush 'TABLENAME', 'FAMILYNAME'`.
-            args.count(1, 2)?;
             let name = args.table(0)?;
             match args.get(1) {
                 Some(_) => {
@@ -30,7 +29,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "locate_region" => {
             // locate_region.rb: a HOST/REGION table of the region holding the row, with the
             // region as `RegionInfo.toString` prints it.
-            args.count(2, 2)?;
             let name = args.table(0)?;
             let row = args.bytes(1, "row key")?;
             let t = engine
@@ -48,7 +46,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         }
         "list_regions" => list_regions(engine, args),
         "get_splits" => {
-            args.count(1, 1)?;
             let name = args.table(0)?;
             let splits = engine
                 .splits(&name)
@@ -62,7 +59,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             Ok(Some(echo(out, format::ruby_array(&shown))))
         }
         "compact" | "major_compact" => {
-            args.count(1, 3)?;
             let name = args.table(0)?;
             // compact.rb's third argument is the compaction type, "NORMAL" (the default) or
             // "MOB"; Rowkey keeps no MOB files, so a MOB compaction has nothing to do.
@@ -118,7 +114,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             Ok(Some(String::new()))
         }
         "split" => {
-            args.count(1, 2)?;
             let name = args.table(0)?;
             // An unknown table is the table argument's fault, whatever else was given.
             engine
@@ -176,7 +171,6 @@ const REGION_COLUMN_NAMES: &str =
 /// SIZE is the bytes of the region's sorted runs (HBase: its store files in MB, which for
 /// Rowkey's kilobyte-sized runs would always read 0).
 fn list_regions(engine: &Engine, args: &Args<'_>) -> Res<Reply> {
-    args.count(1, 3)?;
     let name = args.table(0)?;
     // Options: nil or a hash; anything else is the server name (`{SERVER_NAME => options}`).
     let mut server: Option<Vec<u8>> = None;

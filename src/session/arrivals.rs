@@ -1,21 +1,17 @@
-//! What arrives in the session from outside the console (a gallery design, and later an
-//! imported table or a shared link) and the question asked when it would land on a table of the
-//! person's: replace it, load under other names, or cancel. The decisions are
-//! [`crate::designs::loads`]'s, tested natively; this file carries them out on the app state.
+//! What arrives in the session from outside the console (a gallery design, an imported table,
+//! a shared link) and the question asked when it would land on a table of the person's:
+//! replace it, load under other names, or cancel. The decisions are
+//! [`crate::designs::loads`]'s; this file carries them out on the session.
 
 use std::rc::Rc;
 
-use gloo::storage::Storage as _;
-
-use super::state::AppState;
+use super::{Effect, Effects, Queued, Session};
 use crate::designs::loads::{
-    decide, decide_import, drop_script, setup_as, Clash, Decision, Loads, Placement,
+    decide, decide_import, drop_script, setup_as, Clash, Decision, Placement,
 };
-use crate::designs::{find_at, Design, Size};
+use crate::designs::{Design, Size};
+use crate::dialect::{Dialect, HistoryLine};
 use crate::import::ImportedTable;
-
-/// Where the gallery's loads are kept across reloads.
-const LOADS_KEY: &str = "rowkey.design-loads";
 
 /// What is waiting for the person's answer.
 #[derive(Debug, PartialEq)]
@@ -46,21 +42,7 @@ pub enum Choice {
     Cancel,
 }
 
-/// The gallery's loads as saved, or none.
-pub fn saved_loads() -> Loads {
-    super::saved_json(LOADS_KEY).unwrap_or_default()
-}
-
-impl AppState {
-    pub(super) fn save_loads(&self) {
-        let loads = self.loads.borrow();
-        if loads.is_empty() {
-            gloo::storage::LocalStorage::delete(LOADS_KEY);
-        } else {
-            let _ = gloo::storage::LocalStorage::set(LOADS_KEY, &*loads);
-        }
-    }
-
+impl Session {
     /// Where design `id`'s tables are: as the gallery loaded them, or under their own names.
     pub fn placement(&self, design: &Design) -> Placement {
         self.loads
@@ -70,41 +52,25 @@ impl AppState {
             .unwrap_or_else(|| Placement::own(design.tables))
     }
 
-    /// The sample size picked for design `id`.
-    pub fn size_of(&self, id: &str) -> Size {
-        self.loads.borrow().size(id)
-    }
-
-    /// Design `id` at the sample size picked for it.
-    pub fn design(&self, id: &str) -> Option<Design> {
-        find_at(id, self.size_of(id))
-    }
-
     /// The size control: design `id` is kept at `size` from now on, and its tables are loaded
     /// again at that size where the gallery loaded them (its own tables only, never the
     /// person's), or loaded for the first time, asking first when a name is taken.
-    pub(super) fn resize_design(&self, id: &'static str, size: Size) -> AppState {
+    pub(super) fn resize_design(&mut self, id: &'static str, size: Size, fx: &mut Effects) {
         self.loads.borrow_mut().set_size(id, size);
-        self.save_loads();
+        self.save_loads(fx);
         let Some(design) = self.design(id) else {
-            return self.next(None);
+            return;
         };
         if self.is_loaded(id) {
-            let mut next = self.next(None);
-            next.selected_design = Some(id);
-            next.reset_design()
+            self.selected_design = Some(id);
+            self.reset_design(fx);
         } else {
-            self.open_design(&design)
+            self.open_design(&design, fx);
         }
     }
 
-    /// Whether the gallery loaded design `id` (so that it can be reset).
-    pub fn is_loaded(&self, id: &str) -> bool {
-        self.loads.borrow().get(id).is_some()
-    }
-
     /// Opens a design: shows its tables, loads them, or asks first.
-    pub(super) fn open_design(&self, design: &Design) -> AppState {
+    pub(super) fn open_design(&mut self, design: &Design, fx: &mut Effects) {
         let decision = {
             let console = self.console.borrow();
             let engine = &console.shell.engine;
@@ -118,55 +84,54 @@ impl AppState {
                 |t| engine.exists(t),
             )
         };
-        self.save_loads();
+        self.save_loads(fx);
         match decision {
             Decision::Show(p) => self.showing(design, &p),
             Decision::Load { placement, drop } => {
-                self.load_design(design, &placement, &drop);
-                self.showing(design, &placement)
+                self.load_design(design, &placement, &drop, fx);
+                self.showing(design, &placement);
             }
             Decision::Ask(clash) => {
-                let mut next = self.next(None);
-                next.pending = Some(Rc::new(Pending {
+                self.pending = Some(Rc::new(Pending {
                     incoming: Incoming::Design(design.id),
                     clash,
                 }));
-                next
             }
         }
     }
 
-    /// Imports a table as `name`: the commands to submit, or a question when a table of that
-    /// name exists.
+    /// Imports a table as `name`: its commands run, or a question is asked when a table of
+    /// that name exists.
     pub(super) fn import_table(
-        &self,
+        &mut self,
         table: Rc<ImportedTable>,
         name: String,
-    ) -> (AppState, Option<String>) {
-        let exists = |t: &str| self.console.borrow().shell.engine.exists(t);
+        fx: &mut Effects,
+    ) {
         let script = table.script(&name);
-        let Some(clash) = decide_import(&name, &script, exists) else {
-            return (self.next(None), Some(script));
+        let clash = {
+            let console = self.console.borrow();
+            decide_import(&name, &script, |t| console.shell.engine.exists(t))
         };
-        let mut next = self.next(None);
-        next.pending = Some(Rc::new(Pending {
-            incoming: Incoming::Table { table, name },
-            clash,
-        }));
-        (next, None)
+        match clash {
+            None => self.submit(&script, Dialect::HBase, fx),
+            Some(clash) => {
+                self.pending = Some(Rc::new(Pending {
+                    incoming: Incoming::Table { table, name },
+                    clash,
+                }))
+            }
+        }
     }
 
-    /// The person answered the question: the next state, and commands to submit (an import
-    /// runs through the console, saved and replayable like anything typed).
-    pub(super) fn resolve(&self, choice: Choice) -> (AppState, Option<String>) {
-        let Some(pending) = self.pending.clone() else {
-            return (self.next(None), None);
+    /// The person answered the question. An import runs through the console, saved and
+    /// replayable like anything typed; a link's entries waiting for the answer run after it.
+    pub(super) fn resolve(&mut self, choice: Choice, fx: &mut Effects) {
+        let Some(pending) = self.pending.take() else {
+            return;
         };
-        let design = match &pending.incoming {
-            Incoming::Design(id) => self.design(id),
+        match &pending.incoming {
             Incoming::Table { table, name } => {
-                let mut next = self.next(None);
-                next.pending = None;
                 let script = match choice {
                     Choice::Cancel => None,
                     Choice::Replace => {
@@ -184,42 +149,39 @@ impl AppState {
                         .first()
                         .map(|n| table.script(n)),
                 };
-                if choice == Choice::Replace {
-                    // The replaced table is no design's any more.
-                    if self.loads.borrow_mut().forget_table(name) {
-                        self.save_loads();
+                // The replaced table is no design's any more.
+                if choice == Choice::Replace && self.loads.borrow_mut().forget_table(name) {
+                    self.save_loads(fx);
+                }
+                if let Some(script) = script {
+                    self.submit(&script, Dialect::HBase, fx);
+                }
+            }
+            Incoming::Design(id) => {
+                match (choice, self.design(id)) {
+                    (Choice::Cancel, _) | (_, None) => {}
+                    (Choice::Replace, Some(d)) => {
+                        let own = Placement::own(d.tables);
+                        self.load_design(&d, &own, &pending.clash.taken, fx);
+                        self.showing(&d, &own);
+                    }
+                    (Choice::Rename, Some(d)) => {
+                        self.load_design(&d, &pending.clash.renamed, &[], fx);
+                        self.showing(&d, &pending.clash.renamed);
                     }
                 }
-                return (next, script);
+                self.after_link_question(choice, fx);
             }
-        };
-        let mut next = match (choice, &design) {
-            (Choice::Cancel, _) | (_, None) => {
-                let mut next = self.next(None);
-                next.pending = None;
-                return (next, None);
-            }
-            (Choice::Replace, Some(d)) => {
-                let own = Placement::own(d.tables);
-                self.load_design(d, &own, &pending.clash.taken);
-                self.showing(d, &own)
-            }
-            (Choice::Rename, Some(d)) => {
-                self.load_design(d, &pending.clash.renamed, &[]);
-                self.showing(d, &pending.clash.renamed)
-            }
-        };
-        next.pending = None;
-        (next, None)
+        }
     }
 
     /// "Reset this design": its tables dropped and loaded again as they were first loaded.
-    pub(super) fn reset_design(&self) -> AppState {
+    pub(super) fn reset_design(&mut self, fx: &mut Effects) {
         let Some(design) = self.selected_design.and_then(|id| self.design(id)) else {
-            return self.next(None);
+            return;
         };
         let Some(placement) = self.loads.borrow().get(design.id).cloned() else {
-            return self.next(None);
+            return;
         };
         let present: Vec<String> = {
             let console = self.console.borrow();
@@ -230,30 +192,32 @@ impl AppState {
                 .map(str::to_string)
                 .collect()
         };
-        self.load_design(&design, &placement, &present);
-        let mut next = self.showing(&design, &placement);
-        next.pattern_run = None;
-        next
+        self.load_design(&design, &placement, &present, fx);
+        self.showing(&design, &placement);
     }
 
-    /// The state showing a design whose tables are at `placement`.
-    fn showing(&self, design: &Design, placement: &Placement) -> AppState {
-        let mut next = self.next(None);
-        next.selected_design = Some(design.id);
-        next.pattern_run = None;
-        next.tour_run = None;
-        next.selected_table = placement
+    /// Shows a design whose tables are at `placement`.
+    fn showing(&mut self, design: &Design, placement: &Placement) {
+        self.selected_design = Some(design.id);
+        self.pattern_run = None;
+        self.tour_run = None;
+        self.selected_table = placement
             .tables()
             .first()
             .map(|t| t.to_string())
             .filter(|t| self.console.borrow().shell.engine.exists(t));
-        next.selected_row = None;
-        next.fix_selection();
-        next
+        self.selected_row = None;
+        self.fix_selection();
     }
 
     /// Drops `replacing`, then runs the design's script under `placement`, and records the load.
-    fn load_design(&self, design: &Design, placement: &Placement, replacing: &[String]) {
+    fn load_design(
+        &mut self,
+        design: &Design,
+        placement: &Placement,
+        replacing: &[String],
+        fx: &mut Effects,
+    ) {
         let setup = match setup_as(design, placement) {
             Ok(s) => s,
             Err(e) => {
@@ -314,65 +278,81 @@ impl AppState {
         drop(console);
         if failed.is_none() {
             self.loads.borrow_mut().record(design.id, placement.clone());
-            self.save_loads();
+            self.save_loads(fx);
         }
         // What ran is saved, whole or not, so that storage holds what the tables show.
-        self.queue_save();
+        fx.push(Effect::SaveChanges);
     }
 
-    /// "Run in this session" (or "Cancel") on a shared link: its design opens (asking first
-    /// when tables of the person's have its names), then its commands run, on the design's
-    /// tables wherever they were loaded.
-    pub(super) fn run_link(&self, run: bool) -> Rc<AppState> {
-        super::link_dialog::forget_fragment();
-        let mut next = self.next(None);
-        let link = next.link.take();
+    /// "Run in this session" (or "Cancel") on a shared link: its workload becomes the
+    /// simulator's, its design opens (asking first when tables of the person's have its
+    /// names), then its entries run, on the design's tables wherever they were loaded.
+    pub(super) fn run_link(&mut self, run: bool, fx: &mut Effects) {
+        fx.push(Effect::ForgetFragment);
+        let link = self.link.take();
         let shared = match link.as_deref() {
             Some(Ok(shared)) if run => shared.clone(),
-            _ => return Rc::new(next),
+            _ => return,
         };
-        let design = shared.design.as_deref().and_then(|id| self.design(id));
-        let mut next = match &design {
-            Some(d) if self.pending.is_none() => next.open_design(d),
-            _ => next,
-        };
-        next.link = None;
-        if next.pending.is_some() {
-            next.queued = Some(Rc::new(shared.commands));
-            return Rc::new(next);
+        if let Some(workload) = shared.workload {
+            fx.push(Effect::SaveWorkload(workload));
+            self.view_request = (SIMULATE_TAB, self.view_request.1 + 1);
         }
-        next.submit_link(design.as_ref(), &shared.commands)
+        let design = shared.design.as_deref().and_then(|id| self.design(id));
+        if let Some(d) = &design {
+            if self.pending.is_none() {
+                self.open_design(d, fx);
+            }
+        }
+        if self.pending.is_some() {
+            self.queued = Some(Rc::new(shared.entries));
+            return;
+        }
+        self.submit_link(design.as_ref(), &shared.entries, fx);
     }
 
-    /// After the answer about a design's tables: the link's commands waiting for it run (or,
+    /// After the answer about a design's tables: the link's entries waiting for it run (or,
     /// on Cancel, are dropped with a note).
-    pub(super) fn after_link_question(mut self, choice: Choice) -> Rc<AppState> {
-        let Some(commands) = self.queued.take() else {
-            return Rc::new(self);
+    fn after_link_question(&mut self, choice: Choice, fx: &mut Effects) {
+        let Some(entries) = self.queued.take() else {
+            return;
         };
         if choice == Choice::Cancel {
             self.console.borrow_mut().note(
                 "The shared link's commands did not run: its design was not loaded.",
                 false,
             );
-            return Rc::new(self);
+            return;
         }
         let design = self.selected_design.and_then(|id| self.design(id));
-        self.submit_link(design.as_ref(), &commands)
+        self.submit_link(design.as_ref(), &entries, fx);
     }
 
-    /// Submits a link's commands as one entry, renamed to where its design's tables are.
-    fn submit_link(&self, design: Option<&Design>, commands: &[String]) -> Rc<AppState> {
-        use yew::Reducible as _;
-        let text = commands.join("\n");
-        let text = match design {
-            Some(d) => self.placement(d).rewrite(&text).unwrap_or(text),
-            None => text,
-        };
-        let next = Rc::new(self.next(None));
-        if text.trim().is_empty() {
-            return next;
+    /// Runs a link's entries, consecutive ones of one dialect as one console entry, each
+    /// after the one before it ends; HBase lines renamed to where the design's tables are.
+    fn submit_link(&mut self, design: Option<&Design>, entries: &[HistoryLine], fx: &mut Effects) {
+        let placement = design.map(|d| self.placement(d));
+        let mut groups: Vec<HistoryLine> = Vec::new();
+        for e in entries.iter().filter(|e| !e.text.trim().is_empty()) {
+            match groups.last_mut() {
+                Some(g) if g.dialect == e.dialect => {
+                    g.text.push('\n');
+                    g.text.push_str(&e.text);
+                }
+                _ => groups.push(e.clone()),
+            }
         }
-        next.reduce(super::state::Action::Submit(text))
+        for g in &mut groups {
+            if let (Dialect::HBase, Some(p)) = (g.dialect, &placement) {
+                if let Ok(text) = p.rewrite(&g.text) {
+                    g.text = text;
+                }
+            }
+        }
+        self.backlog = Rc::new(groups.into_iter().map(Queued::Line).collect());
+        self.run_backlog(fx);
     }
 }
+
+/// The views pane's Simulate tab, where a link's workload shows.
+pub const SIMULATE_TAB: usize = 5;
