@@ -99,23 +99,9 @@ pub fn decode_history(saved: &serde_json::Value) -> Vec<HistoryLine> {
     }
 }
 
-/// Whether a cbt command changes data or schema.
+/// Whether a cbt command changes data or schema (the command table says).
 pub fn cbt_writes(name: &str) -> bool {
-    matches!(
-        name,
-        "addtocell"
-            | "createfamily"
-            | "createtable"
-            | "deleteallrows"
-            | "deletecolumn"
-            | "deletefamily"
-            | "deleterow"
-            | "deletetable"
-            | "import"
-            | "set"
-            | "setgcpolicy"
-            | "compact"
-    )
+    cbt::COMMANDS.iter().any(|c| c.name == name && c.writes())
 }
 
 /// The cbt command a line names, as the command table spells it (after an optional `cbt`).
