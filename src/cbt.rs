@@ -38,7 +38,7 @@ mod write;
 
 pub use commands::{usage, Command, CBT_VERSION, COMMANDS};
 pub use gcpolicy::{GcPolicy, PolicyError};
-pub use print::{go_quote, Zone};
+pub use print::go_quote;
 pub use sample::Sample;
 pub use session::{Output, Session, BIGTABLE_RULES};
 pub use words::split;

@@ -9,6 +9,8 @@
 //!   once a family has changed since it started, `bttest` `server.gcloop`), so the emulator side
 //!   waits 2 s; Rowkey's side runs `compact TABLE`, its stand-in for Bigtable's background
 //!   compaction.
+//! - `@tz NAME`: both sides run with `TZ=NAME` instead of `TZ=UTC` (the zone cbt prints times
+//!   in, read by Go's `time` package from the system's tzdata).
 //! - `--- file NAME` ... `--- end`: a file written into the case's working directory before the
 //!   lines run (the CSV of an `import`).
 //! - `--- rowkey` ... `--- end`: where the emulator departs from Bigtable's
@@ -52,6 +54,8 @@ struct Case {
     files: Vec<(String, String)>,
     /// Rowkey's transcript where the emulator departs from Bigtable's documentation.
     documented: Option<String>,
+    /// The `TZ` both sides run with.
+    tz: String,
 }
 
 fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
@@ -60,12 +64,15 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
         lines: Vec::new(),
         files: Vec::new(),
         documented: None,
+        tz: "UTC".to_string(),
     };
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if let Some(file) = line.strip_prefix("--- file ") {
             let body = block(&mut lines, name, "--- file")?;
             case.files.push((file.trim().to_string(), body));
+        } else if let Some(tz) = line.strip_prefix("@tz ") {
+            case.tz = tz.trim().to_string();
         } else if line == "--- rowkey" {
             case.documented = Some(block(&mut lines, name, "--- rowkey")?);
         } else if line.trim().is_empty() || line.starts_with('#') {
@@ -165,7 +172,7 @@ fn run_cbt(case: &Case, dir: &Path, host: &str, empty_path: &Path) -> Result<Str
             .arg(&script)
             .current_dir(dir)
             .env("BIGTABLE_EMULATOR_HOST", host)
-            .env("TZ", "UTC")
+            .env("TZ", &case.tz)
             .env("PATH", empty_path)
             .env("HOME", dir)
             .stdin(Stdio::null())
@@ -200,7 +207,7 @@ fn rowkey_output(case: &Case, dir: &Path) -> Result<(Vec<u8>, Vec<u8>), Error> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
         .args(["cbt", "-project", "p", "-instance", &case.name])
         .current_dir(dir)
-        .env("TZ", "UTC")
+        .env("TZ", &case.tz)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -338,6 +345,7 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
             lines: source.lines.clone(),
             files: Vec::new(),
             documented: None,
+            tz: "UTC".to_string(),
         };
         case.lines.extend(extra.iter().map(|l| l.to_string()));
         case
@@ -367,6 +375,7 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         lines,
         files: Vec::new(),
         documented: None,
+        tz: "UTC".to_string(),
     };
     let emulator = run_cbt(&replayed, &dir, host, empty_path)?;
     let reads_ref: Vec<&str> = reads.iter().map(String::as_str).collect();
@@ -388,6 +397,7 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         ],
         files: Vec::new(),
         documented: None,
+        tz: "UTC".to_string(),
     };
     let emulator = run_cbt(&imported, &dir, host, empty_path)?;
     let emulator_stdout = emulator

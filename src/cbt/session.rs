@@ -6,9 +6,10 @@
 use super::admin::GC_ATTRIBUTE;
 use super::args::Call;
 use super::commands::{self, usage};
-use super::print::{self, Zone};
+use super::print;
 use super::{words, Error};
 use crate::engine::{self, Engine};
+use crate::kit::civil::Zone;
 
 /// What one line printed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,7 +64,7 @@ impl Session {
             engine,
             project: "p".into(),
             instance: "i".into(),
-            zone: Zone::UTC,
+            zone: Zone::Utc,
             read_file: Box::new(|name| Err(format!("open {name}: no such file or directory"))),
             timer: Box::new(|| 0.0),
             warnings: Vec::new(),

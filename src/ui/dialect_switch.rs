@@ -7,9 +7,9 @@ use yew::prelude::*;
 
 use super::prefs::{CbtZone, Prefs};
 use super::state::{use_app, Action};
-use crate::cbt::Zone;
 use crate::console::Console;
 use crate::dialect::{decode_history, Dialect, HistoryLine};
+use crate::kit::civil::Zone;
 
 /// The history saved under `key`, of any format (format 1's lines read as HBase's).
 pub fn saved_history(key: &str) -> Vec<HistoryLine> {
@@ -18,16 +18,13 @@ pub fn saved_history(key: &str) -> Vec<HistoryLine> {
         .unwrap_or_default()
 }
 
-/// Points cbt's printer at the zone the preferences name: the browser's offset now, or UTC.
+/// Points cbt's printer at the zone the preferences name: the browser's, or UTC.
 pub fn set_zone(console: &mut Console, prefs: &Prefs) {
     console.cbt.zone = match prefs.cbt_zone {
-        CbtZone::Utc => Zone::UTC,
-        CbtZone::Local => {
-            let minutes = super::prefs::utc_offset_minutes(super::now_ms() as i64);
-            Zone {
-                offset_seconds: i64::from(minutes) * 60,
-            }
-        }
+        CbtZone::Utc => Zone::Utc,
+        // The browser's zone at each instant printed, so a time across a daylight-saving
+        // change prints in the offset it had then.
+        CbtZone::Local => Zone::from_fn(super::prefs::utc_offset_minutes),
     };
     console.cbt.timer = Box::new(super::perf_ms);
 }
