@@ -238,3 +238,26 @@ fn the_csv_export_has_a_family_row_and_newest_values() {
         ",a,,b\n,x,z,y\nr1,new@2000,,\"1,2@3000\"\nr2,,\"\"\"q\"\"@4000\",\n"
     );
 }
+
+/// `-design ID` loads a gallery design's tables as Bigtable tables before the lines run, so a
+/// key lesson reads in cbt's words: the reversed domain keeps one site's pages together under
+/// one prefix.
+#[test]
+fn a_design_loads_as_bigtable_tables() {
+    let (out, err, code) = cli(
+        "ls\ncount sg_domain\nread sg_domain prefix=com.example.blog/item/00 count=1\n",
+        &["-design", "schema.reversed-domain"],
+        Some("UTC"),
+    );
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!(
+        out,
+        "sg_domain\nsg_domain_plain\n200\n----------------------------------------\ncom.example.blog/item/000\n  page:title                               @ 2023/11/14-22:13:20.052000\n    \"blog.example.com/item/000\"\n\n"
+    );
+    let (out, err, code) = cli("ls\n", &["-design", "no.such"], None);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(
+        err.starts_with("rowkey: no design \"no.such\"; the designs are person-role.one-table, "),
+        "{err}"
+    );
+}

@@ -27,7 +27,8 @@ pub fn run(input: &mut dyn BufRead, out: &mut dyn Write, err: &mut dyn Write, en
     session.timer = env.timer;
     session.read_file = env.read_file;
     session.zone = go_local(env.tz.as_deref());
-    // Flags given after `rowkey cbt` apply to every line, as a `.cbtrc` would.
+    // Flags given after `rowkey cbt` apply to every line, as a `.cbtrc` would; Rowkey's own
+    // `-design ID` loads a gallery design's tables as Bigtable tables first.
     let mut flags = env.args.iter();
     while let Some(flag) = flags.next() {
         let name = flag.trim_start_matches('-');
@@ -38,10 +39,16 @@ pub fn run(input: &mut dyn BufRead, out: &mut dyn Write, err: &mut dyn Write, en
         match (name.as_str(), value) {
             ("project", Some(v)) => session.project = v,
             ("instance", Some(v)) => session.instance = v,
+            ("design", Some(id)) => {
+                if let Err(e) = load_design(&mut session, &id) {
+                    let _ = writeln!(err, "rowkey: {e}");
+                    return 2;
+                }
+            }
             _ => {
                 let _ = writeln!(
                     err,
-                    "usage: rowkey cbt [-project P] [-instance I] < commands"
+                    "usage: rowkey cbt [-project P] [-instance I] [-design ID] < commands"
                 );
                 return 2;
             }
@@ -88,4 +95,19 @@ pub fn go_local(tz: Option<&str>) -> Zone {
         read(&format!("/usr/share/zoneinfo/{name}"))
     };
     file.unwrap_or(Zone::Utc)
+}
+
+/// Runs the cbt script of the gallery design `id` ([`crate::designs::in_cbt`]) in the session.
+fn load_design(session: &mut Session, id: &str) -> Result<(), String> {
+    let design = crate::designs::find(id).ok_or_else(|| {
+        let ids: Vec<&str> = crate::designs::shared().iter().map(|d| d.id).collect();
+        format!("no design {id:?}; the designs are {}", ids.join(", "))
+    })?;
+    for line in crate::designs::in_cbt::script(&design)?.lines() {
+        let out = session.run_line(line);
+        if out.failed {
+            return Err(format!("{id}: {}", out.stderr.trim_end()));
+        }
+    }
+    Ok(())
 }
