@@ -42,8 +42,9 @@ fn tool(env: &str, default: &str) -> String {
 /// How long the emulator side waits for its garbage-collection timer (at most 1.5 s).
 const GC_WAIT: Duration = Duration::from_millis(2_000);
 const THREADS: usize = 4;
-/// The export replays run after the cases (a cbt script, a CSV through `cbt import`).
-const REPLAYS: usize = 2;
+/// The export replays run after the cases (a cbt script, a CSV through `cbt import`, a gallery
+/// design's table as a CSV through `cbt import`).
+const REPLAYS: usize = 3;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -56,6 +57,8 @@ struct Case {
     documented: Option<String>,
     /// The `TZ` both sides run with.
     tz: String,
+    /// A gallery design `rowkey cbt` loads first (`-design ID`).
+    design: Option<String>,
 }
 
 fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
@@ -65,6 +68,7 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
         files: Vec::new(),
         documented: None,
         tz: "UTC".to_string(),
+        design: None,
     };
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
@@ -206,6 +210,7 @@ fn rowkey_output(case: &Case, dir: &Path) -> Result<(Vec<u8>, Vec<u8>), Error> {
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
         .args(["cbt", "-project", "p", "-instance", &case.name])
+        .args(case.design.iter().flat_map(|id| ["-design", id.as_str()]))
         .current_dir(dir)
         .env("TZ", &case.tz)
         .stdin(Stdio::piped())
@@ -346,6 +351,7 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
             files: Vec::new(),
             documented: None,
             tz: "UTC".to_string(),
+            design: None,
         };
         case.lines.extend(extra.iter().map(|l| l.to_string()));
         case
@@ -376,6 +382,7 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         files: Vec::new(),
         documented: None,
         tz: "UTC".to_string(),
+        design: None,
     };
     let emulator = run_cbt(&replayed, &dir, host, empty_path)?;
     let reads_ref: Vec<&str> = reads.iter().map(String::as_str).collect();
@@ -398,6 +405,7 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         files: Vec::new(),
         documented: None,
         tz: "UTC".to_string(),
+        design: None,
     };
     let emulator = run_cbt(&imported, &dir, host, empty_path)?;
     let emulator_stdout = emulator
@@ -419,7 +427,47 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         "export-csv-import".to_string(),
         compare("export-csv-import", &rowkey, &emulator_stdout),
     ));
+    outcomes.push((
+        "design-csv-import".to_string(),
+        design_replay(host, work, empty_path)?,
+    ));
     Ok(outcomes)
+}
+
+/// A gallery design taken to "a real instance": `rowkey cbt -design schema.reversed-domain`
+/// exports its `sg_domain` table as a CSV, which the real `cbt import` loads into the emulator
+/// (after the table's `createtable` line), and the emulator must read back what Rowkey reads.
+fn design_replay(host: &str, work: &Path, empty_path: &Path) -> Result<Outcome, Error> {
+    let (design, table) = ("schema.reversed-domain", "sg_domain");
+    let dir = work.join("design-replay");
+    std::fs::create_dir_all(&dir)?;
+    let case = |lines: &[&str]| Case {
+        name: "design-replay".into(),
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+        files: Vec::new(),
+        documented: None,
+        tz: "UTC".to_string(),
+        design: Some(design.to_string()),
+    };
+    let (script, _) = rowkey_output(&case(&[&format!("export {table}")]), &dir)?;
+    let (csv, _) = rowkey_output(&case(&[&format!("export {table} format=csv")]), &dir)?;
+    let script = String::from_utf8(script)?;
+    let create = script.lines().next().ok_or("empty export")?.to_string();
+    std::fs::write(dir.join("design.csv"), &csv)?;
+    let mut imported = case(&[
+        &create,
+        &format!("import {table} design.csv timestamp=value-encoded"),
+        &format!("read {table}"),
+    ]);
+    imported.design = None;
+    let emulator = run_cbt(&imported, &dir, host, empty_path)?;
+    let emulator_stdout = emulator
+        .split("--- stderr\n")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let rowkey = run_rowkey(&case(&[&format!("read {table}")]), &dir)?;
+    Ok(compare("design-csv-import", &rowkey, &emulator_stdout))
 }
 
 fn compare(name: &str, rowkey: &str, emulator: &str) -> Outcome {
