@@ -6,30 +6,11 @@
 //! https://cloud.google.com/bigtable/docs/reference/data/rpc/google.bigtable.v2) and the
 //! emulator's where the documentation leaves the wording open (bttest `ReadModifyWriteRow`).
 
+mod common;
+
+use common::cbt::{run, session};
+use common::TestResult;
 use rowkey::cbt::{Sample, Session};
-use rowkey::engine::Engine;
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-/// 2033-05-18 03:33:20 UTC, in epoch milliseconds: the engine's clock in these tests.
-const NOW_MS: u64 = 2_000_000_000_000;
-
-fn session() -> Session {
-    Session::new(Engine::new(Box::new(|| NOW_MS)))
-}
-
-/// Runs lines; returns standard output, and fails on anything on standard error.
-fn run(s: &mut Session, lines: &[&str]) -> Result<String, String> {
-    let mut out = String::new();
-    for line in lines {
-        let o = s.run_line(line);
-        if !o.stderr.is_empty() {
-            return Err(format!("{line}: {}", o.stderr));
-        }
-        out.push_str(&String::from_utf8_lossy(&o.stdout));
-    }
-    Ok(out)
-}
 
 /// Runs one line that must fail; returns its error.
 fn error(s: &mut Session, line: &str) -> Result<String, String> {

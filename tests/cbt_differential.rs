@@ -119,6 +119,15 @@ fn transcript(stdout: &str, stderr: &str) -> String {
     text
 }
 
+/// The standard-output part of a transcript (an import's log on standard error differs).
+fn stdout_part(transcript: &str) -> String {
+    transcript
+        .split("--- stderr\n")
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Masks the one figure that differs from run to run.
 fn mask(text: &str) -> String {
     let mut out = String::new();
@@ -408,11 +417,7 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         design: None,
     };
     let emulator = run_cbt(&imported, &dir, host, empty_path)?;
-    let emulator_stdout = emulator
-        .split("--- stderr\n")
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let emulator_stdout = stdout_part(&emulator);
     let rowkey = run_rowkey(
         &with(
             "replay-csv",
@@ -461,11 +466,7 @@ fn design_replay(host: &str, work: &Path, empty_path: &Path) -> Result<Outcome, 
     ]);
     imported.design = None;
     let emulator = run_cbt(&imported, &dir, host, empty_path)?;
-    let emulator_stdout = emulator
-        .split("--- stderr\n")
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let emulator_stdout = stdout_part(&emulator);
     let rowkey = run_rowkey(&case(&[&format!("read {table}")]), &dir)?;
     Ok(compare("design-csv-import", &rowkey, &emulator_stdout))
 }
