@@ -37,6 +37,44 @@ impl Dialect {
     }
 }
 
+/// The words a view uses for a table, in its dialect: HBase's regions and memstore, or
+/// Bigtable's tablets. Bigtable splits a tablet by size and by load and documents no size
+/// threshold (https://cloud.google.com/bigtable/docs/overview#load-balancing), so the split
+/// size a Bigtable view names is Rowkey's model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// `region` or `tablet`.
+    pub part: &'static str,
+    /// `Regions` or `Tablets`, for headings.
+    pub parts: &'static str,
+    /// What fills before a write reaches a file: HBase's memstore, a tablet's write buffer.
+    pub buffer: &'static str,
+    /// How the split size is to be read: HBase's setting, or Rowkey's model of Bigtable.
+    pub split_rule: &'static str,
+}
+
+impl Terms {
+    /// The words for a table with these rules: Bigtable's for a Bigtable table.
+    pub fn of(rules: &crate::engine::Rules) -> Terms {
+        if *rules == cbt::BIGTABLE_RULES {
+            Terms {
+                part: "tablet",
+                parts: "Tablets",
+                buffer: "write buffer",
+                split_rule:
+                    " (Rowkey's model: Bigtable splits by size and load and documents no threshold)",
+            }
+        } else {
+            Terms {
+                part: "region",
+                parts: "Regions",
+                buffer: "memstore",
+                split_rule: "",
+            }
+        }
+    }
+}
+
 /// One history line and the dialect it was typed in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HistoryLine {

@@ -217,3 +217,30 @@ fn a_line_the_lint_flags_still_runs_and_prints_the_warning() -> TestResult {
     );
     Ok(())
 }
+
+/// A view names a Bigtable table's parts in Bigtable's words (tablets, a write buffer, a split
+/// size that is Rowkey's model) and an HBase table's in HBase's.
+#[test]
+fn views_name_a_bigtable_tables_tablets() -> TestResult {
+    use rowkey::dialect::Terms;
+    let mut c = console();
+    c.submit("create 'h', 'f'");
+    c.submit_in("createtable b families=cf splits=m", Dialect::Cbt);
+    let engine = &c.shell.engine;
+    let hbase = Terms::of(&engine.table("h")?.descriptor.rules);
+    let bigtable = Terms::of(&engine.table("b")?.descriptor.rules);
+    assert_eq!(
+        (hbase.part, hbase.parts, hbase.buffer, hbase.split_rule),
+        ("region", "Regions", "memstore", "")
+    );
+    assert_eq!(
+        (bigtable.part, bigtable.parts, bigtable.buffer),
+        ("tablet", "Tablets", "write buffer")
+    );
+    assert_eq!(
+        bigtable.split_rule,
+        " (Rowkey's model: Bigtable splits by size and load and documents no threshold)"
+    );
+    assert_eq!(engine.table("b")?.regions.len(), 2);
+    Ok(())
+}
