@@ -158,7 +158,8 @@ pub fn cbt_command(line: &str) -> Option<&'static str> {
         .map(|c| c.name)
 }
 
-/// The timestamp lint for text about to run in cbt: one warning per `set` or `addtocell` cell
+/// The timestamp lint for text about to run in cbt: one warning per `set`, `addtocell` or
+/// `checkandmutate` cell
 /// whose timestamp looks like epoch milliseconds, when its table is a Bigtable table (or does
 /// not exist yet, so a script that creates it is warned too). Each warning names its line.
 pub fn lint_cbt(text: &str, engine: &Engine) -> Vec<String> {
@@ -178,7 +179,12 @@ pub fn lint_cbt(text: &str, engine: &Engine) -> Vec<String> {
         let [command, table, _row, cells @ ..] = words else {
             continue;
         };
-        if command != b"set" && command != b"addtocell" {
+        // `checkandmutate`'s `true=fam:col=val@ts` reads the same way: the timestamp follows
+        // the value's last `@`.
+        if !matches!(
+            command.as_slice(),
+            b"set" | b"addtocell" | b"checkandmutate"
+        ) {
             continue;
         }
         let table = String::from_utf8_lossy(table);

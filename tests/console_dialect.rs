@@ -165,6 +165,14 @@ fn epoch_milliseconds_written_to_a_bigtable_table_are_flagged_before_running() -
         .len()
             == 1
     );
+    // checkandmutate's mutations are cells too; its predicate columns are not.
+    assert_eq!(
+        lint_cbt(
+            "checkandmutate b r columns=cf:a true=cf:x=1@1700000000000 false=cf:y=2@2000",
+            &c.shell.engine
+        ),
+        ["line 1: timestamp 1700000000000 looks like epoch milliseconds; Bigtable counts microseconds, so it reads as 1970/01/20-16:13:20.000000 (write 1700000000000000 for that moment)"]
+    );
     Ok(())
 }
 
