@@ -1,7 +1,7 @@
 //! A cbt session over Rowkey's engine: one line in, what cbt prints out. A line's command is
 //! found in the command table ([`super::commands::COMMANDS`]), its arguments checked against
 //! the shape the table declares, and its handler (in `admin`, `write`, `import`, `read`,
-//! `atomic`) run.
+//! `atomic`, `sample`, and `help`/`version` in `commands`) run.
 
 use super::admin::GC_ATTRIBUTE;
 use super::args::Call;

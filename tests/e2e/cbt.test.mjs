@@ -1,6 +1,6 @@
 // Bigtable in the page: the console's dialect switch, a Bigtable table created and read with
 // cbt's lines beside an HBase table on the one engine, cbt's dates in the browser's zone, the
-// timestamp lint under the input before a line runs, the table and the history's dialects kept
+// timestamp lint under the input before a line runs, the regions view naming tablets, the table and the history's dialects kept
 // across a reload, and the delete-models comparison side by side.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,6 +39,14 @@ for (const scheme of ['dark', 'light']) {
     assert.equal(lookup, '----------------------------------------\nr1\n  cf:a                                     @ 1970/01/20-21:43:20.000000\n    "hello"');
     assert.match(await page.locator('.entry').last().locator('.prompt').first().innerText(), /^cbt> $/);
     assert.equal((await runCommand(page, 'ls')).trimEnd(), 'bt');
+    // The regions view speaks of a Bigtable table's tablets, of an HBase table's regions.
+    await page.locator('.table-item', { hasText: 'bt' }).click();
+    await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
+    await page.waitForSelector('.region-strip[aria-label="Tablets"]');
+    assert.equal(await page.locator('.view h3', { hasText: 'Tablets of' }).innerText(), 'Tablets of bt (1)');
+    await page.locator('.view', { has: page.locator('.region-strip') }).screenshot({ path: path.join(SHOTS, `e2e-cbt-tablets-${scheme}.png`) });
+    await page.locator('.table-item', { hasText: 'hb' }).click();
+    await page.waitForSelector('.region-strip[aria-label="Regions"]');
     await page.locator('.console-pane').screenshot({ path: path.join(SHOTS, `e2e-cbt-console-${scheme}.png`) });
 
     // Alt+M: back to the HBase shell, which sees both tables.
