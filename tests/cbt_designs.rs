@@ -135,3 +135,30 @@ fn retention_carries_over_as_policies() -> TestResult {
     );
     Ok(())
 }
+
+/// Loaded under other names (the gallery's answer to a clash), a design's cbt script makes its
+/// Bigtable tables under those names: what the console's cbt mode runs to load it.
+#[test]
+fn a_renamed_design_loads_as_bigtable_tables_under_its_names() -> TestResult {
+    use rowkey::designs::loads::{cbt_setup_as, Placement};
+    let design = rowkey::designs::find("schema.reversed-domain").ok_or("no design")?;
+    let placement = Placement {
+        names: vec![
+            ("sg_domain".into(), "dom2".into()),
+            ("sg_domain_plain".into(), "plain2".into()),
+        ],
+    };
+    let script = cbt_setup_as(&design, &placement)?;
+    let mut s = rowkey::cbt::Session::new(Engine::new(Box::new(|| in_cbt::CLOCK_MS)));
+    for line in script.lines() {
+        let out = s.run_line(line);
+        assert!(!out.failed, "{line}: {}", out.stderr);
+    }
+    let out = |s: &mut rowkey::cbt::Session, line: &str| {
+        String::from_utf8_lossy(&s.run_line(line).stdout).into_owned()
+    };
+    assert_eq!(out(&mut s, "ls"), "dom2\nplain2\n");
+    assert_eq!(out(&mut s, "count dom2"), "200\n");
+    assert_eq!(out(&mut s, "count dom2 prefix=com.example."), "75\n");
+    Ok(())
+}

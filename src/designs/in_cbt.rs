@@ -20,17 +20,19 @@ pub const CLOCK_MS: u64 = 1_700_000_000_000;
 
 /// A design's tables and sample data as cbt lines, or the first error of its setup script.
 pub fn script(design: &Design) -> Result<String, String> {
+    script_of(&design.setup_script(), design.tables).map_err(|e| format!("{}: {e}", design.id))
+}
+
+/// The tables `tables` that the HBase script `setup` makes, as cbt lines (a design's script
+/// under a placement's names: [`super::loads::cbt_setup_as`]).
+pub fn script_of(setup: &str, tables: &[&str]) -> Result<String, String> {
     let mut shell = Shell::new(Engine::new(Box::new(|| CLOCK_MS)), Box::new(|| 0.0));
-    if let Some(e) = shell
-        .run(&design.setup_script())
-        .into_iter()
-        .find_map(|o| o.error)
-    {
-        return Err(format!("{}: setup failed: {}", design.id, e.message));
+    if let Some(e) = shell.run(setup).into_iter().find_map(|o| o.error) {
+        return Err(format!("setup failed: {}", e.message));
     }
     let mut session = cbt::Session::new(shell.engine);
     let mut out = String::new();
-    for table in design.tables {
+    for table in tables {
         out.push_str(&export::script(&mut session, table).map_err(|e| format!("{table}: {e}"))?);
     }
     Ok(out)

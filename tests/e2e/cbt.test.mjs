@@ -72,6 +72,25 @@ for (const scheme of ['dark', 'light']) {
     await context.close();
   });
 
+  test(`a gallery design loaded in cbt mode is Bigtable tables (${scheme})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 940 }, colorScheme: scheme });
+    const { page, errors } = await openApp(context, url);
+    await saved(page);
+    await page.locator('.dialect-switch button', { hasText: 'cbt' }).click();
+    await page.locator('.design-item', { hasText: 'Reversed domain names' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Loaded the design')));
+    const note = await page.locator('.entry .output', { hasText: 'Loaded the design' }).last().innerText();
+    assert.match(note, /tables sg_domain, sg_domain_plain as Bigtable tables/);
+    assert.equal((await runCommand(page, 'ls')).trimEnd(), 'sg_domain\nsg_domain_plain');
+    // The design's lesson in cbt's words: one site's pages under one prefix.
+    assert.equal((await runCommand(page, 'count sg_domain prefix=com.example.')).trimEnd(), '75');
+    await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
+    await page.waitForSelector('.region-strip[aria-label="Tablets"]');
+    await page.locator('.console-pane').screenshot({ path: path.join(SHOTS, `e2e-cbt-design-${scheme}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test(`the two delete models side by side (${scheme})`, async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
     const { page, errors } = await openApp(context, url);
