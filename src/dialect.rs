@@ -73,6 +73,17 @@ impl Terms {
             }
         }
     }
+
+    /// The words for the engine's table `name` (HBase's when there is no such table).
+    pub fn of_table(engine: &Engine, name: &str) -> Terms {
+        let hbase = crate::engine::Rules::default();
+        Terms::of(engine.table(name).map_or(&hbase, |t| &t.descriptor.rules))
+    }
+
+    /// `n` parts: `1 region`, `3 tablets`.
+    pub fn count(&self, n: usize) -> String {
+        format!("{n} {}{}", self.part, if n == 1 { "" } else { "s" })
+    }
 }
 
 /// One history line and the dialect it was typed in.

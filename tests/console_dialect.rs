@@ -250,5 +250,8 @@ fn views_name_a_bigtable_tables_tablets() -> TestResult {
         " (Rowkey's model: Bigtable splits by size and load and documents no threshold)"
     );
     assert_eq!(engine.table("b")?.regions.len(), 2);
+    assert_eq!(Terms::of_table(engine, "b").count(2), "2 tablets");
+    assert_eq!(Terms::of_table(engine, "h").count(1), "1 region");
+    assert_eq!(Terms::of_table(engine, "gone").count(3), "3 regions");
     Ok(())
 }

@@ -86,6 +86,8 @@ for (const scheme of ['dark', 'light']) {
     assert.equal((await runCommand(page, 'count sg_domain prefix=com.example.')).trimEnd(), '75');
     await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
     await page.waitForSelector('.region-strip[aria-label="Tablets"]');
+    await page.locator('.view-tab', { hasText: 'Hotspots' }).click();
+    assert.match(await page.locator('.skew').innerText(), /^Skew over the last [\d,]+ operations: tablet \d+ of \d+ took/);
     await page.locator('.console-pane').screenshot({ path: path.join(SHOTS, `e2e-cbt-design-${scheme}.png`) });
     assert.deepEqual(errors, []);
     await context.close();
