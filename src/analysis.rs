@@ -6,7 +6,7 @@
 //!
 //! The analysis reads each dialect's commands as data ([`DialectCommand`]): the HBase shell's
 //! come from its command table ([`crate::shell::commands::COMMANDS`]), Bigtable's `cbt` ones
-//! from [`CBT_COMMANDS`].
+//! from the cbt command table ([`crate::cbt::COMMANDS`]).
 
 use std::collections::BTreeMap;
 
@@ -34,33 +34,16 @@ pub struct DialectCommand {
     pub table_arg: usize,
 }
 
-/// `cbt`'s commands that name a table: the ones that change one (`set`, `deleterow`,
-/// `deletetable`, `deleteallrows`, `import`, and the schema's `createfamily`, `deletefamily`,
-/// `setgcpolicy`, `deletecolumn`), create one (`createtable`) or read one (`read`, `lookup`,
-/// `count`, `ls`).
-pub const CBT_COMMANDS: &[DialectCommand] = &[
-    cbt("set", Effect::Changes),
-    cbt("deleterow", Effect::Changes),
-    cbt("deletetable", Effect::Changes),
-    cbt("deleteallrows", Effect::Changes),
-    cbt("import", Effect::Changes),
-    cbt("createfamily", Effect::Changes),
-    cbt("deletefamily", Effect::Changes),
-    cbt("deletecolumn", Effect::Changes),
-    cbt("setgcpolicy", Effect::Changes),
-    cbt("createtable", Effect::Creates),
-    cbt("read", Effect::Reads),
-    cbt("lookup", Effect::Reads),
-    cbt("count", Effect::Reads),
-    cbt("ls", Effect::Reads),
-];
-
-const fn cbt(name: &'static str, effect: Effect) -> DialectCommand {
-    DialectCommand {
-        name,
-        effect,
+/// `cbt`'s command of that name, as the analysis sees it: every cbt command that names a
+/// table names it first, and the cbt command table ([`crate::cbt::COMMANDS`]) says what it
+/// does to it.
+fn cbt_command(name: &str) -> Option<DialectCommand> {
+    let c = crate::cbt::COMMANDS.iter().find(|c| c.name == name)?;
+    Some(DialectCommand {
+        name: c.name,
+        effect: c.effect?,
         table_arg: 0,
-    }
+    })
 }
 
 /// The HBase shell's command of that name, as the analysis sees it.
@@ -188,11 +171,11 @@ fn cbt_line(line: &str) -> Option<Access> {
         rest.push(w);
     }
     let (name, args) = rest.split_first()?;
-    let spec = CBT_COMMANDS.iter().find(|c| c.name == *name)?;
+    let spec = cbt_command(name)?;
     let table = args
         .get(spec.table_arg)
         .map(|t| t.trim_matches(['"', '\'']).to_string());
-    Some(access(*spec, table))
+    Some(access(spec, table))
 }
 
 /// What each command of `scripts` does, read in order with references kept across them.

@@ -17,20 +17,30 @@
 //! );
 //! ```
 
+mod admin;
+mod args;
+mod atomic;
 pub mod cli;
+mod commands;
 mod csv;
 pub mod export;
 mod filter;
 mod gcpolicy;
+mod import;
 pub mod lint;
 mod print;
+mod read;
 mod regex;
+mod sample;
 mod session;
 mod words;
+mod write;
 
+pub use commands::{usage, Command, CBT_VERSION, COMMANDS};
 pub use gcpolicy::{GcPolicy, PolicyError};
-pub use print::{go_quote, Zone};
-pub use session::{usage, Command, Output, Session, BIGTABLE_RULES, CBT_VERSION, COMMANDS};
+pub use print::go_quote;
+pub use sample::Sample;
+pub use session::{Output, Session, BIGTABLE_RULES};
 pub use words::split;
 
 /// What goes wrong before a command runs.

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! rowkey shell [FILE] [-D key=value | -Dkey=value]...
-//! rowkey cbt [-project P] [-instance I]
+//! rowkey cbt [-project P] [-instance I] [-design ID]
 //! rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]
 //! ```
 
@@ -46,7 +46,7 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     Subcommand {
         name: "cbt",
         summary: "Bigtable's cbt commands from standard input, answered as cbt answers them",
-        usage: "[-project P] [-instance I]",
+        usage: "[-project P] [-instance I] [-design ID]",
         run: run_cbt,
     },
     Subcommand {

@@ -9,6 +9,7 @@ mod csdn;
 pub mod delete_models;
 mod follow;
 pub mod gen;
+pub mod in_cbt;
 pub mod lesson;
 pub mod loads;
 mod one_to_many;

@@ -37,6 +37,55 @@ impl Dialect {
     }
 }
 
+/// The words a view uses for a table, in its dialect: HBase's regions and memstore, or
+/// Bigtable's tablets. Bigtable splits a tablet by size and by load and documents no size
+/// threshold (https://cloud.google.com/bigtable/docs/overview#load-balancing), so the split
+/// size a Bigtable view names is Rowkey's model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// `region` or `tablet`.
+    pub part: &'static str,
+    /// `Regions` or `Tablets`, for headings.
+    pub parts: &'static str,
+    /// What fills before a write reaches a file: HBase's memstore, a tablet's write buffer.
+    pub buffer: &'static str,
+    /// How the split size is to be read: HBase's setting, or Rowkey's model of Bigtable.
+    pub split_rule: &'static str,
+}
+
+impl Terms {
+    /// The words for a table with these rules: Bigtable's for a Bigtable table.
+    pub fn of(rules: &crate::engine::Rules) -> Terms {
+        if *rules == cbt::BIGTABLE_RULES {
+            Terms {
+                part: "tablet",
+                parts: "Tablets",
+                buffer: "write buffer",
+                split_rule:
+                    " (Rowkey's model: Bigtable splits by size and load and documents no threshold)",
+            }
+        } else {
+            Terms {
+                part: "region",
+                parts: "Regions",
+                buffer: "memstore",
+                split_rule: "",
+            }
+        }
+    }
+
+    /// The words for the engine's table `name` (HBase's when there is no such table).
+    pub fn of_table(engine: &Engine, name: &str) -> Terms {
+        let hbase = crate::engine::Rules::default();
+        Terms::of(engine.table(name).map_or(&hbase, |t| &t.descriptor.rules))
+    }
+
+    /// `n` parts: `1 region`, `3 tablets`.
+    pub fn count(&self, n: usize) -> String {
+        format!("{n} {}{}", self.part, if n == 1 { "" } else { "s" })
+    }
+}
+
 /// One history line and the dialect it was typed in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HistoryLine {
@@ -99,23 +148,9 @@ pub fn decode_history(saved: &serde_json::Value) -> Vec<HistoryLine> {
     }
 }
 
-/// Whether a cbt command changes data or schema.
+/// Whether a cbt command changes data or schema (the command table says).
 pub fn cbt_writes(name: &str) -> bool {
-    matches!(
-        name,
-        "addtocell"
-            | "createfamily"
-            | "createtable"
-            | "deleteallrows"
-            | "deletecolumn"
-            | "deletefamily"
-            | "deleterow"
-            | "deletetable"
-            | "import"
-            | "set"
-            | "setgcpolicy"
-            | "compact"
-    )
+    cbt::COMMANDS.iter().any(|c| c.name == name && c.writes())
 }
 
 /// The cbt command a line names, as the command table spells it (after an optional `cbt`).
@@ -134,7 +169,8 @@ pub fn cbt_command(line: &str) -> Option<&'static str> {
         .map(|c| c.name)
 }
 
-/// The timestamp lint for text about to run in cbt: one warning per `set` or `addtocell` cell
+/// The timestamp lint for text about to run in cbt: one warning per `set`, `addtocell` or
+/// `checkandmutate` cell
 /// whose timestamp looks like epoch milliseconds, when its table is a Bigtable table (or does
 /// not exist yet, so a script that creates it is warned too). Each warning names its line.
 pub fn lint_cbt(text: &str, engine: &Engine) -> Vec<String> {
@@ -154,7 +190,12 @@ pub fn lint_cbt(text: &str, engine: &Engine) -> Vec<String> {
         let [command, table, _row, cells @ ..] = words else {
             continue;
         };
-        if command != b"set" && command != b"addtocell" {
+        // `checkandmutate`'s `true=fam:col=val@ts` reads the same way: the timestamp follows
+        // the value's last `@`.
+        if !matches!(
+            command.as_slice(),
+            b"set" | b"addtocell" | b"checkandmutate"
+        ) {
             continue;
         }
         let table = String::from_utf8_lossy(table);

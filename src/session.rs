@@ -28,7 +28,7 @@ use std::rc::Rc;
 pub use arrivals::{Choice, Incoming, Pending};
 use prefs::{CbtZone, Prefs, Timestamps};
 
-use crate::cbt::Zone;
+use crate::kit::civil::Zone;
 use crate::console::Console;
 use crate::designs::loads::Loads;
 use crate::designs::{Design, PatternRun, Size};
@@ -490,12 +490,12 @@ impl Session {
     fn set_zone(&self) {
         let mut console = self.console.borrow_mut();
         console.cbt.zone = match self.prefs.cbt_zone {
-            CbtZone::Utc => Zone::UTC,
+            CbtZone::Utc => Zone::Utc,
+            // The local zone at each instant printed, so a time across a daylight-saving
+            // change prints in the offset it had then.
             CbtZone::Local => {
-                let minutes = (self.clocks.offset_minutes)((self.clocks.now_ms)() as i64);
-                Zone {
-                    offset_seconds: i64::from(minutes) * 60,
-                }
+                let offset = self.clocks.offset_minutes.clone();
+                Zone::from_fn(move |ms| offset(ms))
             }
         };
         console.cbt.timer = self.clocks.timer();

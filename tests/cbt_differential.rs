@@ -9,6 +9,8 @@
 //!   once a family has changed since it started, `bttest` `server.gcloop`), so the emulator side
 //!   waits 2 s; Rowkey's side runs `compact TABLE`, its stand-in for Bigtable's background
 //!   compaction.
+//! - `@tz NAME`: both sides run with `TZ=NAME` instead of `TZ=UTC` (the zone cbt prints times
+//!   in, read by Go's `time` package from the system's tzdata).
 //! - `--- file NAME` ... `--- end`: a file written into the case's working directory before the
 //!   lines run (the CSV of an `import`).
 //! - `--- rowkey` ... `--- end`: where the emulator departs from Bigtable's
@@ -40,8 +42,9 @@ fn tool(env: &str, default: &str) -> String {
 /// How long the emulator side waits for its garbage-collection timer (at most 1.5 s).
 const GC_WAIT: Duration = Duration::from_millis(2_000);
 const THREADS: usize = 4;
-/// The export replays run after the cases (a cbt script, a CSV through `cbt import`).
-const REPLAYS: usize = 2;
+/// The export replays run after the cases (a cbt script, a CSV through `cbt import`, a gallery
+/// design's table as a CSV through `cbt import`).
+const REPLAYS: usize = 3;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -52,6 +55,10 @@ struct Case {
     files: Vec<(String, String)>,
     /// Rowkey's transcript where the emulator departs from Bigtable's documentation.
     documented: Option<String>,
+    /// The `TZ` both sides run with.
+    tz: String,
+    /// A gallery design `rowkey cbt` loads first (`-design ID`).
+    design: Option<String>,
 }
 
 fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
@@ -60,12 +67,16 @@ fn parse_case(name: &str, text: &str) -> Result<Case, Error> {
         lines: Vec::new(),
         files: Vec::new(),
         documented: None,
+        tz: "UTC".to_string(),
+        design: None,
     };
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if let Some(file) = line.strip_prefix("--- file ") {
             let body = block(&mut lines, name, "--- file")?;
             case.files.push((file.trim().to_string(), body));
+        } else if let Some(tz) = line.strip_prefix("@tz ") {
+            case.tz = tz.trim().to_string();
         } else if line == "--- rowkey" {
             case.documented = Some(block(&mut lines, name, "--- rowkey")?);
         } else if line.trim().is_empty() || line.starts_with('#') {
@@ -106,6 +117,15 @@ fn transcript(stdout: &str, stderr: &str) -> String {
         text.push_str(&mask(stderr));
     }
     text
+}
+
+/// The standard-output part of a transcript (an import's log on standard error differs).
+fn stdout_part(transcript: &str) -> String {
+    transcript
+        .split("--- stderr\n")
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Masks the one figure that differs from run to run.
@@ -165,7 +185,7 @@ fn run_cbt(case: &Case, dir: &Path, host: &str, empty_path: &Path) -> Result<Str
             .arg(&script)
             .current_dir(dir)
             .env("BIGTABLE_EMULATOR_HOST", host)
-            .env("TZ", "UTC")
+            .env("TZ", &case.tz)
             .env("PATH", empty_path)
             .env("HOME", dir)
             .stdin(Stdio::null())
@@ -199,8 +219,9 @@ fn rowkey_output(case: &Case, dir: &Path) -> Result<(Vec<u8>, Vec<u8>), Error> {
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
         .args(["cbt", "-project", "p", "-instance", &case.name])
+        .args(case.design.iter().flat_map(|id| ["-design", id.as_str()]))
         .current_dir(dir)
-        .env("TZ", "UTC")
+        .env("TZ", &case.tz)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -338,6 +359,8 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
             lines: source.lines.clone(),
             files: Vec::new(),
             documented: None,
+            tz: "UTC".to_string(),
+            design: None,
         };
         case.lines.extend(extra.iter().map(|l| l.to_string()));
         case
@@ -367,6 +390,8 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         lines,
         files: Vec::new(),
         documented: None,
+        tz: "UTC".to_string(),
+        design: None,
     };
     let emulator = run_cbt(&replayed, &dir, host, empty_path)?;
     let reads_ref: Vec<&str> = reads.iter().map(String::as_str).collect();
@@ -388,13 +413,11 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         ],
         files: Vec::new(),
         documented: None,
+        tz: "UTC".to_string(),
+        design: None,
     };
     let emulator = run_cbt(&imported, &dir, host, empty_path)?;
-    let emulator_stdout = emulator
-        .split("--- stderr\n")
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let emulator_stdout = stdout_part(&emulator);
     let rowkey = run_rowkey(
         &with(
             "replay-csv",
@@ -409,7 +432,43 @@ fn replay(host: &str, work: &Path, empty_path: &Path) -> Result<Vec<(String, Out
         "export-csv-import".to_string(),
         compare("export-csv-import", &rowkey, &emulator_stdout),
     ));
+    outcomes.push((
+        "design-csv-import".to_string(),
+        design_replay(host, work, empty_path)?,
+    ));
     Ok(outcomes)
+}
+
+/// A gallery design taken to "a real instance": `rowkey cbt -design schema.reversed-domain`
+/// exports its `sg_domain` table as a CSV, which the real `cbt import` loads into the emulator
+/// (after the table's `createtable` line), and the emulator must read back what Rowkey reads.
+fn design_replay(host: &str, work: &Path, empty_path: &Path) -> Result<Outcome, Error> {
+    let (design, table) = ("schema.reversed-domain", "sg_domain");
+    let dir = work.join("design-replay");
+    std::fs::create_dir_all(&dir)?;
+    let case = |lines: &[&str]| Case {
+        name: "design-replay".into(),
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+        files: Vec::new(),
+        documented: None,
+        tz: "UTC".to_string(),
+        design: Some(design.to_string()),
+    };
+    let (script, _) = rowkey_output(&case(&[&format!("export {table}")]), &dir)?;
+    let (csv, _) = rowkey_output(&case(&[&format!("export {table} format=csv")]), &dir)?;
+    let script = String::from_utf8(script)?;
+    let create = script.lines().next().ok_or("empty export")?.to_string();
+    std::fs::write(dir.join("design.csv"), &csv)?;
+    let mut imported = case(&[
+        &create,
+        &format!("import {table} design.csv timestamp=value-encoded"),
+        &format!("read {table}"),
+    ]);
+    imported.design = None;
+    let emulator = run_cbt(&imported, &dir, host, empty_path)?;
+    let emulator_stdout = stdout_part(&emulator);
+    let rowkey = run_rowkey(&case(&[&format!("read {table}")]), &dir)?;
+    Ok(compare("design-csv-import", &rowkey, &emulator_stdout))
 }
 
 fn compare(name: &str, rowkey: &str, emulator: &str) -> Outcome {

@@ -1,31 +1,13 @@
 //! Bigtable's semantics in the cbt dialect, each checked against Bigtable's documentation or
 //! the emulator's source (`bttest`, github.com/googleapis/google-cloud-go/bigtable/bttest).
 
+mod common;
+
+use common::cbt::{run, session, NOW_MS};
+use common::TestResult;
 use rowkey::cbt::Session;
-use rowkey::engine::Engine;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-/// 2033-05-18 03:33:20 UTC, in epoch milliseconds: the engine's clock in these tests.
-const NOW_MS: u64 = 2_000_000_000_000;
 const DAY_US: u64 = 86_400_000_000;
-
-fn session() -> Session {
-    Session::new(Engine::new(Box::new(|| NOW_MS)))
-}
-
-/// Runs lines; returns standard output, and fails on anything on standard error.
-fn run(s: &mut Session, lines: &[&str]) -> Result<String, String> {
-    let mut out = String::new();
-    for line in lines {
-        let o = s.run_line(line);
-        if !o.stderr.is_empty() {
-            return Err(format!("{line}: {}", o.stderr));
-        }
-        out.push_str(&String::from_utf8_lossy(&o.stdout));
-    }
-    Ok(out)
-}
 
 /// The timestamps a read prints, in order.
 fn stamps(text: &str) -> Vec<String> {

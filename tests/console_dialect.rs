@@ -165,6 +165,14 @@ fn epoch_milliseconds_written_to_a_bigtable_table_are_flagged_before_running() -
         .len()
             == 1
     );
+    // checkandmutate's mutations are cells too; its predicate columns are not.
+    assert_eq!(
+        lint_cbt(
+            "checkandmutate b r columns=cf:a true=cf:x=1@1700000000000 false=cf:y=2@2000",
+            &c.shell.engine
+        ),
+        ["line 1: timestamp 1700000000000 looks like epoch milliseconds; Bigtable counts microseconds, so it reads as 1970/01/20-16:13:20.000000 (write 1700000000000000 for that moment)"]
+    );
     Ok(())
 }
 
@@ -215,5 +223,35 @@ fn a_line_the_lint_flags_still_runs_and_prints_the_warning() -> TestResult {
         "{}",
         item.output
     );
+    Ok(())
+}
+
+/// A view names a Bigtable table's parts in Bigtable's words (tablets, a write buffer, a split
+/// size that is Rowkey's model) and an HBase table's in HBase's.
+#[test]
+fn views_name_a_bigtable_tables_tablets() -> TestResult {
+    use rowkey::dialect::Terms;
+    let mut c = console();
+    c.submit("create 'h', 'f'");
+    c.submit_in("createtable b families=cf splits=m", Dialect::Cbt);
+    let engine = &c.shell.engine;
+    let hbase = Terms::of(&engine.table("h")?.descriptor.rules);
+    let bigtable = Terms::of(&engine.table("b")?.descriptor.rules);
+    assert_eq!(
+        (hbase.part, hbase.parts, hbase.buffer, hbase.split_rule),
+        ("region", "Regions", "memstore", "")
+    );
+    assert_eq!(
+        (bigtable.part, bigtable.parts, bigtable.buffer),
+        ("tablet", "Tablets", "write buffer")
+    );
+    assert_eq!(
+        bigtable.split_rule,
+        " (Rowkey's model: Bigtable splits by size and load and documents no threshold)"
+    );
+    assert_eq!(engine.table("b")?.regions.len(), 2);
+    assert_eq!(Terms::of_table(engine, "b").count(2), "2 tablets");
+    assert_eq!(Terms::of_table(engine, "h").count(1), "1 region");
+    assert_eq!(Terms::of_table(engine, "gone").count(3), "3 regions");
     Ok(())
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::TestResult;
-use rowkey::analysis::{analyze, existing_changed, Access, Analyzer, Dialect, CBT_COMMANDS};
+use rowkey::analysis::{analyze, existing_changed, Access, Analyzer, Dialect};
 use rowkey::designs::loads::{decide, decide_import, Decision, Loads};
 use rowkey::engine::Engine;
 use rowkey::share::{decode, encode, tables_changed, Shared};
@@ -101,9 +101,38 @@ fn cbt_writes_are_known() {
     );
     let exists = |t: &str| ["users", "old"].contains(&t);
     assert_eq!(existing_changed(&got, exists), vec!["users", "old"]);
-    for w in ["set", "deleterow", "deletetable", "deleteallrows", "import"] {
-        assert!(CBT_COMMANDS.iter().any(|c| c.name == w), "{w}");
+    // The analysis reads cbt's one command table: every command that writes is one it counts
+    // as changing (or creating) the table it names first.
+    for c in rowkey::cbt::COMMANDS.iter().filter(|c| c.writes()) {
+        let line = format!("{} users r1 f:q=1", c.name);
+        let got = analyze(&lines(&[&line]), Dialect::Cbt);
+        let named = |a: &Access| a.changes.as_deref().or(a.creates.as_deref()) == Some("users");
+        assert!(got.iter().any(named), "{}", c.name);
     }
+    let writes: Vec<&str> = rowkey::cbt::COMMANDS
+        .iter()
+        .filter(|c| c.writes())
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        writes,
+        [
+            "addtocell",
+            "createfamily",
+            "createtable",
+            "deleteallrows",
+            "deletecolumn",
+            "deletefamily",
+            "deleterow",
+            "deletetable",
+            "import",
+            "set",
+            "setgcpolicy",
+            "checkandmutate",
+            "readmodifywrite",
+            "compact"
+        ]
+    );
 }
 
 #[test]

@@ -21,7 +21,26 @@ fn rows(session: &mut Session, table: &str) -> Result<Vec<Row>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The table as cbt lines.
+/// What a timestamp of the table is multiplied by to count microseconds, as Bigtable does: 1,000
+/// for an HBase table's milliseconds.
+fn micros_per_unit(session: &Session, table: &str) -> u64 {
+    session.engine.table(table).map_or(1, |t| {
+        1_000 / t.descriptor.rules.timestamps.per_millisecond()
+    })
+}
+
+/// A family's policy in cbt's syntax: a Bigtable table's as cbt set it, an HBase table's as its
+/// retention reads in Bigtable's terms (`None`: keep every version).
+fn policy(session: &Session, table: &str, family: &str) -> Option<String> {
+    let t = session.engine.table(table).ok()?;
+    if t.descriptor.rules == super::BIGTABLE_RULES {
+        return session.gc_policy(table, family);
+    }
+    let policy = super::GcPolicy::of_family(t.descriptor.family(family.as_bytes())?);
+    (policy != super::GcPolicy::Never).then(|| policy.to_cbt())
+}
+
+/// The table as cbt lines; an HBase table as the Bigtable table that holds the same cells.
 pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
     let t = session.engine.table(table).map_err(|e| e.to_string())?;
     let families: Vec<String> = t
@@ -30,12 +49,13 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
         .iter()
         .map(|f| f.name.clone())
         .collect();
+    let per_milli = micros_per_unit(session, table);
     let splits = session.engine.splits(table).map_err(|e| e.to_string())?;
     let mut out = format!("createtable {}", quote(table.as_bytes()));
     if !families.is_empty() {
         let specs: Vec<String> = families
             .iter()
-            .map(|f| match session.gc_policy(table, f) {
+            .map(|f| match policy(session, table, f) {
                 Some(p) => format!("{f}:{p}"),
                 None => f.clone(),
             })
@@ -63,7 +83,9 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
             arg.extend_from_slice(&cell.qualifier);
             arg.push(b'=');
             arg.extend_from_slice(&cell.value);
-            arg.extend_from_slice(format!("@{}", cell.timestamp).as_bytes());
+            arg.extend_from_slice(
+                format!("@{}", cell.timestamp.saturating_mul(per_milli)).as_bytes(),
+            );
             line.push(' ');
             line.push_str(&quote(&arg));
         }
@@ -75,6 +97,7 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
 
 /// The table as a CSV with a family row and a column row (bytes: keys and values are any bytes).
 pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
+    let per_milli = micros_per_unit(session, table);
     let rows = rows(session, table)?;
     // Every column, grouped by family, in name order.
     let mut columns: BTreeMap<(Vec<u8>, Vec<u8>), usize> = BTreeMap::new();
@@ -112,7 +135,8 @@ pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
             // Cells come newest first within a column: the first one wins.
             if fields[i].is_empty() {
                 let mut value = cell.value.clone();
-                value.extend_from_slice(format!("@{}", cell.timestamp).as_bytes());
+                let micros = cell.timestamp.saturating_mul(per_milli);
+                value.extend_from_slice(format!("@{micros}").as_bytes());
                 fields[i] = csv_field(&value);
             }
         }

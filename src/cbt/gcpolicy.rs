@@ -67,6 +67,31 @@ impl GcPolicy {
 
     /// The policy in cbt's own syntax, which [`GcPolicy::parse`] reads back (`never`,
     /// `maxversions=2`, `(maxage=1d || maxversions=3) && maxversions=5`).
+    /// The policy that collects what an HBase family's retention drops: versions past
+    /// `VERSIONS`, and cells older than `TTL` beyond the `MIN_VERSIONS` newest (HBase keeps those
+    /// however old). The inverse of [`GcPolicy::apply_to`] for the policies it writes; a
+    /// `VERSIONS` past 65,535 (cbt's largest `maxversions`) keeps every version.
+    pub fn of_family(family: &FamilyDescriptor) -> GcPolicy {
+        // cbt reads `maxversions=` as a 16-bit number; more versions than that is every one.
+        let versions = (family.max_versions <= u32::from(u16::MAX))
+            .then(|| GcPolicy::MaxVersions(u64::from(family.max_versions)));
+        let age = family.ttl_seconds.map(|seconds| {
+            let age = GcPolicy::MaxAge { seconds };
+            match family.min_versions {
+                0 => age,
+                n => GcPolicy::Intersection(
+                    Box::new(age),
+                    Box::new(GcPolicy::MaxVersions(u64::from(n))),
+                ),
+            }
+        });
+        match (versions, age) {
+            (Some(v), Some(a)) => GcPolicy::Union(Box::new(v), Box::new(a)),
+            (Some(p), None) | (None, Some(p)) => p,
+            (None, None) => GcPolicy::Never,
+        }
+    }
+
     pub fn to_cbt(&self) -> String {
         match self {
             GcPolicy::Never => "never".into(),

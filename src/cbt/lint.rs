@@ -6,7 +6,7 @@ pub fn epoch_millis_warning(ts: u64) -> Option<String> {
     if (1_000_000_000_000..10_000_000_000_000).contains(&ts) {
         Some(format!(
             "rowkey: warning: timestamp {ts} looks like epoch milliseconds; Bigtable counts microseconds, so it reads as {} (write {} for that moment)",
-            super::print::Zone::UTC.format_micros(ts),
+            super::print::timestamp(&crate::kit::civil::Zone::Utc, ts),
             ts.saturating_mul(1_000)
         ))
     } else {

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::engine::Cell;
-use crate::kit::civil::CivilTime;
+use crate::kit::civil::Zone;
 
 /// A row as cbt prints it: 40 dashes, the key, then per family in name order and per column
 /// `  fam:col` padded to 40 characters, `@ ` and the time, and the value as Go's `%q`; a blank
@@ -25,7 +25,7 @@ pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &[Cell], zone: &Zone) {
         out.extend_from_slice(&column);
         out.extend(std::iter::repeat_n(b' ', 40usize.saturating_sub(width)));
         out.extend_from_slice(b" @ ");
-        out.extend_from_slice(zone.format_micros(cell.timestamp).as_bytes());
+        out.extend_from_slice(timestamp(zone, cell.timestamp).as_bytes());
         out.extend_from_slice(b"\n    ");
         out.extend_from_slice(go_quote(&cell.value).as_bytes());
         out.push(b'\n');
@@ -53,52 +53,16 @@ pub fn stats(out: &mut Vec<u8>, s: &ReadStats, latency_ms: u64) {
     out.extend_from_slice(text.as_bytes());
 }
 
-/// The time zone timestamps print in. cbt prints in its process's local zone; Rowkey reads a
-/// fixed offset from `TZ` (`UTC`, `UTC+2`, or empty for UTC).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Zone {
-    /// Seconds east of UTC.
-    pub offset_seconds: i64,
-}
-
-impl Zone {
-    pub const UTC: Zone = Zone { offset_seconds: 0 };
-
-    /// The zone a `TZ` value names, when Rowkey can read it: `UTC`, `GMT`, `UTC0`, an empty
-    /// value, or POSIX's `XXX[+-]h[:mm]` (where `+` is west of Greenwich).
-    pub fn from_tz(tz: Option<&str>) -> Option<Zone> {
-        let tz = tz.unwrap_or("").trim_start_matches(':');
-        if tz.is_empty() || tz == "UTC" || tz == "GMT" || tz == "Etc/UTC" {
-            return Some(Zone::UTC);
-        }
-        let digits = tz.find(|c: char| c == '+' || c == '-' || c.is_ascii_digit())?;
-        let (name, offset) = tz.split_at(digits);
-        if name.len() < 3 || !name.chars().all(|c| c.is_ascii_alphabetic()) {
-            return None;
-        }
-        let (sign, rest) = match offset.strip_prefix('-') {
-            Some(r) => (1, r),
-            None => (-1, offset.trim_start_matches('+')),
-        };
-        let (h, m) = rest.split_once(':').unwrap_or((rest, "0"));
-        let h: i64 = h.parse().ok()?;
-        let m: i64 = m.parse().ok()?;
-        Some(Zone {
-            offset_seconds: sign * (h * 3600 + m * 60),
-        })
-    }
-
-    /// `yyyy/MM/dd-HH:mm:ss.ffffff` (Go's `2006/01/02-15:04:05.000000`) of a timestamp in
-    /// microseconds since the epoch.
-    pub fn format_micros(&self, micros: u64) -> String {
-        let micros = micros.min(i64::MAX as u64) as i64;
-        let local = micros.saturating_add(self.offset_seconds.saturating_mul(1_000_000));
-        let t = CivilTime::from_micros(local);
-        format!(
-            "{:04}/{:02}/{:02}-{:02}:{:02}:{:02}.{:06}",
-            t.year, t.month, t.day, t.hour, t.minute, t.second, t.micros
-        )
-    }
+/// A timestamp in microseconds as cbt prints it, Go's `2006/01/02-15:04:05.000000` in the
+/// zone cbt's process is in (`time.Local`; natively the zone `TZ` names, in the page the
+/// browser's or UTC). cbt reads the timestamp as an `int64`; Rowkey holds one past that at the
+/// largest.
+pub fn timestamp(zone: &Zone, micros: u64) -> String {
+    let t = zone.civil(micros.min(i64::MAX as u64) as i64);
+    format!(
+        "{:04}/{:02}/{:02}-{:02}:{:02}:{:02}.{:06}",
+        t.year, t.month, t.day, t.hour, t.minute, t.second, t.micros
+    )
 }
 
 /// Go's `%q` of a byte string (`strconv.Quote`): printable UTF-8 kept, `\a \b \f \n \r \t \v
@@ -237,14 +201,14 @@ mod tests {
 
     #[test]
     fn timestamps() {
-        assert_eq!(Zone::UTC.format_micros(4_000), "1970/01/01-00:00:00.004000");
+        assert_eq!(timestamp(&Zone::Utc, 4_000), "1970/01/01-00:00:00.004000");
         assert_eq!(
-            Zone::UTC.format_micros(1_700_000_000_123_000),
+            timestamp(&Zone::Utc, 1_700_000_000_123_000),
             "2023/11/14-22:13:20.123000"
         );
         assert_eq!(
-            Zone::from_tz(Some("XXX-2")).map(|z| z.offset_seconds),
-            Some(7200)
+            timestamp(&Zone::Fixed(7200), 1_700_000_000_123_000),
+            "2023/11/15-00:13:20.123000"
         );
     }
 

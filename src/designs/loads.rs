@@ -335,6 +335,12 @@ pub fn setup_as(design: &Design, placement: &Placement) -> Result<String, String
     placement.rewrite(&design.setup_script())
 }
 
+/// A design's script under a placement, as the cbt lines that make its tables Bigtable tables
+/// holding the same cells ([`super::in_cbt`]): what loading it in the console's cbt mode runs.
+pub fn cbt_setup_as(design: &Design, placement: &Placement) -> Result<String, String> {
+    super::in_cbt::script_of(&setup_as(design, placement)?, &placement.tables())
+}
+
 /// The command of access pattern `index` under a placement.
 pub fn pattern_as(design: &Design, index: usize, placement: &Placement) -> Result<String, String> {
     let p = design

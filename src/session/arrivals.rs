@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::{Effect, Effects, Queued, Session};
 use crate::designs::loads::{
-    decide, decide_import, drop_script, setup_as, Clash, Decision, Placement,
+    cbt_setup_as, decide, decide_import, drop_script, setup_as, Clash, Decision, Placement,
 };
 use crate::designs::{Design, Size};
 use crate::dialect::{Dialect, HistoryLine};
@@ -211,6 +211,8 @@ impl Session {
     }
 
     /// Drops `replacing`, then runs the design's script under `placement`, and records the load.
+    /// In the console's cbt mode the design's tables load as Bigtable tables holding the same
+    /// cells ([`crate::designs::in_cbt`]), through cbt's lines.
     fn load_design(
         &mut self,
         design: &Design,
@@ -218,13 +220,17 @@ impl Session {
         replacing: &[String],
         fx: &mut Effects,
     ) {
-        let setup = match setup_as(design, placement) {
+        let in_cbt = self.console.borrow().dialect == Dialect::Cbt;
+        let prepared = if in_cbt {
+            cbt_setup_as(design, placement)
+                .map_err(|e| format!("could not be written as Bigtable tables: {e}"))
+        } else {
+            setup_as(design, placement).map_err(|e| format!("could not be renamed: {e}"))
+        };
+        let setup = match prepared {
             Ok(s) => s,
             Err(e) => {
-                let text = format!(
-                    "ERROR: the design “{}” could not be renamed: {e}",
-                    design.title
-                );
+                let text = format!("ERROR: the design “{}” {e}", design.title);
                 self.console.borrow_mut().note(&text, true);
                 return;
             }
@@ -238,14 +244,28 @@ impl Session {
                 .map(|t| t.enabled)
                 .unwrap_or(false)
         });
-        let outcomes = console.shell.run(&format!("{dropping}{setup}"));
-        console.data_version += 1;
-        let failed = outcomes.iter().find_map(|o| {
+        let outcomes = if in_cbt {
+            console.shell.run(&dropping)
+        } else {
+            console.shell.run(&format!("{dropping}{setup}"))
+        };
+        let mut failed = outcomes.iter().find_map(|o| {
             o.error
                 .as_ref()
                 .map(|e| format!("{}: {}", o.input, e.message))
         });
-        let commands = outcomes.len();
+        let mut commands = outcomes.len();
+        if in_cbt && failed.is_none() {
+            for line in setup.lines() {
+                commands += 1;
+                let out = console.run_cbt_line(line);
+                if out.failed {
+                    failed = Some(format!("{line}: {}", out.stderr.trim_end()));
+                    break;
+                }
+            }
+        }
+        console.data_version += 1;
         let sample = if design.scales {
             format!("the {} sample", design.size.label())
         } else {
@@ -257,6 +277,7 @@ impl Session {
         } else {
             ""
         };
+        let as_bigtable = if in_cbt { " as Bigtable tables" } else { "" };
         let replaced = if replacing.is_empty() {
             String::new()
         } else {
@@ -269,7 +290,7 @@ impl Session {
             ),
             None => console.note(
                 &format!(
-                    "Loaded the design “{}”: tables {tables}{renamed}, with {sample} ({commands} commands).{replaced} Its access patterns are buttons on the right.",
+                    "Loaded the design “{}”: tables {tables}{renamed}{as_bigtable}, with {sample} ({commands} commands).{replaced} Its access patterns are buttons on the right.",
                     design.title
                 ),
                 false,

@@ -132,16 +132,18 @@ fn skew(table: &Table, activity: &Activity) -> Html {
     let mean = total as f64 / counts.len().max(1) as f64;
     let ratio = if mean > 0.0 { max as f64 / mean } else { 0.0 };
     let share = max as f64 / seen as f64;
+    let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     html! {
         <p class="skew" data-share={format!("{share:.3}")} data-ratio={format!("{ratio:.2}")} data-busiest={busiest.to_string()}>
             {format!(
-                "Skew over the last {} operations: region {} of {} took {:.0} % of them; busiest / mean = {:.1}{}",
+                "Skew over the last {} operations: {} {} of {} took {:.0} % of them; busiest / mean = {:.1}{}",
                 group(seen),
+                terms.part,
                 busiest + 1,
                 counts.len(),
                 share * 100.0,
                 ratio,
-                if counts.len() > 1 && ratio < 1.5 { " (even)" } else if counts.len() > 1 { "" } else { " (one region: nothing to compare)" }
+                if counts.len() > 1 && ratio < 1.5 { " (even)".to_string() } else if counts.len() > 1 { String::new() } else { format!(" (one {}: nothing to compare)", terms.part) }
             )}
         </p>
     }

@@ -323,9 +323,9 @@ pub fn KeyspaceView() -> Html {
     let offset = top_for(top);
     let read_note = data.read.as_ref().map(|r| r.summary.clone());
     let caption = format!(
-        "Keyspace of {name}: {} region{} over {} rows in byte order.{}",
-        data.regions.len(),
-        if data.regions.len() == 1 { "" } else { "s" },
+        "Keyspace of {name}: {} over {} rows in byte order.{}",
+        crate::dialect::Terms::of_table(&app.console.borrow().shell.engine, &name)
+            .count(data.regions.len()),
         group(rows as u64),
         read_note
             .as_ref()

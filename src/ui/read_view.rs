@@ -67,7 +67,7 @@ fn render(app: &super::state::AppHandle) -> Html {
             {rows_meter(s)}
             {meter("Cells", s.cells_returned, s.cells_examined)}
             <div class="facts">
-                <span>{format!("{} region{}", s.regions.len(), if s.regions.len() == 1 { "" } else { "s" })}</span>
+                <span>{crate::dialect::Terms::of_table(&console.shell.engine, &trace.table).count(s.regions.len())}</span>
                 <span>{format!("{} memstore{}", s.memstores_touched, if s.memstores_touched == 1 { "" } else { "s" })}</span>
                 <span>{format!("{} sorted run{}", s.runs_touched, if s.runs_touched == 1 { "" } else { "s" })}</span>
                 <span>{format!("{} read", crate::kit::text::human_bytes(s.bytes_read))}</span>

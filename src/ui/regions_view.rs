@@ -1,5 +1,6 @@
 //! The regions of the selected table as a strip: key ranges, size, memstore and runs, and how
-//! hot each one ran.
+//! hot each one ran; a Bigtable table's in Bigtable's words ([`crate::dialect::Terms`]:
+//! tablets).
 
 use yew::prelude::*;
 
@@ -32,6 +33,7 @@ fn render(app: &super::state::AppHandle) -> Html {
         };
     };
     let settings = table.descriptor.settings;
+    let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     // Heat is recent activity: the last operations show where traffic goes now.
     let activity: Vec<u64> = console
         .shell
@@ -56,8 +58,9 @@ fn render(app: &super::state::AppHandle) -> Html {
             let end = if r.end.is_empty() { "+∞".to_string() } else { super::show_key(&r.end, app.prefs.keys) };
             let runs = r.run_count();
             let title = format!(
-                "[{start}, {end})\n{bytes} bytes, {} cells\nmemstore {} bytes, {runs} sorted runs\nreads {} · writes {}",
+                "[{start}, {end})\n{bytes} bytes, {} cells\n{} {} bytes, {runs} sorted runs\nreads {} · writes {}",
                 r.stores.iter().map(|s| s.cell_count()).sum::<usize>(),
+                terms.buffer,
                 r.memstore_bytes(),
                 r.stats.reads,
                 r.stats.writes
@@ -78,9 +81,9 @@ fn render(app: &super::state::AppHandle) -> Html {
         .collect();
     html! {
         <section class="view">
-            <h3>{format!("Regions of {} ({})", table.descriptor.name, table.regions.len())}</h3>
-            <div class="region-strip" role="list" aria-label="Regions">{regions}</div>
-            <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: memstore filling towards a flush. A region over ", crate::diagnose::RECENT)}{format!("{} KB", settings.split_bytes / 1024)}{" splits at its middle key."}</p>
+            <h3>{format!("{} of {} ({})", terms.parts, table.descriptor.name, table.regions.len())}</h3>
+            <div class="region-strip" role="list" aria-label={terms.parts}>{regions}</div>
+            <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</p>
         </section>
     }
 }

@@ -2,6 +2,8 @@
 //! whose output has the timing lines removed.
 #![allow(dead_code)]
 
+pub mod cbt;
+
 use std::cell::Cell as StdCell;
 use std::rc::Rc;
 

@@ -1,6 +1,6 @@
 // Bigtable in the page: the console's dialect switch, a Bigtable table created and read with
 // cbt's lines beside an HBase table on the one engine, cbt's dates in the browser's zone, the
-// timestamp lint under the input before a line runs, the table and the history's dialects kept
+// timestamp lint under the input before a line runs, the regions view naming tablets, the table and the history's dialects kept
 // across a reload, and the delete-models comparison side by side.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,6 +39,14 @@ for (const scheme of ['dark', 'light']) {
     assert.equal(lookup, '----------------------------------------\nr1\n  cf:a                                     @ 1970/01/20-21:43:20.000000\n    "hello"');
     assert.match(await page.locator('.entry').last().locator('.prompt').first().innerText(), /^cbt> $/);
     assert.equal((await runCommand(page, 'ls')).trimEnd(), 'bt');
+    // The regions view speaks of a Bigtable table's tablets, of an HBase table's regions.
+    await page.locator('.table-item', { hasText: 'bt' }).click();
+    await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
+    await page.waitForSelector('.region-strip[aria-label="Tablets"]');
+    assert.equal(await page.locator('.view h3', { hasText: 'Tablets of' }).innerText(), 'Tablets of bt (1)');
+    await page.locator('.view', { has: page.locator('.region-strip') }).screenshot({ path: path.join(SHOTS, `e2e-cbt-tablets-${scheme}.png`) });
+    await page.locator('.table-item', { hasText: 'hb' }).click();
+    await page.waitForSelector('.region-strip[aria-label="Regions"]');
     await page.locator('.console-pane').screenshot({ path: path.join(SHOTS, `e2e-cbt-console-${scheme}.png`) });
 
     // Alt+M: back to the HBase shell, which sees both tables.
@@ -60,6 +68,27 @@ for (const scheme of ['dark', 'light']) {
     await runCommand(page, 'set bt r1 cf:a=old@1000');
     assert.equal((await runCommand(page, 'lookup bt r1')).trimEnd(), '----------------------------------------\nr1\n  cf:a                                     @ 1970/01/01-05:30:00.001000\n    "old"',
       'no delete marker: the older write is visible at once after the reload');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test(`a gallery design loaded in cbt mode is Bigtable tables (${scheme})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 940 }, colorScheme: scheme });
+    const { page, errors } = await openApp(context, url);
+    await saved(page);
+    await page.locator('.dialect-switch button', { hasText: 'cbt' }).click();
+    await page.locator('.design-item', { hasText: 'Reversed domain names' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Loaded the design')));
+    const note = await page.locator('.entry .output', { hasText: 'Loaded the design' }).last().innerText();
+    assert.match(note, /tables sg_domain, sg_domain_plain as Bigtable tables/);
+    assert.equal((await runCommand(page, 'ls')).trimEnd(), 'sg_domain\nsg_domain_plain');
+    // The design's lesson in cbt's words: one site's pages under one prefix.
+    assert.equal((await runCommand(page, 'count sg_domain prefix=com.example.')).trimEnd(), '75');
+    await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
+    await page.waitForSelector('.region-strip[aria-label="Tablets"]');
+    await page.locator('.view-tab', { hasText: 'Hotspots' }).click();
+    assert.match(await page.locator('.skew').innerText(), /^Skew over the last [\d,]+ operations: tablet \d+ of \d+ took/);
+    await page.locator('.console-pane').screenshot({ path: path.join(SHOTS, `e2e-cbt-design-${scheme}.png`) });
     assert.deepEqual(errors, []);
     await context.close();
   });
