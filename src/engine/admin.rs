@@ -55,6 +55,7 @@ impl Engine {
                 enabled: true,
                 regions,
                 keys: KeyIndex::new(),
+                seq: 0,
             },
         );
         self.changes.catalog = true;
