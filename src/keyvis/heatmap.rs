@@ -74,10 +74,23 @@ impl Scope {
     /// metric recounted from the run's samples there; the read and write pressure from the
     /// regions that overlap it.
     pub fn heat(&self, run: &TableRun, count: usize) -> Heat {
-        let steps = run.heat.steps;
-        if self.path.is_empty() && count >= run.heat.ranges.len() {
+        if self.covers_model(run, count) {
             return run.heat.clone();
         }
+        self.heat_of(run, count, &Metric::ALL)
+    }
+
+    /// Whether the run's own heat model is this scope's at `count` ranges (the whole table, the
+    /// model no finer than asked): a view then reads it in place rather than recounting it.
+    pub fn covers_model(&self, run: &TableRun, count: usize) -> bool {
+        self.path.is_empty() && count >= run.heat.ranges.len()
+    }
+
+    /// The scope's heat model with the grids of `metrics` only: the ranges of about equal rows
+    /// inside the scope and those metrics recounted from the run's samples there (see
+    /// [`Scope::heat`]).
+    pub fn heat_of(&self, run: &TableRun, count: usize, metrics: &[Metric]) -> Heat {
+        let steps = run.heat.steps;
         let inside: Vec<Sample> = run
             .samples
             .iter()
@@ -91,8 +104,19 @@ impl Scope {
         if let Some(last) = ranges.last_mut() {
             last.end = self.end.clone();
         }
-        let timeline = self.timeline(&run.timeline);
-        Heat::over(ranges, &inside, &run.keys, &timeline, steps)
+        // The regions over the scope matter to the pressures only.
+        let timeline = if metrics
+            .iter()
+            .any(|m| matches!(m, Metric::ReadPressure | Metric::WritePressure))
+        {
+            self.timeline(&run.timeline)
+        } else {
+            Timeline {
+                step_ms: run.timeline.step_ms,
+                ..Timeline::default()
+            }
+        };
+        Heat::over_only(ranges, &inside, &run.keys, &timeline, steps, metrics)
     }
 
     /// The timeline with, per step, only the regions that overlap the scope.
