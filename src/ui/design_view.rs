@@ -6,10 +6,12 @@ use yew::prelude::*;
 
 use super::state::{use_app, Action};
 use crate::designs::lesson::number;
+use crate::designs::tour::View;
 use crate::designs::{PatternRun, Size};
 
-/// The numbers of a pattern run: what the engine counted, then each claim ticked or crossed.
-fn figures(name: &str, run: &PatternRun) -> Html {
+/// The numbers of a pattern run: the view that shows it, what the engine counted, then each
+/// claim ticked or crossed.
+fn figures(name: &str, view: View, run: &PatternRun) -> Html {
     let m = &run.measures;
     let mut rows: Vec<(&str, String)> = Vec::new();
     if m.reads > 0 {
@@ -61,6 +63,7 @@ fn figures(name: &str, run: &PatternRun) -> Html {
     html! {
         <div class="lesson" aria-live="polite">
             <h3>{format!("Numbers: {name}")}</h3>
+            <p class="lesson-view">{format!("Ran. Now in the {} view below.", view.label())}</p>
             <table class="figures"><tbody>{rows}</tbody></table>
             <ul class="claims" aria-label="The lesson">{checks}</ul>
         </div>
@@ -166,7 +169,7 @@ pub fn DesignView() -> Html {
         Some((id, i, run)) if *id == design.id => design
             .patterns
             .get(*i)
-            .map(|p| figures(p.name, run))
+            .map(|p| figures(p.name, View::for_pattern(&p.command, &p.claims), run))
             .unwrap_or_default(),
         _ => html! {},
     };

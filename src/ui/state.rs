@@ -580,6 +580,14 @@ impl Reducible for AppState {
                 };
                 self.save_history();
                 let mut next = self.after_run_state(Some(&command));
+                if run.is_some() {
+                    // The pattern's numbers are the card's now, shown with the view they
+                    // point at.
+                    next.tour_run = None;
+                    let view =
+                        crate::designs::tour::View::for_pattern(&pattern.command, &pattern.claims);
+                    next.view_request = (view.tab(), self.view_request.1 + 1);
+                }
                 next.pattern_run = run.map(|r| (design.id, index, r));
                 Rc::new(next)
             }
