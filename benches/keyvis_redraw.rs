@@ -75,7 +75,7 @@ fn main() {
         steps,
         heat.ranges.len()
     );
-    let parts: [(&str, f64); 9] = [
+    let parts: [(&str, f64); 10] = [
         (
             "copy of the whole table's heat (every metric)",
             time(|| whole.heat(run, 1_000)),
@@ -100,8 +100,9 @@ fn main() {
                     .len()
             }),
         ),
+        ("samples inside the scope", time(|| scope.inside(run))),
         (
-            "drill-down prefixes of the scope",
+            "drill-down prefixes of the scope (their own pass)",
             time(|| prefixes(run, &scope, 12)),
         ),
         (

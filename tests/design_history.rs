@@ -8,8 +8,11 @@ use rowkey::designs::catalogue;
 use rowkey::designs::tour::tour;
 use rowkey::shell::Shell;
 
+/// Tables by name, each with the start keys of its regions.
+type Layout = Vec<(String, Vec<Vec<u8>>)>;
+
 /// Every table of the design with the start keys of its regions, as the engine holds them.
-fn layout(sh: &Shell, tables: &[&str]) -> Result<Vec<(String, Vec<Vec<u8>>)>, String> {
+fn layout(sh: &Shell, tables: &[&str]) -> Result<Layout, String> {
     tables
         .iter()
         .map(|t| {

@@ -171,9 +171,9 @@ impl Heat {
     /// The grids of `metrics` only, counted over the given ranges (sorted, covering the key
     /// space): a view showing one metric pays for one grid (a grid of 1,000 ranges × 1,440
     /// steps is 11.5 MB). [`Heat::grid`] has no grid for a metric left out.
-    pub fn over_only(
+    pub fn over_only<'s>(
         ranges: Vec<KeyRange>,
-        samples: &[Sample],
+        samples: impl IntoIterator<Item = &'s Sample>,
         keys: &[u8],
         timeline: &Timeline,
         steps: usize,
@@ -301,9 +301,13 @@ pub fn range_of(starts: &[&[u8]], key: &[u8]) -> usize {
 /// Up to `count` ranges of about equal rows: the row-making samples sorted by key, cut where
 /// their cumulative rows pass each 1/count. Ranges start at distinct keys; the first starts at
 /// the table's start. Without any row-making sample, one range.
-pub fn equal_row_ranges(samples: &[Sample], keys: &[u8], count: usize) -> Vec<KeyRange> {
+pub fn equal_row_ranges<'s>(
+    samples: impl IntoIterator<Item = &'s Sample>,
+    keys: &[u8],
+    count: usize,
+) -> Vec<KeyRange> {
     let mut made: Vec<(&[u8], f64)> = samples
-        .iter()
+        .into_iter()
         .filter(|s| s.rows_made > 0.0)
         .map(|s| (s.key(keys), s.rows_made))
         .collect();

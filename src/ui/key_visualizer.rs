@@ -87,17 +87,26 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             (!scope.covers_model(run, RANGES)).then(|| scope.heat_of(run, RANGES, &[*metric]))
         },
     );
-    // What depends on the scope alone, not on the time window or the moment: worked out once
-    // per scope, not on every zoom or move of the slider.
-    let level = use_memo(
-        (props.sim.clone(), table, scope_now.clone()),
-        |(sim, table, scope)| {
-            sim.tables
-                .get(*table)
-                .map(|run| prefixes(run, scope, 12))
-                .unwrap_or_default()
-        },
-    );
+    // The next level of prefixes to drill into depends on the scope alone: it is worked out once
+    // per scope, not on every zoom or move of the slider, and after the heatmap is painted (a
+    // pass over every sample, then the grouping), so a drill-down shows its heatmap first.
+    let level = use_state(|| None::<(Scope, Vec<(Vec<u8>, f64)>)>);
+    {
+        let level = level.clone();
+        use_effect_with(
+            (props.sim.clone(), table, scope_now.clone()),
+            move |(sim, table, scope)| {
+                let (sim, table, scope) = (sim.clone(), *table, scope.clone());
+                let later = gloo::timers::callback::Timeout::new(0, move || {
+                    if let Some(run) = sim.tables.get(table) {
+                        let next = prefixes(run, &scope, 12);
+                        level.set(Some((scope, next)));
+                    }
+                });
+                move || drop(later)
+            },
+        );
+    }
     let timeline = use_memo((props.sim.clone(), table), |(sim, table)| {
         Shared(Rc::new(
             sim.tables
@@ -207,6 +216,11 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             scope.set(Some(target.clone()));
             window.set(Some(win));
         })
+    };
+    // The level of the scope on show (none while it is worked out).
+    let level: &[(Vec<u8>, f64)] = match &*level {
+        Some((s, l)) if *s == scope_now => l,
+        _ => &[],
     };
     let prefix_buttons: Html = level
         .iter()
