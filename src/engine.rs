@@ -117,6 +117,7 @@ pub struct Engine {
     /// The time of the shell command under way ([`Engine::begin_command`]), which every read
     /// and write of the command takes as "now".
     command_time: Option<u64>,
+    /// The highest sequence id any table handed out ([`Table::seq`]), saved with the clocks.
     seq: u64,
     tick: u64,
     next_id: u64,
@@ -205,9 +206,18 @@ impl Engine {
         self.command_time = None;
     }
 
-    fn next_seq(&mut self) -> u64 {
-        self.seq += 1;
-        self.seq
+    /// The next sequence id of `table` ([`Table::seq`]); the engine keeps the highest id of
+    /// any table, which a saved catalog carries.
+    fn next_seq(&mut self, table: &str) -> u64 {
+        let seq = match self.tables.get_mut(table) {
+            Some(t) => {
+                t.seq += 1;
+                t.seq
+            }
+            None => self.seq + 1,
+        };
+        self.seq = self.seq.max(seq);
+        seq
     }
 
     fn next_id(&mut self) -> u64 {

@@ -27,7 +27,8 @@ pub use crate::simulate::gallery::pair_workload;
 pub use compare::{side_by_side, verdict, HourPair};
 pub use form::{apply, starter, FieldKind, FormAction, OpKind};
 pub use heatmap::{
-    grid_pixels, lanes, prefixes, split_marks, summary_rows, Provenance, Scope, SplitMark, Window,
+    grid_pixels, lanes, prefixes, split_marks, summary_rows, Inside, Provenance, Scope, SplitMark,
+    Window,
 };
 pub use job::{next_slice, Job, SLICE_MS};
 pub use regions::{rows_at, RegionColumn, RegionRow, RegionSort};

@@ -28,13 +28,13 @@ use std::rc::Rc;
 pub use arrivals::{Choice, Incoming, Pending};
 use prefs::{CbtZone, Prefs, Timestamps};
 
-use crate::kit::civil::Zone;
 use crate::console::Console;
 use crate::designs::loads::Loads;
 use crate::designs::{Design, PatternRun, Size};
 use crate::dialect::{encode_history, Dialect, HistoryLine};
 use crate::engine::Engine;
 use crate::import::ImportedTable;
+use crate::kit::civil::Zone;
 use crate::share::Shared;
 use crate::shell::{Shell, TimeFormat};
 use crate::simulate::Workload;

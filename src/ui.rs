@@ -104,6 +104,38 @@ pub(crate) fn bring_into_view(selector: &str) {
     el.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
+/// Brings the numbers a pattern or tour step just produced and the view that explains them into
+/// sight together. Beside the console (a window over 900 px wide) the design card is at most
+/// about half the pane high and scrolls on its own, so the card is brought to the top of the
+/// pane, its numbers into the card's sight, and the view stays in sight below it. Where the
+/// panes stack, the page scrolls to the numbers, with the view after them. Without a design
+/// card, the view is brought to the top.
+pub(crate) fn show_numbers_with_view() {
+    let document = gloo::utils::document();
+    let numbers = document
+        .query_selector(".design-card .lesson, .design-card .tour-claims")
+        .ok()
+        .flatten();
+    let Some(numbers) = numbers else {
+        bring_into_view(".views-pane");
+        return;
+    };
+    let beside = gloo::utils::window()
+        .match_media("(min-width: 901px)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches());
+    let options = web_sys::ScrollIntoViewOptions::new();
+    if beside {
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        numbers.scroll_into_view_with_scroll_into_view_options(&options);
+        bring_into_view(".design-card");
+    } else {
+        options.set_block(web_sys::ScrollLogicalPosition::Start);
+        numbers.scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}
+
 /// Brings what a click or Enter just opened into sight and moves the keyboard focus to its
 /// heading (which takes focus by `tabindex="-1"`), so the next Tab walks it.
 pub(crate) fn open_here(card: &str, heading: &str) {

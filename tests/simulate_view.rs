@@ -93,6 +93,32 @@ fn a_drill_down_counts_only_the_prefix_and_keeps_its_writes() -> R {
     Ok(())
 }
 
+/// The page recounts a drilled scope for the metric on show only (one grid, not nine); each
+/// metric's grid is exactly the one the full model of the scope has, and the whole table's
+/// model is read in place, never recounted.
+#[test]
+fn a_drilled_scope_recounts_the_metric_on_show_as_the_full_model_counts_it() -> R {
+    let sim = run(sequential(2)?)?;
+    let t = &sim.tables[0];
+    let whole = Scope::whole(t);
+    assert!(whole.covers_model(t, 1_000));
+    let (prefix, _) = prefixes(t, &whole, 20)
+        .first()
+        .cloned()
+        .ok_or("no prefix")?;
+    let scope = whole.into_prefix(&prefix);
+    assert!(!scope.covers_model(t, 1_000));
+    let full = scope.heat(t, 100);
+    assert_eq!(full.grids.len(), 9);
+    for metric in Metric::ALL {
+        let one = scope.heat_of(t, 100, &[metric]);
+        assert_eq!(one.grids.len(), 1, "{metric:?}");
+        assert_eq!(one.ranges, full.ranges, "{metric:?}");
+        assert_eq!(one.grid(metric), full.grid(metric), "{metric:?}");
+    }
+    Ok(())
+}
+
 #[test]
 fn the_pixels_are_one_per_cell_brightest_at_the_largest() -> R {
     let values = [0.0, 1.0, 4.0, 2.0, 0.0, 0.0];

@@ -59,7 +59,7 @@ impl View {
 
     /// The view a pattern's lesson is read from: write spread in Hotspots, flushes in the LSM,
     /// version stacks in Versions, other writes in the Keyspace, reads in Regions & read.
-    fn for_pattern(command: &str, claims: &[Claim]) -> View {
+    pub fn for_pattern(command: &str, claims: &[Claim]) -> View {
         let on = |ms: &[Measure]| claims.iter().any(|c| ms.contains(&c.measure));
         if on(&[Measure::BusiestWriteShare]) {
             View::Hotspots

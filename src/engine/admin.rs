@@ -56,6 +56,7 @@ impl Engine {
                 enabled: true,
                 regions,
                 keys: KeyIndex::new(),
+                seq: 0,
             },
         );
         self.changes.catalog = true;

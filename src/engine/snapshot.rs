@@ -145,6 +145,8 @@ impl Engine {
                 enabled: entry.enabled,
                 regions,
                 keys: Default::default(),
+                // Past every id the catalog's tables handed out before it was saved.
+                seq: catalog.seq,
             };
             table.rebuild_keys();
             engine.tables.insert(name, table);
@@ -161,6 +163,9 @@ impl Engine {
     pub fn raise_clocks(&mut self, last_ts: u64, seq: u64) {
         self.last_ts = self.last_ts.max(last_ts);
         self.seq = self.seq.max(seq);
+        for t in self.tables.values_mut() {
+            t.seq = t.seq.max(seq);
+        }
     }
 
     /// Puts logged cells back into the memstores, keeping their timestamps and sequence
@@ -173,6 +178,7 @@ impl Engine {
         };
         for cell in cells {
             self.seq = self.seq.max(cell.seq);
+            t.seq = t.seq.max(cell.seq);
             let idx = t.region_index(&cell.row);
             let store: Option<&mut Store> = t
                 .regions

@@ -238,6 +238,13 @@ pub struct Table {
     pub regions: Vec<Region>,
     /// The rows with stored cells, kept current by the engine.
     pub keys: KeyIndex,
+    /// The newest sequence id handed out to a cell of this table. HBase counts sequence ids
+    /// per region (each `HRegion` has its own `MultiVersionConcurrencyControl`, and a
+    /// daughter opens past its parent's highest id); Rowkey counts them per table. The ids are
+    /// written into the table's files (a varint per cell), so a file's blocks, its block
+    /// index midkey and with it the table's split points depend only on the table's own
+    /// writes, never on what other tables were written before it.
+    pub seq: u64,
 }
 
 impl Table {

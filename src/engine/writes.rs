@@ -142,7 +142,7 @@ impl Engine {
             if no_markers && kind.is_delete() {
                 ts = Some(i64::MAX as u64);
             }
-            let seq = self.next_seq();
+            let seq = self.next_seq(table);
             cells.push(Cell {
                 row: row.to_vec(),
                 family,

@@ -75,25 +75,74 @@ impl Scope {
     /// metric recounted from the run's samples there; the read and write pressure from the
     /// regions that overlap it.
     pub fn heat(&self, run: &TableRun, count: usize) -> Heat {
-        let steps = run.heat.steps;
-        if self.path.is_empty() && count >= run.heat.ranges.len() {
+        if self.covers_model(run, count) {
             return run.heat.clone();
         }
-        let inside: Vec<Sample> = run
-            .samples
-            .iter()
-            .filter(|s| self.holds(s.key(&run.keys)))
-            .cloned()
-            .collect();
-        let mut ranges = equal_row_ranges(&inside, &run.keys, count);
+        self.heat_of(run, count, &Metric::ALL)
+    }
+
+    /// Whether the run's own heat model is this scope's at `count` ranges (the whole table, the
+    /// model no finer than asked): a view then reads it in place rather than recounting it.
+    pub fn covers_model(&self, run: &TableRun, count: usize) -> bool {
+        self.path.is_empty() && count >= run.heat.ranges.len()
+    }
+
+    /// The scope's heat model with the grids of `metrics` only: the ranges of about equal rows
+    /// inside the scope and those metrics recounted from the run's samples there (see
+    /// [`Scope::heat`]).
+    pub fn heat_of(&self, run: &TableRun, count: usize, metrics: &[Metric]) -> Heat {
+        self.heat_among(run, &self.inside(run), count, metrics)
+    }
+
+    /// The run's samples whose keys are inside the scope, found once for the heat model and
+    /// the drill-down prefixes of a scope.
+    pub fn inside(&self, run: &TableRun) -> Inside {
+        Inside(
+            run.samples
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| self.holds(s.key(&run.keys)))
+                .filter_map(|(i, _)| u32::try_from(i).ok())
+                .collect(),
+        )
+    }
+
+    /// [`Scope::heat_of`] over the samples `inside` the scope (as [`Scope::inside`] found them).
+    pub fn heat_among(
+        &self,
+        run: &TableRun,
+        inside: &Inside,
+        count: usize,
+        metrics: &[Metric],
+    ) -> Heat {
+        let steps = run.heat.steps;
+        let mut ranges = equal_row_ranges(inside.samples(run), &run.keys, count);
         if let Some(first) = ranges.first_mut() {
             first.start = self.start.clone();
         }
         if let Some(last) = ranges.last_mut() {
             last.end = self.end.clone();
         }
-        let timeline = self.timeline(&run.timeline);
-        Heat::over(ranges, &inside, &run.keys, &timeline, steps)
+        // The regions over the scope matter to the pressures only.
+        let timeline = if metrics
+            .iter()
+            .any(|m| matches!(m, Metric::ReadPressure | Metric::WritePressure))
+        {
+            self.timeline(&run.timeline)
+        } else {
+            Timeline {
+                step_ms: run.timeline.step_ms,
+                ..Timeline::default()
+            }
+        };
+        Heat::over_only(
+            ranges,
+            inside.samples(run),
+            &run.keys,
+            &timeline,
+            steps,
+            metrics,
+        )
     }
 
     /// The timeline with, per step, only the regions that overlap the scope.
@@ -121,6 +170,20 @@ impl Scope {
                 .collect(),
             step_ms: timeline.step_ms,
         }
+    }
+}
+
+/// The samples of a run inside a scope, by index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inside(Vec<u32>);
+
+impl Inside {
+    /// The samples, in the run's order.
+    pub fn samples<'a, 'r: 'a>(
+        &'a self,
+        run: &'r TableRun,
+    ) -> impl Iterator<Item = &'r Sample> + 'a {
+        self.0.iter().filter_map(|&i| run.samples.get(i as usize))
     }
 }
 
@@ -242,27 +305,43 @@ fn ramp(t: f64) -> [u8; 4] {
 /// value.
 pub fn grid_pixels(values: &[f64], rows: usize, stride: usize, window: Window) -> (Vec<u8>, f64) {
     let cols = window.len();
-    let at = |r: usize, c: usize| {
-        values
-            .get(r * stride + window.first + c)
-            .copied()
-            .unwrap_or(0.0)
+    // Row `r`'s values in the window (shorter, or empty, where the grid ends: those are 0).
+    let row = |r: usize| -> &[f64] {
+        let from = (r * stride + window.first).min(values.len());
+        let to = (from + cols).min(values.len()).min((r + 1) * stride);
+        values.get(from..to.max(from)).unwrap_or(&[])
     };
-    let mut max = 0.0f64;
-    for r in 0..rows {
-        for c in 0..cols {
-            max = max.max(at(r, c));
-        }
-    }
-    let mut out = Vec::with_capacity(rows * cols * 4);
-    for r in 0..rows {
-        for c in 0..cols {
-            let t = if max > 0.0 { at(r, c) / max } else { 0.0 };
-            out.extend_from_slice(&ramp(t));
+    let max = (0..rows)
+        .flat_map(|r| row(r).iter().copied())
+        .fold(0.0f64, f64::max);
+    // The ramp at RAMP_LEVELS shares of the largest value, worked out once per redraw: a pixel
+    // then costs a division and a lookup rather than a square root and a blend. A value above
+    // 0 takes level 1 at least, so it never looks like none.
+    let lut: Vec<[u8; 4]> = (0..=RAMP_LEVELS)
+        .map(|i| ramp(i as f64 / RAMP_LEVELS as f64))
+        .collect();
+    let none = ramp(0.0);
+    let mut out = vec![0u8; rows * cols * 4];
+    for (r, line) in out.chunks_exact_mut((cols * 4).max(1)).enumerate() {
+        let values = row(r);
+        for (c, px) in line.chunks_exact_mut(4).enumerate() {
+            let v = values.get(c).copied().unwrap_or(0.0);
+            let colour = if max > 0.0 && v > 0.0 {
+                let level = ((v / max) * RAMP_LEVELS as f64).round() as usize;
+                lut.get(level.clamp(1, RAMP_LEVELS))
+                    .copied()
+                    .unwrap_or(none)
+            } else {
+                none
+            };
+            px.copy_from_slice(&colour);
         }
     }
     (out, max)
 }
+
+/// Shades of the heatmap's ramp: a value is drawn at the nearest 1/1,024 of the largest in view.
+const RAMP_LEVELS: usize = 1024;
 
 /// Per region server, per step: the sum of its regions' `metric` pressure (reads or writes
 /// per second over one server's capacity), read from the timeline.
@@ -316,11 +395,17 @@ pub fn split_marks(timeline: &Timeline, heat: &Heat, scope: &Scope) -> Vec<Split
 /// before their first per-row field, those fields; otherwise one byte beyond what every key in
 /// the scope shares. Each with the operations under it, busiest first, at most `count`.
 pub fn prefixes(run: &TableRun, scope: &Scope, count: usize) -> Vec<(Vec<u8>, f64)> {
-    let inside: Vec<&Sample> = run
-        .samples
-        .iter()
-        .filter(|s| scope.holds(s.key(&run.keys)))
-        .collect();
+    prefixes_among(run, scope, &scope.inside(run), count)
+}
+
+/// [`prefixes`] over the samples `inside` the scope (as [`Scope::inside`] found them).
+fn prefixes_among(
+    run: &TableRun,
+    scope: &Scope,
+    inside: &Inside,
+    count: usize,
+) -> Vec<(Vec<u8>, f64)> {
+    let inside: Vec<&Sample> = inside.samples(run).collect();
     let Some(first) = inside.first() else {
         return Vec::new();
     };
@@ -361,10 +446,16 @@ pub fn summary_rows(
     window: Window,
     count: usize,
 ) -> Vec<(String, f64, usize)> {
+    let grid = heat
+        .grid(metric)
+        .map(|g| g.values.as_slice())
+        .unwrap_or(&[]);
+    let steps = window.first..window.end.min(heat.steps);
     let mut rows: Vec<(String, f64, usize)> = (0..heat.ranges.len())
         .map(|r| {
-            let values =
-                (window.first..window.end.min(heat.steps)).map(|s| (s, heat.value(metric, r, s)));
+            // The range's row of the grid, read in place (a grid without the metric: zeros).
+            let at = |s: usize| grid.get(r * heat.steps + s).copied().unwrap_or(0.0);
+            let values = steps.clone().map(|s| (s, at(s)));
             let (mut total, mut peak, mut peak_at) = (0.0, f64::MIN, window.first);
             for (s, v) in values {
                 if v > peak {

@@ -58,7 +58,11 @@ impl Session {
             claims: pattern.claims.clone(),
             target: Target::Pattern(design.id, index),
         };
+        // The card's numbers are the pattern's now, shown with the view they point at.
         self.pattern_run = None;
+        self.tour_run = None;
+        let view = crate::designs::tour::View::for_pattern(&pattern.command, &pattern.claims);
+        self.view_request = (view.tab(), self.view_request.1 + 1);
         self.start_measured(run, fx);
     }
 

@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::run::{Sample, SampleKind};
 use super::timeline::Timeline;
 use crate::bytes::to_printable;
-use crate::kit::order;
 
 /// What a grid counts. Rates are per step unless the name says per second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -166,7 +165,21 @@ impl Heat {
         timeline: &Timeline,
         steps: usize,
     ) -> Heat {
-        let mut count = HeatCount::new(ranges, steps);
+        Heat::over_only(ranges, samples, keys, timeline, steps, &Metric::ALL)
+    }
+
+    /// The grids of `metrics` only, counted over the given ranges (sorted, covering the key
+    /// space): a view showing one metric pays for one grid (a grid of 1,000 ranges × 1,440
+    /// steps is 11.5 MB). [`Heat::grid`] has no grid for a metric left out.
+    pub fn over_only<'s>(
+        ranges: Vec<KeyRange>,
+        samples: impl IntoIterator<Item = &'s Sample>,
+        keys: &[u8],
+        timeline: &Timeline,
+        steps: usize,
+        metrics: &[Metric],
+    ) -> Heat {
+        let mut count = HeatCount::only(ranges, steps, metrics);
         count.add(samples, keys);
         count.finish(timeline)
     }
@@ -178,7 +191,10 @@ impl Heat {
 pub struct HeatCount {
     ranges: Vec<KeyRange>,
     steps: usize,
-    grids: Vec<HeatGrid>,
+    /// The metrics asked for, in [`Metric::ALL`]'s order.
+    wanted: Vec<Metric>,
+    /// Per metric of [`Metric::ALL`], its grid while it is counted.
+    grids: Vec<Option<Vec<f64>>>,
     rows: Vec<f64>,
 }
 
@@ -187,37 +203,59 @@ fn metric_index(m: Metric) -> usize {
 }
 
 impl HeatCount {
-    /// Nothing counted yet over `ranges` × `steps`.
+    /// Nothing counted yet over `ranges` × `steps`, every metric.
     pub fn new(ranges: Vec<KeyRange>, steps: usize) -> HeatCount {
+        HeatCount::only(ranges, steps, &Metric::ALL)
+    }
+
+    /// Nothing counted yet over `ranges` × `steps`, for `metrics` only.
+    pub fn only(ranges: Vec<KeyRange>, steps: usize, metrics: &[Metric]) -> HeatCount {
         let n = ranges.len();
+        let wanted: Vec<Metric> = Metric::ALL
+            .iter()
+            .copied()
+            .filter(|m| metrics.contains(m))
+            .collect();
+        // Data size sums the bytes written, so it needs their grid while it is counted.
+        let counted = |m: Metric| {
+            wanted.contains(&m) || (m == Metric::BytesWritten && wanted.contains(&Metric::DataSize))
+        };
         let grids = Metric::ALL
             .iter()
-            .map(|&metric| HeatGrid {
-                metric,
-                values: vec![0.0; n * steps],
-            })
+            .map(|&m| counted(m).then(|| vec![0.0; n * steps]))
             .collect();
         HeatCount {
             ranges,
             steps,
+            wanted,
             grids,
             rows: vec![0.0; n],
         }
     }
 
     /// Counts `samples` (whose keys are in `keys`).
-    pub fn add(&mut self, samples: &[Sample], keys: &[u8]) {
+    pub fn add<'s>(&mut self, samples: impl IntoIterator<Item = &'s Sample>, keys: &[u8]) {
         let steps = self.steps;
         let starts: Vec<&[u8]> = self.ranges.iter().map(|r| r.start.as_slice()).collect();
+        let counts_samples = self.grids[..6].iter().any(Option::is_some);
         let grids = &mut self.grids;
         let rows = &mut self.rows;
         for s in samples {
             let key = s.key(keys);
             let r = range_of(&starts, key);
+            if let Some(x) = rows.get_mut(r) {
+                *x += s.rows_made;
+            }
+            if !counts_samples {
+                continue;
+            }
             let step = (s.step as usize).min(steps.saturating_sub(1));
             let cell = r * steps + step;
             let mut add = |m: Metric, v: f64| {
-                if let Some(x) = grids[metric_index(m)].values.get_mut(cell) {
+                if let Some(x) = grids[metric_index(m)]
+                    .as_mut()
+                    .and_then(|g| g.get_mut(cell))
+                {
                     *x += v;
                 }
             };
@@ -235,9 +273,6 @@ impl HeatCount {
             add(Metric::RowsRead, s.rows_read);
             add(Metric::RowsReturned, s.rows_returned);
             add(Metric::BytesWritten, s.bytes);
-            if let Some(x) = rows.get_mut(r) {
-                *x += s.rows_made;
-            }
         }
     }
 
@@ -247,43 +282,53 @@ impl HeatCount {
         let HeatCount {
             ranges,
             steps,
+            wanted,
             mut grids,
             rows,
         } = self;
+        let wanted = |m: Metric| wanted.contains(&m);
         let n = ranges.len();
         let index = metric_index;
         let starts: Vec<&[u8]> = ranges.iter().map(|r| r.start.as_slice()).collect();
         // Data size: bytes written so far.
         let (bw, ds) = (index(Metric::BytesWritten), index(Metric::DataSize));
-        for r in 0..n {
-            let mut total = 0.0;
-            for step in 0..steps {
-                total += grids[bw].values[r * steps + step];
-                grids[ds].values[r * steps + step] = total;
+        if let (Some(Some(bytes)), true) = (grids.get(bw), wanted(Metric::DataSize)) {
+            let mut size = vec![0.0; n * steps];
+            for r in 0..n {
+                let mut total = 0.0;
+                for step in 0..steps {
+                    total += bytes[r * steps + step];
+                    size[r * steps + step] = total;
+                }
             }
+            grids[ds] = Some(size);
         }
         // Pressure: the highest of the regions over the range during the step.
         let (rp, wp) = (index(Metric::ReadPressure), index(Metric::WritePressure));
-        for (step, regions) in timeline.steps.iter().enumerate().take(steps) {
-            for figures in regions {
-                let Some(span) = timeline.regions.get(figures.region as usize) else {
-                    continue;
-                };
-                let first = range_of(&starts, &span.start_key);
-                let last = if span.end_key.is_empty() {
-                    n.saturating_sub(1)
-                } else {
-                    // The last range starting before the region's end.
-                    starts
-                        .partition_point(|s| *s < span.end_key.as_slice())
-                        .saturating_sub(1)
-                };
-                for r in first..=last.max(first).min(n.saturating_sub(1)) {
-                    let cell = r * steps + step;
-                    let read = &mut grids[rp].values[cell];
-                    *read = read.max(figures.read_pressure);
-                    let write = &mut grids[wp].values[cell];
-                    *write = write.max(figures.write_pressure);
+        if wanted(Metric::ReadPressure) || wanted(Metric::WritePressure) {
+            for (step, regions) in timeline.steps.iter().enumerate().take(steps) {
+                for figures in regions {
+                    let Some(span) = timeline.regions.get(figures.region as usize) else {
+                        continue;
+                    };
+                    let first = range_of(&starts, &span.start_key);
+                    let last = if span.end_key.is_empty() {
+                        n.saturating_sub(1)
+                    } else {
+                        // The last range starting before the region's end.
+                        starts
+                            .partition_point(|s| *s < span.end_key.as_slice())
+                            .saturating_sub(1)
+                    };
+                    for r in first..=last.max(first).min(n.saturating_sub(1)) {
+                        let cell = r * steps + step;
+                        if let Some(read) = grids[rp].as_mut().and_then(|g| g.get_mut(cell)) {
+                            *read = read.max(figures.read_pressure);
+                        }
+                        if let Some(write) = grids[wp].as_mut().and_then(|g| g.get_mut(cell)) {
+                            *write = write.max(figures.write_pressure);
+                        }
+                    }
                 }
             }
         }
@@ -293,6 +338,17 @@ impl HeatCount {
             .map(|(mut range, rows)| {
                 range.rows = rows;
                 range
+            })
+            .collect();
+        let grids = Metric::ALL
+            .iter()
+            .zip(grids)
+            .filter(|(m, _)| wanted(**m))
+            .filter_map(|(&metric, values)| {
+                Some(HeatGrid {
+                    metric,
+                    values: values?,
+                })
             })
             .collect();
         Heat {
@@ -312,13 +368,17 @@ pub fn range_of(starts: &[&[u8]], key: &[u8]) -> usize {
 /// Up to `count` ranges of about equal rows: the row-making samples sorted by key, cut where
 /// their cumulative rows pass each 1/count. Ranges start at distinct keys; the first starts at
 /// the table's start. Without any row-making sample, one range.
-pub fn equal_row_ranges(samples: &[Sample], keys: &[u8], count: usize) -> Vec<KeyRange> {
+pub fn equal_row_ranges<'s>(
+    samples: impl IntoIterator<Item = &'s Sample>,
+    keys: &[u8],
+    count: usize,
+) -> Vec<KeyRange> {
     let mut made: Vec<(&[u8], f64)> = samples
-        .iter()
+        .into_iter()
         .filter(|s| s.rows_made > 0.0)
         .map(|s| (s.key(keys), s.rows_made))
         .collect();
-    order::sort_by(&mut made, |a, b| a.0.cmp(b.0));
+    made.sort_by(|a, b| a.0.cmp(b.0));
     let total: f64 = made.iter().map(|m| m.1).sum();
     let count = count.max(1);
     let mut starts: Vec<Vec<u8>> = vec![Vec::new()];

@@ -6,11 +6,13 @@ use yew::prelude::*;
 
 use super::state::use_app;
 use crate::designs::lesson::number;
+use crate::designs::tour::View;
 use crate::designs::{PatternRun, Size};
 use crate::session::Action;
 
-/// The numbers of a pattern run: what the engine counted, then each claim ticked or crossed.
-fn figures(name: &str, run: &PatternRun) -> Html {
+/// The numbers of a pattern run: the view that shows it, what the engine counted, then each
+/// claim ticked or crossed.
+fn figures(name: &str, view: View, run: &PatternRun) -> Html {
     let m = &run.measures;
     let mut rows: Vec<(&str, String)> = Vec::new();
     if m.reads > 0 {
@@ -62,6 +64,7 @@ fn figures(name: &str, run: &PatternRun) -> Html {
     html! {
         <div class="lesson" aria-live="polite">
             <h3>{format!("Numbers: {name}")}</h3>
+            <p class="lesson-view">{format!("Ran. Now in the {} view below.", view.label())}</p>
             <table class="figures"><tbody>{rows}</tbody></table>
             <ul class="claims" aria-label="The lesson">{checks}</ul>
         </div>
@@ -167,7 +170,7 @@ pub fn DesignView() -> Html {
         Some((id, i, run)) if *id == design.id => design
             .patterns
             .get(*i)
-            .map(|p| figures(p.name, run))
+            .map(|p| figures(p.name, View::for_pattern(&p.command, &p.claims), run))
             .unwrap_or_default(),
         _ => html! {},
     };

@@ -65,7 +65,8 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let scope = use_state(|| None::<Scope>);
     let window = use_state(|| None::<Window>);
     let moment = use_state(|| None::<usize>);
-    let drawn_ms = use_state(|| None::<f64>);
+    // The last redraw's time and how many redraws were timed (so a test sees a new one).
+    let drawn_ms = use_state(|| None::<(f64, u32)>);
     let asked_at = use_memo((), |_| Rc::new(Cell::new(0.0f64)));
     let heat_canvas = use_node_ref();
     let lane_canvas = use_node_ref();
@@ -75,10 +76,37 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let scope_now = (*scope).clone().unwrap_or_default();
     let win = (*window).unwrap_or(Window::all(steps));
     let at = (*moment).unwrap_or(steps - 1).min(steps - 1);
-    let heat_memo = use_memo(
-        (props.sim.clone(), table, scope_now.clone()),
-        |(sim, table, scope)| sim.tables.get(*table).map(|run| scope.heat(run, RANGES)),
+    // The heat model on show: for the whole table the run's own, read in place (its nine grids
+    // are about 100 MB at 1,000 ranges × 1,440 steps: a copy alone took longer than a redraw
+    // may); for a key prefix drilled into, the scope's ranges recounted once per scope and
+    // metric, with the grid of the metric on show only.
+    let scoped = use_memo(
+        (props.sim.clone(), table, scope_now.clone(), *metric),
+        |(sim, table, scope, metric)| {
+            let run = sim.tables.get(*table)?;
+            (!scope.covers_model(run, RANGES)).then(|| scope.heat_of(run, RANGES, &[*metric]))
+        },
     );
+    // The next level of prefixes to drill into depends on the scope alone: it is worked out once
+    // per scope, not on every zoom or move of the slider, and after the heatmap is painted (a
+    // pass over every sample, then the grouping), so a drill-down shows its heatmap first.
+    let level = use_state(|| None::<(Scope, Vec<(Vec<u8>, f64)>)>);
+    {
+        let level = level.clone();
+        use_effect_with(
+            (props.sim.clone(), table, scope_now.clone()),
+            move |(sim, table, scope)| {
+                let (sim, table, scope) = (sim.clone(), *table, scope.clone());
+                let later = gloo::timers::callback::Timeout::new(0, move || {
+                    if let Some(run) = sim.tables.get(table) {
+                        let next = prefixes(run, &scope, 12);
+                        level.set(Some((scope, next)));
+                    }
+                });
+                move || drop(later)
+            },
+        );
+    }
     let timeline = use_memo((props.sim.clone(), table), |(sim, table)| {
         Shared(Rc::new(
             sim.tables
@@ -90,7 +118,8 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     // Draw after every change of what is shown, and say how long it took since it was asked.
     {
         let (hc, lc) = (heat_canvas.clone(), lane_canvas.clone());
-        let heat_memo = heat_memo.clone();
+        let scoped = scoped.clone();
+        let sim = props.sim.clone();
         let timeline = timeline.clone();
         let drawn_ms = drawn_ms.clone();
         let asked_at = asked_at.clone();
@@ -98,12 +127,12 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         use_effect_with(
             // What is drawn, by value: an address of a freed model can come back.
             (props.sim.clone(), table, scope_now.clone(), *metric, win),
-            move |(_, _, _, metric, win)| {
-                if let Some(grid) = heat_memo
+            move |(_, table, _, metric, win)| {
+                let heat = scoped
                     .as_ref()
                     .as_ref()
-                    .and_then(|h| h.grid(*metric).map(|g| (h, g)))
-                {
+                    .or_else(|| sim.tables.get(*table).map(|run| &run.heat));
+                if let Some(grid) = heat.and_then(|h| h.grid(*metric).map(|g| (h, g))) {
                     let (heat, grid) = grid;
                     let (px, _) = grid_pixels(&grid.values, heat.ranges.len(), heat.steps, *win);
                     paint(&hc, &px, win.len(), heat.ranges.len());
@@ -114,15 +143,17 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 paint(&lc, &px, win.len(), lanes.len());
                 let asked = asked_at.get();
                 if asked > 0.0 {
-                    drawn_ms.set(Some(super::perf_ms() - asked));
+                    let n = drawn_ms.map_or(0, |(_, n)| n);
+                    drawn_ms.set(Some((super::perf_ms() - asked, n + 1)));
                     asked_at.set(0.0);
                 }
             },
         );
     }
-    let (Some(run), Some(heat)) = (props.sim.tables.get(table), heat_memo.as_ref().as_ref()) else {
+    let Some(run) = props.sim.tables.get(table) else {
         return html! {};
     };
+    let heat = scoped.as_ref().as_ref().unwrap_or(&run.heat);
     let ask = {
         let asked_at = asked_at.clone();
         move || asked_at.set(super::perf_ms())
@@ -186,7 +217,11 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             window.set(Some(win));
         })
     };
-    let level = prefixes(run, &scope_now, 12);
+    // The level of the scope on show (none while it is worked out).
+    let level: &[(Vec<u8>, f64)] = match &*level {
+        Some((s, l)) if *s == scope_now => l,
+        _ => &[],
+    };
     let prefix_buttons: Html = level
         .iter()
         .map(|(p, ops)| {
@@ -210,7 +245,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     };
     let rows = heat.ranges.len().max(1);
     let cols = win.len();
-    let marks = split_marks(&timeline, &heat, &scope_now);
+    let marks = split_marks(&timeline, heat, &scope_now);
     let shown_marks: Vec<_> = marks
         .iter()
         .filter(|m| m.step >= win.first && m.step < win.end)
@@ -230,7 +265,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .collect();
     let moment_x = at.saturating_sub(win.first) as f64 + 0.5;
     let in_window = at >= win.first && at < win.end;
-    let summary = summary_rows(&heat, *metric, win, 10);
+    let summary = summary_rows(heat, *metric, win, 10);
     let step_ms = props.sim.step_ms;
     let when = format!(
         "{} (step {} of {})",
@@ -272,7 +307,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 <label>{"Metric "}<select class="keyvis-metric" onchange={metric_select}>{options}</select></label>
                 <button onclick={zoom(true)} disabled={win.len() <= 8} aria-label="Zoom in on the moment">{"Zoom in"}</button>
                 <button onclick={zoom(false)} disabled={win.len() >= steps} aria-label="Zoom out">{"Zoom out"}</button>
-                <span class="hint keyvis-timing" role="status">{drawn_ms.map(|ms| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
+                <span class="hint keyvis-timing" role="status" data-redraws={drawn_ms.map_or(0, |(_, n)| n).to_string()}>{drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
             </div>
             <p class="hint">{format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric))}</p>
             <nav aria-label="Key prefixes drilled into"><ol class="crumbs">{crumbs}</ol></nav>

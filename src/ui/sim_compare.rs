@@ -41,9 +41,11 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
             share(h.busiest_region_read_share)
         }),
     ];
+    // A figure is one column holding A's and B's values one above the other, so that the five
+    // figures and the hour fit the views pane; the table scrolls sideways only when narrower.
     let head: Html = figures
         .iter()
-        .map(|(label, _)| html! { <><th scope="col">{format!("A: {label}")}</th><th scope="col">{format!("B: {label}")}</th></> })
+        .map(|(label, _)| html! { <th scope="col">{*label}</th> })
         .collect();
     let body: Html = side_by_side(a, b)
         .iter()
@@ -53,7 +55,12 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 .map(|(_, f)| {
                     let a = h.a.as_ref().map(f).unwrap_or_default();
                     let b = h.b.as_ref().map(f).unwrap_or_default();
-                    html! { <><td>{a}</td><td>{b}</td></> }
+                    html! {
+                        <td>
+                            <span class="side-a"><span class="side-tag">{"A "}</span>{a}</span>
+                            <span class="side-b"><span class="side-tag">{"B "}</span>{b}</span>
+                        </td>
+                    }
                 })
                 .collect();
             html! { <tr><th scope="row">{format!("{}:00", h.hour)}</th>{cells}</tr> }
@@ -62,9 +69,9 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     html! {
         <div class="sim-compare">
             <p class="verdict-line" role="status"><strong>{sentence}</strong></p>
-            <div class="table-scroll">
+            <div class="table-scroll" role="region" tabindex="0" aria-label="The two tables hour by hour">
                 <table class="figures sim-compare-table">
-                    <caption>{format!("A ({}) and B ({}), hour by hour (shares of the hour's operations)", a.name, b.name)}</caption>
+                    <caption>{format!("A ({}) above B ({}), hour by hour (shares of the hour's operations)", a.name, b.name)}</caption>
                     <thead><tr><th scope="col">{"hour"}</th>{head}</tr></thead>
                     <tbody>{body}</tbody>
                 </table>

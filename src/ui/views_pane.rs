@@ -61,8 +61,8 @@ pub fn ViewsPane() -> Html {
         use_effect_with(request, move |(tab, serial)| {
             if *serial > 0 && *tab < TABS.len() {
                 current.set(*tab);
-                // The step's picture, in sight: the view sits below the design card.
-                crate::ui::bring_into_view(".views-pane");
+                // The step's picture in sight, beside its numbers in the design card above.
+                crate::ui::show_numbers_with_view();
             }
         });
     }
