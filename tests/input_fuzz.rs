@@ -122,8 +122,7 @@ proptest! {
         let json = r#"{"entries":[{"dialect":"cbt","text":"ls"},{"dialect":"hbase","text":"list"}],"workload":{"version":1,"seed":1,"duration_ms":3600000,"cluster":{"region_servers":2,"server_reads_per_sec":1000,"server_writes_per_sec":1000},"tables":[{"name":"t","families":[{"name":"f","columns":[{"qualifier":"q","value_size":10}]}],"key":[{"kind":"constant","text":"x"},{"kind":"entity","count":10,"distribution":{"zipf":{"s":1.2}}}],"operations":[{"kind":"put_new","rate":{"per_sec":10}}]}]}}"#;
         let edited = mutate(json.as_bytes(), &e, cut);
         let packed = miniz_oxide::deflate::compress_to_vec_zlib(&edited, 6);
-        use base64::Engine as _;
-        let link = format!("s=2.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed));
+        let link = format!("s=2.{}", rowkey::kit::base64::encode(&packed, rowkey::kit::base64::Alphabet::UrlNoPad));
         if let Err(err) = decode(&link) {
             prop_assert!(!err.to_string().is_empty());
         }

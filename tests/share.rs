@@ -2,9 +2,8 @@
 //! simulation's workload) becomes a link fragment `s=2.<base64url of zlib>` and back; a link
 //! of format 1 still opens, with its commands as HBase lines; a link too long, cut short,
 //! altered, of another format, or carrying a broken workload says so.
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
 use rowkey::dialect::{Dialect, HistoryLine};
+use rowkey::kit::base64::{self, Alphabet};
 use rowkey::share::{decode, encode, is_link, ShareError, Shared, MAX_FRAGMENT, VERSION};
 use rowkey::simulate::{gallery, SimulateError};
 
@@ -30,7 +29,10 @@ fn session() -> Shared {
 /// A link of format `version` holding `json`, packed as every format packs it.
 fn link_of(version: u32, json: &str) -> String {
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9);
-    format!("s={version}.{}", URL_SAFE_NO_PAD.encode(packed))
+    format!(
+        "s={version}.{}",
+        base64::encode(&packed, Alphabet::UrlNoPad)
+    )
 }
 
 #[test]
@@ -195,9 +197,8 @@ fn a_format_1_link_opens_to_the_same_commands_as_hbase_lines() -> TestResult {
 #[test]
 fn each_entry_keeps_its_dialect_on_the_wire() -> TestResult {
     let fragment = encode(&session())?;
-    let packed = URL_SAFE_NO_PAD
-        .decode(&fragment["s=2.".len()..])
-        .map_err(|e| e.to_string())?;
+    let packed =
+        base64::decode(&fragment["s=2.".len()..], Alphabet::UrlNoPad).map_err(|e| e.to_string())?;
     let json =
         miniz_oxide::inflate::decompress_to_vec_zlib(&packed).map_err(|e| format!("{e:?}"))?;
     let value: serde_json::Value = serde_json::from_slice(&json)?;
