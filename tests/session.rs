@@ -107,6 +107,8 @@ fn a_design_loads_then_a_pattern_and_a_tour_step_run_on_it() -> TestResult {
         last_entry(&s),
         format!("hbase:002:0> {pattern}\n849 row(s)\nTook 0.0000 seconds\n=> 849\n")
     );
+    // A pattern asks for the view its numbers point at: a range count's is Regions & read (tab 2).
+    assert_eq!(s.view_request, (2, 1));
 
     // The tour's first step counts the table and asks for the Keyspace view (tab 0).
     let fx = s.apply(Action::RunTourStep(0));
@@ -122,7 +124,7 @@ fn a_design_loads_then_a_pattern_and_a_tour_step_run_on_it() -> TestResult {
         s.pattern_run.is_none(),
         "the card shows the step's numbers now"
     );
-    assert_eq!(s.view_request, (0, 1));
+    assert_eq!(s.view_request, (0, 2));
     let entry = last_entry(&s);
     assert!(
         entry.starts_with(
@@ -139,7 +141,7 @@ fn a_design_loads_then_a_pattern_and_a_tour_step_run_on_it() -> TestResult {
         .len()
         - 1;
     s.apply(Action::RunTourStep(last));
-    assert_eq!(s.view_request, (1, 2));
+    assert_eq!(s.view_request, (1, 3));
     // A step that does not exist changes nothing.
     assert_eq!(s.apply(Action::RunTourStep(99)), vec![]);
     s.apply(Action::CloseDesign);

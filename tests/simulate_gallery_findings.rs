@@ -197,7 +197,7 @@ fn a_small_table_read_by_every_walk_is_one_servers_load() -> TestResult {
 fn pages_numbered_upwards_gather_at_their_sites_ends() -> TestResult {
     // Six hours in 10-minute steps: two sites write nine pages in ten. Numbered upwards,
     // each writes at the end of its range, and from the second hour the busiest region takes
-    // 46-55 % of the writes; numbered at random, 13-19 %.
+    // 51-63 % of the writes; numbered at random, 13-16 %.
     let mut workload = gallery::workload("schema.few-domains").ok_or("no workload")?;
     workload.step_ms = Some(600_000);
     workload.samples_per_step = Some(16);
@@ -208,10 +208,7 @@ fn pages_numbered_upwards_gather_at_their_sites_ends() -> TestResult {
             .filter_map(|h| h.busiest_region_write_share)
             .collect()
     };
-    assert_eq!(
-        shares(0),
-        [0.552083, 0.489583, 0.520833, 0.458333, 0.458333]
-    );
-    assert_eq!(shares(1), [0.135417, 0.1875, 0.145833, 0.125, 0.125]);
+    assert_eq!(shares(0), [0.625, 0.510417, 0.614583, 0.541667, 0.541667]);
+    assert_eq!(shares(1), [0.15625, 0.135417, 0.145833, 0.135417, 0.125]);
     Ok(())
 }

@@ -55,7 +55,7 @@ fn even_families_split_later_than_one_family_or_a_skewed_four() -> TestResult {
     // or in four where `a` holds 400 of 406.
     let sim = one_hour("schema.family-count")?;
     assert_eq!(regions(&sim, "sg_fam1"), [16]);
-    assert_eq!(regions(&sim, "sg_fam4"), [12]);
+    assert_eq!(regions(&sim, "sg_fam4"), [14]);
     assert_eq!(regions(&sim, "sg_fam4_skewed"), [16]);
     Ok(())
 }
