@@ -17,9 +17,10 @@ use runner::Job;
 pub use transcript::{prompt, Entry, EntryKind, Item, RunState};
 
 use crate::cbt;
+use crate::commands;
 use crate::dialect::{cbt_command, cbt_writes, Dialect};
 use crate::engine::Engine;
-use crate::shell::{commands, Outcome, ReadTrace, Script, Shell};
+use crate::shell::{Outcome, ReadTrace, Script, Shell};
 
 /// Most history lines kept.
 pub const HISTORY_LIMIT: usize = 500;
