@@ -38,9 +38,10 @@ impl Dialect {
 }
 
 /// The words a view uses for a table, in its dialect: HBase's regions and memstore, or
-/// Bigtable's tablets. Bigtable splits a tablet by size and by load and documents no size
+/// Bigtable's tablets. Bigtable splits a tablet by size and by load and documents no
 /// threshold (https://cloud.google.com/bigtable/docs/overview#load-balancing), so the split
-/// size a Bigtable view names is Rowkey's model.
+/// size and the load rule ([`crate::engine::LOAD_WINDOW`], [`crate::engine::LOAD_SPLIT_OPS`])
+/// a Bigtable view names are Rowkey's model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terms {
     /// `region` or `tablet`.
@@ -49,7 +50,8 @@ pub struct Terms {
     pub parts: &'static str,
     /// What fills before a write reaches a file: HBase's memstore, a tablet's write buffer.
     pub buffer: &'static str,
-    /// How the split size is to be read: HBase's setting, or Rowkey's model of Bigtable.
+    /// How the split size is to be read: HBase's setting, or Rowkey's model of Bigtable with
+    /// its load rule.
     pub split_rule: &'static str,
 }
 
@@ -61,8 +63,9 @@ impl Terms {
                 part: "tablet",
                 parts: "Tablets",
                 buffer: "write buffer",
-                split_rule:
-                    " (Rowkey's model: Bigtable splits by size and load and documents no threshold)",
+                split_rule: " (Rowkey's model, as Bigtable documents no threshold); a tablet that \
+                     served 600 of the table's last 1,000 operations splits too, at the middle of \
+                     the keys asked for there",
             }
         } else {
             Terms {

@@ -7,6 +7,7 @@ mod address;
 mod app;
 #[cfg(feature = "bench")]
 mod bench;
+mod cbt_file;
 mod clash_dialog;
 mod compare_view;
 mod console_view;

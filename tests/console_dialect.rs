@@ -227,7 +227,7 @@ fn a_line_the_lint_flags_still_runs_and_prints_the_warning() -> TestResult {
 }
 
 /// A view names a Bigtable table's parts in Bigtable's words (tablets, a write buffer, a split
-/// size that is Rowkey's model) and an HBase table's in HBase's.
+/// size and a load rule that are Rowkey's model) and an HBase table's in HBase's.
 #[test]
 fn views_name_a_bigtable_tables_tablets() -> TestResult {
     use rowkey::dialect::Terms;
@@ -247,8 +247,14 @@ fn views_name_a_bigtable_tables_tablets() -> TestResult {
     );
     assert_eq!(
         bigtable.split_rule,
-        " (Rowkey's model: Bigtable splits by size and load and documents no threshold)"
+        format!(
+            " (Rowkey's model, as Bigtable documents no threshold); a tablet that served {} of \
+             the table's last {} operations splits too, at the middle of the keys asked for there",
+            rowkey::engine::LOAD_SPLIT_OPS,
+            "1,000"
+        )
     );
+    assert_eq!(rowkey::engine::LOAD_WINDOW, 1_000);
     assert_eq!(engine.table("b")?.regions.len(), 2);
     assert_eq!(Terms::of_table(engine, "b").count(2), "2 tablets");
     assert_eq!(Terms::of_table(engine, "h").count(1), "1 region");

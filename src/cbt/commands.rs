@@ -162,9 +162,10 @@ pub(crate) const CBT_COMMANDS: &[CommandSpec] = &[
 /// The version cbt 1.23.2 prints, which Rowkey's dialect follows.
 pub const CBT_VERSION: &str = "1.23.2 9eeb4a7 2025-04-22 20:49:45";
 
-/// cbt's usage text (`cbt help` and a line without a command).
+/// cbt's usage text (`cbt help` and a line without a command), listing every command the
+/// dialect runs ([`super::listing`]).
 pub fn usage() -> String {
-    include_str!("help/usage.txt").to_string()
+    super::listing::usage()
 }
 
 impl Session {

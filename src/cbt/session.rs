@@ -38,11 +38,12 @@ impl Output {
 pub type ReadFile = Box<dyn Fn(&str) -> Result<Vec<u8>, String>>;
 
 /// Bigtable's rules for the engine: no delete markers, garbage collection at compaction,
-/// microseconds at millisecond granularity.
+/// microseconds at millisecond granularity, tablets split by size and by load.
 pub const BIGTABLE_RULES: engine::Rules = engine::Rules {
     deletes: engine::DeleteMasking::NoMarkers,
     retention: engine::Retention::AtCompaction,
     timestamps: engine::TimestampUnit::MicrosAtMillis,
+    splits: engine::SplitRule::SizeAndLoad,
 };
 
 /// A cbt session: the engine, the project and instance cbt's error texts name, the time zone,

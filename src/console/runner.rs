@@ -68,6 +68,27 @@ impl Console {
         out
     }
 
+    /// Notes what a cbt line of a measured entry read (the engine's last read of its table,
+    /// when the line made one after `tick`), or that it failed.
+    fn measure_cbt_line(&mut self, line: &str, tick: u64, out: &cbt::Output) {
+        let table = cbt::split(line)
+            .ok()
+            .and_then(|w| w.get(1).map(|t| String::from_utf8_lossy(t).into_owned()));
+        let read = table.as_ref().and_then(|t| {
+            let last = self.shell.engine.activity(t)?.last_read()?;
+            (last.tick > tick).then(|| (t.clone(), last.stats.clone()))
+        });
+        let Some(m) = &mut self.measured else {
+            return;
+        };
+        if let Some(read) = read {
+            m.reads.push(read);
+        }
+        if out.failed && m.failed.is_none() {
+            m.failed = Some(format!("{line}: {}", out.stderr.trim_end()));
+        }
+    }
+
     /// Runs the next line of a cbt entry.
     fn step_cbt(&mut self, entry: usize, at: usize) -> Option<Job> {
         let (input, number) = {
@@ -84,8 +105,12 @@ impl Console {
         };
         let line = line.trim_end_matches('\r');
         if !line.trim().is_empty() {
+            let tick = self.shell.engine.tick();
             let out = self.run_cbt_line(line);
             let name = cbt_command(line);
+            if self.measured.is_some() {
+                self.measure_cbt_line(line, tick, &out);
+            }
             let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
             output.push_str(&out.stderr);
             let item = Item {

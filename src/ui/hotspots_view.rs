@@ -84,9 +84,14 @@ fn render(
     });
     let (evidence, findings) = (&both.0, &both.1);
     let now = engine.tick();
+    let terms = crate::dialect::Terms::of(&table.descriptor.rules);
+    let bigtable = table.descriptor.rules == crate::cbt::BIGTABLE_RULES;
     html! {
         <section class="view hotspots" aria-label="Hotspots">
             <h3>{format!("Hotspots of {name}")}</h3>
+            if bigtable {
+                <p class="hint keyvis-words">{format!("Key Visualizer's heatmap of a Bigtable table: operations by key range over time, {} splits marked.", terms.part)}</p>
+            }
             {diagnosis(findings)}
             {skew(table, activity)}
             <div class="heatmaps">
@@ -95,7 +100,7 @@ fn render(
             </div>
             <p class="legend heatmap-legend">
                 {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
-                <span class="swatch split-sw"></span>{" a dashed line and a dot: a region split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks."}
+                <span class="swatch split-sw"></span>{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
             </p>
             {wide_rows(evidence)}
         </section>

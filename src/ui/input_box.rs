@@ -332,6 +332,7 @@ pub fn InputBox() -> Html {
             <div class="input-row">
                 {list}
                 <DialectSwitch />
+                if cbt { <super::cbt_file::CbtFile /> }
                 <span class="prompt" aria-hidden="true">{dialect.prompt(next).trim_end().to_string()}</span>
                 <div class="editor">
                     if !plain {

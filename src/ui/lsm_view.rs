@@ -85,6 +85,9 @@ fn render(
     };
     let keys = app.prefs.keys;
     let count = table.regions.len();
+    // A Bigtable table's parts are tablets, its memstore a write buffer.
+    let terms = crate::dialect::Terms::of(&table.descriptor.rules);
+    let (part, buffer) = (terms.part, terms.buffer);
     let go = |to: usize| {
         let id = table.regions.get(to).map(|r| r.id);
         let pick = pick.clone();
@@ -171,7 +174,7 @@ fn render(
             .collect();
         run_total += store.runs.len();
         let mem_label = format!(
-            "{family}: memstore {} of the region's {} flush threshold ({} cells); {} sorted runs",
+            "{family}: {buffer} {} of the {part}'s {} flush threshold ({} cells); {} sorted runs",
             crate::kit::text::human_bytes(store.memstore_bytes as u64),
             crate::kit::text::human_bytes(settings.flush_bytes as u64),
             store.memstore.len(),
@@ -188,7 +191,7 @@ fn render(
                 if families > 1 {
                     <line class="mem-bound" x1={fmt(bound_x)} x2={fmt(bound_x)} y1={fmt(y + 1.0)} y2={fmt(y + 21.0)} />
                 }
-                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("memstore {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64))}</text>
+                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("{buffer} {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64))}</text>
                 {runs}
             </g>
         });
@@ -196,7 +199,8 @@ fn render(
     }
     let height = y.max(band);
     let caption = format!(
-        "Region {} of {count} of {name}, {range}: {families} famil{}, {run_total} sorted run{}, memstores {} of a {} flush threshold.",
+        "{} {} of {count} of {name}, {range}: {families} famil{}, {run_total} sorted run{}, {buffer}s {} of a {} flush threshold.",
+        terms.parts.trim_end_matches('s'),
         idx + 1,
         if families == 1 { "y" } else { "ies" },
         if run_total == 1 { "" } else { "s" },
@@ -213,29 +217,33 @@ fn render(
         })
         .take(EVENTS_SHOWN)
         .collect();
-    let items: Html = mine.iter().map(|e| event_item(e, keys)).collect();
+    let items: Html = mine.iter().map(|e| event_item(e, keys, part)).collect();
     html! {
         <section class="view lsm" aria-label="LSM">
             <h3>{format!("LSM of {name}")}</h3>
             {notice}
             <div class="lsm-nav">
-                <button class="link" onclick={go(idx.saturating_sub(1))} disabled={idx == 0} aria-label="Previous region">{"◀"}</button>
-                <span>{format!("region {} of {count} · id {} · {range}", idx + 1, region.id)}</span>
-                <button class="link" onclick={go(idx + 1)} disabled={idx + 1 >= count} aria-label="Next region">{"▶"}</button>
+                <button class="link" onclick={go(idx.saturating_sub(1))} disabled={idx == 0} aria-label={format!("Previous {part}")}>{"◀"}</button>
+                <span>{format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id)}</span>
+                <button class="link" onclick={go(idx + 1)} disabled={idx + 1 >= count} aria-label={format!("Next {part}")}>{"▶"}</button>
             </div>
             <figure class="lsm-figure" tabindex="0" {onkeydown} data-region-id={region.id.to_string()}
                 data-regions={count.to_string()} data-runs={run_total.to_string()}
-                aria-label={format!("{caption} Left and right arrows move between regions.")}>
+                aria-label={format!("{caption} Left and right arrows move between {part}s.")}>
                 <svg viewBox={format!("0 0 {W} {height}")} width="100%" role="group" aria-label={caption.clone()}>
                     {bands}
                 </svg>
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
                 <figcaption>{caption}
-                    if families > 1 { {format!(" The mark on each memstore is the {} per-family bound: when the region flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
+                    if families > 1 { {format!(" The mark on each {buffer} is the {} per-family bound: when the {part} flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
                 </figcaption>
             </figure>
             if mine.is_empty() {
-                <p class="hint">{"No flush, compaction or split in this region yet. Try "}<code>{format!("flush '{name}'")}</code>{" or "}<code>{format!("major_compact '{name}'")}</code>{"."}</p>
+                if table.descriptor.rules == crate::cbt::BIGTABLE_RULES {
+                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("compact {name}")}</code>{" in cbt mode."}</p>
+                } else {
+                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("flush '{name}'")}</code>{" or "}<code>{format!("major_compact '{name}'")}</code>{"."}</p>
+                }
             } else {
                 <ol class="lsm-events" aria-label="What the last flushes, compactions and splits did, newest first">{items}</ol>
             }
@@ -288,7 +296,7 @@ fn brief(s: &RunSummary) -> String {
     )
 }
 
-fn event_item(e: &LsmEvent, keys: KeyDisplay) -> Html {
+fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
     let list = |parts: &[RunSummary]| -> String {
         if parts.is_empty() {
             "nothing".into()
@@ -314,7 +322,7 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay) -> Html {
                 .map(|d| super::show_key(&d.1, keys))
                 .unwrap_or_default();
             format!(
-                "split at {at} into regions {}: {} → {}",
+                "split at {at} into {part}s {}: {} → {}",
                 e.daughters
                     .iter()
                     .map(|d| d.0.to_string())
