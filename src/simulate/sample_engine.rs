@@ -15,10 +15,12 @@
 //! the sample stands for beyond itself. Updates and deletes are not replayed: the sample
 //! holds each row as its put made it.
 
-use super::run::{SampleKind, Simulation, TableRun};
+use super::run::{Simulation, TableRun};
 use super::workload::TableLoad;
+use super::OpKind;
 use super::SimulateError;
 use crate::engine::{Engine, FamilyDescriptor, Mutation, TableDescriptor, TableSettings};
+use crate::kit::order;
 
 /// Most cells the sample engine holds.
 pub const SAMPLE_CELLS: u64 = 250_000;
@@ -94,8 +96,8 @@ fn row_shape(table: &TableLoad) -> (u64, u64) {
 }
 
 /// Whether a sample wrote a new row.
-fn is_put(kind: SampleKind) -> bool {
-    matches!(kind, SampleKind::PutNew | SampleKind::Initial)
+fn is_put(kind: Option<OpKind>) -> bool {
+    matches!(kind, Some(OpKind::PutNew) | None)
 }
 
 /// A value of `size` bytes for `row`'s column `column`: printable filler that differs from
@@ -181,7 +183,7 @@ fn sample_table(
         .map(|r| r.start_key.clone())
         .filter(|k| !k.is_empty())
         .collect();
-    splits.sort();
+    order::sort(&mut splits);
     splits.dedup();
     engine
         .create_table(desc, splits)
@@ -204,7 +206,7 @@ fn sample_table(
         .iter()
         .map(|r| (r.id, r.start_key.clone(), 0, 0.0))
         .collect();
-    regions.sort_by(|a, b| a.1.cmp(&b.1));
+    order::sort_by(&mut regions, |a, b| a.1.cmp(&b.1));
     let ranges_at = &run.heat.ranges;
     let mut ranges = vec![(0u64, 0.0f64); ranges_at.len()];
     let mut rows_simulated = 0.0;
