@@ -455,6 +455,10 @@ fn completing_the_first_word_of_each_name_gives_it_in_its_dialect() {
         cbt::complete("pu", 2, &engine).candidates,
         Vec::<String>::new()
     );
+    assert_eq!(
+        cbt::complete("help setg", 9, &engine).candidates,
+        ["setgcpolicy"]
+    );
     // cbt's second word is a table, then its `key=` arguments.
     let s = cbt_fixture(CBT_TABLES);
     let line = "read mob";

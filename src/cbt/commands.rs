@@ -204,8 +204,9 @@ pub fn command_words<W: AsRef<[u8]>>(mut words: &[W]) -> &[W] {
 }
 
 /// Tab completion for a cbt line at `cursor` (a byte offset, clamped to the input): the
-/// command's name (after an optional `cbt` and its flags), then a table's name where the
-/// command's first word is a table, then the `key=` arguments the command takes.
+/// command's name (after an optional `cbt` and its flags, and after `help`), then a table's
+/// name where the command's first word is a table, then the `key=` arguments the command
+/// takes.
 pub fn complete(src: &str, cursor: usize, engine: &Engine) -> Completion {
     let mut cursor = cursor.min(src.len());
     while !src.is_char_boundary(cursor) {
@@ -218,6 +219,9 @@ pub fn complete(src: &str, cursor: usize, engine: &Engine) -> Completion {
     let words: Vec<&str> = before[..start - line_start].split_whitespace().collect();
     let candidates: Vec<String> = match command_words(&words).split_first() {
         None => commands::complete_name(Dialect::Cbt, typed)
+            .map(str::to_string)
+            .collect(),
+        Some((&"help", [])) => commands::complete_name(Dialect::Cbt, typed)
             .map(str::to_string)
             .collect(),
         Some((name, args)) => match commands::find(Dialect::Cbt, name) {
