@@ -11,6 +11,7 @@ pub mod dialect;
 pub mod engine;
 pub mod filter;
 pub mod import;
+pub mod json;
 pub mod keyvis;
 pub mod kit;
 pub mod persist;
