@@ -68,9 +68,6 @@ impl Shared {
     }
 }
 
-/// A dialect as a link spells it.
-const DIALECTS: [(&str, Dialect); 2] = [("hbase", Dialect::HBase), ("cbt", Dialect::Cbt)];
-
 /// Format 2 as it is written: the design and the entries when there are any, the workload as
 /// its own document (read and checked separately, so that its errors name the path inside it).
 fn to_wire(shared: &Shared) -> Value {
@@ -101,12 +98,15 @@ fn from_wire(
     let entries = o.or("entries", Vec::new(), |n| {
         n.list(|entry| {
             let e = entry.object(&["dialect", "text"])?;
-            let word = e.required("dialect")?.variant(&DIALECTS.map(|(w, _)| w))?;
+            let dialects = [Dialect::HBase, Dialect::Cbt];
+            let word = e
+                .required("dialect")?
+                .variant(&dialects.map(Dialect::word))?;
             Ok(HistoryLine {
-                dialect: DIALECTS
-                    .iter()
-                    .find(|(w, _)| *w == word)
-                    .map_or(Dialect::HBase, |(_, d)| *d),
+                dialect: dialects
+                    .into_iter()
+                    .find(|d| d.word() == word)
+                    .unwrap_or(Dialect::HBase),
                 text: e.required("text")?.string()?,
             })
         })
