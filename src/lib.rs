@@ -11,6 +11,7 @@ pub mod designs;
 pub mod diagnose;
 pub mod dialect;
 pub mod import;
+pub mod json;
 pub mod keyvis;
 pub mod persist;
 pub mod session;
