@@ -38,7 +38,9 @@ mod session;
 mod words;
 mod write;
 
-pub use commands::{usage, Command, CBT_VERSION, COMMANDS};
+pub(crate) use args::{Shape, Usage};
+pub use commands::{complete, usage, CBT_VERSION};
+pub(crate) use commands::{Handler, CBT_COMMANDS};
 pub use gcpolicy::{GcPolicy, PolicyError};
 pub use print::go_quote;
 pub use sample::Sample;

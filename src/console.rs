@@ -21,9 +21,10 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::cbt;
+use crate::commands;
 use crate::dialect::{cbt_command, cbt_writes, Dialect};
 use crate::engine::Engine;
-use crate::shell::{commands, Outcome, ReadTrace, Script, Shell};
+use crate::shell::{Outcome, ReadTrace, Script, Shell};
 
 /// Most history lines kept.
 pub const HISTORY_LIMIT: usize = 500;

@@ -9,7 +9,7 @@ use crate::cbt;
 use crate::engine::Engine;
 
 /// Which front end reads a line: the command table's dialects.
-pub use crate::shell::commands::Dialect;
+pub use crate::commands::Dialect;
 
 impl Dialect {
     /// The word the prompt shows: `hbase` or `cbt`.
@@ -153,7 +153,7 @@ pub fn decode_history(saved: &serde_json::Value) -> Vec<HistoryLine> {
 
 /// Whether a cbt command changes data or schema (the command table says).
 pub fn cbt_writes(name: &str) -> bool {
-    cbt::COMMANDS.iter().any(|c| c.name == name && c.writes())
+    crate::commands::writes(Dialect::Cbt, name)
 }
 
 /// The cbt command a line names, as the command table spells it (after an optional `cbt`).
@@ -166,10 +166,7 @@ pub fn cbt_command(line: &str) -> Option<&'static str> {
     if first == "cbt" {
         first = words.find(|w| !w.starts_with('-'))?;
     }
-    cbt::COMMANDS
-        .iter()
-        .find(|c| c.name == first)
-        .map(|c| c.name)
+    crate::commands::find(Dialect::Cbt, &first).map(|c| c.name)
 }
 
 /// The timestamp lint for text about to run in cbt: one warning per `set`, `addtocell` or

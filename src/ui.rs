@@ -42,6 +42,7 @@ mod storage;
 mod storage_work;
 mod tour_view;
 mod versions_view;
+mod view_kit;
 mod views_pane;
 mod virtual_text;
 mod workload_form;

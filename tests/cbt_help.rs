@@ -62,7 +62,7 @@ fn help_lists_every_command_the_dialect_runs() -> TestResult {
             "waitforreplication",
         ]
     );
-    for c in rowkey::cbt::COMMANDS {
+    for c in rowkey::commands::of(rowkey::commands::Dialect::Cbt) {
         assert!(listed.contains(&c.name), "{} is not listed", c.name);
     }
     let line = |name: &str| {

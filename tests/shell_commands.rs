@@ -1,16 +1,16 @@
 //! One table of commands: the dispatcher runs exactly the commands of
-//! `rowkey::shell::commands::COMMANDS`, the read-only check reads the same table, and `help`
+//! `rowkey::commands::COMMANDS`, the read-only check reads the same table, and `help`
 //! lists it.
 mod common;
 use common::*;
-use rowkey::shell::commands::{self, COMMANDS};
+use rowkey::commands::{self, Dialect};
 
 /// Every command in the table reaches an executor: run bare, it answers (usually "wrong number
 /// of arguments"), never "undefined command" nor "has no executor".
 #[test]
 fn every_command_in_the_table_is_dispatched() {
     let (mut shell, _) = shell_at(1_000);
-    for c in COMMANDS {
+    for c in commands::of(Dialect::HBase) {
         for outcome in shell.run(c.name) {
             let message = outcome.error.map(|e| e.message).unwrap_or_default();
             assert!(
@@ -29,7 +29,7 @@ fn every_command_in_the_table_is_dispatched() {
 fn commands_outside_the_table_are_undefined() {
     let (mut shell, _) = shell_at(1_000);
     for name in ["Scan", "lsit", "frobnicate", "hbck"] {
-        assert!(commands::find(name).is_none());
+        assert!(commands::find(Dialect::HBase, name).is_none());
         let outcomes = shell.run(&format!("{name} 't'"));
         let message = outcomes
             .first()
@@ -45,16 +45,16 @@ fn read_only_refuses_exactly_the_writing_commands_of_the_table() {
     let (mut shell, _) = shell_at(1_000);
     run(&mut shell, "create 't', 'f'");
     shell.read_only = Some("another tab is writing".into());
-    for c in COMMANDS {
+    for c in commands::of(Dialect::HBase) {
         let refused = shell
             .run(c.name)
             .first()
             .and_then(|o| o.error.clone())
             .is_some_and(|e| e.message == "another tab is writing");
         assert_eq!(refused, c.writes, "{}", c.name);
-        assert_eq!(commands::writes(c.name), c.writes);
+        assert_eq!(commands::writes(Dialect::HBase, c.name), c.writes);
     }
-    assert!(!commands::writes("nope"));
+    assert!(!commands::writes(Dialect::HBase, "nope"));
 }
 
 #[test]

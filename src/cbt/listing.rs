@@ -3,7 +3,7 @@
 //! `samplerowkeys` from later cbt releases, Rowkey's own `compact` and `export`), put in
 //! alphabetical order among cbt's own and laid out as cbt lays out its lines.
 
-use super::commands::COMMANDS;
+use crate::commands::{self, Dialect};
 
 /// cbt 1.23.2's usage text, as it prints it.
 const CBT_USAGE: &str = include_str!("help/usage.txt");
@@ -22,8 +22,7 @@ fn line(name: &str, desc: &str) -> String {
 
 /// The listing's lines of the commands cbt 1.23.2 does not list, in the table's order.
 pub fn added_lines() -> Vec<String> {
-    COMMANDS
-        .iter()
+    commands::of(Dialect::Cbt)
         .filter(|c| !listed(c.name))
         .map(|c| line(c.name, c.desc))
         .collect()

@@ -150,7 +150,10 @@ impl Console {
                 self.last_trace = outcome.trace.clone();
             }
             let item = Item::from_outcome(outcome);
-            let writes = !item.failed() && item.name.is_some_and(commands::writes);
+            let writes = !item.failed()
+                && item
+                    .name
+                    .is_some_and(|n| commands::writes(Dialect::HBase, n));
             if let Some(e) = self.entries.get_mut(index) {
                 e.writes |= writes;
                 e.add(item);
@@ -276,7 +279,10 @@ impl Console {
                 }
             }
             let item = Item::from_outcome(outcome);
-            let writes = !item.failed() && item.name.is_some_and(commands::writes);
+            let writes = !item.failed()
+                && item
+                    .name
+                    .is_some_and(|n| commands::writes(Dialect::HBase, n));
             let follow = item.more.is_some() && item.name == Some("generate");
             let Some(e) = self.entries.get_mut(entry) else {
                 return (None, cleared);
@@ -330,7 +336,10 @@ impl Console {
             }
         }
         let failed_now = (!was_failed && item.failed()).then_some(item.line);
-        if item.name.is_some_and(commands::writes) {
+        if item
+            .name
+            .is_some_and(|n| commands::writes(Dialect::HBase, n))
+        {
             e.writes = true;
         }
         let more = item.more.is_some();

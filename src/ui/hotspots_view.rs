@@ -11,9 +11,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::figure_export::FigureExport;
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::{timed, use_shown, FigureExport};
 use crate::diagnose::{Evidence, Finding, RECENT};
 use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
 use crate::kit::text::thousands as group;
@@ -34,10 +33,9 @@ pub fn HotspotsView() -> Html {
     );
     let diagnosed = use_mut_ref(|| None::<(DiagnosisKey, Rc<Diagnosed>)>);
     use_memo(key, move |_| {
-        let started = super::perf_ms();
-        let out = app.map(|a| render(&a, &diagnosed)).unwrap_or_default();
-        super::lsm_view::record_view_ms("hotspots", started);
-        out
+        timed("hotspots", || {
+            app.map(|a| render(&a, &diagnosed)).unwrap_or_default()
+        })
     })
     .as_ref()
     .clone()

@@ -7,10 +7,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::figure_export::FigureExport;
 use super::prefs::KeyDisplay;
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::{dropped_notice, timed, use_shown, FigureExport};
 use crate::engine::{flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary, Table};
 
 /// Most events listed for a region.
@@ -43,65 +42,13 @@ pub fn LsmView() -> Html {
         Callback::from(move |id: u64| picked.set(Some(id)))
     };
     use_memo(key, move |_| {
-        let started = super::perf_ms();
-        let html = app
-            .map(|a| render(&a, *picked, pick, &last_shown))
-            .unwrap_or_default();
-        record_view_ms("lsm", started);
-        html
+        timed("lsm", || {
+            app.map(|a| render(&a, *picked, pick, &last_shown))
+                .unwrap_or_default()
+        })
     })
     .as_ref()
     .clone()
-}
-
-/// Adds a view's render time to `window.__rowkeyViewMs[name]` when a benchmark set that object
-/// up (`tests/e2e/bench-lsm.mjs`); otherwise does nothing. Only a build with the `bench` feature
-/// records; in the others this is empty.
-#[cfg(not(feature = "bench"))]
-pub(crate) fn record_view_ms(_name: &str, _started: f64) {}
-
-#[cfg(feature = "bench")]
-pub(crate) fn record_view_ms(name: &str, started: f64) {
-    use wasm_bindgen::JsValue;
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let Ok(sink) = js_sys::Reflect::get(&w, &JsValue::from_str("__rowkeyViewMs")) else {
-        return;
-    };
-    if !sink.is_object() {
-        return;
-    }
-    let key = JsValue::from_str(name);
-    let sum = js_sys::Reflect::get(&sink, &key)
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0);
-    let _ = js_sys::Reflect::set(
-        &sink,
-        &key,
-        &JsValue::from_f64(sum + super::perf_ms() - started),
-    );
-}
-
-/// Says which table was dropped while shown, once, and remembers the table shown now.
-pub(crate) fn dropped_notice(
-    last_shown: &Rc<RefCell<Option<String>>>,
-    now: Option<&str>,
-    exists: impl Fn(&str) -> bool,
-) -> Html {
-    let mut last = last_shown.borrow_mut();
-    let gone = last
-        .as_deref()
-        .filter(|t| Some(*t) != now && !exists(t))
-        .map(str::to_string);
-    *last = now.map(str::to_string);
-    match gone {
-        Some(t) => html! {
-            <p class="notice" role="status">{format!("Table '{t}' was dropped while shown; its view is gone.")}</p>
-        },
-        None => html! {},
-    }
 }
 
 fn render(

@@ -12,11 +12,13 @@ use yew::prelude::*;
 
 use super::key_visualizer::KeyVisualizer;
 use super::sim_compare::SimCompare;
-use super::sim_run::{status_line, use_sim_run, RunState};
+use super::sim_run::{status_line, use_sim_run, RunState, Shared};
 use super::workload_form::WorkloadForm;
 use crate::designs::lesson::number;
 use crate::keyvis::{apply, starter, FormAction, Provenance};
-use crate::simulate::{gallery, Simulation, Workload};
+use crate::session::Action;
+use crate::simulate::sample_engine::SAMPLE_CELLS;
+use crate::simulate::{gallery, sample_engine, SampleLimits, Simulation, Workload};
 
 /// Where the workload is kept between visits.
 const SAVED_KEY: &str = "rowkey.simulate.workload";
@@ -110,6 +112,54 @@ fn findings(sim: &Simulation, table: usize) -> Html {
         })
         .collect();
     html! { <ul class="findings" aria-label={format!("Findings for {}", run.name)}>{items}</ul> }
+}
+
+/// What a simulation was, in a few words: its tables, its duration and its seed.
+fn title(sim: &Simulation) -> String {
+    let names: Vec<&str> = sim.tables.iter().map(|t| t.name.as_str()).collect();
+    format!(
+        "{}; {}, seed {}",
+        names.join(", "),
+        super::sim_run::hours(sim.workload.duration_ms),
+        sim.workload.seed
+    )
+}
+
+/// The sample of a finished run, offered to the console: its own engine, with the sampling
+/// ratio shown; the person's tables wait aside until they come back to them.
+#[component]
+fn SampleOffer(props: &SampleOfferProps) -> Html {
+    let app = super::state::use_app();
+    let error = use_state(|| None::<String>);
+    let Some(app) = app else { return html! {} };
+    let open = {
+        let app = app.clone();
+        let sim = props.sim.clone();
+        let error = error.clone();
+        Callback::from(
+            move |_: MouseEvent| match sample_engine(&sim, SampleLimits::default()) {
+                Ok(sample) => {
+                    error.set(None);
+                    app.dispatch(Action::OpenSample(Box::new(sample), title(&sim)).into());
+                }
+                Err(e) => error.set(Some(format!("The sample could not be built: {e}"))),
+            },
+        )
+    };
+    let can = app.can_run();
+    html! {
+        <section class="sim-section sim-sample" aria-label="The sample">
+            <h3>{"The sample"}</h3>
+            <p class="hint">{format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS))}</p>
+            <button class="action" onclick={open} disabled={!can} data-testid="open-sample">{"Open the sample in the console"}</button>
+            if let Some(e) = &*error { <p class="error" role="alert">{e.clone()}</p> }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SampleOfferProps {
+    sim: Shared<Simulation>,
 }
 
 #[component]
@@ -270,6 +320,7 @@ pub fn SimulateView() -> Html {
                         <h3>{"Findings"}</h3>
                         {findings(sim, t)}
                     </section>
+                    <SampleOffer sim={sim.clone()} />
                     {compare}
                 </div>
             }

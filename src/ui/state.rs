@@ -207,6 +207,10 @@ impl AppState {
 
     /// Queues what the statements run so far changed, when this tab saves.
     fn queue_save(&self) {
+        // A simulation's sample is never saved: its engine is not the person's.
+        if self.session.on_sample() {
+            return;
+        }
         let mut storage = self.storage.borrow_mut();
         let mut console = self.session.console.borrow_mut();
         if storage.mode != Mode::Writer {
@@ -222,7 +226,7 @@ impl AppState {
     /// The person pressed Retry after a failed save: a checkpoint of everything in memory.
     fn retry_save(&self) {
         let mut storage = self.storage.borrow_mut();
-        if storage.mode != Mode::Writer || !storage.queue.can_retry() {
+        if storage.mode != Mode::Writer || !storage.queue.can_retry() || self.session.on_sample() {
             return;
         }
         let mut console = self.session.console.borrow_mut();
