@@ -137,23 +137,11 @@ fn access(spec: DialectCommand, table: Option<String>) -> Access {
     a
 }
 
-/// One `cbt` line: flags (`-project p`, `-instance=i`) skipped, then the command and its words.
+/// One `cbt` line: `cbt` and its flags (`-project p`, `-instance=i`) skipped, then the command
+/// and its words.
 fn cbt_line(line: &str) -> Option<Access> {
-    let mut words = line.split_whitespace().peekable();
-    if words.peek() == Some(&"cbt") {
-        words.next();
-    }
-    let mut rest: Vec<&str> = Vec::new();
-    while let Some(w) = words.next() {
-        if rest.is_empty() && w.starts_with('-') {
-            if !w.contains('=') {
-                words.next();
-            }
-            continue;
-        }
-        rest.push(w);
-    }
-    let (name, args) = rest.split_first()?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (name, args) = crate::cbt::command_words(&words).split_first()?;
     let spec = command(Dialect::Cbt, name)?;
     let table = args
         .get(spec.table_arg)

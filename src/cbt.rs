@@ -39,7 +39,7 @@ mod words;
 mod write;
 
 pub(crate) use args::{Shape, Usage};
-pub use commands::{complete, usage, CBT_VERSION};
+pub use commands::{command_words, complete, usage, CBT_VERSION};
 pub(crate) use commands::{Handler, CBT_COMMANDS};
 pub use gcpolicy::{GcPolicy, PolicyError};
 pub use print::go_quote;

@@ -159,14 +159,8 @@ pub fn cbt_writes(name: &str) -> bool {
 /// The cbt command a line names, as the command table spells it (after an optional `cbt`).
 pub fn cbt_command(line: &str) -> Option<&'static str> {
     let words = cbt::split(line).ok()?;
-    let mut words = words
-        .iter()
-        .map(|w| String::from_utf8_lossy(w).into_owned());
-    let mut first = words.next()?;
-    if first == "cbt" {
-        first = words.find(|w| !w.starts_with('-'))?;
-    }
-    crate::commands::find(Dialect::Cbt, &first).map(|c| c.name)
+    let first = cbt::command_words(&words).first()?;
+    crate::commands::find(Dialect::Cbt, &String::from_utf8_lossy(first)).map(|c| c.name)
 }
 
 /// The timestamp lint for text about to run in cbt: one warning per `set`, `addtocell` or
@@ -179,15 +173,7 @@ pub fn lint_cbt(text: &str, engine: &Engine) -> Vec<String> {
         let Ok(words) = cbt::split(line) else {
             continue;
         };
-        let mut words: &[Vec<u8>] = &words;
-        if words.first().is_some_and(|w| w == b"cbt") {
-            words = &words[1..];
-            // `-project p`, `-instance=i`: a flag without `=` takes the next word.
-            while let Some(w) = words.first().filter(|w| w.starts_with(b"-")) {
-                words = &words[if w.contains(&b'=') { 1 } else { 2 }.min(words.len())..];
-            }
-        }
-        let [command, table, _row, cells @ ..] = words else {
+        let [command, table, _row, cells @ ..] = cbt::command_words(&words) else {
             continue;
         };
         // `checkandmutate`'s `true=fam:col=val@ts` reads the same way: the timestamp follows

@@ -455,6 +455,10 @@ fn completing_the_first_word_of_each_name_gives_it_in_its_dialect() {
         cbt::complete("pu", 2, &engine).candidates,
         Vec::<String>::new()
     );
+    assert_eq!(
+        cbt::complete("help setg", 9, &engine).candidates,
+        ["setgcpolicy"]
+    );
     // cbt's second word is a table, then its `key=` arguments.
     let s = cbt_fixture(CBT_TABLES);
     let line = "read mob";
@@ -499,4 +503,32 @@ fn every_cbt_entry_is_dispatched_and_other_names_are_unknown() {
             "{message}"
         );
     }
+}
+
+/// The help's words on table references name exactly the commands the table marks as run by
+/// a reference.
+#[test]
+fn the_help_names_the_commands_a_reference_runs() -> TestResult {
+    let marked: Vec<&str> = commands::of(Dialect::HBase)
+        .filter(|c| c.table_method)
+        .map(|c| c.name)
+        .collect();
+    let names = |text: &str, from: &str, to: char| -> Result<Vec<String>, String> {
+        let start = text.find(from).ok_or(format!("no '{from}'"))? + from.len();
+        let rest = &text[start..];
+        let list = &rest[..rest.find(to).ok_or("no end")?];
+        let list = list.replace(" and ", ", ").replace('\n', " ");
+        Ok(list.split(',').map(|n| n.trim().to_string()).collect())
+    };
+    let help = |name: &str| commands::find(Dialect::HBase, name).map_or("", |c| c.help);
+    let mut in_table_help = names(help("table_help"), "References run ", '.')?;
+    let mut in_get_table = names(help("get_table"), "References: ", '.')?;
+    let mut marked_sorted: Vec<String> = marked.iter().map(|n| n.to_string()).collect();
+    for list in [&mut in_table_help, &mut in_get_table, &mut marked_sorted] {
+        list.sort();
+    }
+    assert_eq!(in_table_help, marked_sorted);
+    assert_eq!(in_get_table, marked_sorted);
+    assert_eq!(marked.len(), 15);
+    Ok(())
 }

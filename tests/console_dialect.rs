@@ -261,3 +261,28 @@ fn views_name_a_bigtable_tables_tablets() -> TestResult {
     assert_eq!(Terms::of_table(engine, "gone").count(3), "3 regions");
     Ok(())
 }
+
+/// A cbt line with cbt's flags before its command (`cbt -project p set ...`) is read as the
+/// command after them: a read-only tab refuses the write, and a writing tab marks the entry as
+/// one that writes.
+#[test]
+fn a_cbt_line_with_flags_is_known_by_its_command() -> TestResult {
+    let line = "cbt -project p -instance=i set b r1 cf:a=hello@1000";
+    assert_eq!(rowkey::dialect::cbt_command(line), Some("set"));
+    let mut c = console();
+    c.submit_in("createtable b families=cf", Dialect::Cbt);
+    c.shell.read_only = Some("another tab is writing".into());
+    let refused = c.run_cbt_line(line);
+    assert_eq!(
+        (refused.failed, refused.stderr.as_str()),
+        (true, "another tab is writing\n")
+    );
+    // The row reads as one never written.
+    let absent = c.run_cbt_line("lookup b never-written").stdout;
+    assert_eq!(c.run_cbt_line("lookup b r1").stdout, absent);
+    c.shell.read_only = None;
+    c.submit_in(line, Dialect::Cbt);
+    let e = c.entries.last().ok_or("no entry")?;
+    assert!(!e.failed() && e.writes);
+    Ok(())
+}

@@ -190,9 +190,24 @@ impl Session {
     }
 }
 
+/// The words of a cbt line from its command on: after an optional `cbt` and cbt's flags
+/// (`-project p`, `-instance=i`: a flag without `=` takes the next word), as
+/// [`Session::run_line`] reads them.
+pub fn command_words<W: AsRef<[u8]>>(mut words: &[W]) -> &[W] {
+    if words.first().is_some_and(|w| w.as_ref() == b"cbt") {
+        words = &words[1..];
+    }
+    while let Some(flag) = words.first().filter(|w| w.as_ref().starts_with(b"-")) {
+        let taken = if flag.as_ref().contains(&b'=') { 1 } else { 2 };
+        words = &words[taken.min(words.len())..];
+    }
+    words
+}
+
 /// Tab completion for a cbt line at `cursor` (a byte offset, clamped to the input): the
-/// command's name (after an optional `cbt` and its flags), then a table's name where the
-/// command's first word is a table, then the `key=` arguments the command takes.
+/// command's name (after an optional `cbt` and its flags, and after `help`), then a table's
+/// name where the command's first word is a table, then the `key=` arguments the command
+/// takes.
 pub fn complete(src: &str, cursor: usize, engine: &Engine) -> Completion {
     let mut cursor = cursor.min(src.len());
     while !src.is_char_boundary(cursor) {
@@ -202,19 +217,12 @@ pub fn complete(src: &str, cursor: usize, engine: &Engine) -> Completion {
     let before = &src[line_start..cursor];
     let start = cursor - before.len() + before.rfind([' ', '\t']).map_or(0, |n| n + 1);
     let typed = &src[start..cursor];
-    let mut words = before[..start - line_start].split_whitespace().peekable();
-    if words.peek() == Some(&"cbt") {
-        words.next();
-        // `-project p`, `-instance=i`: a flag without `=` takes the next word.
-        while let Some(flag) = words.next_if(|w| w.starts_with('-')) {
-            if !flag.contains('=') {
-                words.next();
-            }
-        }
-    }
-    let done: Vec<&str> = words.collect();
-    let candidates: Vec<String> = match done.split_first() {
+    let words: Vec<&str> = before[..start - line_start].split_whitespace().collect();
+    let candidates: Vec<String> = match command_words(&words).split_first() {
         None => commands::complete_name(Dialect::Cbt, typed)
+            .map(str::to_string)
+            .collect(),
+        Some((&"help", [])) => commands::complete_name(Dialect::Cbt, typed)
             .map(str::to_string)
             .collect(),
         Some((name, args)) => match commands::find(Dialect::Cbt, name) {

@@ -100,6 +100,7 @@ const SCAN_OPTIONS: &[&str] = &[
     "METRICS",
 ];
 
+/// An HBase shell command run by `run`, taking no arguments until `takes` says otherwise.
 const fn spec(
     name: &'static str,
     group: Group,

@@ -124,8 +124,8 @@ impl Report {
             }
             let _ = writeln!(
                 out,
-                "Shares of the hour's operations, counted by key against the regions of the \
-                 hour's end; LIVE: the busiest region's share as each operation was taken."
+                "Shares of the hour's operations by key against the regions of its end;\n\
+                 LIVE: the busiest region's share as each operation was taken, step by step."
             );
             let _ = writeln!(
                 out,
