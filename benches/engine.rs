@@ -16,10 +16,7 @@
 
 use std::time::Instant;
 
-use rowkey::engine::{
-    create_benchmark_table, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor,
-    TableSettings,
-};
+use rowkey::engine::{create_benchmark_table, BenchmarkLayout, Engine, Mutation, Scan};
 use rowkey::shell::Shell;
 
 #[path = "../tests/common/counting_alloc.rs"]
@@ -91,17 +88,12 @@ fn main() {
     // ---- the engine -------------------------------------------------------------------
     let base = reset_peak();
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
-    let created = if runs_layout {
-        let mut desc = TableDescriptor::new("bench", vec![FamilyDescriptor::new("f")]);
-        desc.settings = TableSettings {
-            flush_bytes: 1 << 20,
-            compaction_threshold: 4,
-            split_bytes: 0,
-        };
-        engine.create_table(desc, Vec::new())
+    let layout = if runs_layout {
+        BenchmarkLayout::Runs
     } else {
-        create_benchmark_table(&mut engine, "bench")
+        BenchmarkLayout::Regions
     };
+    let created = create_benchmark_table(&mut engine, "bench", layout);
     if let Err(e) = created {
         eprintln!("create failed: {e}");
         return;

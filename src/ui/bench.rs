@@ -4,25 +4,49 @@
 //! engine, so the benchmark can time the engine against JavaScript stores in the same page:
 //!
 //! - `persist(cells)`: builds its own table and resolves with the persistence report;
-//! - `load(bytes)`: a new table pre-split in 16 regions, filled from `bytes` (cells as
-//!   `[len][row][len][qualifier][len][value]`, family `f`, one put per row) and flushed;
-//!   returns the cells written;
+//! - `load(bytes, layout)`: a new table in `layout` (`"regions"`, the default: pre-split in 16
+//!   regions; `"runs"`: one region, flushed as it loads and major-compacted after), filled from
+//!   `bytes` (cells as `[len][row][len][qualifier][len][value]`, family `f`, one put per row)
+//!   and flushed; returns the cells written. It becomes the selected table;
+//! - `select(layout)`: selects the table of that layout for the calls below;
 //! - `get(row)`, `scan(start, rows, reversed)`, `fullScan()`: the cells a read returned;
 //! - `saveRestore()`: the table saved and restored through IndexedDB, the figures as JSON;
 //! - `memoryBytes()`: the WebAssembly memory's size; `clear()` drops the table.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::engine::{create_benchmark_table, Engine, Mutation, Scan};
+use crate::engine::{create_benchmark_table, BenchmarkLayout, Engine, Mutation, Scan};
 
 const TABLE: &str = "bench";
 
 thread_local! {
-    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+    /// One engine per layout, each holding one table, so both can be loaded side by side.
+    static ENGINES: RefCell<[Option<Engine>; 2]> = const { RefCell::new([None, None]) };
+    /// The layout the reads, `saveRestore` and `clear` act on.
+    static SELECTED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The layout named by the benchmark (`"runs"`, or anything else for the regions), and its slot.
+fn layout(name: Option<String>) -> (BenchmarkLayout, usize) {
+    match name.as_deref() {
+        Some("runs") => (BenchmarkLayout::Runs, 1),
+        _ => (BenchmarkLayout::Regions, 0),
+    }
+}
+
+/// Runs `f` on the selected layout's engine slot.
+fn with_selected<T>(f: impl FnOnce(&mut Option<Engine>) -> T) -> T {
+    let slot = SELECTED.with(Cell::get);
+    ENGINES.with(|e| {
+        let mut engines = e.borrow_mut();
+        // `slot` is 0 or 1, set only by `layout`.
+        let [regions, runs] = &mut *engines;
+        f(if slot == 1 { runs } else { regions })
+    })
 }
 
 /// Sets `window.rowkeyBench`.
@@ -44,11 +68,19 @@ pub(super) fn expose(window: &web_sys::Window) {
     );
     set(
         "load",
-        leak(Closure::<dyn Fn(Uint8Array) -> Result<f64, JsValue>>::new(
-            |bytes: Uint8Array| {
-                load(&bytes)
-                    .map(|n| n as f64)
-                    .map_err(|e| JsValue::from_str(&e))
+        leak(Closure::<
+            dyn Fn(Uint8Array, Option<String>) -> Result<f64, JsValue>,
+        >::new(|bytes: Uint8Array, name: Option<String>| {
+            load(&bytes, name)
+                .map(|n| n as f64)
+                .map_err(|e| JsValue::from_str(&e))
+        })),
+    );
+    set(
+        "select",
+        leak(Closure::<dyn Fn(Option<String>)>::new(
+            |name: Option<String>| {
+                SELECTED.with(|s| s.set(layout(name).1));
             },
         )),
     );
@@ -90,7 +122,7 @@ pub(super) fn expose(window: &web_sys::Window) {
     set(
         "clear",
         leak(Closure::<dyn Fn()>::new(|| {
-            ENGINE.with(|e| e.borrow_mut().take());
+            with_selected(Option::take);
         })),
     );
     let _ = Reflect::set(window, &JsValue::from_str("rowkeyBench"), &hook);
@@ -101,12 +133,15 @@ fn leak<T: ?Sized + wasm_bindgen::closure::WasmClosure>(closure: Closure<T>) -> 
     closure.into_js_value().unchecked_into()
 }
 
-/// A new benchmark table ([`create_benchmark_table`], as `benches/engine.rs` makes it), filled
-/// from `bytes` and flushed, in place of the last one.
-fn load(bytes: &Uint8Array) -> Result<usize, String> {
-    ENGINE.with(|e| e.borrow_mut().take());
+/// A new benchmark table in the named layout ([`create_benchmark_table`], as `benches/engine.rs`
+/// makes it), filled from `bytes` and flushed (and for the runs layout major-compacted, as
+/// `benches/engine.rs` does), in place of the last one of that layout, which it selects.
+fn load(bytes: &Uint8Array, name: Option<String>) -> Result<usize, String> {
+    let (layout, slot) = layout(name);
+    SELECTED.with(|s| s.set(slot));
+    with_selected(Option::take);
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
-    create_benchmark_table(&mut engine, TABLE).map_err(|e| e.to_string())?;
+    create_benchmark_table(&mut engine, TABLE, layout).map_err(|e| e.to_string())?;
     // The input is copied into WebAssembly memory a megabyte at a time, so the memory the
     // benchmark reports is the engine's, not a copy of the whole workload.
     const CHUNK: u32 = 1 << 20;
@@ -150,7 +185,10 @@ fn load(bytes: &Uint8Array) -> Result<usize, String> {
         put_row(&mut engine, &row, &mut puts)?;
     }
     engine.flush(TABLE).map_err(|e| e.to_string())?;
-    ENGINE.with(|e| *e.borrow_mut() = Some(engine));
+    if layout == BenchmarkLayout::Runs {
+        engine.compact(TABLE, true).map_err(|e| e.to_string())?;
+    }
+    with_selected(|e| *e = Some(engine));
     Ok(cells)
 }
 
@@ -178,9 +216,8 @@ fn put_row(engine: &mut Engine, row: &[u8], puts: &mut Vec<Mutation>) -> Result<
 
 /// The cells `scan` returns from the table; 0 without one.
 fn read(scan: &mut Scan) -> u32 {
-    ENGINE.with(|e| {
-        e.borrow()
-            .as_ref()
+    with_selected(|e| {
+        e.as_ref()
             .and_then(|engine| engine.read(TABLE, scan).ok())
             .map(|out| out.rows.iter().map(|r| r.cells.len() as u32).sum())
             .unwrap_or(0)
@@ -189,11 +226,10 @@ fn read(scan: &mut Scan) -> u32 {
 
 async fn save_restore() -> Result<JsValue, JsValue> {
     // Out of the cell for the awaits; put back after.
-    let mut engine = ENGINE
-        .with(|e| e.borrow_mut().take())
-        .ok_or_else(|| JsValue::from_str("no table loaded"))?;
+    let mut engine =
+        with_selected(Option::take).ok_or_else(|| JsValue::from_str("no table loaded"))?;
     let figures = crate::persist::bench::figures(&mut engine).await;
-    ENGINE.with(|e| *e.borrow_mut() = Some(engine));
+    with_selected(|e| *e = Some(engine));
     let f = figures.map_err(|e| JsValue::from_str(&e))?;
     Ok(JsValue::from_str(
         &serde_json::json!({

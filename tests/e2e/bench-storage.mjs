@@ -5,12 +5,15 @@
 // The workload of `benches/engine.rs`: CELLS (default 1,000,000) cells in rows of 10 columns,
 // 26-byte keys counting row, family and qualifier (23-byte rows whose hashed four-hex-digit
 // lead spreads them over the key space), 16-byte values. It runs in the release build's page on
-// four stores:
+// five stores:
 //
-// - Rowkey's engine, through the page's `window.rowkeyBench` hook (`?bench`): a table pre-split
-//   in 16 regions, loaded from one buffer of the cells and flushed; each get or scan is one call
-//   from JavaScript into the engine, which builds its result rows in WebAssembly and returns
-//   how many cells they hold;
+// - Rowkey's engine, through the page's `window.rowkeyBench` hook (`?bench`), in two layouts,
+//   each loaded from one buffer of the cells: "16 regions", a table pre-split in 16 regions,
+//   flushed once after the load; and "runs", one region whose 1 MB memstore flushes while it
+//   loads (the exploring policy compacting at four runs), then a flush and a major compaction,
+//   all counted in its load: the data in sorted runs, as most of a store's data is. Each get or
+//   scan is one call from JavaScript into the engine, which builds its result rows in
+//   WebAssembly and returns how many cells they hold;
 // - a JavaScript array of [key, value] pairs, sorted once, searched by binary search;
 // - sql.js (SQLite in WebAssembly): `kv (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID`,
 //   loaded in one transaction, read with prepared statements, each result row read into
@@ -21,11 +24,13 @@
 //
 // Operations: load every cell; 10,000 gets of a random row (its 10 cells); 2,000 scans of 10
 // rows (100 cells) forward and 2,000 reversed from random start rows; one full scan counting
-// the cells. Then the memory each store holds (Rowkey: the WebAssembly memory; sql.js: its own
-// WebAssembly memory and the JavaScript heap; the others: the JavaScript heap, measured after a
-// garbage collection), and Rowkey's save and restore through IndexedDB against one raw blob of
-// the same bytes (`src/persist/bench.rs`, the code `bench-persist.mjs` runs). Five rounds, the
-// stores taking turns within each operation (the first store changing every round); medians.
+// the cells. Then the memory each store holds (Rowkey: the growth of the WebAssembly memory, its
+// high-water mark, by one load of each layout in a freshly opened page, since WebAssembly memory
+// never shrinks; sql.js: its own WebAssembly memory and the JavaScript heap; the others: the
+// JavaScript heap, measured after a garbage collection), and Rowkey's save and restore of each
+// layout through IndexedDB against one raw blob of the same bytes (`src/persist/bench.rs`, the
+// code `bench-persist.mjs` runs). Five rounds, the stores taking turns within each operation
+// (the first store changing every round); medians.
 // Keys and values are made before the clock starts; random choices come from a fixed seed.
 // sql.js, memory-level and esbuild are devDependencies: nothing of them is in dist/.
 import os from 'node:os';
@@ -54,16 +59,12 @@ const loadBefore = os.loadavg();
 const { server, url } = await serve('/tools/rowkey/', { '/vendor/sql.js/': SQLJS_DIR }, BENCH_DIST);
 // Precise heap figures and `gc()` for the memory measurements.
 const browser = await launch(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
-const page = await openBench(browser, url);
-page.on('pageerror', (e) => console.log('page error:', String(e)));
-await page.addScriptTag({ path: MEMORY_LEVEL });
-await page.addScriptTag({ url: `${new URL(url).origin}/vendor/sql.js/sql-wasm-browser.js` });
-
-// ---- in the page ------------------------------------------------------------------------------
-await page.evaluate(async ([cells, sqlBase]) => {
+// ---- the workload, made in a page -------------------------------------------------------------
+// The rows of benches/engine.rs: groups of ten sharing a prefix led by a hash of the group. The
+// keys and values as strings for the JavaScript stores, and packed for Rowkey's `load`.
+function makeWorkload(cells) {
   const COLUMNS = 10;
   const rows = Math.ceil(cells / COLUMNS);
-  // The rows of benches/engine.rs: groups of ten sharing a prefix led by a hash of the group.
   const pad = (n, w) => String(n).padStart(w, '0');
   const rowKey = (i) => {
     const g = BigInt(Math.floor(i / 10));
@@ -90,6 +91,34 @@ await page.evaluate(async ([cells, sqlBase]) => {
     }
   }
   const stringHeap = heap() - heapBeforeStrings - packed.byteLength;
+  return { rowKeys, keys, values, packed, heap, stringHeap };
+}
+
+// ---- Rowkey's memory: each layout loaded once in a fresh page ----------------------------------
+// WebAssembly memory never shrinks, so the growth by one load from a fresh page is that load's
+// high-water mark, its flushes and compactions included.
+const rowkeyMemory = {};
+for (const layout of ['regions', 'runs']) {
+  const fresh = await openBench(browser, url);
+  await fresh.evaluate(`window.makeWorkload = ${makeWorkload}`);
+  rowkeyMemory[layout] = await fresh.evaluate(([cells, layout]) => {
+    const { packed } = window.makeWorkload(cells);
+    const before = window.rowkeyBench.memoryBytes();
+    const n = window.rowkeyBench.load(packed, layout);
+    return { before, after: window.rowkeyBench.memoryBytes(), n };
+  }, [CELLS, layout]);
+  await fresh.close();
+}
+
+const page = await openBench(browser, url);
+page.on('pageerror', (e) => console.log('page error:', String(e)));
+await page.addScriptTag({ path: MEMORY_LEVEL });
+await page.addScriptTag({ url: `${new URL(url).origin}/vendor/sql.js/sql-wasm-browser.js` });
+await page.evaluate(`window.makeWorkload = ${makeWorkload}`);
+
+// ---- in the page ------------------------------------------------------------------------------
+await page.evaluate(async ([cells, sqlBase]) => {
+  const { rowKeys, keys, values, packed, heap, stringHeap } = window.makeWorkload(cells);
   // The smallest string above every string that starts with `s`.
   const after = (s) => s.slice(0, -1) + String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
   // mulberry32, seeded: the same gets and scans every run.
@@ -116,16 +145,20 @@ await page.evaluate(async ([cells, sqlBase]) => {
     while (lo < hi) { const mid = (lo + hi) >>> 1; if (arr[mid][0] < key) lo = mid + 1; else hi = mid; }
     return lo;
   };
-  // Each store: load() and the reads, each read returning the cells it handed over.
+  // Each store: load() and the reads, each read returning the cells it handed over; Rowkey's
+  // layouts select their table before the clock starts.
+  const rowkey = (layout) => ({
+    select: () => window.rowkeyBench.select(layout),
+    load: () => window.rowkeyBench.load(packed, layout),
+    get: (row) => window.rowkeyBench.get(row),
+    forward: (row) => window.rowkeyBench.scan(row, 10, false),
+    reversed: (row) => window.rowkeyBench.scan(row, 10, true),
+    full: () => window.rowkeyBench.fullScan(),
+    drop: () => window.rowkeyBench.clear(),
+  });
   const stores = {
-    rowkey: {
-      load: () => window.rowkeyBench.load(packed),
-      get: (row) => window.rowkeyBench.get(row),
-      forward: (row) => window.rowkeyBench.scan(row, 10, false),
-      reversed: (row) => window.rowkeyBench.scan(row, 10, true),
-      full: () => window.rowkeyBench.fullScan(),
-      drop: () => window.rowkeyBench.clear(),
-    },
+    rowkey: rowkey('regions'),
+    rowkeyRuns: rowkey('runs'),
     array: {
       load() {
         const a = new Array(keys.length);
@@ -212,6 +245,7 @@ await page.evaluate(async ([cells, sqlBase]) => {
     sqlBefore: sqlMemory?.buffer.byteLength ?? NaN,
     async run(store, op) {
       const s = stores[store];
+      s.select?.();
       if (op === 'drop') { await s.drop(); return {}; }
       const before = op === 'load' ? heap() : 0;
       const list = workload[op];
@@ -224,23 +258,25 @@ await page.evaluate(async ([cells, sqlBase]) => {
       const out = { ms, n };
       if (op === 'load') {
         out.heap = heap() - before;
-        if (store === 'rowkey') out.wasm = window.rowkeyBench.memoryBytes();
         if (store === 'sqljs') out.wasm = sqlMemory?.buffer.byteLength ?? NaN;
       }
       return out;
     },
-    saveRestore: async () => JSON.parse(await window.rowkeyBench.saveRestore()),
+    saveRestore: async (layout) => {
+      window.rowkeyBench.select(layout);
+      return JSON.parse(await window.rowkeyBench.saveRestore());
+    },
   };
 }, [CELLS, `${new URL(url).origin}/vendor/sql.js/`]);
 
 // ---- the rounds -------------------------------------------------------------------------------
-const STORES = ['rowkey', 'array', 'sqljs', 'memoryLevel'];
-const NAMES = { rowkey: 'Rowkey', array: 'JS array', sqljs: 'sql.js', memoryLevel: 'memory-level' };
+const STORES = ['rowkey', 'rowkeyRuns', 'array', 'sqljs', 'memoryLevel'];
+const NAMES = { rowkey: 'Rowkey, 16 regions', rowkeyRuns: 'Rowkey, runs', array: 'JS array', sqljs: 'sql.js', memoryLevel: 'memory-level' };
+const LAYOUTS = { rowkey: 'regions', rowkeyRuns: 'runs' };
 const OPS = ['load', 'get', 'forward', 'reversed', 'full'];
 const { cells, stringHeap, sqlBefore } = await page.evaluate(() => ({ ...window.__bench }));
-const wasmBefore = await page.evaluate(() => window.rowkeyBench.memoryBytes());
 const results = {}; // results[op][store] = [{ ms, n, heap, wasm }, ...]
-const persist = [];
+const persist = { regions: [], runs: [] };
 const started = Date.now();
 for (let round = 0; round < ROUNDS; round++) {
   const order = STORES.map((_, i) => STORES[(i + round) % STORES.length]);
@@ -250,7 +286,9 @@ for (let round = 0; round < ROUNDS; round++) {
       ((results[op] ??= {})[store] ??= []).push(r);
     }
   }
-  persist.push(await page.evaluate(() => window.__bench.saveRestore()));
+  for (const layout of Object.keys(persist)) {
+    persist[layout].push(await page.evaluate((l) => window.__bench.saveRestore(l), layout));
+  }
   for (const store of order) await page.evaluate(([s]) => window.__bench.run(s, 'drop'), [store]);
   process.stderr.write(`round ${round + 1}/${ROUNDS} done after ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
@@ -272,7 +310,7 @@ const figure = (op, ms) => {
   if (op === 'load' || op === 'full') return `${fmt(ms)} ms ${fmt(cells / ms / 1000, 2)} M cells/s`;
   return `${fmt(ms)} ms ${fmt((ms * 1000) / OPS_COUNT[op], 1)} µs each`;
 };
-const W = 30;
+const W = 26;
 const cell = (text) => text.padStart(W);
 console.log(`Rowkey storage benchmark: ${fmt(cells)} cells (${fmt(cells / 10)} rows × 10 columns, 26-byte keys, 16-byte values), medians of ${ROUNDS} rounds`);
 console.log(`${'operation'.padEnd(28)}${STORES.map((s) => cell(NAMES[s])).join('')}`);
@@ -282,24 +320,38 @@ for (const op of OPS) {
   const counts = STORES.map((s) => results[op][s][0].n);
   if (new Set(counts).size > 1) mismatches.push(`${op}: ${STORES.map((s, i) => `${NAMES[s]} ${counts[i]}`).join(', ')}`);
   console.log(`${LABEL[op].padEnd(28)}${STORES.map((s) => cell(figure(op, ms[s]))).join('')}`);
-  console.log(`${'  time ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(ms[s] / ms.array, 2)}×`)).join('')}`);
+  console.log(`${'  speed ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(ms.array / ms[s], 2)}×`)).join('')}`);
 }
 const mb = (b) => `${fmt(b / 1048576, 1)} MB`;
 const heapOf = (s) => median(results.load[s].map((r) => r.heap));
-// The first round's: WebAssembly memory never shrinks, so later rounds add the earlier rounds' peaks.
+// sql.js: the first round's growth; WebAssembly memory never shrinks, so later rounds add the
+// earlier rounds' peaks.
 const wasmOf = (s) => results.load[s][0].wasm;
+const rowkeyGrowth = (s) => rowkeyMemory[LAYOUTS[s]].after - rowkeyMemory[LAYOUTS[s]].before;
 // The JS array and memory-level hold the workload's own key and value strings: counted for both.
-const held = { rowkey: wasmOf('rowkey') - wasmBefore, array: heapOf('array') + stringHeap, sqljs: wasmOf('sqljs') - sqlBefore + heapOf('sqljs'), memoryLevel: heapOf('memoryLevel') + stringHeap };
+const held = {
+  rowkey: rowkeyGrowth('rowkey'),
+  rowkeyRuns: rowkeyGrowth('rowkeyRuns'),
+  array: heapOf('array') + stringHeap,
+  sqljs: wasmOf('sqljs') - sqlBefore + heapOf('sqljs'),
+  memoryLevel: heapOf('memoryLevel') + stringHeap,
+};
+const kvBytes = cells * 42;
 console.log(`${'memory held'.padEnd(28)}${STORES.map((s) => cell(mb(held[s]))).join('')}`);
+console.log(`${'  ÷ key and value bytes'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / kvBytes, 2)}×`)).join('')}`);
 console.log(`${'  ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / held.array, 2)}×`)).join('')}`);
 const grew = (a, b) => `wasm ${fmt(a / 1048576)}→${fmt(b / 1048576)} MB`;
-console.log(`${'  of which'.padEnd(28)}${cell(grew(wasmBefore, wasmOf('rowkey')))}${cell(`heap + strings ${mb(stringHeap)}`)}${cell(`${grew(sqlBefore, wasmOf('sqljs'))} + heap`)}${cell(`heap + strings ${mb(stringHeap)}`)}`);
-console.log(`  (key and value bytes: ${mb(cells * 42)}. WebAssembly memory never shrinks: Rowkey's and sql.js's figures are its growth by the first round's load, the load's peak included; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} by its load.)`);
+const ofRowkey = (s) => cell(grew(rowkeyMemory[LAYOUTS[s]].before, rowkeyMemory[LAYOUTS[s]].after));
+console.log(`${'  of which'.padEnd(28)}${ofRowkey('rowkey')}${ofRowkey('rowkeyRuns')}${cell(`heap + strings ${mb(stringHeap)}`)}${cell(`${grew(sqlBefore, wasmOf('sqljs'))} + heap`)}${cell(`heap + strings ${mb(stringHeap)}`)}`);
+console.log(`  (key and value bytes: ${mb(kvBytes)}. WebAssembly memory never shrinks: Rowkey's figures are its growth by one load of each layout in a freshly opened page (the load's high-water mark, flushes and compactions included), sql.js's its growth by the first round's load; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} and ${mb(heapOf('rowkeyRuns'))} by its loads.)`);
 
-const p = (k) => median(persist.map((f) => f[k]));
-const f0 = persist[0];
-console.log(`Rowkey save through IndexedDB (encode + commit): ${fmt(p('saveMs'))} ms (encode ${fmt(p('encodeMs'))} ms), ${f0.runs} runs, ${mb(f0.bytes)}; one raw blob of the same bytes: ${fmt(p('rawWriteMs'))} ms; ${fmt(p('saveMs') / p('rawWriteMs'), 2)}× the blob`);
-console.log(`Rowkey restore (read + decode):                  ${fmt(p('restoreMs'))} ms (read ${fmt(p('readMs'))} ms), ${fmt(f0.restored)} cells back, ${f0.problems} problems; raw blob read: ${fmt(p('rawReadMs'))} ms; ${fmt(p('restoreMs') / p('rawReadMs'), 2)}× the blob`);
+for (const [layout, rounds] of Object.entries(persist)) {
+  const p = (k) => median(rounds.map((f) => f[k]));
+  const f0 = rounds[0];
+  const name = `Rowkey, ${layout === 'runs' ? 'runs' : '16 regions'}:`.padEnd(20);
+  console.log(`${name}save through IndexedDB (encode + commit) ${fmt(p('saveMs'))} ms (encode ${fmt(p('encodeMs'))} ms), ${f0.runs} runs, ${mb(f0.bytes)}; one raw blob of the same bytes: ${fmt(p('rawWriteMs'))} ms; ${fmt(p('saveMs') / p('rawWriteMs'), 2)}× the blob`);
+  console.log(`${''.padEnd(20)}restore (read + decode) ${fmt(p('restoreMs'))} ms (read ${fmt(p('readMs'))} ms), ${fmt(f0.restored)} cells back, ${f0.problems} problems; raw blob read: ${fmt(p('rawReadMs'))} ms; ${fmt(p('restoreMs') / p('rawReadMs'), 2)}× the blob`);
+}
 if (mismatches.length) console.log(`cells returned differ: ${mismatches.join('; ')}`);
 else console.log(`every store returned the same cells: gets ${fmt(results.get.array[0].n)}, scans ${fmt(results.forward.array[0].n)} / ${fmt(results.reversed.array[0].n)}, full ${fmt(results.full.array[0].n)}`);
 console.log(`Chromium ${browser.version()}; sql.js ${version('sql.js')}, memory-level ${version('memory-level')}; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after; ${new Date().toISOString().slice(0, 10)}`);

@@ -60,7 +60,8 @@ pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, Metric, OpStats, RegionStats};
 pub use store::{Decoded, Rewrite, Run, RunPlacement, Store};
 pub use table::{
-    create_benchmark_table, split_keys, Region, Table, TableDescriptor, TableSettings,
+    create_benchmark_table, split_keys, BenchmarkLayout, Region, Table, TableDescriptor,
+    TableSettings,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

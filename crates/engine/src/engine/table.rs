@@ -310,20 +310,39 @@ mod tests {
     }
 }
 
-/// The benchmarks' table (`benches/engine.rs` natively, the page's `rowkeyBench` in the
-/// browser): one family `f`, 1 MB memstores, compactions at four runs, no splits, and 16
-/// regions on the first four hex digits of `HexStringSplit`'s keys.
-pub fn create_benchmark_table(engine: &mut super::Engine, name: &str) -> super::Result<()> {
+/// Where the benchmarks' table keeps its cells (`benches/engine.rs` natively, the page's
+/// `rowkeyBench` in the browser).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BenchmarkLayout {
+    /// 16 regions on the first four hex digits of `HexStringSplit`'s keys, each flushing its
+    /// 1 MB memstore as it fills.
+    #[default]
+    Regions,
+    /// One region flushing its 1 MB memstore while it loads; the benchmark then flushes it and
+    /// runs a major compaction, so the data sits in sorted runs as most of a store's data does.
+    Runs,
+}
+
+/// The benchmarks' table in `layout`: one family `f`, 1 MB memstores, compactions at four runs,
+/// no splits.
+pub fn create_benchmark_table(
+    engine: &mut super::Engine,
+    name: &str,
+    layout: BenchmarkLayout,
+) -> super::Result<()> {
     let mut desc = TableDescriptor::new(name, vec![FamilyDescriptor::new("f")]);
     desc.settings = TableSettings {
         flush_bytes: 1 << 20,
         compaction_threshold: 4,
         split_bytes: 0,
     };
-    let splits = split_keys("HexStringSplit", 16)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|k| k.get(..4).unwrap_or(&k).to_vec())
-        .collect();
+    let splits = match layout {
+        BenchmarkLayout::Regions => split_keys("HexStringSplit", 16)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|k| k.get(..4).unwrap_or(&k).to_vec())
+            .collect(),
+        BenchmarkLayout::Runs => Vec::new(),
+    };
     engine.create_table(desc, splits)
 }
