@@ -170,6 +170,16 @@ pub(crate) fn event_value(e: &yew::Event) -> String {
         .unwrap_or_default()
 }
 
+/// The file a file input's change event chose. The input is emptied, so that choosing the same
+/// file again is a change too.
+pub(crate) fn chosen_file(e: &yew::Event) -> Option<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    let input = e.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let file = input.files()?.get(0)?;
+    input.set_value("");
+    Some(file)
+}
+
 /// Offers `text` as a file named `name`; `None` when the browser would not.
 pub(crate) fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&text.into());

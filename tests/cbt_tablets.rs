@@ -13,8 +13,8 @@ use common::cbt::{run, session};
 use common::{put, TestResult};
 use rowkey::cbt::Session;
 use rowkey::engine::{
-    load_split, Engine, FamilyDescriptor, TableDescriptor, TableSettings, LOAD_SPLIT_OPS,
-    LOAD_WINDOW,
+    load_split, Engine, FamilyDescriptor, LsmEventKind, SplitCause, TableDescriptor, TableSettings,
+    LOAD_SPLIT_OPS, LOAD_WINDOW,
 };
 
 /// The tablets' start keys after the first, as text.
@@ -105,6 +105,18 @@ fn a_growing_key_splits_the_last_tablet_every_window() -> TestResult {
     load_only(&mut s, "createtable t families=cf")?;
     each(&mut s, 0..3000, |i| format!("set t k{i:04} cf:a=v@1000"))?;
     assert_eq!(boundaries(&s, "t")?, ["k0500", "k1500", "k2500"]);
+    // The LSM view's events say why each split happened.
+    let causes: Vec<Option<SplitCause>> = s
+        .engine
+        .lsm_events("t")
+        .map(|log| {
+            log.iter()
+                .filter(|e| e.kind == LsmEventKind::Split)
+                .map(|e| e.cause)
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(causes, [Some(SplitCause::Load); 3]);
     Ok(())
 }
 
@@ -182,5 +194,35 @@ fn the_rule_over_a_window() -> TestResult {
     assert_eq!(split.region, 0);
     assert_eq!(split.ops, 700);
     assert_eq!(split.key, b"x350");
+    Ok(())
+}
+
+/// A Bigtable table still splits by size: past its split size (4 KB here) a tablet splits at
+/// its middle key, once for these 100 rows, and the event says "by size" (100 writes are far
+/// from a load window).
+#[test]
+fn a_bigtable_table_splits_by_size_too() -> TestResult {
+    let mut s = session();
+    run(&mut s, &["createtable t families=cf"])?;
+    s.engine.set_settings(
+        "t",
+        TableSettings {
+            flush_bytes: 1024,
+            compaction_threshold: 3,
+            split_bytes: 4096,
+        },
+    )?;
+    each(&mut s, 0..100, |i| {
+        format!("set t r{i:03} cf:a=a-value-of-some-thirty-bytes@1000")
+    })?;
+    let tablets = s.engine.table("t")?.regions.len();
+    let events = s.engine.lsm_events("t").ok_or("no events")?;
+    let causes: Vec<Option<SplitCause>> = events
+        .iter()
+        .filter(|e| e.kind == LsmEventKind::Split)
+        .map(|e| e.cause)
+        .collect();
+    assert_eq!(tablets, 2);
+    assert_eq!(causes, vec![Some(SplitCause::Size); tablets - 1]);
     Ok(())
 }

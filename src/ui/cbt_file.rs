@@ -4,8 +4,6 @@
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::state::use_app;
@@ -17,17 +15,9 @@ pub fn CbtFile() -> Html {
         return html! {};
     };
     let onchange = Callback::from(move |e: Event| {
-        let Some(input) = e
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-        else {
+        let Some(file) = super::chosen_file(&e) else {
             return;
         };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        // The same file chosen again fires a change too.
-        input.set_value("");
         let app = app.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let name = file.name();

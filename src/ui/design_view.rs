@@ -261,11 +261,10 @@ fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
         .iter()
         .filter_map(|name| {
             let t = console.shell.engine.table(name).ok()?;
-            let regions = t.regions.len();
+            let parts = crate::dialect::Terms::of(&t.descriptor.rules).count(t.regions.len());
             Some(format!(
-                "{name}: {} rows in {regions} region{}",
+                "{name}: {} rows in {parts}",
                 crate::kit::text::thousands(t.keys.row_count() as u64),
-                if regions == 1 { "" } else { "s" }
             ))
         })
         .collect();

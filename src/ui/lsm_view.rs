@@ -10,7 +10,9 @@ use yew::prelude::*;
 use super::prefs::KeyDisplay;
 use super::state::use_app;
 use super::view_kit::{dropped_notice, timed, use_shown, FigureExport};
-use crate::engine::{flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary, Table};
+use crate::engine::{
+    flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary, SplitCause, Table,
+};
 
 /// Most events listed for a region.
 const EVENTS_SHOWN: usize = 12;
@@ -321,8 +323,14 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
                 .get(1)
                 .map(|d| super::show_key(&d.1, keys))
                 .unwrap_or_default();
+            // A load split is Rowkey's model of Bigtable's (`engine::load`): said so.
+            let cause = match e.cause {
+                Some(SplitCause::Load) => " (by load, Rowkey's model)".to_string(),
+                Some(c) => format!(" ({})", c.words()),
+                None => String::new(),
+            };
             format!(
-                "split at {at} into {part}s {}: {} → {}",
+                "split{cause} at {at} into {part}s {}: {} → {}",
                 e.daughters
                     .iter()
                     .map(|d| d.0.to_string())

@@ -47,7 +47,9 @@ pub use filter::{
 };
 pub use keys::{KeyEntry, KeyIndex, Position};
 pub use load::{load_split, LoadSplit, LOAD_SPLIT_OPS, LOAD_WINDOW};
-pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
+pub use lsm::{
+    Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, SplitCause, EVENTS_KEPT,
+};
 pub use maintenance::{flush_lower_bound, flush_policy};
 pub use policy::CompactionPolicy;
 pub use resolve::{fates, Fate, Marker, Pass};

@@ -25,6 +25,7 @@
 use std::ops::RangeInclusive;
 
 use super::activity::Op;
+use super::lsm::SplitCause;
 use super::table::Table;
 use super::Engine;
 
@@ -93,7 +94,7 @@ impl Engine {
         }
         let from = recorded.saturating_sub(LOAD_WINDOW);
         if let Some(split) = load_split(t, activity.ops_between(from, recorded)) {
-            self.split_region(table, split.region, &split.key);
+            self.split_region(table, split.region, &split.key, SplitCause::Load);
         }
     }
 
