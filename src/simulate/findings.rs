@@ -163,7 +163,7 @@ pub fn find(run: &TableRun, table: &TableLoad, workload: &Workload) -> Vec<Findi
 }
 
 /// The parts [`find_part`] looks in, one after another.
-pub const FINDER_PARTS: usize = 4;
+pub const FINDER_PARTS: usize = 5;
 
 /// Part `part` of [`find`]'s work, adding to `out` (so a page can look for findings a part
 /// per call); the last part puts `out` in [`FindingCode`]'s order.
@@ -178,11 +178,9 @@ pub fn find_part(
         return;
     }
     match part {
-        0 => {
-            pressure(run, out);
-            hot_rows(run, out);
-        }
-        1 => {
+        0 => pressure(run, out),
+        1 => hot_rows(run, out),
+        2 => {
             large_and_wide_rows(run, table, workload, out);
             if (run.totals.rows as f64) < KEY_SPACE_MIN_ROWS {
                 out.push(finding(
@@ -196,7 +194,7 @@ pub fn find_part(
                 ));
             }
         }
-        2 => {
+        3 => {
             growing_key(run, out);
             low_cardinality(run, table, workload, out);
         }
