@@ -493,8 +493,10 @@ fn hot_entity(run: &TableRun, table: &TableLoad, out: &mut Vec<Finding>) {
     }) else {
         return;
     };
-    let mut per: std::collections::BTreeMap<u64, (f64, std::collections::BTreeSet<&[u8]>)> =
-        std::collections::BTreeMap::new();
+    // A hash map: the busiest entity is picked by its operations, then its id, whatever the
+    // map's order.
+    let mut per: std::collections::HashMap<u64, (f64, std::collections::BTreeSet<&[u8]>)> =
+        std::collections::HashMap::new();
     let mut total = 0.0;
     for s in &run.samples {
         if s.kind == SampleKind::Initial {
