@@ -239,7 +239,8 @@ impl HeatCount {
         let cells = self.ranges.len() * self.steps;
         for grid in self.grids.iter_mut().flatten() {
             if grid.len() != cells {
-                grid.resize(cells, 0.0);
+                // Zeroed by the allocator (fresh pages need no writing).
+                *grid = vec![0.0; cells];
             }
         }
     }
