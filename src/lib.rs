@@ -4,6 +4,7 @@ pub mod bytes;
 pub mod cbt;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod commands;
 pub mod console;
 pub mod designs;
 pub mod diagnose;

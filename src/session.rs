@@ -196,6 +196,9 @@ pub enum Action {
     OpenSample(Box<SampleEngine>, String),
     /// Back to the person's tables.
     LeaveSample,
+    /// The person chose a file for cbt's `import` (its name and bytes): it is kept for the
+    /// page, and an `import` line naming it is put in the input, not run.
+    GiveCbtFile(String, Rc<[u8]>),
 }
 
 /// What the page must do after an action: the session does no input or output itself.
@@ -265,6 +268,39 @@ impl Session {
         };
         session.set_zone();
         session
+    }
+
+    /// Keeps a file for cbt's `import` and puts the line that imports it in the input, in cbt
+    /// mode, for the person to run or not: a file never changes a table by itself.
+    fn give_cbt_file(&mut self, name: &str, bytes: Rc<[u8]>, fx: &mut Effects) {
+        let mut console = self.console.borrow_mut();
+        let size = bytes.len() as u64;
+        console.cbt_files.give(name, bytes);
+        console.dialect = Dialect::Cbt;
+        let table = self
+            .selected_table
+            .as_deref()
+            .filter(|t| {
+                console
+                    .shell
+                    .engine
+                    .table(t)
+                    .is_ok_and(|t| t.descriptor.rules == crate::cbt::BIGTABLE_RULES)
+            })
+            .unwrap_or("TABLE")
+            .to_string();
+        console.note(
+            &format!(
+                "{name} ({}) is ready for cbt's import; nothing is imported until an import line naming it runs.",
+                crate::kit::text::human_bytes(size)
+            ),
+            false,
+        );
+        fx.push(Effect::ShowInput(format!(
+            "import {} {}",
+            crate::cbt::export::quote(table.as_bytes()),
+            crate::cbt::export::quote(name.as_bytes())
+        )));
     }
 
     /// Whether a submission would run now: not while loading, nor while a batch runs.
@@ -409,6 +445,7 @@ impl Session {
             Action::SetDialect(dialect) => self.console.borrow_mut().dialect = dialect,
             Action::OpenSample(sample, title) => self.open_sample(*sample, title, fx),
             Action::LeaveSample => self.leave_sample(fx),
+            Action::GiveCbtFile(name, bytes) => self.give_cbt_file(&name, bytes, fx),
             Action::SetPrefs(prefs) => {
                 fx.push(Effect::SavePrefs(prefs));
                 fx.push(Effect::ApplyTheme(prefs.theme));

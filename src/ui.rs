@@ -7,6 +7,7 @@ mod address;
 mod app;
 #[cfg(feature = "bench")]
 mod bench;
+mod cbt_file;
 mod clash_dialog;
 mod compare_view;
 mod console_view;
@@ -41,6 +42,7 @@ mod storage;
 mod storage_work;
 mod tour_view;
 mod versions_view;
+mod view_kit;
 mod views_pane;
 mod virtual_text;
 mod workload_form;

@@ -166,7 +166,7 @@ fn updates_put_a_sampled_row_again_as_often_as_the_rows_it_stands_for_are_update
     let last = sim.tables[0]
         .samples
         .iter()
-        .filter(|s| s.kind == rowkey::simulate::SampleKind::Update)
+        .filter(|s| s.kind == Some(rowkey::simulate::OpKind::Update))
         .map(|s| s.at_ms)
         .max()
         .ok_or("no update")?;

@@ -397,7 +397,7 @@ impl Engine {
         Ok(())
     }
 
-    fn split_region(&mut self, table: &str, idx: usize, at: &[u8]) {
+    pub(super) fn split_region(&mut self, table: &str, idx: usize, at: &[u8]) {
         self.flush_region(table, idx, &[]);
         let tick = self.tick;
         let next_id = &mut self.next_id;

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::run::{Sample, SampleKind};
+use super::run::Sample;
 use super::timeline::Timeline;
 use crate::bytes::to_printable;
 
@@ -273,8 +273,8 @@ impl HeatCount {
                 }
             };
             match s.kind {
-                SampleKind::Initial => {}
-                kind => {
+                None => {}
+                Some(kind) => {
                     add(Metric::Operations, s.weight);
                     if kind.is_read() {
                         add(Metric::Reads, s.weight);

@@ -23,10 +23,12 @@
 
 use std::collections::BTreeMap;
 
-use super::run::{Sample, SampleKind, Simulation, TableRun};
+use super::run::{Sample, Simulation, TableRun};
 use super::workload::TableLoad;
+use super::OpKind;
 use super::SimulateError;
 use crate::engine::{Engine, FamilyDescriptor, Mutation, TableDescriptor, TableSettings};
+use crate::kit::order;
 
 /// Most cells the sample engine holds.
 pub const SAMPLE_CELLS: u64 = 250_000;
@@ -106,13 +108,13 @@ fn row_shape(table: &TableLoad) -> (u64, u64) {
 }
 
 /// Whether a sample wrote a new row.
-fn is_put(kind: SampleKind) -> bool {
-    matches!(kind, SampleKind::PutNew | SampleKind::Initial)
+fn is_put(kind: Option<OpKind>) -> bool {
+    matches!(kind, Some(OpKind::PutNew) | None)
 }
 
 /// Whether a sample wrote: a new row, an update or a delete.
-fn is_write(kind: SampleKind) -> bool {
-    is_put(kind) || matches!(kind, SampleKind::Update | SampleKind::Delete)
+fn is_write(kind: Option<OpKind>) -> bool {
+    is_put(kind) || matches!(kind, Some(OpKind::Update | OpKind::Delete))
 }
 
 /// A live sampled row: its region and key range (indices) and the rows it stands for.
@@ -184,7 +186,7 @@ pub fn sample_engine(
         let markers = load.families.len() as u64;
         for s in &run.samples {
             let (sc, sb) = match s.kind {
-                SampleKind::Delete => (markers, 0),
+                Some(OpKind::Delete) => (markers, 0),
                 k if is_write(k) => (c, b),
                 _ => (0, 0),
             };
@@ -246,7 +248,7 @@ fn sample_table(
         .map(|r| r.start_key.clone())
         .filter(|k| !k.is_empty())
         .collect();
-    splits.sort();
+    order::sort(&mut splits);
     splits.dedup();
     engine
         .create_table(desc, splits)
@@ -269,7 +271,7 @@ fn sample_table(
         .iter()
         .map(|r| (r.id, r.start_key.clone(), 0, 0.0))
         .collect();
-    regions.sort_by(|a, b| a.1.cmp(&b.1));
+    order::sort_by(&mut regions, |a, b| a.1.cmp(&b.1));
     let ranges_at = &run.heat.ranges;
     let mut ranges = vec![(0u64, 0.0f64); ranges_at.len()];
     let mut rows_simulated = 0.0;
@@ -277,7 +279,7 @@ fn sample_table(
 
     // The writes in time order; each kept put stands for the rows of its group.
     let mut writes: Vec<&Sample> = run.samples.iter().filter(|s| is_write(s.kind)).collect();
-    writes.sort_by_key(|s| s.at_ms);
+    order::sort_by_key(&mut writes, |s| s.at_ms);
     let mut stands_for = Vec::with_capacity(writes.len());
     let (mut puts, mut group) = (0u64, None::<usize>);
     for (i, s) in writes.iter().enumerate() {
@@ -302,7 +304,7 @@ fn sample_table(
     for (s, stands_for) in writes.iter().zip(stands_for) {
         let ts = start_ms.saturating_add(s.at_ms).max(1);
         let row = s.key(&run.keys);
-        let kind = usize::from(s.kind == SampleKind::Delete);
+        let kind = usize::from(s.kind == Some(OpKind::Delete));
         let nth = if is_put(s.kind) {
             &mut puts
         } else {
@@ -364,7 +366,7 @@ fn sample_table(
             continue;
         }
         owed[kind] -= needs;
-        if s.kind == SampleKind::Update {
+        if s.kind == Some(OpKind::Update) {
             let mutations = puts_of(&columns, &target, ts);
             engine
                 .mutate(&load.name, &target, &mutations)

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::use_shown;
 
 /// How many recent operations the heat covers.
 

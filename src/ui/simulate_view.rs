@@ -6,7 +6,6 @@
 
 use std::rc::Rc;
 
-use gloo::storage::Storage as _;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -19,9 +18,6 @@ use crate::keyvis::{apply, starter, FormAction, Provenance};
 use crate::session::Action;
 use crate::simulate::sample_engine::SAMPLE_CELLS;
 use crate::simulate::{gallery, sample_engine, SampleLimits, Simulation, Workload};
-
-/// Where the workload is kept between visits.
-const SAVED_KEY: &str = "rowkey.simulate.workload";
 
 /// The workload being written: the document, its JSON as shown (or as typed), and what was
 /// wrong with the last edit. An edit that does not read changes nothing else.
@@ -51,12 +47,7 @@ impl Draft {
     }
 
     fn saved() -> Draft {
-        gloo::storage::LocalStorage::raw()
-            .get_item(SAVED_KEY)
-            .ok()
-            .flatten()
-            .and_then(|t| Workload::from_json(&t).ok())
-            .map_or_else(|| Draft::of(starter()), Draft::of)
+        super::state::saved_workload().map_or_else(|| Draft::of(starter()), Draft::of)
     }
 }
 
@@ -199,8 +190,7 @@ pub fn SimulateView() -> Html {
         let compare_with = compare_with.clone();
         Callback::from(move |_: MouseEvent| {
             // What is kept is the workload and its seed; the results are made again from it.
-            let _ =
-                gloo::storage::LocalStorage::raw().set_item(SAVED_KEY, &draft.workload.to_json());
+            super::state::save_workload(&draft.workload);
             table.set(0);
             compare_with.set(if draft.workload.tables.len() > 1 {
                 Some(1)
