@@ -164,7 +164,7 @@ pub fn find(run: &TableRun, table: &TableLoad, workload: &Workload) -> Vec<Findi
 }
 
 /// The parts [`find_part`] looks in, one after another.
-pub const FINDER_PARTS: usize = 4;
+pub const FINDER_PARTS: usize = 5;
 
 /// Part `part` of [`find`]'s work, adding to `out` (so a page can look for findings a part
 /// per call); the last part puts `out` in [`FindingCode`]'s order.
@@ -179,11 +179,9 @@ pub fn find_part(
         return;
     }
     match part {
-        0 => {
-            pressure(run, out);
-            hot_rows(run, out);
-        }
-        1 => {
+        0 => pressure(run, out),
+        1 => hot_rows(run, out),
+        2 => {
             large_and_wide_rows(run, table, workload, out);
             if (run.totals.rows as f64) < KEY_SPACE_MIN_ROWS {
                 out.push(finding(
@@ -197,7 +195,7 @@ pub fn find_part(
                 ));
             }
         }
-        2 => {
+        3 => {
             growing_key(run, out);
             low_cardinality(run, table, workload, out);
         }
@@ -501,8 +499,10 @@ fn hot_entity(run: &TableRun, table: &TableLoad, out: &mut Vec<Finding>) {
     }) else {
         return;
     };
-    let mut per: std::collections::BTreeMap<u64, (f64, std::collections::BTreeSet<&[u8]>)> =
-        std::collections::BTreeMap::new();
+    // A hash map: the busiest entity is picked by its operations, then its id, whatever the
+    // map's order.
+    let mut per: std::collections::HashMap<u64, (f64, std::collections::BTreeSet<&[u8]>)> =
+        std::collections::HashMap::new();
     let mut total = 0.0;
     for s in &run.samples {
         if s.is_initial() {

@@ -150,8 +150,9 @@ impl Run {
 
     /// Plays on: whole steps until at least `samples` samples were played, or a part of the
     /// figures of a table whose time is over (calls of their own: its heat model's key
-    /// ranges, 8 × `samples` of its samples counted into the heat model, the heat model, then
-    /// its findings in four parts). Returns whether the run is over. An error ends the run; later calls return
+    /// ranges, 2 × `samples` of its samples counted into the heat model (counting one costs
+    /// about half what playing one does), the heat model, then its findings in
+    /// [`super::findings::FINDER_PARTS`] parts). Returns whether the run is over. An error ends the run; later calls return
     /// it again.
     pub fn advance(&mut self, samples: u64) -> Result<bool, SimulateError> {
         if let Some(e) = &self.failed {
@@ -171,13 +172,13 @@ impl Run {
         }
         let current = match self.current.take() {
             // The figures at the end in calls of their own: the heat model's ranges, its
-            // samples counted 8 × `samples` (at least 1,024) at a time, the heat model, then
+            // samples counted 2 × `samples` (at least 1,024) at a time, the heat model, then
             // the findings.
             Some(mut sim) if sim.is_over() && sim.built.is_none() && sim.finding.is_none() => {
                 if sim.counting.is_none() {
                     sim.build_ranges();
                 } else if sim.counting_left() {
-                    sim.count_heat(samples.saturating_mul(8).max(1_024) as usize);
+                    sim.count_heat(samples.saturating_mul(2).max(1_024) as usize);
                 } else {
                     sim.build_heat();
                 }

@@ -250,8 +250,13 @@ pub fn SimulateView() -> Html {
     };
     let running = run.running();
     let status = status_line(&run.state);
+    // The longest stretch the run held the page, for the end-to-end tests.
+    let longest_slice = match &*run.state {
+        RunState::Done(_, _, longest) => Some(format!("{longest:.0}")),
+        _ => None,
+    };
     let results = match &*run.state {
-        RunState::Done(sim, _) => {
+        RunState::Done(sim, ..) => {
             let tabs: Html = sim
                 .tables
                 .iter()
@@ -344,7 +349,7 @@ pub fn SimulateView() -> Html {
                 <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>
                 if running { <button onclick={cancel}>{"Cancel"}</button> }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
-                <span class="sim-status" role="status" aria-live="polite">{status}</span>
+                <span class="sim-status" role="status" aria-live="polite" data-longest-slice-ms={longest_slice}>{status}</span>
             </div>
             {results}
         </section>
