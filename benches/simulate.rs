@@ -4,7 +4,10 @@
 //! hours, 864 million, 16 region servers) played out once; prints the
 //! wall time, the operations it stands for, the samples drawn, the heap's peak (a counting
 //! allocator) and the process's peak resident memory; then once more in slices of
-//! `SLICE_SAMPLES` samples, as the page plays it, printing the slices and the longest one.
+//! `SLICE_SAMPLES` samples, as the page plays it, printing the slices and the longest one,
+//! and the CPU time of each call making a table's figures at its end (the thread's own time,
+//! from /proc/thread-self/schedstat where there is one, so other jobs on the machine do not
+//! count).
 //!
 //!     cargo bench --bench simulate
 //!     cargo bench --profile test-opt --bench simulate     # optimized like the test suite
@@ -24,6 +27,13 @@ fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The CPU time this thread has run, in ms (Linux's schedstat), if known.
+fn thread_cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e6)
 }
 
 fn main() {
@@ -103,9 +113,11 @@ fn main() {
         }
     };
     let (mut slices, mut longest, mut longest_at) = (0usize, 0.0f64, 0.0f64);
+    let (mut longest_cpu, mut figure_calls) = (0.0f64, Vec::new());
     let started = Instant::now();
     loop {
         let at = run.progress();
+        let cpu = thread_cpu_ms();
         let slice = Instant::now();
         let over = match run.advance(SLICE_SAMPLES) {
             Ok(over) => over,
@@ -115,6 +127,12 @@ fn main() {
             }
         };
         let took = slice.elapsed().as_secs_f64() * 1000.0;
+        let cpu_ms = thread_cpu_ms().zip(cpu).map_or(took, |(b, a)| b - a);
+        longest_cpu = longest_cpu.max(cpu_ms);
+        // A call that plays no step makes the figures at a table's end.
+        if run.progress() == at {
+            figure_calls.push(cpu_ms);
+        }
         if took > 50.0 {
             println!("  slice {slices:>9}  {took:.1} ms (at {:.0} %)", at * 100.0);
         }
@@ -138,5 +156,14 @@ fn main() {
         longest,
         longest_at * 100.0,
         if same { "identical" } else { "DIFFERENT" }
+    );
+    println!(
+        "  longest CPU     {longest_cpu:>11.1} ms of a slice; the figures at the end in {} calls (CPU ms): {}",
+        figure_calls.len(),
+        figure_calls
+            .iter()
+            .map(|ms| format!("{ms:.0}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
 }

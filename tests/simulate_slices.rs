@@ -3,7 +3,7 @@
 //! cut the simulation and its `--json` report are byte for byte the one-shot run's.
 
 use rowkey::keyvis::Job;
-use rowkey::simulate::{gallery, simulate, Options, Report, Run, Workload};
+use rowkey::simulate::{gallery, simulate, FindingCode, Options, Report, Run, Workload};
 
 type R = Result<(), Box<dyn std::error::Error>>;
 
@@ -33,9 +33,14 @@ fn slices_of_any_size_give_the_one_shot_report() -> R {
     let w = sequential(3)?;
     let once = Report::of(&simulate(&w, &Options::default())?).to_json();
     // 180 steps a table, 2 operations of 64 samples a step (23,040 samples); then per table
-    // a call for the heat model's ranges, calls counting 2 × the budget (at least 1,024) of
-    // the samples into it, one for the heat model and five for the findings.
-    for (samples, calls) in [(1, 420), (500, 150), (4_096, 32), (u64::MAX, 18)] {
+    // a call for the heat model's ranges, one per grid allocated (nine metrics), calls
+    // counting 2 × the budget (at least 1,024) of the samples into it, one for the heat
+    // model, and the findings: one for the pressures, calls tallying the budget (at least
+    // 1,024) of the samples per row, one for the keys (the key has no entity: no entity
+    // tally). A table: 1 sample, 180 + 1 + 9 + 23 + 1 + (1 + 23 + 1); 500, 45 + 1 + 9 + 23 +
+    // 1 + (1 + 23 + 1); 4,096, 6 + 1 + 9 + 3 + 1 + (1 + 6 + 1); all, 1 + 1 + 9 + 1 + 1 +
+    // (1 + 1 + 1).
+    for (samples, calls) in [(1, 478), (500, 208), (4_096, 56), (u64::MAX, 32)] {
         let (report, progress) = sliced(&w, samples)?;
         assert_eq!(report, once, "slices of {samples} samples");
         assert_eq!(progress.len(), calls, "slices of {samples} samples");
@@ -43,12 +48,13 @@ fn slices_of_any_size_give_the_one_shot_report() -> R {
         assert_eq!(progress.last(), Some(&1.0));
     }
     // One step (128 samples) a call: the first table's 180 steps take calls 1..=180, its
-    // figures calls 181 to 210 (23 of them counting 1,024 samples each).
+    // figures calls 181 to 239 (23 of them counting 1,024 samples each, 23 tallying as many
+    // per row).
     let (_, progress) = sliced(&w, 1)?;
     assert_eq!(progress[0], 1.0 / 360.0);
     assert_eq!(progress[179], 0.5);
-    assert_eq!(progress[209], 0.5);
-    assert_eq!(progress[210], 181.0 / 360.0);
+    assert_eq!(progress[238], 0.5);
+    assert_eq!(progress[239], 181.0 / 360.0);
     Ok(())
 }
 
@@ -63,11 +69,40 @@ fn the_page_job_in_slices_is_the_one_shot_run() -> R {
         assert!(p <= 1.0);
         steps += 1;
     }
-    // 8 steps of 128 samples a slice: 15 slices a table, and fifteen for its figures (eight
-    // of them count 2,000 of its 15,360 samples each, five look for findings).
-    assert_eq!(steps, 60);
+    // 8 steps of 128 samples a slice: 15 slices a table, and 36 for its figures (one for the
+    // ranges, nine allocating a grid each, eight counting 2,000 of its 15,360 samples each,
+    // one for the heat model; then one for the pressures, fifteen tallying 1,024 samples per
+    // row each, one for the keys).
+    assert_eq!(steps, 102);
     assert_eq!(job.progress(), 1.0);
     assert_eq!(job.finish()?, once);
+    Ok(())
+}
+
+#[test]
+fn findings_tallied_in_slices_are_the_one_shot_findings() -> R {
+    // A design with hot rows, a hot entity and a wide row: the tallies per row and per entity
+    // wait in the run between calls of at most 1,024 samples each.
+    let mut w = gallery::workload("schema.entity-rows").ok_or("no workload")?;
+    w.duration_ms = 3_600_000;
+    let once = simulate(&w, &Options::default())?;
+    let (report, _) = sliced(&w, 1)?;
+    assert_eq!(report, Report::of(&once).to_json());
+    let table = once
+        .tables
+        .iter()
+        .find(|t| t.name == "sg_entity_one")
+        .ok_or("no table")?;
+    let codes: Vec<FindingCode> = table.findings.iter().map(|f| f.code).collect();
+    assert_eq!(
+        codes,
+        [
+            FindingCode::HotRowReads,
+            FindingCode::HotRowWrites,
+            FindingCode::HotEntity,
+            FindingCode::WideRowGrowing
+        ]
+    );
     Ok(())
 }
 

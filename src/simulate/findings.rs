@@ -7,6 +7,8 @@
 //! Every threshold is a named constant below; a finding is only made once enough operations
 //! were seen ([`MIN_OPERATIONS`]).
 
+mod tally;
+
 use serde::Serialize;
 
 use super::run::TableRun;
@@ -14,6 +16,7 @@ use super::workload::{KeyField, TableLoad, Workload};
 use super::OpKind;
 use crate::bytes::to_printable;
 use crate::kit::order;
+use tally::{EntityTally, RowFigures, RowTally};
 
 /// No finding is made on fewer operations than this.
 pub const MIN_OPERATIONS: f64 = 1_000.0;
@@ -157,53 +160,141 @@ fn finding(
 /// The findings of one table's run, in [`FindingCode`]'s order.
 pub fn find(run: &TableRun, table: &TableLoad, workload: &Workload) -> Vec<Finding> {
     let mut out = Vec::new();
-    for part in 0..FINDER_PARTS {
-        find_part(run, table, workload, part, &mut out);
-    }
+    let mut finder = Finder::default();
+    while !finder.step(run, table, workload, usize::MAX, &mut out) {}
     out
 }
 
-/// The parts [`find_part`] looks in, one after another.
-pub const FINDER_PARTS: usize = 5;
+/// Where a [`Finder`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Stage {
+    /// The regions' pressures.
+    #[default]
+    Pressure,
+    /// Tallying the samples per row, then the hot, large and wide rows and the key space.
+    Rows,
+    /// A growing key and a low-cardinality prefix.
+    Keys,
+    /// Tallying the samples per entity, then the hot entity.
+    Entities,
+    Done,
+}
 
-/// Part `part` of [`find`]'s work, adding to `out` (so a page can look for findings a part
-/// per call); the last part puts `out` in [`FindingCode`]'s order.
-pub fn find_part(
-    run: &TableRun,
-    table: &TableLoad,
-    workload: &Workload,
-    part: usize,
-    out: &mut Vec<Finding>,
-) {
-    if run.totals.ops < MIN_OPERATIONS {
-        return;
+/// The findings of a table looked for a part per call, so a page can paint between two: the
+/// regions' pressures, the samples tallied per row a bounded number per call, the keys'
+/// growth and prefixes, the samples tallied per entity the same way. Its tallies wait here
+/// between calls; the findings are [`find`]'s however the calls are cut.
+#[derive(Debug, Default)]
+pub struct Finder {
+    stage: Stage,
+    /// The next sample to tally.
+    next: usize,
+    rows: RowTally,
+    entities: EntityTally,
+}
+
+impl Finder {
+    /// Whether every finding was looked for.
+    pub fn is_done(&self) -> bool {
+        self.stage == Stage::Done
     }
-    match part {
-        0 => pressure(run, out),
-        1 => hot_rows(run, out),
-        2 => {
-            large_and_wide_rows(run, table, workload, out);
-            if (run.totals.rows as f64) < KEY_SPACE_MIN_ROWS {
-                out.push(finding(
-                    FindingCode::KeySpaceNotToScale,
-                    format!("table {}", run.name),
-                    run.totals.rows as f64,
-                    "rows",
-                    KEY_SPACE_MIN_ROWS,
-                    Compare::AtMost,
-                    "Too few rows for the key axis to be to scale: simulate longer or with more rows.",
-                ));
+
+    /// Looks on: one part, or up to `samples` samples (at least 1,024) tallied, adding to
+    /// `out`; the last call puts `out` in [`FindingCode`]'s order. Returns whether every
+    /// finding was looked for.
+    pub fn step(
+        &mut self,
+        run: &TableRun,
+        table: &TableLoad,
+        workload: &Workload,
+        samples: usize,
+        out: &mut Vec<Finding>,
+    ) -> bool {
+        if run.totals.ops < MIN_OPERATIONS {
+            self.stage = Stage::Done;
+        }
+        let budget = samples.max(1_024);
+        let n = run.samples.len();
+        match self.stage {
+            Stage::Pressure => {
+                pressure(run, out);
+                self.stage = Stage::Rows;
             }
+            Stage::Rows => {
+                let end = self.next.saturating_add(budget).min(n);
+                self.rows.add(
+                    &run.samples,
+                    self.next,
+                    end,
+                    &run.keys,
+                    dynamic_cells(table),
+                );
+                self.next = end;
+                if end >= n {
+                    let rows = std::mem::take(&mut self.rows);
+                    hot_rows(run, &rows, out);
+                    large_and_wide_rows(run, &rows, table, workload, out);
+                    key_space(run, out);
+                    self.stage = Stage::Keys;
+                    self.next = 0;
+                }
+            }
+            Stage::Keys => {
+                growing_key(run, out);
+                low_cardinality(run, table, workload, out);
+                self.stage = Stage::Entities;
+                if entity_count(table).is_none() {
+                    self.stage = Stage::Done;
+                }
+            }
+            Stage::Entities => {
+                let end = self.next.saturating_add(budget).min(n);
+                self.entities.add(&run.samples, self.next, end, &run.keys);
+                self.next = end;
+                if end >= n {
+                    hot_entity(run, table, &std::mem::take(&mut self.entities), out);
+                    self.stage = Stage::Done;
+                }
+            }
+            Stage::Done => {}
         }
-        3 => {
-            growing_key(run, out);
-            low_cardinality(run, table, workload, out);
-        }
-        _ => {
-            hot_entity(run, table, out);
+        if self.stage == Stage::Done {
             order::sort_by_key(out, |f| f.code as u8);
         }
+        self.is_done()
     }
+}
+
+fn key_space(run: &TableRun, out: &mut Vec<Finding>) {
+    if (run.totals.rows as f64) < KEY_SPACE_MIN_ROWS {
+        out.push(finding(
+            FindingCode::KeySpaceNotToScale,
+            format!("table {}", run.name),
+            run.totals.rows as f64,
+            "rows",
+            KEY_SPACE_MIN_ROWS,
+            Compare::AtMost,
+            "Too few rows for the key axis to be to scale: simulate longer or with more rows.",
+        ));
+    }
+}
+
+/// The table's dynamic columns.
+fn dynamic_cells(table: &TableLoad) -> f64 {
+    table
+        .families
+        .iter()
+        .flat_map(|f| &f.columns)
+        .filter(|c| c.dynamic)
+        .count() as f64
+}
+
+/// The entities of the key's first entity field.
+fn entity_count(table: &TableLoad) -> Option<u64> {
+    table.key.iter().find_map(|f| match f {
+        KeyField::Entity { count, .. } => Some(*count),
+        _ => None,
+    })
 }
 
 fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
@@ -268,47 +359,32 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
     }
 }
 
-/// Per key: samples hitting it, and the reads and writes they stand for.
-fn per_row(run: &TableRun) -> std::collections::HashMap<&[u8], (u32, f64, f64)> {
-    let mut rows: std::collections::HashMap<&[u8], (u32, f64, f64)> =
-        std::collections::HashMap::new();
-    for s in &run.samples {
-        if s.is_initial() || s.is_scan() {
-            continue;
-        }
-        let e = rows.entry(s.key(&run.keys)).or_default();
-        e.0 += 1;
-        if s.is_read() {
-            e.1 += s.weight;
-        } else {
-            e.2 += s.weight;
-        }
-    }
-    rows
+/// The row of `figures` with the highest `value`, the lowest key among equals.
+fn highest<'r>(
+    run: &'r TableRun,
+    rows: impl Iterator<Item = &'r RowFigures>,
+    value: impl Fn(&RowFigures) -> f64,
+) -> Option<(&'r [u8], f64)> {
+    rows.map(|r| {
+        let key = run
+            .samples
+            .get(r.sample as usize)
+            .map_or(&[][..], |s| s.key(&run.keys));
+        (key, value(r))
+    })
+    .max_by(|a, b| a.1.total_cmp(&b.1).then_with(|| b.0.cmp(a.0)))
 }
 
-fn hot_rows(run: &TableRun, out: &mut Vec<Finding>) {
-    let rows = per_row(run);
-    let (reads, writes) = run
-        .samples
-        .iter()
-        .fold((0.0, 0.0), |(r, w), s| match s.kind {
-            None => (r, w),
-            Some(k) if k.is_read() => (r + s.weight, w),
-            _ => (r, w + s.weight),
-        });
-    for (code, total, pick) in [
-        (FindingCode::HotRowReads, reads, 1usize),
-        (FindingCode::HotRowWrites, writes, 2usize),
+fn hot_rows(run: &TableRun, tally: &RowTally, out: &mut Vec<Finding>) {
+    for (code, total, reads) in [
+        (FindingCode::HotRowReads, tally.reads, true),
+        (FindingCode::HotRowWrites, tally.writes, false),
     ] {
         if total <= 0.0 {
             continue;
         }
-        let best = rows
-            .iter()
-            .filter(|(_, v)| v.0 >= HOT_ROW_MIN_SAMPLES)
-            .map(|(k, v)| (*k, if pick == 1 { v.1 } else { v.2 }))
-            .max_by(|a, b| a.1.total_cmp(&b.1).then_with(|| b.0.cmp(a.0)));
+        let hit = tally.rows.iter().filter(|r| r.hits >= HOT_ROW_MIN_SAMPLES);
+        let best = highest(run, hit, |r| if reads { r.reads } else { r.writes });
         if let Some((key, v)) = best {
             let share = v / total;
             if share >= HOT_ROW_SHARE {
@@ -326,40 +402,22 @@ fn hot_rows(run: &TableRun, out: &mut Vec<Finding>) {
     }
 }
 
+/// Bytes and dynamic cells per row from the writes that hit it (estimated: samples × weight),
+/// only on rows enough samples wrote.
 fn large_and_wide_rows(
     run: &TableRun,
+    tally: &RowTally,
     table: &TableLoad,
     workload: &Workload,
     out: &mut Vec<Finding>,
 ) {
-    // Bytes per row from the writes that hit it (estimated: samples × weight).
-    let mut bytes: std::collections::HashMap<&[u8], (f64, f64, u32)> =
-        std::collections::HashMap::new();
-    let dynamic_cells: f64 = table
-        .families
-        .iter()
-        .flat_map(|f| &f.columns)
-        .filter(|c| c.dynamic)
-        .count() as f64;
-    for s in &run.samples {
-        if matches!(s.kind, Some(OpKind::PutNew | OpKind::Update) | None) {
-            let e = bytes.entry(s.key(&run.keys)).or_default();
-            e.0 += s.bytes;
-            e.1 += s.weight * dynamic_cells;
-            e.2 += 1;
-        }
-    }
-    // A row's figures are only trusted on enough samples hitting it.
-    bytes.retain(|_, v| v.2 >= HOT_ROW_MIN_SAMPLES);
-    if let Some((key, (b, _, _))) = bytes
-        .iter()
-        .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0).then_with(|| b.0.cmp(a.0)))
-    {
-        if *b >= LARGE_ROW_BYTES {
+    let written = || tally.rows.iter().filter(|r| r.puts >= HOT_ROW_MIN_SAMPLES);
+    if let Some((key, b)) = highest(run, written(), |r| r.bytes) {
+        if b >= LARGE_ROW_BYTES {
             out.push(finding(
                 FindingCode::LargeRows,
                 format!("row '{}'", to_printable(key)),
-                *b,
+                b,
                 "bytes",
                 LARGE_ROW_BYTES,
                 Compare::AtLeast,
@@ -367,12 +425,9 @@ fn large_and_wide_rows(
             ));
         }
     }
-    if dynamic_cells > 0.0 {
+    if dynamic_cells(table) > 0.0 {
         let days = workload.duration_ms as f64 / 86_400_000.0;
-        if let Some((key, (_, cells, _))) = bytes
-            .iter()
-            .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1).then_with(|| b.0.cmp(a.0)))
-        {
+        if let Some((key, cells)) = highest(run, written(), |r| r.cells) {
             let per_day = cells / days.max(1e-9);
             if per_day >= WIDE_ROW_CELLS_PER_DAY {
                 out.push(finding(
@@ -453,6 +508,7 @@ fn low_cardinality(run: &TableRun, table: &TableLoad, workload: &Workload, out: 
     if fields == 0 || fields == table.key.len() || !varying {
         return;
     }
+    let threshold = workload.cluster.region_servers as f64 * LOW_CARDINALITY_PER_SERVER - 1.0;
     let mut prefixes = std::collections::BTreeSet::new();
     let mut puts = 0.0;
     for s in run
@@ -463,11 +519,14 @@ fn low_cardinality(run: &TableRun, table: &TableLoad, workload: &Workload, out: 
         let key = s.key(&run.keys);
         prefixes.insert(&key[..(s.prefix_end as usize).min(key.len())]);
         puts += s.weight;
+        // Past the threshold the prefixes only grow: no finding.
+        if prefixes.len() as f64 > threshold {
+            return;
+        }
     }
     if puts < MIN_OPERATIONS {
         return;
     }
-    let threshold = workload.cluster.region_servers as f64 * LOW_CARDINALITY_PER_SERVER - 1.0;
     let distinct = prefixes.len() as f64;
     if distinct <= threshold {
         let names: Vec<String> = prefixes
@@ -492,37 +551,17 @@ fn low_cardinality(run: &TableRun, table: &TableLoad, workload: &Workload, out: 
     }
 }
 
-fn hot_entity(run: &TableRun, table: &TableLoad, out: &mut Vec<Finding>) {
-    let Some(count) = table.key.iter().find_map(|f| match f {
-        KeyField::Entity { count, .. } => Some(*count),
-        _ => None,
-    }) else {
+fn hot_entity(run: &TableRun, table: &TableLoad, tally: &EntityTally, out: &mut Vec<Finding>) {
+    let Some(count) = entity_count(table) else {
         return;
     };
-    // A hash map: the busiest entity is picked by its operations, then its id, whatever the
-    // map's order.
-    let mut per: std::collections::HashMap<u64, (f64, std::collections::BTreeSet<&[u8]>)> =
-        std::collections::HashMap::new();
-    let mut total = 0.0;
-    for s in &run.samples {
-        if s.is_initial() {
-            continue;
-        }
-        let Some(e) = s.entity else { continue };
-        let key = s.key(&run.keys);
-        let entry = per.entry(e).or_default();
-        entry.0 += s.weight;
-        if entry.1.len() < 2 {
-            entry
-                .1
-                .insert(&key[..(s.entity_end as usize).min(key.len())]);
-        }
-        total += s.weight;
-    }
+    let total = tally.total;
     if total < MIN_OPERATIONS || count < 2 {
         return;
     }
-    let Some((entity, (ops, prefixes))) = per
+    // The busiest entity is picked by its operations, then its id, whatever the map's order.
+    let Some((entity, (ops, prefixes))) = tally
+        .entities
         .iter()
         .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0).then_with(|| b.0.cmp(a.0)))
     else {
@@ -531,6 +570,11 @@ fn hot_entity(run: &TableRun, table: &TableLoad, out: &mut Vec<Finding>) {
     let share = ops / total;
     let factor = share * count as f64;
     if factor >= HOT_ENTITY_FACTOR && share >= HOT_ENTITY_MIN_SHARE {
+        let mut prefixes: Vec<&[u8]> = prefixes
+            .iter()
+            .map(|&(i, len)| tally::prefix(&run.samples, &run.keys, i, len))
+            .collect();
+        prefixes.sort();
         let rows: Vec<String> = prefixes
             .iter()
             .map(|p| format!("rows starting '{}'", to_printable(p)))

@@ -150,10 +150,11 @@ impl Run {
 
     /// Plays on: whole steps until at least `samples` samples were played, or a part of the
     /// figures of a table whose time is over (calls of their own: its heat model's key
-    /// ranges, 2 × `samples` of its samples counted into the heat model (counting one costs
-    /// about half what playing one does), the heat model, then its findings in
-    /// [`super::findings::FINDER_PARTS`] parts). Returns whether the run is over. An error ends the run; later calls return
-    /// it again.
+    /// ranges, its grids allocated one a call, 2 × `samples` of its samples counted into the
+    /// heat model (counting one costs about half what playing one does), the heat model, then
+    /// its findings a part per call, those tallying `samples` samples at a time
+    /// ([`super::findings::Finder`])). Returns whether the run is over. An error ends the
+    /// run; later calls return it again.
     pub fn advance(&mut self, samples: u64) -> Result<bool, SimulateError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
@@ -172,11 +173,13 @@ impl Run {
         }
         let current = match self.current.take() {
             // The figures at the end in calls of their own: the heat model's ranges, its
-            // samples counted 2 × `samples` (at least 1,024) at a time, the heat model, then
-            // the findings.
+            // grids allocated a call each, its samples counted 2 × `samples` (at least 1,024)
+            // at a time, the heat model, then the findings.
             Some(mut sim) if sim.is_over() && sim.built.is_none() && sim.finding.is_none() => {
                 if sim.counting.is_none() {
                     sim.build_ranges();
+                } else if sim.allocate_heat() {
+                    // A grid of the heat model allocated, a call each.
                 } else if sim.counting_left() {
                     sim.count_heat(samples.saturating_mul(2).max(1_024) as usize);
                 } else {
@@ -186,7 +189,7 @@ impl Run {
                 return Ok(false);
             }
             Some(mut sim) if sim.is_over() => {
-                if sim.find_next()? {
+                if sim.find_next(usize::try_from(samples).unwrap_or(usize::MAX))? {
                     self.done.push(sim.finish()?);
                     return Ok(self.is_over());
                 }
@@ -307,7 +310,7 @@ struct TableSim {
     counting: Option<(HeatCount, usize)>,
     built: Option<(Timeline, Heat)>,
     /// Then the table's run and the next part of its findings to look for.
-    finding: Option<(TableRun, usize)>,
+    finding: Option<(TableRun, findings::Finder)>,
 }
 
 impl TableSim {

@@ -95,6 +95,13 @@ impl TableSim {
         self.counting = Some((HeatCount::new(ranges, self.steps), 0));
     }
 
+    /// Allocates the next grid of the heat model being counted; returns whether one was left.
+    pub(super) fn allocate_heat(&mut self) -> bool {
+        self.counting
+            .as_mut()
+            .is_some_and(|(count, _)| count.allocate_next())
+    }
+
     /// Whether samples are left to count into the heat model.
     pub(super) fn counting_left(&self) -> bool {
         self.counting
@@ -135,7 +142,7 @@ impl TableSim {
     /// The table's run: its totals and findings, from the heat model [`Self::build_heat`]
     /// made (made now if it was not).
     pub(super) fn finish(mut self) -> Result<TableRun, SimulateError> {
-        while !self.find_next()? {}
+        while !self.find_next(usize::MAX)? {}
         match self.finding.take() {
             Some((run, _)) => Ok(run),
             None => Err(SimulateError::TooLarge("the run has no figures".into())),
@@ -144,22 +151,22 @@ impl TableSim {
 
     /// The next part of the figures after the heat model, a call of its own: first the
     /// table's run with its totals and the first part of its findings, then one part of its
-    /// findings a call. Returns whether the findings are all found.
-    pub(super) fn find_next(&mut self) -> Result<bool, SimulateError> {
+    /// findings a call, those tallying samples `samples` (at least 1,024) at a time. Returns
+    /// whether the findings are all found.
+    pub(super) fn find_next(&mut self, samples: usize) -> Result<bool, SimulateError> {
         if self.finding.is_none() {
             let run = self.table_run()?;
-            self.finding = Some((run, 0));
+            self.finding = Some((run, findings::Finder::default()));
         }
-        let Some((run, part)) = self.finding.as_mut() else {
+        let Some((run, finder)) = self.finding.as_mut() else {
             return Ok(true);
         };
-        if *part < findings::FINDER_PARTS {
+        if !finder.is_done() {
             let mut found = std::mem::take(&mut run.findings);
-            findings::find_part(run, &self.table, &self.workload, *part, &mut found);
+            finder.step(run, &self.table, &self.workload, samples, &mut found);
             run.findings = found;
-            *part += 1;
         }
-        Ok(*part >= findings::FINDER_PARTS)
+        Ok(finder.is_done())
     }
 
     /// The table's run without its findings: the heat model (built now if it was not) and the
