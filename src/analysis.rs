@@ -4,15 +4,15 @@
 //! and two references may name one table). Share links, design loads, imports and the console
 //! all read a script through it, so none of them can miss a write the shell would run.
 //!
-//! The analysis reads each dialect's commands as data ([`DialectCommand`]): the HBase shell's
-//! come from its command table ([`crate::shell::commands::COMMANDS`]), Bigtable's `cbt` ones
-//! from the cbt command table ([`crate::cbt::COMMANDS`]).
+//! The analysis reads each dialect's commands as data ([`DialectCommand`]) from the one
+//! command table ([`crate::commands::COMMANDS`]).
 
 use std::collections::BTreeMap;
 
-use crate::shell::{commands, parse_script, Value};
+use crate::commands;
+use crate::shell::{parse_script, Value};
 
-pub use crate::shell::commands::Dialect;
+pub use crate::commands::Dialect;
 
 /// What a command does to the table its table argument names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,31 +34,14 @@ pub struct DialectCommand {
     pub table_arg: usize,
 }
 
-/// `cbt`'s command of that name, as the analysis sees it: every cbt command that names a
-/// table names it first, and the cbt command table ([`crate::cbt::COMMANDS`]) says what it
-/// does to it.
-fn cbt_command(name: &str) -> Option<DialectCommand> {
-    let c = crate::cbt::COMMANDS.iter().find(|c| c.name == name)?;
-    Some(DialectCommand {
-        name: c.name,
-        effect: c.effect?,
-        table_arg: 0,
-    })
-}
-
-/// The HBase shell's command of that name, as the analysis sees it.
-fn hbase_command(name: &str) -> Option<DialectCommand> {
-    let spec = commands::find(name)?;
-    let table_arg = spec.table_arg()?;
-    let effect = match spec.name {
-        "create" => Effect::Creates,
-        _ if spec.writes => Effect::Changes,
-        _ => Effect::Reads,
-    };
+/// The command of that name in `dialect`, as the analysis sees it: the command table says
+/// which argument names the table and what the command does to it.
+fn command(dialect: Dialect, name: &str) -> Option<DialectCommand> {
+    let spec = commands::find(dialect, name)?;
     Some(DialectCommand {
         name: spec.name,
-        effect,
-        table_arg,
+        effect: spec.effect()?,
+        table_arg: spec.table_arg()?,
     })
 }
 
@@ -122,7 +105,7 @@ impl Analyzer {
                 None if cmd.args.is_empty() && self.refs.contains_key(&cmd.name) => continue,
                 None => (cmd.name.as_str(), None),
             };
-            let Some(spec) = hbase_command(name) else {
+            let Some(spec) = command(Dialect::HBase, name) else {
                 continue;
             };
             let table =
@@ -154,24 +137,12 @@ fn access(spec: DialectCommand, table: Option<String>) -> Access {
     a
 }
 
-/// One `cbt` line: flags (`-project p`, `-instance=i`) skipped, then the command and its words.
+/// One `cbt` line: `cbt` and its flags (`-project p`, `-instance=i`) skipped, then the command
+/// and its words.
 fn cbt_line(line: &str) -> Option<Access> {
-    let mut words = line.split_whitespace().peekable();
-    if words.peek() == Some(&"cbt") {
-        words.next();
-    }
-    let mut rest: Vec<&str> = Vec::new();
-    while let Some(w) = words.next() {
-        if rest.is_empty() && w.starts_with('-') {
-            if !w.contains('=') {
-                words.next();
-            }
-            continue;
-        }
-        rest.push(w);
-    }
-    let (name, args) = rest.split_first()?;
-    let spec = cbt_command(name)?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (name, args) = crate::cbt::command_words(&words).split_first()?;
+    let spec = command(Dialect::Cbt, name)?;
     let table = args
         .get(spec.table_arg)
         .map(|t| t.trim_matches(['"', '\'']).to_string());

@@ -25,9 +25,11 @@ mod commands;
 mod csv;
 pub mod export;
 mod filter;
+pub mod from_hbase;
 mod gcpolicy;
 mod import;
 pub mod lint;
+pub mod listing;
 mod print;
 mod read;
 mod regex;
@@ -36,11 +38,13 @@ mod session;
 mod words;
 mod write;
 
-pub use commands::{usage, Command, CBT_VERSION, COMMANDS};
+pub(crate) use args::{Shape, Usage};
+pub use commands::{command_words, complete, usage, CBT_VERSION};
+pub(crate) use commands::{Handler, CBT_COMMANDS};
 pub use gcpolicy::{GcPolicy, PolicyError};
 pub use print::go_quote;
 pub use sample::Sample;
-pub use session::{Output, Session, BIGTABLE_RULES};
+pub use session::{Output, ReadFile, Session, BIGTABLE_RULES};
 pub use words::split;
 
 /// What goes wrong before a command runs.

@@ -16,10 +16,15 @@ mod transcript;
 use runner::Job;
 pub use transcript::{prompt, Entry, EntryKind, Item, RunState};
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
 use crate::cbt;
+use crate::commands;
 use crate::dialect::{cbt_command, cbt_writes, Dialect};
 use crate::engine::Engine;
-use crate::shell::{commands, Outcome, ReadTrace, Script, Shell};
+use crate::shell::{Outcome, ReadTrace, Script, Shell};
 
 /// Most history lines kept.
 pub const HISTORY_LIMIT: usize = 500;
@@ -42,6 +47,9 @@ pub struct Console {
     /// The cbt front end. It runs over the shell's engine: the engine moves into it for a
     /// line and back after, so both dialects see the same tables.
     pub cbt: cbt::Session,
+    /// The files the person chose for cbt's `import`, by name, which its `read_file` reads:
+    /// kept for this page only, and read only when an `import` line names one.
+    pub cbt_files: CbtFiles,
     /// The dialect typed lines are read in.
     pub dialect: Dialect,
     pub entries: Vec<Entry>,
@@ -71,6 +79,34 @@ pub struct Console {
     pub measured: Option<MeasuredReads>,
 }
 
+/// Files given to cbt's `import` in the page, by name (a name given again replaces its file).
+#[derive(Clone, Default)]
+pub struct CbtFiles(Rc<RefCell<BTreeMap<String, Rc<[u8]>>>>);
+
+impl CbtFiles {
+    /// Keeps a file under its name; nothing is imported until an `import` line names it.
+    pub fn give(&self, name: &str, bytes: Rc<[u8]>) {
+        self.0.borrow_mut().insert(name.to_string(), bytes);
+    }
+
+    /// The names of the files given, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.0.borrow().keys().cloned().collect()
+    }
+
+    /// What `import` reads a file with: a file given, or Go's error for one that is not.
+    pub fn reader(&self) -> cbt::ReadFile {
+        let files = self.0.clone();
+        Box::new(move |name| {
+            files
+                .borrow()
+                .get(name)
+                .map(|b| b.to_vec())
+                .ok_or_else(|| format!("open {name}: no such file or directory"))
+        })
+    }
+}
+
 /// What a measured entry's statements read, each with its table, and the first that failed.
 #[derive(Clone, Debug, Default)]
 pub struct MeasuredReads {
@@ -84,9 +120,13 @@ impl Console {
         shell.page_rows = Some(PAGE_ROWS);
         shell.gen_budget = Some(GENERATE_STEP);
         let history_dialects = vec![Dialect::HBase; history.len()];
+        let cbt_files = CbtFiles::default();
+        let mut cbt = cbt::Session::new(Engine::new(Box::new(|| 0)));
+        cbt.read_file = cbt_files.reader();
         Console {
             shell,
-            cbt: cbt::Session::new(Engine::new(Box::new(|| 0))),
+            cbt,
+            cbt_files,
             dialect: Dialect::HBase,
             entries: Vec::new(),
             history,

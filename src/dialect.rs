@@ -9,7 +9,7 @@ use crate::cbt;
 use crate::engine::Engine;
 
 /// Which front end reads a line: the command table's dialects.
-pub use crate::shell::commands::Dialect;
+pub use crate::commands::Dialect;
 
 impl Dialect {
     /// The word the prompt shows: `hbase` or `cbt`.
@@ -38,9 +38,10 @@ impl Dialect {
 }
 
 /// The words a view uses for a table, in its dialect: HBase's regions and memstore, or
-/// Bigtable's tablets. Bigtable splits a tablet by size and by load and documents no size
+/// Bigtable's tablets. Bigtable splits a tablet by size and by load and documents no
 /// threshold (https://cloud.google.com/bigtable/docs/overview#load-balancing), so the split
-/// size a Bigtable view names is Rowkey's model.
+/// size and the load rule ([`crate::engine::LOAD_WINDOW`], [`crate::engine::LOAD_SPLIT_OPS`])
+/// a Bigtable view names are Rowkey's model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terms {
     /// `region` or `tablet`.
@@ -49,7 +50,8 @@ pub struct Terms {
     pub parts: &'static str,
     /// What fills before a write reaches a file: HBase's memstore, a tablet's write buffer.
     pub buffer: &'static str,
-    /// How the split size is to be read: HBase's setting, or Rowkey's model of Bigtable.
+    /// How the split size is to be read: HBase's setting, or Rowkey's model of Bigtable with
+    /// its load rule.
     pub split_rule: &'static str,
 }
 
@@ -61,8 +63,9 @@ impl Terms {
                 part: "tablet",
                 parts: "Tablets",
                 buffer: "write buffer",
-                split_rule:
-                    " (Rowkey's model: Bigtable splits by size and load and documents no threshold)",
+                split_rule: " (Rowkey's model, as Bigtable documents no threshold); a tablet that \
+                     served 600 of the table's last 1,000 operations splits too, at the middle of \
+                     the keys asked for there",
             }
         } else {
             Terms {
@@ -150,23 +153,14 @@ pub fn decode_history(saved: &serde_json::Value) -> Vec<HistoryLine> {
 
 /// Whether a cbt command changes data or schema (the command table says).
 pub fn cbt_writes(name: &str) -> bool {
-    cbt::COMMANDS.iter().any(|c| c.name == name && c.writes())
+    crate::commands::writes(Dialect::Cbt, name)
 }
 
 /// The cbt command a line names, as the command table spells it (after an optional `cbt`).
 pub fn cbt_command(line: &str) -> Option<&'static str> {
     let words = cbt::split(line).ok()?;
-    let mut words = words
-        .iter()
-        .map(|w| String::from_utf8_lossy(w).into_owned());
-    let mut first = words.next()?;
-    if first == "cbt" {
-        first = words.find(|w| !w.starts_with('-'))?;
-    }
-    cbt::COMMANDS
-        .iter()
-        .find(|c| c.name == first)
-        .map(|c| c.name)
+    let first = cbt::command_words(&words).first()?;
+    crate::commands::find(Dialect::Cbt, &String::from_utf8_lossy(first)).map(|c| c.name)
 }
 
 /// The timestamp lint for text about to run in cbt: one warning per `set`, `addtocell` or
@@ -179,15 +173,7 @@ pub fn lint_cbt(text: &str, engine: &Engine) -> Vec<String> {
         let Ok(words) = cbt::split(line) else {
             continue;
         };
-        let mut words: &[Vec<u8>] = &words;
-        if words.first().is_some_and(|w| w == b"cbt") {
-            words = &words[1..];
-            // `-project p`, `-instance=i`: a flag without `=` takes the next word.
-            while let Some(w) = words.first().filter(|w| w.starts_with(b"-")) {
-                words = &words[if w.contains(&b'=') { 1 } else { 2 }.min(words.len())..];
-            }
-        }
-        let [command, table, _row, cells @ ..] = words else {
+        let [command, table, _row, cells @ ..] = cbt::command_words(&words) else {
             continue;
         };
         // `checkandmutate`'s `true=fam:col=val@ts` reads the same way: the timestamp follows

@@ -24,8 +24,9 @@ mod job;
 mod regions;
 
 pub use crate::simulate::gallery::pair_workload;
+pub use crate::simulate::OpKind;
 pub use compare::{side_by_side, verdict, HourPair};
-pub use form::{apply, starter, FieldKind, FormAction, OpKind};
+pub use form::{apply, starter, FieldKind, FormAction};
 pub use heatmap::{
     grid_pixels, lanes, prefixes, split_marks, summary_rows, Inside, Provenance, Scope, SplitMark,
     Window,

@@ -5,11 +5,13 @@ pub use rowkey_engine::{bytes, engine, filter, kit};
 pub mod cbt;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod commands;
 pub mod console;
 pub mod designs;
 pub mod diagnose;
 pub mod dialect;
 pub mod import;
+pub mod json;
 pub mod keyvis;
 pub mod persist;
 pub mod session;

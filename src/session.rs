@@ -21,12 +21,14 @@
 mod arrivals;
 pub mod prefs;
 mod runs;
+mod sample;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 pub use arrivals::{Choice, Incoming, Pending};
 use prefs::{CbtZone, Prefs, Timestamps};
+pub use sample::{ratio_line, SampleOnShow};
 
 use crate::console::Console;
 use crate::designs::loads::Loads;
@@ -37,7 +39,7 @@ use crate::import::ImportedTable;
 use crate::kit::civil::Zone;
 use crate::share::Shared;
 use crate::shell::{Shell, TimeFormat};
-use crate::simulate::Workload;
+use crate::simulate::{SampleEngine, Workload};
 
 /// Largest submission, in bytes, kept in the saved history (it stays for Up until a reload).
 pub const HISTORY_SAVED_MAX: usize = 64 * 1024;
@@ -119,6 +121,10 @@ pub struct Session {
     measuring: Rc<RefCell<Option<runs::Measuring>>>,
     /// The stored tables are still being read: nothing runs until they are.
     pub loading: bool,
+    /// A simulation's sample in the console in place of the person's tables.
+    pub sample: Option<Rc<SampleOnShow>>,
+    /// The person's tables while the sample is on show.
+    aside: Rc<RefCell<Option<sample::Aside>>>,
     clocks: Clocks,
 }
 
@@ -185,6 +191,14 @@ pub enum Action {
     SetPrefs(Prefs),
     /// Read typed lines as HBase's shell or as cbt.
     SetDialect(Dialect),
+    /// Run the console on a simulation's sample (what was simulated, in a few words) instead
+    /// of the person's tables, which wait aside, untouched and unsaved-over.
+    OpenSample(Box<SampleEngine>, String),
+    /// Back to the person's tables.
+    LeaveSample,
+    /// The person chose a file for cbt's `import` (its name and bytes): it is kept for the
+    /// page, and an `import` line naming it is put in the input, not run.
+    GiveCbtFile(String, Rc<[u8]>),
 }
 
 /// What the page must do after an action: the session does no input or output itself.
@@ -248,10 +262,45 @@ impl Session {
             backlog: Rc::new(Vec::new()),
             measuring: Rc::new(RefCell::new(None)),
             loading: false,
+            sample: None,
+            aside: Rc::new(RefCell::new(None)),
             clocks,
         };
         session.set_zone();
         session
+    }
+
+    /// Keeps a file for cbt's `import` and puts the line that imports it in the input, in cbt
+    /// mode, for the person to run or not: a file never changes a table by itself.
+    fn give_cbt_file(&mut self, name: &str, bytes: Rc<[u8]>, fx: &mut Effects) {
+        let mut console = self.console.borrow_mut();
+        let size = bytes.len() as u64;
+        console.cbt_files.give(name, bytes);
+        console.dialect = Dialect::Cbt;
+        let table = self
+            .selected_table
+            .as_deref()
+            .filter(|t| {
+                console
+                    .shell
+                    .engine
+                    .table(t)
+                    .is_ok_and(|t| t.descriptor.rules == crate::cbt::BIGTABLE_RULES)
+            })
+            .unwrap_or("TABLE")
+            .to_string();
+        console.note(
+            &format!(
+                "{name} ({}) is ready for cbt's import; nothing is imported until an import line naming it runs.",
+                crate::kit::text::human_bytes(size)
+            ),
+            false,
+        );
+        fx.push(Effect::ShowInput(format!(
+            "import {} {}",
+            crate::cbt::export::quote(table.as_bytes()),
+            crate::cbt::export::quote(name.as_bytes())
+        )));
     }
 
     /// Whether a submission would run now: not while loading, nor while a batch runs.
@@ -262,7 +311,11 @@ impl Session {
     /// Does what the person asked; returns what the page must do.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         let mut fx = Effects::default();
+        if self.on_sample() && self.leaves_sample(&action) {
+            self.leave_sample(&mut fx);
+        }
         self.act(action, &mut fx);
+        self.keep_sample_unsaved(&mut fx);
         fx.0
     }
 
@@ -315,6 +368,12 @@ impl Session {
                 self.fix_selection();
             }
             Action::Imported(engine, summary) => {
+                if self.on_sample() {
+                    // Built over the sample's engine: it would put the sample in place of
+                    // the person's tables.
+                    self.console.borrow_mut().note("ERROR: nothing was imported while the simulation's sample is on show: go back to your tables, then import.", true);
+                    return;
+                }
                 self.install(*engine);
                 // The imported tables are the person's, whatever their names.
                 *self.loads.borrow_mut() = Loads::default();
@@ -384,6 +443,9 @@ impl Session {
                 self.tour_run = None;
             }
             Action::SetDialect(dialect) => self.console.borrow_mut().dialect = dialect,
+            Action::OpenSample(sample, title) => self.open_sample(*sample, title, fx),
+            Action::LeaveSample => self.leave_sample(fx),
+            Action::GiveCbtFile(name, bytes) => self.give_cbt_file(&name, bytes, fx),
             Action::SetPrefs(prefs) => {
                 fx.push(Effect::SavePrefs(prefs));
                 fx.push(Effect::ApplyTheme(prefs.theme));
@@ -392,6 +454,27 @@ impl Session {
                 self.set_zone();
             }
         }
+    }
+
+    /// Whether `action` is about the person's own tables, so that the sample makes way for
+    /// them first: stored tables read, a design, a link, an import, a reset. Not while an
+    /// entry runs on the sample (the action waits, as it would for any running entry), except
+    /// the stored tables, which always come back.
+    fn leaves_sample(&self, action: &Action) -> bool {
+        let own = matches!(
+            action,
+            Action::QuickStart
+                | Action::Reset
+                | Action::OpenDesign(_)
+                | Action::Resolve(_)
+                | Action::ResetDesign
+                | Action::ResizeDesign(_)
+                | Action::RunPattern(_)
+                | Action::RunTourStep(_)
+                | Action::ImportTable(..)
+                | Action::RunLink(true)
+        );
+        matches!(action, Action::Restored(..)) || (own && self.can_run())
     }
 
     /// Starts `text` as one entry in `dialect` and runs its first step; the page's runner

@@ -17,10 +17,10 @@
 //! what it holds waits for the person's answer.
 
 use crate::kit::base64::{self, Alphabet};
-use serde::{Deserialize, Serialize};
 
 use crate::analysis::{existing_changed, Access, Analyzer};
 use crate::dialect::{Dialect, HistoryLine};
+use crate::json::{self, Node, Value};
 use crate::simulate::{SimulateError, Workload};
 
 /// The format version this build writes.
@@ -68,26 +68,65 @@ impl Shared {
     }
 }
 
-/// Format 2 as it is written: the workload as plain JSON, read and checked separately so that
-/// its errors name the path inside the workload document.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Wire {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    design: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    entries: Vec<HistoryLine>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    workload: Option<serde_json::Value>,
+/// Format 2 as it is written: the design and the entries when there are any, the workload as
+/// its own document (read and checked separately, so that its errors name the path inside it).
+fn to_wire(shared: &Shared) -> Value {
+    let mut members = Vec::new();
+    if let Some(design) = &shared.design {
+        members.push(("design".to_string(), design.as_str().into()));
+    }
+    if !shared.entries.is_empty() {
+        let entries = shared.entries.iter().map(|e| {
+            Value::object([
+                ("dialect", e.dialect.word().into()),
+                ("text", e.text.as_str().into()),
+            ])
+        });
+        members.push(("entries".to_string(), Value::Array(entries.collect())));
+    }
+    if let Some(workload) = &shared.workload {
+        members.push(("workload".to_string(), workload.to_value()));
+    }
+    Value::Object(members)
 }
 
-/// Format 1: the design and HBase shell commands.
-#[derive(Deserialize)]
-struct WireV1 {
-    #[serde(default)]
-    design: Option<String>,
-    #[serde(default)]
-    commands: Vec<String>,
+/// Format 2's design and entries, and its workload document unread.
+fn from_wire(
+    wire: &Value,
+) -> Result<(Option<String>, Vec<HistoryLine>, Option<&Value>), json::Error> {
+    let o = Node::root(wire).object(&["design", "entries", "workload"])?;
+    let entries = o.or("entries", Vec::new(), |n| {
+        n.list(|entry| {
+            let e = entry.object(&["dialect", "text"])?;
+            let dialects = [Dialect::HBase, Dialect::Cbt];
+            let word = e
+                .required("dialect")?
+                .variant(&dialects.map(Dialect::word))?;
+            Ok(HistoryLine {
+                dialect: dialects
+                    .into_iter()
+                    .find(|d| d.word() == word)
+                    .unwrap_or(Dialect::HBase),
+                text: e.required("text")?.string()?,
+            })
+        })
+    })?;
+    Ok((
+        o.optional("design", Node::string)?,
+        entries,
+        o.get("workload")
+            .map(|n| n.value())
+            .filter(|v| **v != Value::Null),
+    ))
+}
+
+/// Format 1: the design and HBase shell commands (other members ignored).
+fn from_wire_v1(wire: &Value) -> Result<Shared, json::Error> {
+    let o = Node::root(wire).members()?;
+    Ok(Shared::hbase(
+        o.optional("design", Node::string)?,
+        &o.or("commands", Vec::new(), |n| n.list(Node::string))?,
+    ))
 }
 
 /// Why a session could not become a link, or a link a session.
@@ -113,19 +152,8 @@ pub enum ShareError {
 
 /// The fragment (without `#`) of a link to this session.
 pub fn encode(shared: &Shared) -> Result<String, ShareError> {
-    let wire = Wire {
-        design: shared.design.clone(),
-        entries: shared.entries.clone(),
-        workload: shared
-            .workload
-            .as_ref()
-            .map(serde_json::to_value)
-            .transpose()
-            .map_err(|_| ShareError::Damaged("the workload could not be written"))?,
-    };
-    let json = serde_json::to_vec(&wire)
-        .map_err(|_| ShareError::Damaged("the session could not be written"))?;
-    let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
+    let json = to_wire(shared).to_compact();
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9);
     let fragment = format!(
         "s={VERSION}.{}",
         base64::encode(&packed, Alphabet::UrlNoPad)
@@ -173,19 +201,20 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_INFLATED)
         .map_err(|_| ShareError::Damaged("its compressed contents do not check out"))?;
     let not_a_session = |_| ShareError::Damaged("its contents are not a session");
+    let text = std::str::from_utf8(&json)
+        .map_err(|_| ShareError::Damaged("its contents are not a session"))?;
+    let wire = json::parse(text).map_err(not_a_session)?;
     if format == 1 {
-        let v1: WireV1 = serde_json::from_slice(&json).map_err(not_a_session)?;
-        return Ok(Shared::hbase(v1.design, &v1.commands));
+        return from_wire_v1(&wire).map_err(not_a_session);
     }
-    let wire: Wire = serde_json::from_slice(&json).map_err(not_a_session)?;
-    let workload = wire
-        .workload
-        .map(|w| Workload::from_json(&w.to_string()))
+    let (design, entries, workload) = from_wire(&wire).map_err(not_a_session)?;
+    let workload = workload
+        .map(Workload::from_value)
         .transpose()
         .map_err(ShareError::Workload)?;
     Ok(Shared {
-        design: wire.design,
-        entries: wire.entries,
+        design,
+        entries,
         workload,
     })
 }

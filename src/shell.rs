@@ -17,6 +17,7 @@ mod script;
 pub use ast::{quote, Command, Spanned, Value};
 pub use complete::{complete, Completion};
 pub use exec::Continuation;
+pub(crate) use exec::Run;
 pub use format::TimeFormat;
 pub use highlight::{highlight, Class};
 pub use lexer::{is_incomplete, open_at_end, Open};
@@ -26,6 +27,7 @@ pub use ShellError as Error;
 
 use std::ops::Range;
 
+use crate::commands::Dialect;
 use crate::engine::{Engine, OpStats};
 
 /// Input that does not parse: what is wrong, where, and what was expected there.
@@ -79,7 +81,7 @@ pub struct Outcome {
     pub span: Range<usize>,
     /// 1-based line number of the command's first byte in the submitted text.
     pub line: usize,
-    /// The command's name from [`commands::COMMANDS`], when it parsed and is known.
+    /// The command's name from [`crate::commands::COMMANDS`], when it parsed and is known.
     pub name: Option<&'static str>,
     pub output: String,
     pub error: Option<ShellError>,
@@ -181,7 +183,7 @@ impl Shell {
         });
         match result {
             Ok(cmd) => {
-                let spec = commands::find(&cmd.name);
+                let spec = crate::commands::find(Dialect::HBase, &cmd.name);
                 let name = spec.map(|c| c.name);
                 if let (Some(message), true) = (&self.read_only, spec.is_some_and(|c| c.writes)) {
                     let message = message.clone();
@@ -248,7 +250,10 @@ impl Shell {
     /// (time over every part). `input` is the command's canonical text; `span` is empty.
     pub fn resume(&mut self, cont: Continuation, rows: usize) -> Outcome {
         let input = cont.command();
-        if let (Some(message), true) = (self.read_only.clone(), commands::writes(cont.name())) {
+        if let (Some(message), true) = (
+            self.read_only.clone(),
+            crate::commands::writes(Dialect::HBase, cont.name()),
+        ) {
             return Outcome {
                 input,
                 output: format!("ERROR: {message}\n"),
@@ -297,11 +302,11 @@ impl Shell {
                 cmd.name = "table_help".into();
                 return Ok(cmd);
             }
-            if !commands::find(method).is_some_and(|c| c.table_method) {
+            if !crate::commands::find(Dialect::HBase, method).is_some_and(|c| c.table_method) {
                 let mut message = format!(
                     "NoMethodError: undefined method `{method}' for Hbase::Table - {table}"
                 );
-                if let Some(near) = commands::closest(method, commands::table_methods()) {
+                if let Some(near) = crate::commands::closest(method, commands::table_methods()) {
                     message.push_str(&format!("\nDid you mean '{near}'?"));
                 }
                 return Err(error(message, var_span.end + 1..name_span.end));
@@ -330,7 +335,7 @@ impl Shell {
                     span.clone(),
                 ));
             }
-            if commands::find(var).is_some() {
+            if crate::commands::find(Dialect::HBase, var).is_some() {
                 return Err(error(
                     format!(
                         "`{var}` is a command's name; choose another name for the table reference"

@@ -7,6 +7,7 @@ mod address;
 mod app;
 #[cfg(feature = "bench")]
 mod bench;
+mod cbt_file;
 mod clash_dialog;
 mod compare_view;
 mod console_view;
@@ -41,6 +42,7 @@ mod storage;
 mod storage_work;
 mod tour_view;
 mod versions_view;
+mod view_kit;
 mod views_pane;
 mod virtual_text;
 mod workload_form;
@@ -166,6 +168,16 @@ pub(crate) fn event_value(e: &yew::Event) -> String {
     t.dyn_ref::<web_sys::HtmlSelectElement>()
         .map(|s| s.value())
         .unwrap_or_default()
+}
+
+/// The file a file input's change event chose. The input is emptied, so that choosing the same
+/// file again is a change too.
+pub(crate) fn chosen_file(e: &yew::Event) -> Option<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    let input = e.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let file = input.files()?.get(0)?;
+    input.set_value("");
+    Some(file)
 }
 
 /// Offers `text` as a file named `name`; `None` when the browser would not.

@@ -5,9 +5,10 @@
 mod common;
 
 use common::TestResult;
+use rowkey::cbt;
+use rowkey::commands::{self, Dialect, Group, Role, COMMANDS};
 use rowkey::engine::Engine;
 use rowkey::filter::{parse_filter, FILTERS};
-use rowkey::shell::commands::{Group, Role, COMMANDS};
 use rowkey::shell::{complete, is_incomplete, Shell};
 
 fn empty() -> Shell {
@@ -55,7 +56,7 @@ fn examples(help: &str) -> Vec<String> {
 fn every_command_has_help_whose_examples_run() -> TestResult {
     let mut failures = Vec::new();
     let mut ran = 0;
-    for spec in COMMANDS.iter().filter(|c| c.group != Group::Cluster) {
+    for spec in commands::of(Dialect::HBase).filter(|c| c.group != Group::Cluster) {
         let help: String = fresh()
             .run(&format!("help '{}'", spec.name))
             .into_iter()
@@ -106,7 +107,10 @@ fn every_command_has_help_whose_examples_run() -> TestResult {
         }
     }
     assert_eq!(failures, Vec::<String>::new());
-    assert!(ran >= COMMANDS.len() / 2, "only {ran} examples found");
+    assert!(
+        ran >= commands::of(Dialect::HBase).count() / 2,
+        "only {ran} examples found"
+    );
     Ok(())
 }
 
@@ -115,7 +119,7 @@ fn completing_the_start_of_each_name_offers_it() {
     let engine = Engine::new(Box::new(|| 0));
     // Completion offers what runs: the cluster commands, which Rowkey only explains, are left
     // out.
-    for spec in COMMANDS.iter().filter(|c| c.group != Group::Cluster) {
+    for spec in commands::of(Dialect::HBase).filter(|c| c.group != Group::Cluster) {
         let start = &spec.name[..spec.name.len().min(3)];
         let offered = complete(start, start.len(), &engine).candidates;
         assert!(
@@ -137,10 +141,9 @@ fn table_references_run_the_marked_commands() {
     let mut sh = fresh();
     sh.run("t = get_table 't1'");
     // `t.help` is the help of references (table.rb's `help`), whatever the table says.
-    let commands = COMMANDS
-        .iter()
-        .filter(|c| c.group != Group::Cluster && c.name != "help");
-    for spec in commands {
+    let runnable =
+        commands::of(Dialect::HBase).filter(|c| c.group != Group::Cluster && c.name != "help");
+    for spec in runnable {
         let out = sh.run(&format!("t.{} 'x'", spec.name));
         let refused = out.iter().any(|o| {
             o.error
@@ -236,8 +239,7 @@ const ARITIES: &[(&str, usize, Option<usize>)] = &[
 /// too many underlined from the first one past the maximum; the table holds each count once.
 #[test]
 fn every_commands_arity_is_in_the_table_and_fails_in_the_hbase_shells_words() -> TestResult {
-    let runnable: Vec<&str> = COMMANDS
-        .iter()
+    let runnable: Vec<&str> = commands::of(Dialect::HBase)
         .filter(|c| c.group != Group::Cluster)
         .map(|c| c.name)
         .collect();
@@ -253,7 +255,7 @@ fn every_commands_arity_is_in_the_table_and_fails_in_the_hbase_shells_words() ->
     };
     let mut checked = 0;
     for &(name, min, max) in ARITIES {
-        let spec = rowkey::shell::commands::find(name).ok_or(name)?;
+        let spec = commands::find(Dialect::HBase, name).ok_or(name)?;
         assert_eq!((spec.arity.min, spec.arity.max), (min, max), "{name}");
         let mut calls: Vec<usize> = Vec::new();
         if min > 0 {
@@ -302,5 +304,231 @@ fn every_commands_arity_is_in_the_table_and_fails_in_the_hbase_shells_words() ->
         message.as_deref(),
         Some("There should be at least one argument but the table name")
     );
+    Ok(())
+}
+
+/// The one table holds both dialects: each entry is found by its dialect and name, names are
+/// unique within a dialect, and every entry has help (or, refused, a note saying why).
+#[test]
+fn the_table_holds_both_dialects_each_entry_found_by_dialect_and_name() -> TestResult {
+    let count = |d| commands::of(d).count();
+    assert_eq!(
+        (count(Dialect::HBase), count(Dialect::Cbt), COMMANDS.len()),
+        (91, 22, 113)
+    );
+    for c in COMMANDS {
+        let found = commands::find(c.dialect, c.name).ok_or(c.name)?;
+        assert!(std::ptr::eq(found, c), "{} is listed twice", c.name);
+        let text = if c.runs() { c.help } else { c.note };
+        assert!(!text.trim().is_empty(), "{} has no help", c.name);
+    }
+    // `count` and `help` are words of both dialects: two entries, one per dialect.
+    let both: Vec<&str> = commands::of(Dialect::Cbt)
+        .filter(|c| commands::find(Dialect::HBase, c.name).is_some())
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(both, ["count", "help", "version", "compact"]);
+    Ok(())
+}
+
+/// A cbt session holding the tables cbt's help examples name: `mobile-time-series` with a
+/// row, `table1` with an aggregate family, `csv-import-table` for `import`; the files the
+/// import examples read are given.
+fn cbt_fixture(script: &str) -> cbt::Session {
+    let mut s = cbt::Session::new(Engine::new(Box::new(|| 1_700_000_000_000)));
+    s.read_file = Box::new(|name| match name {
+        "data.csv" => Ok(b",stats_summary\n,os_name\nphone1,android\n".to_vec()),
+        "data-no-families.csv" => Ok(b",os_name\nphone1,android\n".to_vec()),
+        other => Err(format!("open {other}: no such file or directory")),
+    });
+    for line in script.lines() {
+        let out = s.run_line(line);
+        assert!(!out.failed, "{line}: {}", out.stderr);
+    }
+    s
+}
+
+const CBT_TABLES: &str = "\
+createtable mobile-time-series families=stats_summary,stats_detail,presence,cell_plan
+set mobile-time-series phone#4c410523#20190501 stats_summary:os_build=PQ2A.190405.003 stats_summary:connected_cell=1
+createtable table1 families=sum_cf:never:intsum
+createtable csv-import-table families=stats_summary,my-family";
+
+/// The examples of a cbt help text: its lines that are a whole `cbt NAME ...` command (after
+/// `Example:`), without placeholders, cut before a description set off by a tab or three
+/// spaces.
+fn cbt_examples(help: &str, name: &str) -> Vec<String> {
+    help.lines()
+        .map(|l| l.trim_start())
+        .map(|l| l.strip_prefix("Example:").unwrap_or(l).trim_start())
+        .filter(|l| {
+            l.strip_prefix("cbt ")
+                .is_some_and(|r| r.split(' ').next() == Some(name))
+        })
+        .filter(|l| !l.contains('<') && !l.contains('['))
+        .map(|l| {
+            let end = [l.find('\t'), l.find("   ")].into_iter().flatten().min();
+            l[..end.unwrap_or(l.len())].to_string()
+        })
+        .collect()
+}
+
+/// Every example in cbt's help of every cbt command runs without error in cbt: on the tables
+/// the examples name, or else on a bare `mobile-time-series` (`createfamily` adds the family
+/// the fixture has), or else on no tables at all (`createtable` makes the table). The three
+/// that write at `@12345` fail as Bigtable fails them: a table keeps timestamps at millisecond
+/// granularity and refuses a microsecond timestamp that is not a multiple of 1000 (Bigtable's
+/// `Timestamp granularity mismatch`), whatever cbt's help shows.
+#[test]
+fn every_cbt_help_example_runs_in_cbt() -> TestResult {
+    let starts = [CBT_TABLES, "createtable mobile-time-series", ""];
+    let mut ran = Vec::new();
+    let mut failures = Vec::new();
+    for spec in commands::of(Dialect::Cbt) {
+        let help = cbt_fixture("").run_line(&format!("help {}", spec.name));
+        assert!(!help.failed && !help.stdout.is_empty(), "{}", spec.name);
+        let help = String::from_utf8(help.stdout)?;
+        for example in cbt_examples(&help, spec.name) {
+            let errors: Vec<String> = starts
+                .iter()
+                .map(|start| cbt_fixture(start).run_line(&example))
+                .filter(|out| out.failed)
+                .map(|out| out.stderr)
+                .collect();
+            if errors.len() == starts.len() {
+                failures.push((example.clone(), errors[0].clone()));
+            }
+            ran.push(spec.name);
+        }
+    }
+    let granularity = "rpc error: code = InvalidArgument desc = Error in Mutation list : Error in element #0 : Timestamp granularity mismatch. Expected a multiple of 1000 (millisecond granularity), but got 12345.\n";
+    let expected = [
+        ("cbt addtocell table1 user1 sum_cf:col1=1@12345", "Applying mutation"),
+        ("cbt set mobile-time-series phone#4c410523#20190501 stats_summary:connected_cell=1@12345 stats_summary:connected_cell=0@1570041766", "Applying mutation"),
+        ("cbt checkandmutate mobile-time-series phone#4c410523#20190501 columns=stats_summary:os_build true=stats_summary:connected_cell=1@12345", "Applying conditional mutation"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(e, action)| (e.to_string(), format!("{action}: {granularity}")))
+        .collect();
+    assert_eq!(failures, expected);
+    // 27 examples; every command has some but `count`, `samplerowkeys` and Rowkey's own.
+    assert_eq!(ran.len(), 27);
+    let without: Vec<&str> = commands::of(Dialect::Cbt)
+        .map(|c| c.name)
+        .filter(|n| !ran.contains(n))
+        .collect();
+    assert_eq!(without, ["count", "samplerowkeys", "export", "compact"]);
+    Ok(())
+}
+
+/// Completing the first word of each command's name offers the name, in its own dialect: the
+/// HBase shell's completion for HBase's commands, cbt's (also after `cbt` and its flags) for
+/// cbt's; neither offers the other dialect's commands.
+#[test]
+fn completing_the_first_word_of_each_name_gives_it_in_its_dialect() {
+    let engine = Engine::new(Box::new(|| 0));
+    for spec in COMMANDS.iter().filter(|c| c.runs()) {
+        for typed in [&spec.name[..spec.name.len().min(3)], spec.name] {
+            let offered = match spec.dialect {
+                Dialect::HBase => complete(typed, typed.len(), &engine).candidates,
+                Dialect::Cbt => cbt::complete(typed, typed.len(), &engine).candidates,
+            };
+            assert!(
+                offered.iter().any(|c| c == spec.name),
+                "{:?} '{typed}' offers {offered:?}",
+                spec.dialect
+            );
+        }
+    }
+    let cbt_line = "cbt -project p -instance=i looku";
+    let offered = cbt::complete(cbt_line, cbt_line.len(), &engine);
+    assert_eq!(
+        (offered.replace, offered.candidates),
+        (27..32, vec!["lookup".to_string()])
+    );
+    assert_eq!(
+        complete("looku", 5, &engine).candidates,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        cbt::complete("pu", 2, &engine).candidates,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        cbt::complete("help setg", 9, &engine).candidates,
+        ["setgcpolicy"]
+    );
+    // cbt's second word is a table, then its `key=` arguments.
+    let s = cbt_fixture(CBT_TABLES);
+    let line = "read mob";
+    assert_eq!(
+        cbt::complete(line, line.len(), &s.engine).candidates,
+        ["mobile-time-series"]
+    );
+    let line = "read mobile-time-series pre";
+    assert_eq!(
+        cbt::complete(line, line.len(), &s.engine).candidates,
+        ["prefix="]
+    );
+}
+
+/// Every cbt entry's executor is reached: run bare, a command answers with its own usage or
+/// output, never "Unknown command"; a name outside the table (a cbt command Rowkey does not
+/// have, an HBase word, a slip) is unknown, and cbt's words are undefined in the HBase shell.
+#[test]
+fn every_cbt_entry_is_dispatched_and_other_names_are_unknown() {
+    let mut s = cbt_fixture(CBT_TABLES);
+    for spec in commands::of(Dialect::Cbt) {
+        let out = s.run_line(spec.name);
+        assert!(!out.stderr.contains("Unknown command"), "{}", spec.name);
+    }
+    // `deleteallrows` and `deletetable` without a table: cbt's "Can't do".
+    let out = s.run_line("deletetable");
+    assert_eq!(out.stderr, "Can't do `cbt deletetable []`\n");
+    for name in ["createinstance", "put", "scan", "lokup"] {
+        let out = s.run_line(&format!("{name} mobile-time-series"));
+        assert_eq!(out.stderr, format!("Unknown command \"{name}\"\n"));
+    }
+    let mut sh = fresh();
+    for name in ["lookup", "createtable", "deleterow"] {
+        let message = sh
+            .run(&format!("{name} 't1'"))
+            .into_iter()
+            .find_map(|o| o.error)
+            .map(|e| e.message)
+            .unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("NoMethodError: undefined method `{name}'")),
+            "{message}"
+        );
+    }
+}
+
+/// The help's words on table references name exactly the commands the table marks as run by
+/// a reference.
+#[test]
+fn the_help_names_the_commands_a_reference_runs() -> TestResult {
+    let marked: Vec<&str> = commands::of(Dialect::HBase)
+        .filter(|c| c.table_method)
+        .map(|c| c.name)
+        .collect();
+    let names = |text: &str, from: &str, to: char| -> Result<Vec<String>, String> {
+        let start = text.find(from).ok_or(format!("no '{from}'"))? + from.len();
+        let rest = &text[start..];
+        let list = &rest[..rest.find(to).ok_or("no end")?];
+        let list = list.replace(" and ", ", ").replace('\n', " ");
+        Ok(list.split(',').map(|n| n.trim().to_string()).collect())
+    };
+    let help = |name: &str| commands::find(Dialect::HBase, name).map_or("", |c| c.help);
+    let mut in_table_help = names(help("table_help"), "References run ", '.')?;
+    let mut in_get_table = names(help("get_table"), "References: ", '.')?;
+    let mut marked_sorted: Vec<String> = marked.iter().map(|n| n.to_string()).collect();
+    for list in [&mut in_table_help, &mut in_get_table, &mut marked_sorted] {
+        list.sort();
+    }
+    assert_eq!(in_table_help, marked_sorted);
+    assert_eq!(in_get_table, marked_sorted);
+    assert_eq!(marked.len(), 15);
     Ok(())
 }

@@ -227,7 +227,7 @@ fn a_line_the_lint_flags_still_runs_and_prints_the_warning() -> TestResult {
 }
 
 /// A view names a Bigtable table's parts in Bigtable's words (tablets, a write buffer, a split
-/// size that is Rowkey's model) and an HBase table's in HBase's.
+/// size and a load rule that are Rowkey's model) and an HBase table's in HBase's.
 #[test]
 fn views_name_a_bigtable_tables_tablets() -> TestResult {
     use rowkey::dialect::Terms;
@@ -247,11 +247,42 @@ fn views_name_a_bigtable_tables_tablets() -> TestResult {
     );
     assert_eq!(
         bigtable.split_rule,
-        " (Rowkey's model: Bigtable splits by size and load and documents no threshold)"
+        format!(
+            " (Rowkey's model, as Bigtable documents no threshold); a tablet that served {} of \
+             the table's last {} operations splits too, at the middle of the keys asked for there",
+            rowkey::engine::LOAD_SPLIT_OPS,
+            "1,000"
+        )
     );
+    assert_eq!(rowkey::engine::LOAD_WINDOW, 1_000);
     assert_eq!(engine.table("b")?.regions.len(), 2);
     assert_eq!(Terms::of_table(engine, "b").count(2), "2 tablets");
     assert_eq!(Terms::of_table(engine, "h").count(1), "1 region");
     assert_eq!(Terms::of_table(engine, "gone").count(3), "3 regions");
+    Ok(())
+}
+
+/// A cbt line with cbt's flags before its command (`cbt -project p set ...`) is read as the
+/// command after them: a read-only tab refuses the write, and a writing tab marks the entry as
+/// one that writes.
+#[test]
+fn a_cbt_line_with_flags_is_known_by_its_command() -> TestResult {
+    let line = "cbt -project p -instance=i set b r1 cf:a=hello@1000";
+    assert_eq!(rowkey::dialect::cbt_command(line), Some("set"));
+    let mut c = console();
+    c.submit_in("createtable b families=cf", Dialect::Cbt);
+    c.shell.read_only = Some("another tab is writing".into());
+    let refused = c.run_cbt_line(line);
+    assert_eq!(
+        (refused.failed, refused.stderr.as_str()),
+        (true, "another tab is writing\n")
+    );
+    // The row reads as one never written.
+    let absent = c.run_cbt_line("lookup b never-written").stdout;
+    assert_eq!(c.run_cbt_line("lookup b r1").stdout, absent);
+    c.shell.read_only = None;
+    c.submit_in(line, Dialect::Cbt);
+    let e = c.entries.last().ok_or("no entry")?;
+    assert!(!e.failed() && e.writes);
     Ok(())
 }

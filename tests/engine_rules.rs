@@ -6,8 +6,8 @@ use common::*;
 use std::collections::HashMap;
 
 use rowkey::engine::{
-    Catalog, DeleteMasking, Engine, FamilyDescriptor, Mutation, Retention, Rules, TableDescriptor,
-    TimestampUnit, CATALOG_VERSION,
+    Catalog, DeleteMasking, Engine, FamilyDescriptor, Mutation, Retention, Rules, SplitRule,
+    TableDescriptor, TimestampUnit, CATALOG_VERSION,
 };
 use rowkey::persist::{decode_catalog, encode_catalog};
 
@@ -37,6 +37,7 @@ fn rules_are_saved_with_the_catalog() -> TestResult {
         deletes: DeleteMasking::NoMarkers,
         retention: Retention::AtCompaction,
         timestamps: TimestampUnit::MicrosAtMillis,
+        splits: SplitRule::SizeAndLoad,
     };
     table_with(&mut e, gc)?;
     let bytes = encode_catalog(&e.catalog())?;

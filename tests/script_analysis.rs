@@ -103,15 +103,14 @@ fn cbt_writes_are_known() {
     assert_eq!(existing_changed(&got, exists), vec!["users", "old"]);
     // The analysis reads cbt's one command table: every command that writes is one it counts
     // as changing (or creating) the table it names first.
-    for c in rowkey::cbt::COMMANDS.iter().filter(|c| c.writes()) {
+    for c in rowkey::commands::of(Dialect::Cbt).filter(|c| c.writes) {
         let line = format!("{} users r1 f:q=1", c.name);
         let got = analyze(&lines(&[&line]), Dialect::Cbt);
         let named = |a: &Access| a.changes.as_deref().or(a.creates.as_deref()) == Some("users");
         assert!(got.iter().any(named), "{}", c.name);
     }
-    let writes: Vec<&str> = rowkey::cbt::COMMANDS
-        .iter()
-        .filter(|c| c.writes())
+    let writes: Vec<&str> = rowkey::commands::of(Dialect::Cbt)
+        .filter(|c| c.writes)
         .map(|c| c.name)
         .collect();
     assert_eq!(

@@ -1,24 +1,30 @@
 //! One table of commands: the dispatcher runs exactly the commands of
-//! `rowkey::shell::commands::COMMANDS`, the read-only check reads the same table, and `help`
+//! `rowkey::commands::COMMANDS`, the read-only check reads the same table, and `help`
 //! lists it.
 mod common;
 use common::*;
-use rowkey::shell::commands::{self, COMMANDS};
+use rowkey::commands::{self, Dialect};
 
-/// Every command in the table reaches an executor: run bare, it answers (usually "wrong number
-/// of arguments"), never "undefined command" nor "has no executor".
+/// Every command in the table is dispatched through its entry: run bare, a command that needs
+/// arguments fails with the count its entry gives, a refused one with its entry's note, and the
+/// others run (never "undefined").
 #[test]
 fn every_command_in_the_table_is_dispatched() {
     let (mut shell, _) = shell_at(1_000);
-    for c in COMMANDS {
-        for outcome in shell.run(c.name) {
-            let message = outcome.error.map(|e| e.message).unwrap_or_default();
-            assert!(
-                !message.contains("undefined") && !message.contains("no executor"),
-                "{}: {message}",
-                c.name
-            );
-        }
+    for c in commands::of(Dialect::HBase) {
+        let message = shell
+            .run(c.name)
+            .into_iter()
+            .find_map(|o| o.error)
+            .map(|e| e.message);
+        let expected = if !c.runs() {
+            Some(format!("{} is not run in Rowkey: {}", c.name, c.note))
+        } else if c.arity.min > 0 {
+            Some(c.arity.message(0))
+        } else {
+            None
+        };
+        assert_eq!(message, expected, "{}", c.name);
     }
 }
 
@@ -29,7 +35,7 @@ fn every_command_in_the_table_is_dispatched() {
 fn commands_outside_the_table_are_undefined() {
     let (mut shell, _) = shell_at(1_000);
     for name in ["Scan", "lsit", "frobnicate", "hbck"] {
-        assert!(commands::find(name).is_none());
+        assert!(commands::find(Dialect::HBase, name).is_none());
         let outcomes = shell.run(&format!("{name} 't'"));
         let message = outcomes
             .first()
@@ -45,16 +51,16 @@ fn read_only_refuses_exactly_the_writing_commands_of_the_table() {
     let (mut shell, _) = shell_at(1_000);
     run(&mut shell, "create 't', 'f'");
     shell.read_only = Some("another tab is writing".into());
-    for c in COMMANDS {
+    for c in commands::of(Dialect::HBase) {
         let refused = shell
             .run(c.name)
             .first()
             .and_then(|o| o.error.clone())
             .is_some_and(|e| e.message == "another tab is writing");
         assert_eq!(refused, c.writes, "{}", c.name);
-        assert_eq!(commands::writes(c.name), c.writes);
+        assert_eq!(commands::writes(Dialect::HBase, c.name), c.writes);
     }
-    assert!(!commands::writes("nope"));
+    assert!(!commands::writes(Dialect::HBase, "nope"));
 }
 
 #[test]

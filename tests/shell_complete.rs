@@ -42,9 +42,8 @@ fn command_names_at_statement_start() {
     assert_eq!(c.common(), "get_");
     assert_eq!(
         at_end(&sh, "").candidates.len(),
-        rowkey::shell::commands::COMMANDS
-            .iter()
-            .filter(|c| c.group != rowkey::shell::commands::Group::Cluster)
+        rowkey::commands::of(rowkey::commands::Dialect::HBase)
+            .filter(|c| c.group != rowkey::commands::Group::Cluster)
             .count()
     );
     assert!(at_end(&sh, "zz").candidates.is_empty());

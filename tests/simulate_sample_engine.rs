@@ -128,3 +128,108 @@ fn the_default_caps_are_250000_cells_and_64_mib_of_values() -> R {
     assert_eq!(again.tables, sample.tables);
     Ok(())
 }
+
+/// A gallery workload cut to an hour in steps of a simulated minute, 64 samples per operation
+/// per step.
+fn gallery_hour(id: &str) -> Result<Simulation, Box<dyn std::error::Error>> {
+    let mut w: Workload = gallery::workload(id).ok_or("no workload")?;
+    w.duration_ms = 3_600_000;
+    w.step_ms = Some(60_000);
+    w.samples_per_step = Some(64);
+    Ok(simulate(&w, &Options::default())?)
+}
+
+#[test]
+fn updates_put_a_sampled_row_again_as_often_as_the_rows_it_stands_for_are_updated() -> R {
+    // One gauge row there from the start, rewritten once a second: 3,840 update samples of
+    // 0.9375 updates each are 3,600 updates of the one row it stands for.
+    let sim = gallery_hour("schema.frequent-updates")?;
+    let mut sample = sample_engine(&sim, SampleLimits::default())?;
+    let gauge = &sample.tables[0];
+    assert_eq!(gauge.name, "sg_memusage_one");
+    assert_eq!(
+        (
+            gauge.stride,
+            gauge.rows_sampled,
+            gauge.updates,
+            gauge.deletes,
+            gauge.cells
+        ),
+        (1, 1, 3_600, 0, 3_601)
+    );
+    // The get reads the newest version, at the last update's simulated time.
+    let got = sample
+        .engine
+        .scan("sg_memusage_one", &mut Scan::get(b"memusage"))?;
+    assert_eq!(got.rows.len(), 1);
+    assert_eq!(got.rows[0].cells.len(), 1);
+    let last = sim.tables[0]
+        .samples
+        .iter()
+        .filter(|s| s.kind == Some(rowkey::simulate::OpKind::Update))
+        .map(|s| s.at_ms)
+        .max()
+        .ok_or("no update")?;
+    assert_eq!(got.rows[0].cells[0].timestamp, sim.workload.start_ms + last);
+    // A raw scan of every version: the initial put and its 3,600 updates.
+    let mut raw = Scan {
+        raw: true,
+        max_versions: u32::MAX,
+        ..Scan::get(b"memusage")
+    };
+    let out = sample.engine.scan("sg_memusage_one", &mut raw)?;
+    assert_eq!(out.rows[0].cells.len(), 3_601);
+    Ok(())
+}
+
+#[test]
+fn deletes_remove_sampled_rows_in_proportion_to_the_rows_they_stand_for() -> R {
+    // fu_follows: 1,000 follows and 100 unfollows a second. Each put sample stands for 937.5
+    // rows, each delete sample for 93.75 deletes: one sampled row goes every ten.
+    let sim = gallery_hour("follow.unfollow")?;
+    let mut sample = sample_engine(&sim, SampleLimits::default())?;
+    let follows = sample
+        .tables
+        .iter()
+        .find(|t| t.name == "fu_follows")
+        .ok_or("no fu_follows")?
+        .clone();
+    assert_eq!(
+        (
+            follows.stride,
+            follows.rows_sampled,
+            follows.updates,
+            follows.deletes
+        ),
+        (1, 3_840, 0, 384)
+    );
+    // A row's put cell, and one DeleteFamily marker per deleted row.
+    assert_eq!(follows.cells, 3_840 + 384);
+    let live = follows.rows_sampled - follows.deletes;
+    assert_eq!(follows.regions.iter().map(|r| r.2).sum::<u64>(), live);
+    assert_eq!(follows.ranges.iter().map(|r| r.0).sum::<u64>(), live);
+    // The engine reads the deleted rows as gone (HBase's Delete of a whole row: a
+    // DeleteFamily marker masks the cells at or before its timestamp) ...
+    let out = sample.engine.scan("fu_follows", &mut Scan::default())?;
+    assert_eq!(out.rows.len() as u64, live);
+    // ... while a raw scan still shows every cell and the markers over them.
+    let mut raw = Scan {
+        raw: true,
+        max_versions: u32::MAX,
+        ..Scan::default()
+    };
+    let out = sample.engine.scan("fu_follows", &mut raw)?;
+    let cells: Vec<_> = out.rows.iter().flat_map(|r| &r.cells).collect();
+    assert_eq!(cells.len(), 3_840 + 384);
+    assert_eq!(
+        cells
+            .iter()
+            .filter(|c| c.kind == CellKind::DeleteFamily)
+            .count(),
+        384
+    );
+    // The same simulation deletes the same rows.
+    let again = sample_engine(&sim, SampleLimits::default())?;
+    assert_eq!(again.tables, sample.tables);
+    Ok(())
+}

@@ -6,7 +6,7 @@ use rowkey::keyvis::{
     apply, grid_pixels, pair_workload, prefixes, rows_at, side_by_side, split_marks, starter,
     summary_rows, verdict, FieldKind, FormAction, Job, RegionColumn, RegionSort, Scope, Window,
 };
-use rowkey::simulate::{gallery, simulate, Metric, Options, SampleKind, Simulation, Workload};
+use rowkey::simulate::{gallery, simulate, Metric, Options, Simulation, Workload};
 
 type R = Result<(), Box<dyn std::error::Error>>;
 
@@ -73,11 +73,7 @@ fn a_drill_down_counts_only_the_prefix_and_keeps_its_writes() -> R {
     let expected: f64 = t
         .samples
         .iter()
-        .filter(|s| {
-            s.key(&t.keys).starts_with(&prefix)
-                && !s.kind.is_read()
-                && s.kind != SampleKind::Initial
-        })
+        .filter(|s| s.key(&t.keys).starts_with(&prefix) && !s.is_read() && !s.is_initial())
         .map(|s| s.weight)
         .sum();
     let grid: f64 = heat.totals(Metric::Writes).iter().sum();

@@ -1,39 +1,40 @@
-//! The one table of cbt commands: name, description, what it does to the table it names, the
-//! words and `key=value` arguments it takes, what it says when they do not fit, the handler and
-//! `cbt help NAME`'s text. The dispatcher, `help`, the console's read-only check
-//! ([`crate::dialect::cbt_writes`]) and the script analysis ([`crate::analysis`]) all read it.
+//! cbt's entries in the one table of commands ([`crate::commands`]): each command's
+//! description, group, whether it writes, what its first words name, the words and `key=value`
+//! arguments it takes, what it says when they do not fit, its handler and `cbt help NAME`'s
+//! text. The dispatcher ([`Session::run_line`]), `help`, completion, the console's read-only
+//! check and the script analysis ([`crate::analysis`]) all read them.
 
 use super::args::{Call, Shape, Usage};
 use super::session::Session;
-use crate::analysis::Effect;
+use crate::commands::{self, Arity, CommandSpec, Dialect, Executor, Group, Role};
+use crate::engine::Engine;
+use crate::shell::Completion;
 
 /// What runs a command: the session and its checked arguments, to what it prints on standard
 /// output or cbt's error text.
-pub type Handler = fn(&mut Session, &Call) -> Result<Vec<u8>, String>;
+pub(crate) type Handler = fn(&mut Session, &Call) -> Result<Vec<u8>, String>;
 
-/// A cbt command.
-pub struct Command {
-    pub name: &'static str,
-    pub desc: &'static str,
-    /// What it does to the table its first word names (`None`: it names no table).
-    pub effect: Option<Effect>,
-    /// The words and `key=value` arguments it takes.
-    pub shape: Shape,
-    /// What it says when its words do not fit its shape.
-    pub usage: Usage,
-    pub(super) run: Handler,
-    pub help: &'static str,
+/// A cbt command of `group` run by `run` once its words fit `shape`; its arity and option keys
+/// are the shape's.
+const fn cbt(
+    name: &'static str,
+    group: Group,
+    writes: bool,
+    shape: Shape,
+    usage: Usage,
+    run: Handler,
+) -> CommandSpec {
+    let (options, min, max): (&'static [&'static str], usize, Option<usize>) = match shape {
+        Shape::Keyed { at_least, keys, .. } => (keys, at_least, None),
+        Shape::Exactly(n) => (&[], n, Some(n)),
+        Shape::AtLeast(n) => (&[], n, None),
+        Shape::AtMost(n) => (&[], 0, Some(n)),
+    };
+    let run = Executor::Cbt { shape, usage, run };
+    let mut spec = CommandSpec::new(name, Dialect::Cbt, group, writes, options, run);
+    spec.arity = Arity { min, max };
+    spec
 }
-
-impl Command {
-    /// Whether it changes data or schema (refused in a read-only tab, saved after it runs).
-    pub fn writes(&self) -> bool {
-        matches!(self.effect, Some(Effect::Changes | Effect::Creates))
-    }
-}
-
-const READS: Option<Effect> = Some(Effect::Reads);
-const CHANGES: Option<Effect> = Some(Effect::Changes);
 
 const fn keyed(words: usize, keys: &'static [&'static str]) -> Shape {
     Shape::Keyed {
@@ -46,6 +47,9 @@ const fn keyed(words: usize, keys: &'static [&'static str]) -> Shape {
 const fn text(usage: &'static str) -> Usage {
     Usage::Text(usage)
 }
+
+const TABLE: &[Role] = &[Role::Table];
+const TABLE_ROW: &[Role] = &[Role::Table, Role::Row];
 
 /// The keys `lookup` takes.
 const LOOKUP_KEYS: &[&str] = &[
@@ -89,85 +93,79 @@ const IMPORT_KEYS: &[&str] = &[
 /// googleapis/cloud-bigtable-cbt-cli at 7fb42c4, lines 768-800 and 865-870), then Rowkey's own
 /// `export` and `compact` (Bigtable compacts in the background, Rowkey when asked).
 #[rustfmt::skip]
-pub const COMMANDS: &[Command] = &[
-    Command { name: "addtocell", desc: "Add a value to an aggregate cell (write)", effect: CHANGES, shape: Shape::AtLeast(3),
-        usage: text("usage: cbt addtocell <table> <row> [app-profile=<app profile id>] family:[column]=val[@ts] ..."),
-        run: Session::addtocell, help: include_str!("help/addtocell.txt") },
-    Command { name: "count", desc: "Count rows in a table", effect: READS, shape: keyed(1, &["prefix"]),
-        usage: text("usage: cbt count <table> [prefix=<row-key-prefix>]"),
-        run: Session::count, help: include_str!("help/count.txt") },
-    Command { name: "createfamily", desc: "Create a column family", effect: CHANGES, shape: Shape::Exactly(2),
-        usage: text("usage: cbt createfamily <table> <family>"),
-        run: Session::createfamily, help: include_str!("help/createfamily.txt") },
-    Command { name: "createtable", desc: "Create a table", effect: Some(Effect::Creates), shape: keyed(1, &["families", "splits"]),
-        usage: text("usage: cbt createtable <table> [families=family[:gcpolicy[:type]],...] [splits=split,...]"),
-        run: Session::createtable, help: include_str!("help/createtable.txt") },
-    Command { name: "deleteallrows", desc: "Delete all rows", effect: CHANGES, shape: Shape::Exactly(1), usage: Usage::CantDo,
-        run: Session::deleteallrows, help: include_str!("help/deleteallrows.txt") },
-    Command { name: "deletecolumn", desc: "Delete all cells in a column", effect: CHANGES, shape: keyed(4, &["app-profile"]),
-        usage: text("usage: cbt deletecolumn <table> <row> <family> <column> [app-profile=<app profile id>]"),
-        run: Session::deletecolumn, help: include_str!("help/deletecolumn.txt") },
-    Command { name: "deletefamily", desc: "Delete a column family", effect: CHANGES, shape: Shape::Exactly(2),
-        usage: text("usage: cbt deletefamily <table> <family>"),
-        run: Session::deletefamily, help: include_str!("help/deletefamily.txt") },
-    Command { name: "deleterow", desc: "Delete a row", effect: CHANGES, shape: keyed(2, &["app-profile"]),
-        usage: text("usage: cbt deleterow <table> <row> [app-profile=<app profile id>]"),
-        run: Session::deleterow, help: include_str!("help/deleterow.txt") },
-    Command { name: "deletetable", desc: "Delete a table", effect: CHANGES, shape: Shape::Exactly(1), usage: Usage::CantDo,
-        run: Session::deletetable, help: include_str!("help/deletetable.txt") },
-    Command { name: "help", desc: "Print help text", effect: None, shape: Shape::AtLeast(0), usage: Usage::CantDo,
-        run: Session::help, help: include_str!("help/help.txt") },
-    Command { name: "import", desc: "Batch write many rows based on the input file", effect: CHANGES, shape: keyed(2, IMPORT_KEYS),
-        usage: text("usage: cbt import <table> <input-file> [app-profile=<app-profile-id>] [column-family=<family-name>] [batch-size=<500>] [workers=<1>] [timestamp=<now|value-encoded>]"),
-        run: Session::import, help: include_str!("help/import.txt") },
-    Command { name: "lookup", desc: "Read from a single row", effect: READS, shape: keyed(2, LOOKUP_KEYS),
-        usage: text("usage: cbt lookup <table> <row> [columns=<family:qualifier>...] [cells-per-column=<n>] [app-profile=<app profile id>]"),
-        run: Session::lookup, help: include_str!("help/lookup.txt") },
-    Command { name: "ls", desc: "List tables and column families", effect: READS, shape: Shape::AtMost(1), usage: Usage::CantDo,
-        run: Session::ls, help: include_str!("help/ls.txt") },
-    Command { name: "read", desc: "Read rows", effect: READS, shape: keyed(1, READ_KEYS),
-        usage: text("usage: cbt read <table> [args ...]"),
-        run: Session::read, help: include_str!("help/read.txt") },
-    Command { name: "set", desc: "Set value of a cell (write)", effect: CHANGES, shape: Shape::AtLeast(3),
-        usage: text("usage: cbt set <table> <row> [authorized-view=<authorized-view-id>] [app-profile=<app profile id>] family:[column]=val[@ts] ..."),
-        run: Session::set, help: include_str!("help/set.txt") },
-    Command { name: "setgcpolicy", desc: "Set the garbage-collection policy (age, versions) for a column family", effect: CHANGES, shape: Shape::AtLeast(3),
-        usage: text("usage: cbt setgcpolicy <table> <family> ((maxage=<d> | maxversions=<n>) [(and|or) (maxage=<d> | maxversions=<n>),...] | never) [force]"),
-        run: Session::setgcpolicy, help: include_str!("help/setgcpolicy.txt") },
-    Command { name: "version", desc: "Print the current cbt version", effect: None, shape: Shape::AtLeast(0), usage: Usage::CantDo,
-        run: Session::version, help: include_str!("help/version.txt") },
-    Command { name: "checkandmutate", desc: "Set a value based on the presence of any cell that matches the constraints", effect: CHANGES,
-        shape: Shape::Keyed { words: 2, at_least: 3, keys: &["columns", "true", "false"] },
-        usage: text("cbt checkandmutate <table-id> <rowkey> [columns=<family:qualifier>] [true=<family>:<column>=<val>[@<timestamp>]] [false=<family>:<column>=<val>[@<timestamp>]]"),
-        run: Session::checkandmutate, help: include_str!("help/checkandmutate.txt") },
-    Command { name: "readmodifywrite", desc: "Update a cell with incremental operations based on the latest value of the cell", effect: CHANGES,
-        shape: Shape::Keyed { words: 4, at_least: 5, keys: &["append", "increment"] },
-        usage: text("cbt readmodifywrite <table-id> <rowkey> <family> <qualifier> [append=<val>] [increment=<delta>]"),
-        run: Session::readmodifywrite, help: include_str!("help/readmodifywrite.txt") },
-    Command { name: "samplerowkeys", desc: "Sample the row keys in a table", effect: READS, shape: Shape::Exactly(1),
-        usage: text("usage: cbt samplerowkeys <table>"),
-        run: Session::samplerowkeys, help: include_str!("help/samplerowkeys.txt") },
-    Command { name: "export", desc: "Print a table as a cbt script or a CSV for cbt import (Rowkey)", effect: READS, shape: keyed(1, &["format"]),
-        usage: text("usage: cbt export <table> [format=script|csv]"),
-        run: Session::export,
-        help: "cbt export <table-id> [format=script|csv]\n\n    Rowkey's own: prints the table as a cbt script (createtable with families, policies and\n    splits, then one set per row) or as a CSV for `cbt import <table-id> FILE timestamp=value-encoded`.\n" },
-    Command { name: "compact", desc: "Run a compaction now, applying garbage-collection policies (Rowkey)", effect: CHANGES, shape: Shape::Exactly(1),
-        usage: text("usage: cbt compact <table>"),
-        run: Session::compact,
-        help: "cbt compact <table-id>\n\n    Rowkey's own: Bigtable compacts in the background; Rowkey compacts when asked.\n" },
+pub(crate) const CBT_COMMANDS: &[CommandSpec] = &[
+    cbt("addtocell", Group::Dml, true, Shape::AtLeast(3),
+        text("usage: cbt addtocell <table> <row> [app-profile=<app profile id>] family:[column]=val[@ts] ..."), Session::addtocell)
+        .desc("Add a value to an aggregate cell (write)").on(TABLE_ROW).help(include_str!("help/addtocell.txt")),
+    cbt("count", Group::Dml, false, keyed(1, &["prefix"]),
+        text("usage: cbt count <table> [prefix=<row-key-prefix>]"), Session::count)
+        .desc("Count rows in a table").on(TABLE).help(include_str!("help/count.txt")),
+    cbt("createfamily", Group::Ddl, true, Shape::Exactly(2),
+        text("usage: cbt createfamily <table> <family>"), Session::createfamily)
+        .desc("Create a column family").on(TABLE).help(include_str!("help/createfamily.txt")),
+    cbt("createtable", Group::Ddl, true, keyed(1, &["families", "splits"]),
+        text("usage: cbt createtable <table> [families=family[:gcpolicy[:type]],...] [splits=split,...]"), Session::createtable)
+        .desc("Create a table").on(&[Role::NewTable]).help(include_str!("help/createtable.txt")),
+    cbt("deleteallrows", Group::Dml, true, Shape::Exactly(1), Usage::CantDo, Session::deleteallrows)
+        .desc("Delete all rows").on(TABLE).help(include_str!("help/deleteallrows.txt")),
+    cbt("deletecolumn", Group::Dml, true, keyed(4, &["app-profile"]),
+        text("usage: cbt deletecolumn <table> <row> <family> <column> [app-profile=<app profile id>]"), Session::deletecolumn)
+        .desc("Delete all cells in a column").on(TABLE_ROW).help(include_str!("help/deletecolumn.txt")),
+    cbt("deletefamily", Group::Ddl, true, Shape::Exactly(2),
+        text("usage: cbt deletefamily <table> <family>"), Session::deletefamily)
+        .desc("Delete a column family").on(TABLE).help(include_str!("help/deletefamily.txt")),
+    cbt("deleterow", Group::Dml, true, keyed(2, &["app-profile"]),
+        text("usage: cbt deleterow <table> <row> [app-profile=<app profile id>]"), Session::deleterow)
+        .desc("Delete a row").on(TABLE_ROW).help(include_str!("help/deleterow.txt")),
+    cbt("deletetable", Group::Ddl, true, Shape::Exactly(1), Usage::CantDo, Session::deletetable)
+        .desc("Delete a table").on(TABLE).help(include_str!("help/deletetable.txt")),
+    cbt("help", Group::General, false, Shape::AtLeast(0), Usage::CantDo, Session::help)
+        .desc("Print help text").help(include_str!("help/help.txt")),
+    cbt("import", Group::Dml, true, keyed(2, IMPORT_KEYS),
+        text("usage: cbt import <table> <input-file> [app-profile=<app-profile-id>] [column-family=<family-name>] [batch-size=<500>] [workers=<1>] [timestamp=<now|value-encoded>]"), Session::import)
+        .desc("Batch write many rows based on the input file").on(TABLE).help(include_str!("help/import.txt")),
+    cbt("lookup", Group::Dml, false, keyed(2, LOOKUP_KEYS),
+        text("usage: cbt lookup <table> <row> [columns=<family:qualifier>...] [cells-per-column=<n>] [app-profile=<app profile id>]"), Session::lookup)
+        .desc("Read from a single row").on(TABLE_ROW).help(include_str!("help/lookup.txt")),
+    cbt("ls", Group::Ddl, false, Shape::AtMost(1), Usage::CantDo, Session::ls)
+        .desc("List tables and column families").on(TABLE).help(include_str!("help/ls.txt")),
+    cbt("read", Group::Dml, false, keyed(1, READ_KEYS),
+        text("usage: cbt read <table> [args ...]"), Session::read)
+        .desc("Read rows").on(TABLE).help(include_str!("help/read.txt")),
+    cbt("set", Group::Dml, true, Shape::AtLeast(3),
+        text("usage: cbt set <table> <row> [authorized-view=<authorized-view-id>] [app-profile=<app profile id>] family:[column]=val[@ts] ..."), Session::set)
+        .desc("Set value of a cell (write)").on(TABLE_ROW).help(include_str!("help/set.txt")),
+    cbt("setgcpolicy", Group::Ddl, true, Shape::AtLeast(3),
+        text("usage: cbt setgcpolicy <table> <family> ((maxage=<d> | maxversions=<n>) [(and|or) (maxage=<d> | maxversions=<n>),...] | never) [force]"), Session::setgcpolicy)
+        .desc("Set the garbage-collection policy (age, versions) for a column family").on(TABLE).help(include_str!("help/setgcpolicy.txt")),
+    cbt("version", Group::General, false, Shape::AtLeast(0), Usage::CantDo, Session::version)
+        .desc("Print the current cbt version").help(include_str!("help/version.txt")),
+    cbt("checkandmutate", Group::Dml, true, Shape::Keyed { words: 2, at_least: 3, keys: &["columns", "true", "false"] },
+        text("cbt checkandmutate <table-id> <rowkey> [columns=<family:qualifier>] [true=<family>:<column>=<val>[@<timestamp>]] [false=<family>:<column>=<val>[@<timestamp>]]"), Session::checkandmutate)
+        .desc("Set a value based on the presence of any cell that matches the constraints").on(TABLE_ROW).help(include_str!("help/checkandmutate.txt")),
+    cbt("readmodifywrite", Group::Dml, true, Shape::Keyed { words: 4, at_least: 5, keys: &["append", "increment"] },
+        text("cbt readmodifywrite <table-id> <rowkey> <family> <qualifier> [append=<val>] [increment=<delta>]"), Session::readmodifywrite)
+        .desc("Update a cell with incremental operations based on the latest value of the cell").on(TABLE_ROW).help(include_str!("help/readmodifywrite.txt")),
+    cbt("samplerowkeys", Group::Tools, false, Shape::Exactly(1),
+        text("usage: cbt samplerowkeys <table>"), Session::samplerowkeys)
+        .desc("Sample the row keys in a table").on(TABLE).help(include_str!("help/samplerowkeys.txt")),
+    cbt("export", Group::Rowkey, false, keyed(1, &["format"]),
+        text("usage: cbt export <table> [format=script|csv]"), Session::export)
+        .desc("Print a table as a cbt script or a CSV for cbt import (Rowkey)").on(TABLE)
+        .help("cbt export <table-id> [format=script|csv]\n\n    Rowkey's own: prints the table as a cbt script (createtable with families, policies and\n    splits, then one set per row) or as a CSV for `cbt import <table-id> FILE timestamp=value-encoded`.\n"),
+    cbt("compact", Group::Rowkey, true, Shape::Exactly(1),
+        text("usage: cbt compact <table>"), Session::compact)
+        .desc("Run a compaction now, applying garbage-collection policies (Rowkey)").on(TABLE)
+        .help("cbt compact <table-id>\n\n    Rowkey's own: Bigtable compacts in the background; Rowkey compacts when asked.\n"),
 ];
-
-/// The command of that name.
-pub fn find(name: &str) -> Option<&'static Command> {
-    COMMANDS.iter().find(|c| c.name == name)
-}
 
 /// The version cbt 1.23.2 prints, which Rowkey's dialect follows.
 pub const CBT_VERSION: &str = "1.23.2 9eeb4a7 2025-04-22 20:49:45";
 
-/// cbt's usage text (`cbt help` and a line without a command).
+/// cbt's usage text (`cbt help` and a line without a command), listing every command the
+/// dialect runs ([`super::listing`]).
 pub fn usage() -> String {
-    include_str!("help/usage.txt").to_string()
+    super::listing::usage()
 }
 
 impl Session {
@@ -176,7 +174,7 @@ impl Session {
             None => Ok(usage().into_bytes()),
             Some(name) => {
                 let name = super::args::text(name);
-                match find(&name) {
+                match commands::find(Dialect::Cbt, &name) {
                     Some(c) => Ok(c.help.as_bytes().to_vec()),
                     None => Err(format!(
                         "Don't know command {}",
@@ -189,5 +187,61 @@ impl Session {
 
     pub(super) fn version(&mut self, _call: &Call) -> Result<Vec<u8>, String> {
         Ok(format!("{CBT_VERSION}\n").into_bytes())
+    }
+}
+
+/// The words of a cbt line from its command on: after an optional `cbt` and cbt's flags
+/// (`-project p`, `-instance=i`: a flag without `=` takes the next word), as
+/// [`Session::run_line`] reads them.
+pub fn command_words<W: AsRef<[u8]>>(mut words: &[W]) -> &[W] {
+    if words.first().is_some_and(|w| w.as_ref() == b"cbt") {
+        words = &words[1..];
+    }
+    while let Some(flag) = words.first().filter(|w| w.as_ref().starts_with(b"-")) {
+        let taken = if flag.as_ref().contains(&b'=') { 1 } else { 2 };
+        words = &words[taken.min(words.len())..];
+    }
+    words
+}
+
+/// Tab completion for a cbt line at `cursor` (a byte offset, clamped to the input): the
+/// command's name (after an optional `cbt` and its flags, and after `help`), then a table's
+/// name where the command's first word is a table, then the `key=` arguments the command
+/// takes.
+pub fn complete(src: &str, cursor: usize, engine: &Engine) -> Completion {
+    let mut cursor = cursor.min(src.len());
+    while !src.is_char_boundary(cursor) {
+        cursor -= 1;
+    }
+    let line_start = src[..cursor].rfind('\n').map_or(0, |n| n + 1);
+    let before = &src[line_start..cursor];
+    let start = cursor - before.len() + before.rfind([' ', '\t']).map_or(0, |n| n + 1);
+    let typed = &src[start..cursor];
+    let words: Vec<&str> = before[..start - line_start].split_whitespace().collect();
+    let candidates: Vec<String> = match command_words(&words).split_first() {
+        None => commands::complete_name(Dialect::Cbt, typed)
+            .map(str::to_string)
+            .collect(),
+        Some((&"help", [])) => commands::complete_name(Dialect::Cbt, typed)
+            .map(str::to_string)
+            .collect(),
+        Some((name, args)) => match commands::find(Dialect::Cbt, name) {
+            Some(spec) if args.is_empty() && spec.role(0) == Some(Role::Table) => engine
+                .tables()
+                .map(|t| t.descriptor.name.clone())
+                .filter(|t| t.starts_with(typed))
+                .collect(),
+            Some(spec) if !typed.contains('=') => spec
+                .options
+                .iter()
+                .map(|k| format!("{k}="))
+                .filter(|k| k.starts_with(typed))
+                .collect(),
+            _ => Vec::new(),
+        },
+    };
+    Completion {
+        replace: start..cursor,
+        candidates: crate::kit::order::set(candidates).into_iter().collect(),
     }
 }

@@ -24,7 +24,7 @@ impl Session {
                 match v.parse::<i64>() {
                     Ok(n) if n > 0 => {
                         if let Some(slot) = slot {
-                            *slot = n as usize;
+                            *slot = usize::try_from(n).unwrap_or(usize::MAX);
                         }
                     }
                     Ok(_) => return Err(format!("error parsing importer args: {key} must be > 0, err:<nil>")),

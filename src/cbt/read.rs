@@ -68,7 +68,7 @@ impl Session {
                 )
             })?;
             // `count=0` (or less) reads no row at all.
-            limit = Some(n.max(0) as usize);
+            limit = Some(usize::try_from(n.max(0)).unwrap_or(usize::MAX));
         }
         let (mut filter, deferred) = read_filter(parsed)?;
         let include_stats = include_stats(parsed)?;
@@ -152,9 +152,11 @@ impl Session {
             Some(p) => Scan::prefix(&p),
             None => Scan::default(),
         };
+        // A count is a read of the rows (cbt reads them with a keys-only filter): the views and
+        // the tablets' load see it as one.
         let rows = self
             .engine
-            .read(&table, &mut scan)
+            .scan(&table, &mut scan)
             .map_err(|e| format!("Reading rows: {e}"))?
             .rows
             .len();
@@ -199,7 +201,7 @@ fn read_filter(parsed: &Args) -> Result<(ReadFilter, Option<String>), String> {
                     .into(),
             );
         }
-        filter.cells_per_column = Some(v.max(0) as usize);
+        filter.cells_per_column = Some(usize::try_from(v.max(0)).unwrap_or(usize::MAX));
     }
     let re = parsed.bytes("regex");
     if !re.is_empty() {

@@ -1,13 +1,14 @@
 //! A cbt session over Rowkey's engine: one line in, what cbt prints out. A line's command is
-//! found in the command table ([`super::commands::COMMANDS`]), its arguments checked against
+//! found in the command table ([`crate::commands::COMMANDS`]), its arguments checked against
 //! the shape the table declares, and its handler (in `admin`, `write`, `import`, `read`,
 //! `atomic`, `sample`, and `help`/`version` in `commands`) run.
 
 use super::admin::GC_ATTRIBUTE;
 use super::args::Call;
-use super::commands::{self, usage};
+use super::commands::usage;
 use super::print;
 use super::{words, Error};
+use crate::commands::{Dialect, Executor};
 use crate::engine::{self, Engine};
 use crate::kit::civil::Zone;
 
@@ -37,11 +38,12 @@ impl Output {
 pub type ReadFile = Box<dyn Fn(&str) -> Result<Vec<u8>, String>>;
 
 /// Bigtable's rules for the engine: no delete markers, garbage collection at compaction,
-/// microseconds at millisecond granularity.
+/// microseconds at millisecond granularity, tablets split by size and by load.
 pub const BIGTABLE_RULES: engine::Rules = engine::Rules {
     deletes: engine::DeleteMasking::NoMarkers,
     retention: engine::Retention::AtCompaction,
     timestamps: engine::TimestampUnit::MicrosAtMillis,
+    splits: engine::SplitRule::SizeAndLoad,
 };
 
 /// A cbt session: the engine, the project and instance cbt's error texts name, the time zone,
@@ -128,15 +130,15 @@ impl Session {
             return Output::error(usage());
         };
         let name = String::from_utf8_lossy(name).into_owned();
-        let Some(command) = commands::find(&name) else {
+        let command = crate::commands::find(Dialect::Cbt, &name);
+        let Some(Executor::Cbt { shape, usage, run }) = command.map(|c| c.run) else {
             return Output::error(format!(
                 "Unknown command {}",
                 print::go_quote(name.as_bytes())
             ));
         };
         self.warnings.clear();
-        let result = Call::parse(command.name, command.shape, command.usage, &args[1..])
-            .and_then(|call| (command.run)(self, &call));
+        let result = Call::parse(&name, shape, usage, &args[1..]).and_then(|call| run(self, &call));
         let mut stderr: String = self.warnings.drain(..).map(|w| w + "\n").collect();
         match result {
             Ok(stdout) => Output {

@@ -68,6 +68,27 @@ impl Console {
         out
     }
 
+    /// Notes what a cbt line of a measured entry read (the engine's last read of its table,
+    /// when the line made one after `tick`), or that it failed.
+    fn measure_cbt_line(&mut self, line: &str, tick: u64, out: &cbt::Output) {
+        let table = cbt::split(line)
+            .ok()
+            .and_then(|w| w.get(1).map(|t| String::from_utf8_lossy(t).into_owned()));
+        let read = table.as_ref().and_then(|t| {
+            let last = self.shell.engine.activity(t)?.last_read()?;
+            (last.tick > tick).then(|| (t.clone(), last.stats.clone()))
+        });
+        let Some(m) = &mut self.measured else {
+            return;
+        };
+        if let Some(read) = read {
+            m.reads.push(read);
+        }
+        if out.failed && m.failed.is_none() {
+            m.failed = Some(format!("{line}: {}", out.stderr.trim_end()));
+        }
+    }
+
     /// Runs the next line of a cbt entry.
     fn step_cbt(&mut self, entry: usize, at: usize) -> Option<Job> {
         let (input, number) = {
@@ -84,8 +105,12 @@ impl Console {
         };
         let line = line.trim_end_matches('\r');
         if !line.trim().is_empty() {
+            let tick = self.shell.engine.tick();
             let out = self.run_cbt_line(line);
             let name = cbt_command(line);
+            if self.measured.is_some() {
+                self.measure_cbt_line(line, tick, &out);
+            }
             let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
             output.push_str(&out.stderr);
             let item = Item {
@@ -125,7 +150,10 @@ impl Console {
                 self.last_trace = outcome.trace.clone();
             }
             let item = Item::from_outcome(outcome);
-            let writes = !item.failed() && item.name.is_some_and(commands::writes);
+            let writes = !item.failed()
+                && item
+                    .name
+                    .is_some_and(|n| commands::writes(Dialect::HBase, n));
             if let Some(e) = self.entries.get_mut(index) {
                 e.writes |= writes;
                 e.add(item);
@@ -251,7 +279,10 @@ impl Console {
                 }
             }
             let item = Item::from_outcome(outcome);
-            let writes = !item.failed() && item.name.is_some_and(commands::writes);
+            let writes = !item.failed()
+                && item
+                    .name
+                    .is_some_and(|n| commands::writes(Dialect::HBase, n));
             let follow = item.more.is_some() && item.name == Some("generate");
             let Some(e) = self.entries.get_mut(entry) else {
                 return (None, cleared);
@@ -305,7 +336,10 @@ impl Console {
             }
         }
         let failed_now = (!was_failed && item.failed()).then_some(item.line);
-        if item.name.is_some_and(commands::writes) {
+        if item
+            .name
+            .is_some_and(|n| commands::writes(Dialect::HBase, n))
+        {
             e.writes = true;
         }
         let more = item.more.is_some();

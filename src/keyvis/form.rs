@@ -6,7 +6,7 @@ use crate::simulate::workload::{
     Base, Choose, ColumnLoad, Curve, Distribution, FamilyLoad, KeyField, NumberFormat, Operation,
     Rate, SplitPolicyKind, TableLoad, TimeEncoding,
 };
-use crate::simulate::Workload;
+use crate::simulate::{OpKind, Workload};
 
 /// A kind of key field the form can add.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,66 +109,35 @@ impl FieldKind {
     }
 }
 
-/// A kind of operation the form can add.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpKind {
-    PutNew,
-    Update,
-    Get,
-    PrefixScan,
-    WindowScan,
-    Delete,
-}
-
-impl OpKind {
-    pub const ALL: [OpKind; 6] = [
-        OpKind::PutNew,
-        OpKind::Update,
-        OpKind::Get,
-        OpKind::PrefixScan,
-        OpKind::WindowScan,
-        OpKind::Delete,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            OpKind::PutNew => "put a new row",
-            OpKind::Update => "update a row",
-            OpKind::Get => "get a row",
-            OpKind::PrefixScan => "scan a prefix",
-            OpKind::WindowScan => "scan a time window",
-            OpKind::Delete => "delete a row",
-        }
-    }
-
-    fn operation(self, per_sec: f64) -> Operation {
-        let rate = Rate {
-            per_sec,
-            curve: Curve::Constant,
-        };
-        let choose = Choose::Uniform;
-        let name = String::new();
-        match self {
-            OpKind::PutNew => Operation::PutNew { name, rate },
-            OpKind::Update => Operation::Update { name, rate, choose },
-            OpKind::Get => Operation::Get { name, rate, choose },
-            OpKind::PrefixScan => Operation::PrefixScan {
-                name,
-                rate,
-                choose,
-                fields: 1,
-                limit: 100,
-            },
-            OpKind::WindowScan => Operation::WindowScan {
-                name,
-                rate,
-                choose,
-                fields: 1,
-                window_ms: 3_600_000,
-                limit: 100,
-            },
-            OpKind::Delete => Operation::Delete { name, rate, choose },
-        }
+/// The operation the form adds for a kind: a constant rate, uniform rows, the first field as
+/// a scan's prefix, a limit of 100 and a window of an hour.
+fn operation(kind: OpKind, per_sec: f64) -> Operation {
+    let rate = Rate {
+        per_sec,
+        curve: Curve::Constant,
+    };
+    let choose = Choose::Uniform;
+    let name = String::new();
+    match kind {
+        OpKind::PutNew => Operation::PutNew { name, rate },
+        OpKind::Update => Operation::Update { name, rate, choose },
+        OpKind::Get => Operation::Get { name, rate, choose },
+        OpKind::PrefixScan => Operation::PrefixScan {
+            name,
+            rate,
+            choose,
+            fields: 1,
+            limit: 100,
+        },
+        OpKind::WindowScan => Operation::WindowScan {
+            name,
+            rate,
+            choose,
+            fields: 1,
+            window_ms: 3_600_000,
+            limit: 100,
+        },
+        OpKind::Delete => Operation::Delete { name, rate, choose },
     }
 }
 
@@ -259,8 +228,8 @@ fn new_table(index: usize) -> TableLoad {
         pre_split: Vec::new(),
         initial_rows: 0,
         operations: vec![
-            OpKind::PutNew.operation(5_000.0),
-            OpKind::Get.operation(20_000.0),
+            operation(OpKind::PutNew, 5_000.0),
+            operation(OpKind::Get, 20_000.0),
         ],
     }
 }
@@ -394,7 +363,7 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
         A::ColumnSize(t, c, v) => {
             column(tab(&mut next, t)?, c)?.value_size = number(&v, "value size")?
         }
-        A::AddOperation(t, kind) => tab(&mut next, t)?.operations.push(kind.operation(100.0)),
+        A::AddOperation(t, kind) => tab(&mut next, t)?.operations.push(operation(kind, 100.0)),
         A::RemoveOperation(t, o) => {
             let table = tab(&mut next, t)?;
             if o < table.operations.len() && table.operations.len() > 1 {

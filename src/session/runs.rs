@@ -10,7 +10,7 @@ use crate::console::MeasuredReads;
 use crate::designs::lesson::Probe;
 use crate::designs::loads::pattern_as;
 use crate::designs::tour::{tour, Step};
-use crate::designs::{Claim, PatternRun};
+use crate::designs::{Claim, Design, PatternRun};
 use crate::dialect::Dialect;
 
 /// A measured run on the runner, waiting for its entry to end.
@@ -48,10 +48,28 @@ impl Session {
             return;
         }
         let placement = self.placement(&design);
-        let command =
-            pattern_as(&design, index, &placement).unwrap_or_else(|_| pattern.command.clone());
+        let dialect = self.console.borrow().dialect;
+        let command = match dialect {
+            Dialect::HBase => {
+                pattern_as(&design, index, &placement).unwrap_or_else(|_| pattern.command.clone())
+            }
+            Dialect::Cbt => match self.pattern_in_cbt(&design, index) {
+                Ok(lines) => lines,
+                Err(e) => {
+                    self.console.borrow_mut().note(
+                        &format!(
+                            "ERROR: the access pattern “{}” has no cbt line: {e}",
+                            pattern.name
+                        ),
+                        true,
+                    );
+                    return;
+                }
+            },
+        };
         let run = Run {
             command: &command,
+            dialect,
             tables: &placement.tables(),
             what: format!("the access pattern “{}”", pattern.name),
             actions: pattern.actions,
@@ -64,6 +82,26 @@ impl Session {
         let view = crate::designs::tour::View::for_pattern(&pattern.command, &pattern.claims);
         self.view_request = (view.tab(), self.view_request.1 + 1);
         self.start_measured(run, fx);
+    }
+
+    /// Access pattern `index` of a design as cbt lines, which the pattern runs in cbt mode
+    /// ([`crate::cbt::from_hbase`]), or why it has none: a table of it that is an HBase table
+    /// (the design was loaded in HBase mode), or a form cbt cannot say (a filter, a time
+    /// range...).
+    pub fn pattern_in_cbt(&self, design: &Design, index: usize) -> Result<String, String> {
+        let placement = self.placement(design);
+        let command = pattern_as(design, index, &placement)?;
+        let console = self.console.borrow();
+        for table in placement.tables() {
+            if let Ok(t) = console.shell.engine.table(table) {
+                if t.descriptor.rules != crate::cbt::BIGTABLE_RULES {
+                    return Err(format!(
+                        "{table} is an HBase table (the design was loaded in HBase mode)"
+                    ));
+                }
+            }
+        }
+        crate::cbt::from_hbase::cbt_lines(&command)
     }
 
     /// Runs and measures step `index` of the tour of the design on show, and asks for the
@@ -97,6 +135,7 @@ impl Session {
         self.view_request = (step.view.tab(), self.view_request.1 + 1);
         let run = Run {
             command: &step.command,
+            dialect: Dialect::HBase,
             tables: &placement.tables(),
             what,
             actions: step.actions,
@@ -113,7 +152,7 @@ impl Session {
             let probe = Probe::take(&console.shell.engine, run.tables);
             let page_rows = console.shell.page_rows.take();
             console.measured = Some(MeasuredReads::default());
-            console.start_in(run.command, Dialect::HBase);
+            console.start_in(run.command, run.dialect);
             let perf = self.clocks.perf_ms.clone();
             console.step(&mut || perf(), super::STEP_MS);
             *self.measuring.borrow_mut() = Some(Measuring {
@@ -126,7 +165,7 @@ impl Session {
             });
         }
         self.save_history(fx);
-        self.after_run(Some((run.command, Dialect::HBase)), fx);
+        self.after_run(Some((run.command, run.dialect)), fx);
         self.finish_measured();
     }
 
@@ -181,6 +220,8 @@ impl Session {
 /// What a measured run needs.
 struct Run<'a> {
     command: &'a str,
+    /// The dialect the command is in: a pattern runs as cbt lines in cbt mode.
+    dialect: Dialect,
     tables: &'a [&'a str],
     what: String,
     actions: u64,

@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use super::ast::quote;
-use super::commands::{self, CommandSpec, Role, COMMANDS};
 use super::lexer::{step, Raw, Tok};
+use crate::commands::{self, CommandSpec, Dialect, Role};
 use crate::engine::{Engine, Scan};
 use crate::filter::{filter_names, parse_filter};
 
@@ -145,7 +145,7 @@ fn place(tokens: &[(Range<usize>, Raw)]) -> Place {
     let Raw::Tok(Tok::Ident(name)) = &first.1 else {
         return Place::Nothing;
     };
-    let Some(spec) = commands::find(name) else {
+    let Some(spec) = commands::find(Dialect::HBase, name) else {
         return Place::Nothing;
     };
     let mut arg = 0;
@@ -227,15 +227,12 @@ impl Context<'_> {
             Place::CommandName => {
                 let (prefix, start) = self.bare()?;
                 // The commands Rowkey runs; the cluster ones answer only when typed in full.
-                let names = COMMANDS
-                    .iter()
-                    .filter(|c| c.group != commands::Group::Cluster)
-                    .map(|c| c.name.to_string());
-                Some(self.offer(start, names.filter(|n| n.starts_with(&prefix))))
+                let names = commands::complete_name(Dialect::HBase, &prefix).map(str::to_string);
+                Some(self.offer(start, names))
             }
             Place::Arg(spec, 0, _) if spec.name == "help" => {
                 let (prefix, start, double) = self.text()?;
-                let names = COMMANDS.iter().map(|c| c.name);
+                let names = commands::of(Dialect::HBase).map(|c| c.name);
                 let names = names.filter(|n| n.starts_with(&prefix));
                 Some(self.offer(start, names.map(|n| quoted(n.as_bytes(), double))))
             }

@@ -1,31 +1,36 @@
 //! Runs parsed commands against the engine and formats what HBase would print.
 //!
-//! The command table ([`super::commands::COMMANDS`]) decides what exists; each of HBase's
-//! command groups has its executor in a child module (`general`, `ddl`, `dml`, `tools`), and
-//! Rowkey's own commands live in `rowkey`. `args` reads arguments and option hashes.
+//! The command table ([`crate::commands::COMMANDS`]) decides what exists and names each
+//! command's executor; the executors of each of HBase's command groups live in a child module
+//! (`general`, `ddl`, `dml`, `tools`), and Rowkey's own commands in `rowkey`. `args` reads
+//! arguments and option hashes.
 
 mod args;
-mod ddl;
-mod dml;
-mod general;
+pub(super) mod ddl;
+pub(super) mod dml;
+pub(super) mod general;
 mod jruby;
-mod rowkey;
-mod tools;
+pub(super) mod rowkey;
+pub(super) mod tools;
 
-use args::{fail, Args, Res};
+use args::fail;
+pub(crate) use args::{Args, Res};
 
 use super::ast::Command;
-use super::commands::{self, Group};
 use super::format::{self, TimeFormat};
 use super::help;
 use super::{Outcome, ReadTrace, ShellError};
+use crate::commands::{Dialect, Executor};
 use crate::engine::Engine;
 
 /// What a command's text is: `None` clears the console.
-type Reply = Option<String>;
+pub(crate) type Reply = Option<String>;
+
+/// What runs an HBase shell command: its entry in the command table names it.
+pub(crate) type Run = fn(&mut Ctx<'_>, &Args<'_>) -> Res<Reply>;
 
 /// What a command runs with, and what it hands back besides its text.
-pub(super) struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub(super) engine: &'a mut Engine,
     pub(super) time_format: &'a TimeFormat,
     /// Rows per page of a scan; `None` prints every row at once.
@@ -196,8 +201,8 @@ fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
             if e.span.is_empty() && e.span.start == 0 {
                 e.span = cmd.span.clone();
             }
-            let cluster = commands::find(&cmd.name).is_some_and(|c| c.group == Group::Cluster);
-            if help::text(&cmd.name).is_some() && !cluster {
+            let runs = crate::commands::find(Dialect::HBase, &cmd.name).is_some_and(|c| c.runs());
+            if help::text(&cmd.name).is_some() && runs {
                 e.command = Some(cmd.name.clone());
             }
             Outcome {
@@ -209,35 +214,22 @@ fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
     }
 }
 
-/// Finds the command in the table, checks its count of arguments, and hands it to its
-/// group's executor.
+/// Finds the command in the table, checks its count of arguments, and runs its executor.
 fn dispatch(ctx: &mut Ctx<'_>, cmd: &Command) -> Res<Reply> {
-    let Some(spec) = commands::find(&cmd.name) else {
+    let spec = crate::commands::find(Dialect::HBase, &cmd.name);
+    let Some(spec) = spec else {
         return fail(undefined(cmd), cmd.name_span.clone());
     };
     let args = Args { cmd };
-    if spec.group != Group::Cluster {
-        args.check_arity(spec.arity)?;
-    }
-    match spec.group {
-        Group::General => general::run(&args),
-        Group::Ddl => ddl::run(ctx, &args),
-        Group::Dml => dml::run(ctx, &args),
-        Group::Tools => tools::run(ctx, &args),
-        Group::Rowkey => rowkey::run(ctx, &args),
-        Group::Cluster => fail(
+    match spec.run {
+        Executor::Shell(run) => {
+            args.check_arity(spec.arity)?;
+            run(ctx, &args)
+        }
+        Executor::Refused | Executor::Cbt { .. } => fail(
             format!("{} is not run in Rowkey: {}", spec.name, spec.note),
             cmd.name_span.clone(),
         ),
-    }
-}
-
-/// A command of the table that its group's executor does not know: a bug, said plainly.
-fn unrouted(args: &Args<'_>) -> ShellError {
-    ShellError {
-        message: format!("command '{}' has no executor", args.cmd.name),
-        span: args.cmd.name_span.clone(),
-        command: None,
     }
 }
 
@@ -252,7 +244,9 @@ fn undefined(cmd: &Command) -> String {
     } else {
         format!("NoMethodError: undefined method `{name}' for main:Object")
     };
-    if let Some(near) = commands::closest(name, commands::COMMANDS.iter().map(|c| c.name)) {
+    if let Some(near) =
+        crate::commands::closest(name, crate::commands::of(Dialect::HBase).map(|c| c.name))
+    {
         message.push_str(&format!("\nDid you mean '{near}'?"));
     }
     message

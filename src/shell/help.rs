@@ -1,6 +1,6 @@
 //! Help texts, written for Rowkey's users: what each command does and how to call it.
 
-use super::commands::{Group, COMMANDS};
+use crate::commands::{self, Dialect, Group};
 use crate::kit::order;
 
 /// The general help: how to type commands, then every group of the command table and its
@@ -12,8 +12,7 @@ pub fn general() -> String {
          quoted strings, numbers, [arrays] and {KEY => value} hashes.\n\n",
     );
     for group in Group::ALL {
-        let names: Vec<&str> = COMMANDS
-            .iter()
+        let names: Vec<&str> = commands::of(Dialect::HBase)
             .filter(|c| c.group == group)
             .map(|c| c.name)
             .collect();
@@ -71,7 +70,7 @@ pub fn scale() -> String {
 /// The help of one command: its entry's text, or for a cluster command why Rowkey does not
 /// run it.
 pub fn text(name: &str) -> Option<&'static str> {
-    let c = super::commands::find(name)?;
+    let c = commands::find(Dialect::HBase, name)?;
     Some(if c.group == Group::Cluster {
         c.note
     } else {
@@ -83,8 +82,7 @@ pub fn text(name: &str) -> Option<&'static str> {
 /// `Command: NAME` as hbase-shell's `help_group` prints them.
 pub fn group(key: &str) -> Option<String> {
     let group = Group::ALL.into_iter().find(|g| g.key() == key)?;
-    let mut names: Vec<&str> = COMMANDS
-        .iter()
+    let mut names: Vec<&str> = commands::of(Dialect::HBase)
         .filter(|c| c.group == group)
         .map(|c| c.name)
         .collect();
@@ -156,7 +154,7 @@ mod tests {
 
     #[test]
     fn every_command_has_help() {
-        for c in COMMANDS {
+        for c in commands::of(Dialect::HBase) {
             assert!(
                 text(c.name).is_some_and(|t| !t.trim().is_empty()),
                 "no help for {}",
@@ -168,7 +166,7 @@ mod tests {
     #[test]
     fn general_help_lists_every_command_under_its_group() {
         let help = general();
-        for c in COMMANDS {
+        for c in commands::of(Dialect::HBase) {
             let line = help
                 .split("  Group name: ")
                 .find(|g| g.starts_with(c.group.name()))

@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
-use super::commands::{self, CommandSpec};
 use super::lexer::{step, Raw, Tok};
+use crate::commands::{self, CommandSpec, Dialect};
 
 /// What a span of input is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,7 +79,7 @@ pub fn highlight(src: &str) -> Vec<(Range<usize>, Class)> {
                 Some(Class::Punct)
             }
             Raw::Tok(Tok::Ident(word)) if at_start => {
-                command = commands::find(word);
+                command = commands::find(Dialect::HBase, word);
                 Some(if command.is_some() {
                     Class::Command
                 } else {

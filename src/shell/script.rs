@@ -14,10 +14,10 @@ use std::collections::VecDeque;
 use std::ops::Range;
 
 use super::ast::Command;
-use super::commands;
 use super::lexer::Reader;
 use super::parser::parse_range;
 use super::ParseError;
+use crate::commands::{self, Dialect};
 
 /// A submitted text and how far it has been read.
 #[derive(Debug)]
@@ -182,7 +182,7 @@ fn starts_command(line: &[u8]) -> bool {
         after,
         None | Some(b' ' | b'\t' | b'\r' | b'\'' | b'"' | b'(' | b';' | b'#')
     );
-    follows && commands::find(word).is_some()
+    follows && commands::find(Dialect::HBase, word).is_some()
 }
 
 /// `range` without blanks and `;` at either end.

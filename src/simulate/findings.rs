@@ -9,8 +9,9 @@
 
 use serde::Serialize;
 
-use super::run::{SampleKind, TableRun};
+use super::run::TableRun;
 use super::workload::{KeyField, TableLoad, Workload};
+use super::OpKind;
 use crate::bytes::to_printable;
 use crate::kit::order;
 
@@ -163,7 +164,7 @@ pub fn find(run: &TableRun, table: &TableLoad, workload: &Workload) -> Vec<Findi
 }
 
 /// The parts [`find_part`] looks in, one after another.
-pub const FINDER_PARTS: usize = 4;
+pub const FINDER_PARTS: usize = 5;
 
 /// Part `part` of [`find`]'s work, adding to `out` (so a page can look for findings a part
 /// per call); the last part puts `out` in [`FindingCode`]'s order.
@@ -178,11 +179,9 @@ pub fn find_part(
         return;
     }
     match part {
-        0 => {
-            pressure(run, out);
-            hot_rows(run, out);
-        }
-        1 => {
+        0 => pressure(run, out),
+        1 => hot_rows(run, out),
+        2 => {
             large_and_wide_rows(run, table, workload, out);
             if (run.totals.rows as f64) < KEY_SPACE_MIN_ROWS {
                 out.push(finding(
@@ -196,7 +195,7 @@ pub fn find_part(
                 ));
             }
         }
-        2 => {
+        3 => {
             growing_key(run, out);
             low_cardinality(run, table, workload, out);
         }
@@ -274,12 +273,12 @@ fn per_row(run: &TableRun) -> std::collections::HashMap<&[u8], (u32, f64, f64)> 
     let mut rows: std::collections::HashMap<&[u8], (u32, f64, f64)> =
         std::collections::HashMap::new();
     for s in &run.samples {
-        if s.kind == SampleKind::Initial || s.kind.is_scan() {
+        if s.is_initial() || s.is_scan() {
             continue;
         }
         let e = rows.entry(s.key(&run.keys)).or_default();
         e.0 += 1;
-        if s.kind.is_read() {
+        if s.is_read() {
             e.1 += s.weight;
         } else {
             e.2 += s.weight;
@@ -294,8 +293,8 @@ fn hot_rows(run: &TableRun, out: &mut Vec<Finding>) {
         .samples
         .iter()
         .fold((0.0, 0.0), |(r, w), s| match s.kind {
-            SampleKind::Initial => (r, w),
-            k if k.is_read() => (r + s.weight, w),
+            None => (r, w),
+            Some(k) if k.is_read() => (r + s.weight, w),
             _ => (r, w + s.weight),
         });
     for (code, total, pick) in [
@@ -343,10 +342,7 @@ fn large_and_wide_rows(
         .filter(|c| c.dynamic)
         .count() as f64;
     for s in &run.samples {
-        if matches!(
-            s.kind,
-            SampleKind::PutNew | SampleKind::Update | SampleKind::Initial
-        ) {
+        if matches!(s.kind, Some(OpKind::PutNew | OpKind::Update) | None) {
             let e = bytes.entry(s.key(&run.keys)).or_default();
             e.0 += s.bytes;
             e.1 += s.weight * dynamic_cells;
@@ -397,7 +393,11 @@ fn growing_key(run: &TableRun, out: &mut Vec<Finding>) {
     let mut max: Option<&[u8]> = None;
     let mut min: Option<&[u8]> = None;
     let (mut up, mut down, mut total) = (0.0, 0.0, 0.0);
-    for s in run.samples.iter().filter(|s| s.kind == SampleKind::PutNew) {
+    for s in run
+        .samples
+        .iter()
+        .filter(|s| s.kind == Some(OpKind::PutNew))
+    {
         let key = s.key(&run.keys);
         if let (Some(hi), Some(lo)) = (max, min) {
             total += s.weight;
@@ -455,7 +455,11 @@ fn low_cardinality(run: &TableRun, table: &TableLoad, workload: &Workload, out: 
     }
     let mut prefixes = std::collections::BTreeSet::new();
     let mut puts = 0.0;
-    for s in run.samples.iter().filter(|s| s.kind == SampleKind::PutNew) {
+    for s in run
+        .samples
+        .iter()
+        .filter(|s| s.kind == Some(OpKind::PutNew))
+    {
         let key = s.key(&run.keys);
         prefixes.insert(&key[..(s.prefix_end as usize).min(key.len())]);
         puts += s.weight;
@@ -495,11 +499,13 @@ fn hot_entity(run: &TableRun, table: &TableLoad, out: &mut Vec<Finding>) {
     }) else {
         return;
     };
-    let mut per: std::collections::BTreeMap<u64, (f64, std::collections::BTreeSet<&[u8]>)> =
-        std::collections::BTreeMap::new();
+    // A hash map: the busiest entity is picked by its operations, then its id, whatever the
+    // map's order.
+    let mut per: std::collections::HashMap<u64, (f64, std::collections::BTreeSet<&[u8]>)> =
+        std::collections::HashMap::new();
     let mut total = 0.0;
     for s in &run.samples {
-        if s.kind == SampleKind::Initial {
+        if s.is_initial() {
             continue;
         }
         let Some(e) = s.entity else { continue };

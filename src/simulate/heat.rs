@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::run::{Sample, SampleKind};
+use super::run::Sample;
 use super::timeline::Timeline;
 use crate::bytes::to_printable;
 
@@ -220,9 +220,10 @@ impl HeatCount {
         let counted = |m: Metric| {
             wanted.contains(&m) || (m == Metric::BytesWritten && wanted.contains(&Metric::DataSize))
         };
+        // Allocated when the first samples are counted (a call of its own in a page's run).
         let grids = Metric::ALL
             .iter()
-            .map(|&m| counted(m).then(|| vec![0.0; n * steps]))
+            .map(|&m| counted(m).then(Vec::new))
             .collect();
         HeatCount {
             ranges,
@@ -233,8 +234,20 @@ impl HeatCount {
         }
     }
 
+    /// Gives each grid counted its cells (zeros), once.
+    fn allocate(&mut self) {
+        let cells = self.ranges.len() * self.steps;
+        for grid in self.grids.iter_mut().flatten() {
+            if grid.len() != cells {
+                // Zeroed by the allocator (fresh pages need no writing).
+                *grid = vec![0.0; cells];
+            }
+        }
+    }
+
     /// Counts `samples` (whose keys are in `keys`).
     pub fn add<'s>(&mut self, samples: impl IntoIterator<Item = &'s Sample>, keys: &[u8]) {
+        self.allocate();
         let steps = self.steps;
         let starts: Vec<&[u8]> = self.ranges.iter().map(|r| r.start.as_slice()).collect();
         let counts_samples = self.grids[..6].iter().any(Option::is_some);
@@ -260,8 +273,8 @@ impl HeatCount {
                 }
             };
             match s.kind {
-                SampleKind::Initial => {}
-                kind => {
+                None => {}
+                Some(kind) => {
                     add(Metric::Operations, s.weight);
                     if kind.is_read() {
                         add(Metric::Reads, s.weight);
@@ -278,7 +291,8 @@ impl HeatCount {
 
     /// The heat model: the data size (bytes written so far) and each step's pressures (the
     /// highest of the regions over a range) from `timeline`.
-    pub fn finish(self, timeline: &Timeline) -> Heat {
+    pub fn finish(mut self, timeline: &Timeline) -> Heat {
+        self.allocate();
         let HeatCount {
             ranges,
             steps,
@@ -373,17 +387,19 @@ pub fn equal_row_ranges<'s>(
     keys: &[u8],
     count: usize,
 ) -> Vec<KeyRange> {
-    let mut made: Vec<(&[u8], f64)> = samples
+    let mut made: Vec<(&[u8], u32, f64)> = samples
         .into_iter()
         .filter(|s| s.rows_made > 0.0)
-        .map(|s| (s.key(keys), s.rows_made))
+        .enumerate()
+        .map(|(i, s)| (s.key(keys), i as u32, s.rows_made))
         .collect();
-    made.sort_by(|a, b| a.0.cmp(b.0));
-    let total: f64 = made.iter().map(|m| m.1).sum();
+    // By key, then by sample order: a stable sort's order, without its buffer.
+    made.sort_unstable_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+    let total: f64 = made.iter().map(|m| m.2).sum();
     let count = count.max(1);
     let mut starts: Vec<Vec<u8>> = vec![Vec::new()];
     let mut cumulative = 0.0;
-    for (key, rows) in made {
+    for (key, _, rows) in made {
         let next = starts.len() as f64 * total / count as f64;
         if starts.len() < count
             && cumulative >= next

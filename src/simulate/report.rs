@@ -88,8 +88,9 @@ impl Report {
         text
     }
 
-    /// The text a person reads: per table and hour the regions and the busiest shares, then
-    /// the splits' count and the findings.
+    /// The text a person reads: per table and hour the regions, the busiest shares (by key at
+    /// the hour's end) and the busiest region's live shares, then the splits' count and the
+    /// findings.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let share = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.1}%", v * 100.0));
@@ -97,21 +98,35 @@ impl Report {
             let _ = writeln!(out, "TABLE {}", table.name);
             let _ = writeln!(
                 out,
-                "{:>5} {:>8}  {:>13} {:>13} {:>13} {:>13}",
-                "HOUR", "REGIONS", "REGION WRITES", "REGION READS", "SERVER WRITES", "SERVER READS"
+                "{:>5} {:>8}  {:>13} {:>13} {:>13} {:>13}  {:>11} {:>10}",
+                "HOUR",
+                "REGIONS",
+                "REGION WRITES",
+                "REGION READS",
+                "SERVER WRITES",
+                "SERVER READS",
+                "LIVE WRITES",
+                "LIVE READS"
             );
             for h in &table.hours {
                 let _ = writeln!(
                     out,
-                    "{:>5} {:>8}  {:>13} {:>13} {:>13} {:>13}",
+                    "{:>5} {:>8}  {:>13} {:>13} {:>13} {:>13}  {:>11} {:>10}",
                     h.hour,
                     h.regions,
                     share(h.busiest_region_write_share),
                     share(h.busiest_region_read_share),
                     share(h.busiest_server_write_share),
-                    share(h.busiest_server_read_share)
+                    share(h.busiest_server_read_share),
+                    share(h.busiest_region_write_share_live),
+                    share(h.busiest_region_read_share_live)
                 );
             }
+            let _ = writeln!(
+                out,
+                "Shares of the hour's operations by key against the regions of its end;\n\
+                 LIVE: the busiest region's share as each operation was taken, step by step."
+            );
             let _ = writeln!(
                 out,
                 "{} splits; {} operations, {} rows, {} bytes at the end",

@@ -12,6 +12,7 @@
 //! size flushes into the stores, and the region's policy then decides on a split.
 
 mod figures;
+mod live;
 mod operations;
 mod regions;
 mod rows;
@@ -26,12 +27,14 @@ use super::key::{KeyMaker, MadeKey};
 use super::policy::RegionPolicy;
 use super::timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 use super::workload::{KeyField, TableLoad, Workload};
+use super::OpKind;
 use super::SimulateError;
 use crate::bytes::from_printable;
 use crate::designs::gen::Gen;
+use crate::kit::order;
 use regions::Region;
 use rows::Made;
-pub use sample::{Sample, SampleKind};
+pub use sample::Sample;
 
 /// How many samples stand for a step's operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,8 +67,6 @@ impl Default for Options {
         }
     }
 }
-
-/// What a sample is.
 
 /// Totals of a table at the end.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -149,8 +150,9 @@ impl Run {
 
     /// Plays on: whole steps until at least `samples` samples were played, or a part of the
     /// figures of a table whose time is over (calls of their own: its heat model's key
-    /// ranges, 8 × `samples` of its samples counted into the heat model, the heat model, then
-    /// its findings in four parts). Returns whether the run is over. An error ends the run; later calls return
+    /// ranges, 2 × `samples` of its samples counted into the heat model (counting one costs
+    /// about half what playing one does), the heat model, then its findings in
+    /// [`super::findings::FINDER_PARTS`] parts). Returns whether the run is over. An error ends the run; later calls return
     /// it again.
     pub fn advance(&mut self, samples: u64) -> Result<bool, SimulateError> {
         if let Some(e) = &self.failed {
@@ -170,13 +172,13 @@ impl Run {
         }
         let current = match self.current.take() {
             // The figures at the end in calls of their own: the heat model's ranges, its
-            // samples counted 8 × `samples` (at least 1,024) at a time, the heat model, then
+            // samples counted 2 × `samples` (at least 1,024) at a time, the heat model, then
             // the findings.
             Some(mut sim) if sim.is_over() && sim.built.is_none() && sim.finding.is_none() => {
                 if sim.counting.is_none() {
                     sim.build_ranges();
                 } else if sim.counting_left() {
-                    sim.count_heat(samples.saturating_mul(8).max(1_024) as usize);
+                    sim.count_heat(samples.saturating_mul(2).max(1_024) as usize);
                 } else {
                     sim.build_heat();
                 }
@@ -297,6 +299,9 @@ struct TableSim {
     next_balance: u64,
     hours: Vec<HourFigures>,
     hour_first_sample: usize,
+    /// Writes and reads as the regions and servers took them, for the hour's live shares.
+    live_writes: live::Taken,
+    live_reads: live::Taken,
     /// Once the time is over: the heat model being counted and the next sample to count,
     /// then the timeline and the heat model.
     counting: Option<(HeatCount, usize)>,
@@ -409,6 +414,8 @@ impl TableSim {
             next_balance,
             hours: Vec::new(),
             hour_first_sample: 0,
+            live_writes: live::Taken::default(),
+            live_reads: live::Taken::default(),
             counting: None,
             built: None,
             finding: None,
@@ -478,7 +485,7 @@ impl TableSim {
                 self.options.max_samples
             )));
         }
-        queue.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        order::sort_by(&mut queue, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for &(at, o, i, k, count) in &queue {
             while (at as u64) >= self.next_balance {
                 let when = self.next_balance;
@@ -515,7 +522,14 @@ impl TableSim {
         index
     }
 
-    fn base_sample(&self, step: usize, op: u16, kind: SampleKind, at: f64, weight: f64) -> Sample {
+    fn base_sample(
+        &self,
+        step: usize,
+        op: u16,
+        kind: Option<OpKind>,
+        at: f64,
+        weight: f64,
+    ) -> Sample {
         let prefix_fields = self
             .maker
             .fields()

@@ -92,6 +92,14 @@ pub struct HourFigures {
     pub busiest_region_read_share: Option<f64>,
     pub busiest_server_write_share: Option<f64>,
     pub busiest_server_read_share: Option<f64>,
+    /// The busiest region's share of the hour's writes at the moment of writing: per step,
+    /// the share the busiest region took of the step's writes (each write counted for the
+    /// region that took it), averaged over the hour's steps weighted by their writes; `None`
+    /// when the hour had no writes.
+    pub busiest_region_write_share_live: Option<f64>,
+    pub busiest_region_read_share_live: Option<f64>,
+    pub busiest_server_write_share_live: Option<f64>,
+    pub busiest_server_read_share_live: Option<f64>,
 }
 
 /// A table's regions over time.

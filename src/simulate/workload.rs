@@ -5,9 +5,11 @@
 //!
 //! Sizes are `u64` throughout: 10 GB does not fit a WebAssembly `usize`.
 
-use serde::{Deserialize, Serialize};
+use crate::json;
 
 use super::SimulateError;
+
+mod document;
 
 /// The only workload version this build reads.
 pub const WORKLOAD_VERSION: u32 = 1;
@@ -26,8 +28,7 @@ pub const MAX_RANGES: usize = 1_000;
 
 /// A workload: the traffic one or more tables get on one cluster for a stretch of simulated
 /// time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Workload {
     /// Always 1.
     pub version: u32,
@@ -37,44 +38,31 @@ pub struct Workload {
     /// Simulated time, in milliseconds (minutes to days).
     pub duration_ms: u64,
     /// The simulated clock at the start (epoch ms), which timestamp fields read.
-    #[serde(default = "default_start_ms")]
     pub start_ms: u64,
     /// The length of one step of simulated time (one column of the heat grid). Default: the
     /// duration / 1,440, at least one second (one minute for a day).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_ms: Option<u64>,
     /// Weighted samples drawn per operation per step (default 64): the simulation's work grows
     /// with these, not with the operations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples_per_step: Option<u32>,
     pub cluster: Cluster,
     pub tables: Vec<TableLoad>,
 }
 
-fn default_start_ms() -> u64 {
-    DEFAULT_START_MS
-}
-
 /// The cluster the tables live on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cluster {
     /// How many region servers.
     pub region_servers: u32,
     /// `MAX_FILESIZE` in bytes (default 10 GB).
-    #[serde(default = "default_max_filesize")]
     pub max_filesize: u64,
     /// The memstore flush size in bytes (default 128 MB).
-    #[serde(default = "default_flush_size")]
     pub flush_size: u64,
     /// The split policy (default `stepping`, HBase 2.x's).
-    #[serde(default)]
     pub split_policy: SplitPolicyKind,
     /// `hbase.hregion.max.filesize.jitter` (default 0.25).
-    #[serde(default = "default_jitter")]
     pub jitter: f64,
     /// `hbase.balancer.period` in ms (default 300,000).
-    #[serde(default = "default_balancer_period")]
     pub balancer_period_ms: u64,
     /// Reads (gets, scanned rows) one region server serves per second: the read pressure's
     /// denominator.
@@ -84,22 +72,8 @@ pub struct Cluster {
     pub server_writes_per_sec: f64,
 }
 
-fn default_max_filesize() -> u64 {
-    DEFAULT_MAX_FILESIZE
-}
-fn default_flush_size() -> u64 {
-    DEFAULT_FLUSH_SIZE
-}
-fn default_jitter() -> f64 {
-    DEFAULT_JITTER
-}
-fn default_balancer_period() -> u64 {
-    DEFAULT_BALANCER_PERIOD_MS
-}
-
 /// HBase 2.x's split policies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SplitPolicyKind {
     /// `SteppingSplitPolicy`, HBase 2.x's default: split above 2 × flush size while the table
     /// has one region on the server, else above `MAX_FILESIZE` (with jitter).
@@ -121,8 +95,7 @@ pub enum SplitPolicyKind {
 }
 
 /// One table: its families, its key and its traffic.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableLoad {
     pub name: String,
     pub families: Vec<FamilyLoad>,
@@ -130,79 +103,59 @@ pub struct TableLoad {
     pub key: Vec<KeyField>,
     /// Whether every new row must get a key of its own (checked: a template whose keys
     /// collide is an error).
-    #[serde(default)]
     pub unique: bool,
     /// Split keys the table is created with (as `Bytes.toBytesBinary` reads them: `\xHH`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pre_split: Vec<String>,
     /// Rows the table holds before the simulation starts (made by `put_new` at the start).
-    #[serde(default)]
     pub initial_rows: u64,
     pub operations: Vec<Operation>,
 }
 
 /// A column family and the columns a write puts in it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FamilyLoad {
     pub name: String,
     pub columns: Vec<ColumnLoad>,
 }
 
 /// A column and the size of its value.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ColumnLoad {
     pub qualifier: String,
     /// Bytes of value per write.
     pub value_size: u64,
     /// Each write adds a new qualifier (`friend:<id>`), so the row widens at every update,
     /// rather than overwriting one cell.
-    #[serde(default)]
     pub dynamic: bool,
 }
 
 /// One field of the key template. Every kind may carry a `name` that `md5` and `salt` fields
 /// refer to.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum KeyField {
     /// Fixed text (separators too); `\xHH` escapes a byte.
-    Constant {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        name: String,
-        text: String,
-    },
+    Constant { name: String, text: String },
     /// The row's number: `start`, `start + 1`, … in order of creation.
     Sequence {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
-        #[serde(default)]
         start: u64,
-        #[serde(default)]
         format: NumberFormat,
     },
     /// An entity id in `0..count`, drawn from `distribution` (an entity has many rows).
     Entity {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         count: u64,
-        #[serde(default)]
         distribution: Distribution,
-        #[serde(default)]
         format: NumberFormat,
     },
     /// The simulated clock when the row is made.
     Timestamp {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
-        #[serde(default)]
         encoding: TimeEncoding,
     },
     /// The first `digits` hex digits of the MD5 of field `of`'s bytes (`of` names a field that
     /// is not an md5 or a salt, before or after this one).
     Md5 {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         of: String,
         digits: u32,
@@ -210,15 +163,12 @@ pub enum KeyField {
     /// A salt bucket in `0..buckets`: a hash of field `of` mod `buckets`, or random when `of`
     /// is absent; written as a zero-padded decimal as wide as `buckets - 1`.
     Salt {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         buckets: u64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         of: Option<String>,
     },
     /// One of `options`, drawn by weight.
     Choice {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         options: Vec<Weighted>,
     },
@@ -245,30 +195,24 @@ impl KeyField {
 }
 
 /// A choice's option.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Weighted {
     pub text: String,
     pub weight: f64,
 }
 
 /// How a number is written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NumberFormat {
-    #[serde(default)]
     pub base: Base,
     /// Zero-padded to this many digits (0: as many as it takes).
-    #[serde(default)]
     pub width: u32,
     /// The digits written last first (`100123` → `321001`).
-    #[serde(default)]
     pub reverse: bool,
 }
 
 /// Decimal or hexadecimal (lower case).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Base {
     #[default]
     Decimal,
@@ -276,8 +220,7 @@ pub enum Base {
 }
 
 /// How an entity id is drawn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Distribution {
     /// Every entity alike.
     #[default]
@@ -290,8 +233,7 @@ pub enum Distribution {
 }
 
 /// How a timestamp is written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TimeEncoding {
     /// Epoch ms as 13 decimal digits.
     #[default]
@@ -306,32 +248,24 @@ pub enum TimeEncoding {
 
 /// One kind of traffic on a table, with its rate and its choice of rows. Every kind carries a
 /// `name` (a label for the reports) and a `rate`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Operation {
     /// Put a new row (the next sequence number, fresh draws for every field).
-    PutNew {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        name: String,
-        rate: Rate,
-    },
+    PutNew { name: String, rate: Rate },
     /// Put the columns of an existing row again.
     Update {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         rate: Rate,
         choose: Choose,
     },
     /// Get one existing row.
     Get {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         rate: Rate,
         choose: Choose,
     },
     /// Scan the rows that share the chosen row's first `fields` key fields, at most `limit`.
     PrefixScan {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         rate: Rate,
         choose: Choose,
@@ -343,7 +277,6 @@ pub enum Operation {
     /// scan reads only the window's rows; otherwise it reads every row under the prefix and
     /// filters.
     WindowScan {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         rate: Rate,
         choose: Choose,
@@ -353,7 +286,6 @@ pub enum Operation {
     },
     /// Delete an existing row.
     Delete {
-        #[serde(default, skip_serializing_if = "String::is_empty")]
         name: String,
         rate: Rate,
         choose: Choose,
@@ -412,8 +344,7 @@ impl Operation {
 }
 
 /// Which existing row an operation picks.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Choose {
     /// Any row made so far, alike.
     Uniform,
@@ -427,18 +358,15 @@ pub enum Choose {
 }
 
 /// Operations per second over simulated time.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
     /// Operations per second at the curve's factor 1.
     pub per_sec: f64,
-    #[serde(default)]
     pub curve: Curve,
 }
 
 /// The factor a rate is multiplied by at simulated time t (ms from the start).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Curve {
     /// 1 all the time.
     #[default]
@@ -483,38 +411,25 @@ impl Curve {
 impl Workload {
     /// Reads and checks a workload document. Errors name the JSON path.
     pub fn from_json(text: &str) -> Result<Workload, SimulateError> {
-        let de = &mut serde_json::Deserializer::from_slice(text.as_bytes());
-        let workload: Workload = serde_path_to_error::deserialize(de).map_err(|e| {
-            let mut path = json_path(&e.path().to_string());
-            let inner = e.into_inner();
-            let message = strip_position(&inner.to_string());
-            // An unknown field inside a tagged object: the path names the field itself, as
-            // it does for the other objects.
-            if let Some(field) = message
-                .strip_prefix("unknown field `")
-                .and_then(|rest| rest.split('`').next())
-            {
-                if !path.ends_with(&format!(".{field}")) {
-                    path = format!("{path}.{field}");
-                }
-            }
-            if inner.is_syntax() || inner.is_eof() {
-                SimulateError::Syntax {
-                    line: inner.line(),
-                    column: inner.column(),
-                    message,
-                }
-            } else {
-                SimulateError::Invalid { path, message }
-            }
-        })?;
+        Workload::from_value(&json::parse(text)?)
+    }
+
+    /// Reads and checks a workload document already parsed (a share link's member): paths
+    /// start at the document, `$`.
+    pub fn from_value(value: &json::Value) -> Result<Workload, SimulateError> {
+        let workload = document::read(&json::Node::root(value))?;
         workload.check()?;
         Ok(workload)
     }
 
-    /// The workload as pretty JSON (what a file or a share link holds).
+    /// The workload as a JSON value (in the order [`Workload::from_json`] documents it).
+    pub fn to_value(&self) -> json::Value {
+        document::write(self)
+    }
+
+    /// The workload as indented JSON (what a file or a share link holds).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        self.to_value().to_pretty()
     }
 
     /// The step of simulated time.
@@ -800,24 +715,5 @@ impl TableLoad {
             super::key::check_unique(self, at, workload)?;
         }
         Ok(())
-    }
-}
-
-/// `serde_path_to_error`'s path (`tables[0].key[2].kind`, `.` at the root) as a JSON path.
-fn json_path(path: &str) -> String {
-    if path == "." || path.is_empty() {
-        "$".into()
-    } else if path.starts_with('[') {
-        format!("${path}")
-    } else {
-        format!("$.{path}")
-    }
-}
-
-/// serde_json's message without its " at line L column C" tail (the path says where).
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_string(),
-        None => message.to_string(),
     }
 }

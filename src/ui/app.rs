@@ -147,6 +147,24 @@ fn Banners() -> Html {
     let _status = super::state::use_status();
     let s = app.storage.borrow();
     let mut out: Vec<Html> = Vec::new();
+    if let Some(sample) = &app.sample {
+        let leave = {
+            let app = app.clone();
+            Callback::from(move |_: MouseEvent| app.dispatch(Action::LeaveSample.into()))
+        };
+        let ratios: Html = sample
+            .ratios()
+            .into_iter()
+            .map(|r| html! { <li>{r}</li> })
+            .collect();
+        out.push(html! {
+            <div class="banner sample-banner" role="status">
+                <p><strong>{"The console runs on a simulation's sample"}</strong>{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</p>
+                <ul class="sample-ratios">{ratios}</ul>
+                <button class="action" onclick={leave} data-testid="leave-sample">{"Back to your tables"}</button>
+            </div>
+        });
+    }
     if s.mode == Mode::ReadOnly {
         out.push(html! { <div class="banner warn" role="status">{"Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes."}</div> });
     }

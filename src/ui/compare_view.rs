@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::minimap::{Minimap, MinimapData};
 use super::state::use_app;
+use super::view_kit::checks;
 use crate::designs::compare::{find, Pair, Side, SideRun};
 use crate::designs::lesson::number;
 use crate::engine::Engine;
@@ -39,23 +40,6 @@ fn run_side(side: &Side, pair: &Pair) -> Result<Ran, String> {
         None,
     ));
     Ok(Ran { run, map })
-}
-
-/// Claims as a list of marks: ✓ held, ✗ broken.
-pub(super) fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
-    items
-        .map(|(text, held)| {
-            let mark = if held { "✓" } else { "✗" };
-            let class = if held { "held" } else { "broken" };
-            html! {
-                <li class={classes!("claim", class)}>
-                    <span class="claim-mark" aria-hidden="true">{mark}</span>
-                    <span class="visually-hidden">{if held { "holds: " } else { "does not hold: " }}</span>
-                    {text}
-                </li>
-            }
-        })
-        .collect()
 }
 
 fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyDisplay) -> Html {

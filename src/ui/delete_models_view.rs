@@ -69,7 +69,7 @@ fn claims(h: &Result<Vec<StepRun>, String>, b: &Result<Vec<StepRun>, String>) ->
             visible(b, Some(REWRITE)) == Some(1),
         ),
     ];
-    let items = super::compare_view::checks(items.iter().map(|(t, held)| (t.to_string(), *held)));
+    let items = super::view_kit::checks(items.iter().map(|(t, held)| (t.to_string(), *held)));
     html! { <ul class="claims compare-versus" aria-label="The lesson">{items}</ul> }
 }
 

@@ -140,17 +140,33 @@ pub fn DesignView() -> Html {
         )
     });
     let loaded = loaded_figures(&app, &placement.tables());
+    // In cbt mode a pattern runs as cbt lines; one that cbt cannot say is not offered, and the
+    // card says why.
+    let cbt = app.console.borrow().dialect == crate::dialect::Dialect::Cbt;
     let patterns: Html = design
         .patterns
         .iter()
         .enumerate()
         .map(|(i, p)| {
+            let command = if cbt {
+                app.pattern_in_cbt(&design, i)
+            } else {
+                Ok(placement.rewrite(&p.command).unwrap_or_else(|_| p.command.clone()))
+            };
             let app = app.clone();
             let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i).into()));
-            let command = placement.rewrite(&p.command).unwrap_or_else(|_| p.command.clone());
+            let button = match command {
+                Ok(command) => html! { <button class="pattern" {onclick} title={command}>{p.name}</button> },
+                Err(why) => html! {
+                    <>
+                        <span class="pattern off">{p.name}</span>
+                        <div class="pattern-off" role="note">{format!("Not in cbt: {why}. Switch the console to HBase to run it.")}</div>
+                    </>
+                },
+            };
             html! {
                 <li>
-                    <button class="pattern" {onclick} title={command}>{p.name}</button>
+                    {button}
                     <div class="pattern-note">{p.note}</div>
                     <div class="pattern-claims">{format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))}</div>
                 </li>
@@ -245,11 +261,10 @@ fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
         .iter()
         .filter_map(|name| {
             let t = console.shell.engine.table(name).ok()?;
-            let regions = t.regions.len();
+            let parts = crate::dialect::Terms::of(&t.descriptor.rules).count(t.regions.len());
             Some(format!(
-                "{name}: {} rows in {regions} region{}",
+                "{name}: {} rows in {parts}",
                 crate::kit::text::thousands(t.keys.row_count() as u64),
-                if regions == 1 { "" } else { "s" }
             ))
         })
         .collect();

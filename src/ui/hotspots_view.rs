@@ -11,9 +11,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::figure_export::FigureExport;
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::{timed, use_shown, FigureExport};
 use crate::diagnose::{Evidence, Finding, RECENT};
 use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
 use crate::kit::text::thousands as group;
@@ -34,10 +33,9 @@ pub fn HotspotsView() -> Html {
     );
     let diagnosed = use_mut_ref(|| None::<(DiagnosisKey, Rc<Diagnosed>)>);
     use_memo(key, move |_| {
-        let started = super::perf_ms();
-        let out = app.map(|a| render(&a, &diagnosed)).unwrap_or_default();
-        super::lsm_view::record_view_ms("hotspots", started);
-        out
+        timed("hotspots", || {
+            app.map(|a| render(&a, &diagnosed)).unwrap_or_default()
+        })
     })
     .as_ref()
     .clone()
@@ -86,9 +84,14 @@ fn render(
     });
     let (evidence, findings) = (&both.0, &both.1);
     let now = engine.tick();
+    let terms = crate::dialect::Terms::of(&table.descriptor.rules);
+    let bigtable = table.descriptor.rules == crate::cbt::BIGTABLE_RULES;
     html! {
         <section class="view hotspots" aria-label="Hotspots">
             <h3>{format!("Hotspots of {name}")}</h3>
+            if bigtable {
+                <p class="hint keyvis-words">{format!("Key Visualizer's heatmap of a Bigtable table: operations by key range over time, {} splits marked.", terms.part)}</p>
+            }
             {diagnosis(findings)}
             {skew(table, activity)}
             <div class="heatmaps">
@@ -97,7 +100,7 @@ fn render(
             </div>
             <p class="legend heatmap-legend">
                 {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
-                <span class="swatch split-sw"></span>{" a dashed line and a dot: a region split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks."}
+                <span class="swatch split-sw"></span>{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
             </p>
             {wide_rows(evidence)}
         </section>

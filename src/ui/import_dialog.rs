@@ -89,13 +89,7 @@ pub fn ImportTable() -> Html {
     let on_file = {
         let set_text = set_text.clone();
         Callback::from(move |e: Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            let Some(file) = super::chosen_file(&e) else {
                 return;
             };
             let set_text = set_text.clone();

@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::dialect_switch::DialectSwitch;
 use super::state::use_app;
 use super::storage::Mode;
+use crate::cbt;
 use crate::dialect::{lint_cbt, Dialect};
 use crate::session::Action;
 use crate::shell::{complete, highlight, is_incomplete, open_at_end};
@@ -208,7 +209,10 @@ pub fn InputBox() -> Html {
                             .len();
                     let found = {
                         let console = app.console.borrow();
-                        complete(&value, caret, &console.shell.engine)
+                        match console.dialect {
+                            Dialect::HBase => complete(&value, caret, &console.shell.engine),
+                            Dialect::Cbt => cbt::complete(&value, caret, &console.shell.engine),
+                        }
                     };
                     if found.candidates.is_empty() {
                         // Nothing to complete: Tab moves on, as everywhere else.
@@ -328,6 +332,7 @@ pub fn InputBox() -> Html {
             <div class="input-row">
                 {list}
                 <DialectSwitch />
+                if cbt { <super::cbt_file::CbtFile /> }
                 <span class="prompt" aria-hidden="true">{dialect.prompt(next).trim_end().to_string()}</span>
                 <div class="editor">
                     if !plain {

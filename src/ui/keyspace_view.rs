@@ -10,10 +10,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
-use super::figure_export::FigureExport;
 use super::minimap::{Minimap, MinimapData};
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::{use_shown, FigureExport, ViewClock};
 use crate::diagnose::key_time_in;
 use crate::kit::text::thousands as group;
 use crate::session::Action;
@@ -39,7 +38,7 @@ fn scroll_top(rows: usize, top: usize) -> f64 {
 
 #[component]
 pub fn KeyspaceView() -> Html {
-    let started = super::perf_ms();
+    let clock = ViewClock::start();
     let app = use_app();
     let first = use_state(|| 0usize);
     let focus = use_state(|| 0usize);
@@ -333,7 +332,7 @@ pub fn KeyspaceView() -> Html {
             .unwrap_or_default()
     );
     let on_pick = go_to.clone();
-    super::lsm_view::record_view_ms("keyspace", started);
+    clock.stop("keyspace");
     html! {
         <section class="view keyspace" aria-label="Keyspace">
             <h3>{format!("Keyspace of {name}: {} rows in byte order", group(rows as u64))}</h3>

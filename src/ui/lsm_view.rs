@@ -7,11 +7,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::figure_export::FigureExport;
 use super::prefs::KeyDisplay;
 use super::state::use_app;
-use super::views_pane::use_shown;
-use crate::engine::{flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary, Table};
+use super::view_kit::{dropped_notice, timed, use_shown, FigureExport};
+use crate::engine::{
+    flush_lower_bound, LsmEvent, LsmEventKind, Part, RunSummary, SplitCause, Table,
+};
 
 /// Most events listed for a region.
 const EVENTS_SHOWN: usize = 12;
@@ -43,65 +44,13 @@ pub fn LsmView() -> Html {
         Callback::from(move |id: u64| picked.set(Some(id)))
     };
     use_memo(key, move |_| {
-        let started = super::perf_ms();
-        let html = app
-            .map(|a| render(&a, *picked, pick, &last_shown))
-            .unwrap_or_default();
-        record_view_ms("lsm", started);
-        html
+        timed("lsm", || {
+            app.map(|a| render(&a, *picked, pick, &last_shown))
+                .unwrap_or_default()
+        })
     })
     .as_ref()
     .clone()
-}
-
-/// Adds a view's render time to `window.__rowkeyViewMs[name]` when a benchmark set that object
-/// up (`tests/e2e/bench-lsm.mjs`); otherwise does nothing. Only a build with the `bench` feature
-/// records; in the others this is empty.
-#[cfg(not(feature = "bench"))]
-pub(crate) fn record_view_ms(_name: &str, _started: f64) {}
-
-#[cfg(feature = "bench")]
-pub(crate) fn record_view_ms(name: &str, started: f64) {
-    use wasm_bindgen::JsValue;
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let Ok(sink) = js_sys::Reflect::get(&w, &JsValue::from_str("__rowkeyViewMs")) else {
-        return;
-    };
-    if !sink.is_object() {
-        return;
-    }
-    let key = JsValue::from_str(name);
-    let sum = js_sys::Reflect::get(&sink, &key)
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0);
-    let _ = js_sys::Reflect::set(
-        &sink,
-        &key,
-        &JsValue::from_f64(sum + super::perf_ms() - started),
-    );
-}
-
-/// Says which table was dropped while shown, once, and remembers the table shown now.
-pub(crate) fn dropped_notice(
-    last_shown: &Rc<RefCell<Option<String>>>,
-    now: Option<&str>,
-    exists: impl Fn(&str) -> bool,
-) -> Html {
-    let mut last = last_shown.borrow_mut();
-    let gone = last
-        .as_deref()
-        .filter(|t| Some(*t) != now && !exists(t))
-        .map(str::to_string);
-    *last = now.map(str::to_string);
-    match gone {
-        Some(t) => html! {
-            <p class="notice" role="status">{format!("Table '{t}' was dropped while shown; its view is gone.")}</p>
-        },
-        None => html! {},
-    }
 }
 
 fn render(
@@ -138,6 +87,9 @@ fn render(
     };
     let keys = app.prefs.keys;
     let count = table.regions.len();
+    // A Bigtable table's parts are tablets, its memstore a write buffer.
+    let terms = crate::dialect::Terms::of(&table.descriptor.rules);
+    let (part, buffer) = (terms.part, terms.buffer);
     let go = |to: usize| {
         let id = table.regions.get(to).map(|r| r.id);
         let pick = pick.clone();
@@ -224,7 +176,7 @@ fn render(
             .collect();
         run_total += store.runs.len();
         let mem_label = format!(
-            "{family}: memstore {} of the region's {} flush threshold ({} cells); {} sorted runs",
+            "{family}: {buffer} {} of the {part}'s {} flush threshold ({} cells); {} sorted runs",
             crate::kit::text::human_bytes(store.memstore_bytes as u64),
             crate::kit::text::human_bytes(settings.flush_bytes as u64),
             store.memstore.len(),
@@ -241,7 +193,7 @@ fn render(
                 if families > 1 {
                     <line class="mem-bound" x1={fmt(bound_x)} x2={fmt(bound_x)} y1={fmt(y + 1.0)} y2={fmt(y + 21.0)} />
                 }
-                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("memstore {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64))}</text>
+                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("{buffer} {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64))}</text>
                 {runs}
             </g>
         });
@@ -249,7 +201,8 @@ fn render(
     }
     let height = y.max(band);
     let caption = format!(
-        "Region {} of {count} of {name}, {range}: {families} famil{}, {run_total} sorted run{}, memstores {} of a {} flush threshold.",
+        "{} {} of {count} of {name}, {range}: {families} famil{}, {run_total} sorted run{}, {buffer}s {} of a {} flush threshold.",
+        terms.parts.trim_end_matches('s'),
         idx + 1,
         if families == 1 { "y" } else { "ies" },
         if run_total == 1 { "" } else { "s" },
@@ -266,29 +219,33 @@ fn render(
         })
         .take(EVENTS_SHOWN)
         .collect();
-    let items: Html = mine.iter().map(|e| event_item(e, keys)).collect();
+    let items: Html = mine.iter().map(|e| event_item(e, keys, part)).collect();
     html! {
         <section class="view lsm" aria-label="LSM">
             <h3>{format!("LSM of {name}")}</h3>
             {notice}
             <div class="lsm-nav">
-                <button class="link" onclick={go(idx.saturating_sub(1))} disabled={idx == 0} aria-label="Previous region">{"◀"}</button>
-                <span>{format!("region {} of {count} · id {} · {range}", idx + 1, region.id)}</span>
-                <button class="link" onclick={go(idx + 1)} disabled={idx + 1 >= count} aria-label="Next region">{"▶"}</button>
+                <button class="link" onclick={go(idx.saturating_sub(1))} disabled={idx == 0} aria-label={format!("Previous {part}")}>{"◀"}</button>
+                <span>{format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id)}</span>
+                <button class="link" onclick={go(idx + 1)} disabled={idx + 1 >= count} aria-label={format!("Next {part}")}>{"▶"}</button>
             </div>
             <figure class="lsm-figure" tabindex="0" {onkeydown} data-region-id={region.id.to_string()}
                 data-regions={count.to_string()} data-runs={run_total.to_string()}
-                aria-label={format!("{caption} Left and right arrows move between regions.")}>
+                aria-label={format!("{caption} Left and right arrows move between {part}s.")}>
                 <svg viewBox={format!("0 0 {W} {height}")} width="100%" role="group" aria-label={caption.clone()}>
                     {bands}
                 </svg>
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
                 <figcaption>{caption}
-                    if families > 1 { {format!(" The mark on each memstore is the {} per-family bound: when the region flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
+                    if families > 1 { {format!(" The mark on each {buffer} is the {} per-family bound: when the {part} flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
                 </figcaption>
             </figure>
             if mine.is_empty() {
-                <p class="hint">{"No flush, compaction or split in this region yet. Try "}<code>{format!("flush '{name}'")}</code>{" or "}<code>{format!("major_compact '{name}'")}</code>{"."}</p>
+                if table.descriptor.rules == crate::cbt::BIGTABLE_RULES {
+                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("compact {name}")}</code>{" in cbt mode."}</p>
+                } else {
+                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("flush '{name}'")}</code>{" or "}<code>{format!("major_compact '{name}'")}</code>{"."}</p>
+                }
             } else {
                 <ol class="lsm-events" aria-label="What the last flushes, compactions and splits did, newest first">{items}</ol>
             }
@@ -341,7 +298,7 @@ fn brief(s: &RunSummary) -> String {
     )
 }
 
-fn event_item(e: &LsmEvent, keys: KeyDisplay) -> Html {
+fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
     let list = |parts: &[RunSummary]| -> String {
         if parts.is_empty() {
             "nothing".into()
@@ -366,8 +323,14 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay) -> Html {
                 .get(1)
                 .map(|d| super::show_key(&d.1, keys))
                 .unwrap_or_default();
+            // A load split is Rowkey's model of Bigtable's (`engine::load`): said so.
+            let cause = match e.cause {
+                Some(SplitCause::Load) => " (by load, Rowkey's model)".to_string(),
+                Some(c) => format!(" ({})", c.words()),
+                None => String::new(),
+            };
             format!(
-                "split at {at} into regions {}: {} → {}",
+                "split{cause} at {at} into {part}s {}: {} → {}",
                 e.daughters
                     .iter()
                     .map(|d| d.0.to_string())

@@ -42,7 +42,7 @@ pub fn PairSimulation(props: &PairSimulationProps) -> Html {
         })
         .collect();
     let body = match &*run.state {
-        RunState::Done(sim, _) if sim.tables.len() >= 2 => html! {
+        RunState::Done(sim, ..) if sim.tables.len() >= 2 => html! {
             <>
                 <SimCompare sim={sim.clone()} a={0} b={1} />
                 <div class="pair-keyvis">

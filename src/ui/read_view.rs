@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::use_shown;
 use crate::engine::OpStats;
 use crate::kit::text::{count_of, thousands as group};
 

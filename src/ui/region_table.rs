@@ -48,7 +48,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
                 <tr>
                     <td>{r.figures.region}</td>
                     <td>{format!("rs{}", r.figures.server)}</td>
-                    <td class="key"><code>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></td>
+                    <td class="key"><code title={r.start_key.clone()}>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></td>
                     <td>{rate(r.figures.requests_per_sec)}</td>
                     <td>{rate(r.figures.reads_per_sec)}</td>
                     <td>{rate(r.figures.filtered_reads_per_sec)}</td>

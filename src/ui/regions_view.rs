@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::use_shown;
 
 /// How many recent operations the heat covers.
 
@@ -83,7 +83,12 @@ fn render(app: &super::state::AppHandle) -> Html {
         <section class="view">
             <h3>{format!("{} of {} ({})", terms.parts, table.descriptor.name, table.regions.len())}</h3>
             <div class="region-strip" role="list" aria-label={terms.parts}>{regions}</div>
-            <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</p>
+            if settings.split_bytes == 0 {
+                // A simulation's sample keeps the regions the simulation ended with.
+                <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. No {} splits by size here.", crate::diagnose::RECENT, terms.buffer, terms.part)}</p>
+            } else {
+                <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</p>
+            }
         </section>
     }
 }

@@ -39,7 +39,8 @@ pub enum RunState {
     Idle,
     /// Running: the fraction done and the table under way.
     Running(f64, String),
-    Done(Shared<Simulation>, f64),
+    /// Done: the simulation, the wall time it took and its longest slice, in ms.
+    Done(Shared<Simulation>, f64, f64),
     Failed(String),
     Cancelled,
 }
@@ -66,6 +67,7 @@ impl SimRun {
         wasm_bindgen_futures::spawn_local(async move {
             let began = super::perf_ms();
             let mut samples = 1_024;
+            let mut longest = 0.0f64;
             loop {
                 // The page paints and takes clicks (a cancel) between two slices, each of
                 // about SLICE_MS of work.
@@ -75,7 +77,9 @@ impl SimRun {
                 }
                 let slice = super::perf_ms();
                 let step = job.step_for(samples);
-                samples = next_slice(samples, super::perf_ms() - slice);
+                let took = super::perf_ms() - slice;
+                longest = longest.max(took);
+                samples = next_slice(samples, took);
                 // `None` once the last table has its figures (or the run failed).
                 match step {
                     Some(p) => state.set(RunState::Running(
@@ -85,9 +89,12 @@ impl SimRun {
                     None => break,
                 }
             }
-            let took = super::perf_ms() - began;
-            state.set(match job.finish() {
-                Ok(sim) => RunState::Done(Shared(Rc::new(sim)), took),
+            let finish = super::perf_ms();
+            let result = job.finish();
+            let now = super::perf_ms();
+            longest = longest.max(now - finish);
+            state.set(match result {
+                Ok(sim) => RunState::Done(Shared(Rc::new(sim)), now - began, longest),
                 Err(e) => RunState::Failed(e.to_string()),
             });
         });
@@ -118,7 +125,7 @@ pub fn status_line(state: &RunState) -> String {
         RunState::Running(p, table) => {
             format!("Simulating {table}… {} % done", (p * 100.0).round())
         }
-        RunState::Done(sim, took) => format!(
+        RunState::Done(sim, took, _) => format!(
             "Simulated {} of traffic on {} table(s) in {} s.",
             hours(sim.workload.duration_ms),
             sim.tables.len(),

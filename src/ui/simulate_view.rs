@@ -6,20 +6,18 @@
 
 use std::rc::Rc;
 
-use gloo::storage::Storage as _;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::key_visualizer::KeyVisualizer;
 use super::sim_compare::SimCompare;
-use super::sim_run::{status_line, use_sim_run, RunState};
+use super::sim_run::{status_line, use_sim_run, RunState, Shared};
 use super::workload_form::WorkloadForm;
 use crate::designs::lesson::number;
 use crate::keyvis::{apply, starter, FormAction, Provenance};
-use crate::simulate::{gallery, Simulation, Workload};
-
-/// Where the workload is kept between visits.
-const SAVED_KEY: &str = "rowkey.simulate.workload";
+use crate::session::Action;
+use crate::simulate::sample_engine::SAMPLE_CELLS;
+use crate::simulate::{gallery, sample_engine, SampleLimits, Simulation, Workload};
 
 /// The workload being written: the document, its JSON as shown (or as typed), and what was
 /// wrong with the last edit. An edit that does not read changes nothing else.
@@ -49,12 +47,7 @@ impl Draft {
     }
 
     fn saved() -> Draft {
-        gloo::storage::LocalStorage::raw()
-            .get_item(SAVED_KEY)
-            .ok()
-            .flatten()
-            .and_then(|t| Workload::from_json(&t).ok())
-            .map_or_else(|| Draft::of(starter()), Draft::of)
+        super::state::saved_workload().map_or_else(|| Draft::of(starter()), Draft::of)
     }
 }
 
@@ -112,6 +105,54 @@ fn findings(sim: &Simulation, table: usize) -> Html {
     html! { <ul class="findings" aria-label={format!("Findings for {}", run.name)}>{items}</ul> }
 }
 
+/// What a simulation was, in a few words: its tables, its duration and its seed.
+fn title(sim: &Simulation) -> String {
+    let names: Vec<&str> = sim.tables.iter().map(|t| t.name.as_str()).collect();
+    format!(
+        "{}; {}, seed {}",
+        names.join(", "),
+        super::sim_run::hours(sim.workload.duration_ms),
+        sim.workload.seed
+    )
+}
+
+/// The sample of a finished run, offered to the console: its own engine, with the sampling
+/// ratio shown; the person's tables wait aside until they come back to them.
+#[component]
+fn SampleOffer(props: &SampleOfferProps) -> Html {
+    let app = super::state::use_app();
+    let error = use_state(|| None::<String>);
+    let Some(app) = app else { return html! {} };
+    let open = {
+        let app = app.clone();
+        let sim = props.sim.clone();
+        let error = error.clone();
+        Callback::from(
+            move |_: MouseEvent| match sample_engine(&sim, SampleLimits::default()) {
+                Ok(sample) => {
+                    error.set(None);
+                    app.dispatch(Action::OpenSample(Box::new(sample), title(&sim)).into());
+                }
+                Err(e) => error.set(Some(format!("The sample could not be built: {e}"))),
+            },
+        )
+    };
+    let can = app.can_run();
+    html! {
+        <section class="sim-section sim-sample" aria-label="The sample">
+            <h3>{"The sample"}</h3>
+            <p class="hint">{format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS))}</p>
+            <button class="action" onclick={open} disabled={!can} data-testid="open-sample">{"Open the sample in the console"}</button>
+            if let Some(e) = &*error { <p class="error" role="alert">{e.clone()}</p> }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SampleOfferProps {
+    sim: Shared<Simulation>,
+}
+
 #[component]
 pub fn SimulateView() -> Html {
     let draft = use_reducer(Draft::saved);
@@ -149,8 +190,7 @@ pub fn SimulateView() -> Html {
         let compare_with = compare_with.clone();
         Callback::from(move |_: MouseEvent| {
             // What is kept is the workload and its seed; the results are made again from it.
-            let _ =
-                gloo::storage::LocalStorage::raw().set_item(SAVED_KEY, &draft.workload.to_json());
+            super::state::save_workload(&draft.workload);
             table.set(0);
             compare_with.set(if draft.workload.tables.len() > 1 {
                 Some(1)
@@ -210,8 +250,13 @@ pub fn SimulateView() -> Html {
     };
     let running = run.running();
     let status = status_line(&run.state);
+    // The longest stretch the run held the page, for the end-to-end tests.
+    let longest_slice = match &*run.state {
+        RunState::Done(_, _, longest) => Some(format!("{longest:.0}")),
+        _ => None,
+    };
     let results = match &*run.state {
-        RunState::Done(sim, _) => {
+        RunState::Done(sim, ..) => {
             let tabs: Html = sim
                 .tables
                 .iter()
@@ -270,6 +315,7 @@ pub fn SimulateView() -> Html {
                         <h3>{"Findings"}</h3>
                         {findings(sim, t)}
                     </section>
+                    <SampleOffer sim={sim.clone()} />
                     {compare}
                 </div>
             }
@@ -303,7 +349,7 @@ pub fn SimulateView() -> Html {
                 <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>
                 if running { <button onclick={cancel}>{"Cancel"}</button> }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
-                <span class="sim-status" role="status" aria-live="polite">{status}</span>
+                <span class="sim-status" role="status" aria-live="polite" data-longest-slice-ms={longest_slice}>{status}</span>
             </div>
             {results}
         </section>

@@ -25,7 +25,8 @@ const HISTORY_KEY: &str = "rowkey.history";
 /// Where the gallery's loads are kept across reloads.
 const LOADS_KEY: &str = "rowkey.design-loads";
 
-/// Where the Simulate view keeps its workload between visits (it reads it when it mounts).
+/// Where the Simulate view keeps its workload between visits (it reads it when it mounts): read
+/// and written only through [`saved_workload`] and [`save_workload`].
 const WORKLOAD_KEY: &str = "rowkey.simulate.workload";
 
 /// The history as saved, of any format (format 1's lines read as HBase's).
@@ -42,6 +43,11 @@ pub fn saved_workload() -> Option<crate::simulate::Workload> {
         .ok()
         .flatten()
         .and_then(|t| crate::simulate::Workload::from_json(&t).ok())
+}
+
+/// Keeps `workload` as the Simulate view's (what [`saved_workload`] reads back).
+pub fn save_workload(workload: &crate::simulate::Workload) {
+    let _ = gloo::storage::LocalStorage::raw().set_item(WORKLOAD_KEY, &workload.to_json());
 }
 
 /// How long a running batch goes between two refreshes of the views, in milliseconds.
@@ -194,7 +200,7 @@ impl AppState {
                 Effect::ApplyTheme(theme) => super::prefs::apply_theme(theme),
                 Effect::ForgetFragment => super::address::forget_fragment(),
                 Effect::SaveWorkload(workload) => {
-                    let _ = LocalStorage::raw().set_item(WORKLOAD_KEY, &workload.to_json());
+                    save_workload(&workload);
                     self.workload_serial += 1;
                 }
                 Effect::ShowInput(text) => {
@@ -207,6 +213,10 @@ impl AppState {
 
     /// Queues what the statements run so far changed, when this tab saves.
     fn queue_save(&self) {
+        // A simulation's sample is never saved: its engine is not the person's.
+        if self.session.on_sample() {
+            return;
+        }
         let mut storage = self.storage.borrow_mut();
         let mut console = self.session.console.borrow_mut();
         if storage.mode != Mode::Writer {
@@ -222,7 +232,7 @@ impl AppState {
     /// The person pressed Retry after a failed save: a checkpoint of everything in memory.
     fn retry_save(&self) {
         let mut storage = self.storage.borrow_mut();
-        if storage.mode != Mode::Writer || !storage.queue.can_retry() {
+        if storage.mode != Mode::Writer || !storage.queue.can_retry() || self.session.on_sample() {
             return;
         }
         let mut console = self.session.console.borrow_mut();

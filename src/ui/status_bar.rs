@@ -108,16 +108,9 @@ pub fn StatusBar() -> Html {
     let on_file = {
         let app = app.clone();
         Callback::from(move |e: Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            else {
+            let Some(file) = super::chosen_file(&e) else {
                 return;
             };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                return;
-            };
-            input.set_value("");
             let app = app.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let name = file.name();

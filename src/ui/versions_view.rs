@@ -7,9 +7,8 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
-use super::figure_export::FigureExport;
 use super::state::use_app;
-use super::views_pane::use_shown;
+use super::view_kit::{dropped_notice, timed, use_shown, FigureExport};
 use crate::bytes::to_printable;
 use crate::engine::{CellKind, Fate, Part, RowStack, StackCell};
 use crate::kit::order;
@@ -43,12 +42,10 @@ pub fn VersionsView() -> Html {
     });
     let key = use_shown(key);
     use_memo(key, move |_| {
-        let started = super::perf_ms();
-        let html = app
-            .map(|a| render(&a, target, &last_shown))
-            .unwrap_or_default();
-        super::lsm_view::record_view_ms("stacks", started);
-        html
+        timed("stacks", || {
+            app.map(|a| render(&a, target, &last_shown))
+                .unwrap_or_default()
+        })
     })
     .as_ref()
     .clone()
@@ -76,7 +73,7 @@ fn render(
     let console = app.console.borrow();
     let engine = &console.shell.engine;
     let shown_table = app.selected_table.as_deref().filter(|t| engine.exists(t));
-    let notice = super::lsm_view::dropped_notice(last_shown, shown_table, |t| engine.exists(t));
+    let notice = dropped_notice(last_shown, shown_table, |t| engine.exists(t));
     let Some((name, row)) = target.filter(|(t, _)| engine.exists(t)) else {
         return html! {
             <section class="view stacks" aria-label="Version stacks">

@@ -11,24 +11,7 @@ use super::lsm_view::LsmView;
 use super::read_view::ReadView;
 use super::regions_view::RegionsView;
 use super::versions_view::VersionsView;
-
-/// Whether the panel a view sits in is the one shown.
-#[derive(Clone, Copy, PartialEq)]
-pub struct Shown(pub bool);
-
-/// What a view draws from (its memo key): the current one while its panel is shown; while
-/// hidden, the one it drew last, so a hidden view does no work until it is shown again (then
-/// it catches up once). Views outside the pane are always shown.
-#[hook]
-pub fn use_shown<K: Clone + 'static>(key: K) -> K {
-    let shown = use_context::<Shown>().is_none_or(|s| s.0);
-    let last = use_mut_ref(|| key.clone());
-    if shown {
-        *last.borrow_mut() = key;
-    }
-    let drawn = last.borrow().clone();
-    drawn
-}
+use super::view_kit::Shown;
 
 const TABS: [&str; 6] = [
     "Keyspace",
@@ -103,7 +86,7 @@ pub fn ViewsPane() -> Html {
         })
         .collect();
     // Every view stays mounted, keeping its place (scroll, picks); the ones not chosen are
-    // hidden and do no work until shown (`use_shown_version`).
+    // hidden and do no work until shown (`view_kit::use_shown`).
     let panel = |i: usize, body: Html| {
         html! {
             <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" tabindex="0" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>

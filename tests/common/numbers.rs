@@ -1,7 +1,9 @@
 //! Sizes and counts that must read the same on a 64-bit machine and in a 32-bit browser: the
 //! inputs and the results both `settings_numbers.rs` (native) and `web_settings_numbers.rs`
-//! (wasm32, headless Chromium) check.
+//! (wasm32, headless Chromium) check. A count of 2^32 + 1 is the telling input: cast to a
+//! 32-bit `usize` it would become 1.
 
+use rowkey::cbt;
 use rowkey::engine::Engine;
 use rowkey::persist::{export_json, import_json};
 use rowkey::shell::{Shell, TimeFormat};
@@ -76,7 +78,42 @@ pub fn observed() -> Vec<(&'static str, String)> {
             Err(e) => format!("ERROR: {e}"),
         },
     ));
+    out.extend(cbt_counts());
     out
+}
+
+/// cbt's counts past `u32::MAX`: `import`'s `batch-size`, `read`'s `count` and `lookup`'s
+/// `cells-per-column` (Go's `int`, 64 bits in cbt).
+fn cbt_counts() -> Vec<(&'static str, String)> {
+    let mut s = cbt::Session::new(Engine::new(Box::new(|| 1_700_000_000_000)));
+    s.read_file = Box::new(|_| Ok(b",cf\n,a\nr1,x\nr2,y\nr3,z\n".to_vec()));
+    let mut run = |line: &str| {
+        let out = s.run_line(line);
+        match out.failed {
+            true => format!("ERROR: {}", out.stderr),
+            false => format!("{}{}", String::from_utf8_lossy(&out.stdout), out.stderr),
+        }
+    };
+    run("createtable nums families=cf");
+    run("set nums r1 cf:a=old@1000");
+    let imported = run("import nums rows.csv batch-size=4294967297");
+    let rows = run("read nums count=4294967297");
+    let cells = run("lookup nums r1 cells-per-column=4294967297");
+    let count = |text: &str, start: &str| text.lines().filter(|l| l.starts_with(start)).count();
+    vec![
+        (
+            "cbt import batches of 2^32 + 1",
+            count(&imported, "[0] Writing batch").to_string(),
+        ),
+        (
+            "cbt read count=2^32 + 1 rows",
+            count(&rows, "r").to_string(),
+        ),
+        (
+            "cbt lookup cells-per-column=2^32 + 1 cells",
+            count(&cells, "  cf:a").to_string(),
+        ),
+    ]
 }
 
 /// What every target must observe.
@@ -92,5 +129,8 @@ pub fn expected() -> Vec<(&'static str, String)> {
         ("MAXLENGTH 2^32 + 2 cuts nothing", "true".into()),
         ("MAXLENGTH 12", " r1 column=f:q, timestamp=17".into()),
         ("imported split bytes", TEN_GIB.to_string()),
+        ("cbt import batches of 2^32 + 1", "1".into()),
+        ("cbt read count=2^32 + 1 rows", "3".into()),
+        ("cbt lookup cells-per-column=2^32 + 1 cells", "2".into()),
     ]
 }

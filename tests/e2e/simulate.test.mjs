@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, openApp, SHOTS, violations } from './harness.mjs';
+import { serve, launch, openApp, runCommand, SHOTS, violations } from './harness.mjs';
 
 
 let server, url, browser;
@@ -62,6 +62,9 @@ for (const scheme of ['dark', 'light']) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
     const { page, errors } = await openApp(context, url);
     await page.waitForSelector('.status.ok');
+    // A table of the person's, which the simulation and its sample leave as it is.
+    await runCommand(page, "create 'mine', 'f'");
+    await runCommand(page, "put 'mine', 'r1', 'f:a', 'kept'");
     await page.locator('#view-tab-5').click();
     const view = page.locator('.simulate-view');
     await view.waitFor();
@@ -158,6 +161,29 @@ for (const scheme of ['dark', 'light']) {
     await shot(page, view.locator('.region-table'), `e2e-simulate-regions-${scheme}.png`);
 
     assert.ok(await view.locator('.findings li, .sim-section p.hint').count() > 0);
+
+    // The run's sample opened in the console: its own engine, the ratio shown, the Keyspace
+    // view on its table; scan and list read the sample, never the person's tables.
+    await view.locator('[data-testid=open-sample]').click();
+    const banner = page.locator('.sample-banner');
+    await banner.waitFor();
+    assert.match(await banner.locator('.sample-ratios').innerText(), /^t1: [\d,]+ rows sampled of [\d,]+ simulated \(1 in [\d,.]+\)$/);
+    assert.equal(await page.locator('#view-tab-0').getAttribute('aria-selected'), 'true');
+    const scan = await runCommand(page, "scan 't1', {LIMIT => 3}");
+    const rows = scan.split('\n').filter((l) => / column=d:v, timestamp=/.test(l));
+    assert.equal(rows.length, 3, scan);
+    assert.match(scan, /\n3 row\(s\)\n/);
+    // Rows of the template's shape: an entity, '#', then the time.
+    for (const row of rows) assert.match(row, /^ ?\S+#\S+ column=d:v, timestamp=/);
+    assert.match(await runCommand(page, 'list'), /^TABLE\nt1\n1 row\(s\)/);
+    await shot(page, banner, `e2e-simulate-sample-${scheme}.png`);
+    assert.deepEqual(await violations(page), []);
+    // Back to the person's tables, as they were.
+    await banner.locator('[data-testid=leave-sample]').click();
+    await banner.waitFor({ state: 'detached' });
+    assert.match(await runCommand(page, 'list'), /^TABLE\nmine\n1 row\(s\)/);
+    assert.match(await runCommand(page, "get 'mine', 'r1'"), /f:a\s+timestamp=\S+, value=kept/);
+
     assert.deepEqual(await violations(page), []);
     assert.deepEqual(errors, []);
     await context.close();

@@ -16,6 +16,7 @@ mod error;
 mod family;
 mod filter;
 mod keys;
+mod load;
 mod lsm;
 mod maintenance;
 mod policy;
@@ -45,11 +46,14 @@ pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
 pub use keys::{KeyEntry, KeyIndex, Position};
-pub use lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, EVENTS_KEPT};
+pub use load::{load_split, LoadSplit, LOAD_SPLIT_OPS, LOAD_WINDOW};
+pub use lsm::{
+    Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, SplitCause, EVENTS_KEPT,
+};
 pub use maintenance::{flush_lower_bound, flush_policy};
 pub use policy::CompactionPolicy;
 pub use resolve::{fates, Fate, Marker, Pass};
-pub use rules::{DeleteMasking, Retention, Rules, TimestampUnit};
+pub use rules::{DeleteMasking, Retention, Rules, SplitRule, TimestampUnit};
 pub use scan::{Examined, RegionRead, Row, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
@@ -287,7 +291,9 @@ impl Engine {
                 }
             }
         }
+        let before = self.recorded_ops(table);
         self.note_read(table, scan, &out);
+        self.load_upkeep(table, before);
         Ok(out)
     }
 

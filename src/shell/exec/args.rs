@@ -3,12 +3,12 @@
 
 use std::ops::Range;
 
+use crate::commands;
 use crate::shell::ast::{Command, Spanned, Value};
-use crate::shell::commands;
 use crate::shell::ShellError;
 
 /// What reading an argument gives: the value, or the error with its span.
-pub(super) type Res<T> = Result<T, ShellError>;
+pub(crate) type Res<T> = Result<T, ShellError>;
 
 /// An error at `span`.
 pub(super) fn fail<T>(message: impl Into<String>, span: Range<usize>) -> Res<T> {
@@ -20,7 +20,7 @@ pub(super) fn fail<T>(message: impl Into<String>, span: Range<usize>) -> Res<T> 
 }
 
 /// The arguments of one command, read by position with checks.
-pub(super) struct Args<'a> {
+pub(crate) struct Args<'a> {
     pub(super) cmd: &'a Command,
 }
 

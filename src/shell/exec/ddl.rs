@@ -3,79 +3,99 @@
 use std::ops::Range;
 
 use super::args::{bool_of, bytes_of, fail, int_of, kind_name, uint_of, word_of, Args, Opts, Res};
-use super::{echo, engine_error, format, unrouted, Ctx, Reply};
+use super::{echo, engine_error, format, Ctx, Reply};
 use crate::bytes::{to_bytes_binary, to_printable};
+use crate::commands;
 use crate::engine::{
     split_keys, Engine, FamilyDescriptor, KeepDeletedCells, TableDescriptor, TableSettings,
 };
 use crate::kit::order;
 use crate::shell::ast::{Spanned, Value};
-use crate::shell::commands::{self, FAMILY_OPTIONS};
+use crate::shell::commands::FAMILY_OPTIONS;
 
-pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    let engine = &mut *ctx.engine;
-    let name = args.cmd.name.as_str();
-    match name {
-        "create" => create(engine, args),
-        "alter" => alter(engine, args, true),
-        "alter_async" => alter(engine, args, false),
-        "alter_status" => {
-            // admin.rb `alter_status`: regions updated of all regions; Rowkey reopens them
-            // all before `alter` returns.
-            let table = args.table(0)?;
-            let Ok(t) = engine.table(&table) else {
-                return fail(format!("Can't find a table: {table}"), args.span(0));
-            };
-            let n = t.regions.len();
-            Ok(Some(format!("{n}/{n} regions updated.\nDone.\n")))
-        }
-        "get_table" => {
-            // get_table.rb: `table(table)` builds the reference without asking whether the
-            // table exists; the shell echoes it.
-            let table = args.table(0)?;
-            Ok(Some(echo(String::new(), format!("Hbase::Table - {table}"))))
-        }
-        "list" => list(engine, args),
-        "describe" | "desc" => {
-            let table = args.table(0)?;
-            let t = engine
-                .table(&table)
-                .map_err(|e| engine_error(e, args.span(0)))?;
-            Ok(Some(format::describe(t)))
-        }
-        "disable" | "enable" | "drop" => {
-            let table = args.table(0)?;
-            let done = match name {
-                "disable" => engine.disable(&table),
-                "enable" => engine.enable(&table),
-                _ => engine.drop_table(&table),
-            };
-            done.map_err(|e| engine_error(e, args.span(0)))?;
-            Ok(Some(String::new()))
-        }
-        "exists" => {
-            let table = args.table(0)?;
-            let exists = engine.exists(&table);
-            let verb = if exists { "does" } else { "does not" };
-            Ok(Some(echo(
-                format!("Table {table} {verb} exist\n"),
-                exists.to_string(),
-            )))
-        }
-        "is_enabled" | "is_disabled" => {
-            let table = args.table(0)?;
-            let enabled = engine
-                .table(&table)
-                .map_err(|e| engine_error(e, args.span(0)))?
-                .enabled;
-            let answer = enabled == (name == "is_enabled");
-            Ok(Some(echo(format!("{answer}\n"), answer.to_string())))
-        }
-        _ => Err(unrouted(args)),
-    }
+pub(in crate::shell) fn alter_status(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    // admin.rb `alter_status`: regions updated of all regions; Rowkey reopens them all before
+    // `alter` returns.
+    let table = args.table(0)?;
+    let Ok(t) = ctx.engine.table(&table) else {
+        return fail(format!("Can't find a table: {table}"), args.span(0));
+    };
+    let n = t.regions.len();
+    Ok(Some(format!("{n}/{n} regions updated.\nDone.\n")))
 }
 
-fn list(engine: &Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn get_table(_: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    // get_table.rb: `table(table)` builds the reference without asking whether the table
+    // exists; the shell echoes it.
+    let table = args.table(0)?;
+    Ok(Some(echo(String::new(), format!("Hbase::Table - {table}"))))
+}
+
+/// `describe` and `desc`.
+pub(in crate::shell) fn describe(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let table = args.table(0)?;
+    let t = ctx
+        .engine
+        .table(&table)
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    Ok(Some(format::describe(t)))
+}
+
+pub(in crate::shell) fn disable(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    on_table(ctx, args, Engine::disable)
+}
+
+pub(in crate::shell) fn enable(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    on_table(ctx, args, Engine::enable)
+}
+
+pub(in crate::shell) fn drop(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    on_table(ctx, args, Engine::drop_table)
+}
+
+/// Runs `change` on the table the first argument names, printing nothing.
+fn on_table(
+    ctx: &mut Ctx<'_>,
+    args: &Args<'_>,
+    change: fn(&mut Engine, &str) -> Result<(), crate::engine::Error>,
+) -> Res<Reply> {
+    let table = args.table(0)?;
+    change(ctx.engine, &table).map_err(|e| engine_error(e, args.span(0)))?;
+    Ok(Some(String::new()))
+}
+
+pub(in crate::shell) fn exists(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let table = args.table(0)?;
+    let exists = ctx.engine.exists(&table);
+    let verb = if exists { "does" } else { "does not" };
+    Ok(Some(echo(
+        format!("Table {table} {verb} exist\n"),
+        exists.to_string(),
+    )))
+}
+
+pub(in crate::shell) fn is_enabled(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    enabled_is(ctx, args, true)
+}
+
+pub(in crate::shell) fn is_disabled(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    enabled_is(ctx, args, false)
+}
+
+/// Whether the table's being enabled is `wanted`, echoed.
+fn enabled_is(ctx: &mut Ctx<'_>, args: &Args<'_>, wanted: bool) -> Res<Reply> {
+    let table = args.table(0)?;
+    let enabled = ctx
+        .engine
+        .table(&table)
+        .map_err(|e| engine_error(e, args.span(0)))?
+        .enabled;
+    let answer = enabled == wanted;
+    Ok(Some(echo(format!("{answer}\n"), answer.to_string())))
+}
+
+pub(in crate::shell) fn list(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &*ctx.engine;
     let names: Vec<String> = engine.tables().map(|t| t.descriptor.name.clone()).collect();
     let names = match args.get(0) {
         Some(_) => {
@@ -400,7 +420,8 @@ fn check_splits(splits: &mut [Vec<u8>]) -> Result<(), String> {
     Ok(())
 }
 
-fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn create(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     let name = args.table(0)?;
     // A namespace other than `default` must exist; Rowkey has no others (the master's
     // NamespaceNotFoundException, which the shell's `translate_hbase_exceptions` words so).
@@ -503,7 +524,15 @@ fn create(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 
 /// `alter` (with `wait`) or `alter_async`: admin.rb's `alter(table, wait, *args)`, which
 /// prints the region update only when it waits.
-fn alter(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
+pub(in crate::shell) fn alter(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    alter_table(ctx.engine, args, true)
+}
+
+pub(in crate::shell) fn alter_async(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    alter_table(ctx.engine, args, false)
+}
+
+fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
     let name = args.table(0)?;
     let table = engine
         .table(&name)

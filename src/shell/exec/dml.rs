@@ -7,45 +7,31 @@ use super::args::{
     bool_of, bytes_of, counter_column, fail, int_of, kind_name, qualified, split_column, uint_of,
     word_of, Args, Opts, Res,
 };
-use super::{echo, engine_error, format, unrouted, Ctx, Reply, Step};
+use super::{echo, engine_error, format, Ctx, Reply, Step};
 use crate::bytes::to_printable;
-use crate::engine::{Condition, Engine, Mutation, Scan, ScanOutput};
+use crate::commands::{self, Dialect};
+use crate::engine::{Condition, Mutation, Scan, ScanOutput};
 use crate::filter::{parse_filter, parse_java_filter, CompareOp};
 use crate::shell::ast::{Spanned, Value};
-use crate::shell::commands;
 use crate::shell::convert::{Columns, Converters};
 use crate::shell::ReadTrace;
 
-pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    match args.cmd.name.as_str() {
-        "put" => put(ctx.engine, args),
-        "get" => get(ctx, args),
-        "scan" => scan(ctx, args),
-        "count" => count(ctx, args),
-        "delete" | "deleteall" => delete(ctx.engine, args),
-        "incr" => incr(ctx.engine, args),
-        "get_counter" => get_counter(ctx.engine, args),
-        "append" => append(ctx.engine, args),
-        "check_and_put" | "check_and_delete" => check_and_mutate(ctx.engine, args),
-        "mutate_row" => mutate_row(ctx.engine, args),
-        "truncate" | "truncate_preserve" => {
-            let name = args.table(0)?;
-            // admin.rb `truncate`: disables the table first only if it is enabled.
-            let enabled = ctx
-                .engine
-                .table(&name)
-                .map_err(|e| engine_error(e, args.span(0)))?
-                .enabled;
-            ctx.engine
-                .truncate(&name, args.cmd.name == "truncate_preserve")
-                .map_err(|e| engine_error(e, args.span(0)))?;
-            let disabling = if enabled { "Disabling table...\n" } else { "" };
-            Ok(Some(format!(
-                "Truncating '{name}' table (it may take a while):\n{disabling}Truncating table...\n"
-            )))
-        }
-        _ => Err(unrouted(args)),
-    }
+/// `truncate` and `truncate_preserve`.
+pub(in crate::shell) fn truncate(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let name = args.table(0)?;
+    // admin.rb `truncate`: disables the table first only if it is enabled.
+    let enabled = ctx
+        .engine
+        .table(&name)
+        .map_err(|e| engine_error(e, args.span(0)))?
+        .enabled;
+    ctx.engine
+        .truncate(&name, args.cmd.name == "truncate_preserve")
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    let disabling = if enabled { "Disabling table...\n" } else { "" };
+    Ok(Some(format!(
+        "Truncating '{name}' table (it may take a while):\n{disabling}Truncating table...\n"
+    )))
 }
 
 /// The options hash of `incr` and `append` (`ATTRIBUTES`, `VISIBILITY`, `TTL`): table.rb sets
@@ -54,7 +40,8 @@ fn mutation_options(a: &Spanned) -> Res<()> {
     Opts::of(a)?.done(&["ATTRIBUTES", "VISIBILITY"], &["ATTRIBUTES", "VISIBILITY"])
 }
 
-fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn incr(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = counter_column(args, 2)?;
     // incr.rb: `incr 't1', 'r1', 'c1', {ATTRIBUTES => ...}` takes the hash for options and
@@ -82,7 +69,8 @@ fn incr(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     Ok(Some(format!("COUNTER VALUE = {value}\n")))
 }
 
-fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn get_counter(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = counter_column(args, 2)?;
     let mut scan = Scan::get(&row);
@@ -102,7 +90,8 @@ fn get_counter(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     }
 }
 
-fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn append(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     if let Some(opts) = args.get(4) {
         mutation_options(opts)?;
     }
@@ -115,7 +104,8 @@ fn append(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
     Ok(Some(format!("CURRENT VALUE = {}\n", to_printable(&value))))
 }
 
-fn put(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn put(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let (family, qualifier) = split_column(&args.bytes(2, "column")?);
@@ -130,7 +120,10 @@ fn put(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
                 if let Some(t) = opts.take("TTL") {
                     ttl_ms = Some(uint_of(t, "TTL")?);
                 }
-                opts.done(commands::options("put"), &["ATTRIBUTES", "VISIBILITY"])?;
+                opts.done(
+                    commands::options(Dialect::HBase, "put"),
+                    &["ATTRIBUTES", "VISIBILITY"],
+                )?;
             }
             _ => timestamp = Some(uint_of(a, "timestamp")?),
         }
@@ -258,7 +251,7 @@ const GET_SIDE_KEYS: &[&str] = &["MAXLENGTH", "FILTER", "CONSISTENCY", "REGION_R
 /// `get 't', 'r'`, `get 't', 'r', 'c1', 'c2'`, `get 't', 'r', ['c1', 'c2']` or
 /// `get 't', 'r', {COLUMN => ..., ...}`, read as hbase-shell's `table.rb` `_get_internal`
 /// reads them.
-fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let mut scan = Scan::get(&row);
@@ -297,7 +290,7 @@ fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "FORMATTER_CLASS",
     ];
     // A key nobody knows is a slip: say so before judging what the hash asks for.
-    let known: Vec<&str> = commands::options("get")
+    let known: Vec<&str> = commands::options(Dialect::HBase, "get")
         .iter()
         .chain(GET_IGNORED)
         .copied()
@@ -305,7 +298,7 @@ fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     Opts {
         pairs: opts.pairs.clone(),
     }
-    .done(commands::options("get"), &known)?;
+    .done(commands::options(Dialect::HBase, "get"), &known)?;
     if let Some(h) = hash {
         // What is left once the side options are out must name columns, or a time (or carry
         // attributes or authorizations); `_get_internal` raises this otherwise.
@@ -338,7 +331,7 @@ fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     }
     scan.columns = columns.scan_columns();
     let maxlength = read_opts(&mut opts, &mut scan)?;
-    opts.done(commands::options("get"), GET_IGNORED)?;
+    opts.done(commands::options(Dialect::HBase, "get"), GET_IGNORED)?;
     let out = ctx
         .engine
         .scan(&name, &mut scan)
@@ -494,7 +487,7 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
     };
     let maxlength = read_opts(&mut opts, &mut scan)?;
     opts.done(
-        commands::options("scan"),
+        commands::options(Dialect::HBase, "scan"),
         &[
             "COLUMN",
             "CACHE",
@@ -545,7 +538,7 @@ fn metric_names(v: &Spanned) -> Res<Vec<String>> {
         .collect()
 }
 
-fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
     let (mut scan, ro) = scan_from(args, 1)?;
     // A scan printing its metrics runs whole: the metrics are those of one scanner.
@@ -652,7 +645,7 @@ fn scan_page(
     Ok(Some(text))
 }
 
-fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
     let interval = match args.get(1) {
         Some(h) => {
@@ -701,7 +694,8 @@ fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     Ok(Some(echo(text, n.to_string())))
 }
 
-fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn delete(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     let all = args.cmd.name == "deleteall";
     let name = args.table(0)?;
     // deleteall 't', {ROWPREFIXFILTER => 'p'}: every row with the prefix.
@@ -714,7 +708,7 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
             return fail("expected {ROWPREFIXFILTER => 'prefix'}", h.span.clone());
         };
         let prefix = bytes_of(p, "ROWPREFIXFILTER")?;
-        opts.done(commands::options("deleteall"), &["CACHE"])?;
+        opts.done(commands::options(Dialect::HBase, "deleteall"), &["CACHE"])?;
         let mut scan = Scan::prefix(&prefix);
         let rows = engine
             .scan(&name, &mut scan)
@@ -761,7 +755,8 @@ fn delete(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 
 /// `check_and_put 't', 'r', 'f:q', expected, 'f:c', 'value' [, {OP => '>'}]` and
 /// `check_and_delete 't', 'r', 'f:q', expected, 'f:c'`; `nil` as expected means "if absent".
-fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn check_and_mutate(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     let is_put = args.cmd.name == "check_and_put";
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
@@ -776,7 +771,7 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
                 Ok,
             )?;
         }
-        opts.done(commands::options(&args.cmd.name), &[])?;
+        opts.done(commands::options(Dialect::HBase, &args.cmd.name), &[])?;
     }
     let condition = match args.get(3).map(|a| &a.value) {
         Some(Value::Ident(w)) if w == "nil" => Condition::NotExists,
@@ -806,7 +801,8 @@ fn check_and_mutate(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
 }
 
 /// `mutate_row 't', 'r', [['put', 'f:q', 'v'], ['delete', 'f:q'], ['deleteall', 'f']]`: one atomic row mutation.
-fn mutate_row(engine: &mut Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn mutate_row(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let Some(list) = args.get(2) else {

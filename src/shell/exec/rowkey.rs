@@ -10,21 +10,16 @@
 use std::ops::Range;
 
 use super::args::{bytes_of, columns_of, fail, uint_of, word_of, Args, Opts, Res};
-use super::{unrouted, Ctx, Reply, Step};
+use super::{Ctx, Reply, Step};
+use crate::commands::{self, Dialect};
 use crate::engine::Mutation;
 use crate::kit::seeded::hash;
 use crate::kit::text::plural;
 use crate::shell::ast::Spanned;
-use crate::shell::commands;
 
-pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    match args.cmd.name.as_str() {
-        "generate" => {
-            let budget = ctx.gen_budget;
-            generate(ctx, args, Progress::default(), budget)
-        }
-        _ => Err(unrouted(args)),
-    }
+pub(in crate::shell) fn generate(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let budget = ctx.gen_budget;
+    generate_rows(ctx, args, Progress::default(), budget)
 }
 
 /// Goes on with a `generate` for up to `rows` more rows.
@@ -34,7 +29,7 @@ pub(super) fn resume_generate(
     done: Progress,
     rows: usize,
 ) -> Res<Reply> {
-    generate(ctx, args, done, Some(rows))
+    generate_rows(ctx, args, done, Some(rows))
 }
 
 /// How far a `generate` got.
@@ -80,7 +75,7 @@ struct Plan {
     order: Order,
 }
 
-fn generate(
+fn generate_rows(
     ctx: &mut Ctx<'_>,
     args: &Args<'_>,
     mut done: Progress,
@@ -224,7 +219,7 @@ fn plan(ctx: &Ctx<'_>, args: &Args<'_>) -> Res<Plan> {
     if let Some(v) = opts.take("ORDER") {
         plan.order = order(v, count)?;
     }
-    opts.done(commands::options("generate"), &[])?;
+    opts.done(commands::options(Dialect::HBase, "generate"), &[])?;
     Ok(plan)
 }
 

@@ -1,137 +1,139 @@
 //! HBase's `tools` group: flushes, compactions, splits and the split points.
 
 use super::args::{bytes_of, fail, Args, Opts, Res};
-use super::{echo, engine_error, format, unrouted, Ctx, Reply};
+use super::{echo, engine_error, format, Ctx, Reply};
 use crate::bytes::to_printable;
-use crate::engine::{Engine, Region};
+use crate::engine::Region;
 use crate::shell::ast::{Spanned, Value};
 use md5::Digest;
 
-pub(super) fn run(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn flush(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let engine = &mut *ctx.engine;
-    match args.cmd.name.as_str() {
-        "flush" => {
-            // flush.rb: `flush 'TABLENAME'` or `flush 'TABLENAME', 'FAMILYNAME'`.
-            let name = args.table(0)?;
-            match args.get(1) {
-                Some(_) => {
-                    let family = args.bytes(1, "family")?;
-                    engine
-                        .flush_family(&name, &family)
-                        .map_err(|e| engine_error(e, args.span(1)))?;
-                }
-                None => engine
-                    .flush(&name)
-                    .map_err(|e| engine_error(e, args.span(0)))?,
-            }
-            Ok(Some(String::new()))
+    // flush.rb: `flush 'TABLENAME'` or `flush 'TABLENAME', 'FAMILYNAME'`.
+    let name = args.table(0)?;
+    match args.get(1) {
+        Some(_) => {
+            let family = args.bytes(1, "family")?;
+            engine
+                .flush_family(&name, &family)
+                .map_err(|e| engine_error(e, args.span(1)))?;
         }
-        "locate_region" => {
-            // locate_region.rb: a HOST/REGION table of the region holding the row, with the
-            // region as `RegionInfo.toString` prints it.
-            let name = args.table(0)?;
-            let row = args.bytes(1, "row key")?;
-            let t = engine
-                .table(&name)
-                .map_err(|e| engine_error(e, args.span(0)))?;
-            let Some(region) = t.regions.get(t.region_index(&row)) else {
-                return fail(format!("Unknown table {name}!"), args.span(0));
-            };
-            let (region_name, encoded) = region_name_as_string(region, &name);
-            Ok(Some(format!(
-                "HOST  REGION\n {SERVER} {{ENCODED => {encoded}, NAME => '{region_name}', STARTKEY => '{}', ENDKEY => '{}'}}\n1 row(s)\n",
-                to_printable(&region.start),
-                to_printable(&region.end)
-            )))
-        }
-        "list_regions" => list_regions(engine, args),
-        "get_splits" => {
-            let name = args.table(0)?;
-            let splits = engine
-                .splits(&name)
-                .map_err(|e| engine_error(e, args.span(0)))?;
-            let shown: Vec<String> = splits.iter().map(|s| to_printable(s)).collect();
-            let mut out = format!("Total number of splits = {}\n", splits.len() + 1);
-            for s in &shown {
-                out.push_str(s);
-                out.push('\n');
-            }
-            Ok(Some(echo(out, format::ruby_array(&shown))))
-        }
-        "compact" | "major_compact" => {
-            let name = args.table(0)?;
-            // compact.rb's third argument is the compaction type, "NORMAL" (the default) or
-            // "MOB"; Rowkey keeps no MOB files, so a MOB compaction has nothing to do.
-            if let Some(t) = args.get(2) {
-                let kind =
-                    String::from_utf8_lossy(&bytes_of(t, "compaction type")?).to_ascii_uppercase();
-                match kind.as_str() {
-                    "NORMAL" => {}
-                    "MOB" => {
-                        engine
-                            .table(&name)
-                            .map_err(|e| engine_error(e, args.span(0)))?;
-                        return Ok(Some(
-                            "Rowkey keeps no MOB files (IS_MOB is accepted and has no effect): \
-                             a MOB compaction has nothing to merge.\n"
-                                .into(),
-                        ));
-                    }
-                    _ => {
-                        return fail(
-                            format!("compaction type must be NORMAL or MOB, found {kind}"),
-                            t.span.clone(),
-                        )
-                    }
-                }
-            }
-            let family_given = args
-                .get(1)
-                .is_some_and(|a| !matches!(&a.value, Value::Ident(w) if w == "nil"));
-            let family = if family_given {
-                let fam = args.bytes(1, "family")?;
-                let t = engine
+        None => engine
+            .flush(&name)
+            .map_err(|e| engine_error(e, args.span(0)))?,
+    }
+    Ok(Some(String::new()))
+}
+
+pub(in crate::shell) fn locate_region(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    // locate_region.rb: a HOST/REGION table of the region holding the row, with the region as
+    // `RegionInfo.toString` prints it.
+    let name = args.table(0)?;
+    let row = args.bytes(1, "row key")?;
+    let t = ctx
+        .engine
+        .table(&name)
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    let Some(region) = t.regions.get(t.region_index(&row)) else {
+        return fail(format!("Unknown table {name}!"), args.span(0));
+    };
+    let (region_name, encoded) = region_name_as_string(region, &name);
+    Ok(Some(format!(
+        "HOST  REGION\n {SERVER} {{ENCODED => {encoded}, NAME => '{region_name}', STARTKEY => '{}', ENDKEY => '{}'}}\n1 row(s)\n",
+        to_printable(&region.start),
+        to_printable(&region.end)
+    )))
+}
+
+pub(in crate::shell) fn get_splits(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let name = args.table(0)?;
+    let splits = ctx
+        .engine
+        .splits(&name)
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    let shown: Vec<String> = splits.iter().map(|s| to_printable(s)).collect();
+    let mut out = format!("Total number of splits = {}\n", splits.len() + 1);
+    for s in &shown {
+        out.push_str(s);
+        out.push('\n');
+    }
+    Ok(Some(echo(out, format::ruby_array(&shown))))
+}
+
+/// `compact` and `major_compact`.
+pub(in crate::shell) fn compact(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
+    let name = args.table(0)?;
+    // compact.rb's third argument is the compaction type, "NORMAL" (the default) or
+    // "MOB"; Rowkey keeps no MOB files, so a MOB compaction has nothing to do.
+    if let Some(t) = args.get(2) {
+        let kind = String::from_utf8_lossy(&bytes_of(t, "compaction type")?).to_ascii_uppercase();
+        match kind.as_str() {
+            "NORMAL" => {}
+            "MOB" => {
+                engine
                     .table(&name)
                     .map_err(|e| engine_error(e, args.span(0)))?;
-                if t.descriptor.family(&fam).is_none() {
-                    return fail(
-                        format!(
-                            "Column family {} does not exist in table {name}",
-                            to_printable(&fam)
-                        ),
-                        args.span(1),
-                    );
-                }
-                Some(fam)
-            } else {
-                None
-            };
-            // A minor compaction merges what the exploring policy selects in each store
-            // (possibly nothing); a major one merges every run (`Admin.majorCompact`).
-            engine
-                .compact_requested(&name, family.as_deref(), args.cmd.name == "major_compact")
-                .map_err(|e| engine_error(e, args.span(0)))?;
-            Ok(Some(String::new()))
+                return Ok(Some(
+                    "Rowkey keeps no MOB files (IS_MOB is accepted and has no effect): \
+                     a MOB compaction has nothing to merge.\n"
+                        .into(),
+                ));
+            }
+            _ => {
+                return fail(
+                    format!("compaction type must be NORMAL or MOB, found {kind}"),
+                    t.span.clone(),
+                )
+            }
         }
-        "split" => {
-            let name = args.table(0)?;
-            // An unknown table is the table argument's fault, whatever else was given.
-            engine
-                .table(&name)
-                .map_err(|e| engine_error(e, args.span(0)))?;
-            let key = if args.get(1).is_some() {
-                Some(args.bytes(1, "split key")?)
-            } else {
-                None
-            };
-            let last = args.cmd.args.len().saturating_sub(1);
-            engine
-                .split(&name, key.as_deref())
-                .map_err(|e| engine_error(e, args.span(last)))?;
-            Ok(Some(String::new()))
-        }
-        _ => Err(unrouted(args)),
     }
+    let family_given = args
+        .get(1)
+        .is_some_and(|a| !matches!(&a.value, Value::Ident(w) if w == "nil"));
+    let family = if family_given {
+        let fam = args.bytes(1, "family")?;
+        let t = engine
+            .table(&name)
+            .map_err(|e| engine_error(e, args.span(0)))?;
+        if t.descriptor.family(&fam).is_none() {
+            return fail(
+                format!(
+                    "Column family {} does not exist in table {name}",
+                    to_printable(&fam)
+                ),
+                args.span(1),
+            );
+        }
+        Some(fam)
+    } else {
+        None
+    };
+    // A minor compaction merges what the exploring policy selects in each store
+    // (possibly nothing); a major one merges every run (`Admin.majorCompact`).
+    engine
+        .compact_requested(&name, family.as_deref(), args.cmd.name == "major_compact")
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    Ok(Some(String::new()))
+}
+
+pub(in crate::shell) fn split(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &mut *ctx.engine;
+    let name = args.table(0)?;
+    // An unknown table is the table argument's fault, whatever else was given.
+    engine
+        .table(&name)
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    let key = if args.get(1).is_some() {
+        Some(args.bytes(1, "split key")?)
+    } else {
+        None
+    };
+    let last = args.cmd.args.len().saturating_sub(1);
+    engine
+        .split(&name, key.as_deref())
+        .map_err(|e| engine_error(e, args.span(last)))?;
+    Ok(Some(String::new()))
 }
 
 /// Where every region is served: the one engine in this page (HBase names a region server
@@ -170,7 +172,8 @@ const REGION_COLUMN_NAMES: &str =
 /// region here, so the server is this page, every region's data is local (LOCALITY 1.0), and
 /// SIZE is the bytes of the region's sorted runs (HBase: its store files in MB, which for
 /// Rowkey's kilobyte-sized runs would always read 0).
-fn list_regions(engine: &Engine, args: &Args<'_>) -> Res<Reply> {
+pub(in crate::shell) fn list_regions(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let engine = &*ctx.engine;
     let name = args.table(0)?;
     // Options: nil or a hash; anything else is the server name (`{SERVER_NAME => options}`).
     let mut server: Option<Vec<u8>> = None;

@@ -1,7 +1,7 @@
 //! What a run counts as it goes: each region's figures per step, the busiest region's and
 //! server's shares per hour, and the table's totals and findings at the end.
 
-use super::{SampleKind, TableRun, TableSim, Totals};
+use super::{TableRun, TableSim, Totals};
 use crate::simulate::findings;
 use crate::simulate::heat::{equal_row_ranges, HeatCount};
 use crate::simulate::timeline::{HourFigures, RegionStep, Timeline};
@@ -32,10 +32,13 @@ impl TableSim {
             r.written = 0.0;
         }
         self.step_figures.push(figures);
+        self.live_writes.end_step();
+        self.live_reads.end_step();
     }
 
     /// The figures of the hour ending at `end_ms`: its samples attributed by key to the
-    /// regions open now.
+    /// regions open now, and its live shares (each operation where it was taken, step by
+    /// step).
     pub(super) fn end_hour(&mut self, end_ms: u64) {
         let hour = (end_ms - 1) / 3_600_000;
         let servers = self.workload.cluster.region_servers as usize;
@@ -45,12 +48,12 @@ impl TableSim {
         let mut server_reads = vec![0.0; servers];
         let mut server_writes = vec![0.0; servers];
         for s in &self.samples[self.hour_first_sample..] {
-            if s.kind == SampleKind::Initial {
+            if s.is_initial() {
                 continue;
             }
             let r = self.locate(s.key(&self.keys));
             let server = self.regions[r].server as usize;
-            if s.kind.is_read() {
+            if s.is_read() {
                 region_reads[r] += s.weight;
                 server_reads[server] += s.weight;
             } else {
@@ -62,6 +65,8 @@ impl TableSim {
             let total: f64 = v.iter().sum();
             (total > 0.0).then(|| findings::round6(v.iter().copied().fold(0.0, f64::max) / total))
         };
+        let live_writes = self.live_writes.end_hour();
+        let live_reads = self.live_reads.end_hour();
         self.hours.push(HourFigures {
             hour,
             start_ms: hour * 3_600_000,
@@ -71,6 +76,10 @@ impl TableSim {
             busiest_region_read_share: share(&region_reads),
             busiest_server_write_share: share(&server_writes),
             busiest_server_read_share: share(&server_reads),
+            busiest_region_write_share_live: live_writes.region,
+            busiest_region_read_share_live: live_reads.region,
+            busiest_server_write_share_live: live_writes.server,
+            busiest_server_read_share_live: live_reads.server,
         });
         self.hour_first_sample = self.samples.len();
     }
@@ -167,7 +176,7 @@ impl TableSim {
         let ops: f64 = self
             .samples
             .iter()
-            .filter(|s| s.kind != SampleKind::Initial)
+            .filter(|s| !s.is_initial())
             .map(|s| s.weight)
             .sum();
         let bytes: f64 = self.samples.iter().map(|s| s.bytes).sum();

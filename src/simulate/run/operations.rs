@@ -1,6 +1,6 @@
 //! The workload's operations played on keys: puts, updates, deletes, gets and scans.
 
-use super::{Sample, SampleKind, TableSim};
+use super::{OpKind, Sample, TableSim};
 use crate::simulate::key::{self, MadeKey};
 use crate::simulate::workload::{Choose, KeyField, Operation, TimeEncoding};
 
@@ -9,32 +9,26 @@ impl TableSim {
         let table = std::sync::Arc::clone(&self.table);
         let op = &table.operations[o];
         let op16 = o as u16;
+        let kind = Some(op.kind());
         match op {
-            Operation::PutNew { .. } => {
-                self.put_new(step, op16, SampleKind::PutNew, at, weight, span)
-            }
+            Operation::PutNew { .. } => self.put_new(step, op16, kind, at, weight, span),
             Operation::Update { choose, .. } | Operation::Delete { choose, .. } => {
-                let kind = if matches!(op, Operation::Update { .. }) {
-                    SampleKind::Update
-                } else {
-                    SampleKind::Delete
-                };
                 let Some(row) = self.choose_row(*choose, at, u) else {
                     return;
                 };
                 self.key_for(*choose, row, at);
                 let sample = self.base_sample(step, op16, kind, at, weight);
-                if kind == SampleKind::Delete {
+                if kind == Some(OpKind::Delete) {
                     self.rows_deleted += weight;
                 }
                 self.write(sample, weight, at);
             }
             Operation::Get { choose, .. } => {
                 let Some(row) = self.choose_row(*choose, at, u) else {
-                    return self.empty_read(step, op16, SampleKind::Get, at, weight);
+                    return self.empty_read(step, op16, kind, at, weight);
                 };
                 self.key_for(*choose, row, at);
-                let mut sample = self.base_sample(step, op16, SampleKind::Get, at, weight);
+                let mut sample = self.base_sample(step, op16, kind, at, weight);
                 sample.rows_read = weight;
                 sample.rows_returned = weight;
                 self.read(sample);
@@ -47,11 +41,11 @@ impl TableSim {
             } => {
                 let (choose, fields, limit) = (*choose, *fields as usize, *limit as f64);
                 let Some(row) = self.choose_row(choose, at, u) else {
-                    return self.empty_read(step, op16, SampleKind::PrefixScan, at, weight);
+                    return self.empty_read(step, op16, kind, at, weight);
                 };
                 self.key_for(choose, row, at);
                 let under = self.rows_under(fields);
-                let mut sample = self.base_sample(step, op16, SampleKind::PrefixScan, at, weight);
+                let mut sample = self.base_sample(step, op16, kind, at, weight);
                 let rows = under.min(limit);
                 sample.rows_read = rows * weight;
                 sample.rows_returned = rows * weight;
@@ -69,7 +63,7 @@ impl TableSim {
                 let (choose, fields, window, limit) =
                     (*choose, *fields as usize, *window_ms as f64, *limit as f64);
                 let Some(row) = self.choose_row(choose, at, u) else {
-                    return self.empty_read(step, op16, SampleKind::WindowScan, at, weight);
+                    return self.empty_read(step, op16, kind, at, weight);
                 };
                 self.key_for(choose, row, at);
                 let under = self.rows_under(fields);
@@ -90,7 +84,7 @@ impl TableSim {
                 } else {
                     under
                 };
-                let mut sample = self.base_sample(step, op16, SampleKind::WindowScan, at, weight);
+                let mut sample = self.base_sample(step, op16, kind, at, weight);
                 sample.rows_read = read * weight;
                 sample.rows_returned = returned * weight;
                 let prefix_len = self.scratch.prefix(fields).len();
@@ -118,7 +112,7 @@ impl TableSim {
         &mut self,
         step: usize,
         op: u16,
-        kind: SampleKind,
+        kind: Option<OpKind>,
         at: f64,
         weight: f64,
     ) {
@@ -158,6 +152,7 @@ impl TableSim {
         let r = self.locate(&self.scratch.key);
         sample.region = self.regions[r].id;
         let region = &mut self.regions[r];
+        self.live_reads.add(region.id, region.server, sample.weight);
         region.reads += sample.weight;
         region.filtered += sample.rows_read - sample.rows_returned;
         self.push_sample(sample);

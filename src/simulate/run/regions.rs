@@ -2,7 +2,7 @@
 //! stores, the split policy splits a region at its middle key, the balancer moves regions.
 
 use super::stores::{self, StoreFile};
-use super::{Sample, SampleKind, TableSim};
+use super::{OpKind, Sample, TableSim};
 use crate::simulate::policy::RegionPolicy;
 use crate::simulate::timeline::{Move, RegionSpan, Split};
 
@@ -56,7 +56,7 @@ impl TableSim {
     }
 
     pub(super) fn write(&mut self, mut sample: Sample, weight: f64, at: f64) {
-        let (row_bytes, per_family) = if sample.kind == SampleKind::Delete {
+        let (row_bytes, per_family) = if sample.kind == Some(OpKind::Delete) {
             // A delete marker: one KeyValue with the row and no qualifier or value.
             let b = (4 + 4 + 2 + 1 + 8 + 1) as f64 + self.scratch.key.len() as f64;
             (b, vec![b])
@@ -66,6 +66,10 @@ impl TableSim {
         sample.bytes = row_bytes * weight;
         let mut r = self.locate(&self.scratch.key);
         sample.region = self.regions[r].id;
+        if !sample.is_initial() {
+            self.live_writes
+                .add(sample.region, self.regions[r].server, weight);
+        }
         let index = self.push_sample(sample);
         let flush = self.workload.cluster.flush_size as f64;
         self.regions[r].written += weight;

@@ -1,7 +1,7 @@
 //! The rows a table made: when each was made, which one an operation picks, and the puts that
 //! make them.
 
-use super::{SampleKind, Sampling, TableSim};
+use super::{OpKind, Sampling, TableSim};
 use crate::simulate::workload::Choose;
 use crate::simulate::SimulateError;
 
@@ -37,7 +37,7 @@ impl TableSim {
             self.put_new(
                 0,
                 u16::MAX,
-                SampleKind::Initial,
+                None,
                 at,
                 count as f64 / k as f64,
                 day / k as f64,
@@ -111,7 +111,7 @@ impl TableSim {
         &mut self,
         step: usize,
         op: u16,
-        kind: SampleKind,
+        kind: Option<OpKind>,
         at: f64,
         weight: f64,
         span: f64,

@@ -1,32 +1,6 @@
 //! A weighted sample: one operation of the workload played on one key, standing for many.
 
-/// What a sample is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SampleKind {
-    /// A row that was there before the start (no operation).
-    Initial,
-    PutNew,
-    Update,
-    Get,
-    PrefixScan,
-    WindowScan,
-    Delete,
-}
-
-impl SampleKind {
-    /// A get or a scan.
-    pub fn is_read(self) -> bool {
-        matches!(
-            self,
-            SampleKind::Get | SampleKind::PrefixScan | SampleKind::WindowScan
-        )
-    }
-
-    /// A scan.
-    pub fn is_scan(self) -> bool {
-        matches!(self, SampleKind::PrefixScan | SampleKind::WindowScan)
-    }
-}
+use crate::simulate::OpKind;
 
 /// One weighted sample: an operation of the workload played on one key, standing for
 /// `weight` operations of its kind in its step.
@@ -37,7 +11,8 @@ pub struct Sample {
     pub step: u32,
     /// The operation's index in the table's `operations` (`u16::MAX` for initial rows).
     pub op: u16,
-    pub kind: SampleKind,
+    /// Its operation's kind; `None` for a row there before the start (no operation).
+    pub kind: Option<OpKind>,
     /// Operations it stands for.
     pub weight: f64,
     /// Rows it read (all its operations together).
@@ -61,6 +36,21 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// A row there before the start, not an operation.
+    pub fn is_initial(&self) -> bool {
+        self.kind.is_none()
+    }
+
+    /// A get or a scan.
+    pub fn is_read(&self) -> bool {
+        self.kind.is_some_and(OpKind::is_read)
+    }
+
+    /// A scan.
+    pub fn is_scan(&self) -> bool {
+        self.kind.is_some_and(OpKind::is_scan)
+    }
+
     /// Its key (for a scan, the scan's start row).
     pub fn key<'a>(&self, keys: &'a [u8]) -> &'a [u8] {
         keys.get(self.key_at as usize..(self.key_at + self.key_len) as usize)

@@ -23,6 +23,7 @@
 //!   (`StoreUtils.getFileSplitPoint`).
 
 use super::Sample;
+use crate::kit::order;
 
 /// Files a store needs before a compaction is looked for (`hbase.hstore.compaction.min`).
 pub(super) const COMPACTION_MIN_FILES: usize = 3;
@@ -112,7 +113,7 @@ pub(super) fn largest_file(files: &[StoreFile], family: usize) -> Option<usize> 
 /// The middle key of a file holding `writes`: the first key at which half its bytes lie
 /// below, or `None` when that is its first or last row. Sorts `writes` by key.
 pub(super) fn middle_key(writes: &mut [u32], samples: &[Sample], keys: &[u8]) -> Option<Vec<u8>> {
-    writes.sort_by(|a, b| {
+    order::sort_by(writes, |a, b| {
         samples[*a as usize]
             .key(keys)
             .cmp(samples[*b as usize].key(keys))

@@ -568,24 +568,32 @@ impl Activity {
             .take(n);
         for op in ops {
             seen += 1;
-            let first = table.region_index(&op.start);
-            let last = match &op.stop {
-                None => first,
-                Some(stop) if stop.is_empty() => table.regions.len().saturating_sub(1),
-                Some(stop) => {
-                    // The region holding the last row before `stop`.
-                    let i = table.region_index(stop);
-                    match table.regions.get(i) {
-                        Some(r) if r.start.as_slice() == stop.as_slice() && i > first => i - 1,
-                        _ => i,
-                    }
-                }
-            };
-            for c in counts.iter_mut().take(last + 1).skip(first) {
+            let span = op.regions(table);
+            for c in counts.iter_mut().take(span.end() + 1).skip(*span.start()) {
                 *c += 1;
             }
         }
         (counts, seen)
+    }
+}
+
+impl Op {
+    /// The indexes of the table's regions (as it has them now) the operation falls in.
+    pub fn regions(&self, table: &Table) -> std::ops::RangeInclusive<usize> {
+        let first = table.region_index(&self.start);
+        let last = match &self.stop {
+            None => first,
+            Some(stop) if stop.is_empty() => table.regions.len().saturating_sub(1),
+            Some(stop) => {
+                // The region holding the last row before `stop`.
+                let i = table.region_index(stop);
+                match table.regions.get(i) {
+                    Some(r) if r.start.as_slice() == stop.as_slice() && i > first => i - 1,
+                    _ => i,
+                }
+            }
+        };
+        first..=last
     }
 }
 

@@ -147,6 +147,30 @@ pub struct LsmEvent {
     pub dropped: Dropped,
     /// A split's daughters: id, start and end row.
     pub daughters: Vec<(u64, Vec<u8>, Vec<u8>)>,
+    /// What made a split happen (`None` for a flush or a compaction).
+    pub cause: Option<SplitCause>,
+}
+
+/// What made a region split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitCause {
+    /// A `split` asked for.
+    Asked,
+    /// Its size, past the table's split size.
+    Size,
+    /// Its load: Rowkey's model of Bigtable's load-based splitting ([`super::load`]).
+    Load,
+}
+
+impl SplitCause {
+    /// How the views say it: "asked for", "by size", "by load".
+    pub fn words(self) -> &'static str {
+        match self {
+            SplitCause::Asked => "asked for",
+            SplitCause::Size => "by size",
+            SplitCause::Load => "by load",
+        }
+    }
 }
 
 /// The recent events of one table, oldest first, at most [`EVENTS_KEPT`].

@@ -2,7 +2,7 @@
 //! store's policy, or major) and splits, each logged as an event.
 
 use super::error::{Error, Result};
-use super::lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, RunSummary};
+use super::lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, RunSummary, SplitCause};
 use super::policy::CompactionPolicy;
 use super::stats::RegionStats;
 use super::store::{Rewrite, Store};
@@ -62,7 +62,7 @@ impl Engine {
             _ => None,
         };
         if let Some(mid) = split_at {
-            self.split_region(table, idx, &mid);
+            self.split_region(table, idx, &mid, SplitCause::Size);
         }
     }
 
@@ -149,7 +149,7 @@ impl Engine {
             .rewritten
             .insert((table.to_string(), region_id));
         for (kind, family, rw) in events {
-            self.log_event(table, tick, kind, region_id, family, rw, Vec::new());
+            self.log_event(table, tick, kind, region_id, family, rw, None);
         }
     }
 
@@ -163,9 +163,13 @@ impl Engine {
         region: u64,
         family: Option<String>,
         rw: Rewrite,
-        daughters: Vec<(u64, Vec<u8>, Vec<u8>)>,
+        split: Option<(Vec<(u64, Vec<u8>, Vec<u8>)>, SplitCause)>,
     ) {
         self.event_serial += 1;
+        let (daughters, cause) = match split {
+            Some((daughters, cause)) => (daughters, Some(cause)),
+            None => (Vec::new(), None),
+        };
         let event = LsmEvent {
             serial: self.event_serial,
             tick,
@@ -176,6 +180,7 @@ impl Engine {
             outputs: rw.outputs,
             dropped: rw.dropped,
             daughters,
+            cause,
         };
         self.events
             .entry(table.to_string())
@@ -350,15 +355,7 @@ impl Engine {
             LsmEventKind::MinorCompaction
         };
         let tick = self.tick;
-        self.log_event(
-            table,
-            tick,
-            kind,
-            region_id,
-            Some(family_name),
-            rw,
-            Vec::new(),
-        );
+        self.log_event(table, tick, kind, region_id, Some(family_name), rw, None);
     }
 
     /// Splits the region holding `at` at that row, or with `None` every region at its mid key.
@@ -374,7 +371,7 @@ impl Engine {
                 if !ok {
                     return Err(Error::BadSplitKey(crate::bytes::to_printable(key)));
                 }
-                self.split_region(table, idx, key);
+                self.split_region(table, idx, key, SplitCause::Asked);
             }
             None => {
                 // The middle keys come from the runs' block indexes: the memstores go to runs
@@ -390,14 +387,14 @@ impl Engine {
                     .filter_map(|(i, r)| r.mid_key().map(|m| (i, m)))
                     .collect();
                 for (i, mid) in mids.into_iter().rev() {
-                    self.split_region(table, i, &mid);
+                    self.split_region(table, i, &mid, SplitCause::Asked);
                 }
             }
         }
         Ok(())
     }
 
-    fn split_region(&mut self, table: &str, idx: usize, at: &[u8]) {
+    pub(super) fn split_region(&mut self, table: &str, idx: usize, at: &[u8], cause: SplitCause) {
         self.flush_region(table, idx, &[]);
         let tick = self.tick;
         let next_id = &mut self.next_id;
@@ -469,7 +466,7 @@ impl Engine {
             old_id,
             None,
             rw,
-            daughters,
+            Some((daughters, cause)),
         );
     }
 }

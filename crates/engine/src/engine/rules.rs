@@ -11,6 +11,7 @@ use super::resolve::Pass;
 
 /// The rule set a table carries in its descriptor (and its saved catalog).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "SavedRules")]
 pub struct Rules {
     /// How a delete hides the cells it names.
     #[serde(default)]
@@ -21,6 +22,48 @@ pub struct Rules {
     /// What one unit of a cell's timestamp is.
     #[serde(default)]
     pub timestamps: TimestampUnit,
+    /// What splits a region besides a `split` asked for.
+    pub splits: SplitRule,
+}
+
+/// Rules as a catalog stores them. A catalog saved before tables carried a split rule gives
+/// a table without delete markers (a Bigtable table) Bigtable's.
+#[derive(Deserialize)]
+struct SavedRules {
+    #[serde(default)]
+    deletes: DeleteMasking,
+    #[serde(default)]
+    retention: Retention,
+    #[serde(default)]
+    timestamps: TimestampUnit,
+    #[serde(default)]
+    splits: Option<SplitRule>,
+}
+
+impl From<SavedRules> for Rules {
+    fn from(s: SavedRules) -> Rules {
+        let splits = s.splits.unwrap_or(match s.deletes {
+            DeleteMasking::Markers => SplitRule::Size,
+            DeleteMasking::NoMarkers => SplitRule::SizeAndLoad,
+        });
+        Rules {
+            deletes: s.deletes,
+            retention: s.retention,
+            timestamps: s.timestamps,
+            splits,
+        }
+    }
+}
+
+/// What splits a region besides a `split` asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SplitRule {
+    /// HBase: its size alone, past the table's split size (`MAX_FILESIZE`).
+    #[default]
+    Size,
+    /// Bigtable: its size, and its load. Bigtable splits a busy tablet and documents no
+    /// threshold, so the load rule is Rowkey's model ([`super::load`]).
+    SizeAndLoad,
 }
 
 /// How a delete hides the cells it names.
@@ -80,7 +123,13 @@ impl Rules {
         deletes: DeleteMasking::Markers,
         retention: Retention::AtRead,
         timestamps: TimestampUnit::Milliseconds,
+        splits: SplitRule::Size,
     };
+
+    /// Whether a busy region splits by its load ([`super::load`]).
+    pub fn splits_by_load(&self) -> bool {
+        self.splits == SplitRule::SizeAndLoad
+    }
 
     /// Whether delete markers mask the cells they name.
     pub fn masks_deletes(&self) -> bool {
@@ -128,6 +177,24 @@ mod tests {
     #[test]
     fn microseconds_at_millisecond_granularity() {
         assert_eq!(TimestampUnit::MicrosAtMillis.from_millis(1_700), 1_700_000);
+    }
+
+    /// A catalog saved before tables carried a split rule: a table without delete markers (a
+    /// Bigtable table) reads with Bigtable's, any other with HBase's.
+    #[test]
+    fn saved_rules_without_a_split_rule() -> Result<(), serde_json::Error> {
+        let old: Rules = serde_json::from_str(
+            r#"{"deletes":"NoMarkers","retention":"AtCompaction","timestamps":"MicrosAtMillis"}"#,
+        )?;
+        assert_eq!(old.splits, SplitRule::SizeAndLoad);
+        let hbase: Rules = serde_json::from_str("{}")?;
+        assert_eq!(hbase, Rules::HBASE);
+        let round: Rules = serde_json::from_str(&serde_json::to_string(&Rules {
+            splits: SplitRule::SizeAndLoad,
+            ..Rules::HBASE
+        })?)?;
+        assert!(round.splits_by_load() && round.masks_deletes());
+        Ok(())
     }
 
     #[test]

@@ -193,10 +193,12 @@ impl Engine {
         if self.recording {
             self.changes.wal.push((table.to_string(), wal));
         }
+        let before = self.recorded_ops(table);
         if let Some(&region) = stats.regions.first() {
             self.note_write(table, row, region);
         }
         self.upkeep(table, idx);
+        self.load_upkeep(table, before);
         stats
     }
 

@@ -1,0 +1,119 @@
+//! What the views share: drawing only while shown ([`use_shown`]), the export buttons under a
+//! figure ([`FigureExport`]), the notice for a table dropped while on show, claims as a list of
+//! marks ([`checks`]), and the benchmark hook that records how long a view took to draw ([`timed`], [`ViewClock`]:
+//! only a build with the `bench` feature records). A view imports these from here, never from
+//! another view.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+pub use super::figure_export::FigureExport;
+
+/// Whether the panel a view sits in is the one shown.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Shown(pub bool);
+
+/// What a view draws from (its memo key): the current one while its panel is shown; while
+/// hidden, the one it drew last, so a hidden view does no work until it is shown again (then
+/// it catches up once). Views outside the pane are always shown.
+#[hook]
+pub fn use_shown<K: Clone + 'static>(key: K) -> K {
+    let shown = use_context::<Shown>().is_none_or(|s| s.0);
+    let last = use_mut_ref(|| key.clone());
+    if shown {
+        *last.borrow_mut() = key;
+    }
+    let drawn = last.borrow().clone();
+    drawn
+}
+
+/// Says which table was dropped while shown, once, and remembers the table shown now.
+pub fn dropped_notice(
+    last_shown: &Rc<RefCell<Option<String>>>,
+    now: Option<&str>,
+    exists: impl Fn(&str) -> bool,
+) -> Html {
+    let mut last = last_shown.borrow_mut();
+    let gone = last
+        .as_deref()
+        .filter(|t| Some(*t) != now && !exists(t))
+        .map(str::to_string);
+    *last = now.map(str::to_string);
+    match gone {
+        Some(t) => html! {
+            <p class="notice" role="status">{format!("Table '{t}' was dropped while shown; its view is gone.")}</p>
+        },
+        None => html! {},
+    }
+}
+
+/// Claims as a list of marks: ✓ held, ✗ broken.
+pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
+    items
+        .map(|(text, held)| {
+            let mark = if held { "✓" } else { "✗" };
+            let class = if held { "held" } else { "broken" };
+            html! {
+                <li class={classes!("claim", class)}>
+                    <span class="claim-mark" aria-hidden="true">{mark}</span>
+                    <span class="visually-hidden">{if held { "holds: " } else { "does not hold: " }}</span>
+                    {text}
+                </li>
+            }
+        })
+        .collect()
+}
+
+/// Draws with `draw`, recording its time as the view `name`'s (see [`ViewClock`]).
+pub fn timed<T>(name: &str, draw: impl FnOnce() -> T) -> T {
+    let clock = ViewClock::start();
+    let out = draw();
+    clock.stop(name);
+    out
+}
+
+/// A view's drawing time, started where its drawing starts. With the `bench` feature,
+/// [`ViewClock::stop`] adds it to `window.__rowkeyViewMs[name]` when a benchmark set that
+/// object up (`tests/e2e/bench-lsm.mjs`); in other builds it is empty and reads no clock.
+pub struct ViewClock {
+    #[cfg(feature = "bench")]
+    started: f64,
+}
+
+impl ViewClock {
+    pub fn start() -> ViewClock {
+        ViewClock {
+            #[cfg(feature = "bench")]
+            started: super::perf_ms(),
+        }
+    }
+
+    #[cfg(not(feature = "bench"))]
+    pub fn stop(self, _name: &str) {}
+
+    #[cfg(feature = "bench")]
+    pub fn stop(self, name: &str) {
+        use wasm_bindgen::JsValue;
+        let Some(w) = web_sys::window() else {
+            return;
+        };
+        let Ok(sink) = js_sys::Reflect::get(&w, &JsValue::from_str("__rowkeyViewMs")) else {
+            return;
+        };
+        if !sink.is_object() {
+            return;
+        }
+        let key = JsValue::from_str(name);
+        let sum = js_sys::Reflect::get(&sink, &key)
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        let _ = js_sys::Reflect::set(
+            &sink,
+            &key,
+            &JsValue::from_f64(sum + super::perf_ms() - self.started),
+        );
+    }
+}

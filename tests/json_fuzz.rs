@@ -1,0 +1,353 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Rowkey's JSON reader (`rowkey::json`) on any text: it never panics, it accepts exactly what
+//! serde_json accepts (RFC 8259) and reads the same values, its syntax errors point at a line
+//! and a column inside the text, and a workload document with bytes overwritten or cut gives a
+//! workload or an error that names a JSON path or a position. Case counts are fixed (below) so
+//! the file runs in a few seconds; `ROWKEY_FUZZ_CASES` raises them.
+
+use std::sync::LazyLock;
+
+use proptest::prelude::*;
+use rowkey::json::{self, Node, Value};
+use rowkey::simulate::{gallery, SimulateError, Workload};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Cases per property.
+const CASES: u32 = 500;
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("ROWKEY_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(CASES),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Any JSON value, a few levels deep.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        "-?(0|[1-9][0-9]{0,20})(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,3})?".prop_map(Value::Number),
+        any::<String>().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            proptest::collection::vec(("[a-z\"\\\\\u{1}é]{0,6}", inner), 0..6)
+                .prop_map(Value::Object),
+        ]
+    })
+}
+
+/// JSON-like text: the grammar's characters in any order.
+fn jsonish() -> impl Strategy<Value = String> {
+    "[\\[\\]{}:,\" \n\t\\\\/0-9.eE+\\-truefalsn\u{1}é\u{1F600}]{0,40}"
+}
+
+/// `text` with some characters replaced by JSON's punctuation and then cut.
+fn mutate(text: &str, edits: &[(usize, char)], cut: usize) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for (at, c) in edits {
+        if !chars.is_empty() {
+            let i = at % chars.len();
+            chars[i] = *c;
+        }
+    }
+    chars.truncate(cut);
+    chars.into_iter().collect()
+}
+
+fn edits() -> impl Strategy<Value = (Vec<(usize, char)>, usize)> {
+    (
+        proptest::collection::vec(
+            (
+                any::<usize>(),
+                prop_oneof![
+                    proptest::sample::select(vec![
+                        '{', '}', '[', ']', ',', ':', '"', '\\', '-', '.', 'e', '0', '9', ' ',
+                        '\n', 'x', '\u{0}',
+                    ]),
+                    any::<char>(),
+                ],
+            ),
+            0..4,
+        ),
+        0usize..6000,
+    )
+}
+
+/// A syntax error's position is inside the text: a line it has, a column at most one past
+/// that line's end.
+fn position_is_inside(text: &str, e: &json::Error) -> Result<(), TestCaseError> {
+    if let json::Error::Syntax { line, column, .. } = e {
+        let lines: Vec<&str> = text.split('\n').collect();
+        prop_assert!(*line >= 1 && *line <= lines.len(), "{e} in {text:?}");
+        prop_assert!(
+            *column >= 1 && *column <= lines[line - 1].chars().count() + 1,
+            "{e} in {text:?}"
+        );
+    }
+    Ok(())
+}
+
+/// Ours and serde_json agree on `text`: both refuse it, or both read the same value.
+fn agrees_with_serde_json(text: &str) -> Result<(), TestCaseError> {
+    let ours = json::parse(text);
+    let theirs = serde_json::from_str::<serde_json::Value>(text);
+    match (&ours, &theirs) {
+        (Ok(v), Ok(t)) => {
+            let back = serde_json::from_str::<serde_json::Value>(&v.to_compact()).ok();
+            prop_assert_eq!(back.as_ref(), Some(t), "{:?}", text);
+        }
+        (Err(e), Err(_)) => position_is_inside(text, e)?,
+        // serde_json refuses floats beyond f64's range, which Rowkey reads as text (its
+        // typed accessors refuse them).
+        (Ok(_), Err(t)) => prop_assert!(t.to_string().contains("out of range"), "{t}: {text:?}"),
+        (Err(e), Ok(_)) => prop_assert!(false, "only ours refused {text:?}: {e}"),
+    }
+    Ok(())
+}
+
+/// A gallery workload's document, its tables not `unique` (whose check makes 100,000 keys per
+/// table for every case that still reads), read once for every case.
+static GALLERY_WORKLOAD: LazyLock<String> = LazyLock::new(|| {
+    let mut w = gallery::workload("schema.sequential-ids").expect("a gallery workload");
+    for t in &mut w.tables {
+        t.unique = false;
+    }
+    w.to_json()
+});
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn any_text_reads_as_serde_json_reads_it(text in any::<String>()) {
+        agrees_with_serde_json(&text)?;
+    }
+
+    #[test]
+    fn json_like_text_reads_as_serde_json_reads_it(text in jsonish()) {
+        agrees_with_serde_json(&text)?;
+    }
+
+    #[test]
+    fn written_values_read_back(v in value()) {
+        prop_assert_eq!(json::parse(&v.to_compact()).ok(), Some(v.clone()));
+        prop_assert_eq!(json::parse(&v.to_pretty()).ok(), Some(v.clone()));
+        agrees_with_serde_json(&v.to_pretty())?;
+    }
+
+    #[test]
+    fn written_values_with_edits_read_as_serde_json_reads_them(v in value(), (e, cut) in edits()) {
+        agrees_with_serde_json(&mutate(&v.to_pretty(), &e, cut))?;
+    }
+
+    #[test]
+    fn a_damaged_workload_is_an_error_with_a_path_or_a_position((e, cut) in edits()) {
+        let text = &*GALLERY_WORKLOAD;
+        let damaged = mutate(text, &e, cut);
+        match Workload::from_json(&damaged) {
+            Ok(_) => {}
+            Err(SimulateError::Syntax { line, column, message }) => {
+                position_is_inside(&damaged, &json::Error::Syntax { line, column, message })?;
+            }
+            Err(SimulateError::Invalid { path, message }) => {
+                prop_assert!(path.starts_with('$') && !message.is_empty(), "{path}: {message}");
+            }
+            Err(other) => prop_assert!(false, "{other}"),
+        }
+    }
+}
+
+#[test]
+fn syntax_errors_say_where_and_what() -> TestResult {
+    for (text, line, column, message) in [
+        (
+            "{\n  \"version\": 1,,\n}",
+            2,
+            16,
+            "expected a member's name in double quotes, found `,`",
+        ),
+        ("[1, 2,]", 1, 7, "trailing comma"),
+        ("{\"a\": 1,}", 1, 9, "trailing comma"),
+        ("{\"a\" 1}", 1, 6, "expected `:`, found `1`"),
+        ("[1 2]", 1, 4, "expected `,` or `]`, found `2`"),
+        ("[01]", 1, 3, "expected `,` or `]`, found `1`"),
+        (
+            "1.",
+            1,
+            3,
+            "expected a digit after the decimal point, found the end of the text",
+        ),
+        ("-", 1, 2, "expected a digit, found the end of the text"),
+        (
+            "1e+",
+            1,
+            4,
+            "expected a digit in the exponent, found the end of the text",
+        ),
+        (
+            "\"é\u{1}\"",
+            1,
+            3,
+            "a control character in a string (escape it)",
+        ),
+        ("\"abc", 1, 5, "a string is not closed"),
+        ("\"\\x\"", 1, 3, "an unknown escape in a string"),
+        ("\"\\ud800\"", 1, 8, "a lone surrogate in a \\u escape"),
+        ("\"\\u12\"", 1, 6, "a \\u escape needs four hex digits"),
+        ("nul", 1, 1, "expected a value, found `n`"),
+        ("", 1, 1, "expected a value, found the end of the text"),
+        ("{} {}", 1, 4, "trailing characters after the value"),
+        ("\n\n  [é, 1]", 3, 4, "expected a value, found `é`"),
+    ] {
+        assert_eq!(
+            json::parse(text),
+            Err(json::Error::Syntax {
+                line,
+                column,
+                message: message.into()
+            }),
+            "{text:?}"
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn nesting_deeper_than_the_limit_is_refused_not_a_stack_overflow() -> TestResult {
+    let deep = "[".repeat(100_000);
+    assert_eq!(
+        json::parse(&deep),
+        Err(json::Error::Syntax {
+            line: 1,
+            column: json::MAX_DEPTH + 1,
+            message: format!("nested deeper than {} levels", json::MAX_DEPTH),
+        })
+    );
+    let fits = format!(
+        "{}{}",
+        "[".repeat(json::MAX_DEPTH),
+        "]".repeat(json::MAX_DEPTH)
+    );
+    assert!(json::parse(&fits).is_ok());
+    Ok(())
+}
+
+#[test]
+fn strings_and_numbers_read_exactly() -> TestResult {
+    assert_eq!(
+        json::parse(r#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#)?,
+        Value::String("a\"\\/\u{8}\u{c}\n\r\t\u{e9}\u{1F600}".into())
+    );
+    let doc =
+        json::parse(r#"{"seed": 18446744073709551615, "x": -0.5e1, "big": 18446744073709551616}"#)?;
+    let o = Node::root(&doc).object(&["seed", "x", "big"])?;
+    assert_eq!(o.required("seed")?.u64()?, u64::MAX);
+    assert_eq!(o.required("x")?.f64()?, -5.0);
+    assert_eq!(
+        o.required("big")?.u64().map_err(|e| e.to_string()),
+        Err(
+            "$.big: 18446744073709551616 is above the largest integer, 18446744073709551615".into()
+        )
+    );
+    // Written as serde_json writes them: escapes only where JSON needs them.
+    assert_eq!(
+        Value::from("q\"\\\n\u{1}é").to_compact(),
+        r#""q\"\\\n\u0001é""#
+    );
+    assert_eq!(Value::from(10.0).to_compact(), "10.0");
+    assert_eq!(Value::from(0.25).to_compact(), "0.25");
+    assert_eq!(Value::from(f64::NAN).to_compact(), "null");
+    Ok(())
+}
+
+#[test]
+fn typed_reads_name_the_path() -> TestResult {
+    let doc = json::parse(
+        r#"{"tables": [{"key": [{"width": 4}, {"width": "4"}, {"width": -1}, {"width": 1.5},
+           {"width": 4294967296}]}], "kind": "entiti", "twice": 1, "twice": 2}"#,
+    )?;
+    let root = Node::root(&doc);
+    let key = root
+        .members()?
+        .required("tables")?
+        .items()?
+        .remove(0)
+        .object(&["key"])?
+        .required("key")?
+        .items()?;
+    let width = |i: usize| -> Result<u32, String> {
+        key[i]
+            .object(&["width"])
+            .and_then(|o| o.required("width")?.u32())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(width(0), Ok(4));
+    assert_eq!(
+        width(1),
+        Err(r#"$.tables[0].key[1].width: expected an integer, found "4""#.into())
+    );
+    assert_eq!(
+        width(2),
+        Err("$.tables[0].key[2].width: expected an integer of 0 or above, found -1".into())
+    );
+    assert_eq!(
+        width(3),
+        Err("$.tables[0].key[3].width: expected an integer, found 1.5".into())
+    );
+    assert_eq!(
+        width(4),
+        Err(
+            "$.tables[0].key[4].width: expected an integer from 0 to 4294967295, found 4294967296"
+                .into()
+        )
+    );
+    let fields = root.members()?;
+    assert_eq!(
+        fields
+            .required("kind")?
+            .variant(&["entity", "sequence"])
+            .map_err(|e| e.to_string()),
+        Err("$.kind: unknown variant `entiti`, expected one of `entity`, `sequence`".into())
+    );
+    assert_eq!(
+        root.object(&["tables", "kind", "twice"])
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        Err("$.twice: duplicate field `twice`".into())
+    );
+    assert_eq!(
+        root.object(&["tables"])
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        Err("$.kind: unknown field `kind`, expected `tables`".into())
+    );
+    assert_eq!(
+        fields
+            .required("missing")
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        Err("$: missing field `missing`".into())
+    );
+    Ok(())
+}
+
+#[test]
+fn pretty_text_is_indented_by_two_spaces() -> TestResult {
+    let v = json::parse(r#"{"a": [1, {"b": []}], "c": {}}"#)?;
+    assert_eq!(
+        v.to_pretty(),
+        "{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    }\n  ],\n  \"c\": {}\n}"
+    );
+    assert_eq!(v.to_compact(), r#"{"a":[1,{"b":[]}],"c":{}}"#);
+    Ok(())
+}
