@@ -336,19 +336,10 @@ impl HeatCount {
             }
             grids[ds] = Some(size);
         }
-        // Pressure: the highest of the regions over the range during the step. Counted a step
-        // at a time into a grid with each step's ranges side by side, then copied over in
-        // tiles: written in place a step at a time, every range's cell of a step is on a page
-        // of its own.
-        for (metric, read) in [(Metric::ReadPressure, true), (Metric::WritePressure, false)] {
-            let Some(grid) = grids[index(metric)].as_mut().filter(|_| wanted(metric)) else {
-                continue;
-            };
-            let mut by_step = vec![0.0f64; n * steps];
+        // Pressure: the highest of the regions over the range during the step.
+        let (rp, wp) = (index(Metric::ReadPressure), index(Metric::WritePressure));
+        if wanted(Metric::ReadPressure) || wanted(Metric::WritePressure) {
             for (step, regions) in timeline.steps.iter().enumerate().take(steps) {
-                let Some(row) = by_step.get_mut(step * n..(step + 1) * n) else {
-                    continue;
-                };
                 for figures in regions {
                     let Some(span) = timeline.regions.get(figures.region as usize) else {
                         continue;
@@ -362,19 +353,17 @@ impl HeatCount {
                             .partition_point(|s| *s < span.end_key.as_slice())
                             .saturating_sub(1)
                     };
-                    let p = if read {
-                        figures.read_pressure
-                    } else {
-                        figures.write_pressure
-                    };
                     for r in first..=last.max(first).min(n.saturating_sub(1)) {
-                        if let Some(x) = row.get_mut(r) {
-                            *x = x.max(p);
+                        let cell = r * steps + step;
+                        if let Some(read) = grids[rp].as_mut().and_then(|g| g.get_mut(cell)) {
+                            *read = read.max(figures.read_pressure);
+                        }
+                        if let Some(write) = grids[wp].as_mut().and_then(|g| g.get_mut(cell)) {
+                            *write = write.max(figures.write_pressure);
                         }
                     }
                 }
             }
-            transpose_into(&by_step, grid, steps, n);
         }
         let ranges = ranges
             .into_iter()
@@ -400,25 +389,6 @@ impl HeatCount {
             steps,
             step_ms: timeline.step_ms,
             grids,
-        }
-    }
-}
-
-/// Copies `by_step` (`steps` rows of `n` ranges) into `grid` (`n` rows of `steps`), a tile
-/// of 64 × 64 cells at a time.
-fn transpose_into(by_step: &[f64], grid: &mut [f64], steps: usize, n: usize) {
-    const TILE: usize = 64;
-    for s0 in (0..steps).step_by(TILE) {
-        for r0 in (0..n).step_by(TILE) {
-            for r in r0..(r0 + TILE).min(n) {
-                for s in s0..(s0 + TILE).min(steps) {
-                    if let (Some(cell), Some(v)) =
-                        (grid.get_mut(r * steps + s), by_step.get(s * n + r))
-                    {
-                        *cell = *v;
-                    }
-                }
-            }
         }
     }
 }
