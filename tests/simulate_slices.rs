@@ -34,13 +34,13 @@ fn slices_of_any_size_give_the_one_shot_report() -> R {
     let once = Report::of(&simulate(&w, &Options::default())?).to_json();
     // 180 steps a table, 2 operations of 64 samples a step (23,040 samples); then per table
     // a call for the heat model's ranges, one per grid allocated (nine metrics), calls
-    // counting 2 × the budget (at least 1,024) of the samples into it, one for the heat
-    // model, and the findings: one for the pressures, calls tallying the budget (at least
+    // counting 2 × the budget (at least 1,024) of the samples into it, one each for its data
+    // size, read and write pressure, one for the heat model, and the findings: one for the pressures, calls tallying the budget (at least
     // 1,024) of the samples per row, one for the keys (the key has no entity: no entity
-    // tally). A table: 1 sample, 180 + 1 + 9 + 23 + 1 + (1 + 23 + 1); 500, 45 + 1 + 9 + 23 +
-    // 1 + (1 + 23 + 1); 4,096, 6 + 1 + 9 + 3 + 1 + (1 + 6 + 1); all, 1 + 1 + 9 + 1 + 1 +
-    // (1 + 1 + 1).
-    for (samples, calls) in [(1, 478), (500, 208), (4_096, 56), (u64::MAX, 32)] {
+    // tally). A table: 1 sample, 180 + 1 + 9 + 23 + 3 + 1 + (1 + 23 + 1); 500, 45 + 1 + 9 +
+    // 23 + 3 + 1 + (1 + 23 + 1); 4,096, 6 + 1 + 9 + 3 + 3 + 1 + (1 + 6 + 1); all, 1 + 1 + 9 +
+    // 1 + 3 + 1 + (1 + 1 + 1).
+    for (samples, calls) in [(1, 484), (500, 214), (4_096, 62), (u64::MAX, 38)] {
         let (report, progress) = sliced(&w, samples)?;
         assert_eq!(report, once, "slices of {samples} samples");
         assert_eq!(progress.len(), calls, "slices of {samples} samples");
@@ -48,13 +48,13 @@ fn slices_of_any_size_give_the_one_shot_report() -> R {
         assert_eq!(progress.last(), Some(&1.0));
     }
     // One step (128 samples) a call: the first table's 180 steps take calls 1..=180, its
-    // figures calls 181 to 239 (23 of them counting 1,024 samples each, 23 tallying as many
+    // figures calls 181 to 242 (23 of them counting 1,024 samples each, 23 tallying as many
     // per row).
     let (_, progress) = sliced(&w, 1)?;
     assert_eq!(progress[0], 1.0 / 360.0);
     assert_eq!(progress[179], 0.5);
-    assert_eq!(progress[238], 0.5);
-    assert_eq!(progress[239], 181.0 / 360.0);
+    assert_eq!(progress[241], 0.5);
+    assert_eq!(progress[242], 181.0 / 360.0);
     Ok(())
 }
 
@@ -69,11 +69,11 @@ fn the_page_job_in_slices_is_the_one_shot_run() -> R {
         assert!(p <= 1.0);
         steps += 1;
     }
-    // 8 steps of 128 samples a slice: 15 slices a table, and 36 for its figures (one for the
+    // 8 steps of 128 samples a slice: 15 slices a table, and 39 for its figures (one for the
     // ranges, nine allocating a grid each, eight counting 2,000 of its 15,360 samples each,
-    // one for the heat model; then one for the pressures, fifteen tallying 1,024 samples per
+    // three for its data size and pressures, one for the heat model; then one for the pressures, fifteen tallying 1,024 samples per
     // row each, one for the keys).
-    assert_eq!(steps, 102);
+    assert_eq!(steps, 108);
     assert_eq!(job.progress(), 1.0);
     assert_eq!(job.finish()?, once);
     Ok(())

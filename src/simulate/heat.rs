@@ -196,6 +196,8 @@ pub struct HeatCount {
     /// Per metric of [`Metric::ALL`], its grid while it is counted.
     grids: Vec<Option<Vec<f64>>>,
     rows: Vec<f64>,
+    /// The parts of [`HeatCount::finish`] done: the data size, the read, the write pressure.
+    finished: usize,
 }
 
 fn metric_index(m: Metric) -> usize {
@@ -231,6 +233,7 @@ impl HeatCount {
             wanted,
             grids,
             rows: vec![0.0; n],
+            finished: 0,
         }
     }
 
@@ -306,65 +309,92 @@ impl HeatCount {
         }
     }
 
-    /// The heat model: the data size (bytes written so far) and each step's pressures (the
-    /// highest of the regions over a range) from `timeline`.
-    pub fn finish(mut self, timeline: &Timeline) -> Heat {
+    /// The next part of [`HeatCount::finish`]'s work, a call of its own in a page: the data
+    /// size, the read pressure, then the write pressure. Returns whether a part was left.
+    pub fn finish_next(&mut self, timeline: &Timeline) -> bool {
+        let part = self.finished;
+        if part >= 3 {
+            return false;
+        }
+        self.finished += 1;
         self.allocate();
-        let HeatCount {
-            ranges,
-            steps,
-            wanted,
-            mut grids,
-            rows,
-        } = self;
-        let wanted = |m: Metric| wanted.contains(&m);
-        let n = ranges.len();
-        let index = metric_index;
-        let starts: Vec<&[u8]> = ranges.iter().map(|r| r.start.as_slice()).collect();
-        // Data size: bytes written so far.
-        let (bw, ds) = (index(Metric::BytesWritten), index(Metric::DataSize));
-        let allocated = grids[ds].take().filter(|g| g.len() == n * steps);
-        if let (Some(Some(bytes)), true) = (grids.get(bw), wanted(Metric::DataSize)) {
-            // Every cell is written: the grid allocated for the data size serves.
-            let mut size = allocated.unwrap_or_else(|| vec![0.0; n * steps]);
-            for r in 0..n {
-                let mut total = 0.0;
-                for step in 0..steps {
-                    total += bytes[r * steps + step];
-                    size[r * steps + step] = total;
-                }
+        let (n, steps) = (self.ranges.len(), self.steps);
+        if part == 0 {
+            // Data size: bytes written so far.
+            let (bw, ds) = (
+                metric_index(Metric::BytesWritten),
+                metric_index(Metric::DataSize),
+            );
+            if !self.wanted.contains(&Metric::DataSize) {
+                return true;
             }
-            grids[ds] = Some(size);
+            // Every cell is written: the grid allocated for the data size serves.
+            let allocated = self.grids[ds].take().filter(|g| g.len() == n * steps);
+            if let Some(Some(bytes)) = self.grids.get(bw) {
+                let mut size = allocated.unwrap_or_else(|| vec![0.0; n * steps]);
+                for r in 0..n {
+                    let mut total = 0.0;
+                    for step in 0..steps {
+                        total += bytes[r * steps + step];
+                        size[r * steps + step] = total;
+                    }
+                }
+                self.grids[ds] = Some(size);
+            }
+            return true;
         }
         // Pressure: the highest of the regions over the range during the step.
-        let (rp, wp) = (index(Metric::ReadPressure), index(Metric::WritePressure));
-        if wanted(Metric::ReadPressure) || wanted(Metric::WritePressure) {
-            for (step, regions) in timeline.steps.iter().enumerate().take(steps) {
-                for figures in regions {
-                    let Some(span) = timeline.regions.get(figures.region as usize) else {
-                        continue;
-                    };
-                    let first = range_of(&starts, &span.start_key);
-                    let last = if span.end_key.is_empty() {
-                        n.saturating_sub(1)
-                    } else {
-                        // The last range starting before the region's end.
-                        starts
-                            .partition_point(|s| *s < span.end_key.as_slice())
-                            .saturating_sub(1)
-                    };
-                    for r in first..=last.max(first).min(n.saturating_sub(1)) {
-                        let cell = r * steps + step;
-                        if let Some(read) = grids[rp].as_mut().and_then(|g| g.get_mut(cell)) {
-                            *read = read.max(figures.read_pressure);
-                        }
-                        if let Some(write) = grids[wp].as_mut().and_then(|g| g.get_mut(cell)) {
-                            *write = write.max(figures.write_pressure);
-                        }
+        let metric = if part == 1 {
+            Metric::ReadPressure
+        } else {
+            Metric::WritePressure
+        };
+        let starts: Vec<&[u8]> = self.ranges.iter().map(|r| r.start.as_slice()).collect();
+        let Some(grid) = self.grids[metric_index(metric)].as_mut() else {
+            return true;
+        };
+        for (step, regions) in timeline.steps.iter().enumerate().take(steps) {
+            for figures in regions {
+                let Some(span) = timeline.regions.get(figures.region as usize) else {
+                    continue;
+                };
+                let first = range_of(&starts, &span.start_key);
+                let last = if span.end_key.is_empty() {
+                    n.saturating_sub(1)
+                } else {
+                    // The last range starting before the region's end.
+                    starts
+                        .partition_point(|s| *s < span.end_key.as_slice())
+                        .saturating_sub(1)
+                };
+                let p = if part == 1 {
+                    figures.read_pressure
+                } else {
+                    figures.write_pressure
+                };
+                for r in first..=last.max(first).min(n.saturating_sub(1)) {
+                    if let Some(x) = grid.get_mut(r * steps + step) {
+                        *x = x.max(p);
                     }
                 }
             }
         }
+        true
+    }
+
+    /// The heat model: the data size (bytes written so far) and each step's pressures (the
+    /// highest of the regions over a range) from `timeline`.
+    pub fn finish(mut self, timeline: &Timeline) -> Heat {
+        while self.finish_next(timeline) {}
+        let HeatCount {
+            ranges,
+            steps,
+            wanted,
+            grids,
+            rows,
+            ..
+        } = self;
+        let wanted = |m: Metric| wanted.contains(&m);
         let ranges = ranges
             .into_iter()
             .zip(rows)

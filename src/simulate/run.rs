@@ -151,7 +151,8 @@ impl Run {
     /// Plays on: whole steps until at least `samples` samples were played, or a part of the
     /// figures of a table whose time is over (calls of their own: its heat model's key
     /// ranges, its grids allocated one a call, 2 × `samples` of its samples counted into the
-    /// heat model (counting one costs about half what playing one does), the heat model, then
+    /// heat model (counting one costs about half what playing one does), its data size, read
+    /// and write pressure, the heat model, then
     /// its findings a part per call, those tallying `samples` samples at a time
     /// ([`super::findings::Finder`])). Returns whether the run is over. An error ends the
     /// run; later calls return it again.
@@ -174,7 +175,7 @@ impl Run {
         let current = match self.current.take() {
             // The figures at the end in calls of their own: the heat model's ranges, its
             // grids allocated a call each, its samples counted 2 × `samples` (at least 1,024)
-            // at a time, the heat model, then the findings.
+            // at a time, its data size and pressures, the heat model, then the findings.
             Some(mut sim) if sim.is_over() && sim.built.is_none() && sim.finding.is_none() => {
                 if sim.counting.is_none() {
                     sim.build_ranges();
@@ -182,6 +183,8 @@ impl Run {
                     // A grid of the heat model allocated, a call each.
                 } else if sim.counting_left() {
                     sim.count_heat(samples.saturating_mul(2).max(1_024) as usize);
+                } else if sim.finish_heat_part() {
+                    // The data size, the read and the write pressure, a call each.
                 } else {
                     sim.build_heat();
                 }
@@ -308,6 +311,9 @@ struct TableSim {
     /// Once the time is over: the heat model being counted and the next sample to count,
     /// then the timeline and the heat model.
     counting: Option<(HeatCount, usize)>,
+    /// The timeline, taken out of the run once the heat model's data size and pressures are
+    /// counted from it.
+    timeline: Option<Timeline>,
     built: Option<(Timeline, Heat)>,
     /// Then the table's run and the next part of its findings to look for.
     finding: Option<(TableRun, findings::Finder)>,
@@ -420,6 +426,7 @@ impl TableSim {
             live_writes: live::Taken::default(),
             live_reads: live::Taken::default(),
             counting: None,
+            timeline: None,
             built: None,
             finding: None,
         })

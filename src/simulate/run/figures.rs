@@ -118,6 +118,30 @@ impl TableSim {
         }
     }
 
+    /// The run's timeline, its regions, splits and moves taken out of it (once the time is
+    /// over).
+    fn timeline(&mut self) -> Timeline {
+        self.timeline.take().unwrap_or_else(|| Timeline {
+            regions: std::mem::take(&mut self.spans),
+            splits: std::mem::take(&mut self.splits),
+            moves: std::mem::take(&mut self.moves),
+            steps: std::mem::take(&mut self.step_figures),
+            step_ms: self.step_ms,
+        })
+    }
+
+    /// The next part of the heat model's data size and pressures, once its samples are
+    /// counted; returns whether one was left.
+    pub(super) fn finish_heat_part(&mut self) -> bool {
+        let timeline = self.timeline();
+        let done = self
+            .counting
+            .as_mut()
+            .is_some_and(|(count, _)| count.finish_next(&timeline));
+        self.timeline = Some(timeline);
+        done
+    }
+
     /// The timeline and the heat model, its samples counted (those left counted now). The
     /// run's regions, splits and moves are taken out of it.
     pub(super) fn build_heat(&mut self) {
@@ -125,13 +149,7 @@ impl TableSim {
             self.build_ranges();
         }
         self.count_heat(usize::MAX);
-        let timeline = Timeline {
-            regions: std::mem::take(&mut self.spans),
-            splits: std::mem::take(&mut self.splits),
-            moves: std::mem::take(&mut self.moves),
-            steps: std::mem::take(&mut self.step_figures),
-            step_ms: self.step_ms,
-        };
+        let timeline = self.timeline();
         let Some((count, _)) = self.counting.take() else {
             return;
         };
