@@ -24,8 +24,10 @@ fn run(w: Workload) -> Result<Simulation, Box<dyn std::error::Error>> {
         progress.push(p);
     }
     // Slices of 4,096 samples: 32 steps of 128; 1,440 steps a table (45 slices), then its
-    // figures in twelve (6 count 32,768 of its 184,320 samples each, 4 look for findings).
-    assert_eq!(progress.len(), 114);
+    // figures in 84: the key ranges, 9 grids allocated, 23 counting 8,192 of its 184,320
+    // samples each, its data size and two pressures, the heat model, then the findings (the
+    // pressures, 45 tallying 4,096 samples per row each, the keys).
+    assert_eq!(progress.len(), 258);
     assert_eq!(progress[45], 0.5);
     assert_eq!(progress.last(), Some(&1.0));
     Ok(job.finish()?)
