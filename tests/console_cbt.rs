@@ -5,22 +5,12 @@
 use std::rc::Rc;
 
 use rowkey::dialect::Dialect;
-use rowkey::session::{Action, Clocks, Effect, Saved, Session};
+use rowkey::session::{Action, Effect};
+
+mod common;
+use common::session::{fresh, last_entry};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn fresh() -> Session {
-    Session::new(Clocks::fixed(1_700_000_000_000), Saved::default())
-}
-
-fn last_entry(s: &Session) -> String {
-    s.console
-        .borrow()
-        .entries
-        .last()
-        .map(|e| e.transcript())
-        .unwrap_or_default()
-}
 
 #[test]
 fn patterns_run_as_cbt_lines_in_cbt_mode() -> TestResult {

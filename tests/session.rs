@@ -12,25 +12,10 @@ use rowkey::session::{Action, Choice, Clocks, Effect, Saved, Session, STEP_MS};
 use rowkey::share::Shared;
 use rowkey::simulate::gallery;
 
+mod common;
+use common::session::{fresh, last_entry, transcript};
+
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn fresh() -> Session {
-    Session::new(Clocks::fixed(1_700_000_000_000), Saved::default())
-}
-
-/// The console's entries as text: each entry's prompt, input and outputs.
-fn transcript(s: &Session) -> Vec<String> {
-    s.console
-        .borrow()
-        .entries
-        .iter()
-        .map(|e| e.transcript())
-        .collect()
-}
-
-fn last_entry(s: &Session) -> String {
-    transcript(s).pop().unwrap_or_default()
-}
 
 /// The rows `count` finds in `table`, as the shell prints them.
 fn rows(s: &Session, table: &str) -> String {

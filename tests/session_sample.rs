@@ -2,24 +2,13 @@
 //! console's place (scan, get, count and the views read the sampled rows), nothing written
 //! there is saved, the person's tables wait aside untouched, and leaving (or any action about
 //! the person's tables) brings them back.
-use rowkey::session::{Action, Clocks, Effect, Saved, Session};
+use rowkey::session::{Action, Effect, Session};
 use rowkey::simulate::{gallery, sample_engine, simulate, Options, SampleEngine, SampleLimits};
 
+mod common;
+use common::session::{fresh, last_entry};
+
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn fresh() -> Session {
-    Session::new(Clocks::fixed(1_700_000_000_000), Saved::default())
-}
-
-/// The console's last entry as text.
-fn last_entry(s: &Session) -> String {
-    s.console
-        .borrow()
-        .entries
-        .last()
-        .map(|e| e.transcript())
-        .unwrap_or_default()
-}
 
 /// The tables of the console's engine, by name.
 fn tables(s: &Session) -> Vec<String> {

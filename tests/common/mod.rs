@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cbt;
+pub mod session;
 
 use std::cell::Cell as StdCell;
 use std::rc::Rc;
