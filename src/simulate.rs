@@ -52,20 +52,24 @@ pub use workload::Workload;
 /// What can go wrong reading a workload or running it.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SimulateError {
-    /// The text is not JSON.
-    #[error("line {line}, column {column}: {message}")]
-    Syntax {
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    /// The JSON is not a valid workload: `path` says where (`$.tables[0].key[2].kind`).
-    #[error("{path}: {message}")]
-    Invalid { path: String, message: String },
+    /// The text is not JSON, or the JSON is not a valid workload: the line and column of a
+    /// syntax error, or the path of what is wrong (`$.tables[0].key[2].kind`).
+    #[error(transparent)]
+    Document(#[from] crate::json::Error),
     /// No gallery design has a workload by this id.
     #[error("no workload for design '{0}'")]
     UnknownDesign(String),
     /// The run was asked to do more than it can (too many samples in full sampling).
     #[error("{0}")]
     TooLarge(String),
+}
+
+impl SimulateError {
+    /// A workload that is JSON but not valid: `path` says where.
+    pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> SimulateError {
+        SimulateError::Document(crate::json::Error::Invalid {
+            path: path.into(),
+            message: message.into(),
+        })
+    }
 }

@@ -156,10 +156,10 @@ proptest! {
         let damaged = mutate(text, &e, cut);
         match Workload::from_json(&damaged) {
             Ok(_) => {}
-            Err(SimulateError::Syntax { line, column, message }) => {
+            Err(SimulateError::Document(json::Error::Syntax { line, column, message })) => {
                 position_is_inside(&damaged, &json::Error::Syntax { line, column, message })?;
             }
-            Err(SimulateError::Invalid { path, message }) => {
+            Err(SimulateError::Document(json::Error::Invalid { path, message })) => {
                 prop_assert!(path.starts_with('$') && !message.is_empty(), "{path}: {message}");
             }
             Err(other) => prop_assert!(false, "{other}"),

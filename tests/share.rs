@@ -3,6 +3,7 @@
 //! of format 1 still opens, with its commands as HBase lines; a link too long, cut short,
 //! altered, of another format, or carrying a broken workload says so.
 use rowkey::dialect::{Dialect, HistoryLine};
+use rowkey::json;
 use rowkey::kit::base64::{self, Alphabet};
 use rowkey::share::{decode, encode, is_link, ShareError, Shared, MAX_FRAGMENT, VERSION};
 use rowkey::simulate::{gallery, SimulateError};
@@ -261,7 +262,10 @@ fn a_broken_workload_in_a_link_names_its_json_path() -> TestResult {
         Some("t".into())
     );
     match decode(&broken_workload_link(r#", "bogus": 1"#)) {
-        Err(ShareError::Workload(SimulateError::Invalid { path, message })) => {
+        Err(ShareError::Workload(SimulateError::Document(json::Error::Invalid {
+            path,
+            message,
+        }))) => {
             assert_eq!(path, "$.tables[0].key[1].bogus");
             assert!(message.starts_with("unknown field `bogus`"), "{message}");
         }

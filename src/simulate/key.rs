@@ -375,13 +375,13 @@ pub(crate) fn check_unique(
         };
         maker.make(row, at_ms, &mut made);
         if let Some(first) = seen.insert(made.key.clone(), row) {
-            return Err(SimulateError::Invalid {
-                path: format!("{at}.key"),
-                message: format!(
+            return Err(SimulateError::invalid(
+                format!("{at}.key"),
+                format!(
                     "rows {first} and {row} both get the key '{}' though unique is set: add a sequence field, or a wider one",
                     to_printable(&made.key)
                 ),
-            });
+            ));
         }
     }
     Ok(())

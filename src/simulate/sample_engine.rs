@@ -212,10 +212,10 @@ pub fn sample_engine(
 }
 
 fn engine_error(table: &str, e: crate::engine::Error) -> SimulateError {
-    SimulateError::Invalid {
-        path: format!("$.tables[?(@.name=='{table}')]"),
-        message: format!("the sample engine refused it: {e}"),
-    }
+    SimulateError::invalid(
+        format!("$.tables[?(@.name=='{table}')]"),
+        format!("the sample engine refused it: {e}"),
+    )
 }
 
 fn sample_table(

@@ -448,7 +448,7 @@ impl Workload {
     /// [`Workload::check`], the uniqueness of keys (which makes 100,000 keys per table) only
     /// when `unique_keys` is set.
     pub(crate) fn check_with(&self, unique_keys: bool) -> Result<(), SimulateError> {
-        let bad = |path: String, message: String| Err(SimulateError::Invalid { path, message });
+        let bad = |path: String, message: String| Err(SimulateError::invalid(path, message));
         if self.version != WORKLOAD_VERSION {
             return bad(
                 "$.version".into(),
@@ -533,7 +533,7 @@ impl Workload {
 
 impl TableLoad {
     fn check(&self, at: &str, workload: &Workload, unique_keys: bool) -> Result<(), SimulateError> {
-        let bad = |path: String, message: String| Err(SimulateError::Invalid { path, message });
+        let bad = |path: String, message: String| Err(SimulateError::invalid(path, message));
         if self.name.is_empty() {
             return bad(format!("{at}.name"), "a table needs a name".into());
         }

@@ -4,7 +4,6 @@
 //! and the operations carry their variant in `kind`.
 
 use crate::json::{self, Fields, Node, Value};
-use crate::simulate::SimulateError;
 
 use super::{
     Base, Choose, Cluster, ColumnLoad, Curve, Distribution, FamilyLoad, KeyField, NumberFormat,
@@ -14,23 +13,6 @@ use super::{
 };
 
 type Read<T> = Result<T, json::Error>;
-
-impl From<json::Error> for SimulateError {
-    fn from(e: json::Error) -> SimulateError {
-        match e {
-            json::Error::Syntax {
-                line,
-                column,
-                message,
-            } => SimulateError::Syntax {
-                line,
-                column,
-                message,
-            },
-            json::Error::Invalid { path, message } => SimulateError::Invalid { path, message },
-        }
-    }
-}
 
 /// A workload as its document holds it (not yet checked).
 pub(super) fn read(node: &Node) -> Read<Workload> {
