@@ -5,6 +5,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
+use super::view_kit::checks;
 use crate::designs::lesson::number;
 use crate::designs::tour::View;
 use crate::designs::{PatternRun, Size};
@@ -46,21 +47,11 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
         .into_iter()
         .map(|(k, v)| html! { <tr><th scope="row">{k}</th><td>{v}</td></tr> })
         .collect();
-    let checks: Html = run
-        .checks
-        .iter()
-        .map(|(claim, held)| {
-            let mark = if *held { "✓" } else { "✗" };
-            let class = if *held { "held" } else { "broken" };
-            html! {
-                <li class={classes!("claim", class)}>
-                    <span class="claim-mark" aria-hidden="true">{mark}</span>
-                    <span class="visually-hidden">{if *held { "holds: " } else { "does not hold: " }}</span>
-                    {claim.explain(m)}
-                </li>
-            }
-        })
-        .collect();
+    let checks = checks(
+        run.checks
+            .iter()
+            .map(|(claim, held)| (claim.explain(m), *held)),
+    );
     html! {
         <div class="lesson" aria-live="polite">
             <h3>{format!("Numbers: {name}")}</h3>

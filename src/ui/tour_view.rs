@@ -6,6 +6,7 @@
 use yew::prelude::*;
 
 use super::state::use_app;
+use super::view_kit::checks;
 use crate::designs::tour::tour;
 use crate::designs::Design;
 use crate::session::Action;
@@ -51,21 +52,11 @@ pub fn TourView(props: &TourProps) -> Html {
         .join("; ");
     let result = match &app.tour_run {
         Some((id, i, run)) if *id == design.id && *i == at => {
-            let checks: Html = run
-                .checks
-                .iter()
-                .map(|(claim, held)| {
-                    let mark = if *held { "✓" } else { "✗" };
-                    let class = if *held { "held" } else { "broken" };
-                    html! {
-                        <li class={classes!("claim", class)}>
-                            <span class="claim-mark" aria-hidden="true">{mark}</span>
-                            <span class="visually-hidden">{if *held { "holds: " } else { "does not hold: " }}</span>
-                            {claim.explain(&run.measures)}
-                        </li>
-                    }
-                })
-                .collect();
+            let checks = checks(
+                run.checks
+                    .iter()
+                    .map(|(claim, held)| (claim.explain(&run.measures), *held)),
+            );
             html! {
                 <>
                     <div class="tour-ran">{format!("Ran. Now in the {} view:", current.view.label())}</div>
