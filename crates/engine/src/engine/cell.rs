@@ -228,12 +228,9 @@ impl Cell {
 
     /// Bytes the cell occupies as an HBase `KeyValue` ([`super::KEYVALUE_FRAMING`]), counted
     /// the way region sizes and statistics count them.
+    #[inline]
     pub fn size(&self) -> usize {
-        self.row.len()
-            + self.family.len()
-            + self.qualifier.len()
-            + self.value.len()
-            + super::KEYVALUE_FRAMING as usize
+        self.as_ref().size()
     }
 
     /// True when the per-cell TTL has run out at `now`: once `timestamp + ttl` is in the past,
