@@ -13,7 +13,7 @@ use rowkey::share::Shared;
 use rowkey::simulate::gallery;
 
 mod common;
-use common::session::{fresh, last_entry, transcript};
+use common::session::{fresh, last_entry, tables, transcript};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -513,15 +513,6 @@ fn a_newcomers_session_travels_by_link_to_a_fresh_one() -> TestResult {
         "nothing before Run"
     );
     b.apply(Action::RunLink(true));
-    let tables = |s: &Session| -> Vec<String> {
-        s.console
-            .borrow()
-            .shell
-            .engine
-            .tables()
-            .map(|t| t.descriptor.name.clone())
-            .collect()
-    };
     assert_eq!(tables(&b), tables(&a));
     for t in ["users", "sg_domain", "sg_domain_plain"] {
         assert_eq!(rows(&b, t), rows(&a, t), "{t}");

@@ -6,20 +6,9 @@ use rowkey::session::{Action, Effect, Session};
 use rowkey::simulate::{gallery, sample_engine, simulate, Options, SampleEngine, SampleLimits};
 
 mod common;
-use common::session::{fresh, last_entry};
+use common::session::{fresh, last_entry, tables};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-/// The tables of the console's engine, by name.
-fn tables(s: &Session) -> Vec<String> {
-    s.console
-        .borrow()
-        .shell
-        .engine
-        .tables()
-        .map(|t| t.descriptor.name.clone())
-        .collect()
-}
 
 /// The gallery's sequential-ids workload cut to an hour in steps of a simulated minute, 64
 /// samples per operation per step, and its sample at the default bounds (every put kept).

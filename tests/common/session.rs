@@ -27,3 +27,14 @@ pub fn last_entry(s: &Session) -> String {
         .map(|e| e.transcript())
         .unwrap_or_default()
 }
+
+/// The tables of the console's engine, by name.
+pub fn tables(s: &Session) -> Vec<String> {
+    s.console
+        .borrow()
+        .shell
+        .engine
+        .tables()
+        .map(|t| t.descriptor.name.clone())
+        .collect()
+}
