@@ -25,11 +25,11 @@ mod regions;
 
 pub use crate::simulate::gallery::pair_workload;
 pub use crate::simulate::OpKind;
-pub use compare::{side_by_side, verdict, HourPair};
+pub use compare::{percent, side_by_side, verdict, Attribution, HourPair, Share};
 pub use form::{apply, starter, FieldKind, FormAction};
 pub use heatmap::{
     grid_pixels, lanes, prefixes, split_marks, summary_rows, Inside, Provenance, Scope, SplitMark,
     Window,
 };
 pub use job::{next_slice, Job, SLICE_MS};
-pub use regions::{rows_at, RegionColumn, RegionRow, RegionSort};
+pub use regions::{busiest_shares, rows_at, RegionColumn, RegionRow, RegionSort};

@@ -3,8 +3,9 @@
 //! compare sentence and the workload form's edits.
 
 use rowkey::keyvis::{
-    apply, grid_pixels, pair_workload, prefixes, rows_at, side_by_side, split_marks, starter,
-    summary_rows, verdict, FieldKind, FormAction, Job, RegionColumn, RegionSort, Scope, Window,
+    apply, busiest_shares, grid_pixels, pair_workload, prefixes, rows_at, side_by_side,
+    split_marks, starter, summary_rows, verdict, Attribution, FieldKind, FormAction, Job,
+    RegionColumn, RegionSort, Scope, Window,
 };
 use rowkey::simulate::{gallery, simulate, Metric, Options, Simulation, Workload};
 
@@ -222,5 +223,67 @@ fn the_form_writes_the_workload_and_refuses_what_does_not_read() -> R {
         .ok_or("no error")?;
     assert_eq!(e, "$.cluster.region_servers: at least one region server");
     assert_eq!(w, before);
+    Ok(())
+}
+
+#[test]
+fn a_moment_shows_its_busiest_regions_live_shares() -> R {
+    let sim = run(sequential(2)?)?;
+    let t = &sim.tables[0];
+    let at = |step: usize| busiest_shares(&rows_at(&t.timeline, step, RegionSort::default()));
+    // A growing key: at every moment one region takes every sign-up, but for the moments a
+    // region split in, when the step's writes went to the parent and then to its daughters.
+    let split_steps: Vec<usize> = t
+        .timeline
+        .splits
+        .iter()
+        .map(|s| (s.at_ms / t.timeline.step_ms) as usize)
+        .collect();
+    assert_eq!(split_steps, [38, 63, 126, 190, 240, 304, 367, 430, 1343]);
+    let below: Vec<usize> = (0..sim.steps).filter(|&s| at(s).0 != Some(1.0)).collect();
+    assert_eq!(below, split_steps);
+    assert_eq!(at(63).0, Some(0.8958219178082192));
+    // Gets of the last hour's sign-ups spread over the regions that hold them (64 samples a
+    // step: 50 of them in one region at step 100).
+    assert_eq!(at(100).1, Some(0.78125));
+    assert_eq!(at(700).1, Some(0.5625));
+    Ok(())
+}
+
+#[test]
+fn the_compare_table_offers_both_attributions() -> R {
+    let sim = run(sequential(2)?)?;
+    let hour = &sim.tables[0].hours[1];
+    let by_key: Vec<Option<f64>> = Attribution::ByKey
+        .shares()
+        .iter()
+        .map(|(_, f)| f(hour))
+        .collect();
+    let live: Vec<Option<f64>> = Attribution::Live
+        .shares()
+        .iter()
+        .map(|(_, f)| f(hour))
+        .collect();
+    assert_eq!(
+        by_key,
+        [
+            hour.busiest_server_write_share,
+            hour.busiest_server_read_share,
+            hour.busiest_region_write_share,
+            hour.busiest_region_read_share
+        ]
+    );
+    assert_eq!(
+        live,
+        [
+            hour.busiest_server_write_share_live,
+            hour.busiest_server_read_share_live,
+            hour.busiest_region_write_share_live,
+            hour.busiest_region_read_share_live
+        ]
+    );
+    // The headings are the same under both: one table, its figures switched.
+    let heads = |a: Attribution| a.shares().map(|(h, _)| h);
+    assert_eq!(heads(Attribution::ByKey), heads(Attribution::Live));
     Ok(())
 }

@@ -30,7 +30,62 @@ fn mean(run: &TableRun, share: impl Fn(&HourFigures) -> Option<f64>) -> Option<f
     (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
 }
 
-fn percent(v: f64) -> String {
+/// How an hour's operations are attributed to regions and servers in the compare table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Attribution {
+    /// By key, to the regions of the hour's end (the report's `busiest_*_share`).
+    #[default]
+    ByKey,
+    /// To the region that took each operation when it was played, step by step (the report's
+    /// `busiest_*_share_live`): a split inside the hour does not move its early operations.
+    Live,
+}
+
+/// A share an hour's figures hold.
+pub type Share = fn(&HourFigures) -> Option<f64>;
+
+impl Attribution {
+    /// Both, in the order the page offers them.
+    pub const ALL: [Attribution; 2] = [Attribution::ByKey, Attribution::Live];
+
+    /// How the page names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Attribution::ByKey => "by key, at the hour's end",
+            Attribution::Live => "live, as each step was played",
+        }
+    }
+
+    /// The busiest server's and region's shares of writes and of reads under this attribution,
+    /// each with its heading.
+    pub fn shares(self) -> [(&'static str, Share); 4] {
+        match self {
+            Attribution::ByKey => [
+                ("busiest server's writes", |h| h.busiest_server_write_share),
+                ("busiest server's reads", |h| h.busiest_server_read_share),
+                ("busiest region's writes", |h| h.busiest_region_write_share),
+                ("busiest region's reads", |h| h.busiest_region_read_share),
+            ],
+            Attribution::Live => [
+                ("busiest server's writes", |h| {
+                    h.busiest_server_write_share_live
+                }),
+                ("busiest server's reads", |h| {
+                    h.busiest_server_read_share_live
+                }),
+                ("busiest region's writes", |h| {
+                    h.busiest_region_write_share_live
+                }),
+                ("busiest region's reads", |h| {
+                    h.busiest_region_read_share_live
+                }),
+            ],
+        }
+    }
+}
+
+/// A share as the page prints it: `36.9 %`.
+pub fn percent(v: f64) -> String {
     format!("{} %", number((v * 1000.0).round() / 10.0))
 }
 
@@ -38,7 +93,6 @@ fn percent(v: f64) -> String {
 /// writes, on average over the hours (then of reads when the writes are even within one
 /// point), naming both figures.
 pub fn verdict(a_label: &str, a: &TableRun, b_label: &str, b: &TableRun) -> String {
-    type Share = fn(&HourFigures) -> Option<f64>;
     let figures: [(&str, Share); 2] = [
         ("writes", |h| h.busiest_server_write_share),
         ("reads", |h| h.busiest_server_read_share),

@@ -118,6 +118,17 @@ impl RegionSort {
     }
 }
 
+/// The busiest region's shares of a moment's writes and of its reads: its rate against the
+/// regions' sum, the live figure of that moment (`None` when the moment had none of that kind).
+pub fn busiest_shares(rows: &[RegionRow]) -> (Option<f64>, Option<f64>) {
+    let share = |rate: fn(&RegionStep) -> f64| {
+        let total: f64 = rows.iter().map(|r| rate(&r.figures)).sum();
+        let busiest = rows.iter().map(|r| rate(&r.figures)).fold(0.0, f64::max);
+        (total > 0.0).then(|| busiest / total)
+    };
+    (share(|f| f.writes_per_sec), share(|f| f.reads_per_sec))
+}
+
 /// The regions open at the end of `step`, with their figures over it, sorted by `sort`.
 pub fn rows_at(timeline: &Timeline, step: usize, sort: RegionSort) -> Vec<RegionRow> {
     let Some(figures) = timeline.steps.get(step) else {

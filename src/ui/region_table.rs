@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::designs::lesson::number;
-use crate::keyvis::{rows_at, RegionColumn, RegionSort};
+use crate::keyvis::{busiest_shares, percent, rows_at, RegionColumn, RegionSort};
 use crate::simulate::Timeline;
 
 #[derive(Properties, PartialEq)]
@@ -59,8 +59,18 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
             }
         })
         .collect();
+    let share = |v: Option<f64>| v.map(percent);
+    let live = match busiest_shares(&rows) {
+        (None, None) => "No operations at this moment.".to_string(),
+        (writes, reads) => format!(
+            "At this moment the busiest region takes {} of the writes and {} of the reads.",
+            share(writes).unwrap_or_else(|| "none".into()),
+            share(reads).unwrap_or_else(|| "none".into())
+        ),
+    };
     html! {
         <div class="sim-regions">
+            <p class="hint live-shares">{live}</p>
             <table class="figures region-table">
                 <caption>{format!("{} regions at {}", rows.len(), props.when)}</caption>
                 <thead><tr>{head}</tr></thead>

@@ -1,10 +1,10 @@
 //! Two simulated tables on one timeline: the sentence saying which holds up and by which
-//! figure, then hour by hour the same figures side by side.
+//! figure, then hour by hour the same figures side by side, the shares attributed by key at
+//! the hour's end or live, as the person chooses.
 
 use yew::prelude::*;
 
-use crate::designs::lesson::number;
-use crate::keyvis::{side_by_side, verdict};
+use crate::keyvis::{percent, side_by_side, verdict, Attribution};
 use crate::simulate::{HourFigures, Simulation};
 
 #[derive(Properties, PartialEq)]
@@ -15,64 +15,81 @@ pub struct SimCompareProps {
 }
 
 fn share(v: Option<f64>) -> String {
-    v.map(|v| format!("{} %", number((v * 1000.0).round() / 10.0)))
-        .unwrap_or_else(|| "–".into())
+    v.map(percent).unwrap_or_else(|| "–".into())
 }
 
 #[component]
 pub fn SimCompare(props: &SimCompareProps) -> Html {
+    let attribution = use_state(Attribution::default);
     let (Some(a), Some(b)) = (props.sim.tables.get(props.a), props.sim.tables.get(props.b)) else {
         return html! {};
     };
     let sentence = verdict(&format!("A ({})", a.name), a, &format!("B ({})", b.name), b);
-    type Figure = (&'static str, fn(&HourFigures) -> String);
-    let figures: [Figure; 5] = [
-        ("regions", |h| h.regions.to_string()),
-        ("busiest server's writes", |h| {
-            share(h.busiest_server_write_share)
-        }),
-        ("busiest server's reads", |h| {
-            share(h.busiest_server_read_share)
-        }),
-        ("busiest region's writes", |h| {
-            share(h.busiest_region_write_share)
-        }),
-        ("busiest region's reads", |h| {
-            share(h.busiest_region_read_share)
-        }),
-    ];
+    let shares = attribution.shares();
     // A figure is one column holding A's and B's values one above the other, so that the five
     // figures and the hour fit the views pane; the table scrolls sideways only when narrower.
-    let head: Html = figures
+    let head: Html = shares
         .iter()
         .map(|(label, _)| html! { <th scope="col">{*label}</th> })
         .collect();
+    let cell = |a: String, b: String| {
+        html! {
+            <td>
+                <span class="side-a"><span class="side-tag">{"A "}</span>{a}</span>
+                <span class="side-b"><span class="side-tag">{"B "}</span>{b}</span>
+            </td>
+        }
+    };
     let body: Html = side_by_side(a, b)
         .iter()
         .map(|h| {
-            let cells: Html = figures
+            let regions = |f: &Option<HourFigures>| f.as_ref().map(|f| f.regions.to_string());
+            let figures: Html = shares
                 .iter()
                 .map(|(_, f)| {
-                    let a = h.a.as_ref().map(f).unwrap_or_default();
-                    let b = h.b.as_ref().map(f).unwrap_or_default();
-                    html! {
-                        <td>
-                            <span class="side-a"><span class="side-tag">{"A "}</span>{a}</span>
-                            <span class="side-b"><span class="side-tag">{"B "}</span>{b}</span>
-                        </td>
-                    }
+                    let value = |side: &Option<HourFigures>| side.as_ref().map(|h| share(f(h)));
+                    cell(
+                        value(&h.a).unwrap_or_default(),
+                        value(&h.b).unwrap_or_default(),
+                    )
                 })
                 .collect();
-            html! { <tr><th scope="row">{format!("{}:00", h.hour)}</th>{cells}</tr> }
+            html! {
+                <tr>
+                    <th scope="row">{format!("{}:00", h.hour)}</th>
+                    {cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default())}
+                    {figures}
+                </tr>
+            }
+        })
+        .collect();
+    let choices: Html = Attribution::ALL
+        .iter()
+        .map(|&choice| {
+            let onchange = {
+                let attribution = attribution.clone();
+                Callback::from(move |_: Event| attribution.set(choice))
+            };
+            html! {
+                <label>
+                    <input type="radio" name={format!("attribution-{}-{}", props.a, props.b)}
+                        checked={*attribution == choice} {onchange} />
+                    {choice.label()}
+                </label>
+            }
         })
         .collect();
     html! {
         <div class="sim-compare">
             <p class="verdict-line" role="status"><strong>{sentence}</strong></p>
+            <fieldset class="attribution">
+                <legend>{"Shares of the hour's operations"}</legend>
+                {choices}
+            </fieldset>
             <div class="table-scroll" role="region" tabindex="0" aria-label="The two tables hour by hour">
                 <table class="figures sim-compare-table">
-                    <caption>{format!("A ({}) above B ({}), hour by hour (shares of the hour's operations)", a.name, b.name)}</caption>
-                    <thead><tr><th scope="col">{"hour"}</th>{head}</tr></thead>
+                    <caption>{format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())}</caption>
+                    <thead><tr><th scope="col">{"hour"}</th><th scope="col">{"regions"}</th>{head}</tr></thead>
                     <tbody>{body}</tbody>
                 </table>
             </div>
