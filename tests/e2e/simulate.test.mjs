@@ -211,6 +211,16 @@ for (const scheme of ['dark', 'light']) {
     const cells = await card.locator('.sim-compare-table tbody tr').first().locator('td').allInnerTexts();
     assert.deepEqual(cells.slice(0, 2).map((c) => c.split('\n')), [['A 10', 'B 16'], ['A 65.8 %', 'B 13.3 %']]);
     assert.equal(await card.locator('canvas.keyvis-heat').count(), 2);
+    // The same shares live, as each step was played: the sequential side's busiest server
+    // took 99.5 % of the first hour's writes live, 65.8 % by key: its splits inside
+    // the hour put its early sign-ups under a daughter that no longer takes any.
+    await card.getByLabel("live, as each step was played").check();
+    assert.match(await card.locator('.sim-compare-table caption').innerText(), /live, as each step was played\)$/);
+    const live = await card.locator('.sim-compare-table tbody tr').first().locator('td').allInnerTexts();
+    assert.deepEqual(live.slice(0, 2).map((c) => c.split('\n')), [['A 10', 'B 16'], ['A 99.5 %', 'B 18.7 %']]);
+    assert.deepEqual(await fits(page, '.sim-compare .table-scroll'), { overflow: 0, wrapped: [] });
+    await shot(page, card.locator('.sim-compare'), `e2e-simulate-compare-live-${scheme}.png`);
+    await card.getByLabel("by key, at the hour's end").check();
     await shot(page, card.locator('.sim-compare'), `e2e-simulate-compare-${scheme}.png`);
     assert.deepEqual(await violations(page), []);
     assert.deepEqual(errors, []);
