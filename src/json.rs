@@ -366,6 +366,20 @@ impl From<f64> for Value {
     }
 }
 
+impl From<f32> for Value {
+    /// As for `f64`: the shortest text that reads back as the same `f32`.
+    fn from(x: f32) -> Value {
+        if !x.is_finite() {
+            return Value::Null;
+        }
+        let mut text = x.to_string();
+        if !text.contains(['.', 'e']) {
+            text.push_str(".0");
+        }
+        Value::Number(text)
+    }
+}
+
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
         Value::String(s.to_string())
