@@ -591,8 +591,8 @@ impl<'a> Node<'a> {
 
     pub fn f64(&self) -> Result<f64, Error> {
         match self.value {
-            Value::Number(text) => match text.parse::<f64>() {
-                Ok(x) if x.is_finite() => Ok(x),
+            Value::Number(text) => match crate::decimal::parse_f64(text) {
+                Some(x) if x.is_finite() => Ok(x),
                 _ => Err(self.error(format!("{text} is out of a float's range"))),
             },
             _ => Err(self.expected("a number")),
