@@ -125,7 +125,7 @@ fn history_keys_are_text_and_the_earlier_arrays_still_read() -> Result<(), rowke
         wall_ms: 1_700_000_000_000,
         place: 0.5,
     };
-    let json = ops_to_json(std::slice::from_ref(&op)).to_compact();
+    let json = ops_to_json(std::slice::from_ref(&op));
     assert_eq!(
         json,
         r#"[{"kind":"Read","start":"cm93AP8=","stop":"","region":3,"tick":9,"wall_ms":1700000000000,"place":0.5}]"#

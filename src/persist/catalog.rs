@@ -385,7 +385,12 @@ fn region_from_json(node: &Node) -> Result<RegionEntry, Error> {
 /// A saved history (its operations apart, or inline as histories once were) as JSON.
 pub fn activity_to_json(a: &SavedActivity) -> Value {
     Value::object([
-        ("ops", ops_to_json(&a.ops)),
+        // A saver stores the operations in chunks beside the head (its `ops` are empty); the
+        // text of any is the chunks' writer's, read back as a value.
+        (
+            "ops",
+            crate::json::parse(&ops_to_json(&a.ops)).unwrap_or(Value::Array(Vec::new())),
+        ),
         ("grid", grid_to_json(&a.grid)),
         (
             "splits",
@@ -412,18 +417,109 @@ pub fn activity_from_json(node: &Node) -> Result<SavedActivity, Error> {
     })
 }
 
-/// Operations as a list.
-pub fn ops_to_json(ops: &[Op]) -> Value {
-    Value::Array(ops.iter().map(op_to_json).collect())
+/// Operations as a list, in compact text written straight (a history's chunk holds 4,096 of
+/// them, and a value tree of each cost eight times serde's time).
+pub fn ops_to_json(ops: &[Op]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(ops.len() * 100 + 2);
+    out.push('[');
+    for (i, op) in ops.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let kind = if op.kind == OpKind::Read {
+            "Read"
+        } else {
+            "Write"
+        };
+        let _ = write!(
+            out,
+            r#"{{"kind":"{kind}","start":"{}","stop":"#,
+            base64::encode(&op.start, Alphabet::Standard)
+        );
+        match &op.stop {
+            Some(stop) => {
+                let _ = write!(out, r#""{}""#, base64::encode(stop, Alphabet::Standard));
+            }
+            None => out.push_str("null"),
+        }
+        let _ = write!(
+            out,
+            r#","region":{},"tick":{},"wall_ms":{},"place":"#,
+            op.region, op.tick, op.wall_ms
+        );
+        match Value::from(op.place) {
+            Value::Number(text) => out.push_str(&text),
+            _ => out.push_str("null"),
+        }
+        out.push('}');
+    }
+    out.push(']');
+    out
 }
 
 /// Operations back from a list.
+///
+/// A history holds up to 100,000 of them, so each is read straight from its value; only when
+/// one does not read that way does the list go through [`Node`]'s reader, for the error at its
+/// path (the two read the same text the same way).
 pub fn ops_from_json(node: &Node) -> Result<Vec<Op>, Error> {
-    node.list(op_from_json)
+    let Value::Array(items) = node.value() else {
+        return node.list(op_from_json);
+    };
+    let mut ops = Vec::with_capacity(items.len());
+    for item in items {
+        match op_from_value(item) {
+            Some(op) => ops.push(op),
+            None => return node.list(op_from_json),
+        }
+    }
+    Ok(ops)
 }
 
-fn key_text(key: &[u8]) -> Value {
-    Value::from(base64::encode(key, Alphabet::Standard))
+/// [`op_from_json`] without paths: `None` for anything it would refuse.
+fn op_from_value(value: &Value) -> Option<Op> {
+    let Value::Object(members) = value else {
+        return None;
+    };
+    let member = |name: &str| members.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+    let number = |name: &str| match member(name)? {
+        Value::Number(text) if text.bytes().all(|b| b.is_ascii_digit()) => text.parse().ok(),
+        _ => None,
+    };
+    let key = |value: &Value| match value {
+        Value::String(text) => base64::decode(text, Alphabet::Standard).ok(),
+        Value::Array(items) => items
+            .iter()
+            .map(|b| match b {
+                Value::Number(t) if t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    };
+    let kind = match member("kind")? {
+        Value::String(k) if k == "Read" => OpKind::Read,
+        Value::String(k) if k == "Write" => OpKind::Write,
+        _ => return None,
+    };
+    let stop = match member("stop") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(key(v)?),
+    };
+    let place = match member("place")? {
+        Value::Number(text) => crate::decimal::parse_f64(text).filter(|x| x.is_finite())?,
+        _ => return None,
+    };
+    Some(Op {
+        kind,
+        start: key(member("start")?)?,
+        stop,
+        region: number("region")?,
+        tick: number("tick")?,
+        wall_ms: number("wall_ms")?,
+        place: place as f32,
+    })
 }
 
 /// A key as base64 text, or as the array of bytes histories once held.
@@ -434,18 +530,6 @@ fn read_key(node: &Node) -> Result<Vec<u8>, Error> {
         _ => read_bytes(node)
             .map_err(|_| node.error("expected a key as base64 text or as an array of bytes")),
     }
-}
-
-fn op_to_json(op: &Op) -> Value {
-    Value::object([
-        ("kind", name_of(op.kind, &KIND_NAMES, &KINDS)),
-        ("start", key_text(&op.start)),
-        ("stop", opt(&op.stop, |k| key_text(k))),
-        ("region", num(op.region)),
-        ("tick", num(op.tick)),
-        ("wall_ms", num(op.wall_ms)),
-        ("place", Value::from(op.place)),
-    ])
 }
 
 fn op_from_json(node: &Node) -> Result<Op, Error> {

@@ -426,6 +426,11 @@ pub fn encode_json_record(kind: BlobKind, value: &json::Value) -> Vec<u8> {
     frame(kind, value.to_compact().as_bytes())
 }
 
+/// JSON text as a record of the given kind.
+pub fn encode_json_text(kind: BlobKind, text: &str) -> Vec<u8> {
+    frame(kind, text.as_bytes())
+}
+
 /// A record of the given kind, its JSON read by `read`.
 pub fn decode_json_record<T>(
     kind: BlobKind,

@@ -12,10 +12,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::{Activity, Engine, Op, SavedActivity};
-use crate::json::{Node, Value};
+use crate::json::Node;
 use crate::kit::order;
 use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json, ops_to_json};
-use crate::persist::codec::{decode_json_record, encode_json_record, BlobKind};
+use crate::persist::codec::{decode_json_record, encode_json_record, encode_json_text, BlobKind};
 
 pub(super) type ActivityMarker = (u64, u64, usize, Option<u64>);
 
@@ -35,11 +35,12 @@ pub(super) struct OpsChunk {
 impl OpsChunk {
     /// The chunk as its record: `{"first": n, "ops": [...]}`.
     pub(super) fn encode(&self) -> Vec<u8> {
-        let value = Value::object([
-            ("first", Value::from(self.first)),
-            ("ops", ops_to_json(&self.ops)),
-        ]);
-        encode_json_record(BlobKind::Activity, &value)
+        let text = format!(
+            r#"{{"first":{},"ops":{}}}"#,
+            self.first,
+            ops_to_json(&self.ops)
+        );
+        encode_json_text(BlobKind::Activity, &text)
     }
 
     fn decode(bytes: &[u8]) -> Result<OpsChunk, crate::persist::CodecError> {
