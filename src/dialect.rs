@@ -3,7 +3,7 @@
 //! line is read (`count` and `help` are words of both). Every history line keeps the dialect
 //! it was typed in, and the history is saved with it ([`HISTORY_FORMAT`]).
 
-use serde::{Deserialize, Serialize};
+use crate::json::{Node, Value};
 
 use crate::cbt;
 use crate::engine::Engine;
@@ -90,9 +90,8 @@ impl Terms {
 }
 
 /// One history line and the dialect it was typed in.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HistoryLine {
-    #[serde(with = "saved_dialect")]
     pub dialect: Dialect,
     pub text: String,
 }
@@ -106,49 +105,52 @@ impl HistoryLine {
     }
 }
 
-/// A dialect as the saved history spells it: `"hbase"` or `"cbt"`.
-mod saved_dialect {
-    use super::Dialect;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(d: &Dialect, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(d.word())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Dialect, D::Error> {
-        match String::deserialize(d)?.as_str() {
-            "hbase" => Ok(Dialect::HBase),
-            "cbt" => Ok(Dialect::Cbt),
-            other => Err(serde::de::Error::unknown_variant(other, &["hbase", "cbt"])),
-        }
-    }
-}
-
 /// Version of the saved history: 1 was a bare list of strings (every line HBase's); 2 keeps
 /// each line's dialect.
 pub const HISTORY_FORMAT: u32 = 2;
 
-#[derive(Serialize, Deserialize)]
-struct SavedHistory {
-    version: u32,
-    lines: Vec<HistoryLine>,
-}
-
-/// The history as it is saved.
-pub fn encode_history(lines: &[HistoryLine]) -> serde_json::Value {
-    serde_json::json!({ "version": HISTORY_FORMAT, "lines": lines })
+/// The history as it is saved: `{"lines":[{"dialect":"hbase","text":"..."}],"version":2}`.
+pub fn encode_history(lines: &[HistoryLine]) -> Value {
+    let lines = lines
+        .iter()
+        .map(|l| {
+            Value::object([
+                ("dialect", Value::from(l.dialect.word())),
+                ("text", Value::from(l.text.as_str())),
+            ])
+        })
+        .collect();
+    Value::object([
+        ("lines", Value::Array(lines)),
+        ("version", Value::from(HISTORY_FORMAT)),
+    ])
 }
 
 /// A saved history of any format; version 1's lines read as HBase's. Anything unreadable reads
 /// as an empty history (the history is a convenience, never a reason not to open).
-pub fn decode_history(saved: &serde_json::Value) -> Vec<HistoryLine> {
-    if let Ok(v1) = serde_json::from_value::<Vec<String>>(saved.clone()) {
+pub fn decode_history(saved: &Value) -> Vec<HistoryLine> {
+    let root = Node::root(saved);
+    if let Ok(v1) = root.list(Node::string) {
         return v1.into_iter().map(HistoryLine::hbase).collect();
     }
-    match serde_json::from_value::<SavedHistory>(saved.clone()) {
-        Ok(h) if h.version <= HISTORY_FORMAT => h.lines,
-        _ => Vec::new(),
-    }
+    let v2 = || -> Result<Vec<HistoryLine>, crate::json::Error> {
+        let f = root.members()?;
+        if f.required("version")?.u32()? > HISTORY_FORMAT {
+            return Ok(Vec::new());
+        }
+        f.required("lines")?.list(|line| {
+            let l = line.members()?;
+            let dialect = match l.required("dialect")?.variant(&["hbase", "cbt"])? {
+                "cbt" => Dialect::Cbt,
+                _ => Dialect::HBase,
+            };
+            Ok(HistoryLine {
+                dialect,
+                text: l.required("text")?.string()?,
+            })
+        })
+    };
+    v2().unwrap_or_default()
 }
 
 /// Whether a cbt command changes data or schema (the command table says).

@@ -366,6 +366,20 @@ impl From<f64> for Value {
     }
 }
 
+impl From<f32> for Value {
+    /// As for `f64`: the shortest text that reads back as the same `f32`.
+    fn from(x: f32) -> Value {
+        if !x.is_finite() {
+            return Value::Null;
+        }
+        let mut text = x.to_string();
+        if !text.contains(['.', 'e']) {
+            text.push_str(".0");
+        }
+        Value::Number(text)
+    }
+}
+
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
         Value::String(s.to_string())
@@ -577,8 +591,8 @@ impl<'a> Node<'a> {
 
     pub fn f64(&self) -> Result<f64, Error> {
         match self.value {
-            Value::Number(text) => match text.parse::<f64>() {
-                Ok(x) if x.is_finite() => Ok(x),
+            Value::Number(text) => match crate::decimal::parse_f64(text) {
+                Some(x) if x.is_finite() => Ok(x),
                 _ => Err(self.error(format!("{text} is out of a float's range"))),
             },
             _ => Err(self.expected("a number")),

@@ -7,6 +7,7 @@ pub mod cbt;
 pub mod cli;
 pub mod commands;
 pub mod console;
+pub mod decimal;
 pub mod designs;
 pub mod diagnose;
 pub mod dialect;

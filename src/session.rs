@@ -209,7 +209,7 @@ pub enum Effect {
     /// Empty storage: every table went.
     ClearStorage,
     /// Keep this history across reloads (the saved format, [`crate::dialect::encode_history`]).
-    SaveHistory(serde_json::Value),
+    SaveHistory(crate::json::Value),
     /// Forget the saved history.
     ForgetHistory,
     /// Keep the gallery's loads across reloads (forget them when empty).

@@ -62,13 +62,24 @@ pub fn mount() {
     yew::Renderer::<App>::with_props(AppProps::default()).render();
 }
 
-/// The JSON value saved under `key` in the page's local storage, or `None` when there is none
-/// or it does not read as a `T`. Read with `serde_json::from_slice`, the reader every other
-/// saved document goes through, so the page carries one JSON reader, not two.
-pub(crate) fn saved_json<T: serde::de::DeserializeOwned>(key: &str) -> Option<T> {
+/// The JSON value saved under `key` in the page's local storage read by `read`, or `None` when
+/// there is none or it does not read. Read with [`crate::json`], the reader every other saved
+/// document goes through, so the page carries one JSON reader, not two.
+pub(crate) fn saved_json<T>(
+    key: &str,
+    read: impl FnOnce(&crate::json::Node) -> Result<T, crate::json::Error>,
+) -> Option<T> {
     use gloo::storage::Storage as _;
     let text = gloo::storage::LocalStorage::raw().get_item(key).ok()??;
-    serde_json::from_slice(text.as_bytes()).ok()
+    let value = crate::json::parse(&text).ok()?;
+    read(&crate::json::Node::root(&value)).ok()
+}
+
+/// Saves `text` under `key` in the page's local storage (a full storage drops it: what is
+/// saved there is a convenience).
+pub(crate) fn save_text(key: &str, text: &str) {
+    use gloo::storage::Storage as _;
+    let _ = gloo::storage::LocalStorage::raw().set_item(key, text);
 }
 
 /// Milliseconds since the epoch, from the browser.

@@ -113,8 +113,8 @@ fn opening_decides_show_load_or_ask() {
 fn loads_round_trip_as_json() -> Result<(), Box<dyn std::error::Error>> {
     let mut loads = Loads::default();
     loads.record("csdn.blog", Placement::free(&["blog"], |t| t == "blog"));
-    let text = serde_json::to_string(&loads)?;
-    let back: Loads = serde_json::from_str(&text)?;
+    let text = loads.to_json();
+    let back = Loads::from_json(&rowkey::json::Node::root(&rowkey::json::parse(&text)?))?;
     assert_eq!(back, loads);
     assert_eq!(back.owner("blog_2"), Some("csdn.blog"));
     assert_eq!(back.owner("blog"), None);
@@ -215,14 +215,14 @@ fn a_picked_size_is_kept_per_design_and_outlives_its_tables() -> Result<(), Stri
     loads.prune(|_| false);
     assert!(loads.get("csdn.blog").is_none());
     assert_eq!(loads.size("csdn.blog"), Size::Large);
-    let saved = serde_json::to_string(&loads).map_err(|e| e.to_string())?;
+    let saved = loads.to_json();
     assert!(saved.contains("\"large\""), "{saved}");
     // Back to the default: nothing left to keep. Loads saved before sizes existed still read.
     loads.set_size("csdn.blog", Size::Medium);
     assert!(loads.is_empty());
-    let old: Loads =
-        serde_json::from_str(r#"{"by_design":{"csdn.blog":{"names":[["blog","blog"]]}}}"#)
-            .map_err(|e| e.to_string())?;
+    let old = rowkey::json::parse(r#"{"by_design":{"csdn.blog":{"names":[["blog","blog"]]}}}"#)
+        .and_then(|v| Loads::from_json(&rowkey::json::Node::root(&v)))
+        .map_err(|e| e.to_string())?;
     assert_eq!(old.size("csdn.blog"), Size::Medium);
     assert!(old.get("csdn.blog").is_some());
     Ok(())

@@ -221,7 +221,7 @@ fn run_ids_survive_a_snapshot_round_trip_and_are_never_reused() -> TestResult {
         }
     }
     let ids = run_ids(&e)?;
-    let catalog = decode_catalog(&encode_catalog(&e.catalog())?)?;
+    let catalog = decode_catalog(&encode_catalog(&e.catalog()))?;
     let mut runs = HashMap::new();
     for run in e.all_runs() {
         let back = decode_run(&encode_run(run))?;

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use crate::json::{self, Node};
 
 use super::lesson::{self, PatternRun};
 use super::{Design, Size};
@@ -19,7 +19,7 @@ use crate::analysis::{analyze, created, existing_changed, Dialect};
 use crate::shell::{parse_script, quote, Shell, Value};
 
 /// A design's tables under the names they were (or are to be) loaded as.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Placement {
     /// `(the design's name, the name loaded as)`, in the design's order.
     pub names: Vec<(String, String)>,
@@ -122,16 +122,70 @@ fn span_fits(script: &str, span: &std::ops::Range<usize>, copied: usize) -> bool
 }
 
 /// The gallery's loads, by design id, and the sample size the person picked for each design.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Loads {
     by_design: BTreeMap<String, Placement>,
     /// Sizes other than the default, by design id. A size outlives its design's tables: it is
     /// what the person chose, and the next load of the design uses it.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     sizes: BTreeMap<String, Size>,
 }
 
 impl Loads {
+    /// The loads as the page saves them:
+    /// `{"by_design":{"org":{"names":[["o","o"]]}},"sizes":{"org":"large"}}`, without `sizes`
+    /// when no size was picked.
+    pub fn to_json(&self) -> String {
+        let by_design = self
+            .by_design
+            .iter()
+            .map(|(id, p)| {
+                let names = p
+                    .names
+                    .iter()
+                    .map(|(a, b)| json::Value::Array(vec![a.as_str().into(), b.as_str().into()]))
+                    .collect();
+                (
+                    id.clone(),
+                    json::Value::object([("names", json::Value::Array(names))]),
+                )
+            })
+            .collect();
+        let mut members = vec![("by_design".to_string(), json::Value::Object(by_design))];
+        if !self.sizes.is_empty() {
+            let sizes = self
+                .sizes
+                .iter()
+                .map(|(id, s)| (id.clone(), json::Value::from(s.label())))
+                .collect();
+            members.push(("sizes".to_string(), json::Value::Object(sizes)));
+        }
+        json::Value::Object(members).to_compact()
+    }
+
+    /// Saved loads back (`sizes` may be missing; members not known are ignored).
+    pub fn from_json(node: &Node) -> Result<Loads, json::Error> {
+        let f = node.members()?;
+        let mut loads = Loads::default();
+        for (id, placement) in object_members(&f.required("by_design")?)? {
+            let names = placement.members()?.required("names")?.list(|pair| {
+                match pair.items()?.as_slice() {
+                    [a, b] => Ok((a.string()?, b.string()?)),
+                    _ => Err(pair.error("expected [design's name, loaded name]")),
+                }
+            })?;
+            loads.by_design.insert(id, Placement { names });
+        }
+        if let Some(sizes) = f.get("sizes") {
+            for (id, size) in object_members(&sizes)? {
+                let label = size.variant(&["small", "medium", "large"])?;
+                loads
+                    .sizes
+                    .insert(id, Size::named(label).unwrap_or_default());
+            }
+        }
+        Ok(loads)
+    }
+
     /// The sample size of design `id`: the one picked for it, or the default.
     pub fn size(&self, id: &str) -> Size {
         self.sizes.get(id).copied().unwrap_or_default()
@@ -374,4 +428,16 @@ pub fn run_pattern_as(
         checks,
         outcomes,
     })
+}
+
+/// An object's members by name, each with its path.
+fn object_members<'a>(node: &Node<'a>) -> Result<Vec<(String, Node<'a>)>, json::Error> {
+    let fields = node.members()?;
+    let json::Value::Object(members) = node.value() else {
+        return Ok(Vec::new());
+    };
+    Ok(members
+        .iter()
+        .filter_map(|(name, _)| fields.get(name).map(|n| (name.clone(), n)))
+        .collect())
 }

@@ -3,13 +3,8 @@
 //! (more users, more posts, more events) with the same skew, so the lesson's relations hold at
 //! every size while the figures behind them grow.
 
-use serde::{Deserialize, Serialize};
-
 /// A design's sample size. Medium is what a design loads unless the person picks another.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Size {
     /// A quarter of the medium sample: quick to load, few regions.
     Small,
@@ -30,6 +25,11 @@ impl Size {
             Size::Medium => "medium",
             Size::Large => "large",
         }
+    }
+
+    /// The size whose [`Size::label`] is `name`.
+    pub fn named(name: &str) -> Option<Size> {
+        Size::ALL.into_iter().find(|s| s.label() == name)
     }
 
     /// How many of something the sample holds at this size, given how many the medium sample
@@ -58,9 +58,7 @@ mod tests {
         assert_eq!(Size::Small.of(2), 1);
         assert_eq!(Size::default().of(400), 400);
         assert_eq!(Size::Large.of(400), 1200);
-        assert_eq!(
-            serde_json::to_string(&Size::Large).ok().as_deref(),
-            Some("\"large\"")
-        );
+        assert_eq!(Size::named("large"), Some(Size::Large));
+        assert_eq!(Size::named("Large"), None);
     }
 }

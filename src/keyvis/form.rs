@@ -173,11 +173,32 @@ pub enum FormAction {
     OperationCurve(usize, usize, String),
 }
 
-fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    text.trim()
-        .replace([',', '_'], "")
-        .parse()
-        .map_err(|_| format!("{what}: '{}' is not a number", text.trim()))
+/// A number the form reads: floats through [`crate::decimal`] (not `f64::from_str`, whose
+/// tables the page does not carry), integers through `from_str`.
+trait Number: Sized {
+    fn read(text: &str) -> Option<Self>;
+}
+
+impl Number for f64 {
+    fn read(text: &str) -> Option<f64> {
+        crate::decimal::parse_f64(text)
+    }
+}
+
+macro_rules! integer_number {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            fn read(text: &str) -> Option<$t> {
+                text.parse().ok()
+            }
+        }
+    )*};
+}
+integer_number!(u64, u32, usize);
+
+fn number<T: Number>(text: &str, what: &str) -> Result<T, String> {
+    T::read(&text.trim().replace([',', '_'], ""))
+        .ok_or_else(|| format!("{what}: '{}' is not a number", text.trim()))
 }
 
 /// The form's first table, for a new workload: sensor readings under a reverse timestamp.

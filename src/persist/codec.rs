@@ -8,6 +8,8 @@
 
 use std::sync::Arc;
 
+use crate::json;
+
 use crate::engine::{
     BlockFile, Catalog, Cell, CellKind, FileOptions, FormatError, Run, RunPlacement,
 };
@@ -414,43 +416,37 @@ pub fn decode_groups(
     Ok((clocks, groups))
 }
 
-/// The catalog as a record. A catalog that does not serialise is an error, never an empty
-/// catalog: an empty one would make the next checkpoint drop every stored run.
-pub fn encode_catalog(catalog: &Catalog) -> Result<Vec<u8>, CodecError> {
-    let value = serde_json::to_value(catalog).map_err(|e| CodecError::Invalid(e.to_string()))?;
-    encode_catalog_value(&value)
+/// The catalog as a record.
+pub fn encode_catalog(catalog: &Catalog) -> Vec<u8> {
+    encode_json_record(BlobKind::Catalog, &super::catalog::catalog_to_json(catalog))
 }
 
-/// A catalog already turned into JSON (with its activity split off) as a record.
-pub fn encode_catalog_value(value: &serde_json::Value) -> Result<Vec<u8>, CodecError> {
-    let json = serde_json::to_vec(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
-    Ok(frame(BlobKind::Catalog, &json))
+/// A JSON value as a record of the given kind.
+pub fn encode_json_record(kind: BlobKind, value: &json::Value) -> Vec<u8> {
+    frame(kind, value.to_compact().as_bytes())
 }
 
-/// A value as a JSON record of the given kind.
-pub fn encode_json_record<T: serde::Serialize + ?Sized>(
-    kind: BlobKind,
-    value: &T,
-) -> Result<Vec<u8>, CodecError> {
-    let json = serde_json::to_vec(value).map_err(|e| CodecError::Invalid(e.to_string()))?;
-    Ok(frame(kind, &json))
+/// JSON text as a record of the given kind.
+pub fn encode_json_text(kind: BlobKind, text: &str) -> Vec<u8> {
+    frame(kind, text.as_bytes())
 }
 
-/// A record of the given kind, its JSON read straight into `T`.
-pub fn decode_json_record<T: serde::de::DeserializeOwned>(
+/// A record of the given kind, its JSON read by `read`.
+pub fn decode_json_record<T>(
     kind: BlobKind,
     bytes: &[u8],
+    read: impl FnOnce(&json::Node) -> Result<T, json::Error>,
 ) -> Result<T, CodecError> {
     let payload = unframe(bytes, kind)?;
-    serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))
+    let text = std::str::from_utf8(payload)
+        .map_err(|_| CodecError::Invalid("the record's JSON is not UTF-8".into()))?;
+    let value = json::parse(text).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    read(&json::Node::root(&value)).map_err(|e| CodecError::Invalid(e.to_string()))
 }
 
-/// A catalog record, its JSON read straight into a [`Catalog`] (one deserializer for every
-/// type a catalog holds, not one per JSON source).
+/// A catalog record back.
 pub fn decode_catalog(bytes: &[u8]) -> Result<Catalog, CodecError> {
-    let payload = unframe(bytes, BlobKind::Catalog)?;
-    let catalog: Catalog =
-        serde_json::from_slice(payload).map_err(|e| CodecError::Invalid(e.to_string()))?;
+    let catalog = decode_json_record(BlobKind::Catalog, bytes, super::catalog::catalog_from_json)?;
     if catalog.version > crate::engine::CATALOG_VERSION {
         return Err(CodecError::Invalid(format!(
             "catalog version {} is newer than this Rowkey understands",

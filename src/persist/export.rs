@@ -1,63 +1,136 @@
 //! Export to a JSON document people can read or to an HBase shell script that rebuilds the
 //! tables on a real cluster; import of either, all or nothing.
 
-use serde::{Deserialize, Serialize};
-
 use crate::bytes::{from_printable, to_printable};
 use crate::engine::{
     CellKind, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
 };
+use crate::json::{self, Node, Value};
 use crate::shell::{parse_script, quote, Shell};
+
+use super::catalog::{families_from_json, families_to_json, settings_from_json, settings_to_json};
 
 const FORMAT: &str = "rowkey-export";
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The export's document: its members are all known ones (an unknown member is refused), in
+/// the order written.
 struct Document {
     format: String,
     version: u32,
     tables: Vec<TableDoc>,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct TableDoc {
     name: String,
-    #[serde(default = "yes")]
     enabled: bool,
     families: Vec<FamilyDescriptor>,
-    #[serde(default)]
     settings: Option<TableSettings>,
     /// Region start keys after the first, as HBase prints bytes.
-    #[serde(default)]
     splits: Vec<String>,
     cells: Vec<CellDoc>,
 }
 
-fn yes() -> bool {
-    true
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct CellDoc {
     row: String,
     column: String,
     timestamp: u64,
-    #[serde(rename = "type", default = "put_type")]
+    /// `Put` unless written.
     kind: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Written unless empty.
     value: String,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    /// Written unless 0.
     ttl_ms: u64,
 }
 
-fn put_type() -> String {
-    "Put".into()
+impl Document {
+    fn to_json(&self) -> Value {
+        Value::object([
+            ("format", Value::from(self.format.as_str())),
+            ("version", Value::from(self.version)),
+            (
+                "tables",
+                Value::Array(self.tables.iter().map(TableDoc::to_json).collect()),
+            ),
+        ])
+    }
+
+    fn from_json(node: &Node) -> Result<Document, json::Error> {
+        let f = node.object(&["format", "version", "tables"])?;
+        Ok(Document {
+            format: f.required("format")?.string()?,
+            version: f.required("version")?.u32()?,
+            tables: f.required("tables")?.list(TableDoc::from_json)?,
+        })
+    }
 }
 
-fn is_zero(v: &u64) -> bool {
-    *v == 0
+impl TableDoc {
+    fn to_json(&self) -> Value {
+        Value::object([
+            ("name", Value::from(self.name.as_str())),
+            ("enabled", Value::from(self.enabled)),
+            ("families", families_to_json(&self.families)),
+            (
+                "settings",
+                self.settings.as_ref().map_or(Value::Null, settings_to_json),
+            ),
+            (
+                "splits",
+                Value::Array(
+                    self.splits
+                        .iter()
+                        .map(|s| Value::from(s.as_str()))
+                        .collect(),
+                ),
+            ),
+            (
+                "cells",
+                Value::Array(self.cells.iter().map(CellDoc::to_json).collect()),
+            ),
+        ])
+    }
+
+    fn from_json(node: &Node) -> Result<TableDoc, json::Error> {
+        let f = node.object(&["name", "enabled", "families", "settings", "splits", "cells"])?;
+        Ok(TableDoc {
+            name: f.required("name")?.string()?,
+            enabled: f.or("enabled", true, Node::bool)?,
+            families: families_from_json(&f.required("families")?)?,
+            settings: f.optional("settings", settings_from_json)?,
+            splits: f.or("splits", Vec::new(), |n| n.list(Node::string))?,
+            cells: f.required("cells")?.list(CellDoc::from_json)?,
+        })
+    }
+}
+
+impl CellDoc {
+    fn to_json(&self) -> Value {
+        let mut members = vec![
+            ("row".to_string(), Value::from(self.row.as_str())),
+            ("column".to_string(), Value::from(self.column.as_str())),
+            ("timestamp".to_string(), Value::from(self.timestamp)),
+            ("type".to_string(), Value::from(self.kind.as_str())),
+        ];
+        if !self.value.is_empty() {
+            members.push(("value".to_string(), Value::from(self.value.as_str())));
+        }
+        if self.ttl_ms != 0 {
+            members.push(("ttl_ms".to_string(), Value::from(self.ttl_ms)));
+        }
+        Value::Object(members)
+    }
+
+    fn from_json(node: &Node) -> Result<CellDoc, json::Error> {
+        let f = node.object(&["row", "column", "timestamp", "type", "value", "ttl_ms"])?;
+        Ok(CellDoc {
+            row: f.required("row")?.string()?,
+            column: f.required("column")?.string()?,
+            timestamp: f.required("timestamp")?.u64()?,
+            kind: f.or("type", "Put".to_string(), Node::string)?,
+            value: f.or("value", String::new(), Node::string)?,
+            ttl_ms: f.or("ttl_ms", 0, Node::u64)?,
+        })
+    }
 }
 
 /// Why an import was refused; nothing was changed.
@@ -137,7 +210,7 @@ pub fn export_json(engine: &Engine, table: Option<&str>) -> String {
         version: 1,
         tables,
     };
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    doc.to_json().to_pretty()
 }
 
 /// The tables (or one) as an HBase shell script: `create` with families and splits, then a
@@ -279,13 +352,17 @@ pub fn import_json(
     text: &str,
     clock: Box<dyn Fn() -> u64>,
 ) -> Result<Engine, ImportError> {
-    let doc: Document = match serde_json::from_slice(text.as_bytes()) {
+    let read = json::parse(text).and_then(|value| Document::from_json(&Node::root(&value)));
+    let doc = match read {
         Ok(d) => d,
-        Err(e) => {
-            return import_err(
-                format!("line {}, column {}", e.line(), e.column()),
-                e.to_string(),
-            )
+        Err(json::Error::Syntax {
+            line,
+            column,
+            message,
+        }) => return import_err(format!("line {line}, column {column}"), message),
+        Err(json::Error::Invalid { path, message }) => {
+            let path = path.strip_prefix("$.").unwrap_or(&path).to_string();
+            return import_err(path, message);
         }
     };
     if doc.format != FORMAT {

@@ -2,9 +2,9 @@
 //! prints dates in. The page keeps them across reloads (the session says when, with
 //! [`super::Effect::SavePrefs`]).
 
-use serde::{Deserialize, Serialize};
+use crate::json::{self, Node, Value};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
     /// Follows the system's light or dark setting.
     #[default]
@@ -13,7 +13,7 @@ pub enum Theme {
     Dark,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Timestamps {
     /// Epoch milliseconds, as `hbase.shell.timestamp.format.epoch=true` prints them.
     Epoch,
@@ -23,7 +23,7 @@ pub enum Timestamps {
     Local,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KeyDisplay {
     /// As HBase prints bytes: printable ASCII as is, the rest as `\xHH`.
     #[default]
@@ -32,8 +32,7 @@ pub enum KeyDisplay {
     Utf8,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Prefs {
     pub theme: Theme,
     pub timestamps: Timestamps,
@@ -43,9 +42,71 @@ pub struct Prefs {
 }
 
 /// The zone cbt's dates print in: the local one (as cbt prints in its process's zone) or UTC.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CbtZone {
     #[default]
     Local,
     Utc,
+}
+
+const THEMES: [(&str, Theme); 3] = [
+    ("System", Theme::System),
+    ("Light", Theme::Light),
+    ("Dark", Theme::Dark),
+];
+const TIMESTAMPS: [(&str, Timestamps); 2] =
+    [("Epoch", Timestamps::Epoch), ("Local", Timestamps::Local)];
+const KEYS: [(&str, KeyDisplay); 2] = [("Hbase", KeyDisplay::Hbase), ("Utf8", KeyDisplay::Utf8)];
+const ZONES: [(&str, CbtZone); 2] = [("Local", CbtZone::Local), ("Utc", CbtZone::Utc)];
+
+/// `value`'s name in `table`.
+fn name<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> Value {
+    Value::from(
+        table
+            .iter()
+            .find(|(_, v)| *v == value)
+            .map_or("", |(n, _)| n),
+    )
+}
+
+/// The member `field`, one of `table`'s names, or the default when it is missing.
+fn read<T: Default + Copy>(
+    fields: &json::Fields,
+    field: &str,
+    table: &[(&str, T)],
+) -> Result<T, json::Error> {
+    fields.or(field, T::default(), |n| {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        let name = n.variant(&names)?;
+        Ok(table
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or_else(T::default, |(_, v)| *v))
+    })
+}
+
+impl Prefs {
+    /// The preferences as the page saves them:
+    /// `{"theme":"Dark","timestamps":"Epoch","keys":"Utf8","cbt_zone":"Utc"}`.
+    pub fn to_json(&self) -> String {
+        Value::object([
+            ("theme", name(&THEMES, self.theme)),
+            ("timestamps", name(&TIMESTAMPS, self.timestamps)),
+            ("keys", name(&KEYS, self.keys)),
+            ("cbt_zone", name(&ZONES, self.cbt_zone)),
+        ])
+        .to_compact()
+    }
+
+    /// Saved preferences back: a member missing takes its default, members not known are
+    /// ignored; a value that is not one of the choices is an error.
+    pub fn from_json(node: &Node) -> Result<Prefs, json::Error> {
+        let f = node.members()?;
+        Ok(Prefs {
+            theme: read(&f, "theme", &THEMES)?,
+            timestamps: read(&f, "timestamps", &TIMESTAMPS)?,
+            keys: read(&f, "keys", &KEYS)?,
+            cbt_zone: read(&f, "cbt_zone", &ZONES)?,
+        })
+    }
 }

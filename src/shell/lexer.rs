@@ -143,8 +143,8 @@ pub(super) fn step(src: &str, b: &[u8], i: usize) -> (Raw, usize) {
                 .filter(|c| *c != '_')
                 .collect();
             if float {
-                let raw = match text.parse::<f64>() {
-                    Ok(v) if v.is_finite() => Raw::Tok(Tok::Float(v)),
+                let raw = match crate::decimal::parse_f64(&text) {
+                    Some(v) if v.is_finite() => Raw::Tok(Tok::Float(v)),
                     _ => Raw::Error(ParseError::new(
                         "invalid number",
                         start..i,

@@ -1,19 +1,17 @@
 //! The preferences in the page: kept in local storage across reloads, and the theme set on
 //! the document. What they are is [`crate::session::prefs`]'s.
 
-use gloo::storage::Storage as _;
-
 pub use crate::session::prefs::{CbtZone, KeyDisplay, Prefs, Theme, Timestamps};
 
 const KEY: &str = "rowkey.prefs";
 
 /// The saved preferences, or the defaults.
 pub fn load() -> Prefs {
-    super::saved_json(KEY).unwrap_or_default()
+    super::saved_json(KEY, Prefs::from_json).unwrap_or_default()
 }
 
 pub fn save(prefs: &Prefs) {
-    let _ = gloo::storage::LocalStorage::set(KEY, prefs);
+    super::save_text(KEY, &prefs.to_json());
 }
 
 /// Sets the page's theme attribute: the chosen theme, or the system's when none is chosen

@@ -31,9 +31,10 @@ const WORKLOAD_KEY: &str = "rowkey.simulate.workload";
 
 /// The history as saved, of any format (format 1's lines read as HBase's).
 fn saved_history() -> Vec<crate::dialect::HistoryLine> {
-    super::saved_json::<serde_json::Value>(HISTORY_KEY)
-        .map(|v| crate::dialect::decode_history(&v))
-        .unwrap_or_default()
+    super::saved_json(HISTORY_KEY, |n| {
+        Ok(crate::dialect::decode_history(n.value()))
+    })
+    .unwrap_or_default()
 }
 
 /// The workload the Simulate view keeps (its last run), if it reads.
@@ -129,7 +130,8 @@ impl Default for AppState {
         let saved = Saved {
             prefs: super::prefs::load(),
             history: saved_history(),
-            loads: super::saved_json(LOADS_KEY).unwrap_or_default(),
+            loads: super::saved_json(LOADS_KEY, crate::designs::loads::Loads::from_json)
+                .unwrap_or_default(),
         };
         let mut session = Session::new(clocks(), saved);
         session.loading = true;
@@ -189,12 +191,12 @@ impl AppState {
                     }
                 }
                 Effect::SaveHistory(history) => {
-                    let _ = LocalStorage::set(HISTORY_KEY, history);
+                    super::save_text(HISTORY_KEY, &history.to_compact());
                 }
                 Effect::ForgetHistory => LocalStorage::delete(HISTORY_KEY),
                 Effect::SaveLoads(loads) if loads.is_empty() => LocalStorage::delete(LOADS_KEY),
                 Effect::SaveLoads(loads) => {
-                    let _ = LocalStorage::set(LOADS_KEY, loads);
+                    super::save_text(LOADS_KEY, &loads.to_json());
                 }
                 Effect::SavePrefs(prefs) => super::prefs::save(&prefs),
                 Effect::ApplyTheme(theme) => super::prefs::apply_theme(theme),

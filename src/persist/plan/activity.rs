@@ -11,10 +11,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::engine::{Activity, Engine, Op};
+use crate::engine::{Activity, Engine, Op, SavedActivity};
+use crate::json::Node;
 use crate::kit::order;
-use crate::persist::codec::{decode_json_record, BlobKind};
-use serde::{Deserialize, Serialize};
+use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json, ops_to_json};
+use crate::persist::codec::{decode_json_record, encode_json_record, encode_json_text, BlobKind};
 
 pub(super) type ActivityMarker = (u64, u64, usize, Option<u64>);
 
@@ -26,10 +27,52 @@ pub(super) fn chunk_key(table: &str, chunk: u64) -> String {
 }
 
 /// A chunk of a history's operations, numbered from `first`.
-#[derive(Serialize, Deserialize)]
 pub(super) struct OpsChunk {
     pub(super) first: u64,
     pub(super) ops: Vec<Op>,
+}
+
+impl OpsChunk {
+    /// The chunk as its record: `{"first": n, "ops": [...]}`.
+    pub(super) fn encode(&self) -> Vec<u8> {
+        let text = format!(
+            r#"{{"first":{},"ops":{}}}"#,
+            self.first,
+            ops_to_json(&self.ops)
+        );
+        encode_json_text(BlobKind::Activity, &text)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<OpsChunk, crate::persist::CodecError> {
+        decode_json_record(BlobKind::Activity, bytes, |node: &Node| {
+            let f = node.members()?;
+            Ok(OpsChunk {
+                first: f.required("first")?.u64()?,
+                ops: ops_from_json(&f.required("ops")?)?,
+            })
+        })
+    }
+}
+
+/// A history's head record: everything but the operations, which are stored in chunks.
+pub(super) fn encode_head(activity: &Activity) -> Vec<u8> {
+    let head = SavedActivity {
+        ops: Vec::new(),
+        grid: activity.grid.clone(),
+        splits: activity.splits().cloned().collect(),
+        last_read: activity.last_read().cloned(),
+        reads: activity.reads,
+        writes: activity.writes,
+        recorded: activity.recorded(),
+    };
+    encode_json_record(BlobKind::Activity, &activity_to_json(&head))
+}
+
+/// A head record back (with the operations a history once held inline).
+pub fn decode_head(bytes: &[u8]) -> Result<Activity, crate::persist::CodecError> {
+    decode_json_record(BlobKind::Activity, bytes, |node: &Node| {
+        activity_from_json(node).map(Activity::from_saved)
+    })
 }
 
 /// What the saver last stored of one table's history.
@@ -73,7 +116,7 @@ pub(super) fn join_activity(
         );
     }
     for (table, bytes) in heads {
-        let head = decode_json_record::<Activity>(BlobKind::Activity, bytes);
+        let head = decode_head(bytes);
         let head = match head {
             Ok(h) => h,
             Err(e) => {
@@ -88,7 +131,7 @@ pub(super) fn join_activity(
         let mut next = 0u64;
         // Chunk keys sort by number ('$' follows '#').
         for (key, bytes) in records.range(format!("{table}#")..format!("{table}$")) {
-            let chunk = decode_json_record::<OpsChunk>(BlobKind::Activity, bytes);
+            let chunk = OpsChunk::decode(bytes);
             match chunk {
                 Ok(c) => {
                     for (i, op) in c.ops.into_iter().enumerate() {

@@ -6,8 +6,7 @@ use std::sync::Arc;
 use super::*;
 use crate::engine::{Engine, Run};
 use crate::persist::codec::{
-    encode_catalog, encode_groups, encode_json_record, encode_placed_run, BlobKind, CodecError,
-    RunPlace,
+    encode_catalog, encode_groups, encode_placed_run, BlobKind, CodecError, RunPlace,
 };
 
 /// Turns the engine's recorded changes into save plans. It keeps two layouts: `planned` (as
@@ -73,7 +72,7 @@ impl Saver {
     /// checkpoint first clears the store.
     pub fn checkpoint(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
         let _ = engine.take_changes();
-        let catalog = encode_catalog(&engine.catalog())?;
+        let catalog = encode_catalog(&engine.catalog());
         // After a failure or a Reset the store's histories are unknown: all are written again.
         let activity = self.encode_activity(engine, self.needs_checkpoint || self.needs_clear)?;
         let memstores = encode_groups(
@@ -176,10 +175,8 @@ impl Saver {
                     .extend(stored.chunks.iter().map(|c| chunk_key(name, *c)));
                 *stored = StoredHistory::default();
             }
-            w.put.push((
-                name.clone(),
-                encode_json_record(BlobKind::Activity, &activity.head())?,
-            ));
+            w.put
+                .push((name.clone(), super::activity::encode_head(activity)));
             let from = stored.upto.max(first);
             if end > from {
                 for chunk in from / OPS_PER_CHUNK..=(end - 1) / OPS_PER_CHUNK {
@@ -189,10 +186,7 @@ impl Saver {
                         first: lo,
                         ops: activity.ops_between(lo, hi).cloned().collect(),
                     };
-                    w.put.push((
-                        chunk_key(name, chunk),
-                        encode_json_record(BlobKind::Activity, &record)?,
-                    ));
+                    w.put.push((chunk_key(name, chunk), record.encode()));
                     stored.chunks.insert(chunk);
                 }
             }

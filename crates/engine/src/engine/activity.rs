@@ -404,9 +404,35 @@ pub struct Activity {
     recorded: u64,
 }
 
+/// What a saved activity holds, field for field (its operations are usually stored apart).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SavedActivity {
+    pub ops: Vec<Op>,
+    pub grid: Grid,
+    pub splits: Vec<SplitMark>,
+    pub last_read: Option<LastRead>,
+    pub reads: u64,
+    pub writes: u64,
+    pub recorded: u64,
+}
+
 impl Activity {
     pub fn new() -> Activity {
         Activity::default()
+    }
+
+    /// An activity from the parts a saved one holds, as they were saved (the host's reader of
+    /// its stored histories builds it; [`Activity::with_ops`] adds the stored operations).
+    pub fn from_saved(saved: SavedActivity) -> Activity {
+        Activity {
+            ops: saved.ops.into(),
+            grid: saved.grid,
+            splits: saved.splits.into(),
+            last_read: saved.last_read,
+            reads: saved.reads,
+            writes: saved.writes,
+            recorded: saved.recorded,
+        }
     }
 
     /// Changes whenever anything is recorded: savers keep what they encoded until it changes.
