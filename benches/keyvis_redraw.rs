@@ -11,7 +11,7 @@ use std::time::Instant;
 use rowkey::keyvis::{
     grid_pixels, lanes, prefixes, rows_at, split_marks, summary_rows, RegionSort, Scope, Window,
 };
-use rowkey::simulate::{simulate, Metric, Options, Workload};
+use rowkey::simulate::{simulate, KeyOrder, Metric, Options, Workload};
 
 /// The median wall time of `f` over 7 runs, in ms.
 fn time<T>(mut f: impl FnMut() -> T) -> f64 {
@@ -75,7 +75,7 @@ fn main() {
         steps,
         heat.ranges.len()
     );
-    let parts: [(&str, f64); 10] = [
+    let parts: [(&str, f64); 11] = [
         (
             "copy of the whole table's heat (every metric)",
             time(|| whole.heat(run, 1_000)),
@@ -99,6 +99,10 @@ fn main() {
                     .0
                     .len()
             }),
+        ),
+        (
+            "key order of every sample (the run sorts it once)",
+            time(|| KeyOrder::of(&run.samples, &run.keys)),
         ),
         ("samples inside the scope", time(|| scope.inside(run))),
         (
