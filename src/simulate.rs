@@ -47,7 +47,7 @@ pub use report::Report;
 pub use run::{
     simulate, Options, Run, Sample, Sampling, Simulation, TableRun, Totals, SLICE_SAMPLES,
 };
-pub use sample_engine::{sample_engine, SampleEngine, SampleLimits, SampledTable};
+pub use sample_engine::{sample_engine, SampleBuild, SampleEngine, SampleLimits, SampledTable};
 pub use timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 pub use workload::Workload;
 
