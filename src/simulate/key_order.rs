@@ -95,10 +95,13 @@ pub struct KeySort {
 }
 
 /// A sample in the sort: its key's first 16 bytes (zeros past its end), big-endian, so that two
-/// entries whose heads differ compare as their keys do; and its position.
+/// entries whose heads differ compare as their keys do; its key's length, which orders two keys
+/// of equal heads when neither is longer than 16 bytes (the shorter is then a prefix of the
+/// other); and its position.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     head: (u64, u64),
+    len: u32,
     pos: u32,
 }
 
@@ -112,6 +115,7 @@ impl Entry {
         let word = |b: &[u8]| b.try_into().map_or(0, u64::from_be_bytes);
         Entry {
             head: (word(a), word(b)),
+            len: key.len() as u32,
             pos: pos as u32,
         }
     }
@@ -212,11 +216,17 @@ fn key_of<'k>(samples: &[Sample], keys: &'k [u8], pos: u32) -> &'k [u8] {
     samples.get(pos as usize).map_or(&[][..], |s| s.key(keys))
 }
 
-/// Two entries by their keys (the heads first, the keys only where those are equal), then by
-/// position.
+/// Two entries by their keys (the heads first; the keys themselves only where those are equal
+/// and a key is longer than its head), then by position.
 fn by_key(samples: &[Sample], keys: &[u8], a: &Entry, b: &Entry) -> Ordering {
     a.head
         .cmp(&b.head)
-        .then_with(|| key_of(samples, keys, a.pos).cmp(key_of(samples, keys, b.pos)))
+        .then_with(|| {
+            if a.len <= 16 && b.len <= 16 {
+                a.len.cmp(&b.len)
+            } else {
+                key_of(samples, keys, a.pos).cmp(key_of(samples, keys, b.pos))
+            }
+        })
         .then(a.pos.cmp(&b.pos))
 }
