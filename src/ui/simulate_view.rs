@@ -228,7 +228,7 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
                     <button onclick={cancel}>{"Cancel"}</button>
                     <progress max="1" value={p.to_string()} aria-label="The sample built so far"></progress>
                 }
-                <span class="sim-status sample-status" role="status" aria-live="polite"
+                <span class="sample-status" role="status" aria-live="polite"
                     data-longest-slice-ms={built.map(|(_, longest)| format!("{longest:.0}"))}>{status}</span>
             </div>
             if let Some(e) = &*error { <p class="error" role="alert">{e.clone()}</p> }
