@@ -29,23 +29,30 @@ fn stable_sort(t: &TableRun) -> Vec<u32> {
     order
 }
 
+/// Salted keys of 23 bytes (their order read from the keys past the sort's 16-byte heads), and
+/// sequential ids of 10 digits and their reversals (ordered by the heads and lengths alone).
 #[test]
 fn the_runs_key_order_is_a_stable_sort_of_its_samples_however_the_calls_are_cut() -> R {
-    let w = workload("schema.salting", 2)?;
-    let once = simulate(&w, &Options::default())?;
-    for t in &once.tables {
-        assert_eq!(
-            t.key_order.positions(),
-            stable_sort(t).as_slice(),
-            "{}",
-            t.name
-        );
-        assert_eq!(t.key_order, KeyOrder::of(&t.samples, &t.keys));
-    }
-    for samples in [64, 4_096] {
-        let mut run = Run::new(w.clone(), Options::default())?;
-        while !run.advance(samples)? {}
-        assert_eq!(run.finish()?, once, "slices of {samples} samples");
+    for (id, longest) in [("schema.salting", 23), ("schema.sequential-ids", 10)] {
+        let w = workload(id, 2)?;
+        let once = simulate(&w, &Options::default())?;
+        for t in &once.tables {
+            assert_eq!(
+                t.key_order.positions(),
+                stable_sort(t).as_slice(),
+                "{}",
+                t.name
+            );
+            assert_eq!(t.key_order, KeyOrder::of(&t.samples, &t.keys));
+        }
+        let t = &once.tables[0];
+        let lengths = t.samples.iter().map(|s| s.key(&t.keys).len());
+        assert_eq!(lengths.max(), Some(longest), "{id}");
+        for samples in [64, 4_096] {
+            let mut run = Run::new(w.clone(), Options::default())?;
+            while !run.advance(samples)? {}
+            assert_eq!(run.finish()?, once, "{id}: slices of {samples} samples");
+        }
     }
     Ok(())
 }
