@@ -4,7 +4,7 @@
 //! sample finds.
 
 use rowkey::keyvis::{prefixes, Scope};
-use rowkey::simulate::heat::equal_row_ranges;
+use rowkey::simulate::heat::{equal_row_ranges, equal_row_ranges_of};
 use rowkey::simulate::{
     gallery, simulate, Heat, KeyOrder, KeySort, Metric, Options, Run, TableRun, Timeline, Workload,
 };
@@ -153,6 +153,29 @@ fn a_drilled_scopes_heat_is_the_full_pass_heat_bit_for_bit() -> R {
         let full = Heat::over_only(ranges, inside, &t.keys, &timeline, t.heat.steps, &metrics);
         assert_eq!(heat.ranges.len(), 100);
         assert_eq!(heat, full);
+    }
+    Ok(())
+}
+
+/// The run cuts its heat model's ranges after sorting its row-making samples as the key order
+/// does; the ranges are those of a sort of the keys themselves.
+#[test]
+fn the_ranges_cut_after_the_compact_sort_are_the_key_sorts() -> R {
+    for id in ["schema.salting", "schema.sequential-ids"] {
+        let sim = simulate(&workload(id, 2)?, &Options::default())?;
+        for t in &sim.tables {
+            for count in [1, 7, 1_000] {
+                let compact = equal_row_ranges_of(&t.samples, &t.keys, count);
+                assert_eq!(
+                    compact,
+                    equal_row_ranges(&t.samples, &t.keys, count),
+                    "{id}"
+                );
+            }
+            let ranges = equal_row_ranges_of(&t.samples, &t.keys, 1_000);
+            assert_eq!(ranges.len(), t.heat.ranges.len());
+            assert!(ranges.len() > 100, "{id}: {}", ranges.len());
+        }
     }
     Ok(())
 }

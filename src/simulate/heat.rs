@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use super::key_order::{KeyOrder, KeySort};
 use super::run::Sample;
 use super::timeline::Timeline;
 use crate::bytes::to_printable;
@@ -446,6 +447,24 @@ pub fn equal_row_ranges<'s>(
     made.sort_unstable_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
     let made: Vec<(&[u8], f64)> = made.into_iter().map(|(key, _, rows)| (key, rows)).collect();
     cut_equal_rows(&made, count)
+}
+
+/// [`equal_row_ranges`] of a run's samples, sorted as a [`KeyOrder`] sorts (compact entries
+/// of the keys' heads rather than the keys themselves: about a third of the time on the
+/// benchmark's workload); the same ranges.
+pub fn equal_row_ranges_of(samples: &[Sample], keys: &[u8], count: usize) -> Vec<KeyRange> {
+    let made: Vec<u32> = (0..samples.len() as u32)
+        .filter(|&p| samples.get(p as usize).is_some_and(|s| s.rows_made > 0.0))
+        .collect();
+    let order: KeyOrder = KeySort::of_positions(made).finish(samples, keys);
+    equal_row_ranges_by_key(
+        order
+            .positions()
+            .iter()
+            .filter_map(|&p| samples.get(p as usize)),
+        keys,
+        count,
+    )
 }
 
 /// [`equal_row_ranges`] of samples already in key order, equal keys in sample order (a

@@ -78,8 +78,10 @@ impl KeyOrder {
 /// share those 16 bytes, so the merges read memory in order rather than all over the run.
 #[derive(Clone, Debug, Default)]
 pub struct KeySort {
-    /// The samples to sort.
+    /// How many samples to sort.
     samples: usize,
+    /// Which: these positions, or (empty) the first `samples`.
+    only: Vec<u32>,
     /// Sorted runs of `width` entries (the last one shorter).
     from: Vec<Entry>,
     /// The pass being merged into.
@@ -131,6 +133,16 @@ impl KeySort {
         }
     }
 
+    /// The samples at `positions` (each below the number of samples), not sorted yet.
+    pub fn of_positions(positions: Vec<u32>) -> KeySort {
+        KeySort {
+            samples: positions.len(),
+            from: Vec::with_capacity(positions.len()),
+            only: positions,
+            ..KeySort::default()
+        }
+    }
+
     /// Whether the positions are sorted.
     pub fn is_done(&self) -> bool {
         self.width > 0 && self.width >= self.samples
@@ -140,7 +152,11 @@ impl KeySort {
     /// first run sorted log2([`RUN`]); at least one run or one position a call); returns
     /// whether the order is done.
     pub fn advance(&mut self, samples: &[Sample], keys: &[u8], budget: usize) -> bool {
-        let n = self.samples.min(samples.len());
+        let n = if self.only.is_empty() {
+            self.samples.min(samples.len())
+        } else {
+            self.samples
+        };
         self.samples = n;
         let cmp = |a: &Entry, b: &Entry| by_key(samples, keys, a, b);
         let mut left_budget = budget.max(1);
@@ -148,7 +164,10 @@ impl KeySort {
             while self.at < n && left_budget > 0 {
                 let end = (self.at + RUN).min(n);
                 self.from
-                    .extend((self.at..end).map(|p| Entry::of(samples, keys, p)));
+                    .extend((self.at..end).map(|i| match self.only.get(i) {
+                        Some(&p) => Entry::of(samples, keys, p as usize),
+                        None => Entry::of(samples, keys, i),
+                    }));
                 if let Some(run) = self.from.get_mut(self.at..end) {
                     run.sort_unstable_by(cmp);
                 }
@@ -195,6 +214,7 @@ impl KeySort {
         }
         if self.is_done() {
             self.into = Vec::new();
+            self.only = Vec::new();
         }
         self.is_done()
     }

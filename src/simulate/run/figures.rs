@@ -9,7 +9,7 @@ use super::{TableRun, TableSim, Totals};
 /// position), so it is done with the counting.
 pub const SORTED_PER_COUNTED: usize = 24;
 use crate::simulate::findings;
-use crate::simulate::heat::{equal_row_ranges, HeatCount};
+use crate::simulate::heat::{equal_row_ranges_of, HeatCount};
 use crate::simulate::key_order::{KeyOrder, KeySort};
 use crate::simulate::timeline::{HourFigures, RegionStep, Timeline};
 use crate::simulate::SimulateError;
@@ -108,7 +108,7 @@ impl TableSim {
             .options
             .ranges
             .clamp(1, crate::simulate::workload::MAX_RANGES);
-        let ranges = equal_row_ranges(&self.samples, &self.keys, count);
+        let ranges = equal_row_ranges_of(&self.samples, &self.keys, count);
         self.counting = Some((HeatCount::new(ranges, self.steps), 0));
     }
 
