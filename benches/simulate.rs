@@ -7,14 +7,16 @@
 //! `SLICE_SAMPLES` samples, as the page plays it, printing the slices and the longest one,
 //! and the CPU time of each call making a table's figures at its end (the thread's own time,
 //! from /proc/thread-self/schedstat where there is one, so other jobs on the machine do not
-//! count).
+//! count); then the sample the page opens in the console, built in one call, timed.
 //!
 //!     cargo bench --bench simulate
 //!     cargo bench --profile test-opt --bench simulate     # optimized like the test suite
 
 use std::time::Instant;
 
-use rowkey::simulate::{simulate, Options, Report, Run, Workload, SLICE_SAMPLES};
+use rowkey::simulate::{
+    sample_engine, simulate, Options, Report, Run, SampleLimits, Workload, SLICE_SAMPLES,
+};
 
 #[path = "../tests/common/counting_alloc.rs"]
 mod counting;
@@ -145,9 +147,10 @@ fn main() {
         }
     }
     let whole = started.elapsed();
-    let same = run
-        .finish()
-        .map(|sim| Report::of(&sim).to_json() == report.to_json())
+    let finished = run.finish();
+    let same = finished
+        .as_ref()
+        .map(|sim| Report::of(sim).to_json() == report.to_json())
         .unwrap_or(false);
     println!(
         "  in slices       {:>14}  of {SLICE_SAMPLES} samples, {:.3} s in all, the longest {:.1} ms (at {:.0} %), report {}",
@@ -166,4 +169,19 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
+    // The sample the page opens in the console, built in one call on the click.
+    if let Ok(sim) = &finished {
+        let (cpu, wall) = (thread_cpu_ms(), Instant::now());
+        let sample = sample_engine(sim, SampleLimits::default());
+        let took = wall.elapsed().as_secs_f64() * 1000.0;
+        let cpu_ms = thread_cpu_ms().zip(cpu).map_or(took, |(b, a)| b - a);
+        match sample {
+            Ok(sample) => println!(
+                "  sample engine   {took:>11.1} ms ({cpu_ms:.0} ms CPU): {} cells, stride {}",
+                sample.tables.iter().map(|t| t.cells).sum::<u64>(),
+                sample.tables.first().map_or(0, |t| t.stride)
+            ),
+            Err(e) => eprintln!("sample engine: {e}"),
+        }
+    }
 }

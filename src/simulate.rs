@@ -30,6 +30,7 @@ pub mod findings;
 pub mod gallery;
 pub mod heat;
 pub mod key;
+pub mod key_order;
 mod op_kind;
 pub mod policy;
 pub mod report;
@@ -40,12 +41,13 @@ pub mod workload;
 
 pub use findings::{Compare, Finding, FindingCode};
 pub use heat::{Heat, HeatCount, HeatGrid, KeyRange, Metric};
+pub use key_order::{KeyOrder, KeySort};
 pub use op_kind::OpKind;
 pub use report::Report;
 pub use run::{
     simulate, Options, Run, Sample, Sampling, Simulation, TableRun, Totals, SLICE_SAMPLES,
 };
-pub use sample_engine::{sample_engine, SampleEngine, SampleLimits, SampledTable};
+pub use sample_engine::{sample_engine, SampleBuild, SampleEngine, SampleLimits, SampledTable};
 pub use timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 pub use workload::Workload;
 

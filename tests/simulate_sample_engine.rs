@@ -4,7 +4,7 @@
 
 use rowkey::engine::{CellKind, Scan};
 use rowkey::simulate::{
-    gallery, sample_engine, simulate, Options, SampleLimits, Simulation, Workload,
+    gallery, sample_engine, simulate, Options, SampleBuild, SampleLimits, Simulation, Workload,
 };
 
 type R = Result<(), Box<dyn std::error::Error>>;
@@ -231,5 +231,61 @@ fn deletes_remove_sampled_rows_in_proportion_to_the_rows_they_stand_for() -> R {
     // The same simulation deletes the same rows.
     let again = sample_engine(&sim, SampleLimits::default())?;
     assert_eq!(again.tables, sample.tables);
+    Ok(())
+}
+
+/// Every cell of every table of a sample, raw (delete markers and every version included).
+fn cells(
+    sample: &mut rowkey::simulate::SampleEngine,
+) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let names: Vec<String> = sample.tables.iter().map(|t| t.name.clone()).collect();
+    let mut out = Vec::new();
+    for name in names {
+        let mut raw = Scan {
+            raw: true,
+            max_versions: u32::MAX,
+            ..Scan::default()
+        };
+        for row in sample.engine.scan(&name, &mut raw)?.rows {
+            for c in row.cells {
+                out.push(format!(
+                    "{name} {:?} {:?} {:?} {} {:?} {}",
+                    row.row,
+                    c.family,
+                    c.qualifier,
+                    c.timestamp,
+                    c.kind,
+                    c.value.len()
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The page builds the sample in slices (`SampleBuild::advance`, a bounded number of writes a
+/// call): however the calls are cut, the engine and what it stands for are the one-shot
+/// build's, the progress rising to 1.
+#[test]
+fn a_sample_built_in_slices_is_the_one_shot_sample() -> R {
+    let sim = gallery_hour("follow.unfollow")?;
+    let mut once = sample_engine(&sim, SampleLimits::default())?;
+    let expected = cells(&mut once)?;
+    // The cells a raw scan reads (the versions the families keep, the delete markers).
+    assert_eq!((expected.len(), once.cells()), (27_459, 32_256));
+    for writes in [1, 97, 4_096] {
+        let mut build = SampleBuild::new(&sim, SampleLimits::default());
+        let mut progress = vec![build.progress()];
+        while !build.advance(&sim, writes)? {
+            progress.push(build.progress());
+        }
+        progress.push(build.progress());
+        assert!(progress.windows(2).all(|p| p[0] <= p[1]), "{writes}");
+        assert_eq!((progress[0], progress.last().copied()), (0.0, Some(1.0)));
+        assert!(progress.len() > 2, "{writes}");
+        let mut sliced = build.finish(&sim)?;
+        assert_eq!(sliced.tables, once.tables, "slices of {writes} writes");
+        assert_eq!(cells(&mut sliced)?, expected, "slices of {writes} writes");
+    }
     Ok(())
 }

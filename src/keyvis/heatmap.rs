@@ -5,7 +5,7 @@
 
 use crate::bytes::to_printable;
 use crate::kit::order;
-use crate::simulate::heat::{equal_row_ranges, range_of};
+use crate::simulate::heat::{equal_row_ranges_by_key, range_of};
 use crate::simulate::{Heat, Metric, Sample, TableRun, Timeline};
 
 /// A part of the key space: `[start, end)` (`end` empty: the table's end), with the path of
@@ -95,16 +95,18 @@ impl Scope {
     }
 
     /// The run's samples whose keys are inside the scope, found once for the heat model and
-    /// the drill-down prefixes of a scope.
+    /// the drill-down prefixes of a scope: a span of the run's key order, found by binary
+    /// search, and the same samples in the run's order.
     pub fn inside(&self, run: &TableRun) -> Inside {
-        Inside(
-            run.samples
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| self.holds(s.key(&run.keys)))
-                .filter_map(|(i, _)| u32::try_from(i).ok())
-                .collect(),
-        )
+        let span = run
+            .key_order
+            .span(&run.samples, &run.keys, &self.start, &self.end);
+        Inside {
+            by_time: run
+                .key_order
+                .in_sample_order(span.clone(), run.samples.len()),
+            by_key: span,
+        }
     }
 
     /// [`Scope::heat_of`] over the samples `inside` the scope (as [`Scope::inside`] found them).
@@ -116,7 +118,7 @@ impl Scope {
         metrics: &[Metric],
     ) -> Heat {
         let steps = run.heat.steps;
-        let mut ranges = equal_row_ranges(inside.samples(run), &run.keys, count);
+        let mut ranges = equal_row_ranges_by_key(inside.samples_by_key(run), &run.keys, count);
         if let Some(first) = ranges.first_mut() {
             first.start = self.start.clone();
         }
@@ -173,9 +175,14 @@ impl Scope {
     }
 }
 
-/// The samples of a run inside a scope, by index.
+/// The samples of a run inside a scope.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Inside(Vec<u32>);
+pub struct Inside {
+    /// Their positions, in the run's order.
+    by_time: Vec<u32>,
+    /// Where they are in the run's key order.
+    by_key: std::ops::Range<usize>,
+}
 
 impl Inside {
     /// The samples, in the run's order.
@@ -183,7 +190,28 @@ impl Inside {
         &'a self,
         run: &'r TableRun,
     ) -> impl Iterator<Item = &'r Sample> + 'a {
-        self.0.iter().filter_map(|&i| run.samples.get(i as usize))
+        self.by_time
+            .iter()
+            .filter_map(|&i| run.samples.get(i as usize))
+    }
+
+    /// The samples in key order, equal keys in the run's order.
+    pub fn samples_by_key<'r>(&self, run: &'r TableRun) -> impl Iterator<Item = &'r Sample> + 'r {
+        run.key_order
+            .positions()
+            .get(self.by_key.clone())
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|&i| run.samples.get(i as usize))
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.by_time.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_time.is_empty()
     }
 }
 

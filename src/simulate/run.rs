@@ -24,6 +24,7 @@ use std::sync::Arc;
 use super::findings;
 use super::heat::{Heat, HeatCount};
 use super::key::{KeyMaker, MadeKey};
+use super::key_order::{KeyOrder, KeySort};
 use super::policy::RegionPolicy;
 use super::timeline::{HourFigures, Move, RegionSpan, RegionStep, Split, Timeline};
 use super::workload::{KeyField, TableLoad, Workload};
@@ -92,6 +93,8 @@ pub struct TableRun {
     pub samples: Vec<Sample>,
     /// The samples' keys, one after another.
     pub keys: Vec<u8>,
+    /// The samples' positions in key order (a key prefix's samples are a span of it).
+    pub key_order: KeyOrder,
 }
 
 /// A workload played out.
@@ -151,7 +154,8 @@ impl Run {
     /// Plays on: whole steps until at least `samples` samples were played, or a part of the
     /// figures of a table whose time is over (calls of their own: its heat model's key
     /// ranges, its grids allocated one a call, 2 × `samples` of its samples counted into the
-    /// heat model (counting one costs about half what playing one does), its data size, read
+    /// heat model (counting one costs about half what playing one does) and as many sorted by
+    /// key [`figures::SORTED_PER_COUNTED`] times over, its data size, read
     /// and write pressure, the heat model, then
     /// its findings a part per call, those tallying `samples` samples at a time
     /// ([`super::findings::Finder`])). Returns whether the run is over. An error ends the
@@ -308,7 +312,10 @@ struct TableSim {
     /// Writes and reads as the regions and servers took them, for the hour's live shares.
     live_writes: live::Taken,
     live_reads: live::Taken,
-    /// Once the time is over: the heat model being counted and the next sample to count,
+    /// Once the time is over: the samples being sorted by key, then their order.
+    sorting: Option<KeySort>,
+    key_order: Option<KeyOrder>,
+    /// Then the heat model being counted and the next sample to count,
     /// then the timeline and the heat model.
     counting: Option<(HeatCount, usize)>,
     /// The timeline, taken out of the run once the heat model's data size and pressures are
@@ -425,6 +432,8 @@ impl TableSim {
             hour_first_sample: 0,
             live_writes: live::Taken::default(),
             live_reads: live::Taken::default(),
+            sorting: None,
+            key_order: None,
             counting: None,
             timeline: None,
             built: None,

@@ -169,46 +169,121 @@ fn filler(row: &[u8], column: usize, size: u64) -> Vec<u8> {
         .collect()
 }
 
-/// Builds the sample engine of `sim` within `limits`.
+/// Builds the sample engine of `sim` within `limits`, in one call.
 pub fn sample_engine(
     sim: &Simulation,
     limits: SampleLimits,
 ) -> Result<SampleEngine, SimulateError> {
-    let end_ms = sim
-        .workload
-        .start_ms
-        .saturating_add(sim.workload.duration_ms);
-    let mut engine = Engine::new(Box::new(move || end_ms));
-    // One stride for every table: the smallest that keeps the cells and bytes within bounds.
-    let (mut cells, mut bytes) = (0u64, 0u64);
-    for (load, run) in sim.workload.tables.iter().zip(&sim.tables) {
-        let (c, b) = row_shape(load);
-        let markers = load.families.len() as u64;
-        for s in &run.samples {
-            let (sc, sb) = match s.kind {
-                Some(OpKind::Delete) => (markers, 0),
-                k if is_write(k) => (c, b),
-                _ => (0, 0),
-            };
-            cells = cells.saturating_add(sc);
-            bytes = bytes.saturating_add(sb);
+    SampleBuild::new(sim, limits).finish(sim)
+}
+
+/// A sample engine being built a part at a time: each [`SampleBuild::advance`] replays a
+/// bounded number of the simulation's writes into it and returns, so a page can paint and take
+/// a cancel between two calls; dropping it cancels the build. The engine is
+/// [`sample_engine`]'s, however the calls are cut. Every call must be given the same
+/// simulation.
+pub struct SampleBuild {
+    engine: Engine,
+    stride: u64,
+    tables: Vec<SampledTable>,
+    /// The table being written (the next one is `tables.len()`).
+    current: Option<TableWriter>,
+    /// Writes replayed or skipped so far, and of every table.
+    done: usize,
+    total: usize,
+}
+
+impl SampleBuild {
+    /// A build of `sim`'s sample within `limits`, not started: the stride is chosen now (a
+    /// pass over the samples).
+    pub fn new(sim: &Simulation, limits: SampleLimits) -> SampleBuild {
+        let end_ms = sim
+            .workload
+            .start_ms
+            .saturating_add(sim.workload.duration_ms);
+        // One stride for every table: the smallest that keeps the cells and bytes within bounds.
+        let (mut cells, mut bytes, mut total) = (0u64, 0u64, 0usize);
+        for (load, run) in sim.workload.tables.iter().zip(&sim.tables) {
+            let (c, b) = row_shape(load);
+            let markers = load.families.len() as u64;
+            for s in &run.samples {
+                let (sc, sb) = match s.kind {
+                    Some(OpKind::Delete) => (markers, 0),
+                    k if is_write(k) => (c, b),
+                    _ => (0, 0),
+                };
+                total += usize::from(is_write(s.kind));
+                cells = cells.saturating_add(sc);
+                bytes = bytes.saturating_add(sb);
+            }
+        }
+        let stride = cells
+            .div_ceil(limits.cells.max(1))
+            .max(bytes.div_ceil(limits.value_bytes.max(1)))
+            .max(1);
+        SampleBuild {
+            engine: Engine::new(Box::new(move || end_ms)),
+            stride,
+            tables: Vec::with_capacity(sim.tables.len()),
+            current: None,
+            done: 0,
+            total,
         }
     }
-    let stride = cells
-        .div_ceil(limits.cells.max(1))
-        .max(bytes.div_ceil(limits.value_bytes.max(1)))
-        .max(1);
-    let mut tables = Vec::with_capacity(sim.tables.len());
-    for (load, run) in sim.workload.tables.iter().zip(&sim.tables) {
-        tables.push(sample_table(
-            &mut engine,
-            load,
-            run,
-            stride,
-            sim.workload.start_ms,
-        )?);
+
+    /// Replays the next `writes` writes of `sim` (at least one; a table's start, its rows
+    /// sorted by time, counts as its writes). Returns whether the engine is built.
+    pub fn advance(&mut self, sim: &Simulation, writes: usize) -> Result<bool, SimulateError> {
+        let mut budget = writes.max(1);
+        while budget > 0 {
+            let t = self.tables.len();
+            let (Some(load), Some(run)) = (sim.workload.tables.get(t), sim.tables.get(t)) else {
+                return Ok(true);
+            };
+            let Some(writer) = self.current.as_mut() else {
+                let w = TableWriter::new(&mut self.engine, load, run)?;
+                budget = budget.saturating_sub(w.writes.len());
+                self.current = Some(w);
+                continue;
+            };
+            let before = writer.next;
+            let over = writer.write(
+                &mut self.engine,
+                load,
+                run,
+                self.stride,
+                sim.workload.start_ms,
+                budget,
+            )?;
+            let wrote = writer.next - before;
+            self.done += wrote;
+            budget = budget.saturating_sub(wrote.max(1));
+            if over {
+                if let Some(w) = self.current.take() {
+                    self.tables.push(w.finish(load, self.stride));
+                }
+            }
+        }
+        Ok(self.tables.len() >= sim.tables.len())
     }
-    Ok(SampleEngine { engine, tables })
+
+    /// The fraction of the writes replayed.
+    pub fn progress(&self) -> f64 {
+        if self.total == 0 {
+            1.0
+        } else {
+            self.done as f64 / self.total as f64
+        }
+    }
+
+    /// The engine and its tables, building what is left first.
+    pub fn finish(mut self, sim: &Simulation) -> Result<SampleEngine, SimulateError> {
+        while !self.advance(sim, usize::MAX)? {}
+        Ok(SampleEngine {
+            engine: self.engine,
+            tables: self.tables,
+        })
+    }
 }
 
 fn engine_error(table: &str, e: crate::engine::Error) -> SimulateError {
@@ -218,117 +293,209 @@ fn engine_error(table: &str, e: crate::engine::Error) -> SimulateError {
     )
 }
 
-fn sample_table(
-    engine: &mut Engine,
-    load: &TableLoad,
-    run: &TableRun,
-    stride: u64,
-    start_ms: u64,
-) -> Result<SampledTable, SimulateError> {
-    let open: Vec<_> = run
-        .timeline
-        .regions
-        .iter()
-        .filter(|r| r.to_ms.is_none())
-        .collect();
-    let families = load
-        .families
-        .iter()
-        .map(|f| FamilyDescriptor::new(&f.name))
-        .collect();
-    let mut desc = TableDescriptor::new(&load.name, families);
-    // The regions of the simulation's end, and no flushes or splits of the engine's own.
-    desc.settings = TableSettings {
-        flush_bytes: u64::MAX / 4,
-        compaction_threshold: 3,
-        split_bytes: 0,
-    };
-    let mut splits: Vec<Vec<u8>> = open
-        .iter()
-        .map(|r| r.start_key.clone())
-        .filter(|k| !k.is_empty())
-        .collect();
-    order::sort(&mut splits);
-    splits.dedup();
-    engine
-        .create_table(desc, splits)
-        .map_err(|e| engine_error(&load.name, e))?;
+/// One table's sample being written: its writes in time order and how far they went.
+struct TableWriter {
+    columns: Vec<(Vec<u8>, Vec<u8>, u64)>,
+    regions: Vec<(u32, Vec<u8>, u64, f64)>,
+    ranges: Vec<(u64, f64)>,
+    rows_simulated: f64,
+    rows_sampled: u64,
+    cells: u64,
+    updates: u64,
+    deletes: u64,
+    /// The positions of the run's writes, in time order, and what each kept put stands for.
+    writes: Vec<u32>,
+    stands_for: Vec<f64>,
+    /// The next write to replay.
+    next: usize,
+    /// The live sampled rows: where each is tallied and what it stands for.
+    live: BTreeMap<Vec<u8>, Kept>,
+    /// Puts, updates and deletes seen so far (which are kept: every `stride`-th).
+    puts: u64,
+    others: [u64; 2],
+    /// Updates and deletes owed to the sample, in simulated rows: a kept row takes one when
+    /// what is owed reaches the rows it stands for.
+    owed: [f64; 2],
+}
 
-    let columns: Vec<(Vec<u8>, Vec<u8>, u64)> = load
-        .families
-        .iter()
-        .flat_map(|f| {
-            f.columns.iter().map(|c| {
-                (
-                    f.name.as_bytes().to_vec(),
-                    c.qualifier.as_bytes().to_vec(),
-                    c.value_size,
-                )
+impl TableWriter {
+    /// The table created in `engine` (cut into the regions of the simulation's end) and its
+    /// writes in time order.
+    fn new(
+        engine: &mut Engine,
+        load: &TableLoad,
+        run: &TableRun,
+    ) -> Result<TableWriter, SimulateError> {
+        let open: Vec<_> = run
+            .timeline
+            .regions
+            .iter()
+            .filter(|r| r.to_ms.is_none())
+            .collect();
+        let families = load
+            .families
+            .iter()
+            .map(|f| FamilyDescriptor::new(&f.name))
+            .collect();
+        let mut desc = TableDescriptor::new(&load.name, families);
+        // The regions of the simulation's end, and no flushes or splits of the engine's own.
+        desc.settings = TableSettings {
+            flush_bytes: u64::MAX / 4,
+            compaction_threshold: 3,
+            split_bytes: 0,
+        };
+        let mut splits: Vec<Vec<u8>> = open
+            .iter()
+            .map(|r| r.start_key.clone())
+            .filter(|k| !k.is_empty())
+            .collect();
+        order::sort(&mut splits);
+        splits.dedup();
+        engine
+            .create_table(desc, splits)
+            .map_err(|e| engine_error(&load.name, e))?;
+
+        let columns: Vec<(Vec<u8>, Vec<u8>, u64)> = load
+            .families
+            .iter()
+            .flat_map(|f| {
+                f.columns.iter().map(|c| {
+                    (
+                        f.name.as_bytes().to_vec(),
+                        c.qualifier.as_bytes().to_vec(),
+                        c.value_size,
+                    )
+                })
             })
+            .collect();
+        let mut regions: Vec<(u32, Vec<u8>, u64, f64)> = open
+            .iter()
+            .map(|r| (r.id, r.start_key.clone(), 0, 0.0))
+            .collect();
+        order::sort_by(&mut regions, |a, b| a.1.cmp(&b.1));
+        // The writes in time order.
+        let mut writes: Vec<u32> = (0..run.samples.len() as u32)
+            .filter(|&i| is_write(run.samples[i as usize].kind))
+            .collect();
+        order::sort_by_key(&mut writes, |&i| run.samples[i as usize].at_ms);
+        Ok(TableWriter {
+            columns,
+            regions,
+            ranges: vec![(0u64, 0.0f64); run.heat.ranges.len()],
+            rows_simulated: 0.0,
+            rows_sampled: 0,
+            cells: 0,
+            updates: 0,
+            deletes: 0,
+            stands_for: Vec::new(),
+            writes,
+            next: 0,
+            live: BTreeMap::new(),
+            puts: 0,
+            others: [0; 2],
+            owed: [0.0; 2],
         })
-        .collect();
-    let mut regions: Vec<(u32, Vec<u8>, u64, f64)> = open
-        .iter()
-        .map(|r| (r.id, r.start_key.clone(), 0, 0.0))
-        .collect();
-    order::sort_by(&mut regions, |a, b| a.1.cmp(&b.1));
-    let ranges_at = &run.heat.ranges;
-    let mut ranges = vec![(0u64, 0.0f64); ranges_at.len()];
-    let mut rows_simulated = 0.0;
-    let (mut rows_sampled, mut cells, mut updates, mut deletes) = (0u64, 0u64, 0u64, 0u64);
-
-    // The writes in time order; each kept put stands for the rows of its group.
-    let mut writes: Vec<&Sample> = run.samples.iter().filter(|s| is_write(s.kind)).collect();
-    order::sort_by_key(&mut writes, |s| s.at_ms);
-    let mut stands_for = Vec::with_capacity(writes.len());
-    let (mut puts, mut group) = (0u64, None::<usize>);
-    for (i, s) in writes.iter().enumerate() {
-        stands_for.push(0.0);
-        if !is_put(s.kind) {
-            continue;
-        }
-        if puts % stride == 0 {
-            group = Some(i);
-        }
-        puts += 1;
-        rows_simulated += s.rows_made;
-        if let Some(g) = group {
-            stands_for[g] += s.rows_made;
-        }
     }
-    // The live sampled rows: where each is tallied and what it stands for.
-    let mut live: BTreeMap<Vec<u8>, Kept> = BTreeMap::new();
-    // Updates and deletes owed to the sample, in simulated rows: a kept row takes one when
-    // what is owed reaches the rows it stands for.
-    let (mut puts, mut others, mut owed) = (0u64, [0u64; 2], [0.0f64; 2]);
-    for (s, stands_for) in writes.iter().zip(stands_for) {
+
+    /// Each kept put's group: the rows of its own and the `stride - 1` puts after it.
+    fn group(&mut self, run: &TableRun, stride: u64) {
+        let mut stands_for = Vec::with_capacity(self.writes.len());
+        let (mut puts, mut group) = (0u64, None::<usize>);
+        for (i, &w) in self.writes.iter().enumerate() {
+            stands_for.push(0.0);
+            let Some(s) = run.samples.get(w as usize) else {
+                continue;
+            };
+            if !is_put(s.kind) {
+                continue;
+            }
+            if puts % stride == 0 {
+                group = Some(i);
+            }
+            puts += 1;
+            self.rows_simulated += s.rows_made;
+            if let Some(g) = group {
+                stands_for[g] += s.rows_made;
+            }
+        }
+        self.stands_for = stands_for;
+    }
+
+    /// Replays up to `budget` writes (the groups worked out first, counting as the writes);
+    /// returns whether the table's writes are all replayed.
+    fn write(
+        &mut self,
+        engine: &mut Engine,
+        load: &TableLoad,
+        run: &TableRun,
+        stride: u64,
+        start_ms: u64,
+        budget: usize,
+    ) -> Result<bool, SimulateError> {
+        if self.stands_for.len() != self.writes.len() {
+            self.group(run, stride);
+            return Ok(self.writes.is_empty());
+        }
+        let end = self.next.saturating_add(budget).min(self.writes.len());
+        while self.next < end {
+            let i = self.next;
+            self.next += 1;
+            let (Some(s), Some(&stands_for)) = (
+                self.writes
+                    .get(i)
+                    .and_then(|&w| run.samples.get(w as usize)),
+                self.stands_for.get(i),
+            ) else {
+                continue;
+            };
+            self.replay(engine, load, run, stride, start_ms, s, stands_for)?;
+        }
+        Ok(self.next >= self.writes.len())
+    }
+
+    /// Replays one write sample, if the sample keeps it.
+    #[allow(clippy::too_many_arguments)]
+    fn replay(
+        &mut self,
+        engine: &mut Engine,
+        load: &TableLoad,
+        run: &TableRun,
+        stride: u64,
+        start_ms: u64,
+        s: &Sample,
+        stands_for: f64,
+    ) -> Result<(), SimulateError> {
+        let columns = &self.columns;
+        let (regions, ranges, live) = (&mut self.regions, &mut self.ranges, &mut self.live);
+        let owed = &mut self.owed;
+        let ranges_at = &run.heat.ranges;
         let ts = start_ms.saturating_add(s.at_ms).max(1);
         let row = s.key(&run.keys);
         let kind = usize::from(s.kind == Some(OpKind::Delete));
         let nth = if is_put(s.kind) {
-            &mut puts
+            &mut self.puts
         } else {
-            &mut others[kind]
+            &mut self.others[kind]
         };
         let kept = *nth % stride == 0;
         *nth += 1;
         if !kept {
-            continue;
+            return Ok(());
         }
         if is_put(s.kind) {
-            let mutations = puts_of(&columns, row, ts);
+            let mutations = puts_of(columns, row, ts);
             engine
                 .mutate(&load.name, row, &mutations)
                 .map_err(|e| engine_error(&load.name, e))?;
-            rows_sampled += 1;
-            cells += mutations.len() as u64;
+            self.rows_sampled += 1;
+            self.cells += mutations.len() as u64;
             let r = regions
                 .partition_point(|(_, start, _, _)| start.as_slice() <= row)
                 .saturating_sub(1);
             let k = ranges_at
                 .partition_point(|range| range.start.as_slice() <= row)
                 .saturating_sub(1);
-            tally(&mut regions, &mut ranges, r, k, 1, stands_for);
+            tally(regions, ranges, r, k, 1, stands_for);
             let before = live.insert(
                 row.to_vec(),
                 Kept {
@@ -339,16 +506,9 @@ fn sample_table(
             );
             // The same key made again (a template without a per-row field): one row.
             if let Some(b) = before {
-                tally(
-                    &mut regions,
-                    &mut ranges,
-                    b.region,
-                    b.range,
-                    -1,
-                    -b.stands_for,
-                );
+                tally(regions, ranges, b.region, b.range, -1, -b.stands_for);
             }
-            continue;
+            return Ok(());
         }
         // This sample and the `stride - 1` after it.
         owed[kind] += s.weight * stride as f64;
@@ -360,19 +520,19 @@ fn sample_table(
             .or_else(|| live.iter().next())
             .map(|(k, kept)| (k.clone(), kept.stands_for.max(1.0)))
         else {
-            continue;
+            return Ok(());
         };
         if owed[kind] < needs {
-            continue;
+            return Ok(());
         }
         owed[kind] -= needs;
         if s.kind == Some(OpKind::Update) {
-            let mutations = puts_of(&columns, &target, ts);
+            let mutations = puts_of(columns, &target, ts);
             engine
                 .mutate(&load.name, &target, &mutations)
                 .map_err(|e| engine_error(&load.name, e))?;
-            cells += mutations.len() as u64;
-            updates += 1;
+            self.cells += mutations.len() as u64;
+            self.updates += 1;
         } else {
             engine
                 .mutate(
@@ -384,12 +544,12 @@ fn sample_table(
                 )
                 .map_err(|e| engine_error(&load.name, e))?;
             // A DeleteFamily marker in each family.
-            cells += load.families.len() as u64;
-            deletes += 1;
+            self.cells += load.families.len() as u64;
+            self.deletes += 1;
             if let Some(gone) = live.remove(&target) {
                 tally(
-                    &mut regions,
-                    &mut ranges,
+                    regions,
+                    ranges,
                     gone.region,
                     gone.range,
                     -1,
@@ -397,16 +557,21 @@ fn sample_table(
                 );
             }
         }
+        Ok(())
     }
-    Ok(SampledTable {
-        name: load.name.clone(),
-        rows_simulated,
-        rows_sampled,
-        cells,
-        updates,
-        deletes,
-        stride,
-        regions,
-        ranges,
-    })
+
+    /// What the table's sample holds and stands for.
+    fn finish(self, load: &TableLoad, stride: u64) -> SampledTable {
+        SampledTable {
+            name: load.name.clone(),
+            rows_simulated: self.rows_simulated,
+            rows_sampled: self.rows_sampled,
+            cells: self.cells,
+            updates: self.updates,
+            deletes: self.deletes,
+            stride,
+            regions: self.regions,
+            ranges: self.ranges,
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! kept is the workload and its seed (in this browser and as a file), never the results: they
 //! are recomputed from it.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -14,10 +15,10 @@ use super::sim_compare::SimCompare;
 use super::sim_run::{status_line, use_sim_run, RunState, Shared};
 use super::workload_form::WorkloadForm;
 use crate::designs::lesson::number;
-use crate::keyvis::{apply, starter, FormAction, Provenance};
+use crate::keyvis::{apply, next_slice, starter, FormAction, Provenance};
 use crate::session::Action;
 use crate::simulate::sample_engine::SAMPLE_CELLS;
-use crate::simulate::{gallery, sample_engine, SampleLimits, Simulation, Workload};
+use crate::simulate::{gallery, SampleBuild, SampleLimits, Simulation, Workload};
 
 /// The workload being written: the document, its JSON as shown (or as typed), and what was
 /// wrong with the last edit. An edit that does not read changes nothing else.
@@ -117,32 +118,119 @@ fn title(sim: &Simulation) -> String {
 }
 
 /// The sample of a finished run, offered to the console: its own engine, with the sampling
-/// ratio shown; the person's tables wait aside until they come back to them.
+/// ratio shown; the person's tables wait aside until they come back to them. The engine is
+/// built in slices of about [`crate::keyvis::SLICE_MS`] of work, as the run is, with its
+/// progress and a cancel; a new run cancels it.
 #[component]
 fn SampleOffer(props: &SampleOfferProps) -> Html {
     let app = super::state::use_app();
     let error = use_state(|| None::<String>);
+    // The build under way: the fraction of the writes replayed.
+    let building = use_state(|| None::<f64>);
+    // The last build: its wall time and its longest slice, in ms.
+    let built = use_state(|| None::<(f64, f64)>);
+    // Turned by a new build, a cancel or a new simulation: a build under way then stops.
+    let serial = use_memo((), |_| Rc::new(Cell::new(0u64)));
+    {
+        let (serial, building) = (serial.clone(), building.clone());
+        use_effect_with(props.sim.clone(), move |_| {
+            move || {
+                serial.set(serial.get() + 1);
+                building.set(None);
+            }
+        });
+    }
     let Some(app) = app else { return html! {} };
     let open = {
         let app = app.clone();
         let sim = props.sim.clone();
-        let error = error.clone();
-        Callback::from(
-            move |_: MouseEvent| match sample_engine(&sim, SampleLimits::default()) {
-                Ok(sample) => {
-                    error.set(None);
-                    app.dispatch(Action::OpenSample(Box::new(sample), title(&sim)).into());
+        let (error, building, built, serial) = (
+            error.clone(),
+            building.clone(),
+            built.clone(),
+            serial.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let me = serial.get() + 1;
+            serial.set(me);
+            error.set(None);
+            building.set(Some(0.0));
+            let (app, sim, error, building, built, serial) = (
+                app.clone(),
+                sim.clone(),
+                error.clone(),
+                building.clone(),
+                built.clone(),
+                serial.clone(),
+            );
+            wasm_bindgen_futures::spawn_local(async move {
+                let began = super::perf_ms();
+                let mut build = SampleBuild::new(&sim, SampleLimits::default());
+                let mut longest = super::perf_ms() - began;
+                let mut writes = 1_024u64;
+                loop {
+                    // The page paints and takes a cancel between two slices.
+                    yew::platform::time::sleep(std::time::Duration::from_millis(1)).await;
+                    if serial.get() != me {
+                        return;
+                    }
+                    let slice = super::perf_ms();
+                    let step = build.advance(&sim, usize::try_from(writes).unwrap_or(usize::MAX));
+                    let took = super::perf_ms() - slice;
+                    longest = longest.max(took);
+                    writes = next_slice(writes, took);
+                    match step {
+                        Ok(true) => break,
+                        Ok(false) => building.set(Some(build.progress())),
+                        Err(e) => {
+                            building.set(None);
+                            error.set(Some(format!("The sample could not be built: {e}")));
+                            return;
+                        }
+                    }
                 }
-                Err(e) => error.set(Some(format!("The sample could not be built: {e}"))),
-            },
-        )
+                let last = super::perf_ms();
+                match build.finish(&sim) {
+                    Ok(sample) => {
+                        app.dispatch(Action::OpenSample(Box::new(sample), title(&sim)).into())
+                    }
+                    Err(e) => error.set(Some(format!("The sample could not be built: {e}"))),
+                }
+                let now = super::perf_ms();
+                building.set(None);
+                built.set(Some((now - began, longest.max(now - last))));
+            });
+        })
+    };
+    let cancel = {
+        let (serial, building) = (serial.clone(), building.clone());
+        Callback::from(move |_: MouseEvent| {
+            serial.set(serial.get() + 1);
+            building.set(None);
+        })
     };
     let can = app.can_run();
+    let status = match (*building, *built) {
+        (Some(p), _) => format!("Building the sample… {} % done", (p * 100.0).round()),
+        (None, Some((ms, _))) => format!(
+            "The sample was built in {} s.",
+            number((ms / 100.0).round() / 10.0)
+        ),
+        (None, None) => String::new(),
+    };
     html! {
         <section class="sim-section sim-sample" aria-label="The sample">
             <h3>{"The sample"}</h3>
             <p class="hint">{format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS))}</p>
-            <button class="action" onclick={open} disabled={!can} data-testid="open-sample">{"Open the sample in the console"}</button>
+            <div class="sim-run">
+                <button class="action" onclick={open} disabled={!can || building.is_some()} data-testid="open-sample">{"Open the sample in the console"}</button>
+                if let Some(p) = *building {
+                    <button onclick={cancel}>{"Cancel"}</button>
+                    <progress max="1" value={p.to_string()} aria-label="The sample built so far"></progress>
+                }
+                <span class="sample-status" role="status" aria-live="polite"
+                    data-longest-slice-ms={built.map(|(_, longest)| format!("{longest:.0}"))}>{status}</span>
+            </div>
             if let Some(e) = &*error { <p class="error" role="alert">{e.clone()}</p> }
         </section>
     }

@@ -3,7 +3,8 @@
 // prefix and zoomed (each redraw within 100 ms), a moment picked on the timeline with the
 // keyboard and the regions of that moment sorted (by mouse and by keyboard), the table whole
 // in the pane with no figure wrapped; then a compare pair's two key designs simulated on one
-// timeline, their hourly table whole in the pane. Screenshots in both themes and at 390 px;
+// timeline, their hourly table whole in the pane. Screenshots in both themes and at 390 px (the
+// view tabs one line there, scrolled sideways);
 // axe-core finds no serious or critical violation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -233,6 +234,21 @@ for (const scheme of ['dark', 'light']) {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: scheme });
     const { page, errors } = await openApp(context, url);
     await page.waitForSelector('.status.ok');
+    // The view tabs on one line, scrolled sideways; the arrow keys select a tab and bring it
+    // into sight.
+    const tabs = page.locator('.view-tabs');
+    const tops = await tabs.locator('.view-tab').evaluateAll((ts) => ts.map((t) => t.offsetTop));
+    assert.equal(new Set(tops).size, 1, `the tabs' tops: ${tops}`);
+    assert.ok(await tabs.evaluate((el) => el.scrollWidth > el.clientWidth), 'the tabs are wider than 390 px: they scroll');
+    await page.locator('#view-tab-0').focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator('#view-tab-5').getAttribute('aria-selected'), 'true');
+    const inSight = await page.locator('#view-tab-5').evaluate((t) => {
+      const r = t.getBoundingClientRect(), list = t.parentElement.getBoundingClientRect();
+      return r.left >= list.left - 1 && r.right <= list.right + 1;
+    });
+    assert.ok(inSight, 'the selected tab is scrolled into sight');
+    await tabs.screenshot({ path: path.join(SHOTS, `e2e-simulate-narrow-tabs-${scheme}.png`) });
     await page.locator('#view-tab-5').click();
     const view = page.locator('.simulate-view');
     await view.waitFor();

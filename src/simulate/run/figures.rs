@@ -2,8 +2,15 @@
 //! server's shares per hour, and the table's totals and findings at the end.
 
 use super::{TableRun, TableSim, Totals};
+
+/// Comparisons of the key sort a counting call makes per sample it counts into the heat model:
+/// the sort's work is about 19 a sample on the benchmark's workload (runs of
+/// [`crate::simulate::key_order::RUN`] sorted, 8 a position, then 11 passes of merging, one a
+/// position), so it is done with the counting.
+pub const SORTED_PER_COUNTED: usize = 24;
 use crate::simulate::findings;
-use crate::simulate::heat::{equal_row_ranges, HeatCount};
+use crate::simulate::heat::{equal_row_ranges_of, HeatCount};
+use crate::simulate::key_order::{KeyOrder, KeySort};
 use crate::simulate::timeline::{HourFigures, RegionStep, Timeline};
 use crate::simulate::SimulateError;
 
@@ -84,6 +91,16 @@ impl TableSim {
         self.hour_first_sample = self.samples.len();
     }
 
+    /// The samples' key order, sorted now (what is left of it) if it was not.
+    fn key_order(&mut self) {
+        let order = match (self.key_order.take(), self.sorting.take()) {
+            (Some(order), _) => order,
+            (None, Some(sorting)) => sorting.finish(&self.samples, &self.keys),
+            (None, None) => KeyOrder::of(&self.samples, &self.keys),
+        };
+        self.key_order = Some(order);
+    }
+
     /// The figures at the end begin, a call of their own: the heat model's key ranges of
     /// about equal rows.
     pub(super) fn build_ranges(&mut self) {
@@ -91,7 +108,7 @@ impl TableSim {
             .options
             .ranges
             .clamp(1, crate::simulate::workload::MAX_RANGES);
-        let ranges = equal_row_ranges(&self.samples, &self.keys, count);
+        let ranges = equal_row_ranges_of(&self.samples, &self.keys, count);
         self.counting = Some((HeatCount::new(ranges, self.steps), 0));
     }
 
@@ -109,12 +126,27 @@ impl TableSim {
             .is_some_and(|(_, next)| *next < self.samples.len())
     }
 
-    /// Counts the next `samples` samples into the heat model.
+    /// Counts the next `samples` samples into the heat model, and sorts the samples by key on
+    /// for [`SORTED_PER_COUNTED`] positions per sample counted.
     pub(super) fn count_heat(&mut self, samples: usize) {
+        let mut counted = 0;
         if let Some((count, next)) = self.counting.as_mut() {
             let end = next.saturating_add(samples).min(self.samples.len());
             count.add(&self.samples[*next..end], &self.keys);
+            counted = end - *next;
             *next = end;
+        }
+        if self.key_order.is_none() {
+            let sorting = self
+                .sorting
+                .get_or_insert_with(|| KeySort::new(self.samples.len()));
+            if sorting.advance(
+                &self.samples,
+                &self.keys,
+                counted.saturating_mul(SORTED_PER_COUNTED),
+            ) {
+                self.key_order();
+            }
         }
     }
 
@@ -149,6 +181,7 @@ impl TableSim {
             self.build_ranges();
         }
         self.count_heat(usize::MAX);
+        self.key_order();
         let timeline = self.timeline();
         let Some((count, _)) = self.counting.take() else {
             return;
@@ -226,6 +259,7 @@ impl TableSim {
             findings: Vec::new(),
             totals,
             samples: std::mem::take(&mut self.samples),
+            key_order: std::mem::take(&mut self.key_order).unwrap_or_default(),
             keys: std::mem::take(&mut self.keys),
         })
     }
