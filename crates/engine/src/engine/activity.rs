@@ -652,10 +652,13 @@ impl super::Engine {
     pub(super) fn note_write(&mut self, table: &str, row: &[u8], region: u64) {
         let place = self.place(table, row);
         let (tick, wall) = (self.tick, self.now());
-        self.activity
-            .entry(table.to_string())
-            .or_default()
-            .record_write(row, region, tick, wall, place);
+        // The table's name is copied once, at its first write, not at every write.
+        if !self.activity.contains_key(table) {
+            self.activity.insert(table.to_string(), Activity::default());
+        }
+        if let Some(activity) = self.activity.get_mut(table) {
+            activity.record_write(row, region, tick, wall, place);
+        }
     }
 
     /// Records a get or scan: one operation per region it read, and the read's bounds.

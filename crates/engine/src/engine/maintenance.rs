@@ -299,35 +299,40 @@ impl Engine {
         }
         let mut older = s.runs.split_off(pick.end);
         let newer: Vec<_> = s.runs.drain(..pick.start).collect();
-        self.compact_store(table, idx, fi, false);
+        let refreshed = self.compact_store(table, idx, fi, false);
         if let Some(s) = store(self, table, idx, fi) {
             let mut runs = newer;
             runs.append(&mut s.runs);
             runs.append(&mut older);
             s.runs = runs;
         }
-        // The key index was refreshed from the picked runs alone: refresh it from them all.
-        if let Some(t) = self.tables.get_mut(table) {
-            if let Some(r) = t.regions.get(idx) {
-                t.keys.replace_range(&r.start, &r.end, r.rows());
+        // A compaction that dropped cells refreshed the key index from the picked runs alone:
+        // refresh it from them all. One that dropped none left every row's count as it was.
+        if refreshed {
+            if let Some(t) = self.tables.get_mut(table) {
+                if let Some(r) = t.regions.get(idx) {
+                    t.keys.replace_range(&r.start, &r.end, r.rows());
+                }
             }
         }
     }
 
-    fn compact_store(&mut self, table: &str, idx: usize, fi: usize, major: bool) {
+    /// Compacts one store's runs; whether the key index was refreshed from them (the
+    /// compaction dropped cells).
+    fn compact_store(&mut self, table: &str, idx: usize, fi: usize, major: bool) -> bool {
         let now = self.now();
         let id = self.next_id();
         let Some(t) = self.tables.get_mut(table) else {
-            return;
+            return false;
         };
         let Some(family) = t.descriptor.families.get(fi) else {
-            return;
+            return false;
         };
         let Some(region) = t.regions.get_mut(idx) else {
-            return;
+            return false;
         };
         let Some(store) = region.stores.get_mut(fi) else {
-            return;
+            return false;
         };
         let region_id = region.id;
         let family_name = family.name.clone();
@@ -338,9 +343,10 @@ impl Engine {
             &region.end[..],
         );
         let Some(rw) = store.compact(family, rules, id, major, now, region_id, place) else {
-            return;
+            return false;
         };
-        if rw.dropped.total() > 0 {
+        let refreshed = rw.dropped.total() > 0;
+        if refreshed {
             t.keys
                 .replace_range(&region.start, &region.end, region.rows());
         }
@@ -356,6 +362,7 @@ impl Engine {
         };
         let tick = self.tick;
         self.log_event(table, tick, kind, region_id, Some(family_name), rw, None);
+        refreshed
     }
 
     /// Splits the region holding `at` at that row, or with `None` every region at its mid key.

@@ -226,35 +226,57 @@ fn walk(
     } else {
         table.region_index(&scan.start_row)
     };
-    let (direction, order): (Direction, Box<dyn Iterator<Item = &Region>>) = if scan.reversed {
-        let before_stop =
-            |r: &&Region| r.end.is_empty() || !scan.past_stop(&r.end) || !scan.past_stop(&r.start);
-        let order = regions.iter().take(first + 1).rev().take_while(before_stop);
-        (Direction::Reversed, Box::new(order))
+    let direction = if scan.reversed {
+        Direction::Reversed
     } else {
-        let before_stop = |r: &&Region| r.start.is_empty() || !scan.past_stop(&r.start);
-        let order = regions.iter().skip(first).take_while(before_stop);
-        (Direction::Forward, Box::new(order))
+        Direction::Forward
     };
+    // The regions in the scan's direction from the first, while the stop row is not behind
+    // the region.
+    let order = (0..regions.len())
+        .map(|i| match direction {
+            Direction::Forward => first + i,
+            Direction::Reversed => first.wrapping_sub(i),
+        })
+        .map_while(|i| regions.get(i))
+        .take_while(|r| match direction {
+            Direction::Forward => r.start.is_empty() || !scan.past_stop(&r.start),
+            Direction::Reversed => {
+                r.end.is_empty() || !scan.past_stop(&r.end) || !scan.past_stop(&r.start)
+            }
+        });
     // A reversed scan reads each region from below this row (exclusive): just past the
     // start row.
-    let mut past_start = scan.start_row.clone();
-    past_start.push(0);
+    let past_start = if scan.reversed {
+        let mut row = Vec::with_capacity(scan.start_row.len() + 1);
+        row.extend_from_slice(&scan.start_row);
+        row.push(0);
+        row
+    } else {
+        Vec::new()
+    };
+    // A limited scan's rows are gathered without growing the list (up to a thousand rows
+    // reserved; a longer limit grows it as the rows come).
+    if let Some(limit) = scan.limit {
+        out.rows.reserve(limit.min(1024));
+    }
     for region in order {
         // The blocks the region scanner decodes live as long as it does.
         let arena = Decoded::with_capacity(0);
-        let cursors = match direction {
-            Direction::Forward => forward_cursors(region, scan, specs, &arena),
-            Direction::Reversed => backward_cursors(region, scan, specs, &past_start, &arena),
+        let stores = match direction {
+            Direction::Forward => store_scanners(
+                table,
+                forward_cursors(region, scan, specs, &arena),
+                specs,
+                now,
+            ),
+            Direction::Reversed => store_scanners(
+                table,
+                backward_cursors(region, scan, specs, &past_start, &arena),
+                specs,
+                now,
+            ),
         };
-        let stores = cursors
-            .into_iter()
-            .zip(specs)
-            .filter_map(|(cursor, (fi, spec))| {
-                let family = table.descriptor.families.get(*fi)?;
-                Some(StoreScanner::new(cursor, family, spec, now))
-            })
-            .collect();
         let room = scan.limit.map(|l| l.saturating_sub(out.rows.len()));
         let filter = template.map(|t| t.clone_box());
         let mut scanner = RegionScanner::new(region, scan, direction, stores, filter, room);
@@ -298,38 +320,59 @@ fn walk(
     out
 }
 
+/// One store scanner per family the read asks for, over its store's cursor.
+fn store_scanners<'a, 's>(
+    table: &'s Table,
+    cursors: impl Iterator<Item = StoreCursor<'a>>,
+    specs: &'s [(usize, ReadSpec<'s>)],
+    now: u64,
+) -> Vec<StoreScanner<'a, 's>> {
+    cursors
+        .zip(specs)
+        .filter_map(|(cursor, (fi, spec))| {
+            let family = table.descriptor.families.get(*fi)?;
+            Some(StoreScanner::new(cursor, family, spec, now))
+        })
+        .collect()
+}
+
 /// A region's store cursors for a forward read from the scan's start row; a get asks each
 /// run's key range and bloom filter before reading it.
-fn forward_cursors<'a>(
+fn forward_cursors<'a, 'r>(
     region: &'a Region,
-    scan: &Scan,
-    specs: &[(usize, ReadSpec<'_>)],
+    scan: &'r Scan,
+    specs: &'r [(usize, ReadSpec<'_>)],
     arena: &'a Decoded,
-) -> Vec<StoreCursor<'a>> {
+) -> impl Iterator<Item = StoreCursor<'a>> + 'r
+where
+    'a: 'r,
+{
     let lower = scan.start_row.as_slice().max(region.start.as_slice());
     let get = scan.stop_inclusive && scan.start_row == scan.stop_row;
     specs
         .iter()
         .filter_map(|(fi, spec)| region.stores.get(*fi).map(|s| (s, spec)))
-        .map(|(store, spec)| {
+        .map(move |(store, spec)| {
             StoreCursor::Forward(if get {
                 store.cursor_get(lower, spec.columns, arena)
             } else {
                 store.cursor_from(lower, arena)
             })
         })
-        .collect()
 }
 
 /// A region's store cursors for a reversed read: greatest cell first, from below the
 /// nearer of the region's end and the row just past the scan's start.
-fn backward_cursors<'a>(
+fn backward_cursors<'a, 'r>(
     region: &'a Region,
     scan: &Scan,
-    specs: &[(usize, ReadSpec<'_>)],
+    specs: &'r [(usize, ReadSpec<'_>)],
     past_start: &[u8],
     arena: &'a Decoded,
-) -> Vec<StoreCursor<'a>> {
+) -> impl Iterator<Item = StoreCursor<'a>> + 'r
+where
+    'a: 'r,
+{
     let bound: Option<&[u8]> = match (scan.start_row.is_empty(), region.end.is_empty()) {
         (true, true) => None,
         (true, false) => Some(&region.end),
@@ -340,12 +383,11 @@ fn backward_cursors<'a>(
     specs
         .iter()
         .filter_map(|(fi, _)| region.stores.get(*fi))
-        .map(|store| StoreCursor::Backward {
+        .map(move |store| StoreCursor::Backward {
             merge: store.cursor_back(probe.as_ref(), arena),
-            row: Vec::new(),
+            row: Vec::with_capacity(region_scanner::FIRST_ROW_CELLS),
             at: 0,
         })
-        .collect()
 }
 
 /// Adds what one region scanner did to the read's output: its rows and cells, the memstores

@@ -674,6 +674,8 @@ impl<'a> RunBackCursor<'a> {
     fn load(&mut self, i: usize) {
         self.block = i;
         self.cells.clear();
+        // The index says how many cells the block holds: the list grows once, not by doubling.
+        self.cells.reserve(self.run.file.block_cells(i));
         self.counts.blocks_read += 1;
         self.counts.bytes_read += self.run.file.block_len(i) as u64;
         let Ok(mut cursor) = self.run.file.block_cursor(i) else {

@@ -143,6 +143,30 @@ impl BlockEncoder {
     }
 
     pub fn encode(&mut self, out: &mut Vec<u8>, cell: CellRef<'_>) {
+        if self.encoding == Encoding::None {
+            // Every key whole and nothing remembered between cells: written straight into
+            // the block, its length counted rather than the key built aside first.
+            let key_len = crate::kit::varint::len(cell.row.len() as u64)
+                + cell.row.len()
+                + crate::kit::varint::len(cell.family.len() as u64)
+                + cell.family.len()
+                + cell.qualifier.len()
+                + KEY_TAIL;
+            put_varint(out, key_len as u64);
+            put_varint(out, cell.value.len() as u64);
+            write_key(
+                out,
+                cell.row,
+                cell.family,
+                cell.qualifier,
+                cell.timestamp,
+                cell.kind,
+            );
+            out.extend_from_slice(cell.value);
+            put_varint(out, cell.seq);
+            put_varint(out, cell.ttl_ms);
+            return;
+        }
         self.key.clear();
         write_key(
             &mut self.key,
@@ -155,13 +179,8 @@ impl BlockEncoder {
         let key = &self.key;
         let value = cell.value;
         match self.encoding {
-            Encoding::None => {
-                put_varint(out, key.len() as u64);
-                put_varint(out, value.len() as u64);
-                out.extend_from_slice(key);
-                out.extend_from_slice(value);
-                put_varint(out, cell.seq);
-            }
+            // Written above.
+            Encoding::None => {}
             Encoding::Prefix => {
                 let common = if self.prev.is_some() {
                     shared_prefix(&self.prev_key, key)

@@ -11,6 +11,10 @@ use super::super::table::Region;
 use super::store_scanner::StoreScanner;
 use super::{Row, Scan};
 
+/// Room for the first row's cells: rows of up to this many cells are gathered without growing
+/// the buffer (a get is one such row); later rows start as large as the last returned one.
+pub(super) const FIRST_ROW_CELLS: usize = 8;
+
 /// What the region scanner did with the row it read.
 pub(super) enum Step {
     /// A row for the result.
@@ -84,7 +88,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
             filter,
             room,
             last_returned: false,
-            row_buf: Vec::new(),
+            row_buf: Vec::with_capacity(FIRST_ROW_CELLS),
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
