@@ -113,6 +113,30 @@ pub(crate) fn split_key(key: &[u8]) -> Result<KeyParts<'_>, FormatError> {
     Ok((row, family, qualifier, u64::from_be_bytes(ts), kind))
 }
 
+/// The row and the size ([`CellRef::size`]) of the `NONE`-encoded cell at `*at` in `block`,
+/// moving past it. It reads what [`BlockCursor::advance`] reads and refuses what it refuses
+/// (a truncated cell, a key shorter than its parts, an unknown cell type), without keeping the
+/// rest: rebuilding the key index after a reload needs only rows and sizes.
+#[inline]
+pub(crate) fn none_row_size<'a>(
+    block: &'a [u8],
+    at: &mut usize,
+) -> Result<(&'a [u8], usize), FormatError> {
+    let key_len = get_len(block, at)?;
+    let value_len = get_len(block, at)?;
+    let key = take(block, at, key_len)?;
+    take(block, at, value_len)?;
+    get_varint(block, at)?;
+    get_varint(block, at)?;
+    let (row, family, qualifier, _, _) = split_key(key)?;
+    let size = row.len()
+        + family.len()
+        + qualifier.len()
+        + value_len
+        + crate::engine::KEYVALUE_FRAMING as usize;
+    Ok((row, size))
+}
+
 fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
