@@ -138,8 +138,8 @@ impl Run {
             let mut at = 0;
             while at < block.len() {
                 match none_row_size(block, &mut at) {
-                    Ok((row, size)) => f(row, size),
-                    Err(_) => break,
+                    Some((row, size)) => f(row, size),
+                    None => break,
                 }
             }
         }
