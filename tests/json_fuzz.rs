@@ -453,6 +453,10 @@ fn chunks_in_other_shapes_are_left_to_the_tree() -> TestResult {
         chunk_by_tree(r#"{"first":3,"ops":[{"kind":"Read","start":[97],"stop":null,"region":2,"tick":9,"wall_ms":5,"place":0.25}]}"#)?.1[0].start,
         b"a".to_vec()
     );
+    assert_eq!(
+        chunk_by_tree(r#"{"first":3,"ops":[{"kind":"Read","start":"Y\u0051==","stop":null,"region":2,"tick":9,"wall_ms":5,"place":0.25}]}"#)?.1[0].start,
+        b"a".to_vec()
+    );
     assert!(chunk_by_tree(r#"{"first":03,"ops":[]}"#).is_err());
     assert_eq!(
         chunk_by_tree(r#"{"first":3.0,"ops":[]}"#).map_err(|e| e.to_string()),
