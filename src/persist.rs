@@ -10,6 +10,7 @@
 //! Everything here is pure and tested natively; `idb` (wasm32 only) carries plans to IndexedDB.
 
 mod catalog;
+mod chunk_text;
 mod codec;
 mod export;
 mod plan;
@@ -24,6 +25,7 @@ pub use catalog::{
     activity_from_json, activity_to_json, catalog_from_json, catalog_to_json, ops_from_json,
     ops_to_json,
 };
+pub use chunk_text::read_chunk;
 pub use codec::{
     decode_catalog, decode_groups, decode_placed_run, decode_run, decode_stored_run,
     encode_catalog, encode_groups, encode_json_record, encode_placed_run, encode_placed_run_v2,

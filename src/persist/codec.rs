@@ -310,29 +310,48 @@ pub struct StoredRun {
 /// refusing the run (its header, index and bloom must be intact).
 pub fn decode_stored_run(bytes: &[u8]) -> Result<StoredRun, CodecError> {
     if bytes.get(..4) == Some(&MAGIC[..]) {
-        let (id, cells, place) = decode_legacy_run(bytes)?;
-        let family: Arc<[u8]> = match &place {
-            Some(p) => Arc::from(p.family.as_slice()),
-            None => cells
-                .first()
-                .map(|c| c.family.clone())
-                .unwrap_or_else(|| Arc::from(&b""[..])),
-        };
-        let placement = RunPlacement {
-            table: place.as_ref().map_or("", |p| p.table.as_str()),
-            family: &family,
-            start: place.as_ref().map_or(&[][..], |p| p.start.as_slice()),
-            end: place.as_ref().map_or(&[][..], |p| p.end.as_slice()),
-        };
-        let run = Run::write(id, placement, FileOptions::default(), &cells);
-        return Ok(StoredRun {
-            run,
-            place,
-            damaged: Vec::new(),
-            migrated: true,
-        });
+        return decode_migrated_run(bytes);
     }
-    let file = BlockFile::open(bytes.to_vec().into_boxed_slice())?;
+    open_stored_run(bytes.to_vec())
+}
+
+/// [`decode_stored_run`] of bytes it may keep: a block file becomes the run without a copy
+/// (a reload's runs are most of its bytes).
+pub fn decode_stored_run_owned(bytes: Vec<u8>) -> Result<StoredRun, CodecError> {
+    if bytes.get(..4) == Some(&MAGIC[..]) {
+        return decode_migrated_run(&bytes);
+    }
+    open_stored_run(bytes)
+}
+
+/// A run record in a layout before block files, written again as a block file.
+fn decode_migrated_run(bytes: &[u8]) -> Result<StoredRun, CodecError> {
+    let (id, cells, place) = decode_legacy_run(bytes)?;
+    let family: Arc<[u8]> = match &place {
+        Some(p) => Arc::from(p.family.as_slice()),
+        None => cells
+            .first()
+            .map(|c| c.family.clone())
+            .unwrap_or_else(|| Arc::from(&b""[..])),
+    };
+    let placement = RunPlacement {
+        table: place.as_ref().map_or("", |p| p.table.as_str()),
+        family: &family,
+        start: place.as_ref().map_or(&[][..], |p| p.start.as_slice()),
+        end: place.as_ref().map_or(&[][..], |p| p.end.as_slice()),
+    };
+    let run = Run::write(id, placement, FileOptions::default(), &cells);
+    Ok(StoredRun {
+        run,
+        place,
+        damaged: Vec::new(),
+        migrated: true,
+    })
+}
+
+/// A block file's bytes as a stored run, its damaged blocks listed.
+fn open_stored_run(bytes: Vec<u8>) -> Result<StoredRun, CodecError> {
+    let file = BlockFile::open(bytes.into_boxed_slice())?;
     let damaged = file.verify();
     let h = file.header();
     let place = (!h.table.is_empty()).then(|| RunPlace {
@@ -437,9 +456,24 @@ pub fn decode_json_record<T>(
     bytes: &[u8],
     read: impl FnOnce(&json::Node) -> Result<T, json::Error>,
 ) -> Result<T, CodecError> {
+    decode_json_record_or(kind, bytes, |_| None, read)
+}
+
+/// A record of the given kind, its JSON text read by `direct` when it can (a reader of the
+/// one shape Rowkey writes, building no value tree), else parsed and read by `read`, which
+/// must read whatever `direct` does to the same result and gives the errors.
+pub fn decode_json_record_or<T>(
+    kind: BlobKind,
+    bytes: &[u8],
+    direct: impl FnOnce(&str) -> Option<T>,
+    read: impl FnOnce(&json::Node) -> Result<T, json::Error>,
+) -> Result<T, CodecError> {
     let payload = unframe(bytes, kind)?;
     let text = std::str::from_utf8(payload)
         .map_err(|_| CodecError::Invalid("the record's JSON is not UTF-8".into()))?;
+    if let Some(out) = direct(text) {
+        return Ok(out);
+    }
     let value = json::parse(text).map_err(|e| CodecError::Invalid(e.to_string()))?;
     read(&json::Node::root(&value)).map_err(|e| CodecError::Invalid(e.to_string()))
 }

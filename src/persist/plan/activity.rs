@@ -15,7 +15,10 @@ use crate::engine::{Activity, Engine, Op, SavedActivity};
 use crate::json::Node;
 use crate::kit::order;
 use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json, ops_to_json};
-use crate::persist::codec::{decode_json_record, encode_json_record, encode_json_text, BlobKind};
+use crate::persist::chunk_text::read_chunk;
+use crate::persist::codec::{
+    decode_json_record, decode_json_record_or, encode_json_record, encode_json_text, BlobKind,
+};
 
 pub(super) type ActivityMarker = (u64, u64, usize, Option<u64>);
 
@@ -44,7 +47,8 @@ impl OpsChunk {
     }
 
     fn decode(bytes: &[u8]) -> Result<OpsChunk, crate::persist::CodecError> {
-        decode_json_record(BlobKind::Activity, bytes, |node: &Node| {
+        let direct = |text: &str| read_chunk(text).map(|(first, ops)| OpsChunk { first, ops });
+        decode_json_record_or(BlobKind::Activity, bytes, direct, |node: &Node| {
             let f = node.members()?;
             Ok(OpsChunk {
                 first: f.required("first")?.u64()?,

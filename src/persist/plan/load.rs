@@ -6,7 +6,9 @@ use std::sync::Arc;
 use super::*;
 use crate::engine::{Catalog, Engine, Run};
 use crate::kit::order;
-use crate::persist::codec::{decode_catalog, decode_groups, decode_stored_run, BlobKind, RunPlace};
+use crate::persist::codec::{
+    decode_catalog, decode_groups, decode_stored_run_owned, BlobKind, RunPlace,
+};
 
 /// The stored records, as read back.
 #[derive(Clone, Debug, Default)]
@@ -109,16 +111,19 @@ pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
 /// snapshot, then the log from that generation on, in order. A damaged catalog falls back to
 /// the generation before it; damaged records are reported and skipped; the app always gets an
 /// engine.
-pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
+pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut problems = records.unreadable.clone();
+    // The runs' bytes become the runs themselves (no copy); their ids stay.
+    let stored_runs: BTreeSet<u64> = records.runs.keys().copied().collect();
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
     let mut damaged_runs: Vec<(u64, String)> = Vec::new();
     // Runs stored in a layout before block files: written again at the next checkpoint.
     let mut migrated: BTreeSet<u64> = BTreeSet::new();
-    for (id, bytes) in &records.runs {
-        match decode_stored_run(bytes) {
+    for (id, bytes) in std::mem::take(&mut records.runs) {
+        let id = &id;
+        match decode_stored_run_owned(bytes) {
             Ok(stored) if stored.run.id == *id => {
                 // A damaged block costs its cells; the rest of the run loads.
                 for e in &stored.damaged {
@@ -167,7 +172,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
             ));
         }
     }
-    if base.is_none() && (!records.runs.is_empty() || !records.wal.is_empty()) {
+    if base.is_none() && (!stored_runs.is_empty() || !records.wal.is_empty()) {
         problems.push(
             "no readable catalog: starting with no tables; the stored runs are kept aside".into(),
         );
@@ -277,9 +282,8 @@ pub fn load(clock: Box<dyn Fn() -> u64>, records: StoredRecords) -> Loaded {
         previous: named_by.get(1).cloned(),
         stale: named_by.iter().skip(2).map(|(g, _)| *g).collect(),
         damaged: damaged_generations,
-        stored_runs: records
-            .runs
-            .keys()
+        stored_runs: stored_runs
+            .iter()
             .copied()
             .filter(|id| !migrated.contains(id))
             .collect(),

@@ -22,6 +22,7 @@ mod bloom;
 mod encoding;
 mod file;
 
+pub(crate) use encoding::none_row_size;
 pub use encoding::{BlockCursor, CellRef};
 pub use file::{BlockFile, FileCursor, FileWriter, Header, ReadCounts, FORMAT_VERSION};
 

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use typed_arena::Arena;
 
 use super::block::{
-    BlockCursor, BlockFile, CellRef, FileOptions, FileWriter, FormatError, ReadCounts,
+    none_row_size, BlockCursor, BlockFile, CellRef, Encoding, FileOptions, FileWriter, FormatError,
+    ReadCounts,
 };
 use super::cell::Cell;
 use super::family::FamilyDescriptor;
@@ -117,6 +118,28 @@ impl Run {
             while let Ok(true) = cursor.advance() {
                 if let Some(c) = cursor.current_in(keys) {
                     f(c);
+                }
+            }
+        }
+    }
+
+    /// Walks every cell's row and size ([`CellRef::size`]) as [`Run::for_each_in`] walks the
+    /// cells (damaged blocks stepped over, a block's walk ending at a cell that does not
+    /// decode), reading no more of a `NONE`-encoded cell than that.
+    pub fn for_each_row_size<'a>(&'a self, keys: &'a Decoded, mut f: impl FnMut(&'a [u8], usize)) {
+        if self.file.header().options.encoding != Encoding::None {
+            self.for_each_in(keys, |c| f(c.row, c.size()));
+            return;
+        }
+        for i in 0..self.file.block_count() {
+            let Ok(block) = self.file.block(i) else {
+                continue;
+            };
+            let mut at = 0;
+            while at < block.len() {
+                match none_row_size(block, &mut at) {
+                    Some((row, size)) => f(row, size),
+                    None => break,
                 }
             }
         }

@@ -151,8 +151,8 @@ impl Region {
             }
             for run in &store.runs {
                 let mut fresh = true;
-                run.for_each_in(keys, |c| {
-                    add(&mut out, fresh, c.row, c.size());
+                run.for_each_row_size(keys, |row, size| {
+                    add(&mut out, fresh, row, size);
                     fresh = false;
                 });
             }
@@ -163,7 +163,10 @@ impl Region {
     /// [`Region::row_sizes`] in key order, each row once.
     fn sorted_row_sizes<'a>(&'a self, keys: &'a Decoded) -> Vec<(&'a [u8], u32, u64)> {
         let mut stretches = self.row_sizes(keys);
-        stretches.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        // The memstore's and each run's stretches come in key order: a stable sort merges
+        // those sorted stretches of the list (a sort that does not look for them compares
+        // every row again).
+        stretches.sort_by(|a, b| a.0.cmp(b.0));
         let mut rows: Vec<(&[u8], u32, u64)> = Vec::with_capacity(stretches.len());
         for (row, cells, bytes) in stretches {
             match rows.last_mut() {

@@ -113,6 +113,46 @@ pub(crate) fn split_key(key: &[u8]) -> Result<KeyParts<'_>, FormatError> {
     Ok((row, family, qualifier, u64::from_be_bytes(ts), kind))
 }
 
+/// The row and the size ([`CellRef::size`]) of the `NONE`-encoded cell at `*at` in `block`,
+/// moving past it; `None` where [`BlockCursor::advance`] would give an error (a truncated
+/// cell, a varint too long, a key shorter than its parts, an unknown cell type). It reads
+/// what `advance` reads without keeping the rest, and without building the error a reload's
+/// recount of the key index does not use: that recount needs only rows and sizes.
+#[inline]
+pub(crate) fn none_row_size<'a>(block: &'a [u8], at: &mut usize) -> Option<(&'a [u8], usize)> {
+    #[inline(always)]
+    fn len(b: &[u8], at: &mut usize) -> Option<usize> {
+        usize::try_from(crate::kit::varint::get(b, at).ok()?).ok()
+    }
+    #[inline(always)]
+    fn slice<'b>(b: &'b [u8], at: &mut usize, len: usize) -> Option<&'b [u8]> {
+        let end = at.checked_add(len)?;
+        let out = b.get(*at..end)?;
+        *at = end;
+        Some(out)
+    }
+    let key_len = len(block, at)?;
+    let value_len = len(block, at)?;
+    let key = slice(block, at, key_len)?;
+    slice(block, at, value_len)?;
+    // The sequence id and the TTL.
+    crate::kit::varint::get(block, at).ok()?;
+    crate::kit::varint::get(block, at).ok()?;
+    // The key's parts, as `split_key` reads them.
+    let mut k = 0;
+    let row_len = len(key, &mut k)?;
+    let row = slice(key, &mut k, row_len)?;
+    let family_len = len(key, &mut k)?;
+    slice(key, &mut k, family_len)?;
+    let tail = key.len().checked_sub(KEY_TAIL).filter(|t| *t >= k)?;
+    CellKind::from_code(*key.get(tail + 8)?)?;
+    let qualifier_len = tail - k;
+    Some((
+        row,
+        row_len + family_len + qualifier_len + value_len + crate::engine::KEYVALUE_FRAMING as usize,
+    ))
+}
+
 fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
