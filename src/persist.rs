@@ -22,7 +22,7 @@ pub mod idb;
 
 pub use catalog::{
     activity_from_json, activity_to_json, catalog_from_json, catalog_to_json, ops_from_json,
-    ops_to_json,
+    ops_to_json, CatalogWriter,
 };
 pub use codec::{
     decode_catalog, decode_groups, decode_placed_run, decode_run, decode_stored_run,
