@@ -55,8 +55,8 @@ pub fn save_workload(workload: &crate::simulate::Workload) {
 const VIEW_REFRESH_MS: f64 = 400.0;
 
 /// How long a running batch goes between two saves, in milliseconds. A save that follows a
-/// flush is a checkpoint, whose cost grows with the tables' regions (about 150 ms at ten million
-/// cells), so a batch saves about once a second while it runs, and everything at its end.
+/// flush is a checkpoint, which still walks every region and run of every table, so a batch
+/// saves about once a second while it runs, and everything at its end.
 const SAVE_EVERY_MS: f64 = 1000.0;
 
 pub use crate::session::STEP_MS;
