@@ -23,7 +23,7 @@ pub mod idb;
 
 pub use catalog::{
     activity_from_json, activity_to_json, catalog_from_json, catalog_to_json, ops_from_json,
-    ops_to_json,
+    ops_to_json, CatalogWriter,
 };
 pub use chunk_text::read_chunk;
 pub use codec::{

@@ -141,3 +141,43 @@ fn history_keys_are_text_and_the_earlier_arrays_still_read() -> Result<(), rowke
     assert!(bad.is_err_and(|e| e.to_string().starts_with("$[0].start: a key in base64")));
     Ok(())
 }
+
+/// The catalog writer keeps each table's text between writes; what it writes is always
+/// `catalog_to_json`'s compact text, whether a table changed since the last write or not.
+#[test]
+fn the_catalog_writer_writes_what_catalog_to_json_writes() {
+    use rowkey::engine::Engine;
+    use rowkey::persist::{catalog_to_json, CatalogWriter};
+    let mut shell = rowkey::shell::Shell::new(
+        Engine::new(Box::new(|| 1_700_000_000_000)),
+        Box::new(|| 0.0),
+    );
+    shell.run("create 'a', 'f', SPLITS => ['m']\ncreate 'b', 'f', 'g'\ngenerate 'a', 'r%04d', 2000, {COLUMNS => ['f:x'], VALUE_SIZE => 40}\nput 'b', 'r1', 'g:q', 'v'");
+    let mut writer = CatalogWriter::default();
+    let first = shell.engine.catalog();
+    assert!(first
+        .tables
+        .iter()
+        .find(|t| t.descriptor.name == "a")
+        .is_some_and(|t| t.regions.len() > 2));
+    assert_eq!(
+        writer.write(first.clone()),
+        catalog_to_json(&first).to_compact()
+    );
+    // Only 'b' changes: 'a' comes from the kept text, 'b' is written again.
+    shell.run("put 'b', 'r2', 'f:q', 'w'\nflush 'b'");
+    let second = shell.engine.catalog();
+    assert_ne!(second, first);
+    let text = writer.write(second.clone());
+    assert_eq!(text, catalog_to_json(&second).to_compact());
+    assert!(text.contains("\"name\":\"b\""));
+    // A table dropped and one created under its name.
+    shell.run("disable 'a'\ndrop 'a'\ncreate 'a', 'h'");
+    let third = shell.engine.catalog();
+    assert_eq!(
+        writer.write(third.clone()),
+        catalog_to_json(&third).to_compact()
+    );
+    let read = rowkey::persist::decode_catalog(&rowkey::persist::encode_catalog(&third));
+    assert_eq!(read.ok(), Some(third));
+}

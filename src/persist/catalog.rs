@@ -8,6 +8,7 @@
 //! ignored. `tests/saved_formats.rs` holds records written by serde's code.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use crate::engine::{
     Catalog, Counters, DeleteMasking, FamilyDescriptor, Grid, KeepDeletedCells, LastRead, Op,
@@ -91,6 +92,46 @@ pub fn catalog_to_json(c: &Catalog) -> Value {
             Value::Array(c.tables.iter().map(table_entry_to_json).collect()),
         ),
     ]))
+}
+
+/// Writes catalogs as [`catalog_to_json`]'s compact text, keeping each table's text from one
+/// write to the next: a table whose entry is unchanged is not encoded again, so a checkpoint
+/// during a long batch encodes the table the batch writes to, not every region of every table
+/// (fifteen thousand regions of a ten-million-cell table took a second and a half a time).
+#[derive(Debug, Default)]
+pub struct CatalogWriter {
+    /// Each table's entry as last written, and its text.
+    tables: BTreeMap<String, (TableEntry, String)>,
+}
+
+impl CatalogWriter {
+    /// The catalog's text, the same as `catalog_to_json(&c).to_compact()`.
+    pub fn write(&mut self, c: Catalog) -> String {
+        let mut kept = BTreeMap::new();
+        let mut out = String::new();
+        // The top level's members in name order, as `sorted` puts them.
+        out.push_str("{\"counters\":");
+        out.push_str(&sorted(counters_to_json(&c.counters)).to_compact());
+        let _ = write!(
+            out,
+            ",\"last_ts\":{},\"next_id\":{},\"seq\":{},\"tables\":[",
+            c.last_ts, c.next_id, c.seq
+        );
+        for (i, t) in c.tables.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let text = match self.tables.remove(&t.descriptor.name) {
+                Some((before, text)) if before == t => text,
+                _ => sorted(table_entry_to_json(&t)).to_compact(),
+            };
+            out.push_str(&text);
+            kept.insert(t.descriptor.name.clone(), (t, text));
+        }
+        let _ = write!(out, "],\"tick\":{},\"version\":{}}}", c.tick, c.version);
+        self.tables = kept;
+        out
+    }
 }
 
 /// `value` with the members of every object in it sorted by name.

@@ -54,6 +54,11 @@ pub fn save_workload(workload: &crate::simulate::Workload) {
 /// How long a running batch goes between two refreshes of the views, in milliseconds.
 const VIEW_REFRESH_MS: f64 = 400.0;
 
+/// How long a running batch goes between two saves, in milliseconds. A save that follows a
+/// flush is a checkpoint, which still walks every region and run of every table, so a batch
+/// saves about once a second while it runs, and everything at its end.
+const SAVE_EVERY_MS: f64 = 1000.0;
+
 pub use crate::session::STEP_MS;
 
 /// Everything the components read: the session's fields through `Deref`, and the page's own.
@@ -66,6 +71,8 @@ pub struct AppState {
     /// long batch, a few times a second).
     pub data_version: u64,
     data_taken_at: f64,
+    /// When a running batch's changes were last queued for saving.
+    saved_at: f64,
     /// Text to put into the input (history navigation, examples).
     pub input: String,
     /// Bumped when `input` should replace what the input box holds.
@@ -141,6 +148,7 @@ impl Default for AppState {
             version: 0,
             data_version: 0,
             data_taken_at: 0.0,
+            saved_at: 0.0,
             input: String::new(),
             input_serial: 0,
             workload_serial: 0,
@@ -166,6 +174,7 @@ impl AppState {
             version: self.version + 1,
             data_version: if take { data } else { self.data_version },
             data_taken_at: if take { now } else { self.data_taken_at },
+            saved_at: self.saved_at,
             input: String::new(),
             input_serial: self.input_serial,
             workload_serial: self.workload_serial,
@@ -178,7 +187,16 @@ impl AppState {
         use gloo::storage::LocalStorage;
         for effect in effects {
             match effect {
-                Effect::SaveChanges => self.queue_save(),
+                Effect::SaveChanges => {
+                    // While a batch runs, what it changed waits in the engine's record of
+                    // changes until the next save; its end always saves.
+                    let now = super::perf_ms();
+                    let running = self.session.console.borrow().is_running();
+                    if !running || now - self.saved_at >= SAVE_EVERY_MS {
+                        self.saved_at = now;
+                        self.queue_save();
+                    }
+                }
                 Effect::ClearStorage => {
                     let mut storage = self.storage.borrow_mut();
                     if storage.mode == Mode::Writer {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
-import { serve, launch, runCommand, openApp as openPage, SHOTS } from './harness.mjs';
+import { serve, launch, runCommand, timedCommand, openApp as openPage, SHOTS } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/apps/rowkey/')); browser = await launch(); });
@@ -51,6 +51,27 @@ test('rows written before a reload are there after it', async () => {
   const afterReload = await runCommand(page, "scan 'keep', {VERSIONS => 2}");
   assert.equal(withoutTook(afterReload), withoutTook(before));
   assert.match(afterReload, /value=two[\s\S]*value=one[\s\S]*value=after flush[\s\S]*value=far/);
+  await context.close();
+});
+
+test('a long batch saves while it runs and all of it at its end: every row is there after a reload', async () => {
+  const context = await browser.newContext();
+  const { page } = await openApp(context, url);
+  await runCommand(page, "create 'long', 'f'");
+  await saved(page);
+  // 30,000 puts run in many steps on the runner, flushes and splits among them; while a batch
+  // runs its saves wait a second between them, and its end saves the rest.
+  const lines = Array.from({ length: 30_000 }, (_, i) => `put 'long', 'r${String(i).padStart(5, '0')}', 'f:q', 'v${i}'`);
+  await timedCommand(page, lines.join('\n'), "return !!entry.querySelector('.summary') && !entry.querySelector('.progress')");
+  assert.match(await page.locator('.entry .summary').last().innerText(), /30,000 puts/);
+  await saved(page);
+  assert.equal(await page.locator('.entry').last().locator('.ack.saved').count(), 1, 'the batch is marked saved');
+  await page.reload();
+  await saved(page);
+  const out = await runCommand(page, "count 'long', INTERVAL => 100000");
+  assert.match(out, /^30000 row\(s\)/m);
+  const last = await runCommand(page, "get 'long', 'r29999'");
+  assert.match(last, /f:q\s+timestamp=[^,]+, value=v29999/);
   await context.close();
 });
 

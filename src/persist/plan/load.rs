@@ -297,6 +297,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
         needs_checkpoint: !problems.is_empty() || !migrated.is_empty(),
         needs_clear: false,
         histories,
+        catalog: Default::default(),
     };
     Loaded {
         engine,

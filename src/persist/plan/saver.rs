@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use super::*;
 use crate::engine::{Engine, Run};
+use crate::persist::catalog::CatalogWriter;
 use crate::persist::codec::{
-    encode_catalog, encode_groups, encode_placed_run, BlobKind, CodecError, RunPlace,
+    encode_groups, encode_json_text, encode_placed_run, BlobKind, CodecError, RunPlace,
 };
 
 /// Turns the engine's recorded changes into save plans. It keeps two layouts: `planned` (as
@@ -23,6 +24,9 @@ pub struct Saver {
     /// What the planned store holds of each table's activity history: a checkpoint writes
     /// only what changed (a history holds up to 100,000 operations).
     pub(super) histories: BTreeMap<String, StoredHistory>,
+    /// The catalog's text, kept table by table: a checkpoint encodes only the tables that
+    /// changed since the last one.
+    pub(super) catalog: CatalogWriter,
 }
 
 impl Saver {
@@ -72,7 +76,7 @@ impl Saver {
     /// checkpoint first clears the store.
     pub fn checkpoint(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
         let _ = engine.take_changes();
-        let catalog = encode_catalog(&engine.catalog());
+        let catalog = encode_json_text(BlobKind::Catalog, &self.catalog.write(engine.catalog()));
         // After a failure or a Reset the store's histories are unknown: all are written again.
         let activity = self.encode_activity(engine, self.needs_checkpoint || self.needs_clear)?;
         let memstores = encode_groups(
@@ -81,33 +85,34 @@ impl Saver {
             &engine.memstore_cells(),
         );
         let clear = self.needs_clear;
+        // Taken, not cloned: the planned layout is replaced below (its sets name every run).
         let before = if clear {
             Layout {
                 newest: self.planned.newest,
                 ..Layout::default()
             }
         } else {
-            self.planned.clone()
+            std::mem::take(&mut self.planned)
         };
         let generation = before.newest + 1;
-        let placed = placed_runs(engine);
-        let live: BTreeSet<u64> = crate::kit::order::set(placed.iter().map(|(run, _)| run.id));
-        let put_runs: Vec<(u64, Vec<u8>)> = placed
-            .iter()
-            .filter(|(run, _)| !before.stored_runs.contains(&run.id))
-            .map(|(run, place)| (run.id, encode_placed_run(run, place)))
-            .collect();
+        let live: BTreeSet<u64> = crate::kit::order::set(engine.all_runs().map(|run| run.id));
+        // Only the runs not stored yet are placed and encoded.
+        let put_runs: Vec<(u64, Vec<u8>)> =
+            placed_runs(engine, |id| !before.stored_runs.contains(&id))
+                .iter()
+                .map(|(run, place)| (run.id, encode_placed_run(run, place)))
+                .collect();
         // Kept: the runs of the new generation, of the one before it, and those set aside.
         let mut keep = live.clone();
         keep.extend(before.named.iter().copied());
         keep.extend(before.kept_aside.iter().copied());
         let delete_runs: Vec<u64> = before.stored_runs.difference(&keep).copied().collect();
-        let mut delete_generations: BTreeSet<u64> = before.stale.clone();
+        let mut delete_generations: BTreeSet<u64> = before.stale;
         if let Some((g, _)) = &before.previous {
             delete_generations.insert(*g);
         }
         let delete_wal_below = before.current;
-        let mut stored_runs = before.stored_runs.clone();
+        let mut stored_runs = before.stored_runs;
         stored_runs.extend(put_runs.iter().map(|r| r.0));
         for id in &delete_runs {
             stored_runs.remove(id);
@@ -115,11 +120,11 @@ impl Saver {
         self.planned = Layout {
             current: Some(generation),
             named: live,
-            previous: before.current.map(|g| (g, before.named.clone())),
+            previous: before.current.map(|g| (g, before.named)),
             stale: BTreeSet::new(),
-            damaged: before.damaged.clone(),
+            damaged: before.damaged,
             stored_runs,
-            kept_aside: before.kept_aside.clone(),
+            kept_aside: before.kept_aside,
             newest: generation,
             next_wal: 1,
         };
@@ -256,13 +261,16 @@ impl Saver {
     }
 }
 
-/// Every run with the place it belongs to.
-pub(super) fn placed_runs(engine: &Engine) -> Vec<(Arc<Run>, RunPlace)> {
+/// Every run `wanted` keeps (by id), with the place it belongs to.
+pub(super) fn placed_runs(
+    engine: &Engine,
+    wanted: impl Fn(u64) -> bool,
+) -> Vec<(Arc<Run>, RunPlace)> {
     let mut out = Vec::new();
     for t in engine.tables() {
         for r in &t.regions {
             for s in &r.stores {
-                for run in &s.runs {
+                for run in s.runs.iter().filter(|run| wanted(run.id)) {
                     out.push((
                         run.clone(),
                         RunPlace {
