@@ -30,28 +30,9 @@ fn mb(bytes: usize) -> f64 {
     bytes as f64 / 1e6
 }
 
-const COLUMNS: usize = 10;
-const GROUP: u64 = 10;
-
-/// Rows come in groups of ten sharing a prefix; a hashed lead spreads groups over regions.
-fn prefix(group: u64) -> String {
-    let h = group.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48;
-    format!("{h:04x}-user-{group:010}-")
-}
-
-/// 23 bytes; with the family `f` and a two-byte qualifier the key is 26 bytes.
-fn row(i: u64) -> String {
-    format!("{}r{}", prefix(i / GROUP), i % GROUP)
-}
-
-fn qualifier(c: usize) -> String {
-    format!("c{c}")
-}
-
-/// 16 bytes.
-fn value(i: u64, c: usize) -> Vec<u8> {
-    format!("value-{:010}", i * COLUMNS as u64 + c as u64).into_bytes()
-}
+#[path = "common/storage_workload.rs"]
+mod storage_workload;
+use storage_workload::{prefix, qualifier, row, value, COLUMNS, GROUP};
 
 fn rate(n: u64, secs: f64) -> f64 {
     n as f64 / secs.max(1e-9)

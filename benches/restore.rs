@@ -17,18 +17,9 @@ use std::time::Instant;
 use rowkey::engine::{create_benchmark_table, BenchmarkLayout, Engine, Mutation, Scan};
 use rowkey::persist::{load, Saver, StoredRecords};
 
-const COLUMNS: usize = 10;
-const GROUP: u64 = 10;
-
-/// Rows come in groups of ten sharing a prefix; a hashed lead spreads groups over regions.
-fn prefix(group: u64) -> String {
-    let h = group.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48;
-    format!("{h:04x}-user-{group:010}-")
-}
-
-fn row(i: u64) -> String {
-    format!("{}r{}", prefix(i / GROUP), i % GROUP)
-}
+#[path = "common/storage_workload.rs"]
+mod storage_workload;
+use storage_workload::{qualifier, row, value, COLUMNS};
 
 fn main() {
     let rows: u64 = std::env::var("ROWKEY_BENCH_ROWS")
@@ -50,9 +41,9 @@ fn main() {
         let puts: Vec<Mutation> = (0..COLUMNS)
             .map(|c| Mutation::Put {
                 family: b"f".to_vec(),
-                qualifier: format!("c{c}").into_bytes(),
+                qualifier: qualifier(c).into_bytes(),
                 timestamp: Some(1_000 + i),
-                value: format!("value-{:010}", i * COLUMNS as u64 + c as u64).into_bytes(),
+                value: value(i, c),
                 ttl_ms: None,
             })
             .collect();

@@ -351,32 +351,30 @@ impl From<u32> for Value {
     }
 }
 
+/// A float's shortest text as a number, with a `.0` on whole numbers (a float stays a float
+/// when read again); `null` for what JSON cannot hold (NaN, infinities).
+fn float(finite: bool, mut text: String) -> Value {
+    if !finite {
+        return Value::Null;
+    }
+    if !text.contains(['.', 'e']) {
+        text.push_str(".0");
+    }
+    Value::Number(text)
+}
+
 impl From<f64> for Value {
     /// The shortest text that reads back as the same float, with a `.0` on whole numbers (a
     /// float stays a float when read again); `null` for what JSON cannot hold (NaN, infinities).
     fn from(x: f64) -> Value {
-        if !x.is_finite() {
-            return Value::Null;
-        }
-        let mut text = x.to_string();
-        if !text.contains(['.', 'e']) {
-            text.push_str(".0");
-        }
-        Value::Number(text)
+        float(x.is_finite(), x.to_string())
     }
 }
 
 impl From<f32> for Value {
     /// As for `f64`: the shortest text that reads back as the same `f32`.
     fn from(x: f32) -> Value {
-        if !x.is_finite() {
-            return Value::Null;
-        }
-        let mut text = x.to_string();
-        if !text.contains(['.', 'e']) {
-            text.push_str(".0");
-        }
-        Value::Number(text)
+        float(x.is_finite(), x.to_string())
     }
 }
 
