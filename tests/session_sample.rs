@@ -2,6 +2,7 @@
 //! console's place (scan, get, count and the views read the sampled rows), nothing written
 //! there is saved, the person's tables wait aside untouched, and leaving (or any action about
 //! the person's tables) brings them back.
+use rowkey::persist::export_script;
 use rowkey::session::{Action, Effect, Session};
 use rowkey::simulate::{gallery, sample_engine, simulate, Options, SampleEngine, SampleLimits};
 
@@ -144,5 +145,31 @@ fn an_action_about_the_persons_tables_returns_to_them_first() -> TestResult {
     s.apply(Action::LeaveSample);
     assert_eq!(tables(&s), vec!["t"]);
     assert_eq!(s.selected_table.as_deref(), Some("t"));
+    Ok(())
+}
+
+#[test]
+fn an_export_while_the_sample_is_on_show_is_of_the_persons_own_tables() -> TestResult {
+    let mut s = with_own_table()?;
+    let own =
+        s.with_own_tables(|engine, table| (export_script(engine, None), table.map(String::from)));
+    assert_eq!(own.1.as_deref(), Some("t"));
+    s.apply(Action::OpenSample(Box::new(sample()?), "a test".into()));
+    // The console reads the sample; an export (and the rescue offered when saving fails) reads
+    // the person's tables and their selection, set aside.
+    let exported =
+        s.with_own_tables(|engine, table| (export_script(engine, None), table.map(String::from)));
+    assert_eq!(exported, own);
+    assert!(
+        exported.0.contains("put 't', 'r2', 'f:a', 'two'"),
+        "{}",
+        exported.0
+    );
+    assert!(!exported.0.contains("sg_seq"));
+    s.apply(Action::LeaveSample);
+    assert_eq!(
+        s.with_own_tables(|engine, table| (export_script(engine, None), table.map(String::from))),
+        own
+    );
     Ok(())
 }

@@ -57,6 +57,19 @@ impl Session {
         self.sample.is_some()
     }
 
+    /// Runs `f` on the person's own tables and table selection: the console's, or those set
+    /// aside while a sample is on show. An export, and the rescue offered when saving fails,
+    /// are of their data, never of the sample (which its workload makes again).
+    pub fn with_own_tables<R>(&self, f: impl FnOnce(&Engine, Option<&str>) -> R) -> R {
+        if let Some(aside) = self.aside.borrow().as_ref() {
+            return f(&aside.engine, aside.selected_table.as_deref());
+        }
+        f(
+            &self.console.borrow().shell.engine,
+            self.selected_table.as_deref(),
+        )
+    }
+
     /// Puts `sample`'s engine in the console in place of the person's tables (or of the
     /// sample on show), keeping theirs aside.
     pub(super) fn open_sample(&mut self, sample: SampleEngine, title: String, _fx: &mut Effects) {

@@ -66,30 +66,29 @@ pub fn StatusBar() -> Html {
             {
                 let _ = menu.remove_attribute("open");
             }
-            let console = app.console.borrow();
-            let engine = &console.shell.engine;
-            let table = app.selected_table.clone();
-            let (scope, name) = match choice.starts_with("table") {
-                true => match &table {
-                    Some(t) => (Some(t.as_str()), t.clone()),
-                    None => return,
-                },
-                false => (None, "rowkey".to_string()),
+            // The person's own tables, also while a simulation's sample is in the console.
+            let Some(done) = app.with_own_tables(|engine, table| {
+                let (scope, name) = match (choice.starts_with("table"), table) {
+                    (true, Some(t)) => (Some(t), t.to_string()),
+                    (true, None) => return None,
+                    (false, _) => (None, "rowkey".to_string()),
+                };
+                Some(if choice.ends_with("json") {
+                    download(
+                        &format!("{name}.json"),
+                        "application/json",
+                        &export_json(engine, scope),
+                    )
+                } else {
+                    download(
+                        &format!("{name}.hbase"),
+                        "text/plain",
+                        &export_script(engine, scope),
+                    )
+                })
+            }) else {
+                return;
             };
-            let done = if choice.ends_with("json") {
-                download(
-                    &format!("{name}.json"),
-                    "application/json",
-                    &export_json(engine, scope),
-                )
-            } else {
-                download(
-                    &format!("{name}.hbase"),
-                    "text/plain",
-                    &export_script(engine, scope),
-                )
-            };
-            drop(console);
             if done.is_none() {
                 app.dispatch(
                     SessionAction::Note("ERROR: the export could not be downloaded".into()).into(),
@@ -174,7 +173,7 @@ pub fn StatusBar() -> Html {
             }
         })
     };
-    let has_table = app.selected_table.is_some();
+    let has_table = app.with_own_tables(|_, table| table.is_some());
     let prefs = app.prefs;
     let set_pref = |f: fn(&mut Prefs, &str)| {
         let app = app.clone();
@@ -266,7 +265,7 @@ pub fn StatusBar() -> Html {
 
 /// Offers the whole database as an HBase shell script (what to keep when saving fails).
 pub(super) fn export_all(app: &super::state::AppHandle) {
-    let text = export_script(&app.console.borrow().shell.engine, None);
+    let text = app.with_own_tables(|engine, _| export_script(engine, None));
     if download("rowkey.hbase", "text/plain", &text).is_none() {
         app.dispatch(
             SessionAction::Note("ERROR: the export could not be downloaded".into()).into(),
