@@ -16,7 +16,7 @@
 
 use std::time::Instant;
 
-use rowkey::engine::{create_benchmark_table, BenchmarkLayout, Engine, Mutation, Scan};
+use rowkey::engine::{create_benchmark_table, BenchmarkLayout, Engine, Scan};
 use rowkey::shell::Shell;
 
 #[path = "../tests/common/counting_alloc.rs"]
@@ -32,7 +32,7 @@ fn mb(bytes: usize) -> f64 {
 
 #[path = "common/storage_workload.rs"]
 mod storage_workload;
-use storage_workload::{prefix, qualifier, row, value, COLUMNS, GROUP};
+use storage_workload::{prefix, puts, qualifier, row, value, COLUMNS, GROUP};
 
 fn rate(n: u64, secs: f64) -> f64 {
     n as f64 / secs.max(1e-9)
@@ -82,15 +82,7 @@ fn main() {
     let started = Instant::now();
     for i in 0..rows {
         let r = row(i);
-        let puts: Vec<Mutation> = (0..COLUMNS)
-            .map(|c| Mutation::Put {
-                family: b"f".to_vec(),
-                qualifier: qualifier(c).into_bytes(),
-                timestamp: Some(1_000 + i),
-                value: value(i, c),
-                ttl_ms: None,
-            })
-            .collect();
+        let puts = puts(i);
         if let Err(e) = engine.mutate("bench", r.as_bytes(), &puts) {
             eprintln!("put failed: {e}");
             return;

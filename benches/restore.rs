@@ -14,12 +14,12 @@
 
 use std::time::Instant;
 
-use rowkey::engine::{create_benchmark_table, BenchmarkLayout, Engine, Mutation, Scan};
+use rowkey::engine::{create_benchmark_table, BenchmarkLayout, Engine, Scan};
 use rowkey::persist::{load, Saver, StoredRecords};
 
 #[path = "common/storage_workload.rs"]
 mod storage_workload;
-use storage_workload::{qualifier, row, value, COLUMNS};
+use storage_workload::{puts, row, COLUMNS};
 
 fn main() {
     let rows: u64 = std::env::var("ROWKEY_BENCH_ROWS")
@@ -38,15 +38,7 @@ fn main() {
         return;
     }
     for i in 0..rows {
-        let puts: Vec<Mutation> = (0..COLUMNS)
-            .map(|c| Mutation::Put {
-                family: b"f".to_vec(),
-                qualifier: qualifier(c).into_bytes(),
-                timestamp: Some(1_000 + i),
-                value: value(i, c),
-                ttl_ms: None,
-            })
-            .collect();
+        let puts = puts(i);
         if let Err(e) = engine.mutate("bench", row(i).as_bytes(), &puts) {
             eprintln!("put failed: {e}");
             return;

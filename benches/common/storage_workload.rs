@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+use rowkey::engine::Mutation;
+
 pub const COLUMNS: usize = 10;
 pub const GROUP: u64 = 10;
 
@@ -25,4 +27,17 @@ pub fn qualifier(c: usize) -> String {
 /// 16 bytes.
 pub fn value(i: u64, c: usize) -> Vec<u8> {
     format!("value-{:010}", i * COLUMNS as u64 + c as u64).into_bytes()
+}
+
+/// Row `i`'s ten puts, at timestamp `1_000 + i`.
+pub fn puts(i: u64) -> Vec<Mutation> {
+    (0..COLUMNS)
+        .map(|c| Mutation::Put {
+            family: b"f".to_vec(),
+            qualifier: qualifier(c).into_bytes(),
+            timestamp: Some(1_000 + i),
+            value: value(i, c),
+            ttl_ms: None,
+        })
+        .collect()
 }

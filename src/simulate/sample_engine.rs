@@ -247,14 +247,13 @@ impl SampleBuild {
                 continue;
             };
             let before = writer.next;
-            let over = writer.write(
-                &mut self.engine,
+            let from = Source {
                 load,
                 run,
-                self.stride,
-                sim.workload.start_ms,
-                budget,
-            )?;
+                stride: self.stride,
+                start_ms: sim.workload.start_ms,
+            };
+            let over = writer.write(&mut self.engine, from, budget)?;
             let wrote = writer.next - before;
             self.done += wrote;
             budget = budget.saturating_sub(wrote.max(1));
@@ -316,6 +315,16 @@ struct TableWriter {
     /// Updates and deletes owed to the sample, in simulated rows: a kept row takes one when
     /// what is owed reaches the rows it stands for.
     owed: [f64; 2],
+}
+
+/// What a table's writes are replayed from: its workload, its run, the build's stride and the
+/// simulation's start.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    load: &'a TableLoad,
+    run: &'a TableRun,
+    stride: u64,
+    start_ms: u64,
 }
 
 impl TableWriter {
@@ -426,12 +435,10 @@ impl TableWriter {
     fn write(
         &mut self,
         engine: &mut Engine,
-        load: &TableLoad,
-        run: &TableRun,
-        stride: u64,
-        start_ms: u64,
+        from: Source,
         budget: usize,
     ) -> Result<bool, SimulateError> {
+        let Source { run, stride, .. } = from;
         if self.stands_for.len() != self.writes.len() {
             self.group(run, stride);
             return Ok(self.writes.is_empty());
@@ -448,23 +455,25 @@ impl TableWriter {
             ) else {
                 continue;
             };
-            self.replay(engine, load, run, stride, start_ms, s, stands_for)?;
+            self.replay(engine, from, s, stands_for)?;
         }
         Ok(self.next >= self.writes.len())
     }
 
     /// Replays one write sample, if the sample keeps it.
-    #[allow(clippy::too_many_arguments)]
     fn replay(
         &mut self,
         engine: &mut Engine,
-        load: &TableLoad,
-        run: &TableRun,
-        stride: u64,
-        start_ms: u64,
+        from: Source,
         s: &Sample,
         stands_for: f64,
     ) -> Result<(), SimulateError> {
+        let Source {
+            load,
+            run,
+            stride,
+            start_ms,
+        } = from;
         let columns = &self.columns;
         let (regions, ranges, live) = (&mut self.regions, &mut self.ranges, &mut self.live);
         let owed = &mut self.owed;
