@@ -4,6 +4,7 @@
 //! alphabetical order among cbt's own and laid out as cbt lays out its lines.
 
 use crate::commands::{self, Dialect};
+use crate::kit::order;
 
 /// cbt 1.23.2's usage text, as it prints it.
 const CBT_USAGE: &str = include_str!("help/usage.txt");
@@ -38,7 +39,7 @@ fn listed(name: &str) -> bool {
 /// The usage text with [`added_lines`] in alphabetical order among cbt's lines.
 pub fn usage() -> String {
     let mut added = added_lines();
-    added.sort();
+    order::sort(&mut added);
     let mut added = added.into_iter().peekable();
     let mut out = String::with_capacity(CBT_USAGE.len() + 512);
     let mut in_listing = false;

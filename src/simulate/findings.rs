@@ -574,7 +574,7 @@ fn hot_entity(run: &TableRun, table: &TableLoad, tally: &EntityTally, out: &mut 
             .iter()
             .map(|&(i, len)| tally::prefix(&run.samples, &run.keys, i, len))
             .collect();
-        prefixes.sort();
+        order::sort(&mut prefixes);
         let rows: Vec<String> = prefixes
             .iter()
             .map(|p| format!("rows starting '{}'", to_printable(p)))

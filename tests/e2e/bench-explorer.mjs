@@ -22,7 +22,15 @@ const took = "return /Took|row\\(s\\)|written|Created/.test(entry.textContent) &
 const { server, url } = await serve(undefined, {}, BENCH_DIST);
 const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-const { page } = await openApp(context, url);
+// `?bench`: the page exposes `rowkeyBench`, whose `memoryBytes()` the crash report reads.
+const { page } = await openApp(context, `${url}?bench`);
+// A tab that runs out of memory closes its page: say so, with the WebAssembly memory last seen.
+let memory = 0;
+const watch = setInterval(() => page.evaluate(() => window.rowkeyBench?.memoryBytes() ?? 0).then((m) => { memory = m; }, () => {}), 5000);
+page.on('crash', () => {
+  console.log(`the tab crashed (out of memory?) with ${(memory / 1048576).toFixed(0)} MB of WebAssembly memory at the last look`);
+  process.exit(1);
+});
 await page.waitForSelector('.status.ok');
 const columns = Array.from({ length: COLUMNS }, (_, i) => `'f:c${i}'`).join(', ');
 const started = Date.now();
@@ -91,5 +99,6 @@ for (const key of ['row00123456', 'row00000007', 'row00249999', 'row0020']) {
   }), key));
 }
 console.log(`jump to a key: ${jumps.map((j) => `${j.toFixed(1)} ms`).join(', ')} (goal 100 ms) ${Math.max(...jumps) <= 100 ? 'ok' : 'OVER'}`);
+clearInterval(watch);
 await browser.close();
 server.close();

@@ -114,7 +114,7 @@ pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
 pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut problems = records.unreadable.clone();
     // The runs' bytes become the runs themselves (no copy); their ids stay.
-    let stored_runs: BTreeSet<u64> = records.runs.keys().copied().collect();
+    let stored_runs: BTreeSet<u64> = order::set(records.runs.keys().copied());
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();

@@ -35,7 +35,7 @@ impl Engine {
             let name = w.first().map(|f| f.name.clone()).unwrap_or_default();
             return Err(Error::DuplicateFamily(name));
         }
-        let splits: BTreeSet<Vec<u8>> = splits.into_iter().collect();
+        let splits: BTreeSet<Vec<u8>> = order::set(splits);
         if splits.contains(&Vec::new()) {
             return Err(Error::IllegalArgument("Split row cannot be empty".into()));
         }
