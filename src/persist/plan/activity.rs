@@ -3,21 +3,21 @@
 //! The explorer's activity history (the engine's bounded per-table model) changes with every
 //! read and write; it is stored in its own object store so the catalog stays small: a head
 //! record per table and its operations in chunks ([`ActivityWrites`]). `Saver::encode_activity`
-//! and `join_activity` are the only places that know how.
-//! /// Puts the stored histories back into a restored engine: each table's head with the
-//! /// operations of its chunks. Returns what the store holds of each (so the first checkpoint
-//! /// writes only what changes); a damaged record is reported and its history starts again (a
-//! /// damaged chunk loses only its operations).
+//! and `join_activity` are the only places that know how. Heads are JSON; chunks are binary
+//! ([`crate::persist::chunk_binary`]), and chunks stored as JSON by earlier Rowkeys still read.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::{Activity, Engine, Op, SavedActivity};
 use crate::json::Node;
 use crate::kit::order;
-use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json, ops_to_json};
+use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json};
+use crate::persist::chunk_binary::{
+    decode_binary_chunk, encode_binary_chunk, BINARY_CHUNK_VERSION,
+};
 use crate::persist::chunk_text::read_chunk;
 use crate::persist::codec::{
-    decode_json_record, decode_json_record_or, encode_json_record, encode_json_text, BlobKind,
+    decode_json_record, encode_json_record, read_json_payload, unframe_version, BlobKind,
 };
 
 pub(super) type ActivityMarker = (u64, u64, usize, Option<u64>);
@@ -36,19 +36,20 @@ pub(super) struct OpsChunk {
 }
 
 impl OpsChunk {
-    /// The chunk as its record: `{"first": n, "ops": [...]}`.
+    /// The chunk as its record, in binary ([`crate::persist::chunk_binary`]).
     pub(super) fn encode(&self) -> Vec<u8> {
-        let text = format!(
-            r#"{{"first":{},"ops":{}}}"#,
-            self.first,
-            ops_to_json(&self.ops)
-        );
-        encode_json_text(BlobKind::Activity, &text)
+        encode_binary_chunk(self.first, &self.ops)
     }
 
-    fn decode(bytes: &[u8]) -> Result<OpsChunk, crate::persist::CodecError> {
+    /// A chunk back from its record, binary or JSON.
+    pub(super) fn decode(bytes: &[u8]) -> Result<OpsChunk, crate::persist::CodecError> {
+        let (version, payload) = unframe_version(bytes, BlobKind::Activity, BINARY_CHUNK_VERSION)?;
+        if version == BINARY_CHUNK_VERSION {
+            let (first, ops) = decode_binary_chunk(payload)?;
+            return Ok(OpsChunk { first, ops });
+        }
         let direct = |text: &str| read_chunk(text).map(|(first, ops)| OpsChunk { first, ops });
-        decode_json_record_or(BlobKind::Activity, bytes, direct, |node: &Node| {
+        read_json_payload(payload, direct, |node: &Node| {
             let f = node.members()?;
             Ok(OpsChunk {
                 first: f.required("first")?.u64()?,
@@ -88,6 +89,10 @@ pub(super) struct StoredHistory {
     pub(super) chunks: BTreeSet<u64>,
 }
 
+/// Puts the stored histories back into a restored engine: each table's head with the
+/// operations of its chunks. Returns what the store holds of each (so the first checkpoint
+/// writes only what changes); a damaged record is reported and its history starts again (a
+/// damaged chunk loses only its operations).
 pub(super) fn join_activity(
     engine: &mut Engine,
     records: &BTreeMap<String, Vec<u8>>,
