@@ -14,6 +14,7 @@ mod chunk_binary;
 mod chunk_text;
 mod codec;
 mod export;
+mod grid_binary;
 mod plan;
 mod queue;
 mod run_rows;

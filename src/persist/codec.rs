@@ -3,7 +3,9 @@
 //! and a per-record table of family names.
 //!
 //! A sorted run is stored as its block file's bytes, exactly as the engine holds them (see
-//! [`crate::engine::BlockFile`]): the file has its own header and checksums. Runs saved by
+//! [`crate::engine::BlockFile`]): the file has its own header and checksums. Behind the file
+//! follow the run's rows, counted when it was stored ([`super::run_rows`]), so a reload need
+//! not count them from the cells; runs stored as the block file alone still read. Runs saved by
 //! earlier Rowkeys as `RKEY` run records still decode, and are written again as block files.
 
 use std::sync::Arc;
@@ -32,7 +34,8 @@ pub enum BlobKind {
     Memstores = 3,
     /// The catalog, as JSON.
     Catalog = 4,
-    /// One table's activity history, as JSON.
+    /// One table's activity history: its head as JSON, its chunks of operations in binary
+    /// (record version 2; chunks in JSON, version 1, still read).
     Activity = 5,
 }
 
