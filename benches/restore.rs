@@ -3,7 +3,7 @@
 //! one row per mutation, then 10,000 gets and 2,000 10-row scans each way, so the table's
 //! activity history is full), saved as one checkpoint into stored records, then loaded back
 //! as a reload does (`rowkey::persist::load`): the runs opened and checked, the catalog read,
-//! the key index rebuilt, the activity history read.
+//! the key index built from the rows stored with each run, the activity history read.
 //!
 //!     cargo bench --bench restore
 //!     ROWKEY_BENCH_LAYOUT=runs cargo bench --bench restore    # one region, major-compacted

@@ -10,11 +10,14 @@
 //! Everything here is pure and tested natively; `idb` (wasm32 only) carries plans to IndexedDB.
 
 mod catalog;
+mod chunk_binary;
 mod chunk_text;
 mod codec;
 mod export;
+mod grid_binary;
 mod plan;
 mod queue;
+mod run_rows;
 
 #[cfg(all(target_arch = "wasm32", feature = "bench"))]
 pub mod bench;
@@ -29,7 +32,7 @@ pub use chunk_text::read_chunk;
 pub use codec::{
     decode_catalog, decode_groups, decode_placed_run, decode_run, decode_stored_run,
     encode_catalog, encode_groups, encode_json_record, encode_placed_run, encode_placed_run_v2,
-    encode_run, BlobKind, CodecError, RunPlace, StoredRun,
+    encode_run, encode_stored_run, BlobKind, CodecError, RunPlace, StoredRun,
 };
 pub use export::{
     export_json, export_kept_runs, export_script, import_json, import_script, ImportError,

@@ -566,3 +566,130 @@ fn a_failed_save_makes_the_next_one_a_checkpoint_with_the_runs_it_held() -> Test
     );
     Ok(())
 }
+
+#[test]
+fn a_history_stored_in_binary_reads_back_exactly_at_the_extremes() -> TestResult {
+    use rowkey::engine::{Activity, Op, OpKind, SavedActivity};
+    let (mut sh, _) = shell_at(1_000);
+    sh.run("create 't', 'f'\nput 't', 'a', 'f:q', '1'\nget 't', 'a'");
+    let a = sh.engine.activity("t").ok_or("history")?;
+    // Ticks and times that jump both ways and to the ends of their range; empty, long and
+    // non-UTF-8 keys; a stop that is empty (to the end of the table); places that text would
+    // round.
+    let op = |kind, start: &[u8], stop: Option<&[u8]>, tick, wall_ms, place| Op {
+        kind,
+        start: start.to_vec(),
+        stop: stop.map(<[u8]>::to_vec),
+        region: tick % 7,
+        tick,
+        wall_ms,
+        place,
+    };
+    let ops = vec![
+        op(OpKind::Write, b"", None, 0, 0, 0.0),
+        op(
+            OpKind::Read,
+            b"\x00\xff",
+            Some(b""),
+            u64::MAX,
+            u64::MAX,
+            1.0,
+        ),
+        op(OpKind::Read, &[b'k'; 300], Some(b"\xff"), 1, 1, -0.0),
+        op(OpKind::Write, b"z", None, 1 << 63, 5, f32::MIN_POSITIVE),
+        op(
+            OpKind::Read,
+            b"z",
+            Some(b"zz"),
+            (1 << 63) - 1,
+            1_700_000_000_000,
+            0.1,
+        ),
+    ];
+    let saved = SavedActivity {
+        ops: ops.clone(),
+        grid: a.grid.clone(),
+        splits: a.splits().cloned().collect(),
+        last_read: a.last_read().cloned(),
+        reads: a.reads,
+        writes: a.writes,
+        recorded: ops.len() as u64,
+    };
+    sh.engine.restore_activity("t", Activity::from_saved(saved));
+    let mut stored = StoredRecords::default();
+    stored.apply(&Saver::new().checkpoint(&mut sh.engine)?);
+    let chunk = stored.activity.get("t#000000000000").ok_or("chunk")?;
+    assert_eq!(chunk.len(), 382, "the 300-byte key is most of it");
+    let loaded = load(Box::new(|| 1_000), stored.clone());
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    let back: Vec<Op> = loaded
+        .engine
+        .activity("t")
+        .map(|a| a.ops().cloned().collect())
+        .unwrap_or_default();
+    assert_eq!(back.len(), ops.len());
+    for (b, o) in back.iter().zip(&ops) {
+        assert_eq!(
+            (&b.start, &b.stop, b.tick, b.wall_ms),
+            (&o.start, &o.stop, o.tick, o.wall_ms)
+        );
+        assert_eq!(
+            (b.kind, b.region, b.place.to_bits()),
+            (o.kind, o.region, o.place.to_bits())
+        );
+    }
+    // A chunk whose frame is intact but whose operations are not (cut short, or with flags
+    // Rowkey never writes): reported, the history starts without its operations.
+    let frame = |payload: &[u8]| {
+        let mut out = b"RKEY\x05\x02".to_vec();
+        out.extend_from_slice(payload);
+        let crc = rowkey::kit::crc32::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    };
+    for payload in [
+        &chunk[6..chunk.len() - 9],
+        b"\x00\x01\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+        b"\x00\xff\xff\xff\xff\x0f",
+    ] {
+        let mut damaged = stored.clone();
+        damaged
+            .activity
+            .insert("t#000000000000".into(), frame(payload));
+        let loaded = load(Box::new(|| 1_000), damaged);
+        assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+        assert!(
+            loaded.problems[0].contains("t#000000000000"),
+            "{:?}",
+            loaded.problems
+        );
+        assert_eq!(loaded.engine.activity("t").map(|a| a.ops().len()), Some(0));
+    }
+    // A head whose frame is intact but whose grid is not (cut short; an entry past the grid;
+    // an origin tag Rowkey never writes): reported, the history starts again.
+    let head = stored.activity.get("t").ok_or("head")?;
+    let mut at = 6;
+    let json_len = rowkey::kit::varint::get(head, &mut at)? as usize;
+    let json_end = at + json_len;
+    let cut = head[6..head.len() - 7].to_vec();
+    let mut past = head[6..json_end].to_vec();
+    past.extend_from_slice(b"\x00\x01\x02\x01\x05\x01\x00\x00\x00\x00");
+    let mut tag = head[6..json_end].to_vec();
+    tag.extend_from_slice(b"\x07");
+    for payload in [cut, past, tag] {
+        let mut damaged = stored.clone();
+        damaged.activity.insert("t".into(), frame(&payload));
+        let loaded = load(Box::new(|| 1_000), damaged);
+        assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+        assert!(
+            loaded.problems[0].contains("starts again"),
+            "{:?}",
+            loaded.problems
+        );
+        assert!(loaded
+            .engine
+            .activity("t")
+            .is_none_or(|a| a.ops().len() == 0));
+    }
+    Ok(())
+}

@@ -57,6 +57,8 @@ fn scenario() -> (rowkey::shell::Shell, StoredRecords) {
     (sh, stored)
 }
 
+/// The histories as the release of 26 November stored them: heads and chunks as JSON (the
+/// chunks' last JSON form, which Rowkey wrote until chunks became binary).
 const ACTIVITY_RECORDS: [(&str, &str); 4] = [
     ("t", "activity.t.record"),
     ("t#000000000000", "activity.t-000000000000.record"),
@@ -64,16 +66,25 @@ const ACTIVITY_RECORDS: [(&str, &str); 4] = [
     ("u#000000000000", "activity.u-000000000000.record"),
 ];
 
+/// The histories as Rowkey stores them since 27 November 2026: the heads' grids and the chunks
+/// in binary (`src/persist/grid_binary.rs`, `src/persist/chunk_binary.rs`).
+const ACTIVITY_RECORDS_BINARY: [(&str, &str); 4] = [
+    ("t", "activity.t.bin.record"),
+    ("t#000000000000", "activity.t-000000000000.bin.record"),
+    ("u", "activity.u.bin.record"),
+    ("u#000000000000", "activity.u-000000000000.bin.record"),
+];
+
 #[test]
-fn the_catalog_and_histories_are_written_byte_for_byte_as_before() {
+fn the_catalog_and_histories_are_written_byte_for_byte_as_kept() {
     let (_, stored) = scenario();
     let catalog = stored.catalogs.values().last().cloned().unwrap_or_default();
     assert_eq!(
         String::from_utf8_lossy(&catalog),
         String::from_utf8_lossy(&fixture("catalog.record"))
     );
-    assert_eq!(stored.activity.len(), ACTIVITY_RECORDS.len());
-    for (key, file) in ACTIVITY_RECORDS {
+    assert_eq!(stored.activity.len(), ACTIVITY_RECORDS_BINARY.len());
+    for (key, file) in ACTIVITY_RECORDS_BINARY {
         assert_eq!(
             stored
                 .activity
@@ -111,6 +122,44 @@ fn a_catalog_and_histories_saved_before_load_as_the_session_left_them() -> TestR
     let t = loaded.engine.activity("t").ok_or("t")?;
     assert_eq!((t.reads, t.writes, t.splits().count()), (5, 6, 1));
     assert!(t.last_read().is_some_and(|r| r.reversed));
+    Ok(())
+}
+
+#[test]
+fn json_chunks_and_binary_chunks_read_back_to_the_same_history() -> TestResult {
+    let (sh, stored) = scenario();
+    // The history of `t` as JSON, as the release before stored it; `u`'s in binary; and the
+    // other way round.
+    for (json, binary) in [("t", "u"), ("u", "t")] {
+        let mut mixed = stored.clone();
+        for (key, file) in ACTIVITY_RECORDS {
+            if key.starts_with(json) {
+                mixed.activity.insert(key.to_string(), fixture(file));
+            }
+        }
+        for (key, _) in ACTIVITY_RECORDS_BINARY {
+            if key.starts_with(binary) {
+                assert_eq!(mixed.activity.get(key).map(|r| r[5]), Some(2), "{key}");
+            }
+        }
+        let loaded = load(Box::new(|| 1_700_000_000_000), mixed);
+        assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+        for table in ["t", "u"] {
+            assert_eq!(
+                loaded.engine.activity(table),
+                sh.engine.activity(table),
+                "{table}"
+            );
+        }
+    }
+    // The binary chunk of `t`'s eleven operations takes an eighth of the JSON's bytes, its
+    // head (its grid in binary) 70%.
+    let size = |key: &str| stored.activity.get(key).map_or(0, Vec::len);
+    let (json, binary) = (
+        fixture("activity.t-000000000000.record").len() + fixture("activity.t.record").len(),
+        size("t#000000000000") + size("t"),
+    );
+    assert_eq!((json, binary), (1_158 + 1_331, 135 + 937));
     Ok(())
 }
 

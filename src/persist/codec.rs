@@ -3,15 +3,18 @@
 //! and a per-record table of family names.
 //!
 //! A sorted run is stored as its block file's bytes, exactly as the engine holds them (see
-//! [`crate::engine::BlockFile`]): the file has its own header and checksums. Runs saved by
+//! [`crate::engine::BlockFile`]): the file has its own header and checksums. Behind the file
+//! follow the run's rows, counted when it was stored ([`super::run_rows`]), so a reload need
+//! not count them from the cells; runs stored as the block file alone still read. Runs saved by
 //! earlier Rowkeys as `RKEY` run records still decode, and are written again as block files.
 
 use std::sync::Arc;
 
 use crate::json;
 
+use super::run_rows::{append_rows, count_rows, open_with_rows, rows_fit};
 use crate::engine::{
-    BlockFile, Catalog, Cell, CellKind, FileOptions, FormatError, Run, RunPlacement,
+    Catalog, Cell, CellKind, FileOptions, FormatError, KeyEntry, Run, RunPlacement,
 };
 
 const MAGIC: &[u8; 4] = b"RKEY";
@@ -31,7 +34,8 @@ pub enum BlobKind {
     Memstores = 3,
     /// The catalog, as JSON.
     Catalog = 4,
-    /// One table's activity history, as JSON.
+    /// One table's activity history: its head as JSON, its chunks of operations in binary
+    /// (record version 2; chunks in JSON, version 1, still read).
     Activity = 5,
 }
 
@@ -65,7 +69,8 @@ fn frame(kind: BlobKind, payload: &[u8]) -> Vec<u8> {
     frame_version(kind, VERSION, payload)
 }
 
-fn frame_version(kind: BlobKind, version: u8, payload: &[u8]) -> Vec<u8> {
+/// A payload framed as a record of the given kind and version.
+pub(crate) fn frame_version(kind: BlobKind, version: u8, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload.len() + 10);
     out.extend_from_slice(MAGIC);
     out.push(kind as u8);
@@ -81,7 +86,7 @@ fn unframe(bytes: &[u8], expected: BlobKind) -> Result<&[u8], CodecError> {
 }
 
 /// The record's version and payload, accepting versions up to `newest`.
-fn unframe_version(
+pub(crate) fn unframe_version(
     bytes: &[u8],
     expected: BlobKind,
     newest: u8,
@@ -111,33 +116,38 @@ fn unframe_version(
     Ok((body[5], &body[6..]))
 }
 
-struct Writer {
-    out: Vec<u8>,
+/// Writes a record's payload: LEB128 varints and length-prefixed bytes.
+pub(crate) struct Writer {
+    pub(crate) out: Vec<u8>,
 }
 
 impl Writer {
-    fn varint(&mut self, v: u64) {
+    pub(crate) fn varint(&mut self, v: u64) {
         crate::kit::varint::put(&mut self.out, v);
     }
-    fn bytes(&mut self, b: &[u8]) {
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.varint(b.len() as u64);
         self.out.extend_from_slice(b);
     }
 }
 
-struct Reader<'a> {
+/// Reads what [`Writer`] wrote, every read moving past it or giving the error.
+pub(crate) struct Reader<'a> {
     b: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn varint(&mut self) -> Result<u64, CodecError> {
+    pub(crate) fn new(b: &'a [u8]) -> Reader<'a> {
+        Reader { b, at: 0 }
+    }
+    pub(crate) fn varint(&mut self) -> Result<u64, CodecError> {
         crate::kit::varint::get(self.b, &mut self.at).map_err(|e| match e {
             crate::kit::varint::VarintError::Truncated(at) => CodecError::Truncated(at),
             e => CodecError::Invalid(e.to_string()),
         })
     }
-    fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
+    pub(crate) fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
         let len = usize::try_from(self.varint()?)
             .map_err(|_| CodecError::Invalid("length overflow".into()))?;
         let end = self
@@ -151,12 +161,25 @@ impl<'a> Reader<'a> {
         self.at = end;
         Ok(out)
     }
-    fn byte(&mut self) -> Result<u8, CodecError> {
+    /// `n` bytes as they are.
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], CodecError> {
+        let end = self
+            .at
+            .checked_add(n)
+            .ok_or(CodecError::Truncated(self.at))?;
+        let out = self
+            .b
+            .get(self.at..end)
+            .ok_or(CodecError::Truncated(self.at))?;
+        self.at = end;
+        Ok(out)
+    }
+    pub(crate) fn byte(&mut self) -> Result<u8, CodecError> {
         let v = *self.b.get(self.at).ok_or(CodecError::Truncated(self.at))?;
         self.at += 1;
         Ok(v)
     }
-    fn done(&self) -> bool {
+    pub(crate) fn done(&self) -> bool {
         self.at >= self.b.len()
     }
 }
@@ -280,6 +303,12 @@ pub fn encode_placed_run(run: &Run, place: &RunPlace) -> Vec<u8> {
     }
 }
 
+/// A sorted run as the saver stores it: its block file ([`encode_placed_run`]) with the run's
+/// rows counted behind it ([`super::run_rows`]), so a reload need not count them from the cells.
+pub fn encode_stored_run(run: &Run, place: &RunPlace) -> Vec<u8> {
+    append_rows(encode_placed_run(run, place), &count_rows(run))
+}
+
 /// A run back from its record; every block's checksum is checked and any damage refuses it.
 pub fn decode_run(bytes: &[u8]) -> Result<Run, CodecError> {
     decode_placed_run(bytes).map(|(run, _)| run)
@@ -304,6 +333,9 @@ pub struct StoredRun {
     pub damaged: Vec<FormatError>,
     /// The record was in a layout before block files and was converted.
     pub migrated: bool,
+    /// The run's rows as stored behind it, when they were and still fit the run (no block
+    /// damaged, the cells adding up): the key index is built from them.
+    pub rows: Option<Vec<KeyEntry>>,
 }
 
 /// A stored run, in either layout; a block file's damaged blocks are listed rather than
@@ -346,13 +378,16 @@ fn decode_migrated_run(bytes: &[u8]) -> Result<StoredRun, CodecError> {
         place,
         damaged: Vec::new(),
         migrated: true,
+        rows: None,
     })
 }
 
-/// A block file's bytes as a stored run, its damaged blocks listed.
+/// A block file's bytes (and the rows stored behind it) as a stored run, its damaged blocks
+/// listed.
 fn open_stored_run(bytes: Vec<u8>) -> Result<StoredRun, CodecError> {
-    let file = BlockFile::open(bytes.into_boxed_slice())?;
+    let (file, rows) = open_with_rows(bytes)?;
     let damaged = file.verify();
+    let rows = rows.filter(|rows| damaged.is_empty() && rows_fit(rows, file.header().cells));
     let h = file.header();
     let place = (!h.table.is_empty()).then(|| RunPlace {
         table: h.table.clone(),
@@ -365,6 +400,7 @@ fn open_stored_run(bytes: Vec<u8>) -> Result<StoredRun, CodecError> {
         place,
         damaged,
         migrated: false,
+        rows,
     })
 }
 
@@ -468,7 +504,15 @@ pub fn decode_json_record_or<T>(
     direct: impl FnOnce(&str) -> Option<T>,
     read: impl FnOnce(&json::Node) -> Result<T, json::Error>,
 ) -> Result<T, CodecError> {
-    let payload = unframe(bytes, kind)?;
+    read_json_payload(unframe(bytes, kind)?, direct, read)
+}
+
+/// A record's JSON payload (already unframed), read as [`decode_json_record_or`] reads it.
+pub(crate) fn read_json_payload<T>(
+    payload: &[u8],
+    direct: impl FnOnce(&str) -> Option<T>,
+    read: impl FnOnce(&json::Node) -> Result<T, json::Error>,
+) -> Result<T, CodecError> {
     let text = std::str::from_utf8(payload)
         .map_err(|_| CodecError::Invalid("the record's JSON is not UTF-8".into()))?;
     if let Some(out) = direct(text) {

@@ -281,7 +281,15 @@ async function flipStored(page, store, key) {
       const tx = db.transaction(store, 'readwrite');
       const s = tx.objectStore(store);
       const g = s.get(key);
-      g.onsuccess = () => { const v = new Uint8Array(g.result); v[v.length >> 1] ^= 0x20; s.put(v, key); };
+      g.onsuccess = () => {
+        const v = new Uint8Array(g.result);
+        // A run's record is its block file, then the rows counted when it was stored and a
+        // trailer (file length as a u64, CRC, "RKRW"): the byte flipped is the block file's middle.
+        const tail = String.fromCharCode(...v.slice(-4));
+        const end = tail === 'RKRW' ? Number(new DataView(v.buffer).getBigUint64(v.length - 16, true)) : v.length;
+        v[end >> 1] ^= 0x20;
+        s.put(v, key);
+      };
       tx.oncomplete = () => { db.close(); ok(); };
       tx.onerror = () => fail(String(tx.error));
     };

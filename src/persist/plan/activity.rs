@@ -3,21 +3,23 @@
 //! The explorer's activity history (the engine's bounded per-table model) changes with every
 //! read and write; it is stored in its own object store so the catalog stays small: a head
 //! record per table and its operations in chunks ([`ActivityWrites`]). `Saver::encode_activity`
-//! and `join_activity` are the only places that know how.
-//! /// Puts the stored histories back into a restored engine: each table's head with the
-//! /// operations of its chunks. Returns what the store holds of each (so the first checkpoint
-//! /// writes only what changes); a damaged record is reported and its history starts again (a
-//! /// damaged chunk loses only its operations).
+//! and `join_activity` are the only places that know how. Heads are JSON with their grid in
+//! binary ([`crate::persist::grid_binary`]), chunks binary ([`crate::persist::chunk_binary`]);
+//! heads and chunks stored as JSON by earlier Rowkeys still read.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::{Activity, Engine, Op, SavedActivity};
 use crate::json::Node;
 use crate::kit::order;
-use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json, ops_to_json};
+use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json};
+use crate::persist::chunk_binary::{
+    decode_binary_chunk, encode_binary_chunk, BINARY_CHUNK_VERSION,
+};
 use crate::persist::chunk_text::read_chunk;
-use crate::persist::codec::{
-    decode_json_record, decode_json_record_or, encode_json_record, encode_json_text, BlobKind,
+use crate::persist::codec::{frame_version, read_json_payload, unframe_version, BlobKind};
+use crate::persist::grid_binary::{
+    decode_head_payload, empty_grid, encode_head_payload, BINARY_HEAD_VERSION,
 };
 
 pub(super) type ActivityMarker = (u64, u64, usize, Option<u64>);
@@ -36,19 +38,20 @@ pub(super) struct OpsChunk {
 }
 
 impl OpsChunk {
-    /// The chunk as its record: `{"first": n, "ops": [...]}`.
+    /// The chunk as its record, in binary ([`crate::persist::chunk_binary`]).
     pub(super) fn encode(&self) -> Vec<u8> {
-        let text = format!(
-            r#"{{"first":{},"ops":{}}}"#,
-            self.first,
-            ops_to_json(&self.ops)
-        );
-        encode_json_text(BlobKind::Activity, &text)
+        encode_binary_chunk(self.first, &self.ops)
     }
 
-    fn decode(bytes: &[u8]) -> Result<OpsChunk, crate::persist::CodecError> {
+    /// A chunk back from its record, binary or JSON.
+    pub(super) fn decode(bytes: &[u8]) -> Result<OpsChunk, crate::persist::CodecError> {
+        let (version, payload) = unframe_version(bytes, BlobKind::Activity, BINARY_CHUNK_VERSION)?;
+        if version == BINARY_CHUNK_VERSION {
+            let (first, ops) = decode_binary_chunk(payload)?;
+            return Ok(OpsChunk { first, ops });
+        }
         let direct = |text: &str| read_chunk(text).map(|(first, ops)| OpsChunk { first, ops });
-        decode_json_record_or(BlobKind::Activity, bytes, direct, |node: &Node| {
+        read_json_payload(payload, direct, |node: &Node| {
             let f = node.members()?;
             Ok(OpsChunk {
                 first: f.required("first")?.u64()?,
@@ -62,21 +65,35 @@ impl OpsChunk {
 pub(super) fn encode_head(activity: &Activity) -> Vec<u8> {
     let head = SavedActivity {
         ops: Vec::new(),
-        grid: activity.grid.clone(),
+        grid: empty_grid(),
         splits: activity.splits().cloned().collect(),
         last_read: activity.last_read().cloned(),
         reads: activity.reads,
         writes: activity.writes,
         recorded: activity.recorded(),
     };
-    encode_json_record(BlobKind::Activity, &activity_to_json(&head))
+    let json = activity_to_json(&head).to_compact();
+    frame_version(
+        BlobKind::Activity,
+        BINARY_HEAD_VERSION,
+        &encode_head_payload(&json, &activity.grid),
+    )
 }
 
-/// A head record back (with the operations a history once held inline).
+/// A head record back, its grid in binary or in JSON (with the operations a history once held
+/// inline).
 pub fn decode_head(bytes: &[u8]) -> Result<Activity, crate::persist::CodecError> {
-    decode_json_record(BlobKind::Activity, bytes, |node: &Node| {
-        activity_from_json(node).map(Activity::from_saved)
-    })
+    let (version, payload) = unframe_version(bytes, BlobKind::Activity, BINARY_HEAD_VERSION)?;
+    if version == BINARY_HEAD_VERSION {
+        let (json, grid) = decode_head_payload(payload)?;
+        let saved = read_json_payload(json.as_bytes(), |_| None, activity_from_json)?;
+        return Ok(Activity::from_saved(SavedActivity { grid, ..saved }));
+    }
+    read_json_payload(
+        payload,
+        |_| None,
+        |node: &Node| activity_from_json(node).map(Activity::from_saved),
+    )
 }
 
 /// What the saver last stored of one table's history.
@@ -88,6 +105,10 @@ pub(super) struct StoredHistory {
     pub(super) chunks: BTreeSet<u64>,
 }
 
+/// Puts the stored histories back into a restored engine: each table's head with the
+/// operations of its chunks. Returns what the store holds of each (so the first checkpoint
+/// writes only what changes); a damaged record is reported and its history starts again (a
+/// damaged chunk loses only its operations).
 pub(super) fn join_activity(
     engine: &mut Engine,
     records: &BTreeMap<String, Vec<u8>>,

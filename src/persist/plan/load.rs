@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::*;
-use crate::engine::{Catalog, Engine, Run};
+use crate::engine::{Catalog, Engine, Run, RunRows};
 use crate::kit::order;
 use crate::persist::codec::{
     decode_catalog, decode_groups, decode_stored_run_owned, BlobKind, RunPlace,
@@ -118,6 +118,8 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
+    // The runs' rows as stored behind them: the key index is built from these.
+    let mut counted = RunRows::new();
     let mut damaged_runs: Vec<(u64, String)> = Vec::new();
     // Runs stored in a layout before block files: written again at the next checkpoint.
     let mut migrated: BTreeSet<u64> = BTreeSet::new();
@@ -133,6 +135,9 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
                 }
                 if stored.migrated {
                     migrated.insert(*id);
+                }
+                if let Some(rows) = stored.rows {
+                    counted.insert(*id, rows);
                 }
                 runs.insert(*id, Arc::new(stored.run));
                 places.insert(*id, stored.place);
@@ -180,7 +185,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let named_by: Vec<(u64, BTreeSet<u64>)> =
         readable.iter().map(|(g, c)| (*g, named_runs(c))).collect();
     let (mut engine, missing) = match readable.first() {
-        Some((_, c)) => Engine::restore(clock, c.clone(), &runs),
+        Some((_, c)) => Engine::restore_counted(clock, c.clone(), &runs, &counted),
         None => (Engine::new(clock), Vec::new()),
     };
     problems.extend(missing);

@@ -7,7 +7,7 @@ use super::*;
 use crate::engine::{Engine, Run};
 use crate::persist::catalog::CatalogWriter;
 use crate::persist::codec::{
-    encode_groups, encode_json_text, encode_placed_run, BlobKind, CodecError, RunPlace,
+    encode_groups, encode_json_text, encode_stored_run, BlobKind, CodecError, RunPlace,
 };
 
 /// Turns the engine's recorded changes into save plans. It keeps two layouts: `planned` (as
@@ -100,7 +100,7 @@ impl Saver {
         let put_runs: Vec<(u64, Vec<u8>)> =
             placed_runs(engine, |id| !before.stored_runs.contains(&id))
                 .iter()
-                .map(|(run, place)| (run.id, encode_placed_run(run, place)))
+                .map(|(run, place)| (run.id, encode_stored_run(run, place)))
                 .collect();
         // Kept: the runs of the new generation, of the one before it, and those set aside.
         let mut keep = live.clone();

@@ -31,6 +31,12 @@ pub struct KeyEntry {
     pub bytes: u64,
 }
 
+/// Runs' rows as counted when they were stored, by run id: per run, one entry per stretch of
+/// consecutive cells of one row, in the order [`super::Run::for_each_row_size`] walks them.
+/// A reload builds the key index from these instead of walking the runs' cells
+/// ([`super::Table::rebuild_keys_counted`]).
+pub type RunRows = std::collections::HashMap<u64, Vec<KeyEntry>>;
+
 /// Where a key sits among the rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::cell::Cell;
+use super::keys::RunRows;
 use super::stats::{Counters, RegionStats};
 use super::store::{Run, Store};
 use super::table::{Region, Table, TableDescriptor};
@@ -117,6 +118,17 @@ impl Engine {
         catalog: Catalog,
         runs: &HashMap<u64, Arc<Run>>,
     ) -> (Engine, Vec<String>) {
+        Engine::restore_counted(clock, catalog, runs, &RunRows::new())
+    }
+
+    /// [`Engine::restore`], each table's key index built from the rows `counted` holds for
+    /// its runs (counted when they were stored) and from the cells of the others.
+    pub fn restore_counted(
+        clock: Box<dyn Fn() -> u64>,
+        catalog: Catalog,
+        runs: &HashMap<u64, Arc<Run>>,
+        counted: &RunRows,
+    ) -> (Engine, Vec<String>) {
         let mut problems = Vec::new();
         let mut engine = Engine::new(clock);
         engine.last_ts = catalog.last_ts;
@@ -148,7 +160,7 @@ impl Engine {
                 // Past every id the catalog's tables handed out before it was saved.
                 seq: catalog.seq,
             };
-            table.rebuild_keys();
+            table.rebuild_keys_counted(counted);
             engine.tables.insert(name, table);
         }
         (engine, problems)

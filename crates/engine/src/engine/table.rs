@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::family::FamilyDescriptor;
-use super::keys::{KeyEntry, KeyIndex};
+use super::keys::{KeyEntry, KeyIndex, RunRows};
 use super::rules::Rules;
 use super::stats::RegionStats;
 use super::store::{Decoded, Store};
@@ -132,7 +132,14 @@ impl Region {
     /// the row, its cells and their bytes; unsorted, a row may appear once per source. Rows
     /// are borrowed from the memstore and the block bytes (`keys` holds the ones a delta
     /// encoding rebuilt): only the rows kept in the end are copied.
-    fn row_sizes<'a>(&'a self, keys: &'a Decoded) -> Vec<(&'a [u8], u32, u64)> {
+    ///
+    /// A run whose rows `counted` holds (as they were counted when it was stored) is not
+    /// walked: its stretches are those rows.
+    fn row_sizes<'a>(
+        &'a self,
+        keys: &'a Decoded,
+        counted: &'a RunRows,
+    ) -> Vec<(&'a [u8], u32, u64)> {
         let mut out: Vec<(&'a [u8], u32, u64)> = Vec::new();
         let add = |out: &mut Vec<(&'a [u8], u32, u64)>, fresh: bool, row: &'a [u8], size: usize| {
             match out.last_mut() {
@@ -150,6 +157,10 @@ impl Region {
                 fresh = false;
             }
             for run in &store.runs {
+                if let Some(rows) = counted.get(&run.id) {
+                    out.extend(rows.iter().map(|e| (&*e.key, e.cells, e.bytes)));
+                    continue;
+                }
                 let mut fresh = true;
                 run.for_each_row_size(keys, |row, size| {
                     add(&mut out, fresh, row, size);
@@ -161,8 +172,12 @@ impl Region {
     }
 
     /// [`Region::row_sizes`] in key order, each row once.
-    fn sorted_row_sizes<'a>(&'a self, keys: &'a Decoded) -> Vec<(&'a [u8], u32, u64)> {
-        let mut stretches = self.row_sizes(keys);
+    fn sorted_row_sizes<'a>(
+        &'a self,
+        keys: &'a Decoded,
+        counted: &'a RunRows,
+    ) -> Vec<(&'a [u8], u32, u64)> {
+        let mut stretches = self.row_sizes(keys, counted);
         // The memstore's and each run's stretches come in key order: a stable sort merges
         // those sorted stretches of the list (a sort that does not look for them compares
         // every row again).
@@ -199,8 +214,13 @@ impl Region {
 
     /// Every row of the region with its stored cells counted, in key order.
     pub fn rows(&self) -> Vec<KeyEntry> {
+        self.rows_counted(&RunRows::new())
+    }
+
+    /// [`Region::rows`], the runs whose rows `counted` holds taken from there.
+    pub fn rows_counted(&self, counted: &RunRows) -> Vec<KeyEntry> {
         let keys = Decoded::with_capacity(0);
-        self.sorted_row_sizes(&keys)
+        self.sorted_row_sizes(&keys, counted)
             .into_iter()
             .map(|(row, cells, bytes)| KeyEntry {
                 key: row.into(),
@@ -253,7 +273,14 @@ pub struct Table {
 impl Table {
     /// Recounts every row from the stores (after a restore, or a family removed).
     pub fn rebuild_keys(&mut self) {
-        self.keys = KeyIndex::from_sorted(self.regions.iter().flat_map(Region::rows));
+        self.rebuild_keys_counted(&RunRows::new());
+    }
+
+    /// [`Table::rebuild_keys`], the runs whose rows `counted` holds taken from there (a
+    /// reload's runs, counted when they were stored).
+    pub fn rebuild_keys_counted(&mut self, counted: &RunRows) {
+        self.keys =
+            KeyIndex::from_sorted(self.regions.iter().flat_map(|r| r.rows_counted(counted)));
     }
 
     /// The index of the region holding `row`.
