@@ -41,7 +41,7 @@ fn a_major_compaction_peaks_under_1_2_times_its_inputs() -> TestResult {
     e.flush("t")?;
     let store = &e.table("t")?.regions[0].stores[0];
     let runs = store.runs.len();
-    let input: usize = store.runs.iter().map(|r| r.file().bytes().len()).sum();
+    let input: usize = store.runs.iter().map(|r| r.file().len()).sum();
     let (done, allocated) = measure(|| e.compact("t", true));
     done?;
     let store = &e.table("t")?.regions[0].stores[0];

@@ -23,8 +23,8 @@ mod encoding;
 mod file;
 
 pub(crate) use encoding::none_row_size;
-pub use encoding::{BlockCursor, CellRef};
-pub use file::{BlockFile, FileCursor, FileWriter, Header, ReadCounts, FORMAT_VERSION};
+pub use encoding::{BlockCursor, CellRef, CursorState};
+pub use file::{BlockDrain, BlockFile, FileCursor, FileWriter, Header, ReadCounts, FORMAT_VERSION};
 
 use serde::{Deserialize, Serialize};
 
