@@ -76,11 +76,18 @@ pub struct FileWriter {
     parted: usize,
     /// The part being written.
     data: Vec<u8>,
-    /// Per block: offset from the first block, payload length, cells, where its first key is
-    /// in `index_keys`, first sequence id.
-    index: Vec<(usize, usize, u64, std::ops::Range<usize>, u64)>,
-    /// The blocks' first keys, one after another.
-    index_keys: Vec<u8>,
+    /// The index entries of the blocks ended so far, as the file stores them (offset from
+    /// the first block, payload length, cells, first key, first sequence id), written once
+    /// each block ends: the index costs its stored bytes while the run is written.
+    index: Vec<u8>,
+    /// Blocks in `index`.
+    blocks: u64,
+    /// Blocks the writer expects ([`FileWriter::reserve`]), to size `index` once.
+    expected_blocks: usize,
+    /// The open block's offset, first key and first sequence id.
+    block_offset: usize,
+    block_key: Vec<u8>,
+    block_seq: u64,
     block_start: usize,
     block_cells: u64,
     /// The bloom key of the last cell added, to add each row (or row and column) once.
@@ -112,7 +119,11 @@ impl FileWriter {
             parted: 0,
             data: Vec::new(),
             index: Vec::new(),
-            index_keys: Vec::new(),
+            blocks: 0,
+            expected_blocks: 0,
+            block_offset: 0,
+            block_key: Vec::new(),
+            block_seq: 0,
             block_start: 0,
             block_cells: 0,
             bloom_key: Vec::new(),
@@ -126,8 +137,7 @@ impl FileWriter {
     /// into parts of about [`PART_BYTES`], which never grow by doubling.
     pub fn reserve(mut self, bytes: usize) -> FileWriter {
         let blocks = bytes as u64 / self.header.options.block_size.max(1) + 1;
-        self.index
-            .reserve_exact(usize::try_from(blocks).unwrap_or(0));
+        self.expected_blocks = usize::try_from(blocks).unwrap_or(0);
         self
     }
 
@@ -142,21 +152,20 @@ impl FileWriter {
     /// encoded straight into the block.
     pub fn add(&mut self, cell: CellRef<'_>) {
         if self.block_cells == 0 {
-            let key_at = self.index_keys.len();
+            self.block_key.clear();
             write_key(
-                &mut self.index_keys,
+                &mut self.block_key,
                 cell.row,
                 cell.family,
                 cell.qualifier,
                 cell.timestamp,
                 cell.kind,
             );
-            let key = key_at..self.index_keys.len();
+            self.block_seq = cell.seq;
             if self.data.capacity() == 0 {
                 self.data = Vec::with_capacity(self.part_capacity());
             }
-            self.index
-                .push((self.parted + self.data.len(), 0, 0, key, cell.seq));
+            self.block_offset = self.parted + self.data.len();
             self.encoder.start_block();
             self.block_start = self.data.len();
         }
@@ -196,10 +205,24 @@ impl FileWriter {
         let payload = self.data.get(self.block_start..).unwrap_or_default();
         let crc = crate::kit::crc32::hash(payload);
         let len = payload.len();
-        if let Some(entry) = self.index.last_mut() {
-            entry.1 = len;
-            entry.2 = self.block_cells;
+        let entry = varint::len(self.block_offset as u64)
+            + varint::len(len as u64)
+            + varint::len(self.block_cells)
+            + varint::len(self.block_key.len() as u64)
+            + self.block_key.len()
+            + varint::len(self.block_seq);
+        if self.blocks == 0 {
+            // Sized once by the first entry, with a quarter more for longer keys.
+            self.index
+                .reserve_exact(self.expected_blocks * (entry + entry / 4));
         }
+        put_varint(&mut self.index, self.block_offset as u64);
+        put_varint(&mut self.index, len as u64);
+        put_varint(&mut self.index, self.block_cells);
+        put_varint(&mut self.index, self.block_key.len() as u64);
+        self.index.extend_from_slice(&self.block_key);
+        put_varint(&mut self.index, self.block_seq);
+        self.blocks += 1;
         self.data.extend_from_slice(&crc.to_le_bytes());
         self.block_cells = 0;
         if self.data.len() >= PART_BYTES {
@@ -245,33 +268,16 @@ impl FileWriter {
         });
         let mut head = Vec::with_capacity(128);
         write_header(&mut head, &self.header);
-        let index: usize = varint::len(self.index.len() as u64)
-            + self
-                .index
-                .iter()
-                .map(|(offset, len, cells, key, seq)| {
-                    varint::len(*offset as u64)
-                        + varint::len(*len as u64)
-                        + varint::len(*cells)
-                        + varint::len(key.len() as u64)
-                        + key.len()
-                        + varint::len(*seq)
-                })
-                .sum::<usize>();
         let bloom_len = bloom.as_ref().map_or(0, |(bits, hashes)| {
             varint::len(u64::from(*hashes)) + varint::len(bits.len() as u64) + bits.len()
         });
-        let mut out = Vec::with_capacity(index + 1 + bloom_len + TRAILER);
-        put_varint(&mut out, self.index.len() as u64);
-        for (offset, len, cells, key, seq) in &self.index {
-            let key = self.index_keys.get(key.clone()).unwrap_or_default();
-            put_varint(&mut out, *offset as u64);
-            put_varint(&mut out, *len as u64);
-            put_varint(&mut out, *cells);
-            put_varint(&mut out, key.len() as u64);
-            out.extend_from_slice(key);
-            put_varint(&mut out, *seq);
-        }
+        // The index entries stay where they were written: the count goes in front of them in
+        // place, and the bloom and trailer after them.
+        let mut out = std::mem::take(&mut self.index);
+        let mut count = Vec::with_capacity(10);
+        put_varint(&mut count, self.blocks);
+        out.reserve_exact(count.len() + 1 + bloom_len + TRAILER);
+        out.splice(0..0, count);
         out.push(self.header.options.bloom.code());
         if let Some((bits, hashes)) = bloom {
             put_varint(&mut out, u64::from(hashes));
