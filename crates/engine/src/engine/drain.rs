@@ -155,30 +155,61 @@ pub(crate) fn merge(
     let mut inputs: Vec<Input> = inputs.into_iter().map(Input::new).collect();
     let mut stage = RowStage::default();
     let mut dropped = Dropped::default();
-    loop {
-        let mut best: Option<(usize, CellRef<'_>)> = None;
-        for (i, input) in inputs.iter().enumerate() {
-            if let Some(c) = input.head() {
-                if best.is_none_or(|(_, b)| c.cmp_key(&b) == Ordering::Less) {
-                    best = Some((i, c));
-                }
-            }
-        }
-        let Some((i, cell)) = best else {
+    // The input yielding next, and the one whose head is the least of the others': after a
+    // step, the input stays first while its new head is still below that one's (one
+    // comparison, not one per input), as it does for every cell of a row from one run.
+    let (mut current, mut rival) = least_two(&inputs);
+    while let Some(i) = current {
+        let Some(input) = inputs.get(i) else {
             break;
         };
-        if stage.row.as_slice() != cell.row {
-            stage.write(decider, writer, &mut dropped);
-            stage.row.clear();
-            stage.row.extend_from_slice(cell.row);
+        if let Some(cell) = input.head() {
+            if stage.row.as_slice() != cell.row {
+                stage.write(decider, writer, &mut dropped);
+                stage.row.clear();
+                stage.row.extend_from_slice(cell.row);
+            }
+            stage.push(cell);
         }
-        stage.push(cell);
         if let Some(input) = inputs.get_mut(i) {
             input.step();
+        }
+        let head = inputs.get(i).and_then(Input::head);
+        let other = rival.and_then(|r| inputs.get(r)).and_then(Input::head);
+        let stays = match (head, other, rival) {
+            (Some(a), Some(b), Some(r)) => match a.cmp_key(&b) {
+                Ordering::Less => true,
+                Ordering::Equal => i < r,
+                Ordering::Greater => false,
+            },
+            (Some(_), None, _) => true,
+            (None, _, _) | (Some(_), Some(_), None) => false,
+        };
+        if !stays {
+            (current, rival) = least_two(&inputs);
         }
     }
     stage.write(decider, writer, &mut dropped);
     dropped
+}
+
+/// The input whose head sorts first and the one whose head sorts next (at equal keys the
+/// earlier input first, as in [`super::store::MergeIter`]).
+fn least_two(inputs: &[Input]) -> (Option<usize>, Option<usize>) {
+    let mut best: Option<(usize, CellRef<'_>)> = None;
+    let mut next: Option<(usize, CellRef<'_>)> = None;
+    for (i, input) in inputs.iter().enumerate() {
+        let Some(c) = input.head() else {
+            continue;
+        };
+        if best.is_none_or(|(_, b)| c.cmp_key(&b) == Ordering::Less) {
+            next = best;
+            best = Some((i, c));
+        } else if next.is_none_or(|(_, n)| c.cmp_key(&n) == Ordering::Less) {
+            next = Some((i, c));
+        }
+    }
+    (best.map(|(i, _)| i), next.map(|(i, _)| i))
 }
 
 /// The cells of one row, copied out of their blocks until the row is decided.

@@ -563,6 +563,7 @@ impl CursorState {
     }
 
     /// The current cell's parts cut out of its key and the block holding its value.
+    #[inline]
     fn cell<'k>(&self, key: &'k [u8], block: &'k [u8]) -> Option<CellRef<'k>> {
         let (row, family, qualifier, timestamp, kind) = self.parts?;
         Some(CellRef {
