@@ -1,5 +1,5 @@
 //! A compaction's merge over input runs it owns: each input's blocks are read once, front to
-//! back, and each part of its file (about 64 KB of whole blocks, `block::file::PART_BYTES`)
+//! back, and each part of its file (about 64 KB of whole blocks, `block::writer::PART_BYTES`)
 //! is freed as soon as the merge has read past its last block, so the allocator hands
 //! that memory to the output run being written. A major compaction then needs about its
 //! inputs' bytes, not its inputs' and its output's at once.
