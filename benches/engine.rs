@@ -108,6 +108,7 @@ fn main() {
     let e_load = started.elapsed().as_secs_f64();
     let e_mem = live() - base;
     let e_load_peak = peak() - base;
+    let breakdown = heap_breakdown(&engine, e_mem);
     let c = engine.counters();
     let load_note = format!(
         "{} flushes, {} compactions, write amplification {:.2}",
@@ -282,6 +283,7 @@ fn main() {
         mb(e_mem_after)
     );
     println!("engine load: {load_note}");
+    println!("engine heap after load: {breakdown}");
     if runs_layout {
         println!(
             "major compaction: peak {:.1} MB above the heap before it ({:.2}x the key and value bytes)",
@@ -295,6 +297,39 @@ fn main() {
     if std::env::var("ROWKEY_BENCH_SKIP_GENERATE").is_err() {
         generate_cells();
     }
+}
+
+/// Where the engine's heap after the load goes: the runs' block files, their block lists (32
+/// bytes and a checked flag per block), the key index (measured as the heap a copy of it
+/// takes), and the rest (the regions, the activity record, the allocations' rounding).
+fn heap_breakdown(engine: &Engine, heap: usize) -> String {
+    let Ok(table) = engine.table("bench") else {
+        return "no table".into();
+    };
+    let (mut files, mut blocks, mut runs) = (0usize, 0usize, 0usize);
+    for region in &table.regions {
+        for store in &region.stores {
+            for run in &store.runs {
+                runs += 1;
+                files += run.file().len();
+                blocks += run.file().block_count();
+            }
+        }
+    }
+    let block_lists = blocks * (32 + std::mem::size_of::<std::sync::OnceLock<bool>>());
+    let before = live();
+    let keys = table.keys.clone();
+    let key_index = live() - before;
+    drop(keys);
+    let rest = heap.saturating_sub(files + block_lists + key_index);
+    format!(
+        "{runs} runs' block files {:.1} MB, their block lists {:.1} MB ({blocks} blocks), key index {:.1} MB ({} rows), the rest {:.1} MB",
+        mb(files),
+        mb(block_lists),
+        mb(key_index),
+        table.keys.row_count(),
+        mb(rest)
+    )
 }
 
 /// The shell's `generate` as the browser runs it: 500,000 rows of two columns (1,000,000

@@ -120,7 +120,7 @@ proptest! {
             let total: usize = (0..file.block_count()).map(|i| file.block_cells(i)).sum();
             prop_assert_eq!(total, cells.len());
             // Reopened from its bytes, the file reads the same.
-            let reopened = BlockFile::open(file.bytes().to_vec().into_boxed_slice())
+            let reopened = BlockFile::open(file.to_bytes().into_boxed_slice())
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert!(same(&read_all(&reopened).0, &cells));
         }
@@ -165,7 +165,7 @@ proptest! {
     fn corrupted_bytes_never_panic(cells in arb_cells(), at in any::<usize>(), xor in 1u8..=255) {
         for encoding in ENCODINGS {
             let file = BlockFile::build(1, "t", b"f", options(encoding, BloomType::RowCol, 64), &cells);
-            let mut bytes = file.bytes().to_vec();
+            let mut bytes = file.to_bytes();
             let i = at % bytes.len();
             bytes[i] ^= xor;
             if let Ok(damaged) = BlockFile::open(bytes.into_boxed_slice()) {
@@ -188,7 +188,7 @@ fn fast_diff_is_smaller_than_prefix_and_prefix_than_none() {
             options(encoding, BloomType::None, 1024),
             &cells,
         )
-        .bytes()
+        .to_bytes()
         .len()
     };
     let (none, prefix, fast) = (
@@ -344,7 +344,7 @@ fn a_damaged_block_is_reported_and_the_rest_reads() -> Result<(), FormatError> {
         let lost = file.block_cells(victim);
         // The victim block's payload starts where its bytes are found in the file.
         let payload = file.block(victim)?.to_vec();
-        let bytes = file.bytes();
+        let bytes = file.to_bytes();
         let at = bytes
             .windows(payload.len())
             .position(|w| w == payload.as_slice())
@@ -368,14 +368,14 @@ fn a_damaged_block_is_reported_and_the_rest_reads() -> Result<(), FormatError> {
 fn a_damaged_index_or_header_refuses_the_file() {
     let cells = table_cells(50, 2);
     let file = BlockFile::build(1, "t", b"f", FileOptions::default(), &cells);
-    let mut bytes = file.bytes().to_vec();
+    let mut bytes = file.to_bytes();
     let n = bytes.len();
     bytes[n - 20] ^= 1;
     assert!(matches!(
         BlockFile::open(bytes.into_boxed_slice()),
         Err(FormatError::DamagedMeta { .. })
     ));
-    let mut bytes = file.bytes().to_vec();
+    let mut bytes = file.to_bytes();
     bytes[8] ^= 1;
     let err = BlockFile::open(bytes.into_boxed_slice()).err();
     assert!(err.is_some(), "a changed header byte was accepted");

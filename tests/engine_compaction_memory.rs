@@ -1,7 +1,8 @@
-//! A major compaction streams cells read in place from its input runs into the block writer:
-//! its peak allocation stays under 1.2 times the bytes of the runs it merges (the output run
-//! itself is about that large). (One test in this file: the allocation counter is
-//! process-wide.)
+//! A major compaction takes its input runs and frees each part of them (about 64 KB of whole
+//! blocks) once its merge has read past it, so the output run grows into the memory its inputs
+//! give back: its peak allocation stays under 0.3 times the bytes of the runs it merges (one
+//! part in reading per input, the output's index and bloom hashes, the row being decided).
+//! (One test in this file: the allocation counter is process-wide.)
 mod common;
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
@@ -14,7 +15,7 @@ use rowkey::engine::{FamilyDescriptor, TableDescriptor};
 static ALLOC: Counting = Counting;
 
 #[test]
-fn a_major_compaction_peaks_under_1_2_times_its_inputs() -> TestResult {
+fn a_major_compaction_peaks_under_0_3_times_its_inputs() -> TestResult {
     let clock = Clock::at(1_000);
     let mut e = clock.engine();
     let mut desc = TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]);
@@ -41,7 +42,7 @@ fn a_major_compaction_peaks_under_1_2_times_its_inputs() -> TestResult {
     e.flush("t")?;
     let store = &e.table("t")?.regions[0].stores[0];
     let runs = store.runs.len();
-    let input: usize = store.runs.iter().map(|r| r.file().bytes().len()).sum();
+    let input: usize = store.runs.iter().map(|r| r.file().len()).sum();
     let (done, allocated) = measure(|| e.compact("t", true));
     done?;
     let store = &e.table("t")?.regions[0].stores[0];
@@ -52,8 +53,10 @@ fn a_major_compaction_peaks_under_1_2_times_its_inputs() -> TestResult {
     );
     assert!(runs >= 10, "{runs} runs");
     assert_eq!((store.runs.len(), store.cell_count()), (1, 100_000));
+    // Measured: 1,398,250 bytes above the start for 5,089,951 bytes of 20 input runs (0.275x);
+    // before the compaction freed its inputs, 1.2x held (input and output at once).
     assert!(
-        (allocated.peak_above_start as f64) < 1.2 * input as f64,
+        (allocated.peak_above_start as f64) < 0.3 * input as f64,
         "peak {} bytes for {input} bytes of input runs",
         allocated.peak_above_start
     );

@@ -292,14 +292,14 @@ pub fn encode_placed_run(run: &Run, place: &RunPlace) -> Vec<u8> {
         && h.region_start == place.start
         && h.region_end == place.end
     {
-        return run.file().bytes().to_vec();
+        return run.file().to_bytes();
     }
     match run
         .file()
         .with_place(&place.table, &place.family, &place.start, &place.end)
     {
-        Ok(file) => file.bytes().to_vec(),
-        Err(_) => run.file().bytes().to_vec(),
+        Ok(file) => file.to_bytes(),
+        Err(_) => run.file().to_bytes(),
     }
 }
 

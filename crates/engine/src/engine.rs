@@ -12,6 +12,7 @@ mod admin;
 mod block;
 mod cell;
 mod constants;
+mod drain;
 mod error;
 mod family;
 mod filter;

@@ -489,6 +489,11 @@ impl Activity {
     fn push(&mut self, op: Op) {
         if self.ops.len() == OPS_KEPT {
             self.ops.pop_front();
+        } else if self.ops.len() == self.ops.capacity() {
+            // Doubling, but to `OPS_KEPT` exactly at the last step: a full history holds
+            // `OPS_KEPT` operations, not the next power of two's room (a quarter more).
+            let room = (self.ops.len() * 2).clamp(4, OPS_KEPT);
+            self.ops.reserve_exact(room - self.ops.len());
         }
         self.ops.push_back(op);
         self.recorded += 1;

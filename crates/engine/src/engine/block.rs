@@ -21,10 +21,12 @@
 mod bloom;
 mod encoding;
 mod file;
+mod writer;
 
 pub(crate) use encoding::none_row_size;
-pub use encoding::{BlockCursor, CellRef};
-pub use file::{BlockFile, FileCursor, FileWriter, Header, ReadCounts, FORMAT_VERSION};
+pub use encoding::{BlockCursor, CellRef, CursorState};
+pub use file::{BlockDrain, BlockFile, FileCursor, Header, ReadCounts, FORMAT_VERSION};
+pub use writer::FileWriter;
 
 use serde::{Deserialize, Serialize};
 

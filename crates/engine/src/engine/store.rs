@@ -11,10 +11,11 @@ use std::sync::Arc;
 use typed_arena::Arena;
 
 use super::block::{
-    none_row_size, BlockCursor, BlockFile, CellRef, Encoding, FileOptions, FileWriter, FormatError,
-    ReadCounts,
+    none_row_size, BlockCursor, BlockDrain, BlockFile, CellRef, Encoding, FileOptions, FileWriter,
+    FormatError, ReadCounts,
 };
 use super::cell::Cell;
+use super::drain::{self, Blocks, Decider};
 use super::family::FamilyDescriptor;
 use super::lsm::{Dropped, Part, RunSummary};
 use super::resolve::{earliest_put, FateTracker, Pass};
@@ -89,6 +90,11 @@ impl Run {
     /// The block file.
     pub fn file(&self) -> &BlockFile {
         &self.file
+    }
+
+    /// The run's blocks, to be read once and freed as read (see [`BlockDrain`]).
+    pub fn into_drain(self) -> BlockDrain {
+        self.file.into_drain()
     }
 
     /// Cells in the run.
@@ -434,19 +440,30 @@ impl Store {
         } else {
             u64::MAX
         };
-        let bytes = self.runs.iter().map(|r| r.file().bytes().len()).sum();
-        let (run, dropped) = {
-            let keys = Decoded::with_capacity(0);
-            let start = Cell::first_on_row(&[], &self.family);
-            let sources = self
-                .runs
-                .iter()
-                .map(|r| Source::Run(Box::new(RunCursor::new(r, &keys, &start))))
-                .collect();
-            let merged = MergeIter::new(&self.family, sources);
-            let tracker = FateTracker::new(family, rules, pass, now, earliest);
-            self.rewrite(run_id, place, bytes, tracker, merged)
+        let bytes = self.runs.iter().map(|r| r.file().len()).sum();
+        // The merge takes the runs and frees each part of them once read: the output grows
+        // into the memory its inputs give back.
+        let sources = std::mem::take(&mut self.runs)
+            .into_iter()
+            .map(Blocks::take)
+            .collect();
+        let decider = Decider {
+            family,
+            rules,
+            pass,
+            now,
+            earliest_put: earliest,
         };
+        let (table, start, end) = place;
+        let place = RunPlacement {
+            table,
+            family: &self.family,
+            start,
+            end,
+        };
+        let mut w = Run::writer(run_id, place, family.file_options()).reserve(bytes);
+        let dropped = drain::merge(sources, &decider, &mut w);
+        let run = Run::from_file(w.into_file());
         Some(self.install(inputs, run, dropped, region, false))
     }
 
@@ -486,7 +503,7 @@ impl Store {
                     end,
                 });
                 let options = family.file_options();
-                let half = run.file().bytes().len() / 2;
+                let half = run.file().len() / 2;
                 let mut lo = Run::writer(run_id(), lower_place, options).reserve(half);
                 let mut hi = Run::writer(run_id(), upper_place, options).reserve(half);
                 let keys = Decoded::with_capacity(0);

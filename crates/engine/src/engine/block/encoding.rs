@@ -302,10 +302,18 @@ impl BlockEncoder {
 }
 
 /// Walks the cells of one data block in place. `advance` moves to the next cell; `current`
-/// borrows it.
+/// borrows it. The walk's position is a [`CursorState`], which holds no borrow of the block.
 #[derive(Clone, Debug)]
 pub struct BlockCursor<'a> {
     block: &'a [u8],
+    state: CursorState,
+}
+
+/// Where a walk of one data block stands, without the block: what [`BlockCursor`] keeps
+/// between cells. A compaction that owns its input blocks keeps one per input and hands it
+/// the block at every step (see `engine::drain`), so that it can free a block once read.
+#[derive(Clone, Debug)]
+pub struct CursorState {
     encoding: Encoding,
     /// Where the next cell starts.
     at: usize,
@@ -324,6 +332,46 @@ impl<'a> BlockCursor<'a> {
     pub fn new(block: &'a [u8], encoding: Encoding) -> BlockCursor<'a> {
         BlockCursor {
             block,
+            state: CursorState::new(encoding),
+        }
+    }
+
+    /// Moves to the next cell; false past the last one.
+    #[inline]
+    pub fn advance(&mut self) -> Result<bool, FormatError> {
+        self.state.advance(self.block)
+    }
+
+    /// Steps over the cells whose row sorts before `row` (see
+    /// [`CursorState::skip_rows_before`]).
+    pub fn skip_rows_before(&mut self, row: &[u8]) {
+        self.state.skip_rows_before(self.block, row);
+    }
+
+    /// The cell the cursor is on, borrowed for as long as the block is: a key read in the
+    /// block (`NONE`) is a slice of it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is
+    /// copied into `keys` first. The value is always a slice of the block.
+    #[inline]
+    pub fn current_in(&self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
+        let block: &'a [u8] = self.block;
+        let key: &'a [u8] = match self.state.key_in_block {
+            Some((s, e)) => block.get(s..e)?,
+            None => keys.alloc_extend(self.state.key.iter().copied()),
+        };
+        self.state.cell(key, block)
+    }
+
+    /// The cell the cursor is on, if any.
+    #[inline]
+    pub fn current(&self) -> Option<CellRef<'_>> {
+        self.state.current(self.block)
+    }
+}
+
+impl CursorState {
+    /// A walk before the first cell of a block written with `encoding`.
+    pub fn new(encoding: Encoding) -> CursorState {
+        CursorState {
             encoding,
             at: 0,
             key: Vec::new(),
@@ -335,13 +383,25 @@ impl<'a> BlockCursor<'a> {
         }
     }
 
-    /// Moves to the next cell; false past the last one.
-    pub fn advance(&mut self) -> Result<bool, FormatError> {
-        if self.at >= self.block.len() {
+    /// Starts over before the first cell of another block (the key's buffer kept).
+    pub fn restart(&mut self) {
+        self.at = 0;
+        self.key.clear();
+        self.key_in_block = None;
+        self.value = (0, 0);
+        self.seq = 0;
+        self.ttl_ms = 0;
+        self.parts = None;
+    }
+
+    /// Moves to the next cell of `block` (the block this walk started in); false past the
+    /// last one.
+    pub fn advance(&mut self, block: &[u8]) -> Result<bool, FormatError> {
+        if self.at >= block.len() {
             self.parts = None;
             return Ok(false);
         }
-        let b = self.block;
+        let b = block;
         let mut at = self.at;
         let first = self.parts.is_none();
         match self.encoding {
@@ -442,7 +502,7 @@ impl<'a> BlockCursor<'a> {
         }
         self.ttl_ms = get_varint(b, &mut at)?;
         self.at = at;
-        self.parts = Some(self.parse_key()?);
+        self.parts = Some(self.parse_key(block)?);
         Ok(true)
     }
 
@@ -450,11 +510,11 @@ impl<'a> BlockCursor<'a> {
     /// `NONE` block, where a key's row is read in place (the delta encodings rebuild every key,
     /// and this leaves them where they are). The next `advance` reads the first cell at or
     /// after `row`; a damaged cell stops the skip there, for `advance` to report.
-    pub fn skip_rows_before(&mut self, row: &[u8]) {
+    pub fn skip_rows_before(&mut self, block: &[u8], row: &[u8]) {
         if self.encoding != Encoding::None {
             return;
         }
-        let b = self.block;
+        let b = block;
         while self.at < b.len() {
             let mut at = self.at;
             let step = (|| -> Result<bool, FormatError> {
@@ -478,15 +538,21 @@ impl<'a> BlockCursor<'a> {
         }
     }
 
-    fn key_bytes(&self) -> &[u8] {
+    fn key_bytes<'k>(&'k self, block: &'k [u8]) -> &'k [u8] {
         match self.key_in_block {
-            Some((s, e)) => self.block.get(s..e).unwrap_or_default(),
+            Some((s, e)) => block.get(s..e).unwrap_or_default(),
             None => &self.key,
         }
     }
 
-    fn parse_key(&self) -> Result<PartRanges, FormatError> {
-        let key = self.key_bytes();
+    /// The cell the walk is on in `block` (the block it walks), if any.
+    #[inline]
+    pub fn current<'k>(&'k self, block: &'k [u8]) -> Option<CellRef<'k>> {
+        self.cell(self.key_bytes(block), block)
+    }
+
+    fn parse_key(&self, block: &[u8]) -> Result<PartRanges, FormatError> {
+        let key = self.key_bytes(block);
         let (row, family, qualifier, ts, kind) = split_key(key)?;
         let base = key.as_ptr() as usize;
         let range = |s: &[u8]| {
@@ -496,24 +562,8 @@ impl<'a> BlockCursor<'a> {
         Ok((range(row), range(family), range(qualifier), ts, kind))
     }
 
-    /// The cell the cursor is on, borrowed for as long as the block is: a key read in the
-    /// block (`NONE`) is a slice of it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is
-    /// copied into `keys` first. The value is always a slice of the block.
-    pub fn current_in(&self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
-        let block: &'a [u8] = self.block;
-        let key: &'a [u8] = match self.key_in_block {
-            Some((s, e)) => block.get(s..e)?,
-            None => keys.alloc_extend(self.key.iter().copied()),
-        };
-        self.cell(key, block)
-    }
-
-    /// The cell the cursor is on, if any.
-    pub fn current(&self) -> Option<CellRef<'_>> {
-        self.cell(self.key_bytes(), self.block)
-    }
-
     /// The current cell's parts cut out of its key and the block holding its value.
+    #[inline]
     fn cell<'k>(&self, key: &'k [u8], block: &'k [u8]) -> Option<CellRef<'k>> {
         let (row, family, qualifier, timestamp, kind) = self.parts?;
         Some(CellRef {

@@ -1,20 +1,17 @@
-//! Writing a block file, and reading one in place.
+//! Reading a block file in place (its writer is in `writer.rs`).
 
 use std::sync::OnceLock;
 
-use crate::kit::varint;
-
-use super::bloom::{key_hashes, Bloom, BloomBuilder};
-use super::encoding::{
-    get_len, get_varint, put_varint, split_key, take, write_key, BlockCursor, BlockEncoder, CellRef,
-};
+use super::bloom::Bloom;
+use super::encoding::{get_len, get_varint, split_key, take, BlockCursor, CellRef};
+use super::writer::{row_col_key, write_header, FileWriter};
 use super::{BloomType, Encoding, FileOptions, FormatError};
 use crate::engine::cell::Cell;
 
-const MAGIC: &[u8; 4] = b"RKHF";
-const TRAILER_MAGIC: &[u8; 4] = b"RKHT";
+pub(super) const MAGIC: &[u8; 4] = b"RKHF";
+pub(super) const TRAILER_MAGIC: &[u8; 4] = b"RKHT";
 /// Bytes of the trailer: meta offset (u64), meta crc32, magic.
-const TRAILER: usize = 16;
+pub(super) const TRAILER: usize = 16;
 
 /// The block file layout this Rowkey writes.
 pub const FORMAT_VERSION: u8 = 1;
@@ -61,243 +58,11 @@ impl ReadCounts {
     }
 }
 
-/// Writes cells, given in cell order, into a block file.
-pub struct FileWriter {
-    header: Header,
-    encoder: BlockEncoder,
-    data: Vec<u8>,
-    /// Per block: offset in `data`, payload length, cells, where its first key is in
-    /// `index_keys`, first sequence id.
-    index: Vec<(usize, usize, u64, std::ops::Range<usize>, u64)>,
-    /// The blocks' first keys, one after another.
-    index_keys: Vec<u8>,
-    block_start: usize,
-    block_cells: u64,
-    /// The bloom key of the last cell added, to add each row (or row and column) once.
-    bloom_key: Vec<u8>,
-    bloom_next: Vec<u8>,
-    /// The two hashes of every distinct bloom key, in order: all the filter needs once it is
-    /// sized, without keeping the keys.
-    bloom_hashes: Vec<(u32, u32)>,
-}
-
-impl FileWriter {
-    pub fn new(id: u64, table: &str, family: &[u8], options: FileOptions) -> FileWriter {
-        FileWriter {
-            header: Header {
-                version: FORMAT_VERSION,
-                id,
-                options,
-                table: table.to_string(),
-                family: family.to_vec(),
-                region_start: Vec::new(),
-                region_end: Vec::new(),
-                first_row: Vec::new(),
-                last_row: Vec::new(),
-                cells: 0,
-                cell_bytes: 0,
-            },
-            encoder: BlockEncoder::new(options.encoding),
-            data: Vec::new(),
-            index: Vec::new(),
-            index_keys: Vec::new(),
-            block_start: 0,
-            block_cells: 0,
-            bloom_key: Vec::new(),
-            bloom_next: Vec::new(),
-            bloom_hashes: Vec::new(),
-        }
-    }
-
-    /// Makes room for about `bytes` of file up front: a rewrite that knows about how much it
-    /// writes grows its buffer once instead of doubling it (and finishing then needs no copy).
-    /// A sixty-fourth more covers what the output's own index, bloom and block boundaries add
-    /// over its inputs' (a merge of runs writes a few bytes more than they held).
-    pub fn reserve(mut self, bytes: usize) -> FileWriter {
-        self.data.reserve_exact(bytes + bytes / 64 + 4096);
-        let blocks = bytes as u64 / self.header.options.block_size.max(1) + 1;
-        self.index
-            .reserve_exact(usize::try_from(blocks).unwrap_or(0));
-        self
-    }
-
-    /// Records the key range of the region the run is written for.
-    pub fn region(mut self, start: &[u8], end: &[u8]) -> FileWriter {
-        self.header.region_start = start.to_vec();
-        self.header.region_end = end.to_vec();
-        self
-    }
-
-    /// Adds the next cell (cells must come in cell order), read in place: its bytes are
-    /// encoded straight into the block.
-    pub fn add(&mut self, cell: CellRef<'_>) {
-        if self.block_cells == 0 {
-            let key_at = self.index_keys.len();
-            write_key(
-                &mut self.index_keys,
-                cell.row,
-                cell.family,
-                cell.qualifier,
-                cell.timestamp,
-                cell.kind,
-            );
-            let key = key_at..self.index_keys.len();
-            self.index.push((self.data.len(), 0, 0, key, cell.seq));
-            self.encoder.start_block();
-            self.block_start = self.data.len();
-        }
-        self.encoder.encode(&mut self.data, cell);
-        self.block_cells += 1;
-        if self.header.cells == 0 {
-            self.header.first_row = cell.row.to_vec();
-        }
-        if self.header.last_row.as_slice() != cell.row || self.header.cells == 0 {
-            self.header.last_row.clear();
-            self.header.last_row.extend_from_slice(cell.row);
-        }
-        self.header.cells += 1;
-        self.header.cell_bytes += cell.size() as u64;
-        // One bloom key per row (or row and column), cells of one coming together.
-        self.bloom_next.clear();
-        match self.header.options.bloom {
-            BloomType::None => {}
-            BloomType::Row => self.bloom_next.extend_from_slice(cell.row),
-            BloomType::RowCol => row_col_key(&mut self.bloom_next, cell.row, cell.qualifier),
-        }
-        if self.header.options.bloom != BloomType::None
-            && (self.bloom_hashes.is_empty() || self.bloom_next != self.bloom_key)
-        {
-            self.bloom_hashes.push(key_hashes(&self.bloom_next));
-            std::mem::swap(&mut self.bloom_key, &mut self.bloom_next);
-        }
-        if (self.data.len() - self.block_start) as u64 >= self.header.options.block_size.max(1) {
-            self.end_block();
-        }
-    }
-
-    fn end_block(&mut self) {
-        if self.block_cells == 0 {
-            return;
-        }
-        let payload = self.data.get(self.block_start..).unwrap_or_default();
-        let crc = crate::kit::crc32::hash(payload);
-        let len = payload.len();
-        if let Some(entry) = self.index.last_mut() {
-            entry.1 = len;
-            entry.2 = self.block_cells;
-        }
-        self.data.extend_from_slice(&crc.to_le_bytes());
-        self.block_cells = 0;
-        self.block_start = self.data.len();
-    }
-
-    /// Finishes the file and opens it.
-    pub fn into_file(self) -> BlockFile {
-        let (id, options) = (self.header.id, self.header.options);
-        let (table, family) = (self.header.table.clone(), self.header.family.clone());
-        // A file just written always opens; an empty one stands in rather than a panic.
-        BlockFile::open(self.finish().into_boxed_slice())
-            .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
-    }
-
-    /// The file's bytes: the header, the data blocks, the index and bloom, the trailer. The
-    /// index and bloom are written after the blocks, the buffer first grown (when its
-    /// reservation did not already hold them) by exactly what they take, never doubled; the
-    /// header (which names the first and last row) then goes in front in place, so the blocks
-    /// are never copied into a second buffer.
-    pub fn finish(mut self) -> Vec<u8> {
-        self.end_block();
-        let bloom = (self.header.options.bloom != BloomType::None).then(|| {
-            let mut bloom = BloomBuilder::new(self.bloom_hashes.len());
-            for hashes in std::mem::take(&mut self.bloom_hashes) {
-                bloom.add_hashes(hashes);
-            }
-            bloom.finish()
-        });
-        let mut head = Vec::with_capacity(128);
-        write_header(&mut head, &self.header);
-        let index: usize = varint::len(self.index.len() as u64)
-            + self
-                .index
-                .iter()
-                .map(|(offset, len, cells, key, seq)| {
-                    varint::len(*offset as u64)
-                        + varint::len(*len as u64)
-                        + varint::len(*cells)
-                        + varint::len(key.len() as u64)
-                        + key.len()
-                        + varint::len(*seq)
-                })
-                .sum::<usize>();
-        let bloom_len = bloom.as_ref().map_or(0, |(bits, hashes)| {
-            varint::len(u64::from(*hashes)) + varint::len(bits.len() as u64) + bits.len()
-        });
-        let mut out = std::mem::take(&mut self.data);
-        out.reserve_exact(head.len() + index + 1 + bloom_len + TRAILER);
-        let meta_at = out.len();
-        put_varint(&mut out, self.index.len() as u64);
-        for (offset, len, cells, key, seq) in &self.index {
-            let key = self.index_keys.get(key.clone()).unwrap_or_default();
-            put_varint(&mut out, *offset as u64);
-            put_varint(&mut out, *len as u64);
-            put_varint(&mut out, *cells);
-            put_varint(&mut out, key.len() as u64);
-            out.extend_from_slice(key);
-            put_varint(&mut out, *seq);
-        }
-        out.push(self.header.options.bloom.code());
-        if let Some((bits, hashes)) = bloom {
-            put_varint(&mut out, u64::from(hashes));
-            put_varint(&mut out, bits.len() as u64);
-            out.extend_from_slice(&bits);
-        }
-        let meta = out.get(meta_at..).unwrap_or_default();
-        let meta_len = meta.len() as u64;
-        let meta_crc = crate::kit::crc32::hash(meta);
-        out.extend_from_slice(&meta_len.to_le_bytes());
-        out.extend_from_slice(&meta_crc.to_le_bytes());
-        out.extend_from_slice(TRAILER_MAGIC);
-        out.splice(0..0, head);
-        out
-    }
-}
-
-/// Writes the magic, the version and the header, with the header's crc32.
-fn write_header(out: &mut Vec<u8>, h: &Header) {
-    let start = out.len();
-    out.extend_from_slice(MAGIC);
-    out.push(h.version);
-    put_varint(out, h.id);
-    out.push(h.options.encoding.code());
-    out.push(h.options.bloom.code());
-    put_varint(out, h.options.block_size);
-    for part in [
-        h.table.as_bytes(),
-        &h.family,
-        &h.region_start,
-        &h.region_end,
-        &h.first_row,
-        &h.last_row,
-    ] {
-        put_varint(out, part.len() as u64);
-        out.extend_from_slice(part);
-    }
-    put_varint(out, h.cells);
-    put_varint(out, h.cell_bytes);
-    let crc = crate::kit::crc32::hash(out.get(start..).unwrap_or_default());
-    out.extend_from_slice(&crc.to_le_bytes());
-}
-
-/// The key a `ROWCOL` bloom holds for a row and qualifier.
-fn row_col_key(out: &mut Vec<u8>, row: &[u8], qualifier: &[u8]) {
-    put_varint(out, row.len() as u64);
-    out.extend_from_slice(row);
-    out.extend_from_slice(qualifier);
-}
-
 /// Where one data block sits, and its first key.
 #[derive(Clone, Copy, Debug)]
 struct BlockEntry {
+    /// The part of the file holding the block, and where in that part the block starts.
+    part: u32,
     offset: u32,
     len: u32,
     cells: u32,
@@ -310,14 +75,17 @@ struct BlockEntry {
 /// checked the first time each is read.
 #[derive(Debug)]
 pub struct BlockFile {
-    bytes: Box<[u8]>,
+    /// The file's bytes in parts, which one after another are the file: one part for a file
+    /// read back from storage; a header, parts of whole blocks and the index for one just
+    /// written (see [`super::writer::PART_BYTES`]).
+    parts: Vec<Box<[u8]>>,
     header: Header,
     blocks: Vec<BlockEntry>,
-    /// Range of the bloom bits in `bytes`, and the number of hashes.
+    /// Range of the bloom bits in the last part, and the number of hashes.
     bloom: Option<(u32, u32, u32)>,
     /// Per block: whether its checksum matched, once checked.
     checked: Vec<OnceLock<bool>>,
-    /// Where the data blocks start (just past the header).
+    /// Where the data blocks start in the first part (just past the header).
     data_at: usize,
 }
 
@@ -337,13 +105,14 @@ impl BlockFile {
         w.into_file()
     }
 
-    fn empty(id: u64, table: &str, family: &[u8], options: FileOptions) -> BlockFile {
+    /// A file of no cells: what stands in for a written file that does not open.
+    pub(super) fn empty(id: u64, table: &str, family: &[u8], options: FileOptions) -> BlockFile {
         let bytes = FileWriter::new(id, table, family, options)
             .finish()
             .into_boxed_slice();
         BlockFile {
-            bytes,
-            header: FileWriter::new(id, table, family, options).header,
+            parts: vec![bytes],
+            header: FileWriter::new(id, table, family, options).into_header(),
             blocks: Vec::new(),
             bloom: None,
             checked: Vec::new(),
@@ -354,7 +123,17 @@ impl BlockFile {
     /// Opens a file's bytes: checks the trailer, the header's and the meta section's
     /// checksums, and reads the index and bloom. Data blocks are checked when first read.
     pub fn open(bytes: Box<[u8]>) -> Result<BlockFile, FormatError> {
-        let b: &[u8] = &bytes;
+        BlockFile::open_parts(vec![bytes])
+    }
+
+    /// Opens a file held in parts which one after another are its bytes, as
+    /// [`BlockFile::open`] does: the header must lie in the first part, the index, bloom and
+    /// trailer in the last, and each data block with its checksum in one part.
+    pub fn open_parts(parts: Vec<Box<[u8]>>) -> Result<BlockFile, FormatError> {
+        let total: usize = parts.iter().map(|p| p.len()).sum();
+        let b: &[u8] = parts.first().map(|p| &p[..]).unwrap_or_default();
+        let tail: &[u8] = parts.last().map(|p| &p[..]).unwrap_or_default();
+        let tail_at = total - tail.len();
         if b.get(..4) != Some(&MAGIC[..]) {
             return Err(FormatError::BadMagic);
         }
@@ -362,12 +141,14 @@ impl BlockFile {
         if version > FORMAT_VERSION {
             return Err(FormatError::UnsupportedVersion(version));
         }
-        if b.len() < TRAILER + 5 {
-            return Err(FormatError::Truncated(b.len()));
+        if total < TRAILER + 5 {
+            return Err(FormatError::Truncated(total));
         }
-        let trailer = b
-            .get(b.len() - TRAILER..)
-            .ok_or(FormatError::Truncated(b.len()))?;
+        let trailer = tail
+            .len()
+            .checked_sub(TRAILER)
+            .and_then(|t| tail.get(t..))
+            .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
         if trailer.get(12..16) != Some(&TRAILER_MAGIC[..]) {
             return Err(FormatError::DamagedMeta { section: "trailer" });
         }
@@ -375,11 +156,13 @@ impl BlockFile {
         word.copy_from_slice(trailer.get(..8).unwrap_or(&[0; 8]));
         let meta_len = usize::try_from(u64::from_le_bytes(word))
             .map_err(|_| FormatError::DamagedMeta { section: "trailer" })?;
-        let meta_end = b.len() - TRAILER;
+        let meta_end = tail.len() - TRAILER;
+        // Where the index starts in the last part, and in the file.
         let meta_at = meta_end
             .checked_sub(meta_len)
             .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
-        let meta = b
+        let meta_in_file = tail_at + meta_at;
+        let meta = tail
             .get(meta_at..meta_end)
             .ok_or(FormatError::DamagedMeta { section: "trailer" })?;
         let stored = u32::from_le_bytes([trailer[8], trailer[9], trailer[10], trailer[11]]);
@@ -395,10 +178,10 @@ impl BlockFile {
         let bloom_code = *b.get(at + 1).ok_or(FormatError::Truncated(at))?;
         at += 2;
         let block_size = get_varint(b, &mut at)?;
-        let mut parts: Vec<Vec<u8>> = Vec::with_capacity(6);
+        let mut fields: Vec<Vec<u8>> = Vec::with_capacity(6);
         for _ in 0..6 {
             let len = get_len(b, &mut at)?;
-            parts.push(take(b, &mut at, len)?.to_vec());
+            fields.push(take(b, &mut at, len)?.to_vec());
         }
         let cells = get_varint(b, &mut at)?;
         let cell_bytes = get_varint(b, &mut at)?;
@@ -414,8 +197,8 @@ impl BlockFile {
         })?;
         let bloom_type = BloomType::from_code(bloom_code)
             .ok_or_else(|| FormatError::Invalid(format!("unknown bloom type {bloom_code}")))?;
-        let mut parts = parts.into_iter();
-        let mut next = || parts.next().unwrap_or_default();
+        let mut fields = fields.into_iter();
+        let mut next = || fields.next().unwrap_or_default();
         let table = String::from_utf8(next())
             .map_err(|_| FormatError::Invalid("table name is not UTF-8".into()))?;
         let header = Header {
@@ -436,14 +219,16 @@ impl BlockFile {
             cell_bytes,
         };
         let data_at = at;
-        // The index.
+        // The index: each block found in the part that holds it, parts walked in order.
         let small = |v: usize| {
             u32::try_from(v).map_err(|_| FormatError::Invalid("offset past 4 GB".into()))
         };
+        let b = tail;
         let mut at = meta_at;
         let count = get_len(b, &mut at)?;
         let mut blocks = Vec::with_capacity(count.min(meta.len()));
         let mut expected_at = data_at;
+        let (mut part, mut part_at) = (0usize, 0usize);
         for i in 0..count {
             let offset = data_at
                 .checked_add(get_len(b, &mut at)?)
@@ -456,14 +241,23 @@ impl BlockFile {
             split_key(key)?;
             let seq = get_varint(b, &mut at)?;
             let end = offset.checked_add(len).and_then(|e| e.checked_add(4));
-            if offset != expected_at || end.is_none_or(|e| e > meta_at) {
-                return Err(FormatError::Invalid(format!(
-                    "block {i} is not where the index says"
-                )));
+            let misplaced =
+                || FormatError::Invalid(format!("block {i} is not where the index says"));
+            if offset != expected_at || end.is_none_or(|e| e > meta_in_file) {
+                return Err(misplaced());
             }
-            expected_at = end.unwrap_or(meta_at);
+            let end = end.unwrap_or(meta_in_file);
+            expected_at = end;
+            while parts.get(part).is_some_and(|p| offset >= part_at + p.len()) {
+                part_at += parts.get(part).map_or(0, |p| p.len());
+                part += 1;
+            }
+            if parts.get(part).is_none_or(|p| end > part_at + p.len()) {
+                return Err(misplaced());
+            }
             blocks.push(BlockEntry {
-                offset: small(offset)?,
+                part: small(part)?,
+                offset: small(offset - part_at)?,
                 len: small(len)?,
                 cells: small(cells)?,
                 key_at: small(key_at)?,
@@ -485,7 +279,7 @@ impl BlockFile {
         };
         let checked = (0..blocks.len()).map(|_| OnceLock::new()).collect();
         Ok(BlockFile {
-            bytes,
+            parts,
             header,
             blocks,
             bloom,
@@ -510,15 +304,36 @@ impl BlockFile {
             region_end: end.to_vec(),
             ..self.header.clone()
         };
-        let mut out = Vec::with_capacity(self.bytes.len() + 64);
+        // The new header and the first part's blocks, then the other parts as they are: the
+        // index counts offsets from the first block, so it holds as it is.
+        let first = self.parts.first().map(|p| &p[..]).unwrap_or_default();
+        let mut out = Vec::with_capacity(first.len() + 64);
         write_header(&mut out, &header);
-        out.extend_from_slice(self.bytes.get(self.data_at..).unwrap_or_default());
-        BlockFile::open(out.into_boxed_slice())
+        out.extend_from_slice(first.get(self.data_at..).unwrap_or_default());
+        let mut parts = Vec::with_capacity(self.parts.len());
+        parts.push(out.into_boxed_slice());
+        parts.extend(self.parts.iter().skip(1).cloned());
+        BlockFile::open_parts(parts)
     }
 
-    /// The file's bytes, as stored.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+    /// The file's bytes, as stored: its parts one after another.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.parts.concat()
+    }
+
+    /// The file's size in bytes.
+    pub fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.len()).sum()
+    }
+
+    /// Whether the file has no bytes (never true of a file that opened).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The part holding the index and the bloom.
+    fn meta(&self) -> &[u8] {
+        self.parts.last().map(|p| &p[..]).unwrap_or_default()
     }
 
     pub fn header(&self) -> &Header {
@@ -543,7 +358,7 @@ impl BlockFile {
     pub fn first_key(&self, i: usize) -> Option<CellRef<'_>> {
         let e = self.blocks.get(i)?;
         let key = self
-            .bytes
+            .meta()
             .get(e.key_at as usize..(e.key_at + e.key_len) as usize)?;
         let (row, family, qualifier, timestamp, kind) = split_key(key).ok()?;
         Some(CellRef {
@@ -569,26 +384,42 @@ impl BlockFile {
         let e = self
             .blocks
             .get(i)
-            .ok_or(FormatError::Truncated(self.bytes.len()))?;
-        let (start, end) = (e.offset as usize, (e.offset + e.len) as usize);
-        let damaged = FormatError::DamagedBlock {
-            block: i,
-            offset: start,
-        };
-        let payload = self.bytes.get(start..end).ok_or_else(|| damaged.clone())?;
-        let ok = *self
-            .checked
-            .get(i)
-            .ok_or_else(|| damaged.clone())?
-            .get_or_init(|| {
-                self.bytes.get(end..end + 4).is_some_and(|c| {
-                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == crate::kit::crc32::hash(payload)
-                })
-            });
-        if ok {
-            Ok(payload)
-        } else {
-            Err(damaged)
+            .ok_or_else(|| FormatError::Truncated(self.len()))?;
+        let part = self.parts.get(e.part as usize).map(|p| &p[..]);
+        part.zip(self.checked.get(i))
+            .and_then(|(part, checked)| checked_payload(part, e, checked))
+            .ok_or_else(|| FormatError::DamagedBlock {
+                block: i,
+                offset: self.file_offset(e),
+            })
+    }
+
+    /// Where block `e` starts in the file's bytes.
+    fn file_offset(&self, e: &BlockEntry) -> usize {
+        let before: usize = self
+            .parts
+            .iter()
+            .take(e.part as usize)
+            .map(|p| p.len())
+            .sum();
+        before + e.offset as usize
+    }
+
+    /// The file taken apart to be read once, front to back, each part freed once read.
+    pub fn into_drain(self) -> BlockDrain {
+        let mut parts: Vec<Option<Box<[u8]>>> = self.parts.into_iter().map(Some).collect();
+        // The index and bloom, once the blocks are listed, are not read again: a part past
+        // the last block's goes now.
+        let last = self.blocks.last().map_or(0, |e| e.part as usize);
+        for p in parts.iter_mut().skip(last + 1) {
+            *p = None;
+        }
+        BlockDrain {
+            parts,
+            blocks: self.blocks,
+            checked: self.checked,
+            encoding: self.header.options.encoding,
+            freed: 0,
         }
     }
 
@@ -629,7 +460,7 @@ impl BlockFile {
     fn first_row(&self, i: usize) -> Option<&[u8]> {
         let e = self.blocks.get(i)?;
         let key = self
-            .bytes
+            .meta()
             .get(e.key_at as usize..(e.key_at + e.key_len) as usize)?;
         let mut at = 0;
         let len = get_len(key, &mut at).ok()?;
@@ -692,7 +523,7 @@ impl BlockFile {
     fn bloom_filter(&self) -> Option<Bloom<'_>> {
         let (at, len, hashes) = self.bloom?;
         Some(Bloom::new(
-            self.bytes.get(at as usize..(at + len) as usize)?,
+            self.meta().get(at as usize..(at + len) as usize)?,
             hashes,
         ))
     }
@@ -725,6 +556,74 @@ impl BlockFile {
         }
         counts.add(&cursor.counts);
         out
+    }
+}
+
+/// Block `e`'s payload in `part` (the part holding it) when its checksum matches, checked
+/// the first time only.
+#[inline]
+fn checked_payload<'p>(
+    part: &'p [u8],
+    e: &BlockEntry,
+    checked: &OnceLock<bool>,
+) -> Option<&'p [u8]> {
+    let (start, end) = (e.offset as usize, e.offset as usize + e.len as usize);
+    let payload = part.get(start..end)?;
+    let ok = *checked.get_or_init(|| {
+        part.get(end..end + 4).is_some_and(|c| {
+            u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == crate::kit::crc32::hash(payload)
+        })
+    });
+    ok.then_some(payload)
+}
+
+/// A block file's data blocks, owned, to be read once in order: once the reader has moved past
+/// the last block of a part, [`BlockDrain::release_before`] frees that part, and the memory
+/// goes back to the allocator while the rest is still being read. What a compaction reads its
+/// inputs through (see `engine::drain`).
+#[derive(Debug)]
+pub struct BlockDrain {
+    /// The file's parts; `None` once freed.
+    parts: Vec<Option<Box<[u8]>>>,
+    blocks: Vec<BlockEntry>,
+    checked: Vec<OnceLock<bool>>,
+    encoding: Encoding,
+    /// The parts before this one are freed.
+    freed: usize,
+}
+
+impl BlockDrain {
+    pub fn block_count(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// How the blocks' cells are encoded.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Block `i`'s payload, `None` when its checksum does not match (a damaged block, which
+    /// a compaction steps over as a read does) or its part was freed.
+    #[inline]
+    pub fn block(&self, i: usize) -> Option<&[u8]> {
+        let e = self.blocks.get(i)?;
+        let part = self.parts.get(e.part as usize)?.as_deref()?;
+        checked_payload(part, e, self.checked.get(i)?)
+    }
+
+    /// Frees every part that holds only blocks before block `i` (all of them when `i` is past
+    /// the last block).
+    pub fn release_before(&mut self, i: usize) {
+        let keep = self
+            .blocks
+            .get(i)
+            .map_or(self.parts.len(), |e| e.part as usize);
+        while self.freed < keep {
+            if let Some(p) = self.parts.get_mut(self.freed) {
+                *p = None;
+            }
+            self.freed += 1;
+        }
     }
 }
 
