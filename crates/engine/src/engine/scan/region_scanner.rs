@@ -5,7 +5,7 @@
 //! between rows (`RegionScannerImpl.nextInternal`). A row left empty is dropped before
 //! `filter_row` is asked, so row-counting filters do not count it.
 
-use super::super::cell::Cell;
+use super::super::cells::Cells;
 use super::super::filter::Filter;
 use super::super::table::Region;
 use super::store_scanner::StoreScanner;
@@ -14,6 +14,9 @@ use super::{Row, Scan};
 /// Room for the first row's cells: rows of up to this many cells are gathered without growing
 /// the buffer (a get is one such row); later rows start as large as the last returned one.
 pub(super) const FIRST_ROW_CELLS: usize = 8;
+
+/// Room for the first row's bytes (its key, qualifiers and values).
+const FIRST_ROW_BYTES: usize = 256;
 
 /// What the region scanner did with the row it read.
 pub(super) enum Step {
@@ -57,8 +60,8 @@ pub(super) struct RegionScanner<'a, 's> {
     last_returned: bool,
     /// The row being read: the cells its stores keep. A dropped row leaves it empty for the
     /// next (no allocation per row read); a returned row takes it, and the next starts as
-    /// large as that one was (rows of a table tend to hold as many cells).
-    row_buf: Vec<Cell>,
+    /// large as that one was (rows of a table tend to hold as many cells and bytes).
+    row_buf: Cells,
     /// Rows read (`ROWS_SCANNED`), dropped (`ROWS_FILTERED`), returned; cells and bytes
     /// returned.
     pub rows_examined: u64,
@@ -88,7 +91,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
             filter,
             room,
             last_returned: false,
-            row_buf: Vec::with_capacity(FIRST_ROW_CELLS),
+            row_buf: Cells::with_capacity(FIRST_ROW_CELLS, FIRST_ROW_BYTES),
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
@@ -154,7 +157,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
         self.rows_returned += 1;
         self.cells_returned += cells.len() as u64;
         self.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
-        self.row_buf = Vec::with_capacity(cells.len());
+        self.row_buf = Cells::with_capacity(cells.len(), cells.byte_len());
         self.last_returned = true;
         if let Some(room) = self.room.as_mut() {
             *room = room.saturating_sub(1);
@@ -167,12 +170,16 @@ impl<'a, 's> RegionScanner<'a, 's> {
 
     /// Whether the row's cells make a row of the result once the filter has seen the whole
     /// row (`FilterWrapper.filterRowCellsWithRet`: `filter_row` only when cells are left).
-    fn keeps(&mut self, cells: &mut Vec<Cell>) -> bool {
+    fn keeps(&mut self, cells: &mut Cells) -> bool {
         let was_empty = cells.is_empty();
         match self.filter.as_deref_mut() {
             None => !was_empty,
             Some(f) if f.has_filter_row() => {
-                f.filter_row_cells(cells);
+                // The filter edits owned cells (`filterRowCells(List<Cell>)`).
+                let mut owned = cells.to_vec();
+                f.filter_row_cells(&mut owned);
+                cells.clear();
+                cells.extend(owned);
                 !cells.is_empty() && !f.filter_row()
             }
             Some(f) => !was_empty && !f.filter_row(),
