@@ -64,6 +64,11 @@ impl Cells {
         self.bytes.len()
     }
 
+    /// Whether room was made for cells (a buffer taken over from a row read before).
+    pub(crate) fn has_room(&self) -> bool {
+        self.slots.capacity() > 0
+    }
+
     /// Cell `i`, read in place.
     #[inline]
     pub fn get(&self, i: usize) -> Option<CellRef<'_>> {

@@ -59,9 +59,12 @@ pub(super) struct RegionScanner<'a, 's> {
     /// Whether the last row read was returned.
     last_returned: bool,
     /// The row being read: the cells its stores keep. A dropped row leaves it empty for the
-    /// next (no allocation per row read); a returned row takes it, and the next starts as
-    /// large as that one was (rows of a table tend to hold as many cells and bytes).
+    /// next (no allocation per row read); a returned row takes it, and the next row read
+    /// starts one as large as that one was (rows of a table tend to hold as many cells and
+    /// bytes), so a get allocates none beyond its row.
     row_buf: Cells,
+    /// The cells and bytes the next row's buffer makes room for.
+    row_room: (usize, usize),
     /// Rows read (`ROWS_SCANNED`), dropped (`ROWS_FILTERED`), returned; cells and bytes
     /// returned.
     pub rows_examined: u64,
@@ -91,7 +94,8 @@ impl<'a, 's> RegionScanner<'a, 's> {
             filter,
             room,
             last_returned: false,
-            row_buf: Cells::with_capacity(FIRST_ROW_CELLS, FIRST_ROW_BYTES),
+            row_buf: Cells::new(),
+            row_room: (FIRST_ROW_CELLS, FIRST_ROW_BYTES),
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
@@ -134,6 +138,9 @@ impl<'a, 's> RegionScanner<'a, 's> {
             .as_deref_mut()
             .is_some_and(|f| f.filter_row_key(row));
         let mut cells = std::mem::take(&mut self.row_buf);
+        if !cells.has_room() {
+            cells = Cells::with_capacity(self.row_room.0, self.row_room.1);
+        }
         for store in &mut self.stores {
             store.read_row(row, self.filter.as_deref_mut(), drop_row, &mut cells);
         }
@@ -157,7 +164,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
         self.rows_returned += 1;
         self.cells_returned += cells.len() as u64;
         self.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
-        self.row_buf = Cells::with_capacity(cells.len(), cells.byte_len());
+        self.row_room = (cells.len(), cells.byte_len());
         self.last_returned = true;
         if let Some(room) = self.room.as_mut() {
             *room = room.saturating_sub(1);
