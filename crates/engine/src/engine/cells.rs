@@ -301,7 +301,7 @@ mod tests {
             ]
         );
         assert_eq!(cells.last().map(|c| c.value), Some(&b"four"[..]));
-        assert_eq!(cells.iter().rev().next().map(|c| c.seq), Some(4));
+        assert_eq!(cells.iter().next_back().map(|c| c.seq), Some(4));
         let owned: Vec<Cell> = cells.clone().into_iter().collect();
         assert_eq!(owned, input);
     }

@@ -13,7 +13,7 @@ use super::{Row, Scan};
 
 /// Room for the first row's cells: rows of up to this many cells are gathered without growing
 /// the buffer (a get is one such row); later rows start as large as the last returned one.
-pub(super) const FIRST_ROW_CELLS: usize = 8;
+pub(super) const FIRST_ROW_CELLS: usize = 16;
 
 /// Room for the first row's bytes (its key, qualifiers and values).
 const FIRST_ROW_BYTES: usize = 256;
