@@ -106,9 +106,7 @@ impl Cells {
 
     /// Adds a cell (copying its bytes), sharing `family` when it is the cell's family.
     pub fn push(&mut self, cell: CellRef<'_>, family: &Arc<[u8]>) {
-        let same = std::ptr::eq(family.as_ptr(), cell.family.as_ptr())
-            && family.len() == cell.family.len();
-        let family = if same || family.as_ref() == cell.family {
+        let family = if family.as_ref() == cell.family {
             family.clone()
         } else {
             Arc::from(cell.family)
@@ -122,8 +120,6 @@ impl Cells {
     }
 
     fn push_with(&mut self, cell: CellRef<'_>, family: Arc<[u8]>) {
-        self.bytes
-            .reserve(cell.row.len() + cell.qualifier.len() + cell.value.len());
         // Neighbouring cells of one row share its key.
         let row = match self.slots.last() {
             Some(s) if self.bytes.get(s.row.0..s.row.1) == Some(cell.row) => s.row,

@@ -30,22 +30,9 @@ const KEY_TAIL: usize = 9;
 
 pub(crate) use crate::kit::varint::put as put_varint;
 
-/// Reads a varint at `*at`, moving past it (see [`crate::kit::varint::get`]). A number under
-/// 128 (most lengths) is read here, inlined into the block decoder; longer ones by
-/// [`get_varint_long`].
-#[inline(always)]
+/// Reads a varint at `*at`, moving past it (see [`crate::kit::varint::get`]).
+#[inline]
 pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
-    match b.get(*at) {
-        Some(&byte) if byte < 0x80 => {
-            *at += 1;
-            Ok(u64::from(byte))
-        }
-        _ => get_varint_long(b, at),
-    }
-}
-
-#[inline(never)]
-fn get_varint_long(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
     crate::kit::varint::get(b, at).map_err(|e| match e {
         crate::kit::varint::VarintError::Truncated(at) => FormatError::Truncated(at),
         e => FormatError::Invalid(e.to_string()),
