@@ -98,6 +98,7 @@ impl Cells {
     }
 
     /// Owned copies of the cells.
+    #[inline(never)]
     pub fn to_vec(&self) -> Vec<Cell> {
         self.iter_with_family()
             .map(|(c, family)| c.to_cell(family))
@@ -105,6 +106,7 @@ impl Cells {
     }
 
     /// Adds a cell (copying its bytes), sharing `family` when it is the cell's family.
+    #[inline(never)]
     pub fn push(&mut self, cell: CellRef<'_>, family: &Arc<[u8]>) {
         let family = if family.as_ref() == cell.family {
             family.clone()
@@ -116,9 +118,23 @@ impl Cells {
 
     /// Adds an owned cell.
     pub fn push_cell(&mut self, cell: Cell) {
-        self.push_with(cell.as_ref(), cell.family.clone());
+        self.push(cell.as_ref(), &cell.family);
     }
 
+    /// Lets `edit` change the cells as owned [`Cell`]s (a filter's `filter_row_cells`), then
+    /// holds what it left.
+    #[inline(never)]
+    pub(crate) fn edit_owned(&mut self, edit: &mut dyn FnMut(&mut Vec<Cell>)) {
+        let mut owned = self.to_vec();
+        edit(&mut owned);
+        self.clear();
+        self.extend(owned);
+    }
+
+    // The pushes are not inlined: the read path calls them from several places, and one copy
+    // of each keeps the page's download small (a call per cell is a few instructions of the
+    // hundreds a cell costs).
+    #[inline(never)]
     fn push_with(&mut self, cell: CellRef<'_>, family: Arc<[u8]>) {
         // Neighbouring cells of one row share its key.
         let row = match self.slots.last() {

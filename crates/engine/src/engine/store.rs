@@ -201,20 +201,21 @@ impl Store {
     /// A merged cursor from `probe` on (a cell that sorts first on its row, family ignored).
     /// Runs whose last row is before the probe's are skipped unread.
     pub fn cursor_at<'a>(&'a self, probe: &Cell, arena: &'a Decoded) -> MergeIter<'a> {
-        let mut merge = MergeIter::with_room(&self.family, self.runs.len() + 1, false);
-        merge.add(Source::Mem(
+        let mut skipped = ReadCounts::default();
+        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        sources.push(Source::Mem(
             &self.memstore,
             self.memstore
                 .range((Bound::Included(probe), Bound::Unbounded)),
         ));
         for run in &self.runs {
             if run.is_empty() || run.last_row() < probe.row.as_slice() {
-                merge.skipped.runs_skipped_range += 1;
+                skipped.runs_skipped_range += 1;
                 continue;
             }
-            merge.add(Source::Run(Box::new(RunCursor::new(run, arena, probe))));
+            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, probe))));
         }
-        merge.start()
+        MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
 
     /// A merged cursor over the cells of one row, for a get: runs whose key range or bloom
@@ -227,49 +228,51 @@ impl Store {
         arena: &'a Decoded,
     ) -> MergeIter<'a> {
         let probe = Cell::first_on_row(row, &self.family);
-        let mut merge = MergeIter::with_room(&self.family, self.runs.len() + 1, false);
-        merge.add(Source::Mem(
+        let mut skipped = ReadCounts::default();
+        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        sources.push(Source::Mem(
             &self.memstore,
             self.memstore
                 .range((Bound::Included(&probe), Bound::Unbounded)),
         ));
         for run in &self.runs {
-            if !run.file.may_hold_row(row, &mut merge.skipped) {
+            if !run.file.may_hold_row(row, &mut skipped) {
                 continue;
             }
             if let Some(qs) = columns {
-                if !run.file.may_hold_columns(row, qs, &mut merge.skipped) {
+                if !run.file.may_hold_columns(row, qs, &mut skipped) {
                     continue;
                 }
             }
-            merge.add(Source::Run(Box::new(RunCursor::new(run, arena, &probe))));
+            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, &probe))));
         }
-        merge.start()
+        MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
 
     /// A merged cursor running backwards from the last cell before the probe's row (or from
     /// the very end without a probe): greatest cell first. Runs whose first row is at or past
     /// the probe's are skipped unread.
     pub fn cursor_back<'a>(&'a self, bound: Option<&Cell>, arena: &'a Decoded) -> MergeIter<'a> {
-        let mut merge = MergeIter::with_room(&self.family, self.runs.len() + 1, true);
+        let mut skipped = ReadCounts::default();
+        let mut sources = Vec::with_capacity(self.runs.len() + 1);
         match bound {
-            Some(probe) => merge.add(Source::MemBack(
+            Some(probe) => sources.push(Source::MemBack(
                 self.memstore
                     .range((Bound::Unbounded, Bound::Excluded(probe)))
                     .rev(),
             )),
-            None => merge.add(Source::MemBack(self.memstore.range::<Cell, _>(..).rev())),
+            None => sources.push(Source::MemBack(self.memstore.range::<Cell, _>(..).rev())),
         }
         for run in &self.runs {
             if run.is_empty() || bound.is_some_and(|p| run.first_row() >= p.row.as_slice()) {
-                merge.skipped.runs_skipped_range += 1;
+                skipped.runs_skipped_range += 1;
                 continue;
             }
-            merge.add(Source::RunBack(Box::new(RunBackCursor::new(
+            sources.push(Source::RunBack(Box::new(RunBackCursor::new(
                 run, arena, bound,
             ))));
         }
-        merge.start()
+        MergeIter::descending(&self.family, sources).with_skipped(skipped)
     }
 
     /// The stored cells of `row`, copied out, each with where it sits, memstore first, then
@@ -743,35 +746,27 @@ pub struct MergeIter<'a> {
 
 impl<'a> MergeIter<'a> {
     pub fn new(family: &'a Arc<[u8]>, sources: Vec<Source<'a>>) -> MergeIter<'a> {
-        let mut merge = MergeIter::with_room(family, sources.len(), false);
-        for s in sources {
-            merge.add(s);
-        }
-        merge.start()
-    }
-
-    /// A merge of no sources yet, with room for `sources` of them: [`MergeIter::add`] each,
-    /// then [`MergeIter::start`].
-    fn with_room(family: &'a Arc<[u8]>, sources: usize, descending: bool) -> MergeIter<'a> {
-        MergeIter {
+        let inputs = sources
+            .into_iter()
+            .map(|mut s| {
+                let head = s.next();
+                (head, s)
+            })
+            .collect();
+        let mut merge = MergeIter {
             family,
-            inputs: Vec::with_capacity(sources),
+            inputs,
             current: None,
-            descending,
+            descending: false,
             touched: 0,
             skipped: ReadCounts::default(),
-        }
+        };
+        merge.current = merge.min_index();
+        merge
     }
 
-    /// Adds a source, reading its first cell.
-    fn add(&mut self, mut source: Source<'a>) {
-        let head = source.next();
-        self.inputs.push((head, source));
-    }
-
-    /// The merge with its sources added, at its first cell.
-    fn start(mut self) -> MergeIter<'a> {
-        self.current = self.min_index();
+    fn with_skipped(mut self, skipped: ReadCounts) -> MergeIter<'a> {
+        self.skipped = skipped;
         self
     }
 
@@ -788,11 +783,12 @@ impl<'a> MergeIter<'a> {
 
     /// A merge of sources that each run backwards: greatest cell first.
     pub fn descending(family: &'a Arc<[u8]>, sources: Vec<Source<'a>>) -> MergeIter<'a> {
-        let mut merge = MergeIter::with_room(family, sources.len(), true);
-        for s in sources {
-            merge.add(s);
-        }
-        merge.start()
+        let mut merge = MergeIter {
+            descending: true,
+            ..MergeIter::new(family, sources)
+        };
+        merge.current = merge.min_index();
+        merge
     }
 
     /// Moves every forward source to its first cell at or after `target`, without reading the

@@ -183,10 +183,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
             None => !was_empty,
             Some(f) if f.has_filter_row() => {
                 // The filter edits owned cells (`filterRowCells(List<Cell>)`).
-                let mut owned = cells.to_vec();
-                f.filter_row_cells(&mut owned);
-                cells.clear();
-                cells.extend(owned);
+                cells.edit_owned(&mut |owned| f.filter_row_cells(owned));
                 !cells.is_empty() && !f.filter_row()
             }
             Some(f) => !was_empty && !f.filter_row(),
