@@ -111,9 +111,9 @@ fn raw_scan_shows_markers_and_masked_cells() -> TestResult {
     };
     let cells: Vec<_> = e.scan("t", &mut raw)?.rows[0]
         .cells
-        .iter()
+        .to_vec()
+        .into_iter()
         .filter(|c| c.qualifier == b"a")
-        .cloned()
         .collect();
     assert_eq!(cells.len(), 4);
     assert_eq!(cells[0].kind.name(), "DeleteColumn");

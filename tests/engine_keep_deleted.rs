@@ -87,7 +87,7 @@ fn a_kept_marker_older_than_every_put_goes_with_a_major_compaction() -> TestResu
         .rows
         .iter()
         .flat_map(|r| r.cells.iter())
-        .map(|c| (c.qualifier.clone(), c.kind.name()))
+        .map(|c| (c.qualifier.to_vec(), c.kind.name()))
         .collect();
     assert_eq!(
         kinds,

@@ -87,7 +87,7 @@ fn limit_and_columns() -> TestResult {
     assert!(out
         .rows
         .iter()
-        .all(|r| r.cells.len() == 1 && r.cells[0].family.as_ref() == b"g"));
+        .all(|r| r.cells.len() == 1 && r.cells.first().is_some_and(|c| c.family == b"g")));
     Ok(())
 }
 

@@ -79,8 +79,8 @@ fn gets_and_scans_read_rows_of_the_templates_shape() -> R {
         assert!(row.row.iter().all(u8::is_ascii_digit));
         assert_eq!(row.row[0], b'1');
         assert_eq!(row.cells.len(), 1);
-        let cell = &row.cells[0];
-        assert_eq!(&*cell.family, b"u");
+        let cell = row.cells.first().ok_or("no cell")?;
+        assert_eq!(cell.family, b"u");
         assert_eq!(cell.qualifier, b"name");
         assert_eq!(cell.value.len(), 1024);
         assert_eq!(cell.kind, CellKind::Put);
@@ -170,7 +170,8 @@ fn updates_put_a_sampled_row_again_as_often_as_the_rows_it_stands_for_are_update
         .map(|s| s.at_ms)
         .max()
         .ok_or("no update")?;
-    assert_eq!(got.rows[0].cells[0].timestamp, sim.workload.start_ms + last);
+    let newest = got.rows[0].cells.first().ok_or("no cell")?;
+    assert_eq!(newest.timestamp, sim.workload.start_ms + last);
     // A raw scan of every version: the initial put and its 3,600 updates.
     let mut raw = Scan {
         raw: true,

@@ -20,7 +20,7 @@ use super::print;
 use super::read::column_matches;
 use super::session::Session;
 use super::write::Put;
-use crate::engine::{Cell, Mutation, Scan};
+use crate::engine::{Cells, Mutation, Scan};
 
 impl Session {
     pub(super) fn checkandmutate(&mut self, call: &Call) -> Result<Vec<u8>, String> {
@@ -182,7 +182,7 @@ impl Session {
         row: &[u8],
         family: &[u8],
         qualifier: &[u8],
-    ) -> Result<Vec<Cell>, crate::engine::Error> {
+    ) -> Result<Cells, crate::engine::Error> {
         let mut scan = Scan::get(row);
         scan.columns = vec![(family.to_vec(), Some(qualifier.to_vec()))];
         Ok(self

@@ -103,7 +103,7 @@ pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
     let mut columns: BTreeMap<(Vec<u8>, Vec<u8>), usize> = BTreeMap::new();
     for row in &rows {
         for cell in &row.cells {
-            columns.insert((cell.family.to_vec(), cell.qualifier.clone()), 0);
+            columns.insert((cell.family.to_vec(), cell.qualifier.to_vec()), 0);
         }
     }
     for (i, slot) in columns.values_mut().enumerate() {
@@ -129,12 +129,12 @@ pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
         let mut fields = vec![Vec::new(); columns.len() + 1];
         fields[0] = csv_field(&row.row);
         for cell in &row.cells {
-            let Some(&i) = columns.get(&(cell.family.to_vec(), cell.qualifier.clone())) else {
+            let Some(&i) = columns.get(&(cell.family.to_vec(), cell.qualifier.to_vec())) else {
                 continue;
             };
             // Cells come newest first within a column: the first one wins.
             if fields[i].is_empty() {
-                let mut value = cell.value.clone();
+                let mut value = cell.value.to_vec();
                 let micros = cell.timestamp.saturating_mul(per_milli);
                 value.extend_from_slice(format!("@{micros}").as_bytes());
                 fields[i] = csv_field(&value);

@@ -3,23 +3,23 @@
 
 use std::fmt::Write;
 
-use crate::engine::Cell;
+use crate::engine::{CellRef, Cells};
 use crate::kit::civil::Zone;
 
 /// A row as cbt prints it: 40 dashes, the key, then per family in name order and per column
 /// `  fam:col` padded to 40 characters, `@ ` and the time, and the value as Go's `%q`; a blank
 /// line ends the row.
-pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &[Cell], zone: &Zone) {
+pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &Cells, zone: &Zone) {
     out.extend_from_slice(b"----------------------------------------\n");
     out.extend_from_slice(key);
     out.push(b'\n');
     // Families in name order, columns and versions in the order the read returned them.
-    let mut order: Vec<&Cell> = cells.iter().collect();
-    crate::kit::order::sort_by(&mut order, |a, b| a.family.cmp(&b.family));
+    let mut order: Vec<CellRef<'_>> = cells.iter().collect();
+    crate::kit::order::sort_by(&mut order, |a, b| a.family.cmp(b.family));
     for cell in order {
         let mut column = cell.family.to_vec();
         column.push(b':');
-        column.extend_from_slice(&cell.qualifier);
+        column.extend_from_slice(cell.qualifier);
         out.extend_from_slice(b"  ");
         let width = String::from_utf8_lossy(&column).chars().count();
         out.extend_from_slice(&column);
@@ -27,7 +27,7 @@ pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &[Cell], zone: &Zone) {
         out.extend_from_slice(b" @ ");
         out.extend_from_slice(timestamp(zone, cell.timestamp).as_bytes());
         out.extend_from_slice(b"\n    ");
-        out.extend_from_slice(go_quote(&cell.value).as_bytes());
+        out.extend_from_slice(go_quote(cell.value).as_bytes());
         out.push(b'\n');
     }
     out.push(b'\n');

@@ -6,7 +6,7 @@ use super::filter::{ColumnMatch, ReadFilter};
 use super::print::{self, ReadStats};
 use super::regex::FullMatch;
 use super::session::Session;
-use crate::engine::Scan;
+use crate::engine::{Cells, Scan};
 
 impl Session {
     pub(super) fn lookup(&mut self, call: &Call) -> Result<Vec<u8>, String> {
@@ -31,9 +31,10 @@ impl Session {
             .scan(&table, &mut scan)
             .map_err(|e| format!("Reading row: {e}"))?;
         let mut out = Vec::new();
+        let none = Cells::new();
         let (key, cells) = match result.rows.first() {
-            Some(r) => (r.row.as_slice(), r.cells.as_slice()),
-            None => (&[][..], &[][..]),
+            Some(r) => (r.row.as_slice(), &r.cells),
+            None => (&[][..], &none),
         };
         print::row(&mut out, key, cells, &self.zone);
         if include_stats {

@@ -2,7 +2,9 @@
 
 use super::convert::Converters;
 use crate::bytes::to_printable;
-use crate::engine::{Cell, FamilyDescriptor, OpStats, Row, Table, TableDescriptor, TableSettings};
+use crate::engine::{
+    CellRef, FamilyDescriptor, OpStats, Row, Table, TableDescriptor, TableSettings,
+};
 use crate::kit::civil::CivilTime;
 use crate::kit::order;
 
@@ -76,7 +78,7 @@ fn local_date_time(millis: i64) -> String {
 /// `timestamp=..., value=...` (or `type=...` for a marker), cut to `maxlength` characters as
 /// HBase cuts it; the value goes through its column's converter, whose exception is the error.
 pub fn cell_text(
-    cell: &Cell,
+    cell: CellRef<'_>,
     maxlength: Option<usize>,
     time: &TimeFormat,
     conv: &Converters,
@@ -85,7 +87,7 @@ pub fn cell_text(
     let text = if cell.kind.is_delete() {
         format!("timestamp={ts}, type={}", cell.kind.name())
     } else {
-        let value = conv.value(&cell.family, &cell.qualifier, &cell.value)?;
+        let value = conv.value(cell.family, cell.qualifier, cell.value)?;
         format!("timestamp={ts}, value={value}")
     };
     Ok(match maxlength {
@@ -94,11 +96,11 @@ pub fn cell_text(
     })
 }
 
-pub fn column_name(cell: &Cell) -> String {
+pub fn column_name(cell: CellRef<'_>) -> String {
     format!(
         "{}:{}",
-        to_printable(&cell.family),
-        to_printable(&cell.qualifier)
+        to_printable(cell.family),
+        to_printable(cell.qualifier)
     )
 }
 
@@ -217,13 +219,14 @@ pub fn scan_row_lines(
 /// The `COLUMN  CELL` table of a get. The count is of rows: `_get_internal` in hbase-shell's
 /// `table.rb` returns a count of 1 for a row it found, and `formatter.footer` prints
 /// `0 row(s)` when it found none.
-pub fn get_cells(
-    cells: &[Cell],
+pub fn get_cells<'a>(
+    cells: impl ExactSizeIterator<Item = CellRef<'a>>,
     maxlength: Option<usize>,
     time: &TimeFormat,
     conv: &Converters,
 ) -> Result<String, String> {
     let mut out = String::from("COLUMN  CELL\n");
+    let any = cells.len() > 0;
     for cell in cells {
         out.push_str(&format!(
             " {} {}\n",
@@ -231,7 +234,7 @@ pub fn get_cells(
             cell_text(cell, maxlength, time, conv)?
         ));
     }
-    out.push_str(&format!("{} row(s)\n", usize::from(!cells.is_empty())));
+    out.push_str(&format!("{} row(s)\n", usize::from(any)));
     Ok(out)
 }
 

@@ -11,6 +11,7 @@ mod activity;
 mod admin;
 mod block;
 mod cell;
+mod cells;
 mod constants;
 mod drain;
 mod error;
@@ -40,6 +41,7 @@ pub use block::{
     FormatError, Header, ReadCounts, DEFAULT_BLOCKSIZE, FORMAT_VERSION, HBASE_BLOCKSIZE,
 };
 pub use cell::{Cell, CellKind};
+pub use cells::Cells;
 pub use constants::KEYVALUE_FRAMING;
 pub use error::{Error, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};

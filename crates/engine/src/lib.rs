@@ -22,7 +22,7 @@
 //! engine.mutate("users", b"row1", &[put])?;
 //! let out = engine.read("users", &mut Scan::get(b"row1"))?;
 //! assert_eq!(out.rows.len(), 1);
-//! assert_eq!(out.rows[0].cells[0].value, b"Ada");
+//! assert_eq!(out.rows[0].cells.first().map(|c| c.value), Some(&b"Ada"[..]));
 //! # Ok::<(), rowkey_engine::engine::Error>(())
 //! ```
 

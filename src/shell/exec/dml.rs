@@ -80,7 +80,7 @@ pub(in crate::shell) fn get_counter(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<R
         .map_err(|e| engine_error(e, args.span(0)))?;
     match out.rows.first().and_then(|r| r.cells.first()) {
         None => Ok(Some("No counter found at specified coordinates\n".into())),
-        Some(c) => match <[u8; 8]>::try_from(c.value.as_slice()) {
+        Some(c) => match <[u8; 8]>::try_from(c.value) {
             Ok(b) => Ok(Some(format!("COUNTER VALUE = {}\n", i64::from_be_bytes(b)))),
             Err(_) => fail(
                 format!("Field is not a long, it's {} bytes wide", c.value.len()),
@@ -336,14 +336,17 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         .engine
         .scan(&name, &mut scan)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
-    let cells: Vec<_> = out
-        .rows
-        .iter()
-        .flat_map(|r| r.cells.iter().cloned())
-        .collect();
     ctx.trace = Some(trace_of(name, &out));
-    let text = format::get_cells(&cells, maxlength, ctx.time_format, &columns.converters)
-        .or_else(|e| fail(e, args.cmd.span.clone()))?;
+    // A get reads one row.
+    let none = crate::engine::Cells::new();
+    let cells = out.rows.first().map_or(&none, |r| &r.cells);
+    let text = format::get_cells(
+        cells.iter(),
+        maxlength,
+        ctx.time_format,
+        &columns.converters,
+    )
+    .or_else(|e| fail(e, args.cmd.span.clone()))?;
     Ok(Some(text))
 }
 

@@ -19,6 +19,7 @@ mod store_scanner;
 use std::sync::Arc;
 
 use super::cell::Cell;
+use super::cells::Cells;
 use super::error::{Error, Result};
 use super::filter::Filter;
 use super::resolve::ReadSpec;
@@ -104,11 +105,11 @@ impl Scan {
     }
 }
 
-/// One row of a result: its cells in cell order.
+/// One row of a result: its cells in cell order, sharing one buffer of bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub row: Vec<u8>,
-    pub cells: Vec<Cell>,
+    pub cells: Cells,
 }
 
 /// The rows a read returned and what it cost.

@@ -5,7 +5,7 @@
 //! between rows (`RegionScannerImpl.nextInternal`). A row left empty is dropped before
 //! `filter_row` is asked, so row-counting filters do not count it.
 
-use super::super::cell::Cell;
+use super::super::cells::Cells;
 use super::super::filter::Filter;
 use super::super::table::Region;
 use super::store_scanner::StoreScanner;
@@ -13,7 +13,10 @@ use super::{Row, Scan};
 
 /// Room for the first row's cells: rows of up to this many cells are gathered without growing
 /// the buffer (a get is one such row); later rows start as large as the last returned one.
-pub(super) const FIRST_ROW_CELLS: usize = 8;
+pub(super) const FIRST_ROW_CELLS: usize = 16;
+
+/// Room for the first row's bytes (its key, qualifiers and values).
+const FIRST_ROW_BYTES: usize = 256;
 
 /// What the region scanner did with the row it read.
 pub(super) enum Step {
@@ -56,9 +59,12 @@ pub(super) struct RegionScanner<'a, 's> {
     /// Whether the last row read was returned.
     last_returned: bool,
     /// The row being read: the cells its stores keep. A dropped row leaves it empty for the
-    /// next (no allocation per row read); a returned row takes it, and the next starts as
-    /// large as that one was (rows of a table tend to hold as many cells).
-    row_buf: Vec<Cell>,
+    /// next (no allocation per row read); a returned row takes it, and the next row read
+    /// starts one as large as that one was (rows of a table tend to hold as many cells and
+    /// bytes), so a get allocates none beyond its row.
+    row_buf: Cells,
+    /// The cells and bytes the next row's buffer makes room for.
+    row_room: (usize, usize),
     /// Rows read (`ROWS_SCANNED`), dropped (`ROWS_FILTERED`), returned; cells and bytes
     /// returned.
     pub rows_examined: u64,
@@ -88,7 +94,8 @@ impl<'a, 's> RegionScanner<'a, 's> {
             filter,
             room,
             last_returned: false,
-            row_buf: Vec::with_capacity(FIRST_ROW_CELLS),
+            row_buf: Cells::new(),
+            row_room: (FIRST_ROW_CELLS, FIRST_ROW_BYTES),
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
@@ -131,6 +138,9 @@ impl<'a, 's> RegionScanner<'a, 's> {
             .as_deref_mut()
             .is_some_and(|f| f.filter_row_key(row));
         let mut cells = std::mem::take(&mut self.row_buf);
+        if !cells.has_room() {
+            cells = Cells::with_capacity(self.row_room.0, self.row_room.1);
+        }
         for store in &mut self.stores {
             store.read_row(row, self.filter.as_deref_mut(), drop_row, &mut cells);
         }
@@ -154,7 +164,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
         self.rows_returned += 1;
         self.cells_returned += cells.len() as u64;
         self.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
-        self.row_buf = Vec::with_capacity(cells.len());
+        self.row_room = (cells.len(), cells.byte_len());
         self.last_returned = true;
         if let Some(room) = self.room.as_mut() {
             *room = room.saturating_sub(1);
@@ -167,12 +177,13 @@ impl<'a, 's> RegionScanner<'a, 's> {
 
     /// Whether the row's cells make a row of the result once the filter has seen the whole
     /// row (`FilterWrapper.filterRowCellsWithRet`: `filter_row` only when cells are left).
-    fn keeps(&mut self, cells: &mut Vec<Cell>) -> bool {
+    fn keeps(&mut self, cells: &mut Cells) -> bool {
         let was_empty = cells.is_empty();
         match self.filter.as_deref_mut() {
             None => !was_empty,
             Some(f) if f.has_filter_row() => {
-                f.filter_row_cells(cells);
+                // The filter edits owned cells (`filterRowCells(List<Cell>)`).
+                cells.edit_owned(&mut |owned| f.filter_row_cells(owned));
                 !cells.is_empty() && !f.filter_row()
             }
             Some(f) => !was_empty && !f.filter_row(),

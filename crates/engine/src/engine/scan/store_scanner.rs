@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::super::block::ReadCounts;
 use super::super::cell::{Cell, CellRef};
+use super::super::cells::Cells;
 use super::super::family::FamilyDescriptor;
 use super::super::filter::{Filter, ReturnCode};
 use super::super::resolve::{ReadSpec, RowResolver, Verdict};
@@ -148,7 +149,7 @@ impl<'a, 's> StoreScanner<'a, 's> {
         row: &[u8],
         mut filter: Option<&mut (dyn Filter + '_)>,
         skip_row: bool,
-        out: &mut Vec<Cell>,
+        out: &mut Cells,
     ) {
         if self.closed {
             return;
@@ -172,7 +173,7 @@ impl<'a, 's> StoreScanner<'a, 's> {
             }
             let Some(f) = filter.as_deref_mut() else {
                 if resolver.offer(&cell) == Verdict::Include {
-                    out.push(cell.to_cell(self.family_name));
+                    out.push(cell, self.family_name);
                 }
                 continue;
             };
@@ -199,7 +200,7 @@ impl<'a, 's> StoreScanner<'a, 's> {
                     }
                 }
                 ReturnCode::IncludeAndNextCol => {
-                    out.push(f.transform_cell(cell.to_cell(self.family_name)));
+                    out.push_cell(f.transform_cell(cell.to_cell(self.family_name)));
                     resolver.skip_column(&cell);
                 }
                 // The matcher keeps its own INCLUDE for INCLUDE_AND_SEEK_NEXT_ROW and counts
@@ -213,7 +214,7 @@ impl<'a, 's> StoreScanner<'a, 's> {
                     if versions > after_filter {
                         resolver.skip_column(&cell);
                     } else {
-                        out.push(f.transform_cell(cell.to_cell(self.family_name)));
+                        out.push_cell(f.transform_cell(cell.to_cell(self.family_name)));
                     }
                 }
             }
