@@ -150,16 +150,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
         let len = usize::try_from(self.varint()?)
             .map_err(|_| CodecError::Invalid("length overflow".into()))?;
-        let end = self
-            .at
-            .checked_add(len)
-            .ok_or(CodecError::Truncated(self.at))?;
-        let out = self
-            .b
-            .get(self.at..end)
-            .ok_or(CodecError::Truncated(self.at))?;
-        self.at = end;
-        Ok(out)
+        self.take(len)
     }
     /// `n` bytes as they are.
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], CodecError> {

@@ -102,31 +102,36 @@ impl Input {
     /// Moves past the head.
     fn step(&mut self) {
         self.on = false;
-        if let Some(b) = self.blocks.block(self.block) {
-            if let Ok(true) = self.state.advance(b) {
-                self.on = true;
-                return;
-            }
+        if !self.advance_here() {
+            self.next_block();
+            self.settle();
         }
-        self.block += 1;
-        self.state.restart();
-        self.release_used();
-        self.settle();
     }
 
     /// Moves to the first cell from the current block on, freeing what it passes.
     fn settle(&mut self) {
         while self.block < self.blocks.count() {
-            if let Some(b) = self.blocks.block(self.block) {
-                if let Ok(true) = self.state.advance(b) {
-                    self.on = true;
-                    return;
-                }
+            if self.advance_here() {
+                return;
             }
-            self.block += 1;
-            self.state.restart();
-            self.release_used();
+            self.next_block();
         }
+    }
+
+    /// Steps the cursor within the current block; whether it is on a cell.
+    fn advance_here(&mut self) -> bool {
+        let Some(b) = self.blocks.block(self.block) else {
+            return false;
+        };
+        self.on = matches!(self.state.advance(b), Ok(true));
+        self.on
+    }
+
+    /// Goes to the start of the next block, freeing the parts before it.
+    fn next_block(&mut self) {
+        self.block += 1;
+        self.state.restart();
+        self.release_used();
     }
 
     fn release_used(&mut self) {
@@ -142,6 +147,19 @@ pub(crate) struct Decider<'f> {
     pub pass: Pass,
     pub now: u64,
     pub earliest_put: u64,
+}
+
+impl<'f> Decider<'f> {
+    /// A fresh tracker of the cells' fates under these rules (one a row: it resets at every row).
+    fn tracker(&self) -> FateTracker<'_, 'f> {
+        FateTracker::new(
+            self.family,
+            self.rules,
+            self.pass,
+            self.now,
+            self.earliest_put,
+        )
+    }
 }
 
 /// Merges `inputs` (newest first: at equal keys the earlier input's cell comes first, as in
@@ -254,13 +272,7 @@ impl RowStage {
     /// Decides the row's cells in order, writes those kept, and empties the stage.
     fn write(&mut self, decider: &Decider<'_>, writer: &mut FileWriter, dropped: &mut Dropped) {
         {
-            let mut tracker = FateTracker::new(
-                decider.family,
-                decider.rules,
-                decider.pass,
-                decider.now,
-                decider.earliest_put,
-            );
+            let mut tracker = decider.tracker();
             let bytes = &self.bytes;
             let part = |r: &Range<usize>| bytes.get(r.clone()).unwrap_or_default();
             for s in &self.cells {
@@ -374,13 +386,7 @@ mod tests {
         let keys = Decoded::with_capacity(0);
         let start = Cell::first_on_row(&[], &store.family);
         let mut w = FileWriter::new(9, "t", &store.family, FileOptions::default());
-        let mut tracker = FateTracker::new(
-            decider.family,
-            decider.rules,
-            decider.pass,
-            decider.now,
-            decider.earliest_put,
-        );
+        let mut tracker = decider.tracker();
         let mut dropped = Dropped::default();
         for cell in store.cursor_at(&start, &keys) {
             let fate = tracker.decide(cell);
