@@ -17,6 +17,8 @@ use crate::shell::ReadTrace;
 /// Pixel height of the strip.
 const HEIGHT: f64 = 440.0;
 const WIDTH: f64 = 76.0;
+/// The least height of a region band on the strip: smaller regions are drawn together.
+const MIN_BAND_PX: f64 = 1.0;
 /// Where the columns of the last read's returned and filtered rows stand, and their width.
 const RETURNED_X: f64 = 60.0;
 const FILTERED_X: f64 = 68.0;
@@ -240,23 +242,46 @@ impl PartialEq for MarksProps {
     }
 }
 
+/// The regions the strip draws as one band each, as (first, last) region indexes: a region of
+/// at least a pixel on its own, smaller neighbours together until they make one. Fifteen
+/// thousand regions on a strip of 440 pixels drew fifteen thousand bands every command.
+fn band_groups(d: &MinimapData) -> Vec<(usize, usize)> {
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut first = 0;
+    for i in 0..d.regions.len() {
+        let end = d.regions.get(i + 1).map(|r| r.0).unwrap_or(d.rows);
+        let start = d.regions.get(first).map(|r| r.0).unwrap_or(0);
+        if d.y(end) - d.y(start) >= MIN_BAND_PX || i + 1 == d.regions.len() {
+            groups.push((first, i));
+            first = i + 1;
+        }
+    }
+    groups
+}
+
 #[component]
 fn Marks(props: &MarksProps) -> Html {
     let d = &props.data;
-    let bands: Html = d
-        .regions
-        .iter()
+    let bands: Html = band_groups(d)
+        .into_iter()
         .enumerate()
-        .map(|(i, (start, key))| {
-            let end = d.regions.get(i + 1).map(|r| r.0).unwrap_or(d.rows);
-            let (y0, y1) = (d.y(*start), d.y(end));
+        .map(|(n, (first, last))| {
+            let (start, key) = d.regions.get(first).map(|r| (r.0, r.1.as_slice())).unwrap_or((0, &[]));
+            let end = d.regions.get(last + 1).map(|r| r.0).unwrap_or(d.rows);
+            let (y0, y1) = (d.y(start), d.y(end));
             let label = if key.is_empty() { "−∞".to_string() } else { super::show_key(key, props.keys) };
+            let rows = format!("rows {} to {}", group(start as u64 + 1), group(end as u64));
+            let title = if first == last {
+                format!("Region {} starts at {label}: {rows}", first + 1)
+            } else {
+                format!("Regions {} to {}, the first starting at {label}: {rows}", first + 1, last + 1)
+            };
             html! {
                 <g>
-                    <rect class={if i % 2 == 0 { "band" } else { "band alt" }} x="0" y={format!("{y0:.1}")} width="22" height={format!("{:.1}", (y1 - y0).max(0.5))}>
-                        <title>{format!("Region {} starts at {label}: rows {} to {}", i + 1, group(*start as u64 + 1), group(end as u64))}</title>
+                    <rect class={if n % 2 == 0 { "band" } else { "band alt" }} x="0" y={format!("{y0:.1}")} width="22" height={format!("{:.1}", (y1 - y0).max(0.5))}>
+                        <title>{title}</title>
                     </rect>
-                    if i > 0 { <line class="split" x1="0" x2={WIDTH.to_string()} y1={format!("{y0:.1}")} y2={format!("{y0:.1}")} /> }
+                    if first > 0 { <line class="split" x1="0" x2={WIDTH.to_string()} y1={format!("{y0:.1}")} y2={format!("{y0:.1}")} /> }
                 </g>
             }
         })
