@@ -14,7 +14,7 @@
 //! ```
 //!
 //! The CRC (IEEE) covers the rows and the file length. The rows are the run's stretches of
-//! one row in the order [`crate::engine::Run::for_each_row_size`] walks them, which is what
+//! one row as [`crate::engine::Run::for_each_row_stretch`] gives them, which is what
 //! the key index is counted from ([`crate::engine::RunRows`]). A block file ends with its own
 //! magic (`RKHT`), never with `RKRW`, so runs stored before (the block file alone) read as
 //! they are and their rows are counted from the cells. Rows whose CRC fails (or whose trailer
@@ -36,30 +36,13 @@ const TRAILER: usize = 16;
 pub(crate) fn count_rows(run: &Run) -> Vec<KeyEntry> {
     let keys = Decoded::with_capacity(0);
     let mut rows: Vec<KeyEntry> = Vec::new();
-    let mut last: Option<&[u8]> = None;
-    let mut current = (0u32, 0u64);
-    run.for_each_row_size(&keys, |row, size| {
-        if last != Some(row) {
-            if let Some(prev) = last {
-                rows.push(KeyEntry {
-                    key: prev.into(),
-                    cells: current.0,
-                    bytes: current.1,
-                });
-            }
-            last = Some(row);
-            current = (0, 0);
-        }
-        current.0 = current.0.saturating_add(1);
-        current.1 += size as u64;
-    });
-    if let Some(prev) = last {
+    run.for_each_row_stretch(&keys, |row, cells, bytes| {
         rows.push(KeyEntry {
-            key: prev.into(),
-            cells: current.0,
-            bytes: current.1,
-        });
-    }
+            key: row.into(),
+            cells,
+            bytes,
+        })
+    });
     rows
 }
 

@@ -151,6 +151,31 @@ impl Run {
         }
     }
 
+    /// Per stretch of consecutive cells of one row, in the order [`Run::for_each_row_size`]
+    /// walks them: the row, its cells and their bytes. What a table's key index is counted
+    /// from, whether now or when the run was stored.
+    pub fn for_each_row_stretch<'a>(
+        &'a self,
+        keys: &'a Decoded,
+        mut f: impl FnMut(&'a [u8], u32, u64),
+    ) {
+        let mut stretch: Option<(&'a [u8], u32, u64)> = None;
+        self.for_each_row_size(keys, |row, size| match &mut stretch {
+            Some((r, cells, bytes)) if *r == row => {
+                *cells = cells.saturating_add(1);
+                *bytes += size as u64;
+            }
+            _ => {
+                if let Some((r, cells, bytes)) = stretch.replace((row, 1, size as u64)) {
+                    f(r, cells, bytes);
+                }
+            }
+        });
+        if let Some((r, cells, bytes)) = stretch {
+            f(r, cells, bytes);
+        }
+    }
+
     /// Every cell, copied out (damaged blocks left out).
     pub fn cells(&self) -> Vec<Cell> {
         let mut out = Vec::with_capacity(self.len());

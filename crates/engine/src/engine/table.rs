@@ -161,11 +161,7 @@ impl Region {
                     out.extend(rows.iter().map(|e| (&*e.key, e.cells, e.bytes)));
                     continue;
                 }
-                let mut fresh = true;
-                run.for_each_row_size(keys, |row, size| {
-                    add(&mut out, fresh, row, size);
-                    fresh = false;
-                });
+                run.for_each_row_stretch(keys, |row, cells, bytes| out.push((row, cells, bytes)));
             }
         }
         out
