@@ -7,7 +7,7 @@
 //! The analysis reads each dialect's commands as data ([`DialectCommand`]) from the one
 //! command table ([`crate::commands::COMMANDS`]).
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 
 use crate::commands;
 use crate::shell::{parse_script, Value};
@@ -73,14 +73,14 @@ impl Access {
 pub struct Analyzer {
     dialect: Dialect,
     /// Table references by variable name.
-    refs: BTreeMap<String, String>,
+    refs: SortedMap<String, String>,
 }
 
 impl Analyzer {
     pub fn new(dialect: Dialect) -> Analyzer {
         Analyzer {
             dialect,
-            refs: BTreeMap::new(),
+            refs: SortedMap::new(),
         }
     }
 

@@ -8,7 +8,7 @@
 //! rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]
 //! ```
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 use std::io::{BufRead, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -184,7 +184,7 @@ pub struct ShellArgs {
     pub file: Option<String>,
     /// `-D key=value` properties in order of keys (a later one for the same key wins), as
     /// `hbase shell -D` takes them.
-    pub properties: BTreeMap<String, String>,
+    pub properties: SortedMap<String, String>,
 }
 
 /// Reads `rowkey shell`'s arguments: at most one file, and `-D key=value` or `-Dkey=value`

@@ -17,7 +17,7 @@ use runner::Job;
 pub use transcript::{prompt, Entry, EntryKind, Item, RunState};
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 use std::rc::Rc;
 
 use crate::cbt;
@@ -81,7 +81,7 @@ pub struct Console {
 
 /// Files given to cbt's `import` in the page, by name (a name given again replaces its file).
 #[derive(Clone, Default)]
-pub struct CbtFiles(Rc<RefCell<BTreeMap<String, Rc<[u8]>>>>);
+pub struct CbtFiles(Rc<RefCell<SortedMap<String, Rc<[u8]>>>>);
 
 impl CbtFiles {
     /// Keeps a file under its name; nothing is imported until an `import` line names it.

@@ -158,9 +158,9 @@ pub fn shared() -> std::rc::Rc<[Design]> {
 /// shared.
 pub fn shared_at(size: Size) -> std::rc::Rc<[Design]> {
     use std::cell::RefCell;
-    use std::collections::BTreeMap;
+    use crate::kit::sorted::SortedMap;
     thread_local! {
-        static SHARED: RefCell<BTreeMap<Size, std::rc::Rc<[Design]>>> = RefCell::default();
+        static SHARED: RefCell<SortedMap<Size, std::rc::Rc<[Design]>>> = RefCell::default();
     }
     SHARED.with(|cell| {
         cell.borrow_mut()

@@ -108,9 +108,9 @@ pub struct Shell {
     /// Rows `generate` writes per step before returning a continuation; `None` writes all.
     pub gen_budget: Option<usize>,
     /// Table references by variable name (`t = get_table 't1'`), to the table's name.
-    refs: std::collections::BTreeMap<String, String>,
+    refs: crate::kit::sorted::SortedMap<String, String>,
     /// Configuration properties set with `-D key=value`, as HBase's shell takes them.
-    properties: std::collections::BTreeMap<String, String>,
+    properties: crate::kit::sorted::SortedMap<String, String>,
 }
 
 /// The property that makes `get` and `scan` print epoch milliseconds (`table.rb` reads it with
@@ -126,8 +126,8 @@ impl Shell {
             time_format: TimeFormat::default(),
             page_rows: None,
             gen_budget: None,
-            refs: std::collections::BTreeMap::new(),
-            properties: std::collections::BTreeMap::new(),
+            refs: crate::kit::sorted::SortedMap::new(),
+            properties: crate::kit::sorted::SortedMap::new(),
         }
     }
 

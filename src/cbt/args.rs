@@ -2,7 +2,7 @@
 //! the `family:column=value[@timestamp]` of a write, and Go's number and boolean parsing that
 //! cbt reads them with.
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 
 use super::print;
 
@@ -97,7 +97,7 @@ pub fn go_slice(args: &[Vec<u8>]) -> String {
 /// cbt's `parseArgs`: `key=value` arguments, each key one of `valid`; values stay bytes
 /// (row keys and prefixes may be any bytes).
 fn parse_args(args: &[Vec<u8>], valid: &[&str]) -> Result<Args, String> {
-    let mut parsed = BTreeMap::new();
+    let mut parsed = SortedMap::new();
     for arg in args {
         let Some(eq) = arg.iter().position(|&c| c == b'=') else {
             return Err(format!("bad arg {}", print::go_quote(arg)));
@@ -116,7 +116,7 @@ fn parse_args(args: &[Vec<u8>], valid: &[&str]) -> Result<Args, String> {
 
 /// Parsed `key=value` arguments.
 #[derive(Default)]
-pub struct Args(BTreeMap<String, Vec<u8>>);
+pub struct Args(SortedMap<String, Vec<u8>>);
 
 impl Args {
     /// The value as text.

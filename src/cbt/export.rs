@@ -3,7 +3,7 @@
 //! CSV for `cbt import TABLE FILE timestamp=value-encoded` (the newest version of each column;
 //! a CSV has one cell per column).
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 
 use super::session::Session;
 use crate::engine::{Row, Scan};
@@ -100,7 +100,7 @@ pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
     let per_milli = micros_per_unit(session, table);
     let rows = rows(session, table)?;
     // Every column, grouped by family, in name order.
-    let mut columns: BTreeMap<(Vec<u8>, Vec<u8>), usize> = BTreeMap::new();
+    let mut columns: SortedMap<(Vec<u8>, Vec<u8>), usize> = SortedMap::new();
     for row in &rows {
         for cell in &row.cells {
             columns.insert((cell.family.to_vec(), cell.qualifier.to_vec()), 0);

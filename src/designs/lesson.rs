@@ -4,7 +4,7 @@
 //! states its lesson as relations over those numbers ([`Claim`]), which a test asserts for every
 //! design and the design card shows ticked or crossed.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::kit::sorted::{SortedMap, SortedSet};
 use std::fmt;
 
 use crate::engine::{Counters, Engine, LsmEventKind, OpStats};
@@ -292,16 +292,16 @@ impl PatternRun {
 pub struct Probe {
     counters: Counters,
     /// Writes so far per `(table, region id)`.
-    writes: BTreeMap<(String, u64), u64>,
+    writes: SortedMap<(String, u64), u64>,
     /// The newest LSM event serial per table.
-    serials: BTreeMap<String, u64>,
+    serials: SortedMap<String, u64>,
 }
 
 impl Probe {
     /// Notes the engine's counters and the regions of `tables`.
     pub fn take(engine: &Engine, tables: &[&str]) -> Probe {
-        let mut writes = BTreeMap::new();
-        let mut serials = BTreeMap::new();
+        let mut writes = SortedMap::new();
+        let mut serials = SortedMap::new();
         for name in tables {
             if let Ok(t) = engine.table(name) {
                 for r in &t.regions {
@@ -325,7 +325,7 @@ impl Probe {
     /// the gets and scans that ran, with the table each read.
     pub fn measure(self, engine: &Engine, reads: &[(String, OpStats)], actions: u64) -> Measures {
         let done = engine.counters().since(&self.counters);
-        let mut touched: BTreeSet<(String, u64)> = BTreeSet::new();
+        let mut touched: SortedSet<(String, u64)> = SortedSet::new();
         let mut m = Measures {
             actions,
             rows_written: done.mutations,
@@ -341,12 +341,12 @@ impl Probe {
             touched.extend(stats.regions.iter().map(|r| (table.clone(), *r)));
         }
         let before = self.writes;
-        let mut by_family: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+        let mut by_family: SortedMap<String, (u64, u64)> = SortedMap::new();
         // Writes since the probe per region as the probe found it.
-        let mut region_writes: BTreeMap<(String, u64), u64> = BTreeMap::new();
+        let mut region_writes: SortedMap<(String, u64), u64> = SortedMap::new();
         for (table, serial) in &self.serials {
             // Each region that exists now, mapped to the region it descends from.
-            let mut ancestor: BTreeMap<u64, u64> = BTreeMap::new();
+            let mut ancestor: SortedMap<u64, u64> = SortedMap::new();
             if let Some(log) = engine.lsm_events(table) {
                 for e in log.iter().filter(|e| e.serial > *serial) {
                     match e.kind {

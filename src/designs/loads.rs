@@ -9,7 +9,7 @@
 //! string literal (`put 'blog', ...`, `scan 'blog', {...}`): the rewrite replaces that literal
 //! and nothing else, so row keys and values that happen to spell a table name stay as they are.
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 
 use crate::json::{self, Node};
 
@@ -124,10 +124,10 @@ fn span_fits(script: &str, span: &std::ops::Range<usize>, copied: usize) -> bool
 /// The gallery's loads, by design id, and the sample size the person picked for each design.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Loads {
-    by_design: BTreeMap<String, Placement>,
+    by_design: SortedMap<String, Placement>,
     /// Sizes other than the default, by design id. A size outlives its design's tables: it is
     /// what the person chose, and the next load of the design uses it.
-    sizes: BTreeMap<String, Size>,
+    sizes: SortedMap<String, Size>,
 }
 
 impl Loads {

@@ -253,7 +253,7 @@ fn descriptor_to_json(d: &TableDescriptor) -> Value {
 
 fn descriptor_from_json(node: &Node) -> Result<TableDescriptor, Error> {
     let f = node.members()?;
-    let mut attributes = BTreeMap::new();
+    let mut attributes = crate::kit::sorted::SortedMap::new();
     if let Some(a) = f.get("attributes") {
         a.members()?;
         if let Value::Object(members) = a.value() {

@@ -1,7 +1,7 @@
 //! Tab completion from the live schema: command names, table names, column families and the
 //! qualifiers a table holds, option keys and filter names, each where the shell expects it.
 
-use std::collections::BTreeSet;
+use crate::kit::sorted::SortedSet;
 use std::ops::Range;
 
 use super::ast::quote;
@@ -284,7 +284,7 @@ impl Context<'_> {
     /// The candidates, replacing from `start` to the cursor and what continues the word
     /// after it (the rest of a bare word, or of a string up to its closing quote).
     fn offer(&self, start: usize, candidates: impl Iterator<Item = String>) -> Completion {
-        let candidates: BTreeSet<String> = crate::kit::order::set(candidates);
+        let candidates: SortedSet<String> = candidates.into_iter().collect();
         let after = self.src.get(self.cursor..).unwrap_or_default();
         let tail = match &self.word {
             Word::Bare(..) => after
@@ -334,7 +334,7 @@ impl Context<'_> {
     }
 
     /// Distinct qualifiers of `family` in the first rows of the table.
-    fn qualifiers(&self, table: &str, family: &str) -> BTreeSet<Vec<u8>> {
+    fn qualifiers(&self, table: &str, family: &str) -> SortedSet<Vec<u8>> {
         let mut scan = Scan {
             columns: vec![(family.as_bytes().to_vec(), None)],
             limit: Some(QUALIFIER_ROWS),
@@ -342,15 +342,14 @@ impl Context<'_> {
             ..Scan::default()
         };
         let Ok(out) = self.engine.read(table, &mut scan) else {
-            return BTreeSet::new();
+            return SortedSet::new();
         };
-        crate::kit::order::set(
-            out.rows
-                .iter()
-                .flat_map(|r| r.cells.iter())
-                .take(QUALIFIER_CELLS)
-                .map(|c| c.qualifier.to_vec()),
-        )
+        out.rows
+            .iter()
+            .flat_map(|r| r.cells.iter())
+            .take(QUALIFIER_CELLS)
+            .map(|c| c.qualifier.to_vec())
+            .collect()
     }
 
     /// Filter names, for the word before the cursor inside a FILTER string where a filter

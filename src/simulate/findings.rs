@@ -311,8 +311,8 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
         ),
     ] {
         // Per region, its pressure per step, in step order.
-        let mut series: std::collections::BTreeMap<u32, Vec<(u64, f64)>> =
-            std::collections::BTreeMap::new();
+        let mut series: crate::kit::sorted::SortedMap<u32, Vec<(u64, f64)>> =
+            crate::kit::sorted::SortedMap::new();
         for (step, regions) in run.timeline.steps.iter().enumerate() {
             for r in regions {
                 let v = if code == FindingCode::HighReadPressure {
@@ -509,7 +509,7 @@ fn low_cardinality(run: &TableRun, table: &TableLoad, workload: &Workload, out: 
         return;
     }
     let threshold = workload.cluster.region_servers as f64 * LOW_CARDINALITY_PER_SERVER - 1.0;
-    let mut prefixes = std::collections::BTreeSet::new();
+    let mut prefixes = crate::kit::sorted::SortedSet::new();
     let mut puts = 0.0;
     for s in run
         .samples

@@ -337,11 +337,10 @@ pub fn SaveNotices() -> Html {
     let readable: Vec<&crate::persist::KeptRun> =
         s.kept_aside.iter().filter(|k| k.run.is_some()).collect();
     if !s.kept_aside.is_empty() {
-        let tables: std::collections::BTreeSet<String> = crate::kit::order::set(
-            readable
-                .iter()
-                .filter_map(|k| k.place.as_ref().map(|p| p.table.clone())),
-        );
+        let tables: crate::kit::sorted::SortedSet<String> = readable
+            .iter()
+            .filter_map(|k| k.place.as_ref().map(|p| p.table.clone()))
+            .collect();
         let cells: usize = readable
             .iter()
             .filter_map(|k| k.run.as_ref().map(|r| r.len()))

@@ -3,7 +3,7 @@
 //! for a compaction, expired cells, where each cell lives; and the same stack as it was
 //! before the last flush or major compaction. Fates come from the engine's own resolution.
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 
 use yew::prelude::*;
 
@@ -89,15 +89,14 @@ fn render(
             return html! { <section class="view stacks"><h3>{"Version stack"}</h3><p class="notice" role="status">{e.to_string()}</p></section> }
         }
     };
-    let versions: BTreeMap<String, u32> = engine
+    let versions: SortedMap<String, u32> = engine
         .table(&name)
         .map(|t| {
-            order::map(
-                t.descriptor
-                    .families
-                    .iter()
-                    .map(|f| (f.name.clone(), f.max_versions)),
-            )
+            t.descriptor
+                .families
+                .iter()
+                .map(|f| (f.name.clone(), f.max_versions))
+                .collect()
         })
         .unwrap_or_default();
     let last_rewrite = engine.lsm_events(&name).and_then(|l| {
@@ -137,7 +136,7 @@ fn family_of(c: &StackCell) -> String {
 }
 
 /// What happens to the cell, in words.
-fn fate_text(c: &StackCell, versions: &BTreeMap<String, u32>) -> String {
+fn fate_text(c: &StackCell, versions: &SortedMap<String, u32>) -> String {
     let ts = c.cell.timestamp;
     let fam = family_of(c);
     match c.fate {
@@ -195,7 +194,7 @@ fn fmt(v: f64) -> String {
 /// One stack drawn (lanes per column, time to the right) and listed.
 fn stack_figure(
     stack: &RowStack,
-    versions: &BTreeMap<String, u32>,
+    versions: &SortedMap<String, u32>,
     table: &str,
     which: &'static str,
     title: &str,

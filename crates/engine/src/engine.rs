@@ -67,7 +67,7 @@ pub use table::{
     TableSettings,
 };
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::kit::sorted::{SortedMap, SortedSet};
 
 /// Longest row key HBase accepts.
 pub const MAX_ROW_LENGTH: usize = i16::MAX as usize;
@@ -113,12 +113,12 @@ pub struct Changes {
     /// Cells written to memstores, in write order, per table.
     pub wal: Vec<(String, Vec<Cell>)>,
     /// Regions whose runs were replaced (flush, compaction, split), by table and region id.
-    pub rewritten: BTreeSet<(String, u64)>,
+    pub rewritten: SortedSet<(String, u64)>,
 }
 
 /// The engine: tables by name, the server clock, and the counters.
 pub struct Engine {
-    tables: BTreeMap<String, Table>,
+    tables: SortedMap<String, Table>,
     clock: Box<dyn Fn() -> u64>,
     /// The newest server timestamp handed out, or command time begun; saved with the clocks.
     last_ts: u64,
@@ -134,10 +134,10 @@ pub struct Engine {
     /// Whether written cells are kept in `changes.wal` for a host that persists them.
     recording: bool,
     /// The recent flushes, compactions and splits, per table.
-    events: BTreeMap<String, EventLog>,
+    events: SortedMap<String, EventLog>,
     event_serial: u64,
     /// Where each table's reads and writes went, over time.
-    activity: BTreeMap<String, Activity>,
+    activity: SortedMap<String, Activity>,
     /// The row whose stack is kept from before each flush and major compaction.
     watched: Option<(String, Vec<u8>)>,
     before: Option<RowBefore>,
@@ -155,7 +155,7 @@ impl Engine {
     /// An empty engine reading the time (epoch milliseconds) from `clock`.
     pub fn new(clock: Box<dyn Fn() -> u64>) -> Engine {
         Engine {
-            tables: BTreeMap::new(),
+            tables: SortedMap::new(),
             clock,
             last_ts: 0,
             command_time: None,
@@ -165,9 +165,9 @@ impl Engine {
             counters: Counters::default(),
             changes: Changes::default(),
             recording: false,
-            events: BTreeMap::new(),
+            events: SortedMap::new(),
             event_serial: 0,
-            activity: BTreeMap::new(),
+            activity: SortedMap::new(),
             watched: None,
             before: None,
         }

@@ -1,7 +1,7 @@
 //! Tables and families: creating, enabling, altering and dropping them, and the names HBase
 //! accepts.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::kit::sorted::{SortedMap, SortedSet};
 
 use super::error::{Error, Result};
 use super::family::FamilyDescriptor;
@@ -35,7 +35,7 @@ impl Engine {
             let name = w.first().map(|f| f.name.clone()).unwrap_or_default();
             return Err(Error::DuplicateFamily(name));
         }
-        let splits: BTreeSet<Vec<u8>> = order::set(splits);
+        let splits: SortedSet<Vec<u8>> = splits.into_iter().collect();
         if splits.contains(&Vec::new()) {
             return Err(Error::IllegalArgument("Split row cannot be empty".into()));
         }
@@ -169,7 +169,7 @@ impl Engine {
         &mut self,
         table: &str,
         settings: TableSettings,
-        attributes: BTreeMap<String, String>,
+        attributes: SortedMap<String, String>,
     ) -> Result<()> {
         let d = &mut self.table_mut(table)?.descriptor;
         d.settings = settings;

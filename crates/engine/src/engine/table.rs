@@ -1,6 +1,6 @@
 //! Tables and their regions: key ranges, the stores inside them, and how they split.
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +44,7 @@ pub struct TableDescriptor {
     /// `describe` prints. MAX_FILESIZE and MEMSTORE_FLUSHSIZE also drive `settings`; the
     /// engine acts on READONLY ([`Self::read_only`]) and SPLIT_ENABLED ([`Self::split_enabled`]).
     #[serde(default)]
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: SortedMap<String, String>,
     /// The rules the table's reads and rewrites follow (HBase's unless set otherwise; a
     /// catalog saved before tables carried rules reads as HBase's).
     #[serde(default)]
@@ -57,7 +57,7 @@ impl TableDescriptor {
             name: name.to_string(),
             families,
             settings: TableSettings::default(),
-            attributes: BTreeMap::new(),
+            attributes: SortedMap::new(),
             rules: Rules::HBASE,
         }
     }
