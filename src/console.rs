@@ -16,8 +16,8 @@ mod transcript;
 use runner::Job;
 pub use transcript::{prompt, Entry, EntryKind, Item, RunState};
 
-use std::cell::RefCell;
 use crate::kit::sorted::SortedMap;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::cbt;

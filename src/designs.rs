@@ -157,8 +157,8 @@ pub fn shared() -> std::rc::Rc<[Design]> {
 /// The catalogue at `size`, built the first time a design of that size is asked for and then
 /// shared.
 pub fn shared_at(size: Size) -> std::rc::Rc<[Design]> {
-    use std::cell::RefCell;
     use crate::kit::sorted::SortedMap;
+    use std::cell::RefCell;
     thread_local! {
         static SHARED: RefCell<SortedMap<Size, std::rc::Rc<[Design]>>> = RefCell::default();
     }

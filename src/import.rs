@@ -28,7 +28,7 @@
 //! the key column `row` (anywhere) and every other column `family:qualifier`. Each non-empty
 //! field is a cell, its text taken as it is (no `\xHH` escapes), all at one timestamp.
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 use std::fmt;
 
 use crate::bytes::from_printable;
@@ -135,20 +135,27 @@ impl ImportedTable {
     }
 
     /// The most versions any one cell has in the text, per family: what `VERSIONS` must keep.
-    pub fn versions(&self) -> BTreeMap<&str, usize> {
-        let mut per_cell: BTreeMap<(&str, &[u8], &[u8]), Vec<u64>> = BTreeMap::new();
-        for c in &self.cells {
-            per_cell
-                .entry((c.family.as_str(), c.row.as_slice(), c.qualifier.as_slice()))
-                .or_default()
-                .push(c.timestamp);
-        }
-        let mut out: BTreeMap<&str, usize> = BTreeMap::new();
-        for ((family, _, _), mut ts) in per_cell {
-            order::sort(&mut ts);
-            ts.dedup();
-            let n = out.entry(family).or_insert(1);
-            *n = (*n).max(ts.len());
+    pub fn versions(&self) -> SortedMap<&str, usize> {
+        let mut stamps: Vec<(&str, &[u8], &[u8], u64)> = self
+            .cells
+            .iter()
+            .map(|c| {
+                (
+                    c.family.as_str(),
+                    c.row.as_slice(),
+                    c.qualifier.as_slice(),
+                    c.timestamp,
+                )
+            })
+            .collect();
+        order::sort(&mut stamps);
+        stamps.dedup();
+        let mut out: SortedMap<&str, usize> = SortedMap::new();
+        for cell in stamps.chunk_by(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2)) {
+            if let Some((family, ..)) = cell.first() {
+                let n = out.entry(*family).or_insert(1);
+                *n = (*n).max(cell.len());
+            }
         }
         out
     }

@@ -242,6 +242,10 @@ pub fn complete(src: &str, cursor: usize, engine: &Engine) -> Completion {
     };
     Completion {
         replace: start..cursor,
-        candidates: crate::kit::order::set(candidates).into_iter().collect(),
+        candidates: candidates
+            .into_iter()
+            .collect::<crate::kit::sorted::SortedSet<String>>()
+            .into_iter()
+            .collect(),
     }
 }

@@ -314,7 +314,7 @@ pub(super) fn salted_fan_out(e: &Evidence) -> Option<Finding> {
     if e.sample.len() < 100 {
         return None;
     }
-    let mut buckets: std::collections::BTreeSet<&[u8]> = std::collections::BTreeSet::new();
+    let mut buckets: crate::kit::sorted::SortedSet<&[u8]> = crate::kit::sorted::SortedSet::new();
     for key in &e.sample {
         let field = leading_field(key).filter(|f| f.len() <= 3)?;
         let rest = key.get(field.len() + 1..)?;

@@ -447,7 +447,8 @@ fn prefixes_among(
             .count()
     });
     let depth = scope.start.len().max(common);
-    let mut groups: std::collections::BTreeMap<&[u8], f64> = std::collections::BTreeMap::new();
+    let mut groups: crate::kit::sorted::SortedMap<&[u8], f64> =
+        crate::kit::sorted::SortedMap::new();
     for s in &inside {
         let key = s.key(&run.keys);
         let field_end = [s.entity_end as usize, s.prefix_end as usize]

@@ -377,7 +377,9 @@ impl Context<'_> {
         let names = filter_names().filter(|n| n.starts_with(word));
         Some(Completion {
             replace: self.cursor - word_len..self.cursor,
-            candidates: crate::kit::order::set(names.map(|n| n.to_string()))
+            candidates: names
+                .map(|n| n.to_string())
+                .collect::<SortedSet<String>>()
                 .into_iter()
                 .collect(),
         })

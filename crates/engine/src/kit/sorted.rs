@@ -40,7 +40,11 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
 
 /// The position of `key` in `entries` (`Ok`), or where it would go (`Err`): the last entry is
 /// tried first, so that keys arriving in order cost one comparison.
-fn position<T, Q: Ord + ?Sized>(entries: &[T], key: &Q, key_of: impl Fn(&T) -> &Q) -> Result<usize, usize> {
+fn position<T, Q: Ord + ?Sized>(
+    entries: &[T],
+    key: &Q,
+    key_of: impl Fn(&T) -> &Q,
+) -> Result<usize, usize> {
     match entries.last().map(|last| key_of(last).cmp(key)) {
         None | Some(Ordering::Less) => Err(entries.len()),
         Some(Ordering::Equal) => Ok(entries.len() - 1),
@@ -250,11 +254,32 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
 }
 
 impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
+    /// Appended, then put in order once if they did not come in order (one sort, not a move
+    /// of the entries after each): the last value of a key wins, as with `BTreeMap`.
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, pairs: I) {
-        for (k, v) in pairs {
-            self.insert(k, v);
+        let start = self.entries.len();
+        self.entries.extend(pairs);
+        if in_order(&self.entries, start, |(k, _)| k) {
+            return;
         }
+        crate::kit::order::sort_by(&mut self.entries, |a, b| a.0.cmp(&b.0));
+        // Equal keys sit together in the order they came: the later one's value is kept.
+        self.entries.dedup_by(|later, kept| {
+            if later.0 == kept.0 {
+                std::mem::swap(&mut later.1, &mut kept.1);
+                true
+            } else {
+                false
+            }
+        });
     }
+}
+
+/// Whether the items from `start` on are strictly increasing and above the ones before.
+fn in_order<T, K: Ord>(items: &[T], start: usize, key_of: impl Fn(&T) -> &K) -> bool {
+    items
+        .get(start.saturating_sub(1)..)
+        .is_none_or(|tail| tail.windows(2).all(|w| key_of(&w[0]) < key_of(&w[1])))
 }
 
 impl<K, V> IntoIterator for SortedMap<K, V> {
@@ -297,14 +322,17 @@ impl<'de, K: Ord + serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::D
 {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visit<K, V>(std::marker::PhantomData<(K, V)>);
-        impl<'de, K: Ord + serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::de::Visitor<'de>
-            for Visit<K, V>
+        impl<'de, K: Ord + serde::Deserialize<'de>, V: serde::Deserialize<'de>>
+            serde::de::Visitor<'de> for Visit<K, V>
         {
             type Value = SortedMap<K, V>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a map")
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut access: A,
+            ) -> Result<Self::Value, A::Error> {
                 let mut map = SortedMap::new();
                 while let Some((k, v)) = access.next_entry()? {
                     map.insert(k, v);
@@ -433,10 +461,16 @@ impl<T: Ord> FromIterator<T> for SortedSet<T> {
 }
 
 impl<T: Ord> Extend<T> for SortedSet<T> {
+    /// Appended, then put in order once if they did not come in order; an item the set
+    /// holds already stays as it was, as with `BTreeSet`.
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
-        for item in items {
-            self.insert(item);
+        let start = self.items.len();
+        self.items.extend(items);
+        if in_order(&self.items, start, |t| t) {
+            return;
         }
+        crate::kit::order::sort(&mut self.items);
+        self.items.dedup();
     }
 }
 
@@ -492,6 +526,11 @@ mod tests {
             }
             assert_eq!(map.get(&k), model.get(&k));
         }
+        let more: Vec<(u64, u64)> = (0..500).map(|i| (rng.below(400), 10_000 + i)).collect();
+        map.extend(more.iter().copied());
+        model.extend(more.iter().copied());
+        set.extend(more.iter().map(|p| p.0));
+        set_model.extend(more.iter().map(|p| p.0));
         assert!(map.iter().eq(model.iter()));
         assert!(set.iter().eq(set_model.iter()));
         assert_eq!(map.first_key_value(), model.first_key_value());
