@@ -1,7 +1,7 @@
 //! Rowkey: an HBase schema-design playground.
 pub mod analysis;
 // The engine, its filters and their shared pieces: a crate of their own, optimized for speed.
-pub use rowkey_engine::{bytes, engine, filter, kit};
+pub use rowkey_engine::{bytes, engine, kit};
 pub mod cbt;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
@@ -11,6 +11,7 @@ pub mod decimal;
 pub mod designs;
 pub mod diagnose;
 pub mod dialect;
+pub mod filter;
 pub mod import;
 pub mod json;
 pub mod keyvis;

@@ -170,6 +170,12 @@ pub struct ColumnCountGetFilter {
     pub(crate) count: i64,
 }
 
+impl ColumnCountGetFilter {
+    pub fn new(limit: i64) -> ColumnCountGetFilter {
+        ColumnCountGetFilter { limit, count: 0 }
+    }
+}
+
 impl Filter for ColumnCountGetFilter {
     fn reset(&mut self) {
         self.count = 0;

@@ -314,6 +314,15 @@ pub struct SkipFilter {
     pub(crate) filter_row: bool,
 }
 
+impl SkipFilter {
+    pub fn new(inner: Box<dyn Filter>) -> SkipFilter {
+        SkipFilter {
+            inner,
+            filter_row: false,
+        }
+    }
+}
+
 impl Filter for SkipFilter {
     fn reset(&mut self) {
         self.inner.reset();
@@ -344,6 +353,12 @@ impl Filter for SkipFilter {
 pub struct WhileMatchFilter {
     pub inner: Box<dyn Filter>,
     pub(crate) done: bool,
+}
+
+impl WhileMatchFilter {
+    pub fn new(inner: Box<dyn Filter>) -> WhileMatchFilter {
+        WhileMatchFilter { inner, done: false }
+    }
 }
 
 impl Filter for WhileMatchFilter {

@@ -108,6 +108,16 @@ pub struct InclusiveStopFilter {
     pub(crate) reversed: bool,
 }
 
+impl InclusiveStopFilter {
+    pub fn new(stop: Vec<u8>) -> InclusiveStopFilter {
+        InclusiveStopFilter {
+            stop,
+            done: false,
+            reversed: false,
+        }
+    }
+}
+
 impl Filter for InclusiveStopFilter {
     fn set_reversed(&mut self, reversed: bool) {
         self.reversed = reversed;

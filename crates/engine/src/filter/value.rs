@@ -37,6 +37,29 @@ pub struct SingleColumnValueFilter {
 }
 
 impl SingleColumnValueFilter {
+    /// The filter over `family:qualifier`; `exclude` makes it SingleColumnValueExcludeFilter.
+    pub fn new(
+        family: Vec<u8>,
+        qualifier: Vec<u8>,
+        op: CompareOp,
+        comparator: Comparator,
+        filter_if_missing: bool,
+        latest_version_only: bool,
+        exclude: bool,
+    ) -> SingleColumnValueFilter {
+        SingleColumnValueFilter {
+            family,
+            qualifier,
+            op,
+            comparator,
+            filter_if_missing,
+            latest_version_only,
+            exclude,
+            found: false,
+            matched: false,
+        }
+    }
+
     fn is_column(&self, cell: &CellRef<'_>) -> bool {
         cell.family == self.family.as_slice() && cell.qualifier == self.qualifier
     }
@@ -94,6 +117,23 @@ pub struct DependentColumnFilter {
     pub drop_dependent: bool,
     pub compare: Option<(CompareOp, Comparator)>,
     pub(crate) stamps: Vec<u64>,
+}
+
+impl DependentColumnFilter {
+    pub fn new(
+        family: Vec<u8>,
+        qualifier: Vec<u8>,
+        drop_dependent: bool,
+        compare: Option<(CompareOp, Comparator)>,
+    ) -> DependentColumnFilter {
+        DependentColumnFilter {
+            family,
+            qualifier,
+            drop_dependent,
+            compare,
+            stamps: Vec::new(),
+        }
+    }
 }
 
 impl Filter for DependentColumnFilter {

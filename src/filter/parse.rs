@@ -4,11 +4,7 @@
 
 use std::ops::Range;
 
-use super::column::*;
-use super::list::{FilterList, SkipFilter, WhileMatchFilter};
-use super::row::*;
-use super::value::*;
-use super::{Comparator, CompareOp, Filter};
+use rowkey_engine::filter::*;
 
 /// A filter string HBase would refuse: its message and where in the string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -155,14 +151,11 @@ impl<'a> Parser<'a> {
         }
         if self.keyword("SKIP") {
             let inner = self.unary("Incorrect input string - a SKIP wraps a filter")?;
-            return Ok(Box::new(SkipFilter {
-                inner,
-                filter_row: false,
-            }));
+            return Ok(Box::new(SkipFilter::new(inner)));
         }
         if self.keyword("WHILE") {
             let inner = self.unary("Incorrect input string - a WHILE wraps a filter")?;
-            return Ok(Box::new(WhileMatchFilter { inner, done: false }));
+            return Ok(Box::new(WhileMatchFilter::new(inner)));
         }
         match self.s.get(self.pos) {
             Some(b'(') => {
@@ -357,7 +350,7 @@ fn comparator(arg: &Arg) -> Result<Comparator, FilterError> {
         b"substring" => Comparator::Substring(
             String::from_utf8_lossy(value)
                 .chars()
-                .map(super::compare::latin1_lowercase)
+                .map(rowkey_engine::filter::compare::latin1_lowercase)
                 .collect(),
         ),
         _ => return err("Incorrect comparatorType", arg.span.clone()),
@@ -556,10 +549,7 @@ fn build(
         }
         "ColumnCountGetFilter" => {
             count(&args, &[1], "1", &span)?;
-            Box::new(ColumnCountGetFilter {
-                limit: integer(a(0)?)?,
-                count: 0,
-            })
+            Box::new(ColumnCountGetFilter::new(integer(a(0)?)?))
         }
         "PageFilter" => {
             count(&args, &[1], "1", &span)?;
@@ -585,11 +575,7 @@ fn build(
         }
         "InclusiveStopFilter" => {
             count(&args, &[1], "1", &span)?;
-            Box::new(InclusiveStopFilter {
-                stop: quoted(a(0)?)?,
-                done: false,
-                reversed: false,
-            })
+            Box::new(InclusiveStopFilter::new(quoted(a(0)?)?))
         }
         "TimestampsFilter" => {
             let mut timestamps = Vec::with_capacity(args.len());
@@ -637,17 +623,15 @@ fn build(
             } else {
                 (false, true)
             };
-            Box::new(SingleColumnValueFilter {
+            Box::new(SingleColumnValueFilter::new(
                 family,
                 qualifier,
                 op,
                 comparator,
                 filter_if_missing,
                 latest_version_only,
-                exclude: name == "SingleColumnValueExcludeFilter",
-                found: false,
-                matched: false,
-            })
+                name == "SingleColumnValueExcludeFilter",
+            ))
         }
         "DependentColumnFilter" => {
             count(&args, &[2, 3, 5], "2, 3 or 5", &span)?;
@@ -663,13 +647,12 @@ fn build(
             } else {
                 None
             };
-            Box::new(DependentColumnFilter {
+            Box::new(DependentColumnFilter::new(
                 family,
                 qualifier,
                 drop_dependent,
                 compare,
-                stamps: Vec::new(),
-            })
+            ))
         }
         _ => return err(format!("Filter Name {name} not supported"), name_span),
     })
