@@ -69,7 +69,7 @@ pub fn load_split<'a>(table: &Table, window: impl Iterator<Item = &'a Op>) -> Op
         .filter(|(_, span)| span.contains(&region))
         .map(|(op, _)| op.start.as_slice().max(r.start.as_slice()))
         .collect();
-    keys.sort_unstable();
+    crate::kit::order::sort(&mut keys);
     let key = keys.get(keys.len() / 2)?.to_vec();
     (key != r.start && r.contains(&key)).then_some(LoadSplit { region, ops, key })
 }
