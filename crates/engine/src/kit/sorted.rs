@@ -298,17 +298,6 @@ impl<'a, K, V> IntoIterator for &'a SortedMap<K, V> {
     }
 }
 
-impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for SortedMap<K, V> {
-    type Output = V;
-    /// The value of `key`; panics when there is none, as `BTreeMap`'s index does.
-    fn index(&self, key: &Q) -> &V {
-        match self.get(key) {
-            Some(v) => v,
-            None => panic!("no entry for the key"),
-        }
-    }
-}
-
 /// Written and read as a map, as `BTreeMap` is (the engine's derived records: the native
 /// command line's report, tables' attributes).
 impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for SortedMap<K, V> {
