@@ -18,13 +18,16 @@ use super::super::store::MergeIter;
 ///
 /// Forward, the merge is read as it is. Backward, the merge runs greatest cell first; a row's
 /// cells are gathered when the row begins and handed out in cell order, as a forward read
-/// would see them (HBase's `ReversedStoreScanner` reads each row forwards too).
+/// would see them (HBase's `ReversedStoreScanner` reads each row forwards too): from the end
+/// of the list gathered, greatest first.
 pub(super) enum StoreCursor<'a> {
     Forward(MergeIter<'a>),
     Backward {
         merge: MergeIter<'a>,
+        /// The row's cells, greatest first.
         row: Vec<CellRef<'a>>,
-        at: usize,
+        /// How many of them are still to be handed out: the next is `row[left - 1]`.
+        left: usize,
     },
 }
 
@@ -33,26 +36,27 @@ impl<'a> StoreCursor<'a> {
     fn next_row(&self) -> Option<&'a [u8]> {
         match self {
             StoreCursor::Forward(merge) => merge.peek().map(|c| c.row),
-            StoreCursor::Backward { merge, row, at } => match row.get(*at) {
-                Some(c) => Some(c.row),
-                None => merge.peek().map(|c| c.row),
-            },
+            StoreCursor::Backward { merge, row, left } => {
+                match left.checked_sub(1).and_then(|i| row.get(i)) {
+                    Some(c) => Some(c.row),
+                    None => merge.peek().map(|c| c.row),
+                }
+            }
         }
     }
 
     /// Makes `row`'s cells the ones [`StoreCursor::peek`] hands out.
     fn begin_row(&mut self, wanted: &[u8]) {
-        if let StoreCursor::Backward { merge, row, at } = self {
-            if *at < row.len() {
+        if let StoreCursor::Backward { merge, row, left } = self {
+            if *left > 0 {
                 return;
             }
             row.clear();
-            *at = 0;
             while let Some(cell) = merge.peek().filter(|c| c.row == wanted) {
                 row.push(cell);
                 merge.next();
             }
-            row.reverse();
+            *left = row.len();
         }
     }
 
@@ -60,7 +64,9 @@ impl<'a> StoreCursor<'a> {
     fn peek(&self) -> Option<CellRef<'a>> {
         match self {
             StoreCursor::Forward(merge) => merge.peek(),
-            StoreCursor::Backward { row, at, .. } => row.get(*at).copied(),
+            StoreCursor::Backward { row, left, .. } => {
+                left.checked_sub(1).and_then(|i| row.get(i)).copied()
+            }
         }
     }
 
@@ -70,7 +76,7 @@ impl<'a> StoreCursor<'a> {
             StoreCursor::Forward(merge) => {
                 merge.next();
             }
-            StoreCursor::Backward { at, .. } => *at += 1,
+            StoreCursor::Backward { left, .. } => *left = left.saturating_sub(1),
         }
     }
 
