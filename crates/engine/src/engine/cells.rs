@@ -60,7 +60,9 @@ impl Families {
     #[inline]
     fn number(&mut self, name: &[u8], shared: &Arc<[u8]>) -> u32 {
         if let Some(f) = &self.first {
-            if f.as_ref() == name {
+            // The memstore's cells share the family's name; a run's cells hold it in their
+            // keys, and are compared.
+            if std::ptr::eq(f.as_ptr(), name.as_ptr()) && f.len() == name.len() || **f == *name {
                 return 0;
             }
         }
@@ -192,10 +194,10 @@ impl Cells {
         self.extend(owned);
     }
 
-    // The pushes are not inlined: the read path calls them from several places, and one copy
-    // of each keeps the page's download small (a call per cell is a few instructions of the
-    // hundreds a cell costs).
-    #[inline(never)]
+    // `push` is not inlined: the read path calls it from several places, and one copy keeps
+    // the page's download small (a call per cell is a few instructions of the hundreds a cell
+    // costs); this body is, into it.
+    #[inline]
     fn push_with(&mut self, cell: CellRef<'_>, family: u32) {
         // Neighbouring cells of one row share its key.
         let row = match self.slots.last() {
@@ -206,7 +208,6 @@ impl Cells {
                 (start, self.bytes.len())
             }
         };
-        self.bytes.reserve(cell.qualifier.len() + cell.value.len());
         let qualifier = self.bytes.len();
         self.bytes.extend_from_slice(cell.qualifier);
         let value_start = self.bytes.len();

@@ -899,6 +899,15 @@ impl<'a> MergeIter<'a> {
             .and_then(|(head, _)| *head)
     }
 
+    /// The row of the next cell, without consuming it.
+    #[inline]
+    pub fn peek_row(&self) -> Option<&'a [u8]> {
+        self.current
+            .and_then(|i| self.inputs.get(i))
+            .and_then(|(head, _)| head.as_ref())
+            .map(|c| c.row)
+    }
+
     #[inline]
     fn min_index(&self) -> Option<usize> {
         let mut best: Option<(usize, &CellRef<'a>)> = None;

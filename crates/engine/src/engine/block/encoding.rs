@@ -469,6 +469,25 @@ impl CursorState {
     /// Moves to the next cell of `block` (the block this walk started in); false past the
     /// last one.
     pub fn advance(&mut self, block: &[u8]) -> Result<bool, FormatError> {
+        // Nearly every `NONE` cell reads in one pass, here; the end of the block, the delta
+        // encodings and a cell that does not read (read again to say what is wrong with it)
+        // take the general path.
+        if self.encoding == Encoding::None && self.at < block.len() {
+            if let Some(c) = none_cell(block, self.at) {
+                self.key_in_block = Some(c.key);
+                self.value = c.value;
+                self.seq = c.seq;
+                self.ttl_ms = c.ttl_ms;
+                self.at = c.end;
+                self.parts = Some(c.parts);
+                return Ok(true);
+            }
+        }
+        self.advance_general(block)
+    }
+
+    #[inline(never)]
+    fn advance_general(&mut self, block: &[u8]) -> Result<bool, FormatError> {
         if self.at >= block.len() {
             self.parts = None;
             return Ok(false);
@@ -478,17 +497,6 @@ impl CursorState {
         let first = self.parts.is_none();
         match self.encoding {
             Encoding::None => {
-                // Nearly every cell reads in one pass; one that does not is read again below,
-                // to say what is wrong with it.
-                if let Some(c) = none_cell(b, at) {
-                    self.key_in_block = Some(c.key);
-                    self.value = c.value;
-                    self.seq = c.seq;
-                    self.ttl_ms = c.ttl_ms;
-                    self.at = c.end;
-                    self.parts = Some(c.parts);
-                    return Ok(true);
-                }
                 let key_len = get_len(b, &mut at)?;
                 let value_len = get_len(b, &mut at)?;
                 let key_at = at;

@@ -60,23 +60,27 @@ impl<'a> StoreCursor<'a> {
         }
     }
 
+    /// The next cell, moving past it, when it is a cell of `row`.
     #[inline]
-    fn peek(&self) -> Option<CellRef<'a>> {
-        match self {
-            StoreCursor::Forward(merge) => merge.peek(),
-            StoreCursor::Backward { row, left, .. } => {
-                left.checked_sub(1).and_then(|i| row.get(i)).copied()
-            }
-        }
-    }
-
-    #[inline]
-    fn advance(&mut self) {
+    fn next_in_row(&mut self, row: &[u8]) -> Option<CellRef<'a>> {
         match self {
             StoreCursor::Forward(merge) => {
-                merge.next();
+                if merge.peek_row()? != row {
+                    return None;
+                }
+                merge.next()
             }
-            StoreCursor::Backward { left, .. } => *left = left.saturating_sub(1),
+            StoreCursor::Backward {
+                row: cells, left, ..
+            } => {
+                let i = left.checked_sub(1)?;
+                let cell = *cells.get(i)?;
+                if cell.row != row {
+                    return None;
+                }
+                *left = i;
+                Some(cell)
+            }
         }
     }
 
@@ -167,11 +171,7 @@ impl<'a, 's> StoreScanner<'a, 's> {
         let mut column: Option<&'a [u8]> = None;
         let mut versions = 0u32;
         let mut rest_of_row = skip_row;
-        while let Some(cell) = self.cursor.peek() {
-            if cell.row != row {
-                break;
-            }
-            self.cursor.advance();
+        while let Some(cell) = self.cursor.next_in_row(row) {
             self.cells_examined += 1;
             self.bytes_read += cell.size() as u64;
             if rest_of_row {
