@@ -87,7 +87,15 @@ pub(super) fn expose(window: &web_sys::Window) {
     set(
         "get",
         leak(Closure::<dyn Fn(String) -> u32>::new(|row: String| {
-            read(&mut Scan::get(row.as_bytes()))
+            // The row JavaScript passed becomes the get's start row as it is (one copy, for
+            // the stop row, where `Scan::get` would copy it twice).
+            let row = row.into_bytes();
+            read(&mut Scan {
+                stop_row: row.clone(),
+                start_row: row,
+                stop_inclusive: true,
+                ..Scan::default()
+            })
         })),
     );
     set(

@@ -111,6 +111,22 @@ impl CellRef<'_> {
             .then_with(|| other.seq.cmp(&self.seq))
     }
 
+    /// A probe that sorts before every cell of `row` in `family`, read in place (what
+    /// [`Cell::first_on_row`] owns).
+    #[inline]
+    pub(crate) fn first_on_row<'r>(row: &'r [u8], family: &'r [u8]) -> CellRef<'r> {
+        CellRef {
+            row,
+            family,
+            qualifier: &[],
+            timestamp: u64::MAX,
+            kind: CellKind::DeleteFamily,
+            seq: u64::MAX,
+            ttl_ms: 0,
+            value: &[],
+        }
+    }
+
     /// Where this cell sorts against `other`, in the cell order.
     #[inline]
     pub fn cmp_cell(&self, other: &Cell) -> Ordering {
@@ -214,14 +230,15 @@ impl Cell {
 
     /// A probe that sorts before every cell of `row` in `family`.
     pub(crate) fn first_on_row(row: &[u8], family: &Arc<[u8]>) -> Cell {
+        let probe = CellRef::first_on_row(row, family);
         Cell {
             row: row.to_vec(),
             family: family.clone(),
             qualifier: Vec::new(),
-            timestamp: u64::MAX,
-            kind: CellKind::DeleteFamily,
-            seq: u64::MAX,
-            ttl_ms: 0,
+            timestamp: probe.timestamp,
+            kind: probe.kind,
+            seq: probe.seq,
+            ttl_ms: probe.ttl_ms,
             value: Vec::new(),
         }
     }

@@ -13,7 +13,8 @@ use super::cell::{Cell, CellKind, CellRef};
 /// Where one cell's bytes sit in the buffer, and its coordinates.
 #[derive(Clone, Debug)]
 struct Slot {
-    family: Arc<[u8]>,
+    /// Which of the row's families (see [`Families`]).
+    family: u32,
     /// The row key's start and end.
     row: (usize, usize),
     /// The qualifier's start; the qualifier ends where the value starts.
@@ -31,6 +32,55 @@ struct Slot {
 pub struct Cells {
     bytes: Vec<u8>,
     slots: Vec<Slot>,
+    families: Families,
+}
+
+/// The families of a row's cells, each shared once by the cells of that family: a slot names
+/// its family by number, so a cell costs no reference count of its own. Nearly every row reads
+/// one family: it needs no list.
+#[derive(Clone, Default)]
+struct Families {
+    /// Family 0.
+    first: Option<Arc<[u8]>>,
+    /// Families 1, 2, ...
+    more: Vec<Arc<[u8]>>,
+}
+
+impl Families {
+    #[inline]
+    fn get(&self, i: u32) -> Option<&Arc<[u8]>> {
+        match i {
+            0 => self.first.as_ref(),
+            i => self.more.get(i as usize - 1),
+        }
+    }
+
+    /// The number of the family named `name`, added (as `shared` when that is its name) if
+    /// the row has no such family yet.
+    #[inline]
+    fn number(&mut self, name: &[u8], shared: &Arc<[u8]>) -> u32 {
+        if let Some(f) = &self.first {
+            // The memstore's cells share the family's name; a run's cells hold it in their
+            // keys, and are compared.
+            if std::ptr::eq(f.as_ptr(), name.as_ptr()) && f.len() == name.len() || **f == *name {
+                return 0;
+            }
+        }
+        if let Some(i) = self.more.iter().position(|f| f.as_ref() == name) {
+            return (i + 1) as u32;
+        }
+        let family = if shared.as_ref() == name {
+            shared.clone()
+        } else {
+            Arc::from(name)
+        };
+        if self.first.is_none() {
+            self.first = Some(family);
+            return 0;
+        }
+        self.more.push(family);
+        self.more.len() as u32
+    }
 }
 
 impl Cells {
@@ -44,6 +94,7 @@ impl Cells {
         Cells {
             bytes: Vec::with_capacity(bytes),
             slots: Vec::with_capacity(cells),
+            families: Families::default(),
         }
     }
 
@@ -62,6 +113,20 @@ impl Cells {
     /// neighbouring cells counted once).
     pub fn byte_len(&self) -> usize {
         self.bytes.len()
+    }
+
+    /// Bytes the cells count for, each as [`CellRef::size`] counts it (its row key counted
+    /// with every cell), read from where the cells sit without reading the cells.
+    pub fn counted_bytes(&self) -> u64 {
+        let framing = super::KEYVALUE_FRAMING as usize;
+        let family = |i| self.families.get(i).map_or(0, |f| f.len());
+        self.slots
+            .iter()
+            .map(|s| {
+                ((s.row.1 - s.row.0) + family(s.family) + (s.value.1 - s.qualifier) + framing)
+                    as u64
+            })
+            .sum()
     }
 
     /// Whether room was made for cells (a buffer taken over from a row read before).
@@ -94,7 +159,9 @@ impl Cells {
     /// The cells in order, each with its family's shared name (for an owned copy:
     /// [`CellRef::to_cell`]).
     pub fn iter_with_family(&self) -> impl DoubleEndedIterator<Item = (CellRef<'_>, &Arc<[u8]>)> {
-        self.slots.iter().map(|s| (self.at(s), &s.family))
+        self.slots
+            .iter()
+            .filter_map(|s| Some((self.at(s), self.families.get(s.family)?)))
     }
 
     /// Owned copies of the cells.
@@ -108,11 +175,7 @@ impl Cells {
     /// Adds a cell (copying its bytes), sharing `family` when it is the cell's family.
     #[inline(never)]
     pub fn push(&mut self, cell: CellRef<'_>, family: &Arc<[u8]>) {
-        let family = if family.as_ref() == cell.family {
-            family.clone()
-        } else {
-            Arc::from(cell.family)
-        };
+        let family = self.families.number(cell.family, family);
         self.push_with(cell, family);
     }
 
@@ -131,11 +194,11 @@ impl Cells {
         self.extend(owned);
     }
 
-    // The pushes are not inlined: the read path calls them from several places, and one copy
-    // of each keeps the page's download small (a call per cell is a few instructions of the
-    // hundreds a cell costs).
-    #[inline(never)]
-    fn push_with(&mut self, cell: CellRef<'_>, family: Arc<[u8]>) {
+    // `push` is not inlined: the read path calls it from several places, and one copy keeps
+    // the page's download small (a call per cell is a few instructions of the hundreds a cell
+    // costs); this body is, into it.
+    #[inline]
+    fn push_with(&mut self, cell: CellRef<'_>, family: u32) {
         // Neighbouring cells of one row share its key.
         let row = match self.slots.last() {
             Some(s) if self.bytes.get(s.row.0..s.row.1) == Some(cell.row) => s.row,
@@ -170,9 +233,11 @@ impl Cells {
     /// Keeps the cells `keep` says yes to, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(CellRef<'_>) -> bool) {
         let old = std::mem::replace(self, Cells::with_capacity(self.len(), self.byte_len()));
-        for (c, family) in old.iter_with_family() {
+        self.families = old.families.clone();
+        for s in &old.slots {
+            let c = old.at(s);
             if keep(c) {
-                self.push_with(c, family.clone());
+                self.push_with(c, s.family);
             }
         }
     }
@@ -182,7 +247,7 @@ impl Cells {
         let bytes = self.bytes.as_slice();
         CellRef {
             row: bytes.get(s.row.0..s.row.1).unwrap_or_default(),
-            family: &s.family,
+            family: self.families.get(s.family).map_or(&[][..], |f| f),
             qualifier: bytes.get(s.qualifier..s.value.0).unwrap_or_default(),
             timestamp: s.timestamp,
             kind: s.kind,
@@ -317,6 +382,8 @@ mod tests {
             ]
         );
         assert_eq!(cells.last().map(|c| c.value), Some(&b"four"[..]));
+        let sizes: usize = input.iter().map(Cell::size).sum();
+        assert_eq!(cells.counted_bytes(), sizes as u64);
         assert_eq!(cells.iter().next_back().map(|c| c.seq), Some(4));
         let owned: Vec<Cell> = cells.clone().into_iter().collect();
         assert_eq!(owned, input);

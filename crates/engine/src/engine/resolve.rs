@@ -96,7 +96,16 @@ impl<'a> DeleteTracker<'a> {
         }
     }
 
+    #[inline]
     pub fn is_deleted(&mut self, cell: &CellRef<'_>) -> Masked {
+        // No marker seen in the row (nearly every row a read sees): nothing is masked.
+        if self.family_stamp.is_none()
+            && self.column.is_none()
+            && self.family_versions.is_empty()
+            && self.family_seq == 0
+        {
+            return Masked::No;
+        }
         let ts = cell.timestamp;
         if self.by_seq {
             // Only this cell: a later write with an older timestamp may follow in the column.

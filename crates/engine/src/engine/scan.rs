@@ -153,11 +153,10 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
                 .into(),
         ));
     }
-    // Which families, and which qualifiers of each, the read asks for.
+    // Which families, and which qualifiers of each, the read asks for (none listed: every
+    // family, whole).
     let mut wanted: Vec<(usize, Option<Vec<Vec<u8>>>)> = Vec::new();
-    if scan.columns.is_empty() {
-        wanted = (0..desc.families.len()).map(|i| (i, None)).collect();
-    } else {
+    if !scan.columns.is_empty() {
         for (family, qualifier) in &scan.columns {
             let Some(fi) = desc.family_index(family) else {
                 let region = table
@@ -185,22 +184,22 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
         }
         order::sort_by_key(&mut wanted, |w| w.0);
     }
-    let specs: Vec<(usize, ReadSpec<'_>)> = wanted
-        .iter()
-        .map(|(fi, cols)| {
-            (
-                *fi,
-                ReadSpec {
-                    max_versions: scan.max_versions,
-                    time_range: scan.time_range,
-                    columns: cols.as_deref(),
-                    raw: scan.raw,
-                    filtered: scan.filter.is_some(),
-                    rules: desc.rules,
-                },
-            )
-        })
-        .collect();
+    let spec = |columns| ReadSpec {
+        max_versions: scan.max_versions,
+        time_range: scan.time_range,
+        columns,
+        raw: scan.raw,
+        filtered: scan.filter.is_some(),
+        rules: desc.rules,
+    };
+    let specs: Vec<(usize, ReadSpec<'_>)> = if scan.columns.is_empty() {
+        (0..desc.families.len()).map(|i| (i, spec(None))).collect()
+    } else {
+        wanted
+            .iter()
+            .map(|(fi, cols)| (*fi, spec(cols.as_deref())))
+            .collect()
+    };
     let mut template = scan.filter.take();
     if let Some(f) = template.as_mut() {
         f.set_reversed(scan.reversed);
@@ -387,7 +386,7 @@ where
         .map(move |store| StoreCursor::Backward {
             merge: store.cursor_back(probe.as_ref(), arena),
             row: Vec::with_capacity(region_scanner::FIRST_ROW_CELLS),
-            at: 0,
+            left: 0,
         })
 }
 

@@ -21,6 +21,10 @@ use super::lsm::{Dropped, Part, RunSummary};
 use super::resolve::{earliest_put, FateTracker, Pass};
 use super::rules::Rules;
 
+mod merge;
+
+pub use merge::MergeIter;
+
 /// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
 /// read ends; a `NONE` block's keys are read where they are and need none of it. Made with
 /// `with_capacity(0)`: `new` would allocate a kilobyte up front for every read.
@@ -226,27 +230,45 @@ impl Store {
 
     /// A merged cursor over memstore and runs, from the first cell of `row` on.
     pub fn cursor_from<'a>(&'a self, row: &[u8], arena: &'a Decoded) -> MergeIter<'a> {
-        self.cursor_at(&Cell::first_on_row(row, &self.family), arena)
+        self.cursor_at_key(CellRef::first_on_row(row, &self.family), arena)
     }
 
     /// A merged cursor from `probe` on (a cell that sorts first on its row, family ignored).
     /// Runs whose last row is before the probe's are skipped unread.
     pub fn cursor_at<'a>(&'a self, probe: &Cell, arena: &'a Decoded) -> MergeIter<'a> {
+        self.cursor_at_key(probe.as_ref(), arena)
+    }
+
+    fn cursor_at_key<'a>(&'a self, probe: CellRef<'_>, arena: &'a Decoded) -> MergeIter<'a> {
         let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
-        sources.push(Source::Mem(
-            &self.memstore,
-            self.memstore
-                .range((Bound::Included(probe), Bound::Unbounded)),
-        ));
+        sources.extend(self.memstore_from(probe).map(|m| (None, m)));
         for run in &self.runs {
-            if run.is_empty() || run.last_row() < probe.row.as_slice() {
+            if run.is_empty() || run.last_row() < probe.row {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, probe))));
+            sources.push((
+                None,
+                Source::Run(Box::new(RunCursor::new(run, arena, probe))),
+            ));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
+    }
+
+    /// The memstore's cells from `probe` on as a merge's first source; none when the memstore
+    /// is empty (most reads of data in runs), so that the merge reads only the runs and makes
+    /// no owned probe for the memstore's set.
+    fn memstore_from<'a>(&'a self, probe: CellRef<'_>) -> Option<Source<'a>> {
+        if self.memstore.is_empty() {
+            return None;
+        }
+        let probe = probe.to_cell(&self.family);
+        Some(Source::Mem(
+            &self.memstore,
+            self.memstore
+                .range((Bound::Included(&probe), Bound::Unbounded)),
+        ))
     }
 
     /// A merged cursor over the cells of one row, for a get: runs whose key range or bloom
@@ -258,14 +280,10 @@ impl Store {
         columns: Option<&[Vec<u8>]>,
         arena: &'a Decoded,
     ) -> MergeIter<'a> {
-        let probe = Cell::first_on_row(row, &self.family);
+        let probe = CellRef::first_on_row(row, &self.family);
         let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
-        sources.push(Source::Mem(
-            &self.memstore,
-            self.memstore
-                .range((Bound::Included(&probe), Bound::Unbounded)),
-        ));
+        sources.extend(self.memstore_from(probe).map(|m| (None, m)));
         for run in &self.runs {
             if !run.file.may_hold_row(row, &mut skipped) {
                 continue;
@@ -275,7 +293,10 @@ impl Store {
                     continue;
                 }
             }
-            sources.push(Source::Run(Box::new(RunCursor::new(run, arena, &probe))));
+            sources.push((
+                None,
+                Source::Run(Box::new(RunCursor::new(run, arena, probe))),
+            ));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
@@ -287,21 +308,29 @@ impl Store {
         let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         match bound {
-            Some(probe) => sources.push(Source::MemBack(
-                self.memstore
-                    .range((Bound::Unbounded, Bound::Excluded(probe)))
-                    .rev(),
+            _ if self.memstore.is_empty() => {}
+            Some(probe) => sources.push((
+                None,
+                Source::MemBack(
+                    self.memstore
+                        .range((Bound::Unbounded, Bound::Excluded(probe)))
+                        .rev(),
+                ),
             )),
-            None => sources.push(Source::MemBack(self.memstore.range::<Cell, _>(..).rev())),
+            None => sources.push((
+                None,
+                Source::MemBack(self.memstore.range::<Cell, _>(..).rev()),
+            )),
         }
         for run in &self.runs {
             if run.is_empty() || bound.is_some_and(|p| run.first_row() >= p.row.as_slice()) {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            sources.push(Source::RunBack(Box::new(RunBackCursor::new(
-                run, arena, bound,
-            ))));
+            sources.push((
+                None,
+                Source::RunBack(Box::new(RunBackCursor::new(run, arena, bound))),
+            ));
         }
         MergeIter::descending(&self.family, sources).with_skipped(skipped)
     }
@@ -323,7 +352,7 @@ impl Store {
                 continue;
             }
             out.extend(
-                RunCursor::new(run, &keys, &probe)
+                RunCursor::new(run, &keys, probe.as_ref())
                     .take_while(|c| c.row == row)
                     .map(|c| (c.to_cell(&self.family), Part::Run(run.id))),
             );
@@ -603,7 +632,7 @@ pub struct RunCursor<'a> {
 
 impl<'a> RunCursor<'a> {
     /// A cursor whose next cell is the first at or after `probe`.
-    fn new(run: &'a Run, keys: &'a Decoded, probe: &Cell) -> RunCursor<'a> {
+    fn new(run: &'a Run, keys: &'a Decoded, probe: CellRef<'_>) -> RunCursor<'a> {
         let mut c = RunCursor {
             run,
             keys,
@@ -612,7 +641,7 @@ impl<'a> RunCursor<'a> {
             pending: None,
             counts: ReadCounts::default(),
         };
-        let b = run.file.seek_block(probe);
+        let b = run.file.seek_key(probe);
         c.counts.blocks_skipped += b as u64;
         c.load(b);
         c.skip_before(probe);
@@ -649,18 +678,18 @@ impl<'a> RunCursor<'a> {
 
     /// Drops the cells of the current block that sort before `target`: the next cell is the
     /// first at or after it (or the next block's first).
-    fn skip_before(&mut self, target: &Cell) {
+    fn skip_before(&mut self, target: CellRef<'_>) {
         match self.pending {
-            Some(c) if c.cmp_cell(target) != std::cmp::Ordering::Less => return,
+            Some(c) if c.cmp_key(&target) != std::cmp::Ordering::Less => return,
             _ => self.pending = None,
         }
         // Whole rows before the target's are stepped over first, then the target's row is
         // read cell by cell.
         if let Some(cursor) = self.cursor.as_mut() {
-            cursor.skip_rows_before(&target.row);
+            cursor.skip_rows_before(target.row);
         }
         while let Some(c) = self.next_in_block() {
-            if c.cmp_cell(target) != std::cmp::Ordering::Less {
+            if c.cmp_key(&target) != std::cmp::Ordering::Less {
                 self.pending = Some(c);
                 return;
             }
@@ -670,8 +699,8 @@ impl<'a> RunCursor<'a> {
     /// Moves to the first cell at or after `target`: within the current block when the index
     /// says it is there, else to the block the index names, skipping the blocks between
     /// unread.
-    fn seek(&mut self, target: &Cell) {
-        let b = self.run.file.seek_block(target);
+    fn seek(&mut self, target: CellRef<'_>) {
+        let b = self.run.file.seek_key(target);
         if b > self.block {
             self.counts.blocks_skipped += (b - self.block - 1) as u64;
             self.load(b);
@@ -766,138 +795,5 @@ impl<'a> Iterator for RunBackCursor<'a> {
             }
             self.load(self.block - 1);
         }
-    }
-}
-
-/// Merges sorted sources into one sorted stream of cells read in place, remembering which
-/// sources it read.
-pub struct MergeIter<'a> {
-    /// The family the store holds, which the cells copied out of the merge share.
-    pub family: &'a Arc<[u8]>,
-    /// Each source with the cell it would yield next.
-    inputs: Vec<(Option<CellRef<'a>>, Source<'a>)>,
-    /// The input whose head the merge yields next, found again whenever a head changes.
-    current: Option<usize>,
-    /// Yield the greatest cell first (the sources run backwards).
-    descending: bool,
-    /// Bit i is set once source i has yielded a cell (0 is the memstore when present).
-    pub touched: u64,
-    /// Runs left out before reading (key range, bloom filter).
-    skipped: ReadCounts,
-}
-
-impl<'a> MergeIter<'a> {
-    pub fn new(family: &'a Arc<[u8]>, sources: Vec<Source<'a>>) -> MergeIter<'a> {
-        let inputs = sources
-            .into_iter()
-            .map(|mut s| {
-                let head = s.next();
-                (head, s)
-            })
-            .collect();
-        let mut merge = MergeIter {
-            family,
-            inputs,
-            current: None,
-            descending: false,
-            touched: 0,
-            skipped: ReadCounts::default(),
-        };
-        merge.current = merge.min_index();
-        merge
-    }
-
-    fn with_skipped(mut self, skipped: ReadCounts) -> MergeIter<'a> {
-        self.skipped = skipped;
-        self
-    }
-
-    /// What the merge's run sources read, and the runs it left out.
-    pub fn counts(&self) -> ReadCounts {
-        let mut total = self.skipped;
-        for (_, s) in &self.inputs {
-            if let Some(c) = s.counts() {
-                total.add(c);
-            }
-        }
-        total
-    }
-
-    /// A merge of sources that each run backwards: greatest cell first.
-    pub fn descending(family: &'a Arc<[u8]>, sources: Vec<Source<'a>>) -> MergeIter<'a> {
-        let mut merge = MergeIter {
-            descending: true,
-            ..MergeIter::new(family, sources)
-        };
-        merge.current = merge.min_index();
-        merge
-    }
-
-    /// Moves every forward source to its first cell at or after `target`, without reading the
-    /// cells in between: a memstore by a new range, a run through its index and block (HBase's
-    /// `reseek`, which a filter's `SEEK_NEXT_USING_HINT` triggers). Backward sources do not
-    /// move.
-    pub fn seek(&mut self, target: &Cell) {
-        for (head, source) in &mut self.inputs {
-            if head.is_none_or(|c| c.cmp_cell(target) != std::cmp::Ordering::Less) {
-                continue;
-            }
-            match source {
-                Source::Mem(set, it) => {
-                    *it = set.range((Bound::Included(target), Bound::Unbounded));
-                    *head = it.next().map(Cell::as_ref);
-                }
-                Source::Run(it) => {
-                    it.seek(target);
-                    *head = it.next();
-                }
-                Source::MemBack(_) | Source::RunBack(_) => {}
-            }
-        }
-        self.current = self.min_index();
-    }
-
-    /// The next cell without consuming it.
-    #[inline]
-    pub fn peek(&self) -> Option<CellRef<'a>> {
-        self.current
-            .and_then(|i| self.inputs.get(i))
-            .and_then(|(head, _)| *head)
-    }
-
-    #[inline]
-    fn min_index(&self) -> Option<usize> {
-        let mut best: Option<(usize, &CellRef<'a>)> = None;
-        for (i, (head, _)) in self.inputs.iter().enumerate() {
-            if let Some(c) = head {
-                let better = best.is_none_or(|(_, b)| {
-                    let ord = c.cmp_key(b);
-                    if self.descending {
-                        ord == std::cmp::Ordering::Greater
-                    } else {
-                        ord == std::cmp::Ordering::Less
-                    }
-                });
-                if better {
-                    best = Some((i, c));
-                }
-            }
-        }
-        best.map(|(i, _)| i)
-    }
-}
-
-impl<'a> Iterator for MergeIter<'a> {
-    type Item = CellRef<'a>;
-    #[inline]
-    fn next(&mut self) -> Option<CellRef<'a>> {
-        let i = self.current?;
-        let (head, source) = self.inputs.get_mut(i)?;
-        let out = std::mem::replace(head, source.next());
-        if i < 64 {
-            self.touched |= 1 << i;
-        }
-        self.current = self.min_index();
-        out
     }
 }

@@ -43,19 +43,36 @@ pub fn get(b: &[u8], at: &mut usize) -> Result<u64, VarintError> {
 }
 
 fn get_long(b: &[u8], at: &mut usize) -> Result<u64, VarintError> {
+    let start = *at;
+    let rest = b.get(start..).unwrap_or_default();
+    // Two and three bytes (numbers under 2^21: sequence ids, most lengths over 127) read
+    // straight.
+    match *rest {
+        [b0, b1, ..] if b0 >= 0x80 && b1 < 0x80 => {
+            *at = start + 2;
+            return Ok(u64::from(b0 & 0x7f) | u64::from(b1) << 7);
+        }
+        [b0, b1, b2, ..] if b0 >= 0x80 && b1 >= 0x80 && b2 < 0x80 => {
+            *at = start + 3;
+            return Ok(u64::from(b0 & 0x7f) | u64::from(b1 & 0x7f) << 7 | u64::from(b2) << 14);
+        }
+        _ => {}
+    }
     let mut v: u64 = 0;
-    for shift in (0..64).step_by(7) {
-        let byte = *b.get(*at).ok_or(VarintError::Truncated(*at))?;
-        *at += 1;
-        if shift == 63 && byte > 1 {
+    for (i, &byte) in rest.iter().take(10).enumerate() {
+        if i == 9 && byte > 1 {
+            *at = start + 10;
             return Err(VarintError::TooLong(*at));
         }
-        v |= u64::from(byte & 0x7f) << shift;
+        v |= u64::from(byte & 0x7f) << (7 * i);
         if byte < 0x80 {
+            *at = start + i + 1;
             return Ok(v);
         }
     }
-    Err(VarintError::TooLong(*at))
+    // Ten bytes with the top bit set end in the check above; fewer end the input.
+    *at = start + rest.len().min(10);
+    Err(VarintError::Truncated(*at))
 }
 
 #[cfg(test)]

@@ -113,44 +113,116 @@ pub(crate) fn split_key(key: &[u8]) -> Result<KeyParts<'_>, FormatError> {
     Ok((row, family, qualifier, u64::from_be_bytes(ts), kind))
 }
 
-/// The row and the size ([`CellRef::size`]) of the `NONE`-encoded cell at `*at` in `block`,
-/// moving past it; `None` where [`BlockCursor::advance`] would give an error (a truncated
-/// cell, a varint too long, a key shorter than its parts, an unknown cell type). It reads
-/// what `advance` reads without keeping the rest, and without building the error a reload's
-/// recount of the key index does not use: that recount needs only rows and sizes.
-#[inline]
-pub(crate) fn none_row_size<'a>(block: &'a [u8], at: &mut usize) -> Option<(&'a [u8], usize)> {
+/// Where one `NONE`-encoded cell's parts sit in its block, read in one pass: what
+/// [`CursorState::advance`] keeps of a `NONE` cell, and what a reload's recount of the key
+/// index ([`none_row_size`]) and a seek inside a block ([`CursorState::skip_rows_before`]) read.
+struct NoneCell {
+    /// The key's start and end in the block.
+    key: (usize, usize),
+    /// The value's start and end in the block.
+    value: (usize, usize),
+    seq: u64,
+    ttl_ms: u64,
+    /// The key's row, family and qualifier ranges (within the key), timestamp and kind.
+    parts: PartRanges,
+    /// Where the next cell starts.
+    end: usize,
+}
+
+impl NoneCell {
+    /// The cell's row, a slice of `block`.
     #[inline(always)]
-    fn len(b: &[u8], at: &mut usize) -> Option<usize> {
-        usize::try_from(crate::kit::varint::get(b, at).ok()?).ok()
+    fn row<'b>(&self, block: &'b [u8]) -> &'b [u8] {
+        let (row, _, _, _, _) = self.parts;
+        block
+            .get(self.key.0 + row.0..self.key.0 + row.1)
+            .unwrap_or_default()
     }
-    #[inline(always)]
-    fn slice<'b>(b: &'b [u8], at: &mut usize, len: usize) -> Option<&'b [u8]> {
-        let end = at.checked_add(len)?;
-        let out = b.get(*at..end)?;
-        *at = end;
-        Some(out)
+}
+
+/// A length at `*at`, moving past it; `None` where [`get_len`] gives an error.
+#[inline(always)]
+fn len(b: &[u8], at: &mut usize) -> Option<usize> {
+    usize::try_from(crate::kit::varint::get(b, at).ok()?).ok()
+}
+
+/// The `NONE`-encoded cell at `at` in `block`; `None` wherever [`CursorState::advance`]'s
+/// general reading gives an error (a truncated cell, a varint too long, a key shorter than its
+/// parts, an unknown cell type), which then reads it again to say which. Lengths under 128
+/// (nearly all) take one byte and the varints' short path.
+#[inline(always)]
+fn none_cell(b: &[u8], at: usize) -> Option<NoneCell> {
+    let mut at = at;
+    let key_len = len(b, &mut at)?;
+    let value_len = len(b, &mut at)?;
+    let key_end = at.checked_add(key_len)?;
+    let value_end = key_end.checked_add(value_len)?;
+    let key = b.get(at..key_end)?;
+    if value_end > b.len() {
+        return None;
     }
-    let key_len = len(block, at)?;
-    let value_len = len(block, at)?;
-    let key = slice(block, at, key_len)?;
-    slice(block, at, value_len)?;
-    // The sequence id and the TTL.
-    crate::kit::varint::get(block, at).ok()?;
-    crate::kit::varint::get(block, at).ok()?;
+    let key_at = at;
+    at = value_end;
+    let seq = crate::kit::varint::get(b, &mut at).ok()?;
+    let ttl_ms = crate::kit::varint::get(b, &mut at).ok()?;
     // The key's parts, as `split_key` reads them.
     let mut k = 0;
     let row_len = len(key, &mut k)?;
-    let row = slice(key, &mut k, row_len)?;
+    let row = (k, k.checked_add(row_len)?);
+    k = row.1;
     let family_len = len(key, &mut k)?;
-    slice(key, &mut k, family_len)?;
-    let tail = key.len().checked_sub(KEY_TAIL).filter(|t| *t >= k)?;
-    CellKind::from_code(*key.get(tail + 8)?)?;
-    let qualifier_len = tail - k;
-    Some((
-        row,
-        row_len + family_len + qualifier_len + value_len + crate::engine::KEYVALUE_FRAMING as usize,
-    ))
+    let family = (k, k.checked_add(family_len)?);
+    let tail = key.len().checked_sub(KEY_TAIL).filter(|t| *t >= family.1)?;
+    let ts: [u8; 8] = key.get(tail..tail + 8)?.try_into().ok()?;
+    let kind = CellKind::from_code(*key.get(tail + 8)?)?;
+    Some(NoneCell {
+        key: (key_at, key_end),
+        value: (key_end, value_end),
+        seq,
+        ttl_ms,
+        parts: (row, family, (family.1, tail), u64::from_be_bytes(ts), kind),
+        end: at,
+    })
+}
+
+/// The row of the `NONE`-encoded cell at `at` in `block` and where the next cell starts,
+/// reading no more than that: the lengths, the row, and the ends of the two varints after the
+/// value. What a seek inside a block steps over its earlier cells with; `None` where the cell's
+/// lengths or row do not read (the cell is left for [`CursorState::advance`] to report).
+#[inline(always)]
+fn none_row_and_end(b: &[u8], at: usize) -> Option<(&[u8], usize)> {
+    let mut at = at;
+    let key_len = len(b, &mut at)?;
+    let value_len = len(b, &mut at)?;
+    let key = b.get(at..at.checked_add(key_len)?)?;
+    let mut k = 0;
+    let row_len = len(key, &mut k)?;
+    let row = key.get(k..k.checked_add(row_len)?)?;
+    // Past the key and value, then past the sequence id and the TTL (each ends at a byte
+    // under 0x80).
+    let mut end = (at + key_len).checked_add(value_len)?;
+    for _ in 0..2 {
+        let rest = b.get(end..)?;
+        end += rest.iter().take(10).position(|&byte| byte < 0x80)? + 1;
+    }
+    Some((row, end))
+}
+
+/// The row and the size ([`CellRef::size`]) of the `NONE`-encoded cell at `*at` in `block`,
+/// moving past it; `None` where [`BlockCursor::advance`] would give an error. It reads what
+/// `advance` reads without building the error a reload's recount of the key index does not
+/// use: that recount needs only rows and sizes.
+#[inline]
+pub(crate) fn none_row_size<'a>(block: &'a [u8], at: &mut usize) -> Option<(&'a [u8], usize)> {
+    let c = none_cell(block, *at)?;
+    *at = c.end;
+    let (row, family, qualifier, _, _) = c.parts;
+    let size = (row.1 - row.0)
+        + (family.1 - family.0)
+        + (qualifier.1 - qualifier.0)
+        + (c.value.1 - c.value.0)
+        + crate::engine::KEYVALUE_FRAMING as usize;
+    Some((c.row(block), size))
 }
 
 fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -397,6 +469,25 @@ impl CursorState {
     /// Moves to the next cell of `block` (the block this walk started in); false past the
     /// last one.
     pub fn advance(&mut self, block: &[u8]) -> Result<bool, FormatError> {
+        // Nearly every `NONE` cell reads in one pass, here; the end of the block, the delta
+        // encodings and a cell that does not read (read again to say what is wrong with it)
+        // take the general path.
+        if self.encoding == Encoding::None && self.at < block.len() {
+            if let Some(c) = none_cell(block, self.at) {
+                self.key_in_block = Some(c.key);
+                self.value = c.value;
+                self.seq = c.seq;
+                self.ttl_ms = c.ttl_ms;
+                self.at = c.end;
+                self.parts = Some(c.parts);
+                return Ok(true);
+            }
+        }
+        self.advance_general(block)
+    }
+
+    #[inline(never)]
+    fn advance_general(&mut self, block: &[u8]) -> Result<bool, FormatError> {
         if self.at >= block.len() {
             self.parts = None;
             return Ok(false);
@@ -514,27 +605,11 @@ impl CursorState {
         if self.encoding != Encoding::None {
             return;
         }
-        let b = block;
-        while self.at < b.len() {
-            let mut at = self.at;
-            let step = (|| -> Result<bool, FormatError> {
-                let key_len = get_len(b, &mut at)?;
-                let value_len = get_len(b, &mut at)?;
-                let key = take(b, &mut at, key_len)?;
-                let mut k = 0;
-                let row_len = get_len(key, &mut k)?;
-                if take(key, &mut k, row_len)? >= row {
-                    return Ok(false);
-                }
-                take(b, &mut at, value_len)?;
-                get_varint(b, &mut at)?;
-                get_varint(b, &mut at)?;
-                Ok(true)
-            })();
-            match step {
-                Ok(true) => self.at = at,
-                _ => return,
+        while let Some((cell_row, end)) = none_row_and_end(block, self.at) {
+            if cell_row >= row {
+                return;
             }
+            self.at = end;
         }
     }
 

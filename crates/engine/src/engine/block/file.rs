@@ -441,15 +441,20 @@ impl BlockFile {
     /// The block holding the first cell at or after `target`'s position, by the index: the
     /// last block whose first key is at or before it.
     pub fn seek_block(&self, target: &Cell) -> usize {
+        self.seek_key(target.as_ref())
+    }
+
+    /// [`BlockFile::seek_block`] for a key read in place.
+    pub(crate) fn seek_key(&self, target: CellRef<'_>) -> usize {
         let after = partition(self.blocks.len(), |i| {
             // Rows decide nearly every step of the search: the row is read from the index key
             // alone, and the whole key only when the rows are equal.
-            match self.first_row(i).map(|row| row.cmp(target.row.as_slice())) {
+            match self.first_row(i).map(|row| row.cmp(target.row)) {
                 Some(std::cmp::Ordering::Less) => true,
                 Some(std::cmp::Ordering::Greater) | None => false,
                 Some(std::cmp::Ordering::Equal) => self
                     .first_key(i)
-                    .is_some_and(|k| k.cmp_cell(target) != std::cmp::Ordering::Greater),
+                    .is_some_and(|k| k.cmp_key(&target) != std::cmp::Ordering::Greater),
             }
         });
         after.saturating_sub(1)
@@ -457,14 +462,15 @@ impl BlockFile {
 
     /// The row of block `i`'s first key, read from the index (the key is checked whole when
     /// the file is opened).
+    #[inline]
     fn first_row(&self, i: usize) -> Option<&[u8]> {
         let e = self.blocks.get(i)?;
         let key = self
             .meta()
             .get(e.key_at as usize..(e.key_at + e.key_len) as usize)?;
         let mut at = 0;
-        let len = get_len(key, &mut at).ok()?;
-        take(key, &mut at, len).ok()
+        let len = usize::try_from(crate::kit::varint::get(key, &mut at).ok()?).ok()?;
+        key.get(at..at.checked_add(len)?)
     }
 
     /// Whether the file may hold `row`: false when the row is outside its key range or its

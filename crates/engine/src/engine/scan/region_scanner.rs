@@ -163,7 +163,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
         }
         self.rows_returned += 1;
         self.cells_returned += cells.len() as u64;
-        self.bytes_returned += cells.iter().map(|c| c.size() as u64).sum::<u64>();
+        self.bytes_returned += cells.counted_bytes();
         self.row_room = (cells.len(), cells.byte_len());
         self.last_returned = true;
         if let Some(room) = self.room.as_mut() {

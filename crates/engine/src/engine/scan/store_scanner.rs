@@ -18,13 +18,16 @@ use super::super::store::MergeIter;
 ///
 /// Forward, the merge is read as it is. Backward, the merge runs greatest cell first; a row's
 /// cells are gathered when the row begins and handed out in cell order, as a forward read
-/// would see them (HBase's `ReversedStoreScanner` reads each row forwards too).
+/// would see them (HBase's `ReversedStoreScanner` reads each row forwards too): from the end
+/// of the list gathered, greatest first.
 pub(super) enum StoreCursor<'a> {
     Forward(MergeIter<'a>),
     Backward {
         merge: MergeIter<'a>,
+        /// The row's cells, greatest first.
         row: Vec<CellRef<'a>>,
-        at: usize,
+        /// How many of them are still to be handed out: the next is `row[left - 1]`.
+        left: usize,
     },
 }
 
@@ -33,44 +36,51 @@ impl<'a> StoreCursor<'a> {
     fn next_row(&self) -> Option<&'a [u8]> {
         match self {
             StoreCursor::Forward(merge) => merge.peek().map(|c| c.row),
-            StoreCursor::Backward { merge, row, at } => match row.get(*at) {
-                Some(c) => Some(c.row),
-                None => merge.peek().map(|c| c.row),
-            },
+            StoreCursor::Backward { merge, row, left } => {
+                match left.checked_sub(1).and_then(|i| row.get(i)) {
+                    Some(c) => Some(c.row),
+                    None => merge.peek().map(|c| c.row),
+                }
+            }
         }
     }
 
     /// Makes `row`'s cells the ones [`StoreCursor::peek`] hands out.
     fn begin_row(&mut self, wanted: &[u8]) {
-        if let StoreCursor::Backward { merge, row, at } = self {
-            if *at < row.len() {
+        if let StoreCursor::Backward { merge, row, left } = self {
+            if *left > 0 {
                 return;
             }
             row.clear();
-            *at = 0;
             while let Some(cell) = merge.peek().filter(|c| c.row == wanted) {
                 row.push(cell);
                 merge.next();
             }
-            row.reverse();
+            *left = row.len();
         }
     }
 
+    /// The next cell, moving past it, when it is a cell of `row`.
     #[inline]
-    fn peek(&self) -> Option<CellRef<'a>> {
-        match self {
-            StoreCursor::Forward(merge) => merge.peek(),
-            StoreCursor::Backward { row, at, .. } => row.get(*at).copied(),
-        }
-    }
-
-    #[inline]
-    fn advance(&mut self) {
+    fn next_in_row(&mut self, row: &[u8]) -> Option<CellRef<'a>> {
         match self {
             StoreCursor::Forward(merge) => {
-                merge.next();
+                if merge.peek_row()? != row {
+                    return None;
+                }
+                merge.next()
             }
-            StoreCursor::Backward { at, .. } => *at += 1,
+            StoreCursor::Backward {
+                row: cells, left, ..
+            } => {
+                let i = left.checked_sub(1)?;
+                let cell = *cells.get(i)?;
+                if cell.row != row {
+                    return None;
+                }
+                *left = i;
+                Some(cell)
+            }
         }
     }
 
@@ -161,11 +171,7 @@ impl<'a, 's> StoreScanner<'a, 's> {
         let mut column: Option<&'a [u8]> = None;
         let mut versions = 0u32;
         let mut rest_of_row = skip_row;
-        while let Some(cell) = self.cursor.peek() {
-            if cell.row != row {
-                break;
-            }
-            self.cursor.advance();
+        while let Some(cell) = self.cursor.next_in_row(row) {
             self.cells_examined += 1;
             self.bytes_read += cell.size() as u64;
             if rest_of_row {
