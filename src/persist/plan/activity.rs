@@ -158,13 +158,22 @@ pub(super) fn join_activity(
         for (key, bytes) in records.range(format!("{table}#")..format!("{table}$")) {
             let chunk = OpsChunk::decode(bytes);
             match chunk {
-                Ok(c) => {
-                    for (i, op) in c.ops.into_iter().enumerate() {
-                        let seq = c.first + i as u64;
-                        if seq >= next && seq < end {
-                            ops.push(op);
-                            next = seq + 1;
+                Ok(mut c) => {
+                    // The chunk's operations numbered from `next` (none twice) and below `end`,
+                    // moved over as one stretch.
+                    let len = c.ops.len() as u64;
+                    let from = next.max(c.first) - c.first;
+                    let to = end.min(c.first.saturating_add(len)).saturating_sub(c.first);
+                    if from < to {
+                        // Both are at most the chunk's length.
+                        let range = from as usize..to as usize;
+                        if ops.is_empty() && from == 0 {
+                            c.ops.truncate(range.end);
+                            ops = c.ops;
+                        } else {
+                            ops.extend(c.ops.drain(range));
                         }
+                        next = c.first + to;
                     }
                 }
                 Err(e) => problems.push(format!(

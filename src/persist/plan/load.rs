@@ -185,7 +185,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let named_by: Vec<(u64, BTreeSet<u64>)> =
         readable.iter().map(|(g, c)| (*g, named_runs(c))).collect();
     let (mut engine, missing) = match readable.first() {
-        Some((_, c)) => Engine::restore_counted(clock, c.clone(), &runs, &counted),
+        Some((_, c)) => Engine::restore_counted(clock, c.clone(), &runs, counted),
         None => (Engine::new(clock), Vec::new()),
     };
     problems.extend(missing);
