@@ -25,7 +25,7 @@ use indexed_db_futures::transaction::TransactionMode;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::plan::{SavePlan, StoredRecords, WalKey};
+use super::plan::{open_run, SavePlan, StoredRecords, WalKey};
 use super::queue::{StorageError, StorageErrorKind};
 
 /// The database name the app uses.
@@ -137,6 +137,33 @@ async fn read_store(store: &ObjectStore<'_>) -> Result<Vec<(JsValue, JsValue)>, 
     Ok(out)
 }
 
+/// The runs store's records, in key order, each handed to `each` (its key and value) as it
+/// arrives: every record's request is made before the first is handed over, so that while one
+/// is opened (its blocks checked, its rows read) the browser reads the ones after it.
+async fn read_runs(
+    store: &ObjectStore<'_>,
+    mut each: impl FnMut(JsValue, Option<JsValue>),
+) -> Result<(), StorageError> {
+    let keys: Vec<JsValue> = store
+        .get_all_keys::<JsValue>()
+        .await
+        .map_err(from_lib)?
+        .collect::<Result<_, _>>()
+        .map_err(from_lib)?;
+    let mut pending = Vec::with_capacity(keys.len());
+    for key in keys {
+        let request = store
+            .get::<JsValue, JsValue, _>(key.clone())
+            .primitive()
+            .map_err(from_lib)?;
+        pending.push((key, request));
+    }
+    for (key, request) in pending {
+        each(key, request.await.map_err(from_lib)?);
+    }
+    Ok(())
+}
+
 impl Idb {
     /// Opens (and on first use creates) the database.
     pub async fn open(name: &str) -> Result<Idb, StorageError> {
@@ -216,23 +243,26 @@ impl Idb {
     }
 
     /// Reads every record, in one readonly transaction, two requests per store (a record that
-    /// is not what its store holds is reported, never paired with another record's key).
+    /// is not what its store holds is reported, never paired with another record's key). The
+    /// runs are read one request each, all made at once, and each is opened as it arrives
+    /// ([`StoredRecords::opened`]) while the browser reads the rest.
     pub async fn read_all(&self) -> Result<StoredRecords, StorageError> {
         let result = async {
             let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
             let mut records = StoredRecords::default();
             let store = |n: &str| tx.object_store(n).map_err(from_lib);
-            for (key, value) in read_store(&store(RUNS)?).await? {
-                match (number(&key), js_to_bytes(&value)) {
+            read_runs(&store(RUNS)?, |key, value| {
+                match (number(&key), value.as_ref().and_then(js_to_bytes)) {
                     (Some(id), Some(bytes)) => {
-                        records.runs.insert(id, bytes);
+                        records.opened.insert(id, open_run(id, bytes));
                     }
                     _ => records.unreadable.push(format!(
                         "a record in the runs store ({}) is not a sorted run; left alone",
                         key.as_string().unwrap_or_else(|| format!("{key:?}"))
                     )),
                 }
-            }
+            })
+            .await?;
             for (key, value) in read_store(&store(WAL)?).await? {
                 match (parse_wal_key(&key), js_to_bytes(&value)) {
                     (Some(k), Some(bytes)) => {
@@ -263,6 +293,23 @@ impl Idb {
                 }
             }
             Ok(records)
+        }
+        .await;
+        result.map_err(|e| self.classify(e))
+    }
+
+    /// The bytes of every record in the runs store, read as [`Idb::read_all`] reads them but
+    /// not opened: what the benchmark's raw blob is read with.
+    pub async fn read_run_bytes(&self) -> Result<Vec<Vec<u8>>, StorageError> {
+        let result = async {
+            let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
+            let mut out = Vec::new();
+            let store = tx.object_store(RUNS).map_err(from_lib)?;
+            read_runs(&store, |_, value| {
+                out.extend(value.as_ref().and_then(js_to_bytes));
+            })
+            .await?;
+            Ok(out)
         }
         .await;
         result.map_err(|e| self.classify(e))

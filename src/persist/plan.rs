@@ -18,7 +18,7 @@ mod saver;
 
 pub use activity::OPS_PER_CHUNK;
 use activity::*;
-pub use load::{load, KeptRun, Loaded, StoredRecords};
+pub use load::{load, open_run, KeptRun, Loaded, OpenedRun, StoredRecords};
 pub use saver::Saver;
 
 /// A log record's key: its generation, then its number within the generation.

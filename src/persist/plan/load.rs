@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::*;
-use crate::engine::{Catalog, Engine, Run, RunRows};
+use crate::engine::{Catalog, Engine, KeyEntry, Run, RunRows};
 use crate::kit::order;
 use crate::persist::codec::{
     decode_catalog, decode_groups, decode_stored_run_owned, BlobKind, RunPlace,
@@ -24,6 +24,10 @@ pub struct StoredRecords {
     pub activity: BTreeMap<String, Vec<u8>>,
     /// Records the reader could not make sense of (a key or value of the wrong type).
     pub unreadable: Vec<String>,
+    /// Run records opened as they were read ([`open_run`]: the browser's reader opens each
+    /// while the browser reads the ones after it); [`load`] takes them as it takes the bytes
+    /// in `runs`.
+    pub opened: BTreeMap<u64, OpenedRun>,
 }
 
 impl StoredRecords {
@@ -34,9 +38,11 @@ impl StoredRecords {
             *self = StoredRecords::default();
         }
         for (id, bytes) in &plan.put_runs {
+            self.opened.remove(id);
             self.runs.insert(*id, bytes.clone());
         }
         for id in &plan.delete_runs {
+            self.opened.remove(id);
             self.runs.remove(id);
         }
         if let Some(c) = &plan.checkpoint {
@@ -64,6 +70,44 @@ impl StoredRecords {
                 self.activity.insert(key.clone(), bytes.clone());
             }
         }
+    }
+}
+
+/// A run record opened: what loading makes of it.
+#[derive(Clone, Debug)]
+pub enum OpenedRun {
+    /// The run and what its record says.
+    Run {
+        run: Arc<Run>,
+        /// Where the run says it belongs (runs written before runs recorded it say nothing).
+        place: Option<RunPlace>,
+        /// Why each of its damaged blocks is (their cells are lost, the rest of the run loads).
+        damaged: Vec<String>,
+        /// The record was in a layout before block files: written again at the next checkpoint.
+        migrated: bool,
+        /// The rows stored with it, when they fit it: the key index is built from them.
+        rows: Option<Vec<KeyEntry>>,
+    },
+    /// A record that cannot be this run: why (it is kept aside).
+    Aside(String),
+}
+
+/// Opens the record stored under run id `id` (the run takes its bytes, no copy): its blocks
+/// checked, its rows read.
+pub fn open_run(id: u64, bytes: Vec<u8>) -> OpenedRun {
+    match decode_stored_run_owned(bytes) {
+        Ok(stored) if stored.run.id == id => OpenedRun::Run {
+            damaged: stored.damaged.iter().map(|e| e.to_string()).collect(),
+            run: Arc::new(stored.run),
+            place: stored.place,
+            migrated: stored.migrated,
+            rows: stored.rows,
+        },
+        Ok(stored) => OpenedRun::Aside(format!(
+            "sorted run {id} holds run {} instead",
+            stored.run.id
+        )),
+        Err(e) => OpenedRun::Aside(format!("sorted run {id} is damaged ({e})")),
     }
 }
 
@@ -114,7 +158,11 @@ pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
 pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut problems = records.unreadable.clone();
     // The runs' bytes become the runs themselves (no copy); their ids stay.
-    let stored_runs: BTreeSet<u64> = order::set(records.runs.keys().copied());
+    let mut opened = std::mem::take(&mut records.opened);
+    for (id, bytes) in std::mem::take(&mut records.runs) {
+        opened.insert(id, open_run(id, bytes));
+    }
+    let stored_runs: BTreeSet<u64> = order::set(opened.keys().copied());
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
@@ -123,35 +171,33 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut damaged_runs: Vec<(u64, String)> = Vec::new();
     // Runs stored in a layout before block files: written again at the next checkpoint.
     let mut migrated: BTreeSet<u64> = BTreeSet::new();
-    for (id, bytes) in std::mem::take(&mut records.runs) {
-        let id = &id;
-        match decode_stored_run_owned(bytes) {
-            Ok(stored) if stored.run.id == *id => {
+    for (id, run) in opened {
+        match run {
+            OpenedRun::Run {
+                run,
+                place,
+                damaged,
+                migrated: was_migrated,
+                rows,
+            } => {
                 // A damaged block costs its cells; the rest of the run loads.
-                for e in &stored.damaged {
+                for e in &damaged {
                     problems.push(format!(
                         "sorted run {id} is damaged ({e}); the cells of that block are lost, the rest of the run loads"
                     ));
                 }
-                if stored.migrated {
-                    migrated.insert(*id);
+                if was_migrated {
+                    migrated.insert(id);
                 }
-                if let Some(rows) = stored.rows {
-                    counted.insert(*id, rows);
+                if let Some(rows) = rows {
+                    counted.insert(id, rows);
                 }
-                runs.insert(*id, Arc::new(stored.run));
-                places.insert(*id, stored.place);
+                runs.insert(id, run);
+                places.insert(id, place);
             }
-            Ok(stored) => {
-                let run = stored.run;
-                let why = format!("sorted run {id} holds run {} instead", run.id);
+            OpenedRun::Aside(why) => {
                 problems.push(format!("{why}; kept aside"));
-                damaged_runs.push((*id, why));
-            }
-            Err(e) => {
-                let why = format!("sorted run {id} is damaged ({e})");
-                problems.push(format!("{why}; kept aside"));
-                damaged_runs.push((*id, why));
+                damaged_runs.push((id, why));
             }
         }
     }
