@@ -18,6 +18,7 @@ use std::rc::Rc;
 
 use indexed_db_futures::database::Database;
 use indexed_db_futures::error::{Error as IdbLibError, OpenDbError};
+use indexed_db_futures::future::BasicRequest;
 use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::prelude::*;
@@ -25,7 +26,7 @@ use indexed_db_futures::transaction::TransactionMode;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::plan::{open_run, SavePlan, StoredRecords, WalKey};
+use super::plan::{open_activity, open_run, SavePlan, StoredRecords, WalKey};
 use super::queue::{StorageError, StorageErrorKind};
 
 /// The database name the app uses.
@@ -137,13 +138,13 @@ async fn read_store(store: &ObjectStore<'_>) -> Result<Vec<(JsValue, JsValue)>, 
     Ok(out)
 }
 
-/// The runs store's records, in key order, each handed to `each` (its key and value) as it
-/// arrives: every record's request is made before the first is handed over, so that while one
-/// is opened (its blocks checked, its rows read) the browser reads the ones after it.
-async fn read_runs(
-    store: &ObjectStore<'_>,
-    mut each: impl FnMut(JsValue, Option<JsValue>),
-) -> Result<(), StorageError> {
+/// A record's key and the request for its value, made but not yet answered.
+type Pending = (JsValue, BasicRequest<Option<JsValue>>);
+
+/// Requests every record of a store, one request each, all made before any is awaited: the
+/// caller decodes each as it arrives while the browser reads the ones after it. The keys come
+/// first (one request).
+async fn request_each(store: &ObjectStore<'_>) -> Result<Vec<Pending>, StorageError> {
     let keys: Vec<JsValue> = store
         .get_all_keys::<JsValue>()
         .await
@@ -158,10 +159,7 @@ async fn read_runs(
             .map_err(from_lib)?;
         pending.push((key, request));
     }
-    for (key, request) in pending {
-        each(key, request.await.map_err(from_lib)?);
-    }
-    Ok(())
+    Ok(pending)
 }
 
 impl Idb {
@@ -242,16 +240,32 @@ impl Idb {
         e
     }
 
-    /// Reads every record, in one readonly transaction, two requests per store (a record that
-    /// is not what its store holds is reported, never paired with another record's key). The
-    /// runs are read one request each, all made at once, and each is opened as it arrives
-    /// ([`StoredRecords::opened`]) while the browser reads the rest.
+    /// Reads every record, in one readonly transaction (a record that is not what its store
+    /// holds is reported, never paired with another record's key): the log and meta stores two
+    /// requests each (every key, every value); the history's and the runs' records one request
+    /// each, all made at once, and each decoded as it arrives while the browser reads the rest
+    /// ([`StoredRecords::opened_activity`], [`StoredRecords::opened`]).
     pub async fn read_all(&self) -> Result<StoredRecords, StorageError> {
         let result = async {
             let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
             let mut records = StoredRecords::default();
             let store = |n: &str| tx.object_store(n).map_err(from_lib);
-            read_runs(&store(RUNS)?, |key, value| {
+            // The history's records are requested first and decoded while the browser reads
+            // the runs; each run is opened (its blocks checked, its rows read) while the
+            // browser reads the runs after it.
+            let activity = request_each(&store(ACTIVITY)?).await?;
+            let runs = request_each(&store(RUNS)?).await?;
+            for (key, request) in activity {
+                let value = request.await.map_err(from_lib)?;
+                if let (Some(key), Some(bytes)) =
+                    (key.as_string(), value.as_ref().and_then(js_to_bytes))
+                {
+                    let opened = open_activity(&key, &bytes);
+                    records.opened_activity.insert(key, opened);
+                }
+            }
+            for (key, request) in runs {
+                let value = request.await.map_err(from_lib)?;
                 match (number(&key), value.as_ref().and_then(js_to_bytes)) {
                     (Some(id), Some(bytes)) => {
                         records.opened.insert(id, open_run(id, bytes));
@@ -261,8 +275,7 @@ impl Idb {
                         key.as_string().unwrap_or_else(|| format!("{key:?}"))
                     )),
                 }
-            })
-            .await?;
+            }
             for (key, value) in read_store(&store(WAL)?).await? {
                 match (parse_wal_key(&key), js_to_bytes(&value)) {
                     (Some(k), Some(bytes)) => {
@@ -287,11 +300,6 @@ impl Idb {
                     )),
                 }
             }
-            for (key, value) in read_store(&store(ACTIVITY)?).await? {
-                if let (Some(table), Some(bytes)) = (key.as_string(), js_to_bytes(&value)) {
-                    records.activity.insert(table, bytes);
-                }
-            }
             Ok(records)
         }
         .await;
@@ -305,10 +313,10 @@ impl Idb {
             let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
             let mut out = Vec::new();
             let store = tx.object_store(RUNS).map_err(from_lib)?;
-            read_runs(&store, |_, value| {
+            for (_, request) in request_each(&store).await? {
+                let value = request.await.map_err(from_lib)?;
                 out.extend(value.as_ref().and_then(js_to_bytes));
-            })
-            .await?;
+            }
             Ok(out)
         }
         .await;

@@ -16,8 +16,8 @@ mod activity;
 mod load;
 mod saver;
 
-pub use activity::OPS_PER_CHUNK;
 use activity::*;
+pub use activity::{open_activity, OpenedActivity, OpsChunk, OPS_PER_CHUNK};
 pub use load::{load, open_run, KeptRun, Loaded, OpenedRun, StoredRecords};
 pub use saver::Saver;
 

@@ -32,7 +32,8 @@ pub(super) fn chunk_key(table: &str, chunk: u64) -> String {
 }
 
 /// A chunk of a history's operations, numbered from `first`.
-pub(super) struct OpsChunk {
+#[derive(Clone, Debug)]
+pub struct OpsChunk {
     pub(super) first: u64,
     pub(super) ops: Vec<Op>,
 }
@@ -105,43 +106,85 @@ pub(super) struct StoredHistory {
     pub(super) chunks: BTreeSet<u64>,
 }
 
+/// An activity record decoded as it was read (the browser's reader decodes each while the
+/// browser reads the ones after it): a table's head, a chunk of its operations, or a record
+/// whose key is not Rowkey's. A record that does not decode keeps why.
+#[derive(Clone, Debug)]
+pub enum OpenedActivity {
+    Head {
+        table: String,
+        head: Result<Activity, String>,
+    },
+    Chunk {
+        table: String,
+        number: u64,
+        chunk: Result<OpsChunk, String>,
+    },
+    Foreign,
+}
+
+/// Decodes the activity record stored under `key`.
+pub fn open_activity(key: &str, bytes: &[u8]) -> OpenedActivity {
+    match key.split_once('#') {
+        None => OpenedActivity::Head {
+            table: key.to_string(),
+            head: decode_head(bytes).map_err(|e| e.to_string()),
+        },
+        Some((table, n)) => match n.parse::<u64>() {
+            Ok(number) => OpenedActivity::Chunk {
+                table: table.to_string(),
+                number,
+                chunk: OpsChunk::decode(bytes).map_err(|e| e.to_string()),
+            },
+            Err(_) => OpenedActivity::Foreign,
+        },
+    }
+}
+
 /// Puts the stored histories back into a restored engine: each table's head with the
-/// operations of its chunks. Returns what the store holds of each (so the first checkpoint
-/// writes only what changes); a damaged record is reported and its history starts again (a
-/// damaged chunk loses only its operations).
+/// operations of its chunks, from the records `opened` as they were read and those in
+/// `records`. Returns what the store holds of each (so the first checkpoint writes only what
+/// changes); a damaged record is reported and its history starts again (a damaged chunk loses
+/// only its operations).
 pub(super) fn join_activity(
     engine: &mut Engine,
     records: &BTreeMap<String, Vec<u8>>,
+    mut opened: BTreeMap<String, OpenedActivity>,
     problems: &mut Vec<String>,
 ) -> BTreeMap<String, StoredHistory> {
-    let mut heads: BTreeMap<&str, &[u8]> = BTreeMap::new();
-    let mut chunks: BTreeMap<&str, Vec<(u64, &[u8])>> = BTreeMap::new();
     for (key, bytes) in records {
-        match key.split_once('#') {
-            None => {
-                heads.insert(key.as_str(), bytes.as_slice());
+        opened.insert(key.clone(), open_activity(key, bytes));
+    }
+    let mut heads: BTreeMap<String, Result<Activity, String>> = BTreeMap::new();
+    type Part = (u64, String, Result<OpsChunk, String>);
+    let mut chunks: BTreeMap<String, Vec<Part>> = BTreeMap::new();
+    for (key, record) in opened {
+        match record {
+            OpenedActivity::Head { table, head } => {
+                heads.insert(table, head);
             }
-            Some((table, n)) => match n.parse::<u64>() {
-                Ok(n) => chunks.entry(table).or_default().push((n, bytes.as_slice())),
-                Err(_) => problems.push(format!(
-                    "the activity record {key:?} is not Rowkey's; left alone"
-                )),
-            },
+            OpenedActivity::Chunk {
+                table,
+                number,
+                chunk,
+            } => chunks.entry(table).or_default().push((number, key, chunk)),
+            OpenedActivity::Foreign => problems.push(format!(
+                "the activity record {key:?} is not Rowkey's; left alone"
+            )),
         }
     }
     let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
-    for (table, mut parts) in chunks {
-        order::sort_by_key(&mut parts, |p| p.0);
+    for (table, parts) in chunks.iter_mut() {
+        order::sort_by_key(parts, |p| p.0);
         stored.insert(
-            table.to_string(),
+            table.clone(),
             StoredHistory {
                 chunks: parts.iter().map(|p| p.0).collect(),
                 ..StoredHistory::default()
             },
         );
     }
-    for (table, bytes) in heads {
-        let head = decode_head(bytes);
+    for (table, head) in heads {
         let head = match head {
             Ok(h) => h,
             Err(e) => {
@@ -154,9 +197,7 @@ pub(super) fn join_activity(
         let end = head.recorded();
         let mut ops = Vec::new();
         let mut next = 0u64;
-        // Chunk keys sort by number ('$' follows '#').
-        for (key, bytes) in records.range(format!("{table}#")..format!("{table}$")) {
-            let chunk = OpsChunk::decode(bytes);
+        for (_, key, chunk) in chunks.remove(&table).unwrap_or_default() {
             match chunk {
                 Ok(mut c) => {
                     // The chunk's operations numbered from `next` (none twice) and below `end`,
@@ -181,9 +222,9 @@ pub(super) fn join_activity(
                 )),
             }
         }
-        engine.restore_activity(table, head.with_ops(ops));
-        if let Some(a) = engine.activity(table) {
-            let entry = stored.entry(table.to_string()).or_default();
+        engine.restore_activity(&table, head.with_ops(ops));
+        if let Some(a) = engine.activity(&table) {
+            let entry = stored.entry(table).or_default();
             entry.marker = Some(a.marker());
             entry.upto = a.recorded();
         }

@@ -28,6 +28,9 @@ pub struct StoredRecords {
     /// while the browser reads the ones after it); [`load`] takes them as it takes the bytes
     /// in `runs`.
     pub opened: BTreeMap<u64, OpenedRun>,
+    /// Activity records decoded as they were read ([`open_activity`]), by key; taken as the
+    /// bytes in `activity` are.
+    pub opened_activity: BTreeMap<String, OpenedActivity>,
 }
 
 impl StoredRecords {
@@ -62,11 +65,14 @@ impl StoredRecords {
         if let Some(w) = &plan.activity {
             if w.replace_all {
                 self.activity.clear();
+                self.opened_activity.clear();
             }
             for key in &w.delete {
                 self.activity.remove(key);
+                self.opened_activity.remove(key);
             }
             for (key, bytes) in &w.put {
+                self.opened_activity.remove(key);
                 self.activity.insert(key.clone(), bytes.clone());
             }
         }
@@ -235,7 +241,12 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
         None => (Engine::new(clock), Vec::new()),
     };
     problems.extend(missing);
-    let histories = join_activity(&mut engine, &records.activity, &mut problems);
+    let histories = join_activity(
+        &mut engine,
+        &records.activity,
+        std::mem::take(&mut records.opened_activity),
+        &mut problems,
+    );
     let mut replayed = 0;
     let mut replay =
         |engine: &mut Engine,
