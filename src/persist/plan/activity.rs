@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::{Activity, Engine, Op, SavedActivity};
 use crate::json::Node;
-use crate::kit::order;
 use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json};
 use crate::persist::chunk_binary::{
     decode_binary_chunk, encode_binary_chunk, BINARY_CHUNK_VERSION,
@@ -149,40 +148,35 @@ pub fn open_activity(key: &str, bytes: &[u8]) -> OpenedActivity {
 pub(super) fn join_activity(
     engine: &mut Engine,
     records: &BTreeMap<String, Vec<u8>>,
-    mut opened: BTreeMap<String, OpenedActivity>,
+    mut opened: Vec<(String, OpenedActivity)>,
     problems: &mut Vec<String>,
 ) -> BTreeMap<String, StoredHistory> {
     for (key, bytes) in records {
-        opened.insert(key.clone(), open_activity(key, bytes));
+        opened.push((key.clone(), open_activity(key, bytes)));
     }
-    let mut heads: BTreeMap<String, Result<Activity, String>> = BTreeMap::new();
-    type Part = (u64, String, Result<OpsChunk, String>);
-    let mut chunks: BTreeMap<String, Vec<Part>> = BTreeMap::new();
+    // In key order: a table's chunks follow one another, by number (their keys are padded).
+    let mut heads: Vec<(String, Result<Activity, String>)> = Vec::new();
+    let mut chunks: Vec<(String, String, Result<OpsChunk, String>)> = Vec::new();
+    let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
     for (key, record) in opened {
         match record {
-            OpenedActivity::Head { table, head } => {
-                heads.insert(table, head);
-            }
+            OpenedActivity::Head { table, head } => heads.push((table, head)),
             OpenedActivity::Chunk {
                 table,
                 number,
                 chunk,
-            } => chunks.entry(table).or_default().push((number, key, chunk)),
+            } => {
+                stored
+                    .entry(table.clone())
+                    .or_default()
+                    .chunks
+                    .insert(number);
+                chunks.push((table, key, chunk));
+            }
             OpenedActivity::Foreign => problems.push(format!(
                 "the activity record {key:?} is not Rowkey's; left alone"
             )),
         }
-    }
-    let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
-    for (table, parts) in chunks.iter_mut() {
-        order::sort_by_key(parts, |p| p.0);
-        stored.insert(
-            table.clone(),
-            StoredHistory {
-                chunks: parts.iter().map(|p| p.0).collect(),
-                ..StoredHistory::default()
-            },
-        );
     }
     for (table, head) in heads {
         let head = match head {
@@ -197,8 +191,8 @@ pub(super) fn join_activity(
         let end = head.recorded();
         let mut ops = Vec::new();
         let mut next = 0u64;
-        for (_, key, chunk) in chunks.remove(&table).unwrap_or_default() {
-            match chunk {
+        for (_, key, chunk) in chunks.iter_mut().filter(|c| c.0 == table) {
+            match std::mem::replace(chunk, Err(String::new())) {
                 Ok(mut c) => {
                     // The chunk's operations numbered from `next` (none twice) and below `end`,
                     // moved over as one stretch.

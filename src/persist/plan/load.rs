@@ -24,13 +24,13 @@ pub struct StoredRecords {
     pub activity: BTreeMap<String, Vec<u8>>,
     /// Records the reader could not make sense of (a key or value of the wrong type).
     pub unreadable: Vec<String>,
-    /// Run records opened as they were read ([`open_run`]: the browser's reader opens each
-    /// while the browser reads the ones after it); [`load`] takes them as it takes the bytes
-    /// in `runs`.
-    pub opened: BTreeMap<u64, OpenedRun>,
-    /// Activity records decoded as they were read ([`open_activity`]), by key; taken as the
-    /// bytes in `activity` are.
-    pub opened_activity: BTreeMap<String, OpenedActivity>,
+    /// Run records opened as they were read, in id order ([`open_run`]: the browser's reader
+    /// opens each while the browser reads the ones after it); [`load`] takes them as it takes
+    /// the bytes in `runs`.
+    pub opened: Vec<(u64, OpenedRun)>,
+    /// Activity records decoded as they were read ([`open_activity`]), in key order; taken as
+    /// the bytes in `activity` are.
+    pub opened_activity: Vec<(String, OpenedActivity)>,
 }
 
 impl StoredRecords {
@@ -41,11 +41,11 @@ impl StoredRecords {
             *self = StoredRecords::default();
         }
         for (id, bytes) in &plan.put_runs {
-            self.opened.remove(id);
+            self.opened.retain(|(i, _)| i != id);
             self.runs.insert(*id, bytes.clone());
         }
         for id in &plan.delete_runs {
-            self.opened.remove(id);
+            self.opened.retain(|(i, _)| i != id);
             self.runs.remove(id);
         }
         if let Some(c) = &plan.checkpoint {
@@ -69,10 +69,10 @@ impl StoredRecords {
             }
             for key in &w.delete {
                 self.activity.remove(key);
-                self.opened_activity.remove(key);
+                self.opened_activity.retain(|(k, _)| k != key);
             }
             for (key, bytes) in &w.put {
-                self.opened_activity.remove(key);
+                self.opened_activity.retain(|(k, _)| k != key);
                 self.activity.insert(key.clone(), bytes.clone());
             }
         }
@@ -164,11 +164,12 @@ pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
 pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut problems = records.unreadable.clone();
     // The runs' bytes become the runs themselves (no copy); their ids stay.
+    // (A reader fills one or the other: the browser's opens its runs as they arrive.)
     let mut opened = std::mem::take(&mut records.opened);
     for (id, bytes) in std::mem::take(&mut records.runs) {
-        opened.insert(id, open_run(id, bytes));
+        opened.push((id, open_run(id, bytes)));
     }
-    let stored_runs: BTreeSet<u64> = order::set(opened.keys().copied());
+    let stored_runs: BTreeSet<u64> = order::set(opened.iter().map(|(id, _)| *id));
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
