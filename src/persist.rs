@@ -38,7 +38,7 @@ pub use export::{
     export_json, export_kept_runs, export_script, import_json, import_script, ImportError,
 };
 pub use plan::{
-    load, ActivityWrites, Checkpoint, KeptRun, Layout, Loaded, PlanError, SavePlan, Saver,
-    StoredRecords, WalKey,
+    load, open_activity, open_run, ActivityWrites, Checkpoint, KeptRun, Layout, Loaded,
+    OpenedActivity, OpenedRun, OpsChunk, PlanError, SavePlan, Saver, StoredRecords, WalKey,
 };
 pub use queue::{EntrySave, SaveQueue, Staged, StorageError, StorageErrorKind};

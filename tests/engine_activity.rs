@@ -201,3 +201,46 @@ fn activity_is_saved_and_put_back_whole() -> TestResult {
     assert!(e.activity("t").is_none());
     Ok(())
 }
+
+/// A head put back with its stored operations keeps the newest `OPS_KEPT` of them all: the
+/// head's own oldest go first, then the oldest of those given; with none of its own, the head
+/// takes those given as they are.
+#[test]
+fn a_history_put_back_keeps_its_newest_operations() -> TestResult {
+    use rowkey::engine::{Op, SavedActivity};
+    let op = |tick: u64| Op {
+        kind: OpKind::Read,
+        start: tick.to_be_bytes().to_vec(),
+        stop: None,
+        region: 1,
+        tick,
+        wall_ms: tick,
+        place: 0.0,
+    };
+    let head = |ticks: std::ops::Range<u64>| {
+        Activity::from_saved(SavedActivity {
+            ops: ticks.map(op).collect(),
+            ..SavedActivity::default()
+        })
+    };
+    let ticks = |a: &Activity| -> (usize, Option<u64>, Option<u64>) {
+        (
+            a.ops().len(),
+            a.ops().next().map(|o| o.tick),
+            a.ops().last().map(|o| o.tick),
+        )
+    };
+    let kept = OPS_KEPT as u64;
+    // Ten of its own and OPS_KEPT - 5 given: its five oldest go.
+    let a = head(0..10).with_ops((10..kept + 5).map(op).collect());
+    assert_eq!(ticks(&a), (OPS_KEPT, Some(5), Some(kept + 4)));
+    assert_eq!(a.recorded(), kept);
+    // Ten of its own and OPS_KEPT + 3 given: all its own go, and the three oldest given.
+    let a = head(0..10).with_ops((10..kept + 13).map(op).collect());
+    assert_eq!(ticks(&a), (OPS_KEPT, Some(13), Some(kept + 12)));
+    // None of its own.
+    let a = head(0..0).with_ops((0..7).map(op).collect());
+    assert_eq!(ticks(&a), (7, Some(0), Some(6)));
+    assert_eq!(a.recorded(), 7);
+    Ok(())
+}

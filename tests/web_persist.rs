@@ -73,7 +73,11 @@ async fn plans_commit_and_load_back() -> Result<(), String> {
     let refs: Vec<&str> = cmds.iter().map(String::as_str).collect();
     run_and_save(&idb, &mut sh, &mut saver, &refs).await?;
     let records = idb.read_all().await.map_err(|e| e.to_string())?;
-    assert!(!records.runs.is_empty(), "flushes stored sorted runs");
+    // The runs come back opened as they were read (`StoredRecords::opened`), not as bytes.
+    assert!(
+        records.runs.is_empty() && !records.opened.is_empty(),
+        "flushes stored sorted runs"
+    );
     let loaded = load(Box::new(|| 1_700_000_000_000), records);
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     assert_eq!(rows(&loaded.engine, "t"), rows(&sh.engine, "t"));

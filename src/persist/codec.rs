@@ -138,21 +138,25 @@ pub(crate) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    #[inline]
     pub(crate) fn new(b: &'a [u8]) -> Reader<'a> {
         Reader { b, at: 0 }
     }
+    #[inline]
     pub(crate) fn varint(&mut self) -> Result<u64, CodecError> {
         crate::kit::varint::get(self.b, &mut self.at).map_err(|e| match e {
             crate::kit::varint::VarintError::Truncated(at) => CodecError::Truncated(at),
             e => CodecError::Invalid(e.to_string()),
         })
     }
+    #[inline]
     pub(crate) fn bytes(&mut self) -> Result<&'a [u8], CodecError> {
         let len = usize::try_from(self.varint()?)
             .map_err(|_| CodecError::Invalid("length overflow".into()))?;
         self.take(len)
     }
     /// `n` bytes as they are.
+    #[inline]
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], CodecError> {
         let end = self
             .at
@@ -165,11 +169,13 @@ impl<'a> Reader<'a> {
         self.at = end;
         Ok(out)
     }
+    #[inline]
     pub(crate) fn byte(&mut self) -> Result<u8, CodecError> {
         let v = *self.b.get(self.at).ok_or(CodecError::Truncated(self.at))?;
         self.at += 1;
         Ok(v)
     }
+    #[inline]
     pub(crate) fn done(&self) -> bool {
         self.at >= self.b.len()
     }

@@ -22,10 +22,11 @@ use indexed_db_futures::internals::SystemRepr;
 use indexed_db_futures::object_store::ObjectStore;
 use indexed_db_futures::prelude::*;
 use indexed_db_futures::transaction::TransactionMode;
-use js_sys::{Array, Uint8Array};
+use js_sys::{Array, Promise, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
-use super::plan::{SavePlan, StoredRecords, WalKey};
+use super::plan::{open_activity, open_run, SavePlan, StoredRecords, WalKey};
 use super::queue::{StorageError, StorageErrorKind};
 
 /// The database name the app uses.
@@ -123,19 +124,52 @@ fn parse_wal_key(v: &JsValue) -> Option<WalKey> {
     Some((number(&a.get(0))?, number(&a.get(1))?))
 }
 
-/// Every record of a store, key and value together, read with a cursor.
-async fn read_store(store: &ObjectStore<'_>) -> Result<Vec<(JsValue, JsValue)>, StorageError> {
-    let mut out = Vec::new();
-    let Some(mut cursor) = store.open_cursor().await.map_err(from_lib)? else {
-        return Ok(out);
-    };
-    while let Some(value) = cursor.next_record::<JsValue>().await.map_err(from_lib)? {
-        let key: Option<JsValue> = cursor.key().map_err(from_lib)?;
-        if let Some(key) = key {
-            out.push((key, value));
-        }
+/// A record's key, the request for its value (made, not yet answered) and its answer to come.
+type Pending = (JsValue, web_sys::IdbRequest, JsFuture);
+
+/// Requests every record of a store, one request each, all made before any is awaited: the
+/// caller decodes each as it arrives while the browser reads the ones after it. The keys come
+/// first (one request).
+async fn request_each(store: &ObjectStore<'_>) -> Result<Vec<Pending>, StorageError> {
+    let keys: Vec<JsValue> = store
+        .get_all_keys::<JsValue>()
+        .await
+        .map_err(from_lib)?
+        .collect::<Result<_, _>>()
+        .map_err(from_lib)?;
+    let mut pending = Vec::with_capacity(keys.len());
+    for key in keys {
+        let request = store.as_sys().get(&key).map_err(from_js)?;
+        let answered = Promise::new(&mut |resolve, reject| {
+            request.set_onsuccess(Some(&resolve));
+            request.set_onerror(Some(&reject));
+        });
+        pending.push((key, request, JsFuture::from(answered)));
     }
-    Ok(out)
+    Ok(pending)
+}
+
+/// The value a pending request was answered with (`None`: no record under its key).
+async fn answer(
+    request: web_sys::IdbRequest,
+    answered: JsFuture,
+) -> Result<Option<JsValue>, StorageError> {
+    if answered.await.is_err() {
+        return Err(match request.error() {
+            Ok(Some(e)) => from_dom(&e),
+            _ => StorageError::new(StorageErrorKind::Unknown, "Error", "a read failed"),
+        });
+    }
+    let value = request.result().map_err(from_js)?;
+    Ok((!value.is_undefined()).then_some(value))
+}
+
+/// A thrown JavaScript value as a storage error.
+fn from_js(v: JsValue) -> StorageError {
+    match v.dyn_into::<web_sys::DomException>() {
+        Ok(d) => from_dom(&d),
+        Err(v) => StorageError::new(StorageErrorKind::Unknown, "Error", &format!("{v:?}")),
+    }
 }
 
 impl Idb {
@@ -216,17 +250,36 @@ impl Idb {
         e
     }
 
-    /// Reads every record, in one readonly transaction, a cursor per store (a record that is
-    /// not what its store holds is reported, never paired with another record's key).
+    /// Reads every record, in one readonly transaction, one request for a store's keys and one
+    /// for each record (a record that is not what its store holds is reported, never paired
+    /// with another record's key): the history's and the runs' records are all requested at
+    /// once, and each decoded as it arrives while the browser reads the rest
+    /// ([`StoredRecords::opened_activity`], [`StoredRecords::opened`]), where a cursor made one
+    /// round trip after another.
     pub async fn read_all(&self) -> Result<StoredRecords, StorageError> {
         let result = async {
             let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
             let mut records = StoredRecords::default();
             let store = |n: &str| tx.object_store(n).map_err(from_lib);
-            for (key, value) in read_store(&store(RUNS)?).await? {
-                match (number(&key), js_to_bytes(&value)) {
+            // The history's records are requested first and decoded while the browser reads
+            // the runs; each run is opened (its blocks checked, its rows read) while the
+            // browser reads the runs after it.
+            let activity = request_each(&store(ACTIVITY)?).await?;
+            let runs = request_each(&store(RUNS)?).await?;
+            for (key, request, answered) in activity {
+                let value = answer(request, answered).await?;
+                if let (Some(key), Some(bytes)) =
+                    (key.as_string(), value.as_ref().and_then(js_to_bytes))
+                {
+                    let opened = open_activity(&key, &bytes);
+                    records.opened_activity.push((key, opened));
+                }
+            }
+            for (key, request, answered) in runs {
+                let value = answer(request, answered).await?;
+                match (number(&key), value.as_ref().and_then(js_to_bytes)) {
                     (Some(id), Some(bytes)) => {
-                        records.runs.insert(id, bytes);
+                        records.opened.push((id, open_run(id, bytes)));
                     }
                     _ => records.unreadable.push(format!(
                         "a record in the runs store ({}) is not a sorted run; left alone",
@@ -234,8 +287,9 @@ impl Idb {
                     )),
                 }
             }
-            for (key, value) in read_store(&store(WAL)?).await? {
-                match (parse_wal_key(&key), js_to_bytes(&value)) {
+            for (key, request, answered) in request_each(&store(WAL)?).await? {
+                let value = answer(request, answered).await?;
+                match (parse_wal_key(&key), value.as_ref().and_then(js_to_bytes)) {
                     (Some(k), Some(bytes)) => {
                         records.wal.insert(k, bytes);
                     }
@@ -244,9 +298,10 @@ impl Idb {
                     )),
                 }
             }
-            for (key, value) in read_store(&store(META)?).await? {
+            for (key, request, answered) in request_each(&store(META)?).await? {
+                let value = answer(request, answered).await?;
                 let name = key.as_string().unwrap_or_default();
-                match (parse_meta_key(&name), js_to_bytes(&value)) {
+                match (parse_meta_key(&name), value.as_ref().and_then(js_to_bytes)) {
                     (Some((true, g)), Some(bytes)) => {
                         records.catalogs.insert(g, bytes);
                     }
@@ -258,12 +313,24 @@ impl Idb {
                     )),
                 }
             }
-            for (key, value) in read_store(&store(ACTIVITY)?).await? {
-                if let (Some(table), Some(bytes)) = (key.as_string(), js_to_bytes(&value)) {
-                    records.activity.insert(table, bytes);
-                }
-            }
             Ok(records)
+        }
+        .await;
+        result.map_err(|e| self.classify(e))
+    }
+
+    /// The bytes of every record in the runs store, read as [`Idb::read_all`] reads them but
+    /// not opened: what the benchmark's raw blob is read with.
+    pub async fn read_run_bytes(&self) -> Result<Vec<Vec<u8>>, StorageError> {
+        let result = async {
+            let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
+            let mut out = Vec::new();
+            let store = tx.object_store(RUNS).map_err(from_lib)?;
+            for (_, request, answered) in request_each(&store).await? {
+                let value = answer(request, answered).await?;
+                out.extend(value.as_ref().and_then(js_to_bytes));
+            }
+            Ok(out)
         }
         .await;
         result.map_err(|e| self.classify(e))
@@ -284,10 +351,6 @@ impl Idb {
         let raw: web_sys::IdbTransaction = tx.as_sys().clone().unchecked_into();
         let result = async {
             let e = from_lib;
-            let dom = |v: JsValue| match v.dyn_into::<web_sys::DomException>() {
-                Ok(d) => from_dom(&d),
-                Err(v) => StorageError::new(StorageErrorKind::Unknown, "Error", &format!("{v:?}")),
-            };
             let runs = tx.object_store(RUNS).map_err(e)?;
             let wal = tx.object_store(WAL).map_err(e)?;
             let meta = tx.object_store(META).map_err(e)?;
@@ -324,8 +387,8 @@ impl Idb {
                 // Plain numbers (generation 0, the first layout) sort before every array key.
                 let upper: JsValue = Array::of1(&(below as f64).into()).into();
                 let range =
-                    web_sys::IdbKeyRange::upper_bound_with_open(&upper, true).map_err(dom)?;
-                wal.as_sys().delete(&range).map_err(dom)?;
+                    web_sys::IdbKeyRange::upper_bound_with_open(&upper, true).map_err(from_js)?;
+                wal.as_sys().delete(&range).map_err(from_js)?;
             }
             if let Some((key, bytes)) = &plan.wal {
                 wal.put(bytes_to_js(bytes))

@@ -16,9 +16,9 @@ mod activity;
 mod load;
 mod saver;
 
-pub use activity::OPS_PER_CHUNK;
 use activity::*;
-pub use load::{load, KeptRun, Loaded, StoredRecords};
+pub use activity::{open_activity, OpenedActivity, OpsChunk, OPS_PER_CHUNK};
+pub use load::{load, open_run, KeptRun, Loaded, OpenedRun, StoredRecords};
 pub use saver::Saver;
 
 /// A log record's key: its generation, then its number within the generation.

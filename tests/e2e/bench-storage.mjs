@@ -1,6 +1,12 @@
 // Benchmark of Rowkey's engine against JavaScript stores in one page (prints figures; not a test).
 //
 //   bash scripts/dev.sh bench-build && node tests/e2e/bench-storage.mjs [CELLS]
+//   ROWKEY_BENCH_ONLY=persist node tests/e2e/bench-storage.mjs [CELLS]   # Rowkey's save and restore alone
+//
+// `ROWKEY_BENCH_ROUNDS=N` runs N rounds instead of five. With `ROWKEY_BENCH_ONLY=persist` only
+// Rowkey's two layouts run (their loads, gets and scans,
+// which fill the activity history a restore reads back), and only the save and restore are
+// printed: the JavaScript stores and the memory figures are left out.
 //
 // The workload of `benches/engine.rs`: CELLS (default 1,000,000) cells in rows of 10 columns,
 // 26-byte keys counting row, family and qualifier (23-byte rows whose hashed four-hex-digit
@@ -41,7 +47,8 @@ import { build } from 'esbuild';
 import { serve, launch, openBench, BENCH_DIST } from './harness.mjs';
 
 const CELLS = Number(process.argv[2] || 1_000_000);
-const ROUNDS = 5;
+const PERSIST_ONLY = process.env.ROWKEY_BENCH_ONLY === 'persist';
+const ROUNDS = Number(process.env.ROWKEY_BENCH_ROUNDS || 5);
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
 const SQLJS_DIR = path.dirname(require.resolve('sql.js/dist/sql-wasm-browser.js'));
@@ -98,7 +105,7 @@ function makeWorkload(cells) {
 // WebAssembly memory never shrinks, so the growth by one load from a fresh page is that load's
 // high-water mark, its flushes and compactions included.
 const rowkeyMemory = {};
-for (const layout of ['regions', 'runs']) {
+for (const layout of PERSIST_ONLY ? [] : ['regions', 'runs']) {
   const fresh = await openBench(browser, url);
   await fresh.evaluate(`window.makeWorkload = ${makeWorkload}`);
   rowkeyMemory[layout] = await fresh.evaluate(([cells, layout]) => {
@@ -270,7 +277,7 @@ await page.evaluate(async ([cells, sqlBase]) => {
 }, [CELLS, `${new URL(url).origin}/vendor/sql.js/`]);
 
 // ---- the rounds -------------------------------------------------------------------------------
-const STORES = ['rowkey', 'rowkeyRuns', 'array', 'sqljs', 'memoryLevel'];
+const STORES = PERSIST_ONLY ? ['rowkey', 'rowkeyRuns'] : ['rowkey', 'rowkeyRuns', 'array', 'sqljs', 'memoryLevel'];
 const NAMES = { rowkey: 'Rowkey, 16 regions', rowkeyRuns: 'Rowkey, runs', array: 'JS array', sqljs: 'sql.js', memoryLevel: 'memory-level' };
 const LAYOUTS = { rowkey: 'regions', rowkeyRuns: 'runs' };
 const OPS = ['load', 'get', 'forward', 'reversed', 'full'];
@@ -312,47 +319,53 @@ const figure = (op, ms) => {
 };
 const W = 26;
 const cell = (text) => text.padStart(W);
-console.log(`Rowkey storage benchmark: ${fmt(cells)} cells (${fmt(cells / 10)} rows × 10 columns, 26-byte keys, 16-byte values), medians of ${ROUNDS} rounds`);
-console.log(`${'operation'.padEnd(28)}${STORES.map((s) => cell(NAMES[s])).join('')}`);
 const mismatches = [];
-for (const op of OPS) {
-  const ms = Object.fromEntries(STORES.map((s) => [s, median(results[op][s].map((r) => r.ms))]));
-  const counts = STORES.map((s) => results[op][s][0].n);
-  if (new Set(counts).size > 1) mismatches.push(`${op}: ${STORES.map((s, i) => `${NAMES[s]} ${counts[i]}`).join(', ')}`);
-  console.log(`${LABEL[op].padEnd(28)}${STORES.map((s) => cell(figure(op, ms[s]))).join('')}`);
-  console.log(`${'  speed ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(ms.array / ms[s], 2)}×`)).join('')}`);
-}
 const mb = (b) => `${fmt(b / 1048576, 1)} MB`;
-const heapOf = (s) => median(results.load[s].map((r) => r.heap));
-// sql.js: the first round's growth; WebAssembly memory never shrinks, so later rounds add the
-// earlier rounds' peaks.
-const wasmOf = (s) => results.load[s][0].wasm;
-const rowkeyGrowth = (s) => rowkeyMemory[LAYOUTS[s]].after - rowkeyMemory[LAYOUTS[s]].before;
-// The JS array and memory-level hold the workload's own key and value strings: counted for both.
-const held = {
-  rowkey: rowkeyGrowth('rowkey'),
-  rowkeyRuns: rowkeyGrowth('rowkeyRuns'),
-  array: heapOf('array') + stringHeap,
-  sqljs: wasmOf('sqljs') - sqlBefore + heapOf('sqljs'),
-  memoryLevel: heapOf('memoryLevel') + stringHeap,
-};
-const kvBytes = cells * 42;
-console.log(`${'memory held'.padEnd(28)}${STORES.map((s) => cell(mb(held[s]))).join('')}`);
-console.log(`${'  ÷ key and value bytes'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / kvBytes, 2)}×`)).join('')}`);
-console.log(`${'  ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / held.array, 2)}×`)).join('')}`);
-const grew = (a, b) => `wasm ${fmt(a / 1048576)}→${fmt(b / 1048576)} MB`;
-const ofRowkey = (s) => cell(grew(rowkeyMemory[LAYOUTS[s]].before, rowkeyMemory[LAYOUTS[s]].after));
-console.log(`${'  of which'.padEnd(28)}${ofRowkey('rowkey')}${ofRowkey('rowkeyRuns')}${cell(`heap + strings ${mb(stringHeap)}`)}${cell(`${grew(sqlBefore, wasmOf('sqljs'))} + heap`)}${cell(`heap + strings ${mb(stringHeap)}`)}`);
-console.log(`  (key and value bytes: ${mb(kvBytes)}. WebAssembly memory never shrinks: Rowkey's figures are its growth by one load of each layout in a freshly opened page (the load's high-water mark, flushes and compactions included), sql.js's its growth by the first round's load; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} and ${mb(heapOf('rowkeyRuns'))} by its loads.)`);
-
+if (!PERSIST_ONLY) {
+  console.log(`Rowkey storage benchmark: ${fmt(cells)} cells (${fmt(cells / 10)} rows × 10 columns, 26-byte keys, 16-byte values), medians of ${ROUNDS} rounds`);
+  console.log(`${'operation'.padEnd(28)}${STORES.map((s) => cell(NAMES[s])).join('')}`);
+  for (const op of OPS) {
+    const ms = Object.fromEntries(STORES.map((s) => [s, median(results[op][s].map((r) => r.ms))]));
+    const counts = STORES.map((s) => results[op][s][0].n);
+    if (new Set(counts).size > 1) mismatches.push(`${op}: ${STORES.map((s, i) => `${NAMES[s]} ${counts[i]}`).join(', ')}`);
+    console.log(`${LABEL[op].padEnd(28)}${STORES.map((s) => cell(figure(op, ms[s]))).join('')}`);
+    console.log(`${'  speed ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(ms.array / ms[s], 2)}×`)).join('')}`);
+  }
+  const heapOf = (s) => median(results.load[s].map((r) => r.heap));
+  // sql.js: the first round's growth; WebAssembly memory never shrinks, so later rounds add the
+  // earlier rounds' peaks.
+  const wasmOf = (s) => results.load[s][0].wasm;
+  const rowkeyGrowth = (s) => rowkeyMemory[LAYOUTS[s]].after - rowkeyMemory[LAYOUTS[s]].before;
+  // The JS array and memory-level hold the workload's own key and value strings: counted for both.
+  const held = {
+    rowkey: rowkeyGrowth('rowkey'),
+    rowkeyRuns: rowkeyGrowth('rowkeyRuns'),
+    array: heapOf('array') + stringHeap,
+    sqljs: wasmOf('sqljs') - sqlBefore + heapOf('sqljs'),
+    memoryLevel: heapOf('memoryLevel') + stringHeap,
+  };
+  const kvBytes = cells * 42;
+  console.log(`${'memory held'.padEnd(28)}${STORES.map((s) => cell(mb(held[s]))).join('')}`);
+  console.log(`${'  ÷ key and value bytes'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / kvBytes, 2)}×`)).join('')}`);
+  console.log(`${'  ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / held.array, 2)}×`)).join('')}`);
+  const grew = (a, b) => `wasm ${fmt(a / 1048576)}→${fmt(b / 1048576)} MB`;
+  const ofRowkey = (s) => cell(grew(rowkeyMemory[LAYOUTS[s]].before, rowkeyMemory[LAYOUTS[s]].after));
+  console.log(`${'  of which'.padEnd(28)}${ofRowkey('rowkey')}${ofRowkey('rowkeyRuns')}${cell(`heap + strings ${mb(stringHeap)}`)}${cell(`${grew(sqlBefore, wasmOf('sqljs'))} + heap`)}${cell(`heap + strings ${mb(stringHeap)}`)}`);
+  console.log(`  (key and value bytes: ${mb(kvBytes)}. WebAssembly memory never shrinks: Rowkey's figures are its growth by one load of each layout in a freshly opened page (the load's high-water mark, flushes and compactions included), sql.js's its growth by the first round's load; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} and ${mb(heapOf('rowkeyRuns'))} by its loads.)`);
+}
 for (const [layout, rounds] of Object.entries(persist)) {
   const p = (k) => median(rounds.map((f) => f[k]));
   const f0 = rounds[0];
   const name = `Rowkey, ${layout === 'runs' ? 'runs' : '16 regions'}:`.padEnd(20);
   console.log(`${name}save through IndexedDB (encode + commit) ${fmt(p('saveMs'))} ms (encode ${fmt(p('encodeMs'))} ms), ${f0.runs} runs, ${mb(f0.bytes)}; one raw blob of the same bytes: ${fmt(p('rawWriteMs'))} ms; ${fmt(p('saveMs') / p('rawWriteMs'), 2)}× the blob`);
   console.log(`${''.padEnd(20)}restore (read + decode) ${fmt(p('restoreMs'))} ms (read ${fmt(p('readMs'))} ms), ${fmt(f0.restored)} cells back, ${f0.problems} problems; raw blob read: ${fmt(p('rawReadMs'))} ms; ${fmt(p('restoreMs') / p('rawReadMs'), 2)}× the blob`);
+  // The same ratios taken within each round (the blob read right after Rowkey's restore), then
+  // their median: less moved by a load that changes from round to round.
+  const ratio = (a, b) => median(rounds.map((f) => f[a] / f[b]));
+  console.log(`${''.padEnd(20)}within each round, median: save ${fmt(ratio('saveMs', 'rawWriteMs'), 2)}× the blob, restore ${fmt(ratio('restoreMs', 'rawReadMs'), 2)}×`);
 }
-if (mismatches.length) console.log(`cells returned differ: ${mismatches.join('; ')}`);
+if (PERSIST_ONLY) console.log(`Rowkey's save and restore alone (ROWKEY_BENCH_ONLY=persist), medians of ${ROUNDS} rounds`);
+else if (mismatches.length) console.log(`cells returned differ: ${mismatches.join('; ')}`);
 else console.log(`every store returned the same cells: gets ${fmt(results.get.array[0].n)}, scans ${fmt(results.forward.array[0].n)} / ${fmt(results.reversed.array[0].n)}, full ${fmt(results.full.array[0].n)}`);
 console.log(`Chromium ${browser.version()}; sql.js ${version('sql.js')}, memory-level ${version('memory-level')}; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after; ${new Date().toISOString().slice(0, 10)}`);
 await browser.close();

@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::{Activity, Engine, Op, SavedActivity};
 use crate::json::Node;
-use crate::kit::order;
 use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json};
 use crate::persist::chunk_binary::{
     decode_binary_chunk, encode_binary_chunk, BINARY_CHUNK_VERSION,
@@ -32,7 +31,8 @@ pub(super) fn chunk_key(table: &str, chunk: u64) -> String {
 }
 
 /// A chunk of a history's operations, numbered from `first`.
-pub(super) struct OpsChunk {
+#[derive(Clone, Debug)]
+pub struct OpsChunk {
     pub(super) first: u64,
     pub(super) ops: Vec<Op>,
 }
@@ -105,43 +105,80 @@ pub(super) struct StoredHistory {
     pub(super) chunks: BTreeSet<u64>,
 }
 
+/// An activity record decoded as it was read (the browser's reader decodes each while the
+/// browser reads the ones after it): a table's head, a chunk of its operations, or a record
+/// whose key is not Rowkey's. A record that does not decode keeps why.
+#[derive(Clone, Debug)]
+pub enum OpenedActivity {
+    Head {
+        table: String,
+        head: Result<Activity, String>,
+    },
+    Chunk {
+        table: String,
+        number: u64,
+        chunk: Result<OpsChunk, String>,
+    },
+    Foreign,
+}
+
+/// Decodes the activity record stored under `key`.
+pub fn open_activity(key: &str, bytes: &[u8]) -> OpenedActivity {
+    match key.split_once('#') {
+        None => OpenedActivity::Head {
+            table: key.to_string(),
+            head: decode_head(bytes).map_err(|e| e.to_string()),
+        },
+        Some((table, n)) => match n.parse::<u64>() {
+            Ok(number) => OpenedActivity::Chunk {
+                table: table.to_string(),
+                number,
+                chunk: OpsChunk::decode(bytes).map_err(|e| e.to_string()),
+            },
+            Err(_) => OpenedActivity::Foreign,
+        },
+    }
+}
+
 /// Puts the stored histories back into a restored engine: each table's head with the
-/// operations of its chunks. Returns what the store holds of each (so the first checkpoint
-/// writes only what changes); a damaged record is reported and its history starts again (a
-/// damaged chunk loses only its operations).
+/// operations of its chunks, from the records `opened` as they were read and those in
+/// `records`. Returns what the store holds of each (so the first checkpoint writes only what
+/// changes); a damaged record is reported and its history starts again (a damaged chunk loses
+/// only its operations).
 pub(super) fn join_activity(
     engine: &mut Engine,
     records: &BTreeMap<String, Vec<u8>>,
+    mut opened: Vec<(String, OpenedActivity)>,
     problems: &mut Vec<String>,
 ) -> BTreeMap<String, StoredHistory> {
-    let mut heads: BTreeMap<&str, &[u8]> = BTreeMap::new();
-    let mut chunks: BTreeMap<&str, Vec<(u64, &[u8])>> = BTreeMap::new();
     for (key, bytes) in records {
-        match key.split_once('#') {
-            None => {
-                heads.insert(key.as_str(), bytes.as_slice());
+        opened.push((key.clone(), open_activity(key, bytes)));
+    }
+    // In key order: a table's chunks follow one another, by number (their keys are padded).
+    let mut heads: Vec<(String, Result<Activity, String>)> = Vec::new();
+    let mut chunks: Vec<(String, String, Result<OpsChunk, String>)> = Vec::new();
+    let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
+    for (key, record) in opened {
+        match record {
+            OpenedActivity::Head { table, head } => heads.push((table, head)),
+            OpenedActivity::Chunk {
+                table,
+                number,
+                chunk,
+            } => {
+                stored
+                    .entry(table.clone())
+                    .or_default()
+                    .chunks
+                    .insert(number);
+                chunks.push((table, key, chunk));
             }
-            Some((table, n)) => match n.parse::<u64>() {
-                Ok(n) => chunks.entry(table).or_default().push((n, bytes.as_slice())),
-                Err(_) => problems.push(format!(
-                    "the activity record {key:?} is not Rowkey's; left alone"
-                )),
-            },
+            OpenedActivity::Foreign => problems.push(format!(
+                "the activity record {key:?} is not Rowkey's; left alone"
+            )),
         }
     }
-    let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
-    for (table, mut parts) in chunks {
-        order::sort_by_key(&mut parts, |p| p.0);
-        stored.insert(
-            table.to_string(),
-            StoredHistory {
-                chunks: parts.iter().map(|p| p.0).collect(),
-                ..StoredHistory::default()
-            },
-        );
-    }
-    for (table, bytes) in heads {
-        let head = decode_head(bytes);
+    for (table, head) in heads {
         let head = match head {
             Ok(h) => h,
             Err(e) => {
@@ -154,17 +191,24 @@ pub(super) fn join_activity(
         let end = head.recorded();
         let mut ops = Vec::new();
         let mut next = 0u64;
-        // Chunk keys sort by number ('$' follows '#').
-        for (key, bytes) in records.range(format!("{table}#")..format!("{table}$")) {
-            let chunk = OpsChunk::decode(bytes);
-            match chunk {
-                Ok(c) => {
-                    for (i, op) in c.ops.into_iter().enumerate() {
-                        let seq = c.first + i as u64;
-                        if seq >= next && seq < end {
-                            ops.push(op);
-                            next = seq + 1;
+        for (_, key, chunk) in chunks.iter_mut().filter(|c| c.0 == table) {
+            match std::mem::replace(chunk, Err(String::new())) {
+                Ok(mut c) => {
+                    // The chunk's operations numbered from `next` (none twice) and below `end`,
+                    // moved over as one stretch.
+                    let len = c.ops.len() as u64;
+                    let from = next.max(c.first) - c.first;
+                    let to = end.min(c.first.saturating_add(len)).saturating_sub(c.first);
+                    if from < to {
+                        // Both are at most the chunk's length.
+                        let range = from as usize..to as usize;
+                        if ops.is_empty() && from == 0 {
+                            c.ops.truncate(range.end);
+                            ops = c.ops;
+                        } else {
+                            ops.extend(c.ops.drain(range));
                         }
+                        next = c.first + to;
                     }
                 }
                 Err(e) => problems.push(format!(
@@ -172,9 +216,9 @@ pub(super) fn join_activity(
                 )),
             }
         }
-        engine.restore_activity(table, head.with_ops(ops));
-        if let Some(a) = engine.activity(table) {
-            let entry = stored.entry(table.to_string()).or_default();
+        engine.restore_activity(&table, head.with_ops(ops));
+        if let Some(a) = engine.activity(&table) {
+            let entry = stored.entry(table).or_default();
             entry.marker = Some(a.marker());
             entry.upto = a.recorded();
         }

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::*;
-use crate::engine::{Catalog, Engine, Run, RunRows};
+use crate::engine::{Catalog, Engine, KeyEntry, Run, RunRows};
 use crate::kit::order;
 use crate::persist::codec::{
     decode_catalog, decode_groups, decode_stored_run_owned, BlobKind, RunPlace,
@@ -24,6 +24,13 @@ pub struct StoredRecords {
     pub activity: BTreeMap<String, Vec<u8>>,
     /// Records the reader could not make sense of (a key or value of the wrong type).
     pub unreadable: Vec<String>,
+    /// Run records opened as they were read, in id order ([`open_run`]: the browser's reader
+    /// opens each while the browser reads the ones after it); [`load`] takes them as it takes
+    /// the bytes in `runs`.
+    pub opened: Vec<(u64, OpenedRun)>,
+    /// Activity records decoded as they were read ([`open_activity`]), in key order; taken as
+    /// the bytes in `activity` are.
+    pub opened_activity: Vec<(String, OpenedActivity)>,
 }
 
 impl StoredRecords {
@@ -34,9 +41,11 @@ impl StoredRecords {
             *self = StoredRecords::default();
         }
         for (id, bytes) in &plan.put_runs {
+            self.opened.retain(|(i, _)| i != id);
             self.runs.insert(*id, bytes.clone());
         }
         for id in &plan.delete_runs {
+            self.opened.retain(|(i, _)| i != id);
             self.runs.remove(id);
         }
         if let Some(c) = &plan.checkpoint {
@@ -56,14 +65,55 @@ impl StoredRecords {
         if let Some(w) = &plan.activity {
             if w.replace_all {
                 self.activity.clear();
+                self.opened_activity.clear();
             }
             for key in &w.delete {
                 self.activity.remove(key);
+                self.opened_activity.retain(|(k, _)| k != key);
             }
             for (key, bytes) in &w.put {
+                self.opened_activity.retain(|(k, _)| k != key);
                 self.activity.insert(key.clone(), bytes.clone());
             }
         }
+    }
+}
+
+/// A run record opened: what loading makes of it.
+#[derive(Clone, Debug)]
+pub enum OpenedRun {
+    /// The run and what its record says.
+    Run {
+        run: Arc<Run>,
+        /// Where the run says it belongs (runs written before runs recorded it say nothing).
+        place: Option<RunPlace>,
+        /// Why each of its damaged blocks is (their cells are lost, the rest of the run loads).
+        damaged: Vec<String>,
+        /// The record was in a layout before block files: written again at the next checkpoint.
+        migrated: bool,
+        /// The rows stored with it, when they fit it: the key index is built from them.
+        rows: Option<Vec<KeyEntry>>,
+    },
+    /// A record that cannot be this run: why (it is kept aside).
+    Aside(String),
+}
+
+/// Opens the record stored under run id `id` (the run takes its bytes, no copy): its blocks
+/// checked, its rows read.
+pub fn open_run(id: u64, bytes: Vec<u8>) -> OpenedRun {
+    match decode_stored_run_owned(bytes) {
+        Ok(stored) if stored.run.id == id => OpenedRun::Run {
+            damaged: stored.damaged.iter().map(|e| e.to_string()).collect(),
+            run: Arc::new(stored.run),
+            place: stored.place,
+            migrated: stored.migrated,
+            rows: stored.rows,
+        },
+        Ok(stored) => OpenedRun::Aside(format!(
+            "sorted run {id} holds run {} instead",
+            stored.run.id
+        )),
+        Err(e) => OpenedRun::Aside(format!("sorted run {id} is damaged ({e})")),
     }
 }
 
@@ -114,7 +164,12 @@ pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
 pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut problems = records.unreadable.clone();
     // The runs' bytes become the runs themselves (no copy); their ids stay.
-    let stored_runs: BTreeSet<u64> = order::set(records.runs.keys().copied());
+    // (A reader fills one or the other: the browser's opens its runs as they arrive.)
+    let mut opened = std::mem::take(&mut records.opened);
+    for (id, bytes) in std::mem::take(&mut records.runs) {
+        opened.push((id, open_run(id, bytes)));
+    }
+    let stored_runs: BTreeSet<u64> = order::set(opened.iter().map(|(id, _)| *id));
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
@@ -123,35 +178,33 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut damaged_runs: Vec<(u64, String)> = Vec::new();
     // Runs stored in a layout before block files: written again at the next checkpoint.
     let mut migrated: BTreeSet<u64> = BTreeSet::new();
-    for (id, bytes) in std::mem::take(&mut records.runs) {
-        let id = &id;
-        match decode_stored_run_owned(bytes) {
-            Ok(stored) if stored.run.id == *id => {
+    for (id, run) in opened {
+        match run {
+            OpenedRun::Run {
+                run,
+                place,
+                damaged,
+                migrated: was_migrated,
+                rows,
+            } => {
                 // A damaged block costs its cells; the rest of the run loads.
-                for e in &stored.damaged {
+                for e in &damaged {
                     problems.push(format!(
                         "sorted run {id} is damaged ({e}); the cells of that block are lost, the rest of the run loads"
                     ));
                 }
-                if stored.migrated {
-                    migrated.insert(*id);
+                if was_migrated {
+                    migrated.insert(id);
                 }
-                if let Some(rows) = stored.rows {
-                    counted.insert(*id, rows);
+                if let Some(rows) = rows {
+                    counted.insert(id, rows);
                 }
-                runs.insert(*id, Arc::new(stored.run));
-                places.insert(*id, stored.place);
+                runs.insert(id, run);
+                places.insert(id, place);
             }
-            Ok(stored) => {
-                let run = stored.run;
-                let why = format!("sorted run {id} holds run {} instead", run.id);
+            OpenedRun::Aside(why) => {
                 problems.push(format!("{why}; kept aside"));
-                damaged_runs.push((*id, why));
-            }
-            Err(e) => {
-                let why = format!("sorted run {id} is damaged ({e})");
-                problems.push(format!("{why}; kept aside"));
-                damaged_runs.push((*id, why));
+                damaged_runs.push((id, why));
             }
         }
     }
@@ -185,11 +238,16 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let named_by: Vec<(u64, BTreeSet<u64>)> =
         readable.iter().map(|(g, c)| (*g, named_runs(c))).collect();
     let (mut engine, missing) = match readable.first() {
-        Some((_, c)) => Engine::restore_counted(clock, c.clone(), &runs, &counted),
+        Some((_, c)) => Engine::restore_counted(clock, c.clone(), &runs, counted),
         None => (Engine::new(clock), Vec::new()),
     };
     problems.extend(missing);
-    let histories = join_activity(&mut engine, &records.activity, &mut problems);
+    let histories = join_activity(
+        &mut engine,
+        &records.activity,
+        std::mem::take(&mut records.opened_activity),
+        &mut problems,
+    );
     let mut replayed = 0;
     let mut replay =
         |engine: &mut Engine,

@@ -533,10 +533,17 @@ impl Activity {
 
     /// A head with its operations put back (oldest first; the newest `OPS_KEPT` are kept).
     /// Histories stored with their operations inline (and no count) number them from 0.
-    pub fn with_ops(mut self, ops: impl IntoIterator<Item = Op>) -> Activity {
-        self.ops.extend(ops);
-        while self.ops.len() > OPS_KEPT {
-            self.ops.pop_front();
+    /// A head without operations of its own takes `ops` as they are (no copy).
+    pub fn with_ops(mut self, mut ops: Vec<Op>) -> Activity {
+        if let Some(over) = (self.ops.len() + ops.len()).checked_sub(OPS_KEPT) {
+            let from_ops = over.saturating_sub(self.ops.len());
+            self.ops.drain(..over.min(self.ops.len()));
+            ops.drain(..from_ops);
+        }
+        if self.ops.is_empty() {
+            self.ops = ops.into();
+        } else {
+            self.ops.extend(ops);
         }
         self.recorded = self.recorded.max(self.ops.len() as u64);
         self
@@ -640,7 +647,7 @@ impl super::Engine {
     /// for a table that does not exist.
     pub fn restore_activity(&mut self, table: &str, activity: Activity) {
         if self.tables.contains_key(table) {
-            let activity = activity.with_ops(std::iter::empty());
+            let activity = activity.with_ops(Vec::new());
             self.activity.insert(table.to_string(), activity);
         }
     }

@@ -118,7 +118,7 @@ impl Engine {
         catalog: Catalog,
         runs: &HashMap<u64, Arc<Run>>,
     ) -> (Engine, Vec<String>) {
-        Engine::restore_counted(clock, catalog, runs, &RunRows::new())
+        Engine::restore_counted(clock, catalog, runs, RunRows::new())
     }
 
     /// [`Engine::restore`], each table's key index built from the rows `counted` holds for
@@ -127,7 +127,7 @@ impl Engine {
         clock: Box<dyn Fn() -> u64>,
         catalog: Catalog,
         runs: &HashMap<u64, Arc<Run>>,
-        counted: &RunRows,
+        mut counted: RunRows,
     ) -> (Engine, Vec<String>) {
         let mut problems = Vec::new();
         let mut engine = Engine::new(clock);
@@ -160,7 +160,7 @@ impl Engine {
                 // Past every id the catalog's tables handed out before it was saved.
                 seq: catalog.seq,
             };
-            table.rebuild_keys_counted(counted);
+            table.rebuild_keys_counted(&mut counted);
             engine.tables.insert(name, table);
         }
         (engine, problems)

@@ -1,5 +1,7 @@
 //! Tables and their regions: key ranges, the stores inside them, and how they split.
 
+use std::borrow::Cow;
+
 use crate::kit::sorted::SortedMap;
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +11,10 @@ use super::keys::{KeyEntry, KeyIndex, RunRows};
 use super::rules::Rules;
 use super::stats::RegionStats;
 use super::store::{Decoded, Store};
+
+/// A stretch of consecutive cells of one row in one source: the row (borrowed from where it
+/// is stored, or owned when it was counted when its run was stored), its cells, their bytes.
+type Stretch<'a> = (Cow<'a, [u8]>, u32, u64);
 
 /// Thresholds that drive flushes, compactions and splits, per table: `u64` on every target,
 /// so a table with HBase's 10 GiB `MAX_FILESIZE` reads the same in the CLI and in the browser. The defaults are small on
@@ -134,34 +140,33 @@ impl Region {
     /// encoding rebuilt): only the rows kept in the end are copied.
     ///
     /// A run whose rows `counted` holds (as they were counted when it was stored) is not
-    /// walked: its stretches are those rows.
-    fn row_sizes<'a>(
-        &'a self,
-        keys: &'a Decoded,
-        counted: &'a RunRows,
-    ) -> Vec<(&'a [u8], u32, u64)> {
-        let mut out: Vec<(&'a [u8], u32, u64)> = Vec::new();
-        let add = |out: &mut Vec<(&'a [u8], u32, u64)>, fresh: bool, row: &'a [u8], size: usize| {
-            match out.last_mut() {
-                Some(last) if !fresh && last.0 == row => {
-                    last.1 += 1;
-                    last.2 += size as u64;
-                }
-                _ => out.push((row, 1, size as u64)),
-            }
-        };
+    /// walked: its stretches are those rows, moved out of `counted` with their keys (a run
+    /// named twice is walked the second time).
+    fn row_sizes<'a>(&'a self, keys: &'a Decoded, counted: &mut RunRows) -> Vec<Stretch<'a>> {
+        let mut out: Vec<Stretch<'a>> = Vec::new();
         for store in &self.stores {
             let mut fresh = true;
             for c in &store.memstore {
-                add(&mut out, fresh, &c.row, c.size());
+                match out.last_mut() {
+                    Some(last) if !fresh && *last.0 == *c.row => {
+                        last.1 += 1;
+                        last.2 += c.size() as u64;
+                    }
+                    _ => out.push((Cow::Borrowed(&c.row), 1, c.size() as u64)),
+                }
                 fresh = false;
             }
             for run in &store.runs {
-                if let Some(rows) = counted.get(&run.id) {
-                    out.extend(rows.iter().map(|e| (&*e.key, e.cells, e.bytes)));
+                if let Some(rows) = counted.remove(&run.id) {
+                    out.extend(
+                        rows.into_iter()
+                            .map(|e| (Cow::Owned(e.key.into_vec()), e.cells, e.bytes)),
+                    );
                     continue;
                 }
-                run.for_each_row_stretch(keys, |row, cells, bytes| out.push((row, cells, bytes)));
+                run.for_each_row_stretch(keys, |row, cells, bytes| {
+                    out.push((Cow::Borrowed(row), cells, bytes))
+                });
             }
         }
         out
@@ -171,14 +176,14 @@ impl Region {
     fn sorted_row_sizes<'a>(
         &'a self,
         keys: &'a Decoded,
-        counted: &'a RunRows,
-    ) -> Vec<(&'a [u8], u32, u64)> {
+        counted: &mut RunRows,
+    ) -> Vec<Stretch<'a>> {
         let mut stretches = self.row_sizes(keys, counted);
         // The memstore's and each run's stretches come in key order: a stable sort merges
         // those sorted stretches of the list (a sort that does not look for them compares
         // every row again).
-        stretches.sort_by(|a, b| a.0.cmp(b.0));
-        let mut rows: Vec<(&[u8], u32, u64)> = Vec::with_capacity(stretches.len());
+        stretches.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut rows: Vec<Stretch<'a>> = Vec::with_capacity(stretches.len());
         for (row, cells, bytes) in stretches {
             match rows.last_mut() {
                 Some(last) if last.0 == row => {
@@ -210,16 +215,20 @@ impl Region {
 
     /// Every row of the region with its stored cells counted, in key order.
     pub fn rows(&self) -> Vec<KeyEntry> {
-        self.rows_counted(&RunRows::new())
+        self.rows_counted(&mut RunRows::new())
     }
 
-    /// [`Region::rows`], the runs whose rows `counted` holds taken from there.
-    pub fn rows_counted(&self, counted: &RunRows) -> Vec<KeyEntry> {
+    /// [`Region::rows`], the runs whose rows `counted` holds taken from there (moved out, their
+    /// keys not copied again).
+    pub fn rows_counted(&self, counted: &mut RunRows) -> Vec<KeyEntry> {
         let keys = Decoded::with_capacity(0);
         self.sorted_row_sizes(&keys, counted)
             .into_iter()
             .map(|(row, cells, bytes)| KeyEntry {
-                key: row.into(),
+                key: match row {
+                    Cow::Borrowed(row) => row.into(),
+                    Cow::Owned(row) => row.into_boxed_slice(),
+                },
                 cells,
                 bytes,
             })
@@ -269,12 +278,12 @@ pub struct Table {
 impl Table {
     /// Recounts every row from the stores (after a restore, or a family removed).
     pub fn rebuild_keys(&mut self) {
-        self.rebuild_keys_counted(&RunRows::new());
+        self.rebuild_keys_counted(&mut RunRows::new());
     }
 
     /// [`Table::rebuild_keys`], the runs whose rows `counted` holds taken from there (a
-    /// reload's runs, counted when they were stored).
-    pub fn rebuild_keys_counted(&mut self, counted: &RunRows) {
+    /// reload's runs, counted when they were stored; moved out of `counted`).
+    pub fn rebuild_keys_counted(&mut self, counted: &mut RunRows) {
         self.keys =
             KeyIndex::from_sorted(self.regions.iter().flat_map(|r| r.rows_counted(counted)));
     }
