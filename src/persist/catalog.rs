@@ -7,7 +7,7 @@
 //! default may be missing, the rest are required, and members this Rowkey does not know are
 //! ignored. `tests/saved_formats.rs` holds records written by serde's code.
 
-use std::collections::BTreeMap;
+use crate::kit::sorted::SortedMap;
 use std::fmt::Write as _;
 
 use crate::engine::{
@@ -101,13 +101,13 @@ pub fn catalog_to_json(c: &Catalog) -> Value {
 #[derive(Debug, Default)]
 pub struct CatalogWriter {
     /// Each table's entry as last written, and its text.
-    tables: BTreeMap<String, (TableEntry, String)>,
+    tables: SortedMap<String, (TableEntry, String)>,
 }
 
 impl CatalogWriter {
     /// The catalog's text, the same as `catalog_to_json(&c).to_compact()`.
     pub fn write(&mut self, c: Catalog) -> String {
-        let mut kept = BTreeMap::new();
+        let mut kept = SortedMap::new();
         let mut out = String::new();
         // The top level's members in name order, as `sorted` puts them.
         out.push_str("{\"counters\":");

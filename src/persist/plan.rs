@@ -8,7 +8,7 @@
 //! Runs that no readable catalog names (and damaged runs) are kept aside, never deleted by a
 //! checkpoint: only [`Saver::discard_kept_aside`], which the person asks for, deletes them.
 
-use std::collections::BTreeSet;
+use crate::kit::sorted::SortedSet;
 
 use super::codec::CodecError;
 
@@ -95,17 +95,17 @@ pub struct Layout {
     /// The catalog generation the tables in memory were saved in (or loaded from).
     pub current: Option<u64>,
     /// Runs the current generation names.
-    pub named: BTreeSet<u64>,
+    pub named: SortedSet<u64>,
     /// The generation before it, kept as a fallback, and the runs it names.
-    pub previous: Option<(u64, BTreeSet<u64>)>,
+    pub previous: Option<(u64, SortedSet<u64>)>,
     /// Readable generations older than `previous`: deleted by the next checkpoint.
-    pub stale: BTreeSet<u64>,
+    pub stale: SortedSet<u64>,
     /// Damaged generations: kept aside until the person discards them.
-    pub damaged: BTreeSet<u64>,
+    pub damaged: SortedSet<u64>,
     /// Every run stored.
-    pub stored_runs: BTreeSet<u64>,
+    pub stored_runs: SortedSet<u64>,
     /// Runs named by no readable catalog, or damaged: kept until the person discards them.
-    pub kept_aside: BTreeSet<u64>,
+    pub kept_aside: SortedSet<u64>,
     /// The highest generation stored; log records are appended under it.
     pub newest: u64,
     /// The next log record number in generation `newest`.

@@ -7,7 +7,7 @@
 //! binary ([`crate::persist::grid_binary`]), chunks binary ([`crate::persist::chunk_binary`]);
 //! heads and chunks stored as JSON by earlier Rowkeys still read.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::kit::sorted::{SortedMap, SortedSet};
 
 use crate::engine::{Activity, Engine, Op, SavedActivity};
 use crate::json::Node;
@@ -102,7 +102,7 @@ pub(super) struct StoredHistory {
     pub(super) marker: Option<ActivityMarker>,
     /// Operations numbered below this are stored.
     pub(super) upto: u64,
-    pub(super) chunks: BTreeSet<u64>,
+    pub(super) chunks: SortedSet<u64>,
 }
 
 /// An activity record decoded as it was read (the browser's reader decodes each while the
@@ -147,17 +147,17 @@ pub fn open_activity(key: &str, bytes: &[u8]) -> OpenedActivity {
 /// only its operations).
 pub(super) fn join_activity(
     engine: &mut Engine,
-    records: &BTreeMap<String, Vec<u8>>,
+    records: &SortedMap<String, Vec<u8>>,
     mut opened: Vec<(String, OpenedActivity)>,
     problems: &mut Vec<String>,
-) -> BTreeMap<String, StoredHistory> {
+) -> SortedMap<String, StoredHistory> {
     for (key, bytes) in records {
         opened.push((key.clone(), open_activity(key, bytes)));
     }
     // In key order: a table's chunks follow one another, by number (their keys are padded).
     let mut heads: Vec<(String, Result<Activity, String>)> = Vec::new();
     let mut chunks: Vec<(String, String, Result<OpsChunk, String>)> = Vec::new();
-    let mut stored: BTreeMap<String, StoredHistory> = BTreeMap::new();
+    let mut stored: SortedMap<String, StoredHistory> = SortedMap::new();
     for (key, record) in opened {
         match record {
             OpenedActivity::Head { table, head } => heads.push((table, head)),

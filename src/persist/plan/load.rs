@@ -1,6 +1,8 @@
 //! The stored records, as read back, and loading an engine from them.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
+
+use crate::kit::sorted::{SortedMap, SortedSet};
 use std::sync::Arc;
 
 use super::*;
@@ -14,14 +16,14 @@ use crate::persist::codec::{
 #[derive(Clone, Debug, Default)]
 pub struct StoredRecords {
     /// Catalog records by generation.
-    pub catalogs: BTreeMap<u64, Vec<u8>>,
+    pub catalogs: SortedMap<u64, Vec<u8>>,
     /// Memstore snapshots by generation.
-    pub memstores: BTreeMap<u64, Vec<u8>>,
-    pub runs: BTreeMap<u64, Vec<u8>>,
+    pub memstores: SortedMap<u64, Vec<u8>>,
+    pub runs: SortedMap<u64, Vec<u8>>,
     /// Log records in key order.
-    pub wal: BTreeMap<WalKey, Vec<u8>>,
+    pub wal: SortedMap<WalKey, Vec<u8>>,
     /// Activity history records by table.
-    pub activity: BTreeMap<String, Vec<u8>>,
+    pub activity: SortedMap<String, Vec<u8>>,
     /// Records the reader could not make sense of (a key or value of the wrong type).
     pub unreadable: Vec<String>,
     /// Run records opened as they were read, in id order ([`open_run`]: the browser's reader
@@ -40,14 +42,17 @@ impl StoredRecords {
         if plan.clear_all {
             *self = StoredRecords::default();
         }
-        for (id, bytes) in &plan.put_runs {
-            self.opened.retain(|(i, _)| i != id);
-            self.runs.insert(*id, bytes.clone());
-        }
-        for id in &plan.delete_runs {
-            self.opened.retain(|(i, _)| i != id);
-            self.runs.remove(id);
-        }
+        let replaced: SortedSet<u64> = plan
+            .put_runs
+            .iter()
+            .map(|(id, _)| *id)
+            .chain(plan.delete_runs.iter().copied())
+            .collect();
+        self.opened.retain(|(id, _)| !replaced.contains(id));
+        self.runs
+            .extend(plan.put_runs.iter().map(|(id, bytes)| (*id, bytes.clone())));
+        let deleted: SortedSet<u64> = plan.delete_runs.iter().copied().collect();
+        self.runs.retain(|id, _| !deleted.contains(id));
         if let Some(c) = &plan.checkpoint {
             self.catalogs.insert(c.generation, c.catalog.clone());
             self.memstores.insert(c.generation, c.memstores.clone());
@@ -145,16 +150,15 @@ pub struct Loaded {
 }
 
 /// The run ids a catalog names.
-pub(super) fn named_runs(catalog: &Catalog) -> BTreeSet<u64> {
-    order::set(
-        catalog
-            .tables
-            .iter()
-            .flat_map(|t| t.regions.iter())
-            .flat_map(|r| r.runs.iter())
-            .flatten()
-            .copied(),
-    )
+pub(super) fn named_runs(catalog: &Catalog) -> SortedSet<u64> {
+    catalog
+        .tables
+        .iter()
+        .flat_map(|t| t.regions.iter())
+        .flat_map(|r| r.runs.iter())
+        .flatten()
+        .copied()
+        .collect()
 }
 
 /// Rebuilds the engine: the newest readable catalog generation with its runs and memstore
@@ -169,7 +173,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     for (id, bytes) in std::mem::take(&mut records.runs) {
         opened.push((id, open_run(id, bytes)));
     }
-    let stored_runs: BTreeSet<u64> = order::set(opened.iter().map(|(id, _)| *id));
+    let stored_runs: SortedSet<u64> = opened.iter().map(|(id, _)| *id).collect();
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
     let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
@@ -177,7 +181,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let mut counted = RunRows::new();
     let mut damaged_runs: Vec<(u64, String)> = Vec::new();
     // Runs stored in a layout before block files: written again at the next checkpoint.
-    let mut migrated: BTreeSet<u64> = BTreeSet::new();
+    let mut migrated: SortedSet<u64> = SortedSet::new();
     for (id, run) in opened {
         match run {
             OpenedRun::Run {
@@ -210,7 +214,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     }
     // Catalogs, newest first.
     let mut readable: Vec<(u64, Catalog)> = Vec::new();
-    let mut damaged_generations = BTreeSet::new();
+    let mut damaged_generations = SortedSet::new();
     for (generation, bytes) in records.catalogs.iter().rev() {
         match decode_catalog(bytes) {
             Ok(c) => readable.push((*generation, c)),
@@ -235,7 +239,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
             "no readable catalog: starting with no tables; the stored runs are kept aside".into(),
         );
     }
-    let named_by: Vec<(u64, BTreeSet<u64>)> =
+    let named_by: Vec<(u64, SortedSet<u64>)> =
         readable.iter().map(|(g, c)| (*g, named_runs(c))).collect();
     let (mut engine, missing) = match readable.first() {
         Some((_, c)) => Engine::restore_counted(clock, c.clone(), &runs, counted),
@@ -297,7 +301,10 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let _ = engine.take_changes();
 
     // What is kept aside: damaged runs, and runs no readable catalog names.
-    let named_any: BTreeSet<u64> = order::set(named_by.iter().flat_map(|(_, n)| n.iter().copied()));
+    let named_any: SortedSet<u64> = named_by
+        .iter()
+        .flat_map(|(_, n)| n.iter().copied())
+        .collect();
     let mut kept_aside: Vec<KeptRun> = damaged_runs
         .into_iter()
         .map(|(id, why)| KeptRun {

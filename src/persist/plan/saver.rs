@@ -1,6 +1,6 @@
 //! The saver: what each command's changes, a checkpoint and the activity history write.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::kit::sorted::{SortedMap, SortedSet};
 use std::sync::Arc;
 
 use super::*;
@@ -23,7 +23,7 @@ pub struct Saver {
     pub(super) needs_clear: bool,
     /// What the planned store holds of each table's activity history: a checkpoint writes
     /// only what changed (a history holds up to 100,000 operations).
-    pub(super) histories: BTreeMap<String, StoredHistory>,
+    pub(super) histories: SortedMap<String, StoredHistory>,
     /// The catalog's text, kept table by table: a checkpoint encodes only the tables that
     /// changed since the last one.
     pub(super) catalog: CatalogWriter,
@@ -95,7 +95,7 @@ impl Saver {
             std::mem::take(&mut self.planned)
         };
         let generation = before.newest + 1;
-        let live: BTreeSet<u64> = crate::kit::order::set(engine.all_runs().map(|run| run.id));
+        let live: SortedSet<u64> = engine.all_runs().map(|run| run.id).collect();
         // Only the runs not stored yet are placed and encoded.
         let put_runs: Vec<(u64, Vec<u8>)> =
             placed_runs(engine, |id| !before.stored_runs.contains(&id))
@@ -107,21 +107,20 @@ impl Saver {
         keep.extend(before.named.iter().copied());
         keep.extend(before.kept_aside.iter().copied());
         let delete_runs: Vec<u64> = before.stored_runs.difference(&keep).copied().collect();
-        let mut delete_generations: BTreeSet<u64> = before.stale;
+        let mut delete_generations: SortedSet<u64> = before.stale;
         if let Some((g, _)) = &before.previous {
             delete_generations.insert(*g);
         }
         let delete_wal_below = before.current;
         let mut stored_runs = before.stored_runs;
         stored_runs.extend(put_runs.iter().map(|r| r.0));
-        for id in &delete_runs {
-            stored_runs.remove(id);
-        }
+        let deleted: SortedSet<u64> = delete_runs.iter().copied().collect();
+        stored_runs.retain(|id| !deleted.contains(id));
         self.planned = Layout {
             current: Some(generation),
             named: live,
             previous: before.current.map(|g| (g, before.named)),
-            stale: BTreeSet::new(),
+            stale: SortedSet::new(),
             damaged: before.damaged,
             stored_runs,
             kept_aside: before.kept_aside,
@@ -161,7 +160,7 @@ impl Saver {
         if replace_all {
             self.histories.clear();
         }
-        let mut live = BTreeSet::new();
+        let mut live = SortedSet::new();
         for t in engine.tables() {
             let name = &t.descriptor.name;
             let Some(activity) = engine.activity(name) else {
@@ -234,10 +233,10 @@ impl Saver {
     pub fn discard_kept_aside(&mut self) -> SavePlan {
         let runs: Vec<u64> = self.planned.kept_aside.iter().copied().collect();
         let generations: Vec<u64> = self.planned.damaged.iter().copied().collect();
-        for id in &runs {
-            self.planned.stored_runs.remove(id);
-        }
-        self.planned.kept_aside.clear();
+        let kept_aside = std::mem::take(&mut self.planned.kept_aside);
+        self.planned
+            .stored_runs
+            .retain(|id| !kept_aside.contains(id));
         self.planned.damaged.clear();
         SavePlan {
             delete_runs: runs,

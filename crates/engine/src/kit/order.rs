@@ -7,10 +7,10 @@
 //! type compiles is only the loop that swaps elements into the order found. It costs an
 //! allocation and an indirect call per comparison, which a view, a report or a command's
 //! output never notices; the engine's own sorts of cells stay on the standard library's. The
-//! same goes for B-tree sets and maps built from an iterator, which sort their items first.
+//! small ordered maps and sets outside those paths are sorted vectors ([`super::sorted`]),
+//! which put what they are given in order through this sort.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `items` by `cmp`, stably (equal items keep their order), like `slice::sort_by`.
 pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
@@ -34,26 +34,6 @@ pub fn sort_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
 /// Sorts `items` in their natural order, like `slice::sort`.
 pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
-}
-
-/// A set of `items`, built by inserting them one by one: `BTreeSet::from_iter` (`collect`)
-/// first sorts them with a copy of the standard library's sort for their type.
-pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut set = BTreeSet::new();
-    for item in items {
-        set.insert(item);
-    }
-    set
-}
-
-/// A map of `pairs`, built by inserting them one by one (the last value of a key wins, as with
-/// `collect`, which would first sort them with a copy of the standard library's sort).
-pub fn map<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let mut map = BTreeMap::new();
-    for (k, v) in pairs {
-        map.insert(k, v);
-    }
-    map
 }
 
 /// The swaps that put `len` items in the order `cmp` (over their positions) gives: the one
@@ -134,15 +114,6 @@ mod tests {
             seen += 1;
         }
         assert_eq!(seen, 120);
-    }
-
-    #[test]
-    fn sets_and_maps_as_collect_builds_them() {
-        let words = ["b", "a", "c", "a"];
-        assert_eq!(set(words), words.into_iter().collect::<BTreeSet<_>>());
-        let pairs = [("b", 1), ("a", 2), ("b", 3)];
-        assert_eq!(map(pairs), pairs.into_iter().collect::<BTreeMap<_, _>>());
-        assert_eq!(map(pairs).get("b"), Some(&3));
     }
 
     #[test]

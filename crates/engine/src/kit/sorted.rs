@@ -160,8 +160,8 @@ impl<K: Ord, V> SortedMap<K, V> {
         self.entries.iter_mut().map(|(k, v)| (&*k, v))
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
-        self.entries.iter().map(|(k, _)| k)
+    pub fn keys(&self) -> Keys<'_, K, V> {
+        Keys(self.entries.iter())
     }
 
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
@@ -209,6 +209,39 @@ impl<K: Ord, V> SortedMap<K, V> {
         SortedMap {
             entries: self.entries.split_off(at),
         }
+    }
+}
+
+/// The keys of a [`SortedMap`], in order; printed as the list of them.
+pub struct Keys<'a, K, V>(std::slice::Iter<'a, (K, V)>);
+
+impl<K, V> Clone for Keys<'_, K, V> {
+    fn clone(&self) -> Self {
+        Keys(self.0.clone())
+    }
+}
+
+impl<'a, K, V> Iterator for Keys<'a, K, V> {
+    type Item = &'a K;
+    fn next(&mut self) -> Option<&'a K> {
+        self.0.next().map(|(k, _)| k)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl<K, V> DoubleEndedIterator for Keys<'_, K, V> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(|(k, _)| k)
+    }
+}
+
+impl<K, V> ExactSizeIterator for Keys<'_, K, V> {}
+
+impl<K: fmt::Debug, V> fmt::Debug for Keys<'_, K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
     }
 }
 
@@ -483,6 +516,21 @@ impl<'a, T> IntoIterator for &'a SortedSet<T> {
 mod tests {
     use super::*;
     use std::collections::{BTreeMap, BTreeSet};
+
+    /// Collected out of order and with repeats, as the B-tree collects: a set keeps one of each,
+    /// a map the last value of a key.
+    #[test]
+    fn collect_as_btree_collects() {
+        let words = ["b", "a", "c", "a"];
+        let set: SortedSet<&str> = words.into_iter().collect();
+        assert!(set.iter().eq(words.iter().collect::<BTreeSet<_>>()));
+        let pairs = [("b", 1), ("a", 2), ("b", 3)];
+        let map: SortedMap<&str, i32> = pairs.into_iter().collect();
+        assert!(map
+            .iter()
+            .eq(pairs.into_iter().collect::<BTreeMap<_, _>>().iter()));
+        assert_eq!(map.get("b"), Some(&3));
+    }
 
     /// Inserts, removes, lookups and ranges over a seeded sequence agree with the B-tree.
     #[test]
