@@ -21,6 +21,8 @@ use crate::kit::text::thousands as group;
 const COLUMNS: usize = 128;
 const CELL_W: f64 = 3.0;
 const CELL_H: f64 = 3.0;
+/// A cell's side in whole pixels (`CELL_W` and `CELL_H`), for the cells' path.
+const CELL_PX: usize = 3;
 /// Shades of a cell, from a single operation to the busiest cell's count.
 const SHADES: usize = 12;
 
@@ -165,7 +167,6 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             }
         }
     }
-    let max = counts.iter().copied().max().unwrap_or(0);
     let total: u64 = counts.iter().sum();
     let last_bucket: u64 = (0..cols)
         .map(|c| {
@@ -176,48 +177,14 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
         })
         .sum();
     let (w, h) = (cols as f64 * CELL_W, KEY_BUCKETS as f64 * CELL_H);
-    let scale = (max as f64 + 1.0).ln().max(1e-9);
-    // One path per shade, not one rect per cell: a map of 64 × 128 cells redrawn after every
-    // operation would otherwise be thousands of elements to build and compare.
-    let mut shades = vec![(String::new(), 0usize); SHADES];
-    for (i, c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
-        let (col, k) = (i / KEY_BUCKETS, i % KEY_BUCKETS);
-        let heat = (*c as f64 + 1.0).ln() / scale;
-        let shade = ((heat * SHADES as f64).ceil() as usize).clamp(1, SHADES) - 1;
-        if let Some((d, n)) = shades.get_mut(shade) {
-            let _ = write!(
-                d,
-                "M{} {}h{CELL_W}v{CELL_H}h-{CELL_W}z",
-                col as f64 * CELL_W,
-                k as f64 * CELL_H
-            );
-            *n += 1;
-        }
-    }
-    let drawn: usize = shades.iter().map(|(_, n)| n).sum();
-    let cells: Html = shades
-        .into_iter()
-        .enumerate()
-        .filter(|(_, (_, n))| *n > 0)
-        .map(|(shade, (d, n))| {
-            let opacity = 0.15 + 0.85 * (shade + 1) as f64 / SHADES as f64;
-            html! { <path {d} data-cells={n.to_string()} style={format!("opacity:{opacity:.2}")} /> }
-        })
-        .collect();
     let origin = grid.origin.unwrap_or(0);
     let ticks_per_col = grid.width * per_col as u64;
-    let splits: Html = activity
+    let splits: Vec<(f64, f64)> = activity
         .splits()
         .filter(|s| s.tick >= origin)
         .map(|s| {
             let x = (s.tick - origin) as f64 / ticks_per_col as f64 * CELL_W;
-            let y = s.position * h;
-            html! {
-                <g class="splitmark">
-                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="0" y2={h.to_string()} />
-                    <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="2" />
-                </g>
-            }
+            (x, s.position * h)
         })
         .collect();
     // The wall-clock time each column starts at: its first operation's (0 when it has none).
@@ -272,13 +239,89 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             <figcaption>{caption.clone()}</figcaption>
             <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
                 <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
-                <g class="cells" data-cells={drawn.to_string()}>{cells}</g>
-                {splits}
+                <HeatCells counts={counts} />
+                <SplitMarks marks={splits} {h} />
                 <g class="axis" aria-hidden="true">{ticks}</g>
             </svg>
             <FigureExport {what} table={table.to_string()} {view} {caption} />
         </figure>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct HeatCellsProps {
+    /// Operations per cell, column by column, [`KEY_BUCKETS`] to a column.
+    counts: Vec<u64>,
+}
+
+/// A heatmap's cells: a component of its own, drawn again only when its counts change (a read
+/// leaves the write heatmap's as they were).
+#[component]
+fn HeatCells(props: &HeatCellsProps) -> Html {
+    timed("hotspots", || heat_cells(&props.counts))
+}
+
+fn heat_cells(counts: &[u64]) -> Html {
+    let max = counts.iter().copied().max().unwrap_or(0);
+    let scale = (max as f64 + 1.0).ln().max(1e-9);
+    // One path per shade, not one rect per cell: a map of 64 × 128 cells redrawn after every
+    // operation would otherwise be thousands of elements to build and compare.
+    let mut shades = vec![(String::new(), 0usize); SHADES];
+    for (i, c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+        let (col, k) = (i / KEY_BUCKETS, i % KEY_BUCKETS);
+        let heat = (*c as f64 + 1.0).ln() / scale;
+        let shade = ((heat * SHADES as f64).ceil() as usize).clamp(1, SHADES) - 1;
+        if let Some((d, n)) = shades.get_mut(shade) {
+            // Whole pixels, written as integers (as a float prints them, without its cost).
+            let _ = write!(
+                d,
+                "M{} {}h{CELL_PX}v{CELL_PX}h-{CELL_PX}z",
+                col * CELL_PX,
+                k * CELL_PX
+            );
+            *n += 1;
+        }
+    }
+    let drawn: usize = shades.iter().map(|(_, n)| n).sum();
+    let cells: Html = shades
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (_, n))| *n > 0)
+        .map(|(shade, (d, n))| {
+            let opacity = 0.15 + 0.85 * (shade + 1) as f64 / SHADES as f64;
+            html! { <path {d} data-cells={n.to_string()} style={format!("opacity:{opacity:.2}")} /> }
+        })
+        .collect();
+    html! { <g class="cells" data-cells={drawn.to_string()}>{cells}</g> }
+}
+
+#[derive(Properties, PartialEq)]
+struct SplitMarksProps {
+    /// Where each split is drawn: its x (time) and y (key).
+    marks: Vec<(f64, f64)>,
+    h: f64,
+}
+
+/// The splits on a heatmap: drawn again only when they move (a split, the time axis
+/// rescaled), not after every operation: a table that split four thousand times has as many.
+#[component]
+fn SplitMarks(props: &SplitMarksProps) -> Html {
+    timed("hotspots", || split_marks(&props.marks, props.h))
+}
+
+fn split_marks(marks: &[(f64, f64)], h: f64) -> Html {
+    let h = h.to_string();
+    marks
+        .iter()
+        .map(|(x, y)| {
+            html! {
+                <g class="splitmark">
+                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="0" y2={h.clone()} />
+                    <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="2" />
+                </g>
+            }
+        })
+        .collect()
 }
 
 /// Height of the time axis under a heatmap.
