@@ -14,7 +14,7 @@ use yew::prelude::*;
 use super::state::use_app;
 use super::view_kit::{timed, use_shown, FigureExport};
 use crate::diagnose::{Evidence, Finding, RECENT};
-use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
+use crate::engine::{Activity, KeyEntry, OpKind, Table, KEY_BUCKETS};
 use crate::kit::text::thousands as group;
 
 /// Columns drawn: time buckets are merged down to this many.
@@ -48,7 +48,14 @@ pub fn HotspotsView() -> Html {
 /// a scan redraws the skew and the heatmaps; the words follow every write and every few reads.
 type DiagnosisKey = (String, u64, u64, usize, usize);
 const READS_PER_DIAGNOSIS: u64 = 50;
-type Diagnosed = (Evidence, Vec<Finding>);
+
+/// What the view keeps of a diagnosis: its findings, and the widest rows with the median
+/// row's cells (the evidence itself borrows the table's activity).
+struct Diagnosed {
+    findings: Vec<Finding>,
+    widest: Vec<KeyEntry>,
+    median_cells: u32,
+}
 
 fn render(
     app: &super::state::AppHandle,
@@ -79,12 +86,15 @@ fn render(
         .map(|(_, d)| d.clone());
     let both = cached.unwrap_or_else(|| {
         let evidence = Evidence::gather(engine, &name).unwrap_or_default();
-        let findings = crate::diagnose::run(&evidence);
-        let d = Rc::new((evidence, findings));
+        let d = Rc::new(Diagnosed {
+            findings: crate::diagnose::run(&evidence),
+            widest: evidence.widest,
+            median_cells: evidence.median_cells,
+        });
         *diagnosed.borrow_mut() = Some((key, d.clone()));
         d
     });
-    let (evidence, findings) = (&both.0, &both.1);
+    let findings = &both.findings;
     let now = engine.tick();
     let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     let bigtable = table.descriptor.rules == crate::cbt::BIGTABLE_RULES;
@@ -104,7 +114,7 @@ fn render(
                 {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
                 <span class="swatch split-sw"></span>{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
             </p>
-            {wide_rows(evidence)}
+            {wide_rows(&both)}
         </section>
     }
 }
@@ -406,7 +416,7 @@ fn seconds_label(s: f64, span: f64) -> String {
     }
 }
 
-fn wide_rows(e: &Evidence) -> Html {
+fn wide_rows(e: &Diagnosed) -> Html {
     let median = e.median_cells.max(1);
     let large: Vec<_> = e
         .widest
