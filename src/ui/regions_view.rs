@@ -131,9 +131,17 @@ fn render(
     };
     let n = table.regions.len();
     let lines = n.div_ceil(window.per_line);
+    // Tiles `from..to`, pushed one by one: a list collected from each kind of iterator costs
+    // the download a copy of the collecting code.
+    let tiles = |from: usize, to: usize| -> Html {
+        let mut out: Vec<Html> = Vec::with_capacity(to.saturating_sub(from));
+        for i in from..to {
+            out.push(tile(i));
+        }
+        out.into_iter().collect()
+    };
     let strip = if lines <= LINES_SHOWN {
-        let regions: Html = (0..n).map(tile).collect();
-        html! { <div class="region-strip" role="list" aria-label={terms.parts} ref={strip}>{regions}</div> }
+        html! { <div class="region-strip" role="list" aria-label={terms.parts} ref={strip}>{tiles(0, n)}</div> }
     } else {
         // Only the lines in view (and a few beyond) are drawn, each a row of `per_line`.
         let first = window
@@ -141,15 +149,16 @@ fn render(
             .min(lines.saturating_sub(LINES_SHOWN))
             .saturating_sub(LINES_SPARE);
         let last = (window.first_line + LINES_SHOWN + LINES_SPARE).min(lines);
-        let drawn: Html = (first..last)
-            .map(|line| {
-                let from = line * window.per_line;
-                let tiles: Html = (from..(from + window.per_line).min(n)).map(tile).collect();
-                html! { <div class="region-line" style={format!("top:{}px", line as f64 * LINE_PX)}>{tiles}</div> }
-            })
-            .collect();
+        let mut drawn: Vec<Html> = Vec::new();
+        for line in first..last {
+            let from = line * window.per_line;
+            drawn.push(html! {
+                <div class="region-line" style={format!("top:{}px", line as f64 * LINE_PX)}>{tiles(from, (from + window.per_line).min(n))}</div>
+            });
+        }
+        let drawn: Html = drawn.into_iter().collect();
         html! {
-            <div class="region-scroll" ref={strip} {onscroll} tabindex="0" style={format!("height:{}px", LINES_SHOWN as f64 * LINE_PX)}
+            <div class="region-scroll" ref={strip} {onscroll} tabindex="0" role="region" style={format!("height:{}px", LINES_SHOWN as f64 * LINE_PX)}
                 aria-label={format!("{}, {} in {} lines of {}; the lines in view are drawn", terms.parts, n, lines, window.per_line)}>
                 <div class="region-space" role="list" aria-label={terms.parts} style={format!("height:{}px", lines as f64 * LINE_PX - GAP_PX)}>{drawn}</div>
             </div>

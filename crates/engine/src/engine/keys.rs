@@ -79,6 +79,9 @@ pub struct KeyIndex {
     blocks: Vec<Vec<KeyEntry>>,
     /// Fenwick tree over `blocks[i].len()`.
     tree: Vec<usize>,
+    /// Per block, at least the most cells any of its rows holds (a bound that a row's count
+    /// going down leaves as it was): [`KeyIndex::widest`] skips the blocks below its third.
+    bounds: Vec<u32>,
     len: usize,
     /// Changes whenever a row is added or removed (never for a count that changes).
     version: u64,
@@ -94,6 +97,7 @@ impl Default for KeyIndex {
         KeyIndex {
             blocks: Vec::new(),
             tree: Vec::new(),
+            bounds: Vec::new(),
             len: 0,
             version,
             changes: VecDeque::new(),
@@ -203,6 +207,7 @@ impl KeyIndex {
         if !block.is_empty() {
             index.blocks.push(block);
         }
+        index.bounds = index.blocks.iter().map(|b| bound(b)).collect();
         index.rebuild_tree();
         index
     }
@@ -303,10 +308,22 @@ impl KeyIndex {
         self.blocks.iter().flatten()
     }
 
-    /// The `k` rows with the most cells, most first (ties by key).
+    /// The `k` rows with the most cells, most first (ties by key). A block whose rows all hold
+    /// no more than the `k`-th found so far is stepped over whole.
     pub fn widest(&self, k: usize) -> Vec<&KeyEntry> {
         let mut top: Vec<&KeyEntry> = Vec::with_capacity(k + 1);
-        for e in self.iter() {
+        for (b, block) in self.blocks.iter().enumerate() {
+            let most = self.bounds.get(b).copied().unwrap_or(u32::MAX);
+            if top.len() == k && top.last().is_some_and(|l| l.cells >= most) {
+                continue;
+            }
+            Self::widest_of(block, k, &mut top);
+        }
+        top
+    }
+
+    fn widest_of<'a>(block: &'a [KeyEntry], k: usize, top: &mut Vec<&'a KeyEntry>) {
+        for e in block {
             if top.len() == k && top.last().is_some_and(|l| l.cells >= e.cells) {
                 continue;
             }
@@ -314,13 +331,13 @@ impl KeyIndex {
             top.insert(at, e);
             top.truncate(k);
         }
-        top
     }
 
     /// Adds `cells` cells of `bytes` bytes to a row, adding the row when new.
     pub fn add(&mut self, key: &[u8], cells: u32, bytes: u64) {
         if self.blocks.is_empty() {
             self.blocks.push(Vec::new());
+            self.bounds = vec![0];
             self.rebuild_tree();
         }
         let b = self.block_of(key);
@@ -332,6 +349,8 @@ impl KeyIndex {
                 if let Some(e) = block.get_mut(i) {
                     e.cells = e.cells.saturating_add(cells);
                     e.bytes += bytes;
+                    let now = e.cells;
+                    self.raise_bound(b, now);
                 }
             }
             Err(i) => {
@@ -347,10 +366,13 @@ impl KeyIndex {
                 if block.len() > BLOCK_MAX {
                     let upper = block.split_off(block.len() / 2);
                     self.blocks.insert(b + 1, upper);
+                    let most = self.bounds.get(b).copied().unwrap_or(u32::MAX);
+                    self.bounds.insert(b + 1, most);
                     self.rebuild_tree();
                 } else {
                     self.tree_add(b, 1);
                 }
+                self.raise_bound(b, cells);
                 let at = self.prefix_sum(b) + i;
                 self.note(RowChange::Added(at));
             }
@@ -367,6 +389,8 @@ impl KeyIndex {
             Some(e) => {
                 e.cells = cells;
                 e.bytes = bytes;
+                let b = self.block_of(key);
+                self.raise_bound(b, cells);
             }
             None => self.add(key, cells, bytes),
         }
@@ -385,6 +409,9 @@ impl KeyIndex {
         self.len -= 1;
         if block.is_empty() {
             self.blocks.remove(b);
+            if b < self.bounds.len() {
+                self.bounds.remove(b);
+            }
             self.rebuild_tree();
         } else {
             self.tree_sub(b);
@@ -414,10 +441,21 @@ impl KeyIndex {
             .chunks(BLOCK_MAX / 2)
             .map(<[KeyEntry]>::to_vec)
             .collect();
+        let fresh_bounds: Vec<u32> = fresh.iter().map(|b| bound(b)).collect();
         self.blocks.splice(b0..end_block.max(b0), fresh);
+        let at = b0.min(self.bounds.len());
+        let to = end_block.max(b0).min(self.bounds.len());
+        self.bounds.splice(at..to, fresh_bounds);
         self.len = self.blocks.iter().map(Vec::len).sum();
         self.rebuild_tree();
         self.forget_changes();
+    }
+
+    /// Block `b` holds a row of `cells` cells.
+    fn raise_bound(&mut self, b: usize, cells: u32) {
+        if let Some(most) = self.bounds.get_mut(b) {
+            *most = (*most).max(cells);
+        }
     }
 
     fn entry_mut(&mut self, key: &[u8]) -> Option<&mut KeyEntry> {
@@ -496,6 +534,11 @@ impl KeyIndex {
         }
         self.len = self.blocks.iter().map(Vec::len).sum();
     }
+}
+
+/// The most cells a row of `block` holds.
+fn bound(block: &[KeyEntry]) -> u32 {
+    block.iter().map(|e| e.cells).max().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -703,6 +746,16 @@ mod tests {
             for (op, a, b) in ops {
                 let ka = key(u32::from(a));
                 match op {
+                    1 if b % 3 == 0 => {
+                        // A recount, up or down (zero removes the row).
+                        let cells = u32::from(b % 5);
+                        index.set(&ka, cells, 1);
+                        if cells == 0 {
+                            model.remove(&ka);
+                        } else {
+                            model.insert(ka.clone(), cells);
+                        }
+                    }
                     0 | 1 => {
                         // Bursts so that blocks split.
                         for j in 0..u32::from(b % 64) {
@@ -730,6 +783,12 @@ mod tests {
                 }
                 proptest::prop_assert_eq!(index.row_count(), model.len());
             }
+            // The widest rows, blocks stepped over by their bounds, as a walk of every row finds them.
+            let mut naive: Vec<(u32, Vec<u8>)> = model.iter().map(|(k, c)| (*c, k.clone())).collect();
+            naive.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            naive.truncate(3);
+            let widest: Vec<(u32, Vec<u8>)> = index.widest(3).iter().map(|e| (e.cells, e.key.to_vec())).collect();
+            proptest::prop_assert_eq!(widest, naive);
             let all: Vec<Vec<u8>> = index.iter().map(|e| e.key.to_vec()).collect();
             let want: Vec<Vec<u8>> = model.keys().cloned().collect();
             proptest::prop_assert_eq!(&all, &want);
