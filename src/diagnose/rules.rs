@@ -164,7 +164,7 @@ pub(super) fn hot_row(e: &Evidence) -> Option<Finding> {
     let (row, hits) = row_counts(e.ops.iter().copied().filter(|o| o.stop.is_none()))
         .into_iter()
         .fold(None::<(&[u8], usize)>, |best, (row, n)| match best {
-            Some((_, most)) if most >= n => best,
+            Some((first, most)) if most > n || (most == n && first <= row) => best,
             _ => Some((row, n)),
         })?;
     let share = hits as f64 / e.ops.len() as f64;
