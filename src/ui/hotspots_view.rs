@@ -312,26 +312,30 @@ struct SplitMarksProps {
     h: f64,
 }
 
-/// The splits on a heatmap: drawn again only when they move (a split, the time axis
-/// rescaled), not after every operation: a table that split four thousand times has as many.
+/// The splits on a heatmap, a dashed line down the map and a dot at the split key each:
+/// drawn again only when they move (a split, the time axis rescaled), not after every
+/// operation. A table that split thousands of times has thousands of them, so every line is
+/// one path and every dot another, not two elements a split.
 #[component]
 fn SplitMarks(props: &SplitMarksProps) -> Html {
     timed("hotspots", || split_marks(&props.marks, props.h))
 }
 
 fn split_marks(marks: &[(f64, f64)], h: f64) -> Html {
-    let h = h.to_string();
-    marks
-        .iter()
-        .map(|(x, y)| {
-            html! {
-                <g class="splitmark">
-                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="0" y2={h.clone()} />
-                    <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="2" />
-                </g>
-            }
-        })
-        .collect()
+    if marks.is_empty() {
+        return html! {};
+    }
+    let (mut lines, mut dots) = (String::new(), String::new());
+    for (x, y) in marks {
+        let _ = write!(lines, "M{x:.1} 0V{h}");
+        let _ = write!(dots, "M{:.1} {y:.1}a2 2 0 1 0 4 0a2 2 0 1 0 -4 0z", x - 2.0);
+    }
+    html! {
+        <g class="splitmark" data-splits={marks.len().to_string()}>
+            <path class="split-line" d={lines} />
+            <path class="split-dot" d={dots} />
+        </g>
+    }
 }
 
 /// Height of the time axis under a heatmap.
