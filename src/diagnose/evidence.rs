@@ -19,8 +19,8 @@ pub struct Evidence<'a> {
     pub ops: Vec<&'a Op>,
     /// Of `writes`, how many fell in each region as the table is now.
     pub writes_per_region: Vec<u64>,
-    /// Rows sampled evenly over the key order.
-    pub sample: Vec<Vec<u8>>,
+    /// Rows sampled evenly over the key order (the key index's own keys).
+    pub sample: Vec<&'a [u8]>,
     /// The widest rows, widest first.
     pub widest: Vec<KeyEntry>,
     /// The median cells per row in the sample.
@@ -51,13 +51,13 @@ impl<'a> Evidence<'a> {
         Some(e)
     }
 
-    fn sample_keys(&mut self, t: &Table) {
+    fn sample_keys(&mut self, t: &'a Table) {
         let n = t.keys.row_count();
         let step = n.div_ceil(SAMPLE).max(1);
         let mut cells = Vec::new();
         for i in (0..n).step_by(step) {
             if let Some(k) = t.keys.get(i) {
-                self.sample.push(k.key.to_vec());
+                self.sample.push(&k.key);
                 cells.push(k.cells);
             }
         }
