@@ -128,7 +128,7 @@ pub(super) fn low_cardinality_prefix(e: &Evidence) -> Option<Finding> {
 /// past every earlier one under that prefix, on the same side nine times in ten over at least
 /// 50 writes: the newest row is always the largest (or always the smallest). A sawtooth or a
 /// shuffle that lands inside the prefix's range does not count, however its steps run.
-fn suffixes_move_one_way(writes: &[Op], prefixes: &[&[u8]]) -> bool {
+fn suffixes_move_one_way(writes: &[&Op], prefixes: &[&[u8]]) -> bool {
     let mut seen: HashMap<&[u8], (&[u8], &[u8])> = HashMap::new();
     let (mut past_end, mut before_front, mut moves) = (0usize, 0usize, 0usize);
     for w in writes.iter().rev() {
@@ -161,10 +161,10 @@ pub(super) fn hot_row(e: &Evidence) -> Option<Finding> {
         return None;
     }
     // The most hit row; of rows hit as often, the first in key order.
-    let (row, hits) = row_counts(e.ops.iter().filter(|o| o.stop.is_none()))
+    let (row, hits) = row_counts(e.ops.iter().copied().filter(|o| o.stop.is_none()))
         .into_iter()
         .fold(None::<(&[u8], usize)>, |best, (row, n)| match best {
-            Some((_, most)) if most >= n => best,
+            Some((first, most)) if most > n || (most == n && first <= row) => best,
             _ => Some((row, n)),
         })?;
     let share = hits as f64 / e.ops.len() as f64;

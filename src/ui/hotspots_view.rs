@@ -14,13 +14,15 @@ use yew::prelude::*;
 use super::state::use_app;
 use super::view_kit::{timed, use_shown, FigureExport};
 use crate::diagnose::{Evidence, Finding, RECENT};
-use crate::engine::{Activity, OpKind, Table, KEY_BUCKETS};
+use crate::engine::{Activity, KeyEntry, OpKind, Table, KEY_BUCKETS};
 use crate::kit::text::thousands as group;
 
 /// Columns drawn: time buckets are merged down to this many.
 const COLUMNS: usize = 128;
 const CELL_W: f64 = 3.0;
 const CELL_H: f64 = 3.0;
+/// A cell's side in whole pixels (`CELL_W` and `CELL_H`), for the cells' path.
+const CELL_PX: usize = 3;
 /// Shades of a cell, from a single operation to the busiest cell's count.
 const SHADES: usize = 12;
 
@@ -46,7 +48,14 @@ pub fn HotspotsView() -> Html {
 /// a scan redraws the skew and the heatmaps; the words follow every write and every few reads.
 type DiagnosisKey = (String, u64, u64, usize, usize);
 const READS_PER_DIAGNOSIS: u64 = 50;
-type Diagnosed = (Evidence, Vec<Finding>);
+
+/// What the view keeps of a diagnosis: its findings, and the widest rows with the median
+/// row's cells (the evidence itself borrows the table's activity).
+struct Diagnosed {
+    findings: Vec<Finding>,
+    widest: Vec<KeyEntry>,
+    median_cells: u32,
+}
 
 fn render(
     app: &super::state::AppHandle,
@@ -77,12 +86,15 @@ fn render(
         .map(|(_, d)| d.clone());
     let both = cached.unwrap_or_else(|| {
         let evidence = Evidence::gather(engine, &name).unwrap_or_default();
-        let findings = crate::diagnose::run(&evidence);
-        let d = Rc::new((evidence, findings));
+        let d = Rc::new(Diagnosed {
+            findings: crate::diagnose::run(&evidence),
+            widest: evidence.widest,
+            median_cells: evidence.median_cells,
+        });
         *diagnosed.borrow_mut() = Some((key, d.clone()));
         d
     });
-    let (evidence, findings) = (&both.0, &both.1);
+    let findings = &both.findings;
     let now = engine.tick();
     let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     let bigtable = table.descriptor.rules == crate::cbt::BIGTABLE_RULES;
@@ -102,7 +114,7 @@ fn render(
                 {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
                 <span class="swatch split-sw"></span>{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
             </p>
-            {wide_rows(evidence)}
+            {wide_rows(&both)}
         </section>
     }
 }
@@ -165,7 +177,6 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             }
         }
     }
-    let max = counts.iter().copied().max().unwrap_or(0);
     let total: u64 = counts.iter().sum();
     let last_bucket: u64 = (0..cols)
         .map(|c| {
@@ -176,48 +187,14 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
         })
         .sum();
     let (w, h) = (cols as f64 * CELL_W, KEY_BUCKETS as f64 * CELL_H);
-    let scale = (max as f64 + 1.0).ln().max(1e-9);
-    // One path per shade, not one rect per cell: a map of 64 × 128 cells redrawn after every
-    // operation would otherwise be thousands of elements to build and compare.
-    let mut shades = vec![(String::new(), 0usize); SHADES];
-    for (i, c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
-        let (col, k) = (i / KEY_BUCKETS, i % KEY_BUCKETS);
-        let heat = (*c as f64 + 1.0).ln() / scale;
-        let shade = ((heat * SHADES as f64).ceil() as usize).clamp(1, SHADES) - 1;
-        if let Some((d, n)) = shades.get_mut(shade) {
-            let _ = write!(
-                d,
-                "M{} {}h{CELL_W}v{CELL_H}h-{CELL_W}z",
-                col as f64 * CELL_W,
-                k as f64 * CELL_H
-            );
-            *n += 1;
-        }
-    }
-    let drawn: usize = shades.iter().map(|(_, n)| n).sum();
-    let cells: Html = shades
-        .into_iter()
-        .enumerate()
-        .filter(|(_, (_, n))| *n > 0)
-        .map(|(shade, (d, n))| {
-            let opacity = 0.15 + 0.85 * (shade + 1) as f64 / SHADES as f64;
-            html! { <path {d} data-cells={n.to_string()} style={format!("opacity:{opacity:.2}")} /> }
-        })
-        .collect();
     let origin = grid.origin.unwrap_or(0);
     let ticks_per_col = grid.width * per_col as u64;
-    let splits: Html = activity
+    let splits: Vec<(f64, f64)> = activity
         .splits()
         .filter(|s| s.tick >= origin)
         .map(|s| {
             let x = (s.tick - origin) as f64 / ticks_per_col as f64 * CELL_W;
-            let y = s.position * h;
-            html! {
-                <g class="splitmark">
-                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="0" y2={h.to_string()} />
-                    <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="2" />
-                </g>
-            }
+            (x, s.position * h)
         })
         .collect();
     // The wall-clock time each column starts at: its first operation's (0 when it has none).
@@ -272,12 +249,92 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             <figcaption>{caption.clone()}</figcaption>
             <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
                 <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
-                <g class="cells" data-cells={drawn.to_string()}>{cells}</g>
-                {splits}
+                <HeatCells counts={counts} />
+                <SplitMarks marks={splits} {h} />
                 <g class="axis" aria-hidden="true">{ticks}</g>
             </svg>
             <FigureExport {what} table={table.to_string()} {view} {caption} />
         </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct HeatCellsProps {
+    /// Operations per cell, column by column, [`KEY_BUCKETS`] to a column.
+    counts: Vec<u64>,
+}
+
+/// A heatmap's cells: a component of its own, drawn again only when its counts change (a read
+/// leaves the write heatmap's as they were).
+#[component]
+fn HeatCells(props: &HeatCellsProps) -> Html {
+    timed("hotspots", || heat_cells(&props.counts))
+}
+
+fn heat_cells(counts: &[u64]) -> Html {
+    let max = counts.iter().copied().max().unwrap_or(0);
+    let scale = (max as f64 + 1.0).ln().max(1e-9);
+    // One path per shade, not one rect per cell: a map of 64 × 128 cells redrawn after every
+    // operation would otherwise be thousands of elements to build and compare.
+    let mut shades = vec![(String::new(), 0usize); SHADES];
+    for (i, c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+        let (col, k) = (i / KEY_BUCKETS, i % KEY_BUCKETS);
+        let heat = (*c as f64 + 1.0).ln() / scale;
+        let shade = ((heat * SHADES as f64).ceil() as usize).clamp(1, SHADES) - 1;
+        if let Some((d, n)) = shades.get_mut(shade) {
+            // Whole pixels, written as integers (as a float prints them, without its cost).
+            let _ = write!(
+                d,
+                "M{} {}h{CELL_PX}v{CELL_PX}h-{CELL_PX}z",
+                col * CELL_PX,
+                k * CELL_PX
+            );
+            *n += 1;
+        }
+    }
+    let drawn: usize = shades.iter().map(|(_, n)| n).sum();
+    let cells: Html = shades
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (_, n))| *n > 0)
+        .map(|(shade, (d, n))| {
+            let opacity = 0.15 + 0.85 * (shade + 1) as f64 / SHADES as f64;
+            html! { <path {d} data-cells={n.to_string()} style={format!("opacity:{opacity:.2}")} /> }
+        })
+        .collect();
+    html! { <g class="cells" data-cells={drawn.to_string()}>{cells}</g> }
+}
+
+#[derive(Properties, PartialEq)]
+struct SplitMarksProps {
+    /// Where each split is drawn: its x (time) and y (key).
+    marks: Vec<(f64, f64)>,
+    h: f64,
+}
+
+/// The splits on a heatmap, a dashed line down the map and a dot at the split key each:
+/// drawn again only when they move (a split, the time axis rescaled), not after every
+/// operation. A table that split thousands of times has thousands of them, so every line is
+/// one path and every dot another, not two elements a split.
+#[component]
+fn SplitMarks(props: &SplitMarksProps) -> Html {
+    timed("hotspots", || split_marks(&props.marks, props.h))
+}
+
+fn split_marks(marks: &[(f64, f64)], h: f64) -> Html {
+    if marks.is_empty() {
+        return html! {};
+    }
+    let (mut lines, mut dots) = (String::new(), String::new());
+    for (x, y) in marks {
+        let _ = write!(lines, "M{x:.1} 0V{h}");
+        let _ = write!(dots, "M{:.1} {y:.1}a2 2 0 1 0 4 0a2 2 0 1 0 -4 0z", x - 2.0);
+    }
+    html! {
+        <g class="splitmark" data-splits={marks.len().to_string()}>
+            <path class="split-line" d={lines} />
+            <path class="split-dot" d={dots} />
+        </g>
     }
 }
 
@@ -363,7 +420,7 @@ fn seconds_label(s: f64, span: f64) -> String {
     }
 }
 
-fn wide_rows(e: &Evidence) -> Html {
+fn wide_rows(e: &Diagnosed) -> Html {
     let median = e.median_cells.max(1);
     let large: Vec<_> = e
         .widest

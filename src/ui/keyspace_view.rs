@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
-use super::minimap::{Minimap, MinimapData};
+use super::minimap::{Minimap, MinimapData, RegionStarts};
 use super::state::use_app;
 use super::view_kit::{use_shown, FigureExport, ViewClock};
 use crate::diagnose::key_time_in;
@@ -51,6 +51,8 @@ pub fn KeyspaceView() -> Html {
     };
     let table = app.selected_table.clone();
     let data_key = use_shown((table.clone(), app.data_version));
+    // The regions' starts as the last data version had them, which the next one moves.
+    let starts = use_mut_ref(|| None::<(String, Rc<RegionStarts>)>);
     // What depends on the data only: once per data version.
     let data = {
         let app = app.clone();
@@ -59,8 +61,12 @@ pub fn KeyspaceView() -> Html {
             let name = table.as_ref()?;
             let engine = &console.shell.engine;
             let t = engine.table(name).ok()?;
-            Some(Rc::new(MinimapData::of(
+            let last = starts.borrow_mut().take().filter(|(n, _)| n == name);
+            let regions = RegionStarts::of(t, last.as_ref().map(|(_, s)| s));
+            *starts.borrow_mut() = Some((name.clone(), regions.clone()));
+            Some(Rc::new(MinimapData::with_starts(
                 t,
+                regions,
                 engine.activity(name),
                 console.last_trace.as_ref(),
             )))
@@ -286,7 +292,7 @@ pub fn KeyspaceView() -> Html {
             if data.written.binary_search(i).is_ok() {
                 class.push("written");
             }
-            if data.region_starts.binary_search(i).is_ok() {
+            if data.regions.starts_at(*i) {
                 class.push("region-start");
             }
             if *i == *focus {

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::prefs::KeyDisplay;
+use super::view_kit::timed;
 use crate::engine::{Activity, OpKind, Table};
 use crate::kit::order;
 use crate::kit::text::count_of;
@@ -95,14 +96,76 @@ pub struct ReadMark {
     pub tick: u64,
 }
 
+/// Where each region of a table starts in the row order: the offset of its first row and its
+/// start key. Kept from one data version to the next ([`RegionStarts::of`]): placing fifteen
+/// thousand regions in the key index took about 30 ms, at every command.
+#[derive(Debug, PartialEq)]
+pub struct RegionStarts {
+    /// The regions' ids: a split gives both halves new ones, so the same ids in the same
+    /// order are the same bounds.
+    ids: Rc<[u64]>,
+    /// The key index's version the offsets are placed at.
+    version: u64,
+    /// Per region, in key order.
+    pub offsets: Vec<usize>,
+    pub keys: Rc<[Vec<u8>]>,
+}
+
+impl RegionStarts {
+    /// The starts of `t`'s regions. With `last`, the starts as an earlier data version had
+    /// them: the same when no region split and no row came or went; moved by the rows that
+    /// came and went (the key index remembers the last of them) when no region split;
+    /// otherwise every region placed anew.
+    pub fn of(t: &Table, last: Option<&Rc<RegionStarts>>) -> Rc<RegionStarts> {
+        let version = t.keys.version();
+        let same_regions = last.filter(|l| {
+            l.ids.len() == t.regions.len()
+                && l.ids.iter().zip(&t.regions).all(|(id, r)| *id == r.id)
+        });
+        if let Some(l) = same_regions {
+            if l.version == version {
+                return l.clone();
+            }
+            if t.keys.changes_since(l.version).is_some() {
+                let mut offsets = l.offsets.clone();
+                t.keys.follow(l.version, &l.keys, &mut offsets);
+                return Rc::new(RegionStarts {
+                    ids: l.ids.clone(),
+                    version,
+                    offsets,
+                    keys: l.keys.clone(),
+                });
+            }
+        }
+        let keys: Rc<[Vec<u8>]> = t.regions.iter().map(|r| r.start.clone()).collect();
+        let mut offsets = Vec::new();
+        t.keys.follow(version, &keys, &mut offsets);
+        Rc::new(RegionStarts {
+            ids: t.regions.iter().map(|r| r.id).collect(),
+            version,
+            offsets,
+            keys,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Whether the row at `offset` is the first of a region other than the first.
+    pub fn starts_at(&self, offset: usize) -> bool {
+        self.offsets
+            .get(1..)
+            .is_some_and(|o| o.binary_search(&offset).is_ok())
+    }
+}
+
 /// What the keyspace view and its minimap draw, computed once per data version.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MinimapData {
     pub rows: usize,
-    /// Per region: the offset of its first row, its start key.
-    pub regions: Vec<(usize, Vec<u8>)>,
-    /// The offsets of the regions' first rows, sorted.
-    pub region_starts: Vec<usize>,
+    /// Where each region starts.
+    pub regions: Rc<RegionStarts>,
     pub read: Option<ReadMark>,
     /// Offsets of the rows the last writes touched, sorted.
     pub written: Vec<usize>,
@@ -112,13 +175,17 @@ impl MinimapData {
     /// `trace` is the console's last read, whatever its table: its row keys place the rows
     /// scanned when it is this table's last read.
     pub fn of(t: &Table, activity: Option<&Activity>, trace: Option<&ReadTrace>) -> MinimapData {
+        MinimapData::with_starts(t, RegionStarts::of(t, None), activity, trace)
+    }
+
+    /// [`MinimapData::of`] with the regions' starts already placed ([`RegionStarts::of`]).
+    pub fn with_starts(
+        t: &Table,
+        regions: Rc<RegionStarts>,
+        activity: Option<&Activity>,
+        trace: Option<&ReadTrace>,
+    ) -> MinimapData {
         let rows = t.keys.row_count();
-        let regions: Vec<(usize, Vec<u8>)> = t
-            .regions
-            .iter()
-            .map(|r| (t.keys.row_position(&r.start).index, r.start.clone()))
-            .collect();
-        let region_starts = regions.iter().skip(1).map(|r| r.0).collect();
         let read = activity.and_then(|a| a.last_read()).map(|r| {
             let (lo, hi) = r.key_range();
             let range = t.keys.range(&lo, &hi);
@@ -187,7 +254,6 @@ impl MinimapData {
         MinimapData {
             rows,
             regions,
-            region_starts,
             read,
             written,
         }
@@ -210,11 +276,7 @@ impl MinimapData {
 
     /// The y of an offset on the strip.
     fn y(&self, offset: usize) -> f64 {
-        if self.rows == 0 {
-            0.0
-        } else {
-            offset as f64 / self.rows as f64 * HEIGHT
-        }
+        y_of(offset, self.rows)
     }
 }
 
@@ -227,31 +289,58 @@ pub struct MinimapProps {
     pub on_pick: Callback<usize>,
 }
 
-/// What the strip draws of the data (regions, writes, the last read), apart from the viewport:
-/// a component of its own, so scrolling the list redraws only the viewport's rectangle.
+/// What the strip draws of the data (writes, the last read), apart from the viewport and the
+/// regions: a component of its own, so scrolling the list redraws only the viewport's
+/// rectangle.
 #[derive(Properties)]
 struct MarksProps {
     data: Rc<MinimapData>,
-    keys: KeyDisplay,
 }
 
 impl PartialEq for MarksProps {
     /// The data is made once per data version, so the same data is the same pointer.
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.data, &other.data) && self.keys == other.keys
+        Rc::ptr_eq(&self.data, &other.data)
+    }
+}
+
+/// The region bands: a component of their own, drawn again only when the regions' starts or
+/// the row count change, not after every read or write of a row already there.
+#[derive(Properties)]
+struct BandsProps {
+    regions: Rc<RegionStarts>,
+    rows: usize,
+    keys: KeyDisplay,
+}
+
+impl PartialEq for BandsProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.regions, &other.regions)
+            && self.rows == other.rows
+            && self.keys == other.keys
+    }
+}
+
+/// The y of an offset on the strip of `rows` rows.
+fn y_of(offset: usize, rows: usize) -> f64 {
+    if rows == 0 {
+        0.0
+    } else {
+        offset as f64 / rows as f64 * HEIGHT
     }
 }
 
 /// The regions the strip draws as one band each, as (first, last) region indexes: a region of
 /// at least a pixel on its own, smaller neighbours together until they make one. Fifteen
 /// thousand regions on a strip of 440 pixels drew fifteen thousand bands every command.
-fn band_groups(d: &MinimapData) -> Vec<(usize, usize)> {
+fn band_groups(regions: &RegionStarts, rows: usize) -> Vec<(usize, usize)> {
     let mut groups: Vec<(usize, usize)> = Vec::new();
     let mut first = 0;
-    for i in 0..d.regions.len() {
-        let end = d.regions.get(i + 1).map(|r| r.0).unwrap_or(d.rows);
-        let start = d.regions.get(first).map(|r| r.0).unwrap_or(0);
-        if d.y(end) - d.y(start) >= MIN_BAND_PX || i + 1 == d.regions.len() {
+    let n = regions.len();
+    for i in 0..n {
+        let end = regions.offsets.get(i + 1).copied().unwrap_or(rows);
+        let start = regions.offsets.get(first).copied().unwrap_or(0);
+        if y_of(end, rows) - y_of(start, rows) >= MIN_BAND_PX || i + 1 == n {
             groups.push((first, i));
             first = i + 1;
         }
@@ -259,17 +348,24 @@ fn band_groups(d: &MinimapData) -> Vec<(usize, usize)> {
     groups
 }
 
+/// The keyspace view's clock counts the strip's drawing too.
+const CLOCK: &str = "keyspace";
+
 #[component]
-fn Marks(props: &MarksProps) -> Html {
-    let d = &props.data;
-    let bands: Html = band_groups(d)
+fn Bands(props: &BandsProps) -> Html {
+    timed(CLOCK, || bands(&props.regions, props.rows, props.keys))
+}
+
+fn bands(r: &RegionStarts, rows: usize, keys: KeyDisplay) -> Html {
+    band_groups(r, rows)
         .into_iter()
         .enumerate()
         .map(|(n, (first, last))| {
-            let (start, key) = d.regions.get(first).map(|r| (r.0, r.1.as_slice())).unwrap_or((0, &[]));
-            let end = d.regions.get(last + 1).map(|r| r.0).unwrap_or(d.rows);
-            let (y0, y1) = (d.y(start), d.y(end));
-            let label = if key.is_empty() { "−∞".to_string() } else { super::show_key(key, props.keys) };
+            let start = r.offsets.get(first).copied().unwrap_or(0);
+            let key = r.keys.get(first).map(Vec::as_slice).unwrap_or(&[]);
+            let end = r.offsets.get(last + 1).copied().unwrap_or(rows);
+            let (y0, y1) = (y_of(start, rows), y_of(end, rows));
+            let label = if key.is_empty() { "−∞".to_string() } else { super::show_key(key, keys) };
             let rows = format!("rows {} to {}", group(start as u64 + 1), group(end as u64));
             let title = if first == last {
                 format!("Region {} starts at {label}: {rows}", first + 1)
@@ -285,7 +381,15 @@ fn Marks(props: &MarksProps) -> Html {
                 </g>
             }
         })
-        .collect();
+        .collect()
+}
+
+#[component]
+fn Marks(props: &MarksProps) -> Html {
+    timed(CLOCK, || marks(&props.data))
+}
+
+fn marks(d: &MinimapData) -> Html {
     let written: Html = d
         .written
         .iter()
@@ -327,7 +431,7 @@ fn Marks(props: &MarksProps) -> Html {
                 </>
             }
     });
-    html! { <g class="marks">{bands}{written}{read}</g> }
+    html! { <>{written}{read}</> }
 }
 
 #[component]
@@ -367,7 +471,10 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             data-regions={d.regions.len().to_string()} data-read-lo={read_lo} data-read-hi={read_hi} data-read-reversed={reversed}
             data-written={d.written.len().to_string()} data-rows-scanned={scanned} data-rows-returned={returned}
             data-rows-filtered={filtered} {onclick}>
-            <Marks data={d.clone()} keys={props.keys} />
+            <g class="marks">
+                <Bands regions={d.regions.clone()} rows={d.rows} keys={props.keys} />
+                <Marks data={d.clone()} />
+            </g>
             <rect class="viewport" x="1" y={format!("{v0:.1}")} width={(WIDTH - 2.0).to_string()} height={format!("{:.1}", v1 - v0)} />
         </svg>
     }

@@ -48,7 +48,7 @@ pub use family::{FamilyDescriptor, KeepDeletedCells};
 pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,
 };
-pub use keys::{KeyEntry, KeyIndex, Position, RunRows};
+pub use keys::{KeyEntry, KeyIndex, Position, RowChange, RunRows};
 pub use load::{load_split, LoadSplit, LOAD_SPLIT_OPS, LOAD_WINDOW};
 pub use lsm::{
     Dropped, EventLog, LsmEvent, LsmEventKind, Part, RunSummary, SplitCause, EVENTS_KEPT,

@@ -15,11 +15,37 @@
 //! The engine keeps it current: a write adds its cells, a flush or compaction replaces the
 //! counts of the rows it rewrote (and drops the rows left without cells), a split changes
 //! nothing (rows stay where they are, only region bounds move).
+//!
+//! Views that keep offsets of their own (where each region's first row is) follow the index
+//! by its [`KeyIndex::version`], which changes whenever a row comes or goes, and catch up
+//! through [`KeyIndex::changes_since`] (the last rows added and removed, by offset) instead of
+//! placing every region again.
 
+use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Most keys per block before it splits in two.
 const BLOCK_MAX: usize = 1024;
+/// Rows added or removed that an index remembers for [`KeyIndex::changes_since`].
+const CHANGES_KEPT: usize = 256;
+
+/// Versions handed out to every index of the process, so that two indexes (a table's and its
+/// clone's, or one rebuilt) never share a version for different rows.
+static VERSIONS: AtomicU64 = AtomicU64::new(1);
+
+fn fresh_version() -> u64 {
+    VERSIONS.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A row that came or went, by its offset: what moves the offsets of the rows after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowChange {
+    /// A row was added at this offset: the rows from there on moved one place down.
+    Added(usize),
+    /// The row at this offset was removed: the rows after it moved one place up.
+    Removed(usize),
+}
 
 /// One row of the index.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,18 +73,117 @@ pub struct Position {
 }
 
 /// The sorted distinct row keys of one table. See the module doc.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct KeyIndex {
     /// Non-empty, sorted, each block's keys above the previous block's.
     blocks: Vec<Vec<KeyEntry>>,
     /// Fenwick tree over `blocks[i].len()`.
     tree: Vec<usize>,
+    /// Per block, at least the most cells any of its rows holds (a bound that a row's count
+    /// going down leaves as it was): [`KeyIndex::widest`] skips the blocks below its third.
+    bounds: Vec<u32>,
     len: usize,
+    /// Changes whenever a row is added or removed (never for a count that changes).
+    version: u64,
+    /// The last rows added and removed, oldest first, each with the version it made.
+    changes: VecDeque<(u64, RowChange)>,
+    /// The version before the oldest of `changes`.
+    changes_from: u64,
+}
+
+impl Default for KeyIndex {
+    fn default() -> KeyIndex {
+        let version = fresh_version();
+        KeyIndex {
+            blocks: Vec::new(),
+            tree: Vec::new(),
+            bounds: Vec::new(),
+            len: 0,
+            version,
+            changes: VecDeque::new(),
+            changes_from: version,
+        }
+    }
 }
 
 impl KeyIndex {
     pub fn new() -> KeyIndex {
         KeyIndex::default()
+    }
+
+    /// Changes whenever a row is added or removed, so the offsets of rows may have moved;
+    /// no two sets of rows share one.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The rows added and removed since `version`, oldest first, when the index still
+    /// remembers them all (`None` when it does not, or `version` is not one of its own).
+    pub fn changes_since(&self, version: u64) -> Option<impl Iterator<Item = RowChange> + '_> {
+        let from = if version == self.changes_from {
+            0
+        } else {
+            self.changes.iter().position(|c| c.0 == version)? + 1
+        };
+        Some(self.changes.iter().skip(from).map(|c| c.1))
+    }
+
+    fn note(&mut self, change: RowChange) {
+        if self.changes.len() == CHANGES_KEPT {
+            if let Some((v, _)) = self.changes.pop_front() {
+                self.changes_from = v;
+            }
+        }
+        self.version = fresh_version();
+        self.changes.push_back((self.version, change));
+    }
+
+    /// Brings `offsets`, the offsets of the sorted `keys` ([`Self::row_position`]) as they
+    /// were at `version`, up to this version: moved by the rows added and removed since, when
+    /// the index remembers them (a key that a row was added right at is placed again: the row
+    /// may lie before it or after), else every key placed anew. Each remembered change costs
+    /// a pass over the offsets after it, not a search per key.
+    pub fn follow<K: AsRef<[u8]>>(&self, version: u64, keys: &[K], offsets: &mut Vec<usize>) {
+        let changes = self
+            .changes_since(version)
+            .filter(|_| offsets.len() == keys.len());
+        let Some(changes) = changes else {
+            offsets.clear();
+            offsets.extend(keys.iter().map(|k| self.row_position(k.as_ref()).index));
+            return;
+        };
+        let mut unsure: Vec<usize> = Vec::new();
+        for change in changes {
+            // The offsets are sorted, as the keys are: the ones past a change move.
+            match change {
+                RowChange::Added(at) => {
+                    let from = offsets.partition_point(|o| *o < at);
+                    let past = offsets.partition_point(|o| *o <= at);
+                    unsure.extend(from..past);
+                    for o in offsets.iter_mut().skip(past) {
+                        *o += 1;
+                    }
+                }
+                RowChange::Removed(at) => {
+                    let past = offsets.partition_point(|o| *o <= at);
+                    for o in offsets.iter_mut().skip(past) {
+                        *o = o.saturating_sub(1);
+                    }
+                }
+            }
+        }
+        for i in unsure {
+            if let (Some(k), Some(o)) = (keys.get(i), offsets.get_mut(i)) {
+                *o = self.row_position(k.as_ref()).index;
+            }
+        }
+    }
+
+    /// Rows moved in ways not remembered one by one: readers start again.
+    fn forget_changes(&mut self) {
+        self.version = fresh_version();
+        self.changes.clear();
+        self.changes_from = self.version;
     }
 
     /// An index of rows given in ascending key order (duplicates are merged).
@@ -82,6 +207,7 @@ impl KeyIndex {
         if !block.is_empty() {
             index.blocks.push(block);
         }
+        index.bounds = index.blocks.iter().map(|b| bound(b)).collect();
         index.rebuild_tree();
         index
     }
@@ -182,10 +308,22 @@ impl KeyIndex {
         self.blocks.iter().flatten()
     }
 
-    /// The `k` rows with the most cells, most first (ties by key).
+    /// The `k` rows with the most cells, most first (ties by key). A block whose rows all hold
+    /// no more than the `k`-th found so far is stepped over whole.
     pub fn widest(&self, k: usize) -> Vec<&KeyEntry> {
         let mut top: Vec<&KeyEntry> = Vec::with_capacity(k + 1);
-        for e in self.iter() {
+        for (b, block) in self.blocks.iter().enumerate() {
+            let most = self.bounds.get(b).copied().unwrap_or(u32::MAX);
+            if top.len() == k && top.last().is_some_and(|l| l.cells >= most) {
+                continue;
+            }
+            Self::widest_of(block, k, &mut top);
+        }
+        top
+    }
+
+    fn widest_of<'a>(block: &'a [KeyEntry], k: usize, top: &mut Vec<&'a KeyEntry>) {
+        for e in block {
             if top.len() == k && top.last().is_some_and(|l| l.cells >= e.cells) {
                 continue;
             }
@@ -193,13 +331,13 @@ impl KeyIndex {
             top.insert(at, e);
             top.truncate(k);
         }
-        top
     }
 
     /// Adds `cells` cells of `bytes` bytes to a row, adding the row when new.
     pub fn add(&mut self, key: &[u8], cells: u32, bytes: u64) {
         if self.blocks.is_empty() {
             self.blocks.push(Vec::new());
+            self.bounds = vec![0];
             self.rebuild_tree();
         }
         let b = self.block_of(key);
@@ -211,6 +349,8 @@ impl KeyIndex {
                 if let Some(e) = block.get_mut(i) {
                     e.cells = e.cells.saturating_add(cells);
                     e.bytes += bytes;
+                    let now = e.cells;
+                    self.raise_bound(b, now);
                 }
             }
             Err(i) => {
@@ -226,10 +366,15 @@ impl KeyIndex {
                 if block.len() > BLOCK_MAX {
                     let upper = block.split_off(block.len() / 2);
                     self.blocks.insert(b + 1, upper);
+                    let most = self.bounds.get(b).copied().unwrap_or(u32::MAX);
+                    self.bounds.insert(b + 1, most);
                     self.rebuild_tree();
                 } else {
                     self.tree_add(b, 1);
                 }
+                self.raise_bound(b, cells);
+                let at = self.prefix_sum(b) + i;
+                self.note(RowChange::Added(at));
             }
         }
     }
@@ -244,6 +389,8 @@ impl KeyIndex {
             Some(e) => {
                 e.cells = cells;
                 e.bytes = bytes;
+                let b = self.block_of(key);
+                self.raise_bound(b, cells);
             }
             None => self.add(key, cells, bytes),
         }
@@ -262,10 +409,15 @@ impl KeyIndex {
         self.len -= 1;
         if block.is_empty() {
             self.blocks.remove(b);
+            if b < self.bounds.len() {
+                self.bounds.remove(b);
+            }
             self.rebuild_tree();
         } else {
             self.tree_sub(b);
         }
+        let at = self.prefix_sum(b) + i;
+        self.note(RowChange::Removed(at));
         true
     }
 
@@ -289,9 +441,21 @@ impl KeyIndex {
             .chunks(BLOCK_MAX / 2)
             .map(<[KeyEntry]>::to_vec)
             .collect();
+        let fresh_bounds: Vec<u32> = fresh.iter().map(|b| bound(b)).collect();
         self.blocks.splice(b0..end_block.max(b0), fresh);
+        let at = b0.min(self.bounds.len());
+        let to = end_block.max(b0).min(self.bounds.len());
+        self.bounds.splice(at..to, fresh_bounds);
         self.len = self.blocks.iter().map(Vec::len).sum();
         self.rebuild_tree();
+        self.forget_changes();
+    }
+
+    /// Block `b` holds a row of `cells` cells.
+    fn raise_bound(&mut self, b: usize, cells: u32) {
+        if let Some(most) = self.bounds.get_mut(b) {
+            *most = (*most).max(cells);
+        }
     }
 
     fn entry_mut(&mut self, key: &[u8]) -> Option<&mut KeyEntry> {
@@ -370,6 +534,11 @@ impl KeyIndex {
         }
         self.len = self.blocks.iter().map(Vec::len).sum();
     }
+}
+
+/// The most cells a row of `block` holds.
+fn bound(block: &[KeyEntry]) -> u32 {
+    block.iter().map(|e| e.cells).max().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -490,6 +659,74 @@ mod tests {
     }
 
     #[test]
+    fn offsets_follow_the_rows_added_and_removed() {
+        // Keys placed once, then followed through adds and removes (some right at a placed
+        // key, some between), must equal the keys placed anew after each step.
+        let placed: Vec<Vec<u8>> = [0u32, 100, 101, 2000, 2001, 2500, 4000, 9999]
+            .iter()
+            .map(|i| key(*i))
+            .chain([b"".to_vec(), b"row0002000x".to_vec()])
+            .map(|k| (k, ()))
+            .collect::<BTreeMap<_, ()>>()
+            .into_keys()
+            .collect();
+        let fresh = |index: &KeyIndex| -> Vec<usize> {
+            placed.iter().map(|k| index.row_position(k).index).collect()
+        };
+        let mut index = KeyIndex::from_sorted((0..3000u32).step_by(3).map(|i| KeyEntry {
+            key: key(i).into(),
+            cells: 1,
+            bytes: 10,
+        }));
+        let mut version = index.version();
+        let mut offsets = fresh(&index);
+        let mut state = 7u64;
+        for step in 0..600 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = ((state >> 33) % 3100) as u32;
+            // Every few steps two changes before the views look; now and then a placed key.
+            let k = if step % 7 == 0 {
+                placed[(i as usize) % placed.len()].clone()
+            } else {
+                key(i)
+            };
+            if (state >> 20) % 3 == 0 {
+                index.remove(&k);
+            } else {
+                index.add(&k, 1, 10);
+            }
+            if step % 2 == 1 {
+                index.follow(version, &placed, &mut offsets);
+                version = index.version();
+                assert_eq!(offsets, fresh(&index), "step {step}");
+            }
+        }
+        // Counts that change move nothing; the version stays.
+        let before = index.version();
+        index.add(&key(3), 2, 20);
+        if index.row_position(&key(3)).exact {
+            assert_eq!(index.version(), before);
+        }
+        // More changes than remembered, or a range replaced: every key placed anew.
+        let old = index.version();
+        for i in 0..(CHANGES_KEPT as u32 + 10) {
+            index.add(&format!("new{i:05}").into_bytes(), 1, 1);
+        }
+        assert!(index.changes_since(old).is_none());
+        index.follow(old, &placed, &mut offsets);
+        assert_eq!(offsets, fresh(&index));
+        let old = index.version();
+        index.replace_range(&key(0), &key(50), Vec::new());
+        assert!(index.changes_since(old).is_none());
+        index.follow(old, &placed, &mut offsets);
+        assert_eq!(offsets, fresh(&index));
+        // A version of another index is not followed.
+        assert!(KeyIndex::new().changes_since(index.version()).is_none());
+    }
+
+    #[test]
     fn widest_rows_first() {
         let mut index = KeyIndex::new();
         for i in 0..100u32 {
@@ -509,6 +746,16 @@ mod tests {
             for (op, a, b) in ops {
                 let ka = key(u32::from(a));
                 match op {
+                    1 if b % 3 == 0 => {
+                        // A recount, up or down (zero removes the row).
+                        let cells = u32::from(b % 5);
+                        index.set(&ka, cells, 1);
+                        if cells == 0 {
+                            model.remove(&ka);
+                        } else {
+                            model.insert(ka.clone(), cells);
+                        }
+                    }
                     0 | 1 => {
                         // Bursts so that blocks split.
                         for j in 0..u32::from(b % 64) {
@@ -536,6 +783,12 @@ mod tests {
                 }
                 proptest::prop_assert_eq!(index.row_count(), model.len());
             }
+            // The widest rows, blocks stepped over by their bounds, as a walk of every row finds them.
+            let mut naive: Vec<(u32, Vec<u8>)> = model.iter().map(|(k, c)| (*c, k.clone())).collect();
+            naive.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            naive.truncate(3);
+            let widest: Vec<(u32, Vec<u8>)> = index.widest(3).iter().map(|e| (e.cells, e.key.to_vec())).collect();
+            proptest::prop_assert_eq!(widest, naive);
             let all: Vec<Vec<u8>> = index.iter().map(|e| e.key.to_vec()).collect();
             let want: Vec<Vec<u8>> = model.keys().cloned().collect();
             proptest::prop_assert_eq!(&all, &want);
