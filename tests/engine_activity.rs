@@ -244,3 +244,61 @@ fn a_history_put_back_keeps_its_newest_operations() -> TestResult {
     assert_eq!(a.recorded(), 7);
     Ok(())
 }
+
+/// The writes per region, counted through the regions' start keys side by side, equal a count of
+/// each operation's own regions (`Op::regions`), scans over several regions and to the table's
+/// end included.
+#[test]
+fn writes_and_scans_per_region_match_each_operations_regions() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for i in 0..12000u64 {
+        write(&mut e, &format!("k{:05}", (i * 7919) % 12000))?;
+    }
+    // Writes at each region's first row, and scans starting and stopping at region starts:
+    // the boundaries, where "at or before" and "before" differ.
+    let starts: Vec<Vec<u8>> = e
+        .table("t")?
+        .regions
+        .iter()
+        .map(|r| r.start.clone())
+        .collect();
+    for start in starts.iter().filter(|s| !s.is_empty()) {
+        e.mutate("t", start, &[put("f", "q", None, "again")])?;
+    }
+    let mut ranges: Vec<(Vec<u8>, Vec<u8>)> = vec![
+        (b"k00100".to_vec(), b"k02500".to_vec()),
+        (b"k01000".to_vec(), Vec::new()),
+        (b"k00000".to_vec(), b"k00001".to_vec()),
+    ];
+    ranges.extend(starts.windows(3).map(|w| (w[0].clone(), w[2].clone())));
+    for (start, stop) in ranges {
+        let mut scan = Scan::default();
+        scan.start_row = start;
+        scan.stop_row = stop;
+        e.read("t", &mut scan)?;
+    }
+    let t = e.table("t")?;
+    assert!(t.regions.len() > 3, "{} regions", t.regions.len());
+    let act = e.activity("t").ok_or("no activity")?;
+    for kind in [None, Some(OpKind::Write), Some(OpKind::Read)] {
+        let mut want = vec![0u64; t.regions.len()];
+        let mut seen = 0u64;
+        for op in act
+            .ops()
+            .rev()
+            .filter(|o| kind.is_none_or(|k| o.kind == k))
+            .take(2500)
+        {
+            seen += 1;
+            for c in want
+                .iter_mut()
+                .take(op.regions(t).end() + 1)
+                .skip(*op.regions(t).start())
+            {
+                *c += 1;
+            }
+        }
+        assert_eq!(act.per_region(t, kind, 2500), (want, seen), "{kind:?}");
+    }
+    Ok(())
+}

@@ -1,6 +1,6 @@
 //! What the rules read about one table, gathered once from its activity and key index.
 
-use std::collections::HashMap;
+use crate::kit::hash::FastMap;
 
 use super::{CELL_ROWS, SAMPLE, WINDOW};
 use crate::engine::{Engine, KeyEntry, Op, OpKind, Table};
@@ -123,7 +123,7 @@ impl<'a> Evidence<'a> {
 /// hash map: sorting the ten thousand keys of the window took about 7 ms in WebAssembly at
 /// every write the hotspots view diagnosed, hashing them about a seventh of that.
 pub(super) fn row_counts<'a>(ops: impl Iterator<Item = &'a Op>) -> Vec<(&'a [u8], usize)> {
-    let mut counts: HashMap<&[u8], usize> = HashMap::new();
+    let mut counts: FastMap<&[u8], usize> = FastMap::default();
     for op in ops {
         *counts.entry(op.start.as_slice()).or_default() += 1;
     }

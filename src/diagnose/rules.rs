@@ -1,7 +1,7 @@
 //! The rules: each a plain function over the [`Evidence`] that finds something or stays
 //! silent, with the numbers that say it.
 
-use std::collections::HashMap;
+use crate::kit::hash::FastMap;
 
 use super::evidence::row_counts;
 use super::key_shape::{key_time_in, leading_field};
@@ -87,7 +87,7 @@ pub(super) fn low_cardinality_prefix(e: &Evidence) -> Option<Finding> {
     if e.rows < 1000 || e.sample.len() < 100 {
         return None;
     }
-    let mut counts: HashMap<&[u8], usize> = HashMap::new();
+    let mut counts: FastMap<&[u8], usize> = FastMap::default();
     for key in &e.sample {
         *counts.entry(leading_field(key)?).or_default() += 1;
     }
@@ -129,7 +129,7 @@ pub(super) fn low_cardinality_prefix(e: &Evidence) -> Option<Finding> {
 /// 50 writes: the newest row is always the largest (or always the smallest). A sawtooth or a
 /// shuffle that lands inside the prefix's range does not count, however its steps run.
 fn suffixes_move_one_way(writes: &[&Op], prefixes: &[&[u8]]) -> bool {
-    let mut seen: HashMap<&[u8], (&[u8], &[u8])> = HashMap::new();
+    let mut seen: FastMap<&[u8], (&[u8], &[u8])> = FastMap::default();
     let (mut past_end, mut before_front, mut moves) = (0usize, 0usize, 0usize);
     for w in writes.iter().rev() {
         let row = w.start.as_slice();
@@ -236,7 +236,7 @@ pub(super) fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
         up: usize,
         down: usize,
     }
-    let mut runs: HashMap<&[u8], Run> = HashMap::new();
+    let mut runs: FastMap<&[u8], Run> = FastMap::default();
     for w in e.writes.iter().rev() {
         let Some((prefix, n)) = trailing_number(&w.start) else {
             continue;

@@ -1,12 +1,13 @@
 //! Small pieces of knowledge the rest of Rowkey shares, each written once: numbers as a person
 //! reads them ([`text`]), civil dates and time zones ([`civil`]), LEB128 varints ([`varint`]),
-//! the seeded generator ([`seeded`]), the CRC-32 of saved bytes ([`crc32`]), base64 text of
-//! bytes ([`base64`]), sorting outside the engine's hot paths ([`order`]) and the small ordered
-//! maps and sets there ([`sorted`]).
+//! the seeded generator ([`seeded`]), a fast hash for maps of a person's own keys ([`hash`]),
+//! the CRC-32 of saved bytes ([`crc32`]), base64 text of bytes ([`base64`]), sorting outside
+//! the engine's hot paths ([`order`]) and the small ordered maps and sets there ([`sorted`]).
 
 pub mod base64;
 pub mod civil;
 pub mod crc32;
+pub mod hash;
 pub mod order;
 pub mod seeded;
 pub mod sorted;

@@ -596,7 +596,8 @@ impl Activity {
     /// they are now (a range counts in every region it overlaps), indexed like
     /// `table.regions`; and how many operations were counted.
     pub fn per_region(&self, table: &Table, kind: Option<OpKind>, n: usize) -> (Vec<u64>, u64) {
-        let mut counts = vec![0u64; table.regions.len()];
+        let starts = Starts::of(table);
+        let mut counts = vec![0u64; starts.len()];
         let mut seen = 0u64;
         let ops = self
             .ops
@@ -606,7 +607,7 @@ impl Activity {
             .take(n);
         for op in ops {
             seen += 1;
-            let span = op.regions(table);
+            let span = op.regions_by(starts.len(), |row| starts.index(row), |i| starts.get(i));
             for c in counts.iter_mut().take(span.end() + 1).skip(*span.start()) {
                 *c += 1;
             }
@@ -615,18 +616,77 @@ impl Activity {
     }
 }
 
+/// The start keys of a table's regions side by side in one buffer: thousands of lookups in a
+/// row search it without reaching into every region they pass (ten thousand writes over
+/// 15,000 regions spent most of their time waiting on those reads).
+struct Starts {
+    bytes: Vec<u8>,
+    /// Where each region's start key ends in `bytes`.
+    ends: Vec<usize>,
+}
+
+impl Starts {
+    fn of(table: &Table) -> Starts {
+        let mut bytes = Vec::with_capacity(table.regions.iter().map(|r| r.start.len()).sum());
+        let mut ends = Vec::with_capacity(table.regions.len());
+        for r in &table.regions {
+            bytes.extend_from_slice(&r.start);
+            ends.push(bytes.len());
+        }
+        Starts { bytes, ends }
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        let from = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
+        self.bytes.get(from..*self.ends.get(i)?)
+    }
+
+    /// As [`Table::region_index`]: the last region starting at or before `row`.
+    fn index(&self, row: &[u8]) -> usize {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.get(mid).is_some_and(|start| start <= row) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo.saturating_sub(1)
+    }
+}
+
 impl Op {
     /// The indexes of the table's regions (as it has them now) the operation falls in.
     pub fn regions(&self, table: &Table) -> std::ops::RangeInclusive<usize> {
-        let first = table.region_index(&self.start);
+        self.regions_by(
+            table.regions.len(),
+            |row| table.region_index(row),
+            |i| table.regions.get(i).map(|r| r.start.as_slice()),
+        )
+    }
+
+    /// [`Op::regions`] over `count` regions, `index` finding a row's region and `start`
+    /// giving a region's start key.
+    fn regions_by<'a>(
+        &self,
+        count: usize,
+        index: impl Fn(&[u8]) -> usize,
+        start: impl Fn(usize) -> Option<&'a [u8]>,
+    ) -> std::ops::RangeInclusive<usize> {
+        let first = index(&self.start);
         let last = match &self.stop {
             None => first,
-            Some(stop) if stop.is_empty() => table.regions.len().saturating_sub(1),
+            Some(stop) if stop.is_empty() => count.saturating_sub(1),
             Some(stop) => {
                 // The region holding the last row before `stop`.
-                let i = table.region_index(stop);
-                match table.regions.get(i) {
-                    Some(r) if r.start.as_slice() == stop.as_slice() && i > first => i - 1,
+                let i = index(stop);
+                match start(i) {
+                    Some(s) if s == stop.as_slice() && i > first => i - 1,
                     _ => i,
                 }
             }
