@@ -256,12 +256,7 @@ fn writes_and_scans_per_region_match_each_operations_regions() -> TestResult {
     }
     // Writes at each region's first row, and scans starting and stopping at region starts:
     // the boundaries, where "at or before" and "before" differ.
-    let starts: Vec<Vec<u8>> = e
-        .table("t")?
-        .regions
-        .iter()
-        .map(|r| r.start.clone())
-        .collect();
+    let starts = region_starts(&e, "t")?;
     for start in starts.iter().filter(|s| !s.is_empty()) {
         e.mutate("t", start, &[put("f", "q", None, "again")])?;
     }

@@ -81,12 +81,7 @@ fn a_split_lands_on_the_largest_runs_middle_key() -> TestResult {
     let largest = store.runs.iter().max_by_key(|r| r.bytes).ok_or("no run")?;
     assert_eq!(largest.file().block_count(), 12);
     e.split("t", None)?;
-    let starts: Vec<Vec<u8>> = e
-        .table("t")?
-        .regions
-        .iter()
-        .map(|r| r.start.clone())
-        .collect();
+    let starts = region_starts(&e, "t")?;
     assert_eq!(starts, vec![b"".to_vec(), b"row-054".to_vec()]);
     Ok(())
 }

@@ -33,6 +33,15 @@ impl Clock {
     }
 }
 
+/// The start keys of `table`'s regions, in order.
+pub fn region_starts(e: &Engine, table: &str) -> Result<Vec<Vec<u8>>, rowkey::engine::Error> {
+    Ok(e.table(table)?
+        .regions
+        .iter()
+        .map(|r| r.start.clone())
+        .collect())
+}
+
 /// An engine at time 1_000_000 with table `t`, families as given (name, versions).
 pub fn engine_with(families: &[(&str, u32)]) -> Result<(Engine, Clock), rowkey::engine::Error> {
     let clock = Clock::at(1_000_000);
