@@ -172,14 +172,6 @@ impl<K: Ord, V> SortedMap<K, V> {
         self.entries.iter_mut().map(|(_, v)| v)
     }
 
-    pub fn into_values(self) -> impl DoubleEndedIterator<Item = V> {
-        self.entries.into_iter().map(|(_, v)| v)
-    }
-
-    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = K> {
-        self.entries.into_iter().map(|(k, _)| k)
-    }
-
     /// The entries with keys in `range`, in order.
     pub fn range<Q: Ord + ?Sized>(
         &self,
@@ -198,17 +190,6 @@ impl<K: Ord, V> SortedMap<K, V> {
 
     pub fn last_key_value(&self) -> Option<(&K, &V)> {
         self.entries.last().map(|(k, v)| (k, v))
-    }
-
-    /// Every entry from `key` on, taken out into a map of its own.
-    pub fn split_off<Q: Ord + ?Sized>(&mut self, key: &Q) -> Self
-    where
-        K: Borrow<Q>,
-    {
-        let at = self.find(key).unwrap_or_else(|i| i);
-        SortedMap {
-            entries: self.entries.split_off(at),
-        }
     }
 }
 
@@ -466,11 +447,6 @@ impl<T: Ord> SortedSet<T> {
     /// The items of this set not in `other`, in order.
     pub fn difference<'a>(&'a self, other: &'a SortedSet<T>) -> impl Iterator<Item = &'a T> + 'a {
         self.items.iter().filter(move |t| !other.contains(*t))
-    }
-
-    /// Whether every item of this set is in `other`.
-    pub fn is_subset(&self, other: &SortedSet<T>) -> bool {
-        self.items.iter().all(|t| other.contains(t))
     }
 }
 
