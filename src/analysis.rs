@@ -7,9 +7,8 @@
 //! The analysis reads each dialect's commands as data ([`DialectCommand`]) from the one
 //! command table ([`crate::commands::COMMANDS`]).
 
-use crate::kit::sorted::SortedMap;
-
 use crate::commands;
+use crate::kit::sorted::SortedMap;
 use crate::shell::{parse_script, Value};
 
 pub use crate::commands::Dialect;

@@ -8,7 +8,6 @@
 //! rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]
 //! ```
 
-use crate::kit::sorted::SortedMap;
 use std::io::{BufRead, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -16,6 +15,7 @@ use thiserror::Error;
 
 use crate::engine::Engine;
 use crate::kit::civil::Zone;
+use crate::kit::sorted::SortedMap;
 use crate::shell::{is_incomplete, render_caret, Shell, TimeFormat};
 
 /// Exit status for a usage error (a bad argument), as sysexits' `EX_USAGE` family and most

@@ -16,7 +16,6 @@ mod transcript;
 use runner::Job;
 pub use transcript::{prompt, Entry, EntryKind, Item, RunState};
 
-use crate::kit::sorted::SortedMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -24,6 +23,7 @@ use crate::cbt;
 use crate::commands;
 use crate::dialect::{cbt_command, cbt_writes, Dialect};
 use crate::engine::Engine;
+use crate::kit::sorted::SortedMap;
 use crate::shell::{Outcome, ReadTrace, Script, Shell};
 
 /// Most history lines kept.

@@ -28,11 +28,11 @@
 //! the key column `row` (anywhere) and every other column `family:qualifier`. Each non-empty
 //! field is a cell, its text taken as it is (no `\xHH` escapes), all at one timestamp.
 
-use crate::kit::sorted::SortedMap;
 use std::fmt;
 
 use crate::bytes::from_printable;
 use crate::kit::order;
+use crate::kit::sorted::SortedMap;
 use crate::shell::quote;
 
 /// One cell read from the text.

@@ -3,10 +3,9 @@
 //! CSV for `cbt import TABLE FILE timestamp=value-encoded` (the newest version of each column;
 //! a CSV has one cell per column).
 
-use crate::kit::sorted::SortedMap;
-
 use super::session::Session;
 use crate::engine::{Row, Scan};
+use crate::kit::sorted::SortedMap;
 
 /// Every row of the table, all versions, in key order.
 fn rows(session: &mut Session, table: &str) -> Result<Vec<Row>, String> {

@@ -4,10 +4,10 @@
 //! states its lesson as relations over those numbers ([`Claim`]), which a test asserts for every
 //! design and the design card shows ticked or crossed.
 
-use crate::kit::sorted::{SortedMap, SortedSet};
 use std::fmt;
 
 use crate::engine::{Counters, Engine, LsmEventKind, OpStats};
+use crate::kit::sorted::{SortedMap, SortedSet};
 use crate::shell::{Outcome, Shell};
 
 /// The numbers one run of an access pattern produced.

@@ -7,7 +7,6 @@
 //! default may be missing, the rest are required, and members this Rowkey does not know are
 //! ignored. `tests/saved_formats.rs` holds records written by serde's code.
 
-use crate::kit::sorted::SortedMap;
 use std::fmt::Write as _;
 
 use crate::engine::{
@@ -18,6 +17,7 @@ use crate::engine::{
 use crate::json::{Error, Node, Value};
 use crate::kit::base64::{self, Alphabet};
 use crate::kit::order;
+use crate::kit::sorted::SortedMap;
 
 /// The longest grid a saved history may declare (a sparse grid is allocated whole).
 const MAX_GRID: u64 = 1 << 22;

@@ -1,7 +1,6 @@
 //! Tab completion from the live schema: command names, table names, column families and the
 //! qualifiers a table holds, option keys and filter names, each where the shell expects it.
 
-use crate::kit::sorted::SortedSet;
 use std::ops::Range;
 
 use super::ast::quote;
@@ -9,6 +8,7 @@ use super::lexer::{step, Raw, Tok};
 use crate::commands::{self, CommandSpec, Dialect, Role};
 use crate::engine::{Engine, Scan};
 use crate::filter::{filter_names, parse_filter};
+use crate::kit::sorted::SortedSet;
 
 /// What Tab offers: the byte range of the input to replace and what may replace it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -7,10 +7,9 @@
 //! binary ([`crate::persist::grid_binary`]), chunks binary ([`crate::persist::chunk_binary`]);
 //! heads and chunks stored as JSON by earlier Rowkeys still read.
 
-use crate::kit::sorted::{SortedMap, SortedSet};
-
 use crate::engine::{Activity, Engine, Op, SavedActivity};
 use crate::json::Node;
+use crate::kit::sorted::{SortedMap, SortedSet};
 use crate::persist::catalog::{activity_from_json, activity_to_json, ops_from_json};
 use crate::persist::chunk_binary::{
     decode_binary_chunk, encode_binary_chunk, BINARY_CHUNK_VERSION,

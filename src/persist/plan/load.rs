@@ -1,13 +1,12 @@
 //! The stored records, as read back, and loading an engine from them.
 
 use std::collections::HashMap;
-
-use crate::kit::sorted::{SortedMap, SortedSet};
 use std::sync::Arc;
 
 use super::*;
 use crate::engine::{Catalog, Engine, KeyEntry, Run, RunRows};
 use crate::kit::order;
+use crate::kit::sorted::{SortedMap, SortedSet};
 use crate::persist::codec::{
     decode_catalog, decode_groups, decode_stored_run_owned, BlobKind, RunPlace,
 };

@@ -1,10 +1,10 @@
 //! The saver: what each command's changes, a checkpoint and the activity history write.
 
-use crate::kit::sorted::{SortedMap, SortedSet};
 use std::sync::Arc;
 
 use super::*;
 use crate::engine::{Engine, Run};
+use crate::kit::sorted::{SortedMap, SortedSet};
 use crate::persist::catalog::CatalogWriter;
 use crate::persist::codec::{
     encode_groups, encode_json_text, encode_stored_run, BlobKind, CodecError, RunPlace,
