@@ -250,9 +250,27 @@ fn a_history_put_back_keeps_its_newest_operations() -> TestResult {
 /// end included.
 #[test]
 fn writes_and_scans_per_region_match_each_operations_regions() -> TestResult {
+    per_region_matches_each_operations_regions(|i| format!("k{i:05}"))
+}
+
+/// The same with keys whose first eight bytes are all alike, and keys ending in zero bytes
+/// (`Starts` compares eight-byte heads first, the whole keys only when the heads are equal).
+#[test]
+fn per_region_counts_keys_alike_in_their_first_eight_bytes() -> TestResult {
+    per_region_matches_each_operations_regions(|i| {
+        let zeros = "\0".repeat((i % 3) as usize);
+        if i % 2 == 0 {
+            format!("prefix__{i:05}")
+        } else {
+            format!("pre{}{zeros}", i % 7)
+        }
+    })
+}
+
+fn per_region_matches_each_operations_regions(key: impl Fn(u64) -> String) -> TestResult {
     let (mut e, _) = engine_with(&[("f", 1)])?;
     for i in 0..12000u64 {
-        write(&mut e, &format!("k{:05}", (i * 7919) % 12000))?;
+        write(&mut e, &key((i * 7919) % 12000))?;
     }
     // Writes at each region's first row, and scans starting and stopping at region starts:
     // the boundaries, where "at or before" and "before" differ.
@@ -261,9 +279,9 @@ fn writes_and_scans_per_region_match_each_operations_regions() -> TestResult {
         e.mutate("t", start, &[put("f", "q", None, "again")])?;
     }
     let mut ranges: Vec<(Vec<u8>, Vec<u8>)> = vec![
-        (b"k00100".to_vec(), b"k02500".to_vec()),
-        (b"k01000".to_vec(), Vec::new()),
-        (b"k00000".to_vec(), b"k00001".to_vec()),
+        (key(100).into_bytes(), key(2500).into_bytes()),
+        (key(1000).into_bytes(), Vec::new()),
+        (key(0).into_bytes(), key(1).into_bytes()),
     ];
     ranges.extend(starts.windows(3).map(|w| (w[0].clone(), w[2].clone())));
     for (start, stop) in ranges {

@@ -93,7 +93,7 @@ impl<'a> Evidence<'a> {
     /// Whether the recent writes went mostly to different rows (not one row again and again).
     pub(super) fn many_rows(&self) -> bool {
         *self.many.get_or_init(|| {
-            let distinct = row_counts(self.writes.iter().copied()).len();
+            let distinct = row_counts(self.writes.iter().copied(), self.writes.len()).len();
             distinct * 2 >= self.writes.len()
         })
     }
@@ -119,11 +119,17 @@ impl<'a> Evidence<'a> {
     }
 }
 
-/// The rows of single-row operations with how many there were, in no order. Counted in a
-/// hash map: sorting the ten thousand keys of the window took about 7 ms in WebAssembly at
-/// every write the hotspots view diagnosed, hashing them about a seventh of that.
-pub(super) fn row_counts<'a>(ops: impl Iterator<Item = &'a Op>) -> Vec<(&'a [u8], usize)> {
-    let mut counts: FastMap<&[u8], usize> = FastMap::default();
+/// The rows of single-row operations with how many there were, in no order; `most` is how
+/// many operations there can be. Counted in a hash map: sorting the ten thousand keys of the
+/// window took about 7 ms in WebAssembly at every write the hotspots view diagnosed, hashing
+/// them about a seventh of that. The map is made as large as it can need at once: growing it
+/// step by step took as long as counting.
+pub(super) fn row_counts<'a>(
+    ops: impl Iterator<Item = &'a Op>,
+    most: usize,
+) -> Vec<(&'a [u8], usize)> {
+    let mut counts: FastMap<&[u8], usize> =
+        FastMap::with_capacity_and_hasher(most, Default::default());
     for op in ops {
         *counts.entry(op.start.as_slice()).or_default() += 1;
     }

@@ -161,12 +161,15 @@ pub(super) fn hot_row(e: &Evidence) -> Option<Finding> {
         return None;
     }
     // The most hit row; of rows hit as often, the first in key order.
-    let (row, hits) = row_counts(e.ops.iter().copied().filter(|o| o.stop.is_none()))
-        .into_iter()
-        .fold(None::<(&[u8], usize)>, |best, (row, n)| match best {
-            Some((first, most)) if most > n || (most == n && first <= row) => best,
-            _ => Some((row, n)),
-        })?;
+    let (row, hits) = row_counts(
+        e.ops.iter().copied().filter(|o| o.stop.is_none()),
+        e.ops.len(),
+    )
+    .into_iter()
+    .fold(None::<(&[u8], usize)>, |best, (row, n)| match best {
+        Some((first, most)) if most > n || (most == n && first <= row) => best,
+        _ => Some((row, n)),
+    })?;
     let share = hits as f64 / e.ops.len() as f64;
     if share < 0.2 || e.rows < 2 {
         return None;
