@@ -13,6 +13,10 @@
 //!     cargo bench --bench engine
 //!     ROWKEY_BENCH_ROWS=20000 cargo bench --bench engine     # a smaller run
 //!     ROWKEY_BENCH_LAYOUT=runs cargo bench --bench engine    # one region, major-compacted
+//!
+//! `ROWKEY_BENCH_READS=gets` (or `scans`, `reversed`, `full`, or several, comma-separated) runs
+//! only those of the engine's reads, so that a profile (`valgrind --tool=callgrind
+//! --toggle-collect='*Engine::read*'`) counts one kind of read; the others print as 0.
 
 use std::time::Instant;
 
@@ -117,7 +121,9 @@ fn main() {
         c.write_amplification()
     );
 
-    let n_gets = 200_000u64;
+    let reads = std::env::var("ROWKEY_BENCH_READS").unwrap_or_default();
+    let runs = |kind: &str| reads.is_empty() || reads.split(',').any(|r| r == kind);
+    let n_gets = if runs("gets") { 200_000u64 } else { 0 };
     let started = Instant::now();
     let mut e_found = 0usize;
     for k in 0..n_gets {
@@ -129,19 +135,21 @@ fn main() {
     let e_gets = rate(n_gets, started.elapsed().as_secs_f64());
 
     let n_scans = 50_000u64;
+    let n_fwd = if runs("scans") { n_scans } else { 0 };
+    let n_rev = if runs("reversed") { n_scans } else { 0 };
     let started = Instant::now();
     let mut e_fwd_cells = 0usize;
-    for k in 0..n_scans {
+    for k in 0..n_fwd {
         let g = k.wrapping_mul(104_729) % groups;
         if let Ok(out) = engine.read("bench", &mut Scan::prefix(prefix(g).as_bytes())) {
             e_fwd_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
         }
     }
-    let e_fwd = rate(n_scans, started.elapsed().as_secs_f64());
+    let e_fwd = rate(n_fwd, started.elapsed().as_secs_f64());
 
     let started = Instant::now();
     let mut e_rev_cells = 0usize;
-    for k in 0..n_scans {
+    for k in 0..n_rev {
         let g = k.wrapping_mul(104_729) % groups;
         let p = prefix(g);
         let mut scan = Scan {
@@ -155,14 +163,18 @@ fn main() {
             e_rev_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
         }
     }
-    let e_rev = rate(n_scans, started.elapsed().as_secs_f64());
+    let e_rev = rate(n_rev, started.elapsed().as_secs_f64());
 
     let before_full = reset_peak();
     let started = Instant::now();
-    let e_full_cells = engine
-        .read("bench", &mut Scan::default())
-        .map(|out| out.rows.iter().map(|r| r.cells.len()).sum::<usize>())
-        .unwrap_or(0);
+    let e_full_cells = if runs("full") {
+        engine
+            .read("bench", &mut Scan::default())
+            .map(|out| out.rows.iter().map(|r| r.cells.len()).sum::<usize>())
+            .unwrap_or(0)
+    } else {
+        0
+    };
     let e_full = rate(e_full_cells as u64, started.elapsed().as_secs_f64());
     let e_full_peak = peak() - before_full;
     let e_mem_after = live() - base;

@@ -21,6 +21,7 @@
 mod bloom;
 mod encoding;
 mod file;
+mod row_index;
 mod writer;
 
 pub(crate) use encoding::none_row_size;

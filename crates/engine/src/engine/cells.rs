@@ -27,6 +27,14 @@ struct Slot {
     ttl_ms: u64,
 }
 
+/// Where the cells one store adds to a row go in a [`Cells`] (see [`Cells::push_in`]): the
+/// row key's place in the buffer and the family's number, once the first cell has found them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RowPlace {
+    row: Option<(usize, usize)>,
+    family: Option<u32>,
+}
+
 /// The cells of one result row, in cell order, their bytes in one buffer.
 #[derive(Clone, Default)]
 pub struct Cells {
@@ -179,6 +187,30 @@ impl Cells {
         self.push_with(cell, family);
     }
 
+    /// Adds a cell of the row and family `place` stands for (copying its qualifier and value):
+    /// the row key's place in the buffer and the family's number are found at the first cell
+    /// pushed with `place` and taken as they are for the rest, so a cell's row and family are
+    /// not compared again. Every cell pushed with one `place` must have the same row and
+    /// family, and `place` must not outlive a [`Cells::clear`] (a store scanner's cells of one
+    /// row: see `StoreScanner::read_row`).
+    #[inline(never)]
+    pub(crate) fn push_in(&mut self, place: &mut RowPlace, cell: CellRef<'_>, family: &Arc<[u8]>) {
+        debug_assert!(place
+            .row
+            .is_none_or(|(s, e)| self.bytes.get(s..e) == Some(cell.row)));
+        let family = match place.family {
+            Some(f) => f,
+            None => *place
+                .family
+                .insert(self.families.number(cell.family, family)),
+        };
+        let row = match place.row {
+            Some(r) => r,
+            None => *place.row.insert(self.row_range(cell.row)),
+        };
+        self.push_at(cell, row, family);
+    }
+
     /// Adds an owned cell.
     pub fn push_cell(&mut self, cell: Cell) {
         self.push(cell.as_ref(), &cell.family);
@@ -199,15 +231,28 @@ impl Cells {
     // costs); this body is, into it.
     #[inline]
     fn push_with(&mut self, cell: CellRef<'_>, family: u32) {
-        // Neighbouring cells of one row share its key.
-        let row = match self.slots.last() {
-            Some(s) if self.bytes.get(s.row.0..s.row.1) == Some(cell.row) => s.row,
+        let row = self.row_range(cell.row);
+        self.push_at(cell, row, family);
+    }
+
+    /// Where `row` sits in the buffer: the last cell's row key when it is the same (neighbouring
+    /// cells of one row share it), else a copy added.
+    #[inline]
+    fn row_range(&mut self, row: &[u8]) -> (usize, usize) {
+        match self.slots.last() {
+            Some(s) if self.bytes.get(s.row.0..s.row.1) == Some(row) => s.row,
             _ => {
                 let start = self.bytes.len();
-                self.bytes.extend_from_slice(cell.row);
+                self.bytes.extend_from_slice(row);
                 (start, self.bytes.len())
             }
-        };
+        }
+    }
+
+    /// Adds a cell whose row key is at `row` in the buffer, copying its qualifier and value.
+    #[inline]
+    fn push_at(&mut self, cell: CellRef<'_>, row: (usize, usize), family: u32) {
+        self.bytes.reserve(cell.qualifier.len() + cell.value.len());
         let qualifier = self.bytes.len();
         self.bytes.extend_from_slice(cell.qualifier);
         let value_start = self.bytes.len();

@@ -125,10 +125,8 @@ impl Run {
             let Ok(mut cursor) = self.file.block_cursor(i) else {
                 continue;
             };
-            while let Ok(true) = cursor.advance() {
-                if let Some(c) = cursor.current_in(keys) {
-                    f(c);
-                }
+            while let Some(c) = cursor.next_in(keys) {
+                f(c);
             }
         }
     }
@@ -667,13 +665,11 @@ impl<'a> RunCursor<'a> {
             return Some(c);
         }
         let cursor = self.cursor.as_mut()?;
-        match cursor.advance() {
-            Ok(true) => cursor.current_in(self.keys),
-            _ => {
-                self.cursor = None;
-                None
-            }
+        let next = cursor.next_in(self.keys);
+        if next.is_none() {
+            self.cursor = None;
         }
+        next
     }
 
     /// Drops the cells of the current block that sort before `target`: the next cell is the
@@ -683,9 +679,17 @@ impl<'a> RunCursor<'a> {
             Some(c) if c.cmp_key(&target) != std::cmp::Ordering::Less => return,
             _ => self.pending = None,
         }
-        // Whole rows before the target's are stepped over first, then the target's row is
-        // read cell by cell.
+        // Whole rows before the target's are passed over first (by the block's row index,
+        // then stepping over what it does not list), then the target's row is read cell by
+        // cell.
         if let Some(cursor) = self.cursor.as_mut() {
+            if let Some(at) = self
+                .run
+                .file
+                .row_start(self.block, cursor.block(), target.row)
+            {
+                cursor.jump_to(at);
+            }
             cursor.skip_rows_before(target.row);
         }
         while let Some(c) = self.next_in_block() {
@@ -775,10 +779,8 @@ impl<'a> RunBackCursor<'a> {
         let Ok(mut cursor) = self.run.file.block_cursor(i) else {
             return;
         };
-        while let Ok(true) = cursor.advance() {
-            if let Some(c) = cursor.current_in(self.keys) {
-                self.cells.push(c);
-            }
+        while let Some(c) = cursor.next_in(self.keys) {
+            self.cells.push(c);
         }
     }
 }

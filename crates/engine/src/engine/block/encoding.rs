@@ -190,22 +190,55 @@ fn none_cell(b: &[u8], at: usize) -> Option<NoneCell> {
 /// value. What a seek inside a block steps over its earlier cells with; `None` where the cell's
 /// lengths or row do not read (the cell is left for [`CursorState::advance`] to report).
 #[inline(always)]
-fn none_row_and_end(b: &[u8], at: usize) -> Option<(&[u8], usize)> {
+pub(super) fn none_row_and_end(b: &[u8], at: usize) -> Option<(&[u8], usize)> {
     let mut at = at;
     let key_len = len(b, &mut at)?;
     let value_len = len(b, &mut at)?;
-    let key = b.get(at..at.checked_add(key_len)?)?;
-    let mut k = 0;
-    let row_len = len(key, &mut k)?;
-    let row = key.get(k..k.checked_add(row_len)?)?;
-    // Past the key and value, then past the sequence id and the TTL (each ends at a byte
-    // under 0x80).
-    let mut end = (at + key_len).checked_add(value_len)?;
-    for _ in 0..2 {
-        let rest = b.get(end..)?;
-        end += rest.iter().take(10).position(|&byte| byte < 0x80)? + 1;
-    }
+    let key_end = at.checked_add(key_len)?;
+    let row = key_row(b, at, key_end)?;
+    // Past the key and value, then past the sequence id and the TTL.
+    let end = key_end.checked_add(value_len)?;
+    let end = varint_end(b, end)?;
+    let end = varint_end(b, end)?;
     Some((row, end))
+}
+
+/// The row of the `NONE`-encoded cell at `at` in `block`, reading nothing after it: what a
+/// row index compares a row start by. `None` where the cell's lengths or row do not read.
+#[inline(always)]
+pub(super) fn none_row(b: &[u8], at: usize) -> Option<&[u8]> {
+    let mut at = at;
+    let key_len = len(b, &mut at)?;
+    // The value's length, unread.
+    at = varint_end(b, at)?;
+    key_row(b, at, at.checked_add(key_len)?)
+}
+
+/// The row inside the key at `key..key_end` of `b` (its length first, one byte under 128 for
+/// nearly every row).
+#[inline(always)]
+fn key_row(b: &[u8], key: usize, key_end: usize) -> Option<&[u8]> {
+    let mut k = key;
+    let row_len = len(b, &mut k)?;
+    let row_end = k.checked_add(row_len).filter(|e| *e <= key_end)?;
+    b.get(k..row_end)
+}
+
+/// Where the varint at `at` ends (at its first byte under 0x80, within ten bytes); `None` when
+/// `b` ends first or the varint runs longer.
+#[inline(always)]
+fn varint_end(b: &[u8], at: usize) -> Option<usize> {
+    let mut i = at;
+    loop {
+        let byte = *b.get(i)?;
+        i += 1;
+        if byte < 0x80 {
+            return Some(i);
+        }
+        if i - at == 10 {
+            return None;
+        }
+    }
 }
 
 /// The row and the size ([`CellRef::size`]) of the `NONE`-encoded cell at `*at` in `block`,
@@ -420,6 +453,22 @@ impl<'a> BlockCursor<'a> {
         self.state.skip_rows_before(self.block, row);
     }
 
+    /// Steps over the cells of a `NONE` block that start before `at`, which must be where a
+    /// cell starts (a row start of the block's [`super::RowStarts`]) or the block's end; the
+    /// next `advance` reads the cell at `at`. A cursor already past `at`, or in a block of
+    /// another encoding, stays where it is.
+    pub(crate) fn jump_to(&mut self, at: usize) {
+        let s = &mut self.state;
+        if s.encoding == Encoding::None && at > s.at && at <= self.block.len() {
+            s.at = at;
+        }
+    }
+
+    /// The block the cursor walks.
+    pub fn block(&self) -> &'a [u8] {
+        self.block
+    }
+
     /// The cell the cursor is on, borrowed for as long as the block is: a key read in the
     /// block (`NONE`) is a slice of it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is
     /// copied into `keys` first. The value is always a slice of the block.
@@ -431,6 +480,42 @@ impl<'a> BlockCursor<'a> {
             None => keys.alloc_extend(self.state.key.iter().copied()),
         };
         self.state.cell(key, block)
+    }
+
+    /// Moves to the next cell and borrows it, as [`BlockCursor::advance`] then
+    /// [`BlockCursor::current_in`] do; `None` past the last cell or at a cell that does not
+    /// read (which `advance` reports). A `NONE` cell is read in one pass and handed out as it
+    /// is read, its parts kept for [`BlockCursor::current`] without being read again.
+    #[inline]
+    pub fn next_in(&mut self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
+        let block: &'a [u8] = self.block;
+        let s = &mut self.state;
+        if s.encoding == Encoding::None && s.at < block.len() {
+            if let Some(c) = none_cell(block, s.at) {
+                s.key_in_block = Some(c.key);
+                s.value = c.value;
+                s.seq = c.seq;
+                s.ttl_ms = c.ttl_ms;
+                s.at = c.end;
+                s.parts = Some(c.parts);
+                let key = block.get(c.key.0..c.key.1)?;
+                let (row, family, qualifier, timestamp, kind) = c.parts;
+                return Some(CellRef {
+                    row: key.get(row.0..row.1)?,
+                    family: key.get(family.0..family.1)?,
+                    qualifier: key.get(qualifier.0..qualifier.1)?,
+                    timestamp,
+                    kind,
+                    seq: c.seq,
+                    ttl_ms: c.ttl_ms,
+                    value: block.get(c.value.0..c.value.1)?,
+                });
+            }
+        }
+        match self.advance() {
+            Ok(true) => self.current_in(keys),
+            _ => None,
+        }
     }
 
     /// The cell the cursor is on, if any.

@@ -4,6 +4,7 @@ use std::sync::OnceLock;
 
 use super::bloom::Bloom;
 use super::encoding::{get_len, get_varint, split_key, take, BlockCursor, CellRef};
+use super::row_index::RowStarts;
 use super::writer::{row_col_key, write_header, FileWriter};
 use super::{BloomType, Encoding, FileOptions, FormatError};
 use crate::engine::cell::Cell;
@@ -85,6 +86,9 @@ pub struct BlockFile {
     bloom: Option<(u32, u32, u32)>,
     /// Per block: whether its checksum matched, once checked.
     checked: Vec<OnceLock<bool>>,
+    /// Per block, once a get has sought in it: where its rows start (`None` for a block too
+    /// long to index). The list is made at the file's first get.
+    row_starts: OnceLock<Box<[OnceLock<Option<RowStarts>>]>>,
     /// Where the data blocks start in the first part (just past the header).
     data_at: usize,
 }
@@ -116,6 +120,7 @@ impl BlockFile {
             blocks: Vec::new(),
             bloom: None,
             checked: Vec::new(),
+            row_starts: OnceLock::new(),
             data_at: 0,
         }
     }
@@ -284,6 +289,7 @@ impl BlockFile {
             blocks,
             bloom,
             checked,
+            row_starts: OnceLock::new(),
             data_at,
         })
     }
@@ -429,6 +435,21 @@ impl BlockFile {
             self.block(i)?,
             self.header.options.encoding,
         ))
+    }
+
+    /// Where a forward read of block `i` (whose payload is `block`) looking for the first cell
+    /// of `row` or after may start, by the block's row index (built the first time it is asked
+    /// for; see [`RowStarts`]); `None` for a block whose keys are delta-encoded or which is too
+    /// long to index (the read steps from where it is).
+    pub(crate) fn row_start(&self, i: usize, block: &[u8], row: &[u8]) -> Option<usize> {
+        if self.header.options.encoding != Encoding::None {
+            return None;
+        }
+        let all = self
+            .row_starts
+            .get_or_init(|| (0..self.blocks.len()).map(|_| OnceLock::new()).collect());
+        let starts = all.get(i)?.get_or_init(|| RowStarts::build(block));
+        starts.as_ref().map(|s| s.seek(block, row))
     }
 
     /// Checks every block's checksum; the blocks found damaged.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::super::block::ReadCounts;
 use super::super::cell::{Cell, CellRef};
-use super::super::cells::Cells;
+use super::super::cells::{Cells, RowPlace};
 use super::super::family::FamilyDescriptor;
 use super::super::filter::{Filter, ReturnCode};
 use super::super::resolve::{ReadSpec, RowResolver, Verdict};
@@ -171,6 +171,8 @@ impl<'a, 's> StoreScanner<'a, 's> {
         let mut column: Option<&'a [u8]> = None;
         let mut versions = 0u32;
         let mut rest_of_row = skip_row;
+        // The cells this store keeps share the row's key and the family's number in `out`.
+        let mut place = RowPlace::default();
         while let Some(cell) = self.cursor.next_in_row(row) {
             self.cells_examined += 1;
             self.bytes_read += cell.size() as u64;
@@ -179,7 +181,7 @@ impl<'a, 's> StoreScanner<'a, 's> {
             }
             let Some(f) = filter.as_deref_mut() else {
                 if resolver.offer(&cell) == Verdict::Include {
-                    out.push(cell, self.family_name);
+                    out.push_in(&mut place, cell, self.family_name);
                 }
                 continue;
             };
