@@ -1,9 +1,7 @@
 //! What the rules read about one table, gathered once from its activity and key index.
 
-use crate::kit::hash::FastMap;
-
 use super::{CELL_ROWS, SAMPLE, WINDOW};
-use crate::engine::{Engine, KeyEntry, Op, OpKind, Table};
+use crate::engine::{row_counts, Engine, KeyEntry, Op, OpKind, Table};
 use crate::kit::order;
 
 /// Everything the rules read about one table, gathered once. The operations are the
@@ -93,7 +91,7 @@ impl<'a> Evidence<'a> {
     /// Whether the recent writes went mostly to different rows (not one row again and again).
     pub(super) fn many_rows(&self) -> bool {
         *self.many.get_or_init(|| {
-            let distinct = row_counts(self.writes.iter().copied(), self.writes.len()).len();
+            let distinct = row_counts(&self.writes).len();
             distinct * 2 >= self.writes.len()
         })
     }
@@ -117,21 +115,4 @@ impl<'a> Evidence<'a> {
             .count();
         at_end as f64 / n as f64
     }
-}
-
-/// The rows of single-row operations with how many there were, in no order; `most` is how
-/// many operations there can be. Counted in a hash map: sorting the ten thousand keys of the
-/// window took about 7 ms in WebAssembly at every write the hotspots view diagnosed, hashing
-/// them about a seventh of that. The map is made as large as it can need at once: growing it
-/// step by step took as long as counting.
-pub(super) fn row_counts<'a>(
-    ops: impl Iterator<Item = &'a Op>,
-    most: usize,
-) -> Vec<(&'a [u8], usize)> {
-    let mut counts: FastMap<&[u8], usize> =
-        FastMap::with_capacity_and_hasher(most, Default::default());
-    for op in ops {
-        *counts.entry(op.start.as_slice()).or_default() += 1;
-    }
-    counts.into_iter().collect()
 }

@@ -3,10 +3,9 @@
 
 use crate::kit::hash::FastMap;
 
-use super::evidence::row_counts;
 use super::key_shape::{key_time_in, leading_field};
 use super::{Evidence, Finding, HOT_SHARE, MIN_WRITES};
-use crate::engine::{Op, OpKind};
+use crate::engine::{row_counts, Op, OpKind};
 use crate::kit::order;
 use crate::kit::text::{human_bytes, thousands};
 
@@ -161,15 +160,13 @@ pub(super) fn hot_row(e: &Evidence) -> Option<Finding> {
         return None;
     }
     // The most hit row; of rows hit as often, the first in key order.
-    let (row, hits) = row_counts(
-        e.ops.iter().copied().filter(|o| o.stop.is_none()),
-        e.ops.len(),
-    )
-    .into_iter()
-    .fold(None::<(&[u8], usize)>, |best, (row, n)| match best {
-        Some((first, most)) if most > n || (most == n && first <= row) => best,
-        _ => Some((row, n)),
-    })?;
+    let (row, hits) = row_counts(&e.ops).into_iter().fold(
+        None::<(&[u8], usize)>,
+        |best, (row, n)| match best {
+            Some((first, most)) if most > n || (most == n && first <= row) => best,
+            _ => Some((row, n)),
+        },
+    )?;
     let share = hits as f64 / e.ops.len() as f64;
     if share < 0.2 || e.rows < 2 {
         return None;
