@@ -6,6 +6,7 @@ use crate::kit::varint;
 use super::bloom::{key_hashes, BloomBuilder};
 use super::encoding::{put_varint, write_key, BlockEncoder, CellRef};
 use super::file::{BlockFile, Header, FORMAT_VERSION, MAGIC, TRAILER, TRAILER_MAGIC};
+use super::rows::CountedRows;
 use super::{BloomType, FileOptions};
 
 /// About how many bytes of data blocks a writer puts in one allocation (a part of the file):
@@ -44,6 +45,8 @@ pub struct FileWriter {
     /// The two hashes of every distinct bloom key, in order: all the filter needs once it is
     /// sized, without keeping the keys.
     bloom_hashes: Vec<(u32, u32)>,
+    /// The rows written, counted as they come (see [`CountedRows`]).
+    rows: CountedRows,
 }
 
 impl FileWriter {
@@ -77,6 +80,7 @@ impl FileWriter {
             bloom_key: Vec::new(),
             bloom_next: Vec::new(),
             bloom_hashes: Vec::new(),
+            rows: CountedRows::default(),
         }
     }
 
@@ -133,6 +137,7 @@ impl FileWriter {
             self.header.last_row.clear();
             self.header.last_row.extend_from_slice(cell.row);
         }
+        self.rows.add(&cell, new_row);
         self.header.cells += 1;
         self.header.cell_bytes += cell.size() as u64;
         // One bloom key per row (or row and column), cells of one coming together.
@@ -197,6 +202,13 @@ impl FileWriter {
     fn part_capacity(&self) -> usize {
         let block = usize::try_from(self.header.options.block_size).unwrap_or(PART_BYTES);
         PART_BYTES + block.min(PART_BYTES) + 256
+    }
+
+    /// Finishes the file and opens it, with the rows counted while it was written.
+    pub fn into_counted(mut self) -> (BlockFile, CountedRows) {
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.finish();
+        (self.into_file(), rows)
     }
 
     /// Finishes the file and opens it.
