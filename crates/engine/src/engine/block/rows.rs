@@ -1,6 +1,6 @@
 //! A run's rows as its writer counted them while writing it: per stretch of consecutive cells
 //! of one row (every row once, in a run written in cell order), the row, its cells and their
-//! bytes ([`CellRef::size`]). What [`crate::engine::Run::for_each_row_stretch`] counts by
+//! bytes (`CellRef::size`). What [`crate::engine::Run::for_each_row_stretch`] counts by
 //! walking every cell, handed to whoever needs it later (a save storing the run's rows)
 //! without that walk.
 //!
@@ -9,8 +9,6 @@
 
 use crate::kit::varint;
 
-use super::encoding::CellRef;
-
 /// The rows a writer counted (see the module's doc).
 #[derive(Clone, Debug, Default)]
 pub struct CountedRows {
@@ -18,55 +16,41 @@ pub struct CountedRows {
     /// bytes (varint).
     bytes: Vec<u8>,
     rows: usize,
-    /// The row being counted, and its cells and bytes so far.
-    row: Vec<u8>,
-    open: Option<(u32, u64)>,
+    /// The writer's cells and their bytes when the open row began.
+    open: Option<(u64, u64)>,
 }
 
 impl CountedRows {
-    /// Counts `cell`, which comes after every cell counted so far; `new_row` says that its row
-    /// differs from the previous cell's (or that it is the first).
+    /// Begins `row`, which follows `previous` (empty for the first), once the writer has
+    /// written `cells` cells of `bytes` bytes: the row before ends there. A row's cells and
+    /// bytes are the writer's counts at its end less those at its start, so a cell of the
+    /// same row as the one before costs nothing here.
     #[inline]
-    pub(super) fn add(&mut self, cell: &CellRef<'_>, new_row: bool) {
-        let size = cell.size() as u64;
-        match &mut self.open {
-            Some((cells, bytes)) if !new_row => {
-                *cells = cells.saturating_add(1);
-                *bytes += size;
-            }
-            _ => {
-                self.end_row();
-                let shared = self
-                    .row
-                    .iter()
-                    .zip(cell.row)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                let rest = cell.row.get(shared..).unwrap_or_default();
-                varint::put(&mut self.bytes, shared as u64);
-                varint::put(&mut self.bytes, rest.len() as u64);
-                self.bytes.extend_from_slice(rest);
-                self.row.truncate(shared);
-                self.row.extend_from_slice(rest);
-                self.open = Some((1, size));
-            }
-        }
+    pub(super) fn start_row(&mut self, previous: &[u8], row: &[u8], cells: u64, bytes: u64) {
+        self.end_row(cells, bytes);
+        let shared = previous.iter().zip(row).take_while(|(a, b)| a == b).count();
+        let rest = row.get(shared..).unwrap_or_default();
+        varint::put(&mut self.bytes, shared as u64);
+        varint::put(&mut self.bytes, rest.len() as u64);
+        self.bytes.extend_from_slice(rest);
+        self.open = Some((cells, bytes));
     }
 
-    /// Ends the row being counted, if any.
-    pub(super) fn end_row(&mut self) {
-        if let Some((cells, bytes)) = self.open.take() {
-            varint::put(&mut self.bytes, u64::from(cells));
-            varint::put(&mut self.bytes, bytes);
+    /// Ends the open row, if any, the writer having written `cells` cells of `bytes` bytes.
+    pub(super) fn end_row(&mut self, cells: u64, bytes: u64) {
+        if let Some((cells_before, bytes_before)) = self.open.take() {
+            let count = u32::try_from(cells - cells_before).unwrap_or(u32::MAX);
+            varint::put(&mut self.bytes, u64::from(count));
+            varint::put(&mut self.bytes, bytes - bytes_before);
             self.rows += 1;
         }
     }
 
-    /// Ends the last row and gives back the room the list grew into.
-    pub(super) fn finish(&mut self) {
-        self.end_row();
+    /// Ends the last row (as [`CountedRows::end_row`]) and gives back the room the list grew
+    /// into.
+    pub(super) fn finish(&mut self, cells: u64, bytes: u64) {
+        self.end_row(cells, bytes);
         self.bytes.shrink_to_fit();
-        self.row = Vec::new();
     }
 
     /// How many rows were counted (ended).
@@ -103,6 +87,6 @@ impl CountedRows {
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.capacity() + self.row.capacity()
+        self.bytes.capacity()
     }
 }

@@ -131,13 +131,18 @@ impl FileWriter {
         // The row is compared once: the header's last row and a `ROW` bloom both change with it.
         let new_row = self.header.cells == 0 || self.header.last_row.as_slice() != cell.row;
         if new_row {
+            self.rows.start_row(
+                &self.header.last_row,
+                cell.row,
+                self.header.cells,
+                self.header.cell_bytes,
+            );
             if self.header.cells == 0 {
                 self.header.first_row = cell.row.to_vec();
             }
             self.header.last_row.clear();
             self.header.last_row.extend_from_slice(cell.row);
         }
-        self.rows.add(&cell, new_row);
         self.header.cells += 1;
         self.header.cell_bytes += cell.size() as u64;
         // One bloom key per row (or row and column), cells of one coming together.
@@ -207,7 +212,7 @@ impl FileWriter {
     /// Finishes the file and opens it, with the rows counted while it was written.
     pub fn into_counted(mut self) -> (BlockFile, CountedRows) {
         let mut rows = std::mem::take(&mut self.rows);
-        rows.finish();
+        rows.finish(self.header.cells, self.header.cell_bytes);
         (self.into_file(), rows)
     }
 
