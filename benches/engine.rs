@@ -13,6 +13,7 @@
 //!     cargo bench --bench engine
 //!     ROWKEY_BENCH_ROWS=20000 cargo bench --bench engine     # a smaller run
 //!     ROWKEY_BENCH_LAYOUT=runs cargo bench --bench engine    # one region, major-compacted
+//!     ROWKEY_BENCH_ONLY=load cargo bench --bench engine      # the load alone, for profiles
 //!
 //! `ROWKEY_BENCH_READS=gets` (or `scans`, `reversed`, `full`, or several, comma-separated) runs
 //! only those of the engine's reads, so that a profile (`valgrind --tool=callgrind
@@ -120,6 +121,17 @@ fn main() {
         c.compactions,
         c.write_amplification()
     );
+
+    // `ROWKEY_BENCH_ONLY=load`: the load alone (what a profile of the writes counts).
+    if std::env::var("ROWKEY_BENCH_ONLY").is_ok_and(|v| v == "load") {
+        println!(
+            "load: {:.0} cells/s, peak {:.1} MB, heap after {:.1} MB; {load_note}",
+            rate(cells, e_load),
+            mb(e_load_peak),
+            mb(e_mem)
+        );
+        return;
+    }
 
     let reads = std::env::var("ROWKEY_BENCH_READS").unwrap_or_default();
     let runs = |kind: &str| reads.is_empty() || reads.split(',').any(|r| r == kind);

@@ -3,8 +3,11 @@
 //!
 //! A table's key index ([`crate::engine::KeyIndex`]) holds every row with its cells and their
 //! bytes. Recounting it on a reload walked the million cells of a benchmark table (a quarter
-//! of the reload's work); a run never changes once written, so its rows are counted once, when
-//! the run is first stored, and written behind the run's block file:
+//! of the reload's work); a run never changes once written, so its rows are counted once and
+//! written behind the run's block file when the run is first stored. A run written in this
+//! session brings them along: its writer counted them as it wrote the run
+//! ([`crate::engine::CountedRows`]), so the save does not walk its cells either; a run read
+//! back from an older save without them is walked once:
 //!
 //! ```text
 //! record:  block file | rows | file length (u64 LE) | crc32 (u32 LE) | "RKRW"
@@ -31,9 +34,21 @@ const FILE_MAGIC: &[u8; 4] = b"RKHT";
 /// File length, CRC, magic.
 const TRAILER: usize = 16;
 
-/// The run's rows, counted from its cells as the key index counts them: one entry per stretch
-/// of one row.
+/// The run's rows as the key index counts them, one entry per stretch of one row: as its
+/// writer counted them for a run written in this session, else counted from its cells.
 pub(crate) fn count_rows(run: &Run) -> Vec<KeyEntry> {
+    // A run written in this session: its writer counted them as it wrote it.
+    if let Some(counted) = run.counted_rows() {
+        let mut rows: Vec<KeyEntry> = Vec::with_capacity(counted.len());
+        counted.for_each(|row, cells, bytes| {
+            rows.push(KeyEntry {
+                key: row.into(),
+                cells,
+                bytes,
+            })
+        });
+        return rows;
+    }
     let keys = Decoded::with_capacity(0);
     let mut rows: Vec<KeyEntry> = Vec::new();
     run.for_each_row_stretch(&keys, |row, cells, bytes| {

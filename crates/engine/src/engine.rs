@@ -37,8 +37,9 @@ pub use activity::{
     SplitMark, KEY_BUCKETS, OPS_KEPT, TIME_BUCKETS,
 };
 pub use block::{
-    BlockCursor, BlockFile, BloomType, CellRef, Encoding, FileCursor, FileOptions, FileWriter,
-    FormatError, Header, ReadCounts, DEFAULT_BLOCKSIZE, FORMAT_VERSION, HBASE_BLOCKSIZE,
+    BlockCursor, BlockFile, BloomType, CellRef, CountedRows, Encoding, FileCursor, FileOptions,
+    FileWriter, FormatError, Header, ReadCounts, DEFAULT_BLOCKSIZE, FORMAT_VERSION,
+    HBASE_BLOCKSIZE,
 };
 pub use cell::{Cell, CellKind};
 pub use cells::Cells;

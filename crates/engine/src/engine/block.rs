@@ -22,11 +22,13 @@ mod bloom;
 mod encoding;
 mod file;
 mod row_index;
+mod rows;
 mod writer;
 
 pub(crate) use encoding::none_row_size;
 pub use encoding::{BlockCursor, CellRef, CursorState};
 pub use file::{BlockDrain, BlockFile, FileCursor, Header, ReadCounts, FORMAT_VERSION};
+pub use rows::CountedRows;
 pub use writer::FileWriter;
 
 use serde::{Deserialize, Serialize};

@@ -5,20 +5,19 @@
 //! inputs' bytes, not its inputs' and its output's at once.
 //!
 //! The cells' fates are decided a row at a time (`ScanQueryMatcher` starts over at every
-//! row): a row's cells are copied into a small stage first, since deciding borrows the cells
-//! of the row while its blocks may already be gone.
+//! row), and deciding borrows the cells of the row: the merge reads in stretches of whole
+//! rows, in which no part is freed, so every cell goes from its block to the writer without
+//! being copied, and frees the parts read past between stretches.
 
 use std::cmp::Ordering;
-use std::ops::Range;
 use std::sync::Arc;
 
 use super::block::{BlockDrain, CellRef, CursorState, Encoding, FileWriter};
-use super::cell::CellKind;
 use super::family::FamilyDescriptor;
 use super::lsm::Dropped;
 use super::resolve::{FateTracker, Pass};
 use super::rules::Rules;
-use super::store::Run;
+use super::store::{Decoded, Run};
 
 /// One input's blocks: owned and freed as read, or shared with another holder (a save in
 /// progress) and only read.
@@ -66,76 +65,87 @@ impl Blocks {
     }
 }
 
-/// One input of the merge: its blocks and where its walk stands. A damaged block is stepped
-/// over, as a read steps over it (and a block whose walk meets a cell that does not decode
-/// ends there).
-struct Input {
-    blocks: Blocks,
+/// Where one input's walk stands: its block and the walk inside it, which holds no borrow of
+/// the block (so that the input's parts can be freed between stretches). A damaged block is
+/// stepped over, as a read steps over it (and a block whose walk meets a cell that does not
+/// decode ends there).
+struct Walk {
     block: usize,
     state: CursorState,
     /// The walk is on a cell (the input's head).
     on: bool,
 }
 
-impl Input {
-    fn new(blocks: Blocks) -> Input {
-        let mut input = Input {
-            state: CursorState::new(blocks.encoding()),
-            blocks,
+/// An input's head during a stretch: the block its walk is in and the cell it is on, both
+/// borrowed from the input's blocks (and, for a key the encoding rebuilt, the stretch's keys).
+#[derive(Clone, Copy)]
+struct Head<'b> {
+    block: &'b [u8],
+    cell: Option<CellRef<'b>>,
+}
+
+const NO_HEAD: Head<'static> = Head {
+    block: &[],
+    cell: None,
+};
+
+impl Walk {
+    /// A walk before the first block of `blocks`.
+    fn new(blocks: &Blocks) -> Walk {
+        Walk {
             block: 0,
+            state: CursorState::new(blocks.encoding()),
             on: false,
-        };
-        input.release_used();
-        input.settle();
-        input
+        }
     }
 
-    /// The cell the input yields next.
+    /// The head the walk is on, as a new stretch sees it.
     #[inline]
-    fn head(&self) -> Option<CellRef<'_>> {
+    fn head<'b>(&self, blocks: &'b Blocks, keys: &'b Decoded) -> Head<'b> {
         if !self.on {
-            return None;
+            return NO_HEAD;
         }
-        self.state.current(self.blocks.block(self.block)?)
-    }
-
-    /// Moves past the head.
-    fn step(&mut self) {
-        self.on = false;
-        if !self.advance_here() {
-            self.next_block();
-            self.settle();
+        match blocks.block(self.block) {
+            Some(block) => Head {
+                block,
+                cell: self.state.current_in(block, keys),
+            },
+            None => NO_HEAD,
         }
     }
 
-    /// Moves to the first cell from the current block on, freeing what it passes.
-    fn settle(&mut self) {
-        while self.block < self.blocks.count() {
-            if self.advance_here() {
-                return;
-            }
-            self.next_block();
+    /// Moves past `head` (the walk's head, in its block) to the next cell.
+    #[inline]
+    fn step<'b>(&mut self, head: Head<'b>, blocks: &'b Blocks, keys: &'b Decoded) -> Head<'b> {
+        self.on = matches!(self.state.advance(head.block), Ok(true));
+        if self.on {
+            return Head {
+                block: head.block,
+                cell: self.state.current_in(head.block, keys),
+            };
         }
-    }
-
-    /// Steps the cursor within the current block; whether it is on a cell.
-    fn advance_here(&mut self) -> bool {
-        let Some(b) = self.blocks.block(self.block) else {
-            return false;
-        };
-        self.on = matches!(self.state.advance(b), Ok(true));
-        self.on
-    }
-
-    /// Goes to the start of the next block, freeing the parts before it.
-    fn next_block(&mut self) {
         self.block += 1;
         self.state.restart();
-        self.release_used();
+        self.settle(blocks, keys)
     }
 
-    fn release_used(&mut self) {
-        self.blocks.release_before(self.block);
+    /// Moves to the first cell from the current block on (the walk stands before a cell).
+    fn settle<'b>(&mut self, blocks: &'b Blocks, keys: &'b Decoded) -> Head<'b> {
+        while self.block < blocks.count() {
+            if let Some(block) = blocks.block(self.block) {
+                self.on = matches!(self.state.advance(block), Ok(true));
+                if self.on {
+                    return Head {
+                        block,
+                        cell: self.state.current_in(block, keys),
+                    };
+                }
+            }
+            self.block += 1;
+            self.state.restart();
+        }
+        self.on = false;
+        NO_HEAD
     }
 }
 
@@ -150,8 +160,8 @@ pub(crate) struct Decider<'f> {
 }
 
 impl<'f> Decider<'f> {
-    /// A fresh tracker of the cells' fates under these rules (one a row: it resets at every row).
-    fn tracker(&self) -> FateTracker<'_, 'f> {
+    /// A fresh tracker of the cells' fates under these rules (it starts over at every row).
+    fn tracker<'a>(&self) -> FateTracker<'a, 'f> {
         FateTracker::new(
             self.family,
             self.rules,
@@ -162,39 +172,97 @@ impl<'f> Decider<'f> {
     }
 }
 
+/// About how many cells a stretch of the merge takes before it ends at the next row: the
+/// inputs' parts it has read past are freed between stretches.
+const STRETCH_CELLS: usize = 256;
+
 /// Merges `inputs` (newest first: at equal keys the earlier input's cell comes first, as in
 /// [`super::store::MergeIter`]) into `writer`, keeping the cells `decider` keeps, freeing
 /// each input's parts as it reads past them. What it dropped.
+///
+/// The cells go from their blocks to the writer as they are read, in stretches of whole
+/// rows: within a stretch the inputs' blocks are only read, so a row's cells stay borrowed
+/// while its fates are decided (`ScanQueryMatcher` starts over at every row); between
+/// stretches each input frees the parts before its walk.
 pub(crate) fn merge(
-    inputs: Vec<Blocks>,
+    mut inputs: Vec<Blocks>,
     decider: &Decider<'_>,
     writer: &mut FileWriter,
 ) -> Dropped {
-    let mut inputs: Vec<Input> = inputs.into_iter().map(Input::new).collect();
-    let mut stage = RowStage::default();
+    let mut walks: Vec<Walk> = inputs.iter().map(Walk::new).collect();
+    {
+        let keys = Decoded::with_capacity(0);
+        for (walk, blocks) in walks.iter_mut().zip(&inputs) {
+            walk.settle(blocks, &keys);
+        }
+    }
     let mut dropped = Dropped::default();
+    loop {
+        release_read(&mut inputs, &walks);
+        if !stretch(&inputs, &mut walks, decider, writer, &mut dropped) {
+            break;
+        }
+    }
+    release_read(&mut inputs, &walks);
+    dropped
+}
+
+/// Frees each input's parts before its walk's block.
+fn release_read(inputs: &mut [Blocks], walks: &[Walk]) {
+    for (blocks, walk) in inputs.iter_mut().zip(walks) {
+        blocks.release_before(walk.block);
+    }
+}
+
+/// Merges whole rows, about [`STRETCH_CELLS`] cells of them, from the inputs' heads on;
+/// whether cells remain.
+fn stretch(
+    inputs: &[Blocks],
+    walks: &mut [Walk],
+    decider: &Decider<'_>,
+    writer: &mut FileWriter,
+    dropped: &mut Dropped,
+) -> bool {
+    let keys = Decoded::with_capacity(0);
+    let mut heads: Vec<Head<'_>> = walks
+        .iter()
+        .zip(inputs)
+        .map(|(walk, blocks)| walk.head(blocks, &keys))
+        .collect();
+    let mut tracker = decider.tracker();
+    let mut row: Option<&[u8]> = None;
+    let mut cells = 0;
     // The input yielding next, and the one whose head is the least of the others': after a
     // step, the input stays first while its new head is still below that one's (one
     // comparison, not one per input), as it does for every cell of a row from one run.
-    let (mut current, mut rival) = least_two(&inputs);
+    let (mut current, mut rival) = least_two(&heads);
     while let Some(i) = current {
-        let Some(input) = inputs.get(i) else {
-            break;
+        let (Some(head), Some(walk), Some(blocks)) =
+            (heads.get(i).copied(), walks.get_mut(i), inputs.get(i))
+        else {
+            return false;
         };
-        if let Some(cell) = input.head() {
-            if stage.row.as_slice() != cell.row {
-                stage.write(decider, writer, &mut dropped);
-                stage.row.clear();
-                stage.row.extend_from_slice(cell.row);
+        let Some(cell) = head.cell else {
+            return false;
+        };
+        if row != Some(cell.row) {
+            if cells >= STRETCH_CELLS {
+                return true;
             }
-            stage.push(cell);
+            row = Some(cell.row);
         }
-        if let Some(input) = inputs.get_mut(i) {
-            input.step();
+        cells += 1;
+        let fate = tracker.decide(cell);
+        dropped.note(fate);
+        if fate.kept() {
+            writer.add(cell);
         }
-        let head = inputs.get(i).and_then(Input::head);
-        let other = rival.and_then(|r| inputs.get(r)).and_then(Input::head);
-        let stays = match (head, other, rival) {
+        let next = walk.step(head, blocks, &keys);
+        if let Some(h) = heads.get_mut(i) {
+            *h = next;
+        }
+        let other = rival.and_then(|r| heads.get(r)).and_then(|h| h.cell);
+        let stays = match (next.cell, other, rival) {
             (Some(a), Some(b), Some(r)) => match a.cmp_key(&b) {
                 Ordering::Less => true,
                 Ordering::Equal => i < r,
@@ -204,20 +272,19 @@ pub(crate) fn merge(
             (None, _, _) | (Some(_), Some(_), None) => false,
         };
         if !stays {
-            (current, rival) = least_two(&inputs);
+            (current, rival) = least_two(&heads);
         }
     }
-    stage.write(decider, writer, &mut dropped);
-    dropped
+    false
 }
 
 /// The input whose head sorts first and the one whose head sorts next (at equal keys the
 /// earlier input first, as in [`super::store::MergeIter`]).
-fn least_two(inputs: &[Input]) -> (Option<usize>, Option<usize>) {
+fn least_two(heads: &[Head<'_>]) -> (Option<usize>, Option<usize>) {
     let mut best: Option<(usize, CellRef<'_>)> = None;
     let mut next: Option<(usize, CellRef<'_>)> = None;
-    for (i, input) in inputs.iter().enumerate() {
-        let Some(c) = input.head() else {
+    for (i, head) in heads.iter().enumerate() {
+        let Some(c) = head.cell else {
             continue;
         };
         if best.is_none_or(|(_, b)| c.cmp_key(&b) == Ordering::Less) {
@@ -230,74 +297,6 @@ fn least_two(inputs: &[Input]) -> (Option<usize>, Option<usize>) {
     (best.map(|(i, _)| i), next.map(|(i, _)| i))
 }
 
-/// The cells of one row, copied out of their blocks until the row is decided.
-#[derive(Default)]
-struct RowStage {
-    row: Vec<u8>,
-    /// The cells' family, qualifier and value bytes, one after another.
-    bytes: Vec<u8>,
-    cells: Vec<Staged>,
-}
-
-/// One staged cell: its parts in [`RowStage::bytes`] and the rest of it.
-struct Staged {
-    family: Range<usize>,
-    qualifier: Range<usize>,
-    value: Range<usize>,
-    timestamp: u64,
-    kind: CellKind,
-    seq: u64,
-    ttl_ms: u64,
-}
-
-impl RowStage {
-    fn push(&mut self, c: CellRef<'_>) {
-        let mut part = |bytes: &[u8]| {
-            let at = self.bytes.len();
-            self.bytes.extend_from_slice(bytes);
-            at..self.bytes.len()
-        };
-        let staged = Staged {
-            family: part(c.family),
-            qualifier: part(c.qualifier),
-            value: part(c.value),
-            timestamp: c.timestamp,
-            kind: c.kind,
-            seq: c.seq,
-            ttl_ms: c.ttl_ms,
-        };
-        self.cells.push(staged);
-    }
-
-    /// Decides the row's cells in order, writes those kept, and empties the stage.
-    fn write(&mut self, decider: &Decider<'_>, writer: &mut FileWriter, dropped: &mut Dropped) {
-        {
-            let mut tracker = decider.tracker();
-            let bytes = &self.bytes;
-            let part = |r: &Range<usize>| bytes.get(r.clone()).unwrap_or_default();
-            for s in &self.cells {
-                let cell = CellRef {
-                    row: &self.row,
-                    family: part(&s.family),
-                    qualifier: part(&s.qualifier),
-                    timestamp: s.timestamp,
-                    kind: s.kind,
-                    seq: s.seq,
-                    ttl_ms: s.ttl_ms,
-                    value: part(&s.value),
-                };
-                let fate = tracker.decide(cell);
-                dropped.note(fate);
-                if fate.kept() {
-                    writer.add(cell);
-                }
-            }
-        }
-        self.bytes.clear();
-        self.cells.clear();
-    }
-}
-
 /// The merge that frees its inputs against the merge reads use (a [`super::store::MergeIter`]
 /// over run cursors, fates decided by one tracker over the whole stream): the same output
 /// file, byte for byte, and the same cells dropped.
@@ -307,10 +306,10 @@ mod tests {
 
     use super::*;
     use crate::engine::block::{BloomType, FileOptions};
-    use crate::engine::cell::Cell;
+    use crate::engine::cell::{Cell, CellKind};
     use crate::engine::family::KeepDeletedCells;
     use crate::engine::resolve::earliest_put;
-    use crate::engine::store::{Decoded, RunPlacement, Store};
+    use crate::engine::store::{RunPlacement, Store};
     use crate::kit::seeded::Gen;
 
     const KINDS: [CellKind; 5] = [

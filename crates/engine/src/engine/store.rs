@@ -11,8 +11,8 @@ use std::sync::Arc;
 use typed_arena::Arena;
 
 use super::block::{
-    none_row_size, BlockCursor, BlockDrain, BlockFile, CellRef, Encoding, FileOptions, FileWriter,
-    FormatError, ReadCounts,
+    none_row_size, BlockCursor, BlockDrain, BlockFile, CellRef, CountedRows, Encoding, FileOptions,
+    FileWriter, FormatError, ReadCounts,
 };
 use super::cell::Cell;
 use super::drain::{self, Blocks, Decider};
@@ -39,6 +39,10 @@ pub struct Run {
     pub bytes: usize,
     file: BlockFile,
     family: Arc<[u8]>,
+    /// The rows its writer counted, for a run written here (a flush, a compaction, a split):
+    /// what a save stores behind it without walking its cells. `None` for a run read back
+    /// from storage.
+    counted: Option<CountedRows>,
 }
 
 /// Where a run is written for: table, family and the region's key range.
@@ -72,7 +76,22 @@ impl Run {
         for c in cells {
             w.add(c.as_ref());
         }
-        Run::from_file(w.into_file())
+        Run::from_writer(w)
+    }
+
+    /// The run a writer has written, with the rows it counted.
+    pub fn from_writer(w: FileWriter) -> Run {
+        let (file, rows) = w.into_counted();
+        Run {
+            counted: Some(rows),
+            ..Run::from_file(file)
+        }
+    }
+
+    /// The rows its writer counted (see [`CountedRows`]), for a run written here; each one
+    /// a stretch [`Run::for_each_row_stretch`] gives.
+    pub fn counted_rows(&self) -> Option<&CountedRows> {
+        self.counted.as_ref()
     }
 
     /// A writer of a run's block file for `place`.
@@ -88,6 +107,7 @@ impl Run {
             bytes: usize::try_from(h.cell_bytes).unwrap_or(usize::MAX),
             family: Arc::from(h.family.as_slice()),
             file,
+            counted: None,
         }
     }
 
@@ -433,7 +453,7 @@ impl Store {
                 w.add(cell);
             }
         }
-        (Run::from_file(w.into_file()), dropped)
+        (Run::from_writer(w), dropped)
     }
 
     /// Puts a rewrite's output run in place (first when `newest`, else as the only run) and
@@ -515,7 +535,7 @@ impl Store {
         };
         let mut w = Run::writer(run_id, place, family.file_options()).reserve(bytes);
         let dropped = drain::merge(sources, &decider, &mut w);
-        let run = Run::from_file(w.into_file());
+        let run = Run::from_writer(w);
         Some(self.install(inputs, run, dropped, region, false))
     }
 
@@ -560,8 +580,8 @@ impl Store {
                 let mut hi = Run::writer(run_id(), upper_place, options).reserve(half);
                 let keys = Decoded::with_capacity(0);
                 run.for_each_in(&keys, |c| if c.row < at { lo.add(c) } else { hi.add(c) });
-                self.runs.push(Arc::new(Run::from_file(lo.into_file())));
-                upper.runs.push(Arc::new(Run::from_file(hi.into_file())));
+                self.runs.push(Arc::new(Run::from_writer(lo)));
+                upper.runs.push(Arc::new(Run::from_writer(hi)));
             }
         }
         upper

@@ -15,8 +15,17 @@ pub enum VarintError {
     TooLong(usize),
 }
 
-/// Appends `v` to `out`.
-pub fn put(out: &mut Vec<u8>, mut v: u64) {
+/// Appends `v` to `out`. Numbers under 128 (nearly every length) take the short path.
+#[inline]
+pub fn put(out: &mut Vec<u8>, v: u64) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else {
+        put_long(out, v);
+    }
+}
+
+fn put_long(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;

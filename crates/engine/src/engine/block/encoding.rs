@@ -258,6 +258,80 @@ pub(crate) fn none_row_size<'a>(block: &'a [u8], at: &mut usize) -> Option<(&'a 
     Some((c.row(block), size))
 }
 
+/// Writes one `NONE`-encoded cell at the end of `out`: every key whole and nothing remembered
+/// between cells, so the cell's bytes are counted first and `out` grown once, then filled in
+/// place (the two lengths, the key as [`write_key`] writes it, the value, the sequence id and
+/// the TTL) rather than grown part by part.
+#[inline]
+fn put_none_cell(out: &mut Vec<u8>, cell: CellRef<'_>) {
+    use crate::kit::varint::len as varint_len;
+    let key_len = varint_len(cell.row.len() as u64)
+        + cell.row.len()
+        + varint_len(cell.family.len() as u64)
+        + cell.family.len()
+        + cell.qualifier.len()
+        + KEY_TAIL;
+    let total = varint_len(key_len as u64)
+        + varint_len(cell.value.len() as u64)
+        + key_len
+        + cell.value.len()
+        + varint_len(cell.seq)
+        + varint_len(cell.ttl_ms);
+    let start = out.len();
+    out.resize(start + total, 0);
+    let mut fill = Fill {
+        buf: out.get_mut(start..).unwrap_or_default(),
+        at: 0,
+    };
+    fill.varint(key_len as u64);
+    fill.varint(cell.value.len() as u64);
+    fill.varint(cell.row.len() as u64);
+    fill.bytes(cell.row);
+    fill.varint(cell.family.len() as u64);
+    fill.bytes(cell.family);
+    fill.bytes(cell.qualifier);
+    fill.bytes(&cell.timestamp.to_be_bytes());
+    fill.bytes(&[cell.kind as u8]);
+    fill.bytes(cell.value);
+    fill.varint(cell.seq);
+    fill.varint(cell.ttl_ms);
+}
+
+/// Bytes written into room already made, front to back (what [`put_none_cell`] fills).
+struct Fill<'b> {
+    buf: &'b mut [u8],
+    at: usize,
+}
+
+impl Fill<'_> {
+    #[inline(always)]
+    fn bytes(&mut self, src: &[u8]) {
+        let end = self.at + src.len();
+        if let Some(dst) = self.buf.get_mut(self.at..end) {
+            dst.copy_from_slice(src);
+        }
+        self.at = end;
+    }
+
+    /// A varint as [`put_varint`] writes it.
+    #[inline(always)]
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.byte((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.byte(v as u8);
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        if let Some(dst) = self.buf.get_mut(self.at) {
+            *dst = b;
+        }
+        self.at += 1;
+    }
+}
+
 fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
@@ -289,27 +363,7 @@ impl BlockEncoder {
 
     pub fn encode(&mut self, out: &mut Vec<u8>, cell: CellRef<'_>) {
         if self.encoding == Encoding::None {
-            // Every key whole and nothing remembered between cells: written straight into
-            // the block, its length counted rather than the key built aside first.
-            let key_len = crate::kit::varint::len(cell.row.len() as u64)
-                + cell.row.len()
-                + crate::kit::varint::len(cell.family.len() as u64)
-                + cell.family.len()
-                + cell.qualifier.len()
-                + KEY_TAIL;
-            put_varint(out, key_len as u64);
-            put_varint(out, cell.value.len() as u64);
-            write_key(
-                out,
-                cell.row,
-                cell.family,
-                cell.qualifier,
-                cell.timestamp,
-                cell.kind,
-            );
-            out.extend_from_slice(cell.value);
-            put_varint(out, cell.seq);
-            put_varint(out, cell.ttl_ms);
+            put_none_cell(out, cell);
             return;
         }
         self.key.clear();
@@ -709,6 +763,24 @@ impl CursorState {
     #[inline]
     pub fn current<'k>(&'k self, block: &'k [u8]) -> Option<CellRef<'k>> {
         self.cell(self.key_bytes(block), block)
+    }
+
+    /// The cell the walk is on in `block`, borrowed for as long as `block` and `keys` are and
+    /// not from the walk, which can move on: a key read in the block (`NONE`) is a slice of
+    /// it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is copied into `keys` first.
+    /// What [`BlockCursor::current_in`] gives, for a walk that holds no borrow of its block (a
+    /// compaction's, `engine::drain`).
+    #[inline]
+    pub fn current_in<'b>(
+        &self,
+        block: &'b [u8],
+        keys: &'b typed_arena::Arena<u8>,
+    ) -> Option<CellRef<'b>> {
+        let key: &'b [u8] = match self.key_in_block {
+            Some((s, e)) => block.get(s..e)?,
+            None => keys.alloc_extend(self.key.iter().copied()),
+        };
+        self.cell(key, block)
     }
 
     fn parse_key(&self, block: &[u8]) -> Result<PartRanges, FormatError> {

@@ -294,6 +294,19 @@ impl BlockFile {
         })
     }
 
+    /// Opens the parts a [`FileWriter`] has just written, as [`BlockFile::open_parts`] does,
+    /// its data blocks taken as checked: the writer took each block's checksum from the very
+    /// bytes held here, which have never left memory, so the first read (a compaction's, most
+    /// often) does not take it again. A file read back from storage is opened by `open`.
+    pub(super) fn open_written(parts: Vec<Box<[u8]>>) -> Result<BlockFile, FormatError> {
+        let file = BlockFile::open_parts(parts)?;
+        for checked in &file.checked {
+            // A fresh list: nothing has been set yet.
+            let _ = checked.set(true);
+        }
+        Ok(file)
+    }
+
     /// The same file under another header: the run moved to another table, family or region
     /// range (blocks, index and bloom are copied as they are).
     pub fn with_place(

@@ -6,6 +6,7 @@ use crate::kit::varint;
 use super::bloom::{key_hashes, BloomBuilder};
 use super::encoding::{put_varint, write_key, BlockEncoder, CellRef};
 use super::file::{BlockFile, Header, FORMAT_VERSION, MAGIC, TRAILER, TRAILER_MAGIC};
+use super::rows::CountedRows;
 use super::{BloomType, FileOptions};
 
 /// About how many bytes of data blocks a writer puts in one allocation (a part of the file):
@@ -44,6 +45,8 @@ pub struct FileWriter {
     /// The two hashes of every distinct bloom key, in order: all the filter needs once it is
     /// sized, without keeping the keys.
     bloom_hashes: Vec<(u32, u32)>,
+    /// The rows written, counted as they come (see [`CountedRows`]).
+    rows: CountedRows,
 }
 
 impl FileWriter {
@@ -77,6 +80,7 @@ impl FileWriter {
             bloom_key: Vec::new(),
             bloom_next: Vec::new(),
             bloom_hashes: Vec::new(),
+            rows: CountedRows::default(),
         }
     }
 
@@ -124,27 +128,39 @@ impl FileWriter {
         }
         self.encoder.encode(&mut self.data, cell);
         self.block_cells += 1;
-        if self.header.cells == 0 {
-            self.header.first_row = cell.row.to_vec();
-        }
-        if self.header.last_row.as_slice() != cell.row || self.header.cells == 0 {
+        // The row is compared once: the header's last row and a `ROW` bloom both change with it.
+        let new_row = self.header.cells == 0 || self.header.last_row.as_slice() != cell.row;
+        if new_row {
+            self.rows.start_row(
+                &self.header.last_row,
+                cell.row,
+                self.header.cells,
+                self.header.cell_bytes,
+            );
+            if self.header.cells == 0 {
+                self.header.first_row = cell.row.to_vec();
+            }
             self.header.last_row.clear();
             self.header.last_row.extend_from_slice(cell.row);
         }
         self.header.cells += 1;
         self.header.cell_bytes += cell.size() as u64;
         // One bloom key per row (or row and column), cells of one coming together.
-        self.bloom_next.clear();
         match self.header.options.bloom {
             BloomType::None => {}
-            BloomType::Row => self.bloom_next.extend_from_slice(cell.row),
-            BloomType::RowCol => row_col_key(&mut self.bloom_next, cell.row, cell.qualifier),
-        }
-        if self.header.options.bloom != BloomType::None
-            && (self.bloom_hashes.is_empty() || self.bloom_next != self.bloom_key)
-        {
-            self.bloom_hashes.push(key_hashes(&self.bloom_next));
-            std::mem::swap(&mut self.bloom_key, &mut self.bloom_next);
+            BloomType::Row => {
+                if new_row {
+                    self.bloom_hashes.push(key_hashes(cell.row));
+                }
+            }
+            BloomType::RowCol => {
+                self.bloom_next.clear();
+                row_col_key(&mut self.bloom_next, cell.row, cell.qualifier);
+                if self.bloom_hashes.is_empty() || self.bloom_next != self.bloom_key {
+                    self.bloom_hashes.push(key_hashes(&self.bloom_next));
+                    std::mem::swap(&mut self.bloom_key, &mut self.bloom_next);
+                }
+            }
         }
         if (self.data.len() - self.block_start) as u64 >= self.header.options.block_size.max(1) {
             self.end_block();
@@ -193,12 +209,19 @@ impl FileWriter {
         PART_BYTES + block.min(PART_BYTES) + 256
     }
 
+    /// Finishes the file and opens it, with the rows counted while it was written.
+    pub fn into_counted(mut self) -> (BlockFile, CountedRows) {
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.finish(self.header.cells, self.header.cell_bytes);
+        (self.into_file(), rows)
+    }
+
     /// Finishes the file and opens it.
     pub fn into_file(self) -> BlockFile {
         let (id, options) = (self.header.id, self.header.options);
         let (table, family) = (self.header.table.clone(), self.header.family.clone());
         // A file just written always opens; an empty one stands in rather than a panic.
-        BlockFile::open_parts(self.finish_parts())
+        BlockFile::open_written(self.finish_parts())
             .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
     }
 
