@@ -129,7 +129,12 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
 
     // The same bytes as one blob.
     let mut blob = Vec::with_capacity(f.bytes);
-    for (_, b) in &plan.put_runs {
+    for b in plan
+        .put_runs
+        .iter()
+        .map(|r| &r.1)
+        .chain(plan.put_parts.iter().map(|r| &r.1))
+    {
         blob.extend_from_slice(b);
     }
     drop(plan);
