@@ -171,11 +171,12 @@ impl ArrivingRun {
             return;
         }
         let n = self.lens.len();
+        if self.next > n {
+            self.wrong = Some(format!("part {k} is stored beyond its {n} parts"));
+            return;
+        }
         if usize::try_from(k).ok() != Some(self.next) {
-            self.wrong = Some(match self.next {
-                next if next > n => format!("part {k} is stored beyond its {n} parts"),
-                next => format!("part {next} of {n} is missing"),
-            });
+            self.wrong = Some(format!("part {} of {n} is missing", self.next));
             return;
         }
         let want = self.lens.get(self.next - 1).copied().unwrap_or(0);
