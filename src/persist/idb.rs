@@ -153,6 +153,24 @@ fn run_key(v: &JsValue) -> Option<(u64, Option<u64>)> {
     Some((number(&a.get(0))?, Some(number(&a.get(1))?)))
 }
 
+/// When a read's run records arrived and what opening them cost (the benchmark's split of a
+/// restore), in milliseconds of the page's clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadTimes {
+    /// When the last run record (a run, a head or a part) arrived.
+    pub last_run_at: f64,
+    /// Time spent opening run records (checking their blocks, reading their rows, copying
+    /// them out of the browser's buffer), in all.
+    pub opening_ms: f64,
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
 /// A record's key, the request for its value (made, not yet answered) and its answer to come.
 type Pending = (JsValue, web_sys::IdbRequest, JsFuture);
 
@@ -286,6 +304,12 @@ impl Idb {
     /// ([`StoredRecords::opened_activity`], [`StoredRecords::opened`]), where a cursor made one
     /// round trip after another.
     pub async fn read_all(&self) -> Result<StoredRecords, StorageError> {
+        self.read_all_timed().await.map(|(records, _)| records)
+    }
+
+    /// [`Idb::read_all`], saying when the run records arrived and how long opening them took.
+    pub async fn read_all_timed(&self) -> Result<(StoredRecords, ReadTimes), StorageError> {
+        let mut times = ReadTimes::default();
         let result = async {
             let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
             let mut records = StoredRecords::default();
@@ -307,6 +331,8 @@ impl Idb {
             let mut reader = RunReader::default();
             for (key, request, answered) in runs {
                 let value = answer(request, answered).await?;
+                let arrived = now();
+                times.last_run_at = arrived;
                 match (run_key(&key), value.as_ref().and_then(js_to_bytes)) {
                     (Some((id, None)), Some(bytes)) => reader.record(id, bytes),
                     (Some((id, Some(k))), Some(bytes)) => reader.part(id, k, bytes),
@@ -315,8 +341,11 @@ impl Idb {
                         key.as_string().unwrap_or_else(|| format!("{key:?}"))
                     )),
                 }
+                times.opening_ms += now() - arrived;
             }
+            let finishing = now();
             records.opened.extend(reader.finish());
+            times.opening_ms += now() - finishing;
             for (key, request, answered) in request_each(&store(WAL)?).await? {
                 let value = answer(request, answered).await?;
                 match (parse_wal_key(&key), value.as_ref().and_then(js_to_bytes)) {
@@ -346,7 +375,7 @@ impl Idb {
             Ok(records)
         }
         .await;
-        result.map_err(|e| self.classify(e))
+        result.map(|r| (r, times)).map_err(|e| self.classify(e))
     }
 
     /// The bytes of every record in the runs store, read as [`Idb::read_all`] reads them but
