@@ -171,12 +171,17 @@ fn a_run_over_the_part_size_is_saved_in_parts_of_whole_blocks() -> TestResult {
     let lens: Vec<usize> = plan.put_parts.iter().map(|p| p.1.len()).collect();
     assert_eq!(
         plan.put_parts.iter().map(|p| p.0).collect::<Vec<_>>(),
-        vec![(*id, 1), (*id, 2)]
+        (1..=6).map(|k| (*id, k)).collect::<Vec<_>>()
     );
-    assert!(lens[0] >= PART_RECORD_BYTES && lens[0] < PART_RECORD_BYTES + 2_048);
-    assert_eq!(lens, vec![4_194_953, 1_996_920]);
+    assert!(lens[..5]
+        .iter()
+        .all(|&l| l >= PART_RECORD_BYTES && l < PART_RECORD_BYTES + 2_048));
+    assert_eq!(
+        lens,
+        vec![1_049_417, 1_049_544, 1_049_544, 1_049_544, 1_049_544, 944_280]
+    );
     // The head holds the file's header and index, and the rows.
-    assert_eq!(head.len(), 233_796);
+    assert_eq!(head.len(), 233_807);
     stored.apply(&plan);
     let loaded = load(Box::new(|| NOW), stored);
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
@@ -212,11 +217,15 @@ fn a_save_cut_off_between_parts_leaves_the_state_before_readable() -> TestResult
         ),
         (
             cut(&plan, 0..1, true),
-            format!("sorted run {id} is damaged (part 2 of 2 is missing); kept aside"),
+            format!("sorted run {id} is damaged (part 2 of 6 is missing); kept aside"),
         ),
         (
-            cut(&plan, 1..2, true),
-            format!("sorted run {id} is damaged (part 1 of 2 is missing); kept aside"),
+            cut(&plan, 1..6, true),
+            format!("sorted run {id} is damaged (part 1 of 6 is missing); kept aside"),
+        ),
+        (
+            cut(&plan, 0..5, true),
+            format!("sorted run {id} is damaged (part 6 of 6 is missing); kept aside"),
         ),
     ];
     for (partial, problem) in cases {
@@ -259,7 +268,7 @@ fn a_damaged_part_costs_its_block_and_a_part_that_does_not_fit_sets_the_run_asid
     assert_eq!(
         loaded.problems,
         vec![format!(
-            "sorted run {id} is damaged (data block 5032 at byte 5192946 is damaged (checksum \
+            "sorted run {id} is damaged (data block 1525 at byte 1573722 is damaged (checksum \
              mismatch)); the cells of that block are lost, the rest of the run loads"
         )]
     );
@@ -271,7 +280,7 @@ fn a_damaged_part_costs_its_block_and_a_part_that_does_not_fit_sets_the_run_asid
         p.pop();
     }
     let mut beyond = stored.clone();
-    beyond.run_parts.insert((id, 3), vec![0; 10]);
+    beyond.run_parts.insert((id, 7), vec![0; 10]);
     let mut head = stored.clone();
     if let Some(h) = head.runs.get_mut(&id) {
         h[6] ^= 0x01;
@@ -279,9 +288,9 @@ fn a_damaged_part_costs_its_block_and_a_part_that_does_not_fit_sets_the_run_asid
     for (s, why) in [
         (
             short,
-            "part 1 holds 4194952 bytes where its head says 4194953",
+            "part 1 holds 1049416 bytes where its head says 1049417",
         ),
-        (beyond, "part 3 is stored beyond its 2 parts"),
+        (beyond, "part 7 is stored beyond its 6 parts"),
         (head, "checksum mismatch: stored"),
     ] {
         let loaded = load(Box::new(|| NOW), s);

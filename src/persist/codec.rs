@@ -387,14 +387,17 @@ fn decode_migrated_run(bytes: &[u8]) -> Result<StoredRun, CodecError> {
 /// listed.
 fn open_stored_run(bytes: Vec<u8>) -> Result<StoredRun, CodecError> {
     let (file, rows) = open_with_rows(bytes)?;
-    Ok(open_file_as_run(file, rows))
+    let damaged = file.verify();
+    Ok(checked_file_as_run(file, rows, damaged))
 }
 
-/// An opened block file (and the rows stored with it) as a stored run: its blocks checked
-/// (those checked already are not checked again), its damaged blocks listed, its rows kept
-/// when they fit it.
-pub(crate) fn open_file_as_run(file: BlockFile, rows: Option<Vec<KeyEntry>>) -> StoredRun {
-    let damaged = file.verify();
+/// An opened block file whose blocks have all been checked, `damaged` those found damaged,
+/// and the rows stored with it, as a stored run: its rows kept when they fit it.
+pub(crate) fn checked_file_as_run(
+    file: BlockFile,
+    rows: Option<Vec<KeyEntry>>,
+    damaged: Vec<FormatError>,
+) -> StoredRun {
     let rows = rows.filter(|rows| damaged.is_empty() && rows_fit(rows, file.header().cells));
     let h = file.header();
     let place = (!h.table.is_empty()).then(|| RunPlace {

@@ -23,16 +23,16 @@
 //! past it. A head whose parts are not all there, or a part of another length than the head
 //! says, sets the run aside; a damaged block costs its cells, as in a run stored whole.
 
-use crate::engine::{BlockFile, KeyEntry, Run};
+use crate::engine::{BlockFile, FormatError, KeyEntry, Run};
 use crate::persist::codec::{
-    encode_placed_run, encode_stored_run, open_file_as_run, CodecError, Reader, RunPlace,
+    checked_file_as_run, encode_placed_run, encode_stored_run, CodecError, Reader, RunPlace,
     StoredRun, Writer,
 };
 use crate::persist::run_rows::{append_rows, count_rows, read_rows_section};
 
 /// About how many bytes of data blocks each part of a run stored in parts holds; a run whose
 /// blocks take no more is stored as one record.
-pub const PART_RECORD_BYTES: usize = 4 << 20;
+pub const PART_RECORD_BYTES: usize = 1 << 20;
 
 const MAGIC: &[u8; 4] = b"RKRP";
 const VERSION: u8 = 1;
@@ -113,6 +113,8 @@ pub struct ArrivingRun {
     next: usize,
     /// Why the run cannot be read whole, once a part did not fit.
     wrong: Option<String>,
+    /// The damaged blocks found in the parts so far.
+    damaged: Vec<FormatError>,
 }
 
 impl ArrivingRun {
@@ -161,6 +163,7 @@ impl ArrivingRun {
             lens,
             next: 1,
             wrong: None,
+            damaged: Vec::new(),
         })
     }
 
@@ -187,11 +190,12 @@ impl ArrivingRun {
             ));
             return;
         }
-        // The blocks found damaged are listed again, from the same checks, when the run is
-        // finished.
-        if let Err(e) = self.file.arrive(self.next, bytes.into_boxed_slice()) {
-            self.wrong = Some(format!("part {k} does not fit its file ({e})"));
-            return;
+        match self.file.arrive(self.next, bytes.into_boxed_slice()) {
+            Ok(damaged) => self.damaged.extend(damaged),
+            Err(e) => {
+                self.wrong = Some(format!("part {k} does not fit its file ({e})"));
+                return;
+            }
         }
         self.next += 1;
     }
@@ -208,6 +212,7 @@ impl ArrivingRun {
                 self.lens.len()
             ));
         }
-        Ok(open_file_as_run(self.file, self.rows))
+        // Every block was checked as its part arrived.
+        Ok(checked_file_as_run(self.file, self.rows, self.damaged))
     }
 }
