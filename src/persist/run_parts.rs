@@ -1,8 +1,10 @@
 //! A large run stored as several records, so a reload opens it part by part as the parts
 //! arrive instead of once the whole run has.
 //!
-//! A run whose data blocks take more than [`PART_RECORD_BYTES`] is stored as a head under the
-//! run's id and its data blocks in parts of about that size under `[id, 1]`, `[id, 2]`, ...
+//! A run whose data blocks take more than [`PARTS_PER_RUN_AT_LEAST`] parts of
+//! [`PART_RECORD_BYTES`] is stored as a head under the run's id and its data blocks in parts of
+//! about that size under `[id, 1]`, `[id, 2]`, ... (a smaller run, such as a flush's of about
+//! 1 MB, stays one record: its opening already overlaps the read of the records after it)
 //! (IndexedDB sorts numbers before arrays, so every head is read before any part). The head
 //! holds what a reader needs before the first block, and the rows:
 //!
@@ -30,9 +32,10 @@ use crate::persist::codec::{
 };
 use crate::persist::run_rows::{append_rows, count_rows, read_rows_section};
 
-/// About how many bytes of data blocks each part of a run stored in parts holds; a run whose
-/// blocks take no more is stored as one record.
+/// About how many bytes of data blocks each part of a run stored in parts holds.
 pub const PART_RECORD_BYTES: usize = 1 << 20;
+/// A run is stored in parts when its blocks fill more than this many parts.
+pub const PARTS_PER_RUN_AT_LEAST: usize = 4;
 
 const MAGIC: &[u8; 4] = b"RKRP";
 const VERSION: u8 = 1;
@@ -43,8 +46,8 @@ pub fn is_parts_head(bytes: &[u8]) -> bool {
 }
 
 /// A run as the saver stores it: one record ([`encode_stored_run`]) when its data blocks take
-/// at most `part_bytes`, else a head and its parts of whole blocks, each part closed once it
-/// holds `part_bytes` or more.
+/// at most [`PARTS_PER_RUN_AT_LEAST`] times `part_bytes`, else a head and its parts of whole
+/// blocks, each part closed once it holds `part_bytes` or more.
 pub fn encode_stored_run_records(
     run: &Run,
     place: &RunPlace,
@@ -53,7 +56,7 @@ pub fn encode_stored_run_records(
     let placed = placed_file(run, place);
     let file = placed.as_ref().unwrap_or(run.file());
     let data = file.data_bytes();
-    if data.len() <= part_bytes {
+    if data.len() <= part_bytes.saturating_mul(PARTS_PER_RUN_AT_LEAST) {
         return (encode_stored_run(run, place), Vec::new());
     }
     let bytes = file.to_bytes();
