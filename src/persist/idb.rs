@@ -419,9 +419,9 @@ impl Idb {
                     s.clear().map_err(e)?;
                 }
             }
+            // A run's id is stored once (a run whose record is written again, from a layout
+            // before block files, never had parts), so a put deletes no parts.
             for (id, bytes) in &plan.put_runs {
-                let parts = parts_of(*id)?;
-                runs.as_sys().delete(&parts).map_err(from_js)?;
                 runs.put(bytes_to_js(bytes))
                     .with_key(*id as f64)
                     .primitive()

@@ -32,8 +32,8 @@ pub struct Checkpoint {
     pub memstores: Vec<u8>,
 }
 
-/// The writes of one transaction. Applied in this order: clear everything, put runs (each
-/// run's parts stored before deleted) and their parts, delete runs (with their parts), the new generation, delete old generations, delete old log records, append to the
+/// The writes of one transaction. Applied in this order: clear everything, put runs and their
+/// parts, delete runs (with their parts), the new generation, delete old generations, delete old log records, append to the
 /// log, replace the activity history.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SavePlan {

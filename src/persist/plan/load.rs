@@ -52,7 +52,6 @@ impl StoredRecords {
             .chain(plan.delete_runs.iter().copied())
             .collect();
         self.opened.retain(|(id, _)| !replaced.contains(id));
-        self.run_parts.retain(|(id, _), _| !replaced.contains(id));
         self.runs
             .extend(plan.put_runs.iter().map(|(id, bytes)| (*id, bytes.clone())));
         self.run_parts.extend(
