@@ -29,7 +29,7 @@ pub struct StoredRecords {
     pub activity: SortedMap<String, Vec<u8>>,
     /// Records the reader could not make sense of (a key or value of the wrong type).
     pub unreadable: Vec<String>,
-    /// Run records opened as they were read, in id order ([`open_run`]: the browser's reader
+    /// Run records opened as they were read, as [`RunReader`] gives them ([`open_run`]: the browser's reader
     /// opens each while the browser reads the ones after it); [`load`] takes them as it takes
     /// the bytes in `runs`.
     pub opened: Vec<(u64, OpenedRun)>,
@@ -145,8 +145,8 @@ fn opened_run(id: u64, stored: StoredRun) -> OpenedRun {
 pub struct RunReader {
     /// The runs by id, in the order their records came.
     runs: Vec<(u64, Opening)>,
-    /// Parts whose run has no head: how many, by run id.
-    headless: SortedMap<u64, u64>,
+    /// Parts whose run has no head: the run's id and how many, in id order.
+    headless: Vec<(u64, u64)>,
 }
 
 #[derive(Debug)]
@@ -187,12 +187,16 @@ impl RunReader {
             // Parts of a run whose head could not be read, or that was stored whole, are
             // left as they are with their run.
             Some(Opening::Opened(_)) => {}
-            None => *self.headless.entry(id).or_insert(0) += 1,
+            None => match self.headless.last_mut() {
+                Some((last, n)) if *last == id => *n += 1,
+                _ => self.headless.push((id, 1)),
+            },
         }
     }
 
-    /// Every run read, in id order; a run stored in parts whose parts are not all there, and
-    /// parts stored without their head, are set aside.
+    /// Every run read, in the order their records came, then the parts stored without their
+    /// head; a run stored in parts whose parts are not all there, and parts without their
+    /// head, are set aside.
     pub fn finish(self) -> Vec<(u64, OpenedRun)> {
         let mut out: Vec<(u64, OpenedRun)> = self
             .runs
@@ -216,7 +220,6 @@ impl RunReader {
                 )),
             )
         }));
-        order::sort_by_key(&mut out, |(id, _)| *id);
         out
     }
 }
