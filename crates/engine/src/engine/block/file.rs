@@ -188,7 +188,8 @@ impl BlockFile {
     }
 
     /// [`BlockFile::open_parts`] of parts whose lengths are `lens` (a part still to come is
-    /// empty in `parts`).
+    /// empty in `parts`). Not inlined: its two callers would each carry a copy.
+    #[inline(never)]
     fn open_sized(parts: Vec<Box<[u8]>>, lens: &[usize]) -> Result<BlockFile, FormatError> {
         let total: usize = lens.iter().sum();
         let b: &[u8] = parts.first().map(|p| &p[..]).unwrap_or_default();
