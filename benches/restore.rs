@@ -89,7 +89,12 @@ fn main() {
     let encode = started.elapsed().as_secs_f64() * 1e3;
     let mut records = StoredRecords::default();
     records.apply(&plan);
-    let run_bytes: usize = records.runs.values().map(Vec::len).sum();
+    let run_bytes: usize = records
+        .runs
+        .values()
+        .chain(records.run_parts.values())
+        .map(Vec::len)
+        .sum();
     let activity_bytes: usize = records.activity.values().map(Vec::len).sum();
     let ops = engine.activity("bench").map_or(0, |a| a.ops().len());
     drop(plan);
@@ -97,7 +102,12 @@ fn main() {
 
     // What a raw read of the same bytes costs natively: one copy.
     let started = Instant::now();
-    let copy: Vec<Vec<u8>> = records.runs.values().cloned().collect();
+    let copy: Vec<Vec<u8>> = records
+        .runs
+        .values()
+        .chain(records.run_parts.values())
+        .cloned()
+        .collect();
     let copy_ms = started.elapsed().as_secs_f64() * 1e3;
     drop(copy);
 

@@ -17,6 +17,7 @@ mod export;
 mod grid_binary;
 mod plan;
 mod queue;
+mod run_parts;
 mod run_rows;
 
 #[cfg(all(target_arch = "wasm32", feature = "bench"))]
@@ -39,6 +40,8 @@ pub use export::{
 };
 pub use plan::{
     load, open_activity, open_run, ActivityWrites, Checkpoint, KeptRun, Layout, Loaded,
-    OpenedActivity, OpenedRun, OpsChunk, PlanError, SavePlan, Saver, StoredRecords, WalKey,
+    OpenedActivity, OpenedRun, OpsChunk, PlanError, RunReader, SavePlan, Saver, StoredRecords,
+    WalKey,
 };
 pub use queue::{EntrySave, SaveQueue, Staged, StorageError, StorageErrorKind};
+pub use run_parts::{encode_stored_run_records, is_parts_head, ArrivingRun, PART_RECORD_BYTES};

@@ -31,6 +31,11 @@ pub struct Figures {
     pub read_ms: f64,
     /// Reading the records and decoding them into an engine.
     pub restore_ms: f64,
+    /// Of the read, the time spent opening the run records as they arrived.
+    pub opening_ms: f64,
+    /// From the last run record's arrival to the engine restored: what of the restore follows
+    /// the runs' read.
+    pub after_last_run_ms: f64,
     /// Cells in the restored engine's runs.
     pub restored: usize,
     pub problems: usize,
@@ -119,17 +124,24 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     f.save_ms = now() - started;
 
     let started = now();
-    let records = idb.read_all().await.map_err(|e| e.message)?;
+    let (records, times) = idb.read_all_timed().await.map_err(|e| e.message)?;
     f.read_ms = now() - started;
     let loaded = load(Box::new(|| 1_700_000_000_000), records);
     f.restore_ms = now() - started;
+    f.opening_ms = times.opening_ms;
+    f.after_last_run_ms = now() - times.last_run_at;
     f.restored = loaded.engine.all_runs().map(|r| r.len()).sum();
     f.problems = loaded.problems.len();
     drop(loaded);
 
     // The same bytes as one blob.
     let mut blob = Vec::with_capacity(f.bytes);
-    for (_, b) in &plan.put_runs {
+    for b in plan
+        .put_runs
+        .iter()
+        .map(|r| &r.1)
+        .chain(plan.put_parts.iter().map(|r| &r.1))
+    {
         blob.extend_from_slice(b);
     }
     drop(plan);

@@ -14,7 +14,7 @@ use crate::json;
 
 use super::run_rows::{append_rows, count_rows, open_with_rows, rows_fit};
 use crate::engine::{
-    Catalog, Cell, CellKind, FileOptions, FormatError, KeyEntry, Run, RunPlacement,
+    BlockFile, Catalog, Cell, CellKind, FileOptions, FormatError, KeyEntry, Run, RunPlacement,
 };
 
 const MAGIC: &[u8; 4] = b"RKEY";
@@ -174,6 +174,10 @@ impl<'a> Reader<'a> {
         let v = *self.b.get(self.at).ok_or(CodecError::Truncated(self.at))?;
         self.at += 1;
         Ok(v)
+    }
+    /// How many bytes have been read.
+    pub(crate) fn position(&self) -> usize {
+        self.at
     }
     #[inline]
     pub(crate) fn done(&self) -> bool {
@@ -384,6 +388,16 @@ fn decode_migrated_run(bytes: &[u8]) -> Result<StoredRun, CodecError> {
 fn open_stored_run(bytes: Vec<u8>) -> Result<StoredRun, CodecError> {
     let (file, rows) = open_with_rows(bytes)?;
     let damaged = file.verify();
+    Ok(checked_file_as_run(file, rows, damaged))
+}
+
+/// An opened block file whose blocks have all been checked, `damaged` those found damaged,
+/// and the rows stored with it, as a stored run: its rows kept when they fit it.
+pub(crate) fn checked_file_as_run(
+    file: BlockFile,
+    rows: Option<Vec<KeyEntry>>,
+    damaged: Vec<FormatError>,
+) -> StoredRun {
     let rows = rows.filter(|rows| damaged.is_empty() && rows_fit(rows, file.header().cells));
     let h = file.header();
     let place = (!h.table.is_empty()).then(|| RunPlace {
@@ -392,13 +406,13 @@ fn open_stored_run(bytes: Vec<u8>) -> Result<StoredRun, CodecError> {
         start: h.region_start.clone(),
         end: h.region_end.clone(),
     });
-    Ok(StoredRun {
+    StoredRun {
         run: Run::from_file(file),
         place,
         damaged,
         migrated: false,
         rows,
-    })
+    }
 }
 
 /// A run record in the layouts before block files.

@@ -1,5 +1,6 @@
 //! The IndexedDB backend: four object stores mirroring HBase's files. `runs`: one blob per
-//! sorted run keyed by id; `wal`: log records keyed `[generation, number]`; `meta`: catalog
+//! sorted run keyed by id, or for a large run a head under its id and its parts under
+//! `[id, part]` (`persist::run_parts`); `wal`: log records keyed `[generation, number]`; `meta`: catalog
 //! generations (`catalog.<generation>`) and their memstore snapshots
 //! (`memstores.<generation>`), zero-padded so keys sort by generation; `activity`: the activity
 //! history per table. A save plan is one readwrite transaction over all of them, so it commits
@@ -26,14 +27,16 @@ use js_sys::{Array, Promise, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use super::plan::{open_activity, open_run, SavePlan, StoredRecords, WalKey};
+use super::plan::{open_activity, RunReader, SavePlan, StoredRecords, WalKey};
 use super::queue::{StorageError, StorageErrorKind};
 
 /// The database name the app uses.
 pub const DB_NAME: &str = "rowkey";
 /// 1: runs, wal, meta. 2: the activity store. 3: runs stored as block files (an older tab
-/// cannot read them: the upgrade closes it, and it asks to be reloaded).
-const VERSION: u32 = 3;
+/// cannot read them: the upgrade closes it, and it asks to be reloaded). 4: large runs stored
+/// in parts (a head under the run's id, its parts under `[id, k]`), which a tab of 3 cannot
+/// read either.
+const VERSION: u32 = 4;
 const RUNS: &str = "runs";
 const WAL: &str = "wal";
 const META: &str = "meta";
@@ -122,6 +125,50 @@ fn parse_wal_key(v: &JsValue) -> Option<WalKey> {
         return None;
     }
     Some((number(&a.get(0))?, number(&a.get(1))?))
+}
+
+/// The key of part `k` of run `id`: `[id, k]` (arrays sort after numbers, so every run's
+/// record is read before any part).
+fn part_key((id, k): (u64, u64)) -> JsValue {
+    Array::of2(&(id as f64).into(), &(k as f64).into()).into()
+}
+
+/// Every part of run `id`: the keys from `[id]` up to, not including, `[id + 1]`.
+fn parts_of(id: u64) -> Result<web_sys::IdbKeyRange, StorageError> {
+    let lower: JsValue = Array::of1(&(id as f64).into()).into();
+    let upper: JsValue = Array::of1(&((id + 1) as f64).into()).into();
+    web_sys::IdbKeyRange::bound_with_lower_open_and_upper_open(&lower, &upper, false, true)
+        .map_err(from_js)
+}
+
+/// A key of the runs store back: a run's id, and the part's number when it is a part's.
+fn run_key(v: &JsValue) -> Option<(u64, Option<u64>)> {
+    if let Some(id) = number(v) {
+        return Some((id, None));
+    }
+    let a = v.dyn_ref::<Array>()?;
+    if a.length() != 2 {
+        return None;
+    }
+    Some((number(&a.get(0))?, Some(number(&a.get(1))?)))
+}
+
+/// When a read's run records arrived and what opening them cost (the benchmark's split of a
+/// restore), in milliseconds of the page's clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadTimes {
+    /// When the last run record (a run, a head or a part) arrived.
+    pub last_run_at: f64,
+    /// Time spent opening run records (checking their blocks, reading their rows, copying
+    /// them out of the browser's buffer), in all.
+    pub opening_ms: f64,
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
 }
 
 /// A record's key, the request for its value (made, not yet answered) and its answer to come.
@@ -257,6 +304,12 @@ impl Idb {
     /// ([`StoredRecords::opened_activity`], [`StoredRecords::opened`]), where a cursor made one
     /// round trip after another.
     pub async fn read_all(&self) -> Result<StoredRecords, StorageError> {
+        self.read_all_timed().await.map(|(records, _)| records)
+    }
+
+    /// [`Idb::read_all`], saying when the run records arrived and how long opening them took.
+    pub async fn read_all_timed(&self) -> Result<(StoredRecords, ReadTimes), StorageError> {
+        let mut times = ReadTimes::default();
         let result = async {
             let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
             let mut records = StoredRecords::default();
@@ -275,18 +328,24 @@ impl Idb {
                     records.opened_activity.push((key, opened));
                 }
             }
+            let mut reader = RunReader::default();
             for (key, request, answered) in runs {
                 let value = answer(request, answered).await?;
-                match (number(&key), value.as_ref().and_then(js_to_bytes)) {
-                    (Some(id), Some(bytes)) => {
-                        records.opened.push((id, open_run(id, bytes)));
-                    }
+                let arrived = now();
+                times.last_run_at = arrived;
+                match (run_key(&key), value.as_ref().and_then(js_to_bytes)) {
+                    (Some((id, None)), Some(bytes)) => reader.record(id, bytes),
+                    (Some((id, Some(k))), Some(bytes)) => reader.part(id, k, bytes),
                     _ => records.unreadable.push(format!(
                         "a record in the runs store ({}) is not a sorted run; left alone",
                         key.as_string().unwrap_or_else(|| format!("{key:?}"))
                     )),
                 }
+                times.opening_ms += now() - arrived;
             }
+            let finishing = now();
+            records.opened.extend(reader.finish());
+            times.opening_ms += now() - finishing;
             for (key, request, answered) in request_each(&store(WAL)?).await? {
                 let value = answer(request, answered).await?;
                 match (parse_wal_key(&key), value.as_ref().and_then(js_to_bytes)) {
@@ -316,7 +375,7 @@ impl Idb {
             Ok(records)
         }
         .await;
-        result.map_err(|e| self.classify(e))
+        result.map(|r| (r, times)).map_err(|e| self.classify(e))
     }
 
     /// The bytes of every record in the runs store, read as [`Idb::read_all`] reads them but
@@ -360,14 +419,24 @@ impl Idb {
                     s.clear().map_err(e)?;
                 }
             }
+            // A run's id is stored once (a run whose record is written again, from a layout
+            // before block files, never had parts), so a put deletes no parts.
             for (id, bytes) in &plan.put_runs {
                 runs.put(bytes_to_js(bytes))
                     .with_key(*id as f64)
                     .primitive()
                     .map_err(e)?;
             }
+            for (key, bytes) in &plan.put_parts {
+                runs.put(bytes_to_js(bytes))
+                    .with_key(part_key(*key))
+                    .primitive()
+                    .map_err(e)?;
+            }
             for id in &plan.delete_runs {
                 runs.delete(*id as f64).primitive().map_err(e)?;
+                let parts = parts_of(*id)?;
+                runs.as_sys().delete(&parts).map_err(from_js)?;
             }
             if let Some(c) = &plan.checkpoint {
                 meta.put(bytes_to_js(&c.catalog))

@@ -18,7 +18,7 @@ mod saver;
 
 use activity::*;
 pub use activity::{open_activity, OpenedActivity, OpsChunk, OPS_PER_CHUNK};
-pub use load::{load, open_run, KeptRun, Loaded, OpenedRun, StoredRecords};
+pub use load::{load, open_run, KeptRun, Loaded, OpenedRun, RunReader, StoredRecords};
 pub use saver::Saver;
 
 /// A log record's key: its generation, then its number within the generation.
@@ -32,14 +32,18 @@ pub struct Checkpoint {
     pub memstores: Vec<u8>,
 }
 
-/// The writes of one transaction. Applied in this order: clear everything, put runs, delete
-/// runs, the new generation, delete old generations, delete old log records, append to the
+/// The writes of one transaction. Applied in this order: clear everything, put runs and their
+/// parts, delete runs (with their parts), the new generation, delete old generations, delete old log records, append to the
 /// log, replace the activity history.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SavePlan {
     /// Remove every stored record first (the app's Reset).
     pub clear_all: bool,
+    /// Run records under their run's id: a run whole, or the head of a run stored in parts.
     pub put_runs: Vec<(u64, Vec<u8>)>,
+    /// The parts of the runs stored in parts, under `(run id, part number from 1)`.
+    pub put_parts: Vec<((u64, u64), Vec<u8>)>,
+    /// Runs deleted, with their parts.
     pub delete_runs: Vec<u64>,
     pub checkpoint: Option<Checkpoint>,
     /// Catalog generations (and their memstore snapshots) no longer needed.
@@ -76,6 +80,7 @@ impl SavePlan {
     /// Bytes the plan writes.
     pub fn bytes(&self) -> usize {
         self.put_runs.iter().map(|r| r.1.len()).sum::<usize>()
+            + self.put_parts.iter().map(|r| r.1.len()).sum::<usize>()
             + self
                 .checkpoint
                 .as_ref()

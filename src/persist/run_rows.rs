@@ -129,6 +129,15 @@ enum Tail {
     Damaged,
 }
 
+/// Rows stored behind no file (as a run stored in parts keeps them in its head): `None` when
+/// they are damaged, and the run's rows are then counted from its cells.
+pub(crate) fn read_rows_section(section: &[u8]) -> Option<Vec<KeyEntry>> {
+    match split_rows(section) {
+        Tail::Rows { file_len: 0, rows } => Some(rows),
+        _ => None,
+    }
+}
+
 fn split_rows(record: &[u8]) -> Tail {
     if record.ends_with(FILE_MAGIC) {
         return Tail::None;

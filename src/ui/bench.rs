@@ -246,6 +246,8 @@ async fn save_restore() -> Result<JsValue, JsValue> {
             "encodeMs": f.encode_ms,
             "saveMs": f.save_ms,
             "readMs": f.read_ms,
+            "openingMs": f.opening_ms,
+            "afterLastRunMs": f.after_last_run_ms,
             "restoreMs": f.restore_ms,
             "restored": f.restored,
             "problems": f.problems,

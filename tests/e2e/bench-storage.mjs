@@ -363,6 +363,11 @@ for (const [layout, rounds] of Object.entries(persist)) {
   // their median: less moved by a load that changes from round to round.
   const ratio = (a, b) => median(rounds.map((f) => f[a] / f[b]));
   console.log(`${''.padEnd(20)}within each round, median: save ${fmt(ratio('saveMs', 'rawWriteMs'), 2)}× the blob, restore ${fmt(ratio('restoreMs', 'rawReadMs'), 2)}×`);
+  // Builds that do not say when their run records arrived leave these out.
+  if (f0.openingMs !== undefined) {
+    console.log(`${''.padEnd(20)}of the restore: opening the run records as they arrived ${fmt(p('openingMs'))} ms in all; from the last run record's arrival to the end ${fmt(p('afterLastRunMs'))} ms (each round: ${rounds.map((f) => fmt(f.afterLastRunMs)).join(', ')})`);
+  }
+  console.log(`${''.padEnd(20)}each round, restore ÷ blob read: ${rounds.map((f) => fmt(f.restoreMs / f.rawReadMs, 2)).join(', ')}`);
 }
 if (PERSIST_ONLY) console.log(`Rowkey's save and restore alone (ROWKEY_BENCH_ONLY=persist), medians of ${ROUNDS} rounds`);
 else if (mismatches.length) console.log(`cells returned differ: ${mismatches.join('; ')}`);

@@ -8,8 +8,9 @@ use crate::engine::{Catalog, Engine, KeyEntry, Run, RunRows};
 use crate::kit::order;
 use crate::kit::sorted::{SortedMap, SortedSet};
 use crate::persist::codec::{
-    decode_catalog, decode_groups, decode_stored_run_owned, BlobKind, RunPlace,
+    decode_catalog, decode_groups, decode_stored_run_owned, BlobKind, RunPlace, StoredRun,
 };
+use crate::persist::run_parts::{is_parts_head, ArrivingRun};
 
 /// The stored records, as read back.
 #[derive(Clone, Debug, Default)]
@@ -18,14 +19,17 @@ pub struct StoredRecords {
     pub catalogs: SortedMap<u64, Vec<u8>>,
     /// Memstore snapshots by generation.
     pub memstores: SortedMap<u64, Vec<u8>>,
+    /// Run records by id: a run whole, or the head of a run stored in parts.
     pub runs: SortedMap<u64, Vec<u8>>,
+    /// The parts of the runs stored in parts, by run id and part number.
+    pub run_parts: SortedMap<(u64, u64), Vec<u8>>,
     /// Log records in key order.
     pub wal: SortedMap<WalKey, Vec<u8>>,
     /// Activity history records by table.
     pub activity: SortedMap<String, Vec<u8>>,
     /// Records the reader could not make sense of (a key or value of the wrong type).
     pub unreadable: Vec<String>,
-    /// Run records opened as they were read, in id order ([`open_run`]: the browser's reader
+    /// Run records opened as they were read, as [`RunReader`] gives them ([`open_run`]: the browser's reader
     /// opens each while the browser reads the ones after it); [`load`] takes them as it takes
     /// the bytes in `runs`.
     pub opened: Vec<(u64, OpenedRun)>,
@@ -50,8 +54,14 @@ impl StoredRecords {
         self.opened.retain(|(id, _)| !replaced.contains(id));
         self.runs
             .extend(plan.put_runs.iter().map(|(id, bytes)| (*id, bytes.clone())));
+        self.run_parts.extend(
+            plan.put_parts
+                .iter()
+                .map(|(key, bytes)| (*key, bytes.clone())),
+        );
         let deleted: SortedSet<u64> = plan.delete_runs.iter().copied().collect();
         self.runs.retain(|id, _| !deleted.contains(id));
+        self.run_parts.retain(|(id, _), _| !deleted.contains(id));
         if let Some(c) = &plan.checkpoint {
             self.catalogs.insert(c.generation, c.catalog.clone());
             self.memstores.insert(c.generation, c.memstores.clone());
@@ -106,18 +116,111 @@ pub enum OpenedRun {
 /// checked, its rows read.
 pub fn open_run(id: u64, bytes: Vec<u8>) -> OpenedRun {
     match decode_stored_run_owned(bytes) {
-        Ok(stored) if stored.run.id == id => OpenedRun::Run {
-            damaged: stored.damaged.iter().map(|e| e.to_string()).collect(),
-            run: Arc::new(stored.run),
-            place: stored.place,
-            migrated: stored.migrated,
-            rows: stored.rows,
-        },
-        Ok(stored) => OpenedRun::Aside(format!(
+        Ok(stored) => opened_run(id, stored),
+        Err(e) => OpenedRun::Aside(format!("sorted run {id} is damaged ({e})")),
+    }
+}
+
+/// A stored run read under run id `id`, as loading takes it.
+fn opened_run(id: u64, stored: StoredRun) -> OpenedRun {
+    if stored.run.id != id {
+        return OpenedRun::Aside(format!(
             "sorted run {id} holds run {} instead",
             stored.run.id
-        )),
-        Err(e) => OpenedRun::Aside(format!("sorted run {id} is damaged ({e})")),
+        ));
+    }
+    OpenedRun::Run {
+        damaged: stored.damaged.iter().map(|e| e.to_string()).collect(),
+        run: Arc::new(stored.run),
+        place: stored.place,
+        migrated: stored.migrated,
+        rows: stored.rows,
+    }
+}
+
+/// Opens run records as they are read: a run stored whole when its record comes, a run stored
+/// in parts part by part ([`super::super::run_parts`]), every head before any part (the order
+/// IndexedDB reads them in, numbers before arrays).
+#[derive(Debug, Default)]
+pub struct RunReader {
+    /// The runs by id, in the order their records came.
+    runs: Vec<(u64, Opening)>,
+    /// Parts whose run has no head: the run's id and how many, in id order.
+    headless: Vec<(u64, u64)>,
+}
+
+#[derive(Debug)]
+enum Opening {
+    Opened(OpenedRun),
+    Arriving(Box<ArrivingRun>),
+}
+
+impl RunReader {
+    /// The record stored under run id `id`, opened (a head: opened as far as it goes).
+    pub fn record(&mut self, id: u64, bytes: Vec<u8>) {
+        let opening = if is_parts_head(&bytes) {
+            match ArrivingRun::open(&bytes) {
+                Ok(run) => Opening::Arriving(Box::new(run)),
+                Err(e) => Opening::Opened(OpenedRun::Aside(format!(
+                    "sorted run {id} is damaged ({e})"
+                ))),
+            }
+        } else {
+            Opening::Opened(open_run(id, bytes))
+        };
+        self.runs.push((id, opening));
+    }
+
+    /// Part `k` of run `id`: its blocks checked now.
+    pub fn part(&mut self, id: u64, k: u64, bytes: Vec<u8>) {
+        // Heads come in id order, and so do parts: the last run is nearly always the one.
+        let found = match self.runs.last_mut() {
+            Some((last, opening)) if *last == id => Some(opening),
+            _ => self
+                .runs
+                .iter_mut()
+                .find(|(i, _)| *i == id)
+                .map(|(_, opening)| opening),
+        };
+        match found {
+            Some(Opening::Arriving(run)) => run.arrive(k, bytes),
+            // Parts of a run whose head could not be read, or that was stored whole, are
+            // left as they are with their run.
+            Some(Opening::Opened(_)) => {}
+            None => match self.headless.last_mut() {
+                Some((last, n)) if *last == id => *n += 1,
+                _ => self.headless.push((id, 1)),
+            },
+        }
+    }
+
+    /// Every run read, in the order their records came, then the parts stored without their
+    /// head; a run stored in parts whose parts are not all there, and parts without their
+    /// head, are set aside.
+    pub fn finish(self) -> Vec<(u64, OpenedRun)> {
+        let mut out: Vec<(u64, OpenedRun)> = self
+            .runs
+            .into_iter()
+            .map(|(id, opening)| {
+                let opened = match opening {
+                    Opening::Opened(run) => run,
+                    Opening::Arriving(run) => match run.finish() {
+                        Ok(stored) => opened_run(id, stored),
+                        Err(why) => OpenedRun::Aside(format!("sorted run {id} is damaged ({why})")),
+                    },
+                };
+                (id, opened)
+            })
+            .collect();
+        out.extend(self.headless.into_iter().map(|(id, n)| {
+            (
+                id,
+                OpenedRun::Aside(format!(
+                    "sorted run {id}: {n} part(s) are stored without the record that heads them"
+                )),
+            )
+        }));
+        out
     }
 }
 
@@ -169,9 +272,14 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     // The runs' bytes become the runs themselves (no copy); their ids stay.
     // (A reader fills one or the other: the browser's opens its runs as they arrive.)
     let mut opened = std::mem::take(&mut records.opened);
+    let mut reader = RunReader::default();
     for (id, bytes) in std::mem::take(&mut records.runs) {
-        opened.push((id, open_run(id, bytes)));
+        reader.record(id, bytes);
     }
+    for ((id, k), bytes) in std::mem::take(&mut records.run_parts) {
+        reader.part(id, k, bytes);
+    }
+    opened.extend(reader.finish());
     let stored_runs: SortedSet<u64> = opened.iter().map(|(id, _)| *id).collect();
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();

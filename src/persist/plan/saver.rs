@@ -6,9 +6,8 @@ use super::*;
 use crate::engine::{Engine, Run};
 use crate::kit::sorted::{SortedMap, SortedSet};
 use crate::persist::catalog::CatalogWriter;
-use crate::persist::codec::{
-    encode_groups, encode_json_text, encode_stored_run, BlobKind, CodecError, RunPlace,
-};
+use crate::persist::codec::{encode_groups, encode_json_text, BlobKind, CodecError, RunPlace};
+use crate::persist::run_parts::{encode_stored_run_records, PART_RECORD_BYTES};
 
 /// Turns the engine's recorded changes into save plans. It keeps two layouts: `planned` (as
 /// if every plan handed out commits) and `committed` (what the store is known to hold); a
@@ -97,11 +96,13 @@ impl Saver {
         let generation = before.newest + 1;
         let live: SortedSet<u64> = engine.all_runs().map(|run| run.id).collect();
         // Only the runs not stored yet are placed and encoded.
-        let put_runs: Vec<(u64, Vec<u8>)> =
-            placed_runs(engine, |id| !before.stored_runs.contains(&id))
-                .iter()
-                .map(|(run, place)| (run.id, encode_stored_run(run, place)))
-                .collect();
+        let mut put_runs: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut put_parts: Vec<((u64, u64), Vec<u8>)> = Vec::new();
+        for (run, place) in placed_runs(engine, |id| !before.stored_runs.contains(&id)) {
+            let (record, parts) = encode_stored_run_records(&run, &place, PART_RECORD_BYTES);
+            put_runs.push((run.id, record));
+            put_parts.extend((1..).zip(parts).map(|(k, part)| ((run.id, k), part)));
+        }
         // Kept: the runs of the new generation, of the one before it, and those set aside.
         let mut keep = live.clone();
         keep.extend(before.named.iter().copied());
@@ -132,6 +133,7 @@ impl Saver {
         Ok(SavePlan {
             clear_all: clear,
             put_runs,
+            put_parts,
             delete_runs,
             checkpoint: Some(Checkpoint {
                 generation,

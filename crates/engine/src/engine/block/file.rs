@@ -135,10 +135,71 @@ impl BlockFile {
     /// [`BlockFile::open`] does: the header must lie in the first part, the index, bloom and
     /// trailer in the last, and each data block with its checksum in one part.
     pub fn open_parts(parts: Vec<Box<[u8]>>) -> Result<BlockFile, FormatError> {
-        let total: usize = parts.iter().map(|p| p.len()).sum();
+        let lens: Vec<usize> = parts.iter().map(|p| p.len()).collect();
+        BlockFile::open_sized(parts, &lens)
+    }
+
+    /// Opens a file whose parts of data blocks are still to come (read from storage one by
+    /// one): `first` is its first part (the header), `last` its last (index, bloom, trailer),
+    /// and `lens` the lengths of the parts between, in order. Until a part comes
+    /// ([`BlockFile::arrive`]) its blocks read as damaged.
+    pub fn open_arriving(
+        first: Box<[u8]>,
+        lens: &[usize],
+        last: Box<[u8]>,
+    ) -> Result<BlockFile, FormatError> {
+        let mut all = Vec::with_capacity(lens.len() + 2);
+        all.push(first.len());
+        all.extend_from_slice(lens);
+        all.push(last.len());
+        let mut parts: Vec<Box<[u8]>> = Vec::with_capacity(all.len());
+        parts.push(first);
+        parts.extend(lens.iter().map(|_| Box::<[u8]>::default()));
+        parts.push(last);
+        BlockFile::open_sized(parts, &all)
+    }
+
+    /// Part `p` (counted from the first part, the header's) of a file opened by
+    /// [`BlockFile::open_arriving`] has come: it takes its place and its blocks' checksums are
+    /// checked now, while the parts after it are still being read; the blocks found damaged.
+    /// A part that was not awaited, or of another length than the index gives it, is refused.
+    pub fn arrive(&mut self, p: usize, bytes: Box<[u8]>) -> Result<Vec<FormatError>, FormatError> {
+        let awaited = p > 0 && p + 1 < self.parts.len();
+        let in_part = |e: &&BlockEntry| e.part as usize == p;
+        let want: usize = self
+            .blocks
+            .iter()
+            .filter(in_part)
+            .map(|e| e.len as usize + 4)
+            .sum();
+        let slot = self.parts.get_mut(p).filter(|s| awaited && s.is_empty());
+        match slot {
+            Some(slot) if bytes.len() == want => *slot = bytes,
+            _ => {
+                return Err(FormatError::Invalid(format!(
+                    "part {p} of {} bytes was not awaited",
+                    bytes.len()
+                )))
+            }
+        }
+        let first = self.blocks.partition_point(|e| (e.part as usize) < p);
+        let count = self
+            .blocks
+            .get(first..)
+            .map_or(0, |b| b.iter().take_while(|e| e.part as usize == p).count());
+        Ok((first..first + count)
+            .filter_map(|i| self.block(i).err())
+            .collect())
+    }
+
+    /// [`BlockFile::open_parts`] of parts whose lengths are `lens` (a part still to come is
+    /// empty in `parts`). Not inlined: its two callers would each carry a copy.
+    #[inline(never)]
+    fn open_sized(parts: Vec<Box<[u8]>>, lens: &[usize]) -> Result<BlockFile, FormatError> {
+        let total: usize = lens.iter().sum();
         let b: &[u8] = parts.first().map(|p| &p[..]).unwrap_or_default();
         let tail: &[u8] = parts.last().map(|p| &p[..]).unwrap_or_default();
-        let tail_at = total - tail.len();
+        let tail_at = total.saturating_sub(tail.len());
         if b.get(..4) != Some(&MAGIC[..]) {
             return Err(FormatError::BadMagic);
         }
@@ -253,11 +314,11 @@ impl BlockFile {
             }
             let end = end.unwrap_or(meta_in_file);
             expected_at = end;
-            while parts.get(part).is_some_and(|p| offset >= part_at + p.len()) {
-                part_at += parts.get(part).map_or(0, |p| p.len());
+            while lens.get(part).is_some_and(|len| offset >= part_at + len) {
+                part_at += lens.get(part).copied().unwrap_or(0);
                 part += 1;
             }
-            if parts.get(part).is_none_or(|p| end > part_at + p.len()) {
+            if lens.get(part).is_none_or(|len| end > part_at + len) {
                 return Err(misplaced());
             }
             blocks.push(BlockEntry {
@@ -343,6 +404,12 @@ impl BlockFile {
     /// The file's size in bytes.
     pub fn len(&self) -> usize {
         self.parts.iter().map(|p| p.len()).sum()
+    }
+
+    /// Where the data blocks lie in the file's bytes: past the header, before the index.
+    pub fn data_bytes(&self) -> std::ops::Range<usize> {
+        let blocks: usize = self.blocks.iter().map(|e| e.len as usize + 4).sum();
+        self.data_at..self.data_at + blocks
     }
 
     /// Whether the file has no bytes (never true of a file that opened).
