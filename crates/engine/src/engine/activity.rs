@@ -598,6 +598,12 @@ impl Activity {
     /// `table.regions`; and how many operations were counted.
     pub fn per_region(&self, table: &Table, kind: Option<OpKind>, n: usize) -> (Vec<u64>, u64) {
         let starts = Starts::of(table);
+        // A region keeps its id only as long as its bounds (a split gives both daughters new
+        // ones, and ids are never reused), so a single-row operation served by a region the
+        // table still has lies in that region; only the others are searched for by key.
+        let mut by_id: FastMap<u64, usize> =
+            FastMap::with_capacity_and_hasher(table.regions.len(), Default::default());
+        by_id.extend(table.regions.iter().enumerate().map(|(i, r)| (r.id, i)));
         let mut counts = vec![0u64; starts.len()];
         let mut seen = 0u64;
         let ops = self
@@ -608,7 +614,10 @@ impl Activity {
             .take(n);
         for op in ops {
             seen += 1;
-            let span = op.regions_by(starts.len(), |row| starts.index(row), |i| starts.get(i));
+            let span = match by_id.get(&op.region) {
+                Some(&i) if op.stop.is_none() => i..=i,
+                _ => op.regions_by(starts.len(), |row| starts.index(row), |i| starts.get(i)),
+            };
             for c in counts.iter_mut().take(span.end() + 1).skip(*span.start()) {
                 *c += 1;
             }
