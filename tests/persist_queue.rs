@@ -4,36 +4,9 @@
 //! everything acknowledged as saved.
 mod common;
 use common::*;
-use rowkey::engine::{Engine, Scan};
+use rowkey::engine::Engine;
 use rowkey::persist::{load, EntrySave, SaveQueue, StorageError, StorageErrorKind, StoredRecords};
 use rowkey::shell::Shell;
-
-/// Every cell of every table as text, for comparing states.
-fn dump(e: &Engine) -> Vec<String> {
-    let names: Vec<String> = e.tables().map(|t| t.descriptor.name.clone()).collect();
-    let mut out = Vec::new();
-    for n in names {
-        let Ok(t) = e.table(&n) else { continue };
-        out.push(format!("table {n} enabled={}", t.enabled));
-        if !t.enabled {
-            continue;
-        }
-        let mut raw = Scan {
-            raw: true,
-            max_versions: u32::MAX,
-            ..Scan::default()
-        };
-        for row in e.read(&n, &mut raw).map(|o| o.rows).unwrap_or_default() {
-            for c in row.cells {
-                out.push(format!(
-                    "{:?} {:?}:{:?} {} {:?} {:?}",
-                    c.row, c.family, c.qualifier, c.timestamp, c.kind, c.value
-                ));
-            }
-        }
-    }
-    out
-}
 
 fn full() -> StorageError {
     StorageError::new(

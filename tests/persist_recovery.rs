@@ -5,43 +5,6 @@ use common::*;
 use rowkey::engine::{Engine, Scan};
 use rowkey::persist::{export_kept_runs, load, SavePlan, Saver, StoredRecords};
 
-/// Every cell of every table as text, for comparing states.
-fn dump(e: &Engine) -> Vec<String> {
-    let names: Vec<String> = e.tables().map(|t| t.descriptor.name.clone()).collect();
-    let mut out = Vec::new();
-    for n in names {
-        let t = match e.table(&n) {
-            Ok(t) => t,
-            Err(_) => continue,
-        };
-        out.push(format!(
-            "table {n} enabled={} regions={:?}",
-            t.enabled,
-            t.regions
-                .iter()
-                .map(|r| r.start.clone())
-                .collect::<Vec<_>>()
-        ));
-        if !t.enabled {
-            continue;
-        }
-        let mut raw = Scan {
-            raw: true,
-            max_versions: u32::MAX,
-            ..Scan::default()
-        };
-        for row in e.read(&n, &mut raw).map(|o| o.rows).unwrap_or_default() {
-            for c in row.cells {
-                out.push(format!(
-                    "{:?} {:?}:{:?} {} {:?} {:?}",
-                    c.row, c.family, c.qualifier, c.timestamp, c.kind, c.value
-                ));
-            }
-        }
-    }
-    out
-}
-
 /// What reads see (every version, deletes applied): a fallback replays cells a compaction had
 /// dropped, so raw cells may differ while every read answers the same.
 fn visible(e: &Engine) -> Vec<String> {

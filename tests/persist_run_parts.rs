@@ -4,35 +4,13 @@
 //! named.
 mod common;
 use common::*;
-use rowkey::engine::{Engine, KeyEntry, Scan};
+use rowkey::engine::{Engine, KeyEntry};
 use rowkey::persist::{
     decode_stored_run, encode_stored_run_records, is_parts_head, load, RunPlace, SavePlan, Saver,
     StoredRecords, PART_RECORD_BYTES,
 };
 
 const NOW: u64 = 1_700_000_000_000;
-
-/// Every cell of every table, raw, as text.
-fn dump(e: &Engine) -> Vec<String> {
-    let names: Vec<String> = e.tables().map(|t| t.descriptor.name.clone()).collect();
-    let mut out = Vec::new();
-    for n in names {
-        let mut raw = Scan {
-            raw: true,
-            max_versions: u32::MAX,
-            ..Scan::default()
-        };
-        for row in e.read(&n, &mut raw).map(|o| o.rows).unwrap_or_default() {
-            for c in row.cells {
-                out.push(format!(
-                    "{n} {:?} {:?}:{:?} {} {:?} {:?}",
-                    c.row, c.family, c.qualifier, c.timestamp, c.kind, c.value
-                ));
-            }
-        }
-    }
-    out
-}
 
 fn index(e: &Engine, table: &str) -> Vec<KeyEntry> {
     e.table(table)

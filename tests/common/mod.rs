@@ -146,3 +146,42 @@ pub fn one_simulated_hour(
     workload.samples_per_step = Some(16);
     rowkey::simulate::simulate(&workload, &rowkey::simulate::Options::default())
 }
+
+/// Every table of an engine as text, for comparing two states: each table's name, whether it
+/// is enabled and its regions' start keys, then every cell raw (every version, delete markers
+/// included).
+pub fn dump(e: &Engine) -> Vec<String> {
+    let names: Vec<String> = e.tables().map(|t| t.descriptor.name.clone()).collect();
+    let mut out = Vec::new();
+    for n in names {
+        let t = match e.table(&n) {
+            Ok(t) => t,
+            Err(_) => continue,
+        };
+        out.push(format!(
+            "table {n} enabled={} regions={:?}",
+            t.enabled,
+            t.regions
+                .iter()
+                .map(|r| r.start.clone())
+                .collect::<Vec<_>>()
+        ));
+        if !t.enabled {
+            continue;
+        }
+        let mut raw = Scan {
+            raw: true,
+            max_versions: u32::MAX,
+            ..Scan::default()
+        };
+        for row in e.read(&n, &mut raw).map(|o| o.rows).unwrap_or_default() {
+            for c in row.cells {
+                out.push(format!(
+                    "{:?} {:?}:{:?} {} {:?} {:?}",
+                    c.row, c.family, c.qualifier, c.timestamp, c.kind, c.value
+                ));
+            }
+        }
+    }
+    out
+}
