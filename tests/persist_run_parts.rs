@@ -22,27 +22,19 @@ fn index(e: &Engine, table: &str) -> Vec<KeyEntry> {
 /// store and cells still in the memstores; saved as the app saves it (every run small enough
 /// to be stored whole).
 fn saved() -> Result<(rowkey::shell::Shell, StoredRecords), Box<dyn std::error::Error>> {
-    let (mut sh, _) = shell_at(NOW);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
-        "create 't', {NAME => 'f', VERSIONS => 3}, {NAME => 'g', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, SPLITS => ['r005000']",
-        "generate 't', 'r%06d', 9000",
-        "put 't', 'r000001', 'g:x', 'one'",
-        "flush 't'",
-        "delete 't', 'r000002', 'f:c0'",
-        "deleteall 't', 'r006000'",
-        "flush 't'",
-        "put 't', 'zz', 'f:q', 'a row only the memstore holds'",
-    ] {
-        let out = sh.run(cmd);
-        if let Some(e) = out.iter().find_map(|o| o.error.clone()) {
-            return Err(format!("{cmd}: {e:?}").into());
-        }
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
-    Ok((sh, stored))
+    saved_after(
+        NOW,
+        &[
+            "create 't', {NAME => 'f', VERSIONS => 3}, {NAME => 'g', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, SPLITS => ['r005000']",
+            "generate 't', 'r%06d', 9000",
+            "put 't', 'r000001', 'g:x', 'one'",
+            "flush 't'",
+            "delete 't', 'r000002', 'f:c0'",
+            "deleteall 't', 'r006000'",
+            "flush 't'",
+            "put 't', 'zz', 'f:q', 'a row only the memstore holds'",
+        ],
+    )
 }
 
 /// The same records with every run stored in parts of `part_bytes` (a run whose blocks fit

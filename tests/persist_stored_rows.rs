@@ -5,35 +5,27 @@
 mod common;
 use common::*;
 use rowkey::engine::{Engine, KeyEntry};
-use rowkey::persist::{decode_stored_run, load, Saver, StoredRecords};
+use rowkey::persist::{decode_stored_run, load, StoredRecords};
 
 /// A table of two regions and two families (one delta-encoded), with versions, delete markers,
 /// several runs per store and cells still in the memstores; saved as the app saves it.
 fn saved() -> Result<(rowkey::shell::Shell, StoredRecords), Box<dyn std::error::Error>> {
-    let (mut sh, _) = shell_at(1_700_000_000_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
-        "create 't', {NAME => 'f', VERSIONS => 3}, {NAME => 'g', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, SPLITS => ['r005000']",
-        "generate 't', 'r%06d', 9000",
-        "put 't', 'r000001', 'g:x', 'one'",
-        "put 't', 'r000001', 'f:c0', 'again'",
-        "flush 't'",
-        "delete 't', 'r000002', 'f:c0'",
-        "deleteall 't', 'r006000'",
-        "put 't', 'r006001', 'g:y', 'two'",
-        "flush 't'",
-        "put 't', 'r000003', 'g:z', 'in the memstore'",
-        "put 't', 'zz', 'f:q', 'a row only the memstore holds'",
-    ] {
-        let out = sh.run(cmd);
-        if let Some(e) = out.iter().find_map(|o| o.error.clone()) {
-            return Err(format!("{cmd}: {e:?}").into());
-        }
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
-    Ok((sh, stored))
+    saved_after(
+        1_700_000_000_000,
+        &[
+            "create 't', {NAME => 'f', VERSIONS => 3}, {NAME => 'g', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, SPLITS => ['r005000']",
+            "generate 't', 'r%06d', 9000",
+            "put 't', 'r000001', 'g:x', 'one'",
+            "put 't', 'r000001', 'f:c0', 'again'",
+            "flush 't'",
+            "delete 't', 'r000002', 'f:c0'",
+            "deleteall 't', 'r006000'",
+            "put 't', 'r006001', 'g:y', 'two'",
+            "flush 't'",
+            "put 't', 'r000003', 'g:z', 'in the memstore'",
+            "put 't', 'zz', 'f:q', 'a row only the memstore holds'",
+        ],
+    )
 }
 
 fn index(e: &Engine) -> Vec<KeyEntry> {

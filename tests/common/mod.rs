@@ -185,3 +185,24 @@ pub fn dump(e: &Engine) -> Vec<String> {
     }
     out
 }
+
+/// A shell at `ms` that runs `commands`, each saved as the app saves it (a checkpoint's plan
+/// after every command, applied to the stored records); the first command that fails is the
+/// error.
+pub fn saved_after(
+    ms: u64,
+    commands: &[&str],
+) -> Result<(Shell, rowkey::persist::StoredRecords), Box<dyn std::error::Error>> {
+    let (mut sh, _) = shell_at(ms);
+    sh.engine.record_changes(true);
+    let mut saver = rowkey::persist::Saver::new();
+    let mut stored = rowkey::persist::StoredRecords::default();
+    for cmd in commands {
+        let out = sh.run(cmd);
+        if let Some(e) = out.iter().find_map(|o| o.error.clone()) {
+            return Err(format!("{cmd}: {e:?}").into());
+        }
+        stored.apply(&saver.plan(&mut sh.engine)?);
+    }
+    Ok((sh, stored))
+}
