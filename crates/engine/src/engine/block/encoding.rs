@@ -543,28 +543,19 @@ impl<'a> BlockCursor<'a> {
     #[inline]
     pub fn next_in(&mut self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
         let block: &'a [u8] = self.block;
-        let s = &mut self.state;
-        if s.encoding == Encoding::None && s.at < block.len() {
-            if let Some(c) = none_cell(block, s.at) {
-                s.key_in_block = Some(c.key);
-                s.value = c.value;
-                s.seq = c.seq;
-                s.ttl_ms = c.ttl_ms;
-                s.at = c.end;
-                s.parts = Some(c.parts);
-                let key = block.get(c.key.0..c.key.1)?;
-                let (row, family, qualifier, timestamp, kind) = c.parts;
-                return Some(CellRef {
-                    row: key.get(row.0..row.1)?,
-                    family: key.get(family.0..family.1)?,
-                    qualifier: key.get(qualifier.0..qualifier.1)?,
-                    timestamp,
-                    kind,
-                    seq: c.seq,
-                    ttl_ms: c.ttl_ms,
-                    value: block.get(c.value.0..c.value.1)?,
-                });
-            }
+        if let Some(c) = self.state.step_none(block) {
+            let key = block.get(c.key.0..c.key.1)?;
+            let (row, family, qualifier, timestamp, kind) = c.parts;
+            return Some(CellRef {
+                row: key.get(row.0..row.1)?,
+                family: key.get(family.0..family.1)?,
+                qualifier: key.get(qualifier.0..qualifier.1)?,
+                timestamp,
+                kind,
+                seq: c.seq,
+                ttl_ms: c.ttl_ms,
+                value: block.get(c.value.0..c.value.1)?,
+            });
         }
         match self.advance() {
             Ok(true) => self.current_in(keys),
@@ -611,18 +602,27 @@ impl CursorState {
         // Nearly every `NONE` cell reads in one pass, here; the end of the block, the delta
         // encodings and a cell that does not read (read again to say what is wrong with it)
         // take the general path.
-        if self.encoding == Encoding::None && self.at < block.len() {
-            if let Some(c) = none_cell(block, self.at) {
-                self.key_in_block = Some(c.key);
-                self.value = c.value;
-                self.seq = c.seq;
-                self.ttl_ms = c.ttl_ms;
-                self.at = c.end;
-                self.parts = Some(c.parts);
-                return Ok(true);
-            }
+        if self.step_none(block).is_some() {
+            return Ok(true);
         }
         self.advance_general(block)
+    }
+
+    /// Steps over the next cell in one pass when the block is `NONE`-encoded and the cell reads,
+    /// and returns it; `None` leaves the walk where it was, for the general path.
+    #[inline]
+    fn step_none(&mut self, block: &[u8]) -> Option<NoneCell> {
+        if self.encoding != Encoding::None || self.at >= block.len() {
+            return None;
+        }
+        let c = none_cell(block, self.at)?;
+        self.key_in_block = Some(c.key);
+        self.value = c.value;
+        self.seq = c.seq;
+        self.ttl_ms = c.ttl_ms;
+        self.at = c.end;
+        self.parts = Some(c.parts);
+        Some(c)
     }
 
     #[inline(never)]
