@@ -2,7 +2,8 @@
 //! reads them ([`text`]), civil dates and time zones ([`civil`]), LEB128 varints ([`varint`]),
 //! the seeded generator ([`seeded`]), a fast hash for maps of a person's own keys ([`hash`]),
 //! the CRC-32 of saved bytes ([`crc32`]), base64 text of bytes ([`base64`]), sorting outside
-//! the engine's hot paths ([`order`]) and the small ordered maps and sets there ([`sorted`]).
+//! the engine's hot paths ([`order`]) and the small ordered maps and sets there ([`sorted`]),
+//! and a binary search over positions ([`partition`]).
 
 pub mod base64;
 pub mod civil;
@@ -13,3 +14,19 @@ pub mod seeded;
 pub mod sorted;
 pub mod text;
 pub mod varint;
+
+/// The number of leading `i` in `0..n` for which `pred` holds (it must hold for a prefix and
+/// for nothing after it): a binary search over positions, for what is not one slice.
+#[inline]
+pub fn partition(n: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}

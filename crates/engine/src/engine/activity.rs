@@ -678,16 +678,7 @@ impl Starts {
             Some(std::cmp::Ordering::Equal) => self.get(i).is_some_and(|start| start <= row),
             _ => false,
         };
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if at_or_before(mid) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo.saturating_sub(1)
+        crate::kit::partition(self.len(), at_or_before).saturating_sub(1)
     }
 }
 

@@ -544,18 +544,7 @@ impl<'a> BlockCursor<'a> {
     pub fn next_in(&mut self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
         let block: &'a [u8] = self.block;
         if let Some(c) = self.state.step_none(block) {
-            let key = block.get(c.key.0..c.key.1)?;
-            let (row, family, qualifier, timestamp, kind) = c.parts;
-            return Some(CellRef {
-                row: key.get(row.0..row.1)?,
-                family: key.get(family.0..family.1)?,
-                qualifier: key.get(qualifier.0..qualifier.1)?,
-                timestamp,
-                kind,
-                seq: c.seq,
-                ttl_ms: c.ttl_ms,
-                value: block.get(c.value.0..c.value.1)?,
-            });
+            return self.state.cell(block.get(c.key.0..c.key.1)?, block);
         }
         match self.advance() {
             Ok(true) => self.current_in(keys),

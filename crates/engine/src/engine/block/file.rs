@@ -547,7 +547,7 @@ impl BlockFile {
 
     /// [`BlockFile::seek_block`] for a key read in place.
     pub(crate) fn seek_key(&self, target: CellRef<'_>) -> usize {
-        let after = partition(self.blocks.len(), |i| {
+        let after = crate::kit::partition(self.blocks.len(), |i| {
             // Rows decide nearly every step of the search: the row is read from the index key
             // alone, and the whole key only when the rows are equal.
             match self.first_row(i).map(|row| row.cmp(target.row)) {
@@ -732,20 +732,6 @@ impl BlockDrain {
             self.freed += 1;
         }
     }
-}
-
-/// The number of leading `i` in `0..n` for which `pred` holds (it must hold for a prefix).
-fn partition(n: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }
 
 /// Walks a file's cells forwards in place, block by block; a damaged block is noted and
