@@ -165,13 +165,16 @@ impl BlockFile {
     /// A part that was not awaited, or of another length than the index gives it, is refused.
     pub fn arrive(&mut self, p: usize, bytes: Box<[u8]>) -> Result<Vec<FormatError>, FormatError> {
         let awaited = p > 0 && p + 1 < self.parts.len();
-        let in_part = |e: &&BlockEntry| e.part as usize == p;
+        // The part's blocks, one stretch of the index (blocks lie in their parts' order).
+        let first = self.blocks.partition_point(|e| (e.part as usize) < p);
+        let count = self
+            .blocks
+            .get(first..)
+            .map_or(0, |b| b.iter().take_while(|e| e.part as usize == p).count());
         let want: usize = self
             .blocks
-            .iter()
-            .filter(in_part)
-            .map(|e| e.len as usize + 4)
-            .sum();
+            .get(first..first + count)
+            .map_or(0, |b| b.iter().map(|e| e.len as usize + 4).sum());
         let slot = self.parts.get_mut(p).filter(|s| awaited && s.is_empty());
         match slot {
             Some(slot) if bytes.len() == want => *slot = bytes,
@@ -182,11 +185,6 @@ impl BlockFile {
                 )))
             }
         }
-        let first = self.blocks.partition_point(|e| (e.part as usize) < p);
-        let count = self
-            .blocks
-            .get(first..)
-            .map_or(0, |b| b.iter().take_while(|e| e.part as usize == p).count());
         Ok((first..first + count)
             .filter_map(|i| self.block(i).err())
             .collect())
