@@ -151,7 +151,7 @@ fn the_recount_agrees_with_the_cells_in_every_encoding() -> TestResult {
         for region in &t.regions {
             let mut want: BTreeMap<Vec<u8>, (u32, u64)> = BTreeMap::new();
             for store in &region.stores {
-                let cells = store.memstore.iter().cloned();
+                let cells = store.memstore_cells().map(|c| c.to_cell(&store.family));
                 let in_runs = store.runs.iter().flat_map(|r| r.cells());
                 for c in cells.chain(in_runs) {
                     let entry = want.entry(c.row.clone()).or_default();

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::OpStats;
 use super::table::Table;
+use crate::bytes::head;
 use crate::kit::hash::FastMap;
 
 /// Operations kept in full.
@@ -633,19 +634,10 @@ struct Starts {
     bytes: Vec<u8>,
     /// Where each region's start key ends in `bytes`.
     ends: Vec<usize>,
-    /// Each start key's first eight bytes as a number ([`head`]): most steps of a search
+    /// Each start key's first eight bytes as a number ([`head`](crate::bytes::head)): most steps of a search
     /// compare two numbers and read nothing else (the count comparing bytes at every step took
     /// more than twice as long in WebAssembly, whose byte comparison goes a byte at a time).
     heads: Vec<u64>,
-}
-
-/// A key's first eight bytes as a big-endian number, zeros after a shorter key: of two keys in
-/// order, the first's head is at most the second's, so unequal heads order their keys.
-fn head(key: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = key.len().min(8);
-    b[..n].copy_from_slice(&key[..n]);
-    u64::from_be_bytes(b)
 }
 
 impl Starts {

@@ -103,7 +103,7 @@ impl Engine {
                     t.regions
                         .iter()
                         .flat_map(|r| r.stores.iter())
-                        .flat_map(|s| s.memstore.iter().cloned())
+                        .flat_map(|s| s.memstore_cells().map(|c| c.to_cell(&s.family)))
                         .collect::<Vec<_>>(),
                 )
             })
@@ -198,9 +198,8 @@ impl Engine {
                 .and_then(|r| r.stores.iter_mut().find(|s| s.family == cell.family));
             match store {
                 Some(s) => {
-                    let family = s.family.clone();
                     t.keys.add(&cell.row, 1, cell.size() as u64);
-                    s.insert(Cell { family, ..cell });
+                    s.insert(cell.as_ref());
                 }
                 None => skipped += 1,
             }

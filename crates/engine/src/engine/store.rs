@@ -4,8 +4,6 @@
 //! out, and read the cells of the blocks they reach in place: a merge yields cells borrowed from
 //! the memstore and the block bytes, and only the cells a read returns are copied.
 
-use std::collections::BTreeSet;
-use std::ops::Bound;
 use std::sync::Arc;
 
 use typed_arena::Arena;
@@ -21,8 +19,10 @@ use super::lsm::{Dropped, Part, RunSummary};
 use super::resolve::{earliest_put, FateTracker, Pass};
 use super::rules::Rules;
 
+mod memstore;
 mod merge;
 
+pub use memstore::Memstore;
 pub use merge::MergeIter;
 
 /// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
@@ -216,7 +216,7 @@ impl Run {
 #[derive(Debug)]
 pub struct Store {
     pub family: Arc<[u8]>,
-    pub memstore: BTreeSet<Cell>,
+    pub memstore: Memstore,
     pub memstore_bytes: usize,
     /// Newest first.
     pub runs: Vec<Arc<Run>>,
@@ -226,15 +226,21 @@ impl Store {
     pub fn new(family: &str) -> Store {
         Store {
             family: Arc::from(family.as_bytes()),
-            memstore: BTreeSet::new(),
+            memstore: Memstore::default(),
             memstore_bytes: 0,
             runs: Vec::new(),
         }
     }
 
-    pub fn insert(&mut self, cell: Cell) {
+    /// Writes a cell of this store's family into the memstore.
+    pub fn insert(&mut self, cell: CellRef<'_>) {
         self.memstore_bytes += cell.size();
         self.memstore.insert(cell);
+    }
+
+    /// The memstore's cells in order, read in place.
+    pub fn memstore_cells(&self) -> impl Iterator<Item = CellRef<'_>> {
+        self.memstore.iter().map(|c| c.as_ref(&self.family))
     }
 
     /// Bytes held in runs and memstore.
@@ -281,11 +287,10 @@ impl Store {
         if self.memstore.is_empty() {
             return None;
         }
-        let probe = probe.to_cell(&self.family);
         Some(Source::Mem(
+            &self.family,
             &self.memstore,
-            self.memstore
-                .range((Bound::Included(&probe), Bound::Unbounded)),
+            self.memstore.from(probe),
         ))
     }
 
@@ -329,15 +334,11 @@ impl Store {
             _ if self.memstore.is_empty() => {}
             Some(probe) => sources.push((
                 None,
-                Source::MemBack(
-                    self.memstore
-                        .range((Bound::Unbounded, Bound::Excluded(probe)))
-                        .rev(),
-                ),
+                Source::MemBack(&self.family, self.memstore.before(probe.as_ref()).rev()),
             )),
             None => sources.push((
                 None,
-                Source::MemBack(self.memstore.range::<Cell, _>(..).rev()),
+                Source::MemBack(&self.family, self.memstore.iter().rev()),
             )),
         }
         for run in &self.runs {
@@ -359,9 +360,10 @@ impl Store {
         let probe = Cell::first_on_row(row, &self.family);
         let mut out: Vec<(Cell, Part)> = self
             .memstore
-            .range(&probe..)
-            .take_while(|c| c.row.as_slice() == row)
-            .map(|c| (c.clone(), Part::Memstore))
+            .from(probe.as_ref())
+            .map(|c| c.as_ref(&self.family))
+            .take_while(|c| c.row == row)
+            .map(|c| (c.to_cell(&self.family), Part::Memstore))
             .collect();
         let mut counts = ReadCounts::default();
         let keys = Decoded::with_capacity(0);
@@ -415,13 +417,19 @@ impl Store {
             part: Part::Memstore,
             region,
             family: self.family_name(),
-            first_row: mem.first().map(|c| c.row.clone()).unwrap_or_default(),
-            last_row: mem.last().map(|c| c.row.clone()).unwrap_or_default(),
+            first_row: mem
+                .ends()
+                .map(|(c, _)| c.as_ref(&[]).row.to_vec())
+                .unwrap_or_default(),
+            last_row: mem
+                .ends()
+                .map(|(_, c)| c.as_ref(&[]).row.to_vec())
+                .unwrap_or_default(),
             bytes: self.memstore_bytes,
             cells: mem.len(),
         };
         let tracker = FateTracker::new(family, rules, Pass::Flush, now, u64::MAX);
-        let cells = mem.iter().map(Cell::as_ref);
+        let cells = mem.iter().map(|c| c.as_ref(&self.family));
         let (run, dropped) = self.rewrite(run_id, place, self.memstore_bytes, tracker, cells);
         self.memstore_bytes = 0;
         Some(self.install(vec![input], run, dropped, region, true))
@@ -551,15 +559,15 @@ impl Store {
     ) -> Store {
         let mut upper = Store {
             family: self.family.clone(),
-            memstore: BTreeSet::new(),
+            memstore: Memstore::default(),
             memstore_bytes: 0,
             runs: Vec::new(),
         };
-        let probe = Cell::first_on_row(at, &self.family);
-        let upper_mem = self.memstore.split_off(&probe);
-        upper.memstore_bytes = upper_mem.iter().map(Cell::size).sum();
-        upper.memstore = upper_mem;
-        self.memstore_bytes = self.memstore.iter().map(Cell::size).sum();
+        upper.memstore = self
+            .memstore
+            .split_off(CellRef::first_on_row(at, &self.family));
+        upper.memstore_bytes = upper.memstore_cells().map(|c| c.size()).sum();
+        self.memstore_bytes = self.memstore_cells().map(|c| c.size()).sum();
         let runs = std::mem::take(&mut self.runs);
         for run in runs {
             if run.is_empty() || run.last_row() < at {
@@ -603,12 +611,11 @@ pub struct Rewrite {
 /// list of sources stays small (under a kilobyte for a handful of runs), which glibc's
 /// allocator serves from its per-thread cache instead of sorting its free lists first.
 pub enum Source<'a> {
-    Mem(
-        &'a BTreeSet<Cell>,
-        std::collections::btree_set::Range<'a, Cell>,
-    ),
+    /// The memstore forwards: the store's family, the memstore (to seek in) and its cells.
+    Mem(&'a [u8], &'a Memstore, memstore::Range<'a>),
     Run(Box<RunCursor<'a>>),
-    MemBack(std::iter::Rev<std::collections::btree_set::Range<'a, Cell>>),
+    /// The memstore backwards: the store's family and its cells.
+    MemBack(&'a [u8], std::iter::Rev<memstore::Range<'a>>),
     RunBack(Box<RunBackCursor<'a>>),
 }
 
@@ -617,9 +624,9 @@ impl<'a> Iterator for Source<'a> {
     #[inline]
     fn next(&mut self) -> Option<CellRef<'a>> {
         match self {
-            Source::Mem(_, it) => it.next().map(Cell::as_ref),
+            Source::Mem(family, _, it) => it.next().map(|c| c.as_ref(family)),
             Source::Run(it) => it.next(),
-            Source::MemBack(it) => it.next().map(Cell::as_ref),
+            Source::MemBack(family, it) => it.next().map(|c| c.as_ref(family)),
             Source::RunBack(it) => it.next(),
         }
     }

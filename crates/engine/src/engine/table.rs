@@ -146,13 +146,13 @@ impl Region {
         let mut out: Vec<Stretch<'a>> = Vec::new();
         for store in &self.stores {
             let mut fresh = true;
-            for c in &store.memstore {
+            for c in store.memstore_cells() {
                 match out.last_mut() {
                     Some(last) if !fresh && *last.0 == *c.row => {
                         last.1 += 1;
                         last.2 += c.size() as u64;
                     }
-                    _ => out.push((Cow::Borrowed(&c.row), 1, c.size() as u64)),
+                    _ => out.push((Cow::Borrowed(c.row), 1, c.size() as u64)),
                 }
                 fresh = false;
             }

@@ -3,11 +3,39 @@
 
 use std::sync::Arc;
 
-use super::cell::{Cell, CellKind};
+use super::cell::{CellKind, CellRef};
 use super::error::{Error, Result};
 use super::scan::Scan;
 use super::stats::OpStats;
 use super::{Condition, Engine, Mutation, MAX_ROW_LENGTH};
+
+/// A cell a mutation writes, its timestamp and sequence number given, its qualifier and
+/// value still the mutation's: the memstore makes the one copy it keeps.
+struct Planned<'m> {
+    family: Arc<[u8]>,
+    qualifier: &'m [u8],
+    timestamp: u64,
+    kind: CellKind,
+    seq: u64,
+    ttl_ms: u64,
+    value: &'m [u8],
+}
+
+impl Planned<'_> {
+    /// The cell in `row`, read in place.
+    fn cell<'a>(&'a self, row: &'a [u8]) -> CellRef<'a> {
+        CellRef {
+            row,
+            family: &self.family,
+            qualifier: self.qualifier,
+            timestamp: self.timestamp,
+            kind: self.kind,
+            seq: self.seq,
+            ttl_ms: self.ttl_ms,
+            value: self.value,
+        }
+    }
+}
 
 impl Engine {
     /// Applies mutations to one row atomically: all are validated before any is applied.
@@ -17,7 +45,12 @@ impl Engine {
     }
 
     /// Turns mutations into cells with their timestamps resolved, or says why they cannot apply.
-    fn prepare(&mut self, table: &str, row: &[u8], mutations: &[Mutation]) -> Result<Vec<Cell>> {
+    fn prepare<'m>(
+        &mut self,
+        table: &str,
+        row: &[u8],
+        mutations: &'m [Mutation],
+    ) -> Result<Vec<Planned<'m>>> {
         let t = self.enabled_table(table)?;
         if t.descriptor.read_only() {
             return Err(Error::ReadOnly);
@@ -40,7 +73,7 @@ impl Engine {
             }
         };
         // Resolve everything that reads before anything is written.
-        let mut planned: Vec<(Arc<[u8]>, Vec<u8>, Option<u64>, CellKind, Vec<u8>, u64)> =
+        let mut planned: Vec<(Arc<[u8]>, &'m [u8], Option<u64>, CellKind, &'m [u8], u64)> =
             Vec::new();
         let families: Vec<Arc<[u8]>> = region
             .map(|r| r.stores.iter().map(|s| s.family.clone()).collect())
@@ -57,10 +90,10 @@ impl Engine {
                     check_timestamp(*timestamp)?;
                     planned.push((
                         family_of(family)?,
-                        qualifier.clone(),
+                        qualifier,
                         *timestamp,
                         CellKind::Put,
-                        value.clone(),
+                        value,
                         ttl_ms.unwrap_or(0),
                     ));
                 }
@@ -73,21 +106,14 @@ impl Engine {
                     check_timestamp(*timestamp)?;
                     let fam = family_of(family)?;
                     if *all_versions {
-                        planned.push((
-                            fam,
-                            q.clone(),
-                            *timestamp,
-                            CellKind::DeleteColumn,
-                            Vec::new(),
-                            0,
-                        ));
+                        planned.push((fam, q, *timestamp, CellKind::DeleteColumn, &[], 0));
                     } else {
                         // Without a timestamp a version delete targets the newest visible version.
                         let ts = match timestamp {
                             Some(ts) => Some(*ts),
                             None => self.latest_timestamp(table, row, family, q)?,
                         };
-                        planned.push((fam, q.clone(), ts, CellKind::Delete, Vec::new(), 0));
+                        planned.push((fam, q, ts, CellKind::Delete, &[], 0));
                     }
                 }
                 Mutation::Delete {
@@ -102,24 +128,17 @@ impl Engine {
                     } else {
                         CellKind::DeleteFamilyVersion
                     };
-                    planned.push((
-                        family_of(family)?,
-                        Vec::new(),
-                        *timestamp,
-                        kind,
-                        Vec::new(),
-                        0,
-                    ));
+                    planned.push((family_of(family)?, &[], *timestamp, kind, &[], 0));
                 }
                 Mutation::DeleteRow { timestamp } => {
                     check_timestamp(*timestamp)?;
                     for fam in &families {
                         planned.push((
                             fam.clone(),
-                            Vec::new(),
+                            &[],
                             *timestamp,
                             CellKind::DeleteFamily,
-                            Vec::new(),
+                            &[],
                             0,
                         ));
                     }
@@ -143,8 +162,7 @@ impl Engine {
                 ts = Some(i64::MAX as u64);
             }
             let seq = self.next_seq(table);
-            cells.push(Cell {
-                row: row.to_vec(),
+            cells.push(Planned {
                 family,
                 qualifier,
                 timestamp: ts.unwrap_or(server_ts),
@@ -158,9 +176,9 @@ impl Engine {
     }
 
     /// Writes prepared cells of one row into its region and runs the region's upkeep.
-    fn apply(&mut self, table: &str, row: &[u8], cells: Vec<Cell>) -> OpStats {
+    fn apply(&mut self, table: &str, row: &[u8], cells: Vec<Planned<'_>>) -> OpStats {
         self.tick += 1;
-        let bytes: usize = cells.iter().map(Cell::size).sum();
+        let bytes: usize = cells.iter().map(|c| c.cell(row).size()).sum();
         let count = cells.len();
         let Some(t) = self.tables.get_mut(table) else {
             return OpStats::default();
@@ -171,12 +189,17 @@ impl Engine {
             return OpStats::default();
         };
         let mut wal = Vec::new();
-        for cell in cells {
-            if self.recording {
-                wal.push(cell.clone());
-            }
-            if let Some(store) = region.stores.iter_mut().find(|s| s.family == cell.family) {
+        for planned in &cells {
+            let cell = planned.cell(row);
+            if let Some(store) = region
+                .stores
+                .iter_mut()
+                .find(|s| s.family == planned.family)
+            {
                 store.insert(cell);
+            }
+            if self.recording {
+                wal.push(cell.to_cell(&planned.family));
             }
         }
         region.stats.record(0, count as u32, 0, bytes as u64);

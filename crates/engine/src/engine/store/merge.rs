@@ -1,7 +1,6 @@
 //! A merge of a store's sorted sources (its memstore and runs, forwards or backwards) into
 //! one sorted stream of cells read in place: what every read of a store goes through.
 
-use std::ops::Bound;
 use std::sync::Arc;
 
 use super::super::block::{CellRef, ReadCounts};
@@ -48,7 +47,7 @@ impl<'a> MergeIter<'a> {
             first_bit: 1,
             skipped: ReadCounts::default(),
         };
-        if let Some((_, Source::Mem(..) | Source::MemBack(_))) = merge.inputs.first() {
+        if let Some((_, Source::Mem(..) | Source::MemBack(..))) = merge.inputs.first() {
             merge.first_bit = 0;
         }
         merge.current = merge.min_index();
@@ -91,15 +90,15 @@ impl<'a> MergeIter<'a> {
                 continue;
             }
             match source {
-                Source::Mem(set, it) => {
-                    *it = set.range((Bound::Included(target), Bound::Unbounded));
-                    *head = it.next().map(Cell::as_ref);
+                Source::Mem(family, set, it) => {
+                    *it = set.from(target.as_ref());
+                    *head = it.next().map(|c| c.as_ref(family));
                 }
                 Source::Run(it) => {
                     it.seek(target.as_ref());
                     *head = it.next();
                 }
-                Source::MemBack(_) | Source::RunBack(_) => {}
+                Source::MemBack(..) | Source::RunBack(_) => {}
             }
         }
         self.current = self.min_index();
