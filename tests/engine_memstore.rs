@@ -6,36 +6,16 @@
 use std::sync::Arc;
 
 use rowkey::engine::{Cell, CellKind, Decoded, Store};
+use rowkey::kit::seeded::Gen;
 
-/// A seeded stream of numbers (a linear congruential generator).
-struct Seeded(u64);
-
-impl Seeded {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-
-    /// A row of 1 to 11 bytes out of four (a zero byte among them): many rows share their
-    /// first eight bytes, and many are prefixes of others.
-    fn row(&mut self) -> Vec<u8> {
-        const BYTES: [u8; 4] = [0, 1, b'a', 0xff];
-        (0..1 + self.below(11))
-            .map(|_| BYTES[self.below(4) as usize])
-            .collect()
-    }
+/// A row of 1 to 11 bytes out of four (a zero byte among them): many rows share their first
+/// eight bytes, and many are prefixes of others.
+fn row(g: &mut Gen) -> Vec<u8> {
+    const BYTES: [u8; 4] = [0, 1, b'a', 0xff];
+    (0..1 + g.below(11))
+        .map(|_| BYTES[g.below(4) as usize])
+        .collect()
 }
-
-const KINDS: [CellKind; 5] = [
-    CellKind::Put,
-    CellKind::Delete,
-    CellKind::DeleteFamilyVersion,
-    CellKind::DeleteColumn,
-    CellKind::DeleteFamily,
-];
 
 fn probe(row: &[u8], family: &Arc<[u8]>) -> Cell {
     Cell {
@@ -68,15 +48,15 @@ fn fields(c: &Cell) -> (Vec<u8>, Vec<u8>, Vec<u8>, u64, CellKind, u64, u64, Vec<
 fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
     let mut store = Store::new("f");
     let family = store.family.clone();
-    let mut g = Seeded(24);
+    let mut g = Gen::new(24);
     let mut written: Vec<Cell> = Vec::new();
     for seq in 1..=3_000u64 {
         let cell = Cell {
-            row: g.row(),
+            row: row(&mut g),
             family: family.clone(),
             qualifier: (0..g.below(3)).map(|i| b'q' + i as u8).collect(),
             timestamp: 1 + g.below(4),
-            kind: KINDS[g.below(5) as usize],
+            kind: CellKind::ALL[g.below(5) as usize],
             seq,
             ttl_ms: g.below(2) * 60_000,
             value: format!("v{seq}").into_bytes(),
@@ -97,7 +77,7 @@ fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
     let arena = Decoded::with_capacity(0);
     let mut probes = 0;
     for _ in 0..400 {
-        let row = g.row();
+        let row = row(&mut g);
         let at = probe(&row, &family);
         let first = written.iter().find(|c| **c >= at).map(fields);
         let read = store
@@ -113,6 +93,6 @@ fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
         assert_eq!(back, last, "backwards from {row:?}");
         probes += usize::from(first.is_some()) + usize::from(last.is_some());
     }
-    // Of the 800 reads, all but five found a cell: the comparisons above were not of nothing.
-    assert_eq!(probes, 795);
+    // Of the 800 reads, all but six found a cell: the comparisons above were not of nothing.
+    assert_eq!(probes, 794);
 }

@@ -25,6 +25,15 @@ pub enum CellKind {
 }
 
 impl CellKind {
+    /// Every kind, the put first, then the markers by type code.
+    pub const ALL: [CellKind; 5] = [
+        CellKind::Put,
+        CellKind::Delete,
+        CellKind::DeleteFamilyVersion,
+        CellKind::DeleteColumn,
+        CellKind::DeleteFamily,
+    ];
+
     /// True for the four delete markers.
     pub fn is_delete(self) -> bool {
         self != CellKind::Put

@@ -312,13 +312,7 @@ mod tests {
     use crate::engine::store::{RunPlacement, Store};
     use crate::kit::seeded::Gen;
 
-    const KINDS: [CellKind; 5] = [
-        CellKind::Put,
-        CellKind::Delete,
-        CellKind::DeleteFamilyVersion,
-        CellKind::DeleteColumn,
-        CellKind::DeleteFamily,
-    ];
+    const KINDS: [CellKind; 5] = CellKind::ALL;
 
     /// Four overlapping runs of 3,000 cells each (over 64 KB, several parts each): 300 rows,
     /// five columns, timestamps 1 to 20, one cell in eight a marker of some kind, one put in
