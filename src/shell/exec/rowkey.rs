@@ -87,20 +87,27 @@ fn generate_rows(
     let budget = budget.map_or(u64::MAX, |b| b.max(1) as u64);
     let end = plan.count.min(done.rows.saturating_add(budget));
     let mut key = Vec::new();
-    let mut mutations: Vec<Mutation> = Vec::with_capacity(plan.columns.len());
+    // One put a column, made once: each row writes its values into them (the engine copies
+    // what it keeps).
+    let mut mutations: Vec<Mutation> = plan
+        .columns
+        .iter()
+        .map(|(family, qualifier)| Mutation::Put {
+            family: family.clone(),
+            qualifier: qualifier.clone(),
+            timestamp: None,
+            value: Vec::with_capacity(plan.value_size),
+            ttl_ms: None,
+        })
+        .collect();
     while done.rows < end {
         let n = plan.number(done.rows);
         key.clear();
         plan.template.render(n, &mut key);
-        mutations.clear();
-        for (c, (family, qualifier)) in plan.columns.iter().enumerate() {
-            mutations.push(Mutation::Put {
-                family: family.clone(),
-                qualifier: qualifier.clone(),
-                timestamp: None,
-                value: value(n, c as u64, plan.value_size),
-                ttl_ms: None,
-            });
+        for (c, m) in mutations.iter_mut().enumerate() {
+            if let Mutation::Put { value: v, .. } = m {
+                value_into(n, c as u64, plan.value_size, v);
+            }
         }
         ctx.engine
             .mutate(&plan.table, &key, &mutations)
@@ -256,11 +263,12 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-/// A cell value of `size` letters and digits, a function of the row number and column.
-fn value(n: u64, column: u64, size: usize) -> Vec<u8> {
+/// Puts into `out`, in place of what it held, a cell value of `size` letters and digits, a
+/// function of the row number and column.
+fn value_into(n: u64, column: u64, size: usize, out: &mut Vec<u8>) {
     const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
     let mut state = hash(n ^ column.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut out = Vec::with_capacity(size);
+    out.clear();
     while out.len() < size {
         state = hash(state);
         for k in 0..12 {
@@ -270,7 +278,6 @@ fn value(n: u64, column: u64, size: usize) -> Vec<u8> {
             out.push(ALPHABET[((state >> (k * 5)) & 31) as usize]);
         }
     }
-    out
 }
 
 /// One piece of a key template.
@@ -426,8 +433,18 @@ mod tests {
         }
     }
 
+    fn value(n: u64, column: u64, size: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        value_into(n, column, size, &mut out);
+        out
+    }
+
     #[test]
     fn values_are_a_function_of_row_and_column() {
+        // A buffer that held a longer value first holds the same value as a new one.
+        let mut reused = value(9, 3, 40);
+        value_into(7, 0, 16, &mut reused);
+        assert_eq!(reused, value(7, 0, 16));
         assert_eq!(value(7, 0, 16), value(7, 0, 16));
         assert_ne!(value(7, 0, 16), value(7, 1, 16));
         assert_ne!(value(7, 0, 16), value(8, 0, 16));
