@@ -40,7 +40,7 @@ fn counted_rows_agree(e: &Engine) -> Result<usize, rowkey::engine::Error> {
     for region in &e.table("t")?.regions {
         for store in &region.stores {
             for run in &store.runs {
-                let keys = Decoded::with_capacity(0);
+                let keys = Decoded::default();
                 let mut walked: Vec<(Vec<u8>, u32, u64)> = Vec::new();
                 run.for_each_row_stretch(&keys, |r, c, b| walked.push((r.to_vec(), c, b)));
                 let mut counted: Vec<(Vec<u8>, u32, u64)> = Vec::new();

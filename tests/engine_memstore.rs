@@ -74,7 +74,7 @@ fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
     assert_eq!(held, want, "the memstore's order is the cell order");
     assert_eq!(store.memstore.len(), 3_000);
 
-    let arena = Decoded::with_capacity(0);
+    let arena = Decoded::default();
     let mut probes = 0;
     for _ in 0..400 {
         let row = row(&mut g);

@@ -49,7 +49,7 @@ pub(crate) fn count_rows(run: &Run) -> Vec<KeyEntry> {
         });
         return rows;
     }
-    let keys = Decoded::with_capacity(0);
+    let keys = Decoded::default();
     let mut rows: Vec<KeyEntry> = Vec::new();
     run.for_each_row_stretch(&keys, |row, cells, bytes| {
         rows.push(KeyEntry {

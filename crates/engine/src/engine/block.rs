@@ -26,7 +26,7 @@ mod rows;
 mod writer;
 
 pub(crate) use encoding::none_row_size;
-pub use encoding::{BlockCursor, CellRef, CursorState};
+pub use encoding::{BlockCursor, CellRef, CursorState, Decoded};
 pub use file::{BlockDrain, BlockFile, FileCursor, Header, ReadCounts, FORMAT_VERSION};
 pub use rows::CountedRows;
 pub use writer::FileWriter;

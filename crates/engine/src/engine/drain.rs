@@ -191,7 +191,7 @@ pub(crate) fn merge(
 ) -> Dropped {
     let mut walks: Vec<Walk> = inputs.iter().map(Walk::new).collect();
     {
-        let keys = Decoded::with_capacity(0);
+        let keys = Decoded::default();
         for (walk, blocks) in walks.iter_mut().zip(&inputs) {
             walk.settle(blocks, &keys);
         }
@@ -223,7 +223,7 @@ fn stretch(
     writer: &mut FileWriter,
     dropped: &mut Dropped,
 ) -> bool {
-    let keys = Decoded::with_capacity(0);
+    let keys = Decoded::default();
     let mut heads: Vec<Head<'_>> = walks
         .iter()
         .zip(inputs)
@@ -376,7 +376,7 @@ mod tests {
 
     /// The output file's bytes and what was dropped, by the merge reads use.
     fn by_read_merge(store: &Store, decider: &Decider<'_>) -> (Vec<u8>, Dropped) {
-        let keys = Decoded::with_capacity(0);
+        let keys = Decoded::default();
         let start = Cell::first_on_row(&[], &store.family);
         let mut w = FileWriter::new(9, "t", &store.family, FileOptions::default());
         let mut tracker = decider.tracker();
@@ -414,7 +414,7 @@ mod tests {
                         .into_iter()
                         .map(Arc::new)
                         .collect();
-                    let keys = Decoded::with_capacity(0);
+                    let keys = Decoded::default();
                     let mut earliest = u64::MAX;
                     for run in &store.runs {
                         run.for_each_in(&keys, |c| earliest = earliest.min(earliest_put([c])));

@@ -262,7 +262,7 @@ fn walk(
     }
     for region in order {
         // The blocks the region scanner decodes live as long as it does.
-        let arena = Decoded::with_capacity(0);
+        let arena = Decoded::default();
         let stores = match direction {
             Direction::Forward => store_scanners(
                 table,

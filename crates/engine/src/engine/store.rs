@@ -6,8 +6,7 @@
 
 use std::sync::Arc;
 
-use typed_arena::Arena;
-
+pub use super::block::Decoded;
 use super::block::{
     none_row_size, BlockCursor, BlockDrain, BlockFile, CellRef, CountedRows, Encoding, FileOptions,
     FileWriter, FormatError, ReadCounts,
@@ -24,11 +23,6 @@ mod merge;
 
 pub use memstore::Memstore;
 pub use merge::MergeIter;
-
-/// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
-/// read ends; a `NONE` block's keys are read where they are and need none of it. Made with
-/// `with_capacity(0)`: `new` would allocate a kilobyte up front for every read.
-pub type Decoded = Arena<u8>;
 
 /// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile), as
 /// the bytes of a block file.
@@ -201,7 +195,7 @@ impl Run {
     /// Every cell, copied out (damaged blocks left out).
     pub fn cells(&self) -> Vec<Cell> {
         let mut out = Vec::with_capacity(self.len());
-        let keys = Decoded::with_capacity(0);
+        let keys = Decoded::default();
         self.for_each_in(&keys, |c| out.push(c.to_cell(&self.family)));
         out
     }
@@ -366,7 +360,7 @@ impl Store {
             .map(|c| (c.to_cell(&self.family), Part::Memstore))
             .collect();
         let mut counts = ReadCounts::default();
-        let keys = Decoded::with_capacity(0);
+        let keys = Decoded::default();
         for run in &self.runs {
             if !run.file.may_hold_row(row, &mut counts) {
                 continue;
@@ -511,7 +505,7 @@ impl Store {
         let pass = if major { Pass::Major } else { Pass::Minor };
         // Only a major compaction that keeps deleted cells asks for the inputs' oldest put.
         let earliest = if major && family.keep_deleted_cells.keeps() {
-            let keys = Decoded::with_capacity(0);
+            let keys = Decoded::default();
             let mut earliest = u64::MAX;
             for run in &self.runs {
                 run.for_each_in(&keys, |c| earliest = earliest.min(earliest_put([c])));
@@ -586,7 +580,7 @@ impl Store {
                 let half = run.file().len() / 2;
                 let mut lo = Run::writer(run_id(), lower_place, options).reserve(half);
                 let mut hi = Run::writer(run_id(), upper_place, options).reserve(half);
-                let keys = Decoded::with_capacity(0);
+                let keys = Decoded::default();
                 run.for_each_in(&keys, |c| if c.row < at { lo.add(c) } else { hi.add(c) });
                 self.runs.push(Arc::new(Run::from_writer(lo)));
                 upper.runs.push(Arc::new(Run::from_writer(hi)));

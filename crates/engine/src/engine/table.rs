@@ -221,7 +221,7 @@ impl Region {
     /// [`Region::rows`], the runs whose rows `counted` holds taken from there (moved out, their
     /// keys not copied again).
     pub fn rows_counted(&self, counted: &mut RunRows) -> Vec<KeyEntry> {
-        let keys = Decoded::with_capacity(0);
+        let keys = Decoded::default();
         self.sorted_row_sizes(&keys, counted)
             .into_iter()
             .map(|(row, cells, bytes)| KeyEntry {

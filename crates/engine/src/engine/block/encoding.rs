@@ -30,6 +30,22 @@ const KEY_TAIL: usize = 9;
 
 pub(crate) use crate::kit::varint::put as put_varint;
 
+/// The keys a read rebuilt from delta-encoded blocks (`PREFIX`, `FAST_DIFF`), freed when the
+/// read ends; a `NONE` block's keys are read where they are and need none of it, so the arena
+/// is made at the first key it holds (a read of `NONE` blocks allocates nothing for it).
+#[derive(Default)]
+pub struct Decoded(std::cell::OnceCell<typed_arena::Arena<u8>>);
+
+impl Decoded {
+    /// A copy of `key` that lives as long as the arena.
+    #[inline]
+    pub fn alloc_extend(&self, key: impl IntoIterator<Item = u8>) -> &mut [u8] {
+        self.0
+            .get_or_init(|| typed_arena::Arena::with_capacity(1024))
+            .alloc_extend(key)
+    }
+}
+
 /// Reads a varint at `*at`, moving past it (see [`crate::kit::varint::get`]).
 #[inline]
 pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Result<u64, FormatError> {
@@ -527,7 +543,7 @@ impl<'a> BlockCursor<'a> {
     /// block (`NONE`) is a slice of it, a key the encoding rebuilt (`PREFIX`, `FAST_DIFF`) is
     /// copied into `keys` first. The value is always a slice of the block.
     #[inline]
-    pub fn current_in(&self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
+    pub fn current_in(&self, keys: &'a Decoded) -> Option<CellRef<'a>> {
         let block: &'a [u8] = self.block;
         let key: &'a [u8] = match self.state.key_in_block {
             Some((s, e)) => block.get(s..e)?,
@@ -541,7 +557,7 @@ impl<'a> BlockCursor<'a> {
     /// read (which `advance` reports). A `NONE` cell is read in one pass and handed out as it
     /// is read, its parts kept for [`BlockCursor::current`] without being read again.
     #[inline]
-    pub fn next_in(&mut self, keys: &'a typed_arena::Arena<u8>) -> Option<CellRef<'a>> {
+    pub fn next_in(&mut self, keys: &'a Decoded) -> Option<CellRef<'a>> {
         let block: &'a [u8] = self.block;
         if let Some(c) = self.state.step_none(block) {
             return self.state.cell(block.get(c.key.0..c.key.1)?, block);
@@ -760,11 +776,7 @@ impl CursorState {
     /// What [`BlockCursor::current_in`] gives, for a walk that holds no borrow of its block (a
     /// compaction's, `engine::drain`).
     #[inline]
-    pub fn current_in<'b>(
-        &self,
-        block: &'b [u8],
-        keys: &'b typed_arena::Arena<u8>,
-    ) -> Option<CellRef<'b>> {
+    pub fn current_in<'b>(&self, block: &'b [u8], keys: &'b Decoded) -> Option<CellRef<'b>> {
         let key: &'b [u8] = match self.key_in_block {
             Some((s, e)) => block.get(s..e)?,
             None => keys.alloc_extend(self.key.iter().copied()),
