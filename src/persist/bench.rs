@@ -24,6 +24,8 @@ pub struct Figures {
     /// The encoded runs, in bytes.
     pub bytes: usize,
     pub encode_ms: f64,
+    /// Emptying the database before the save (deleting what the layout saved before held).
+    pub clear_ms: f64,
     /// Encoding and committing the checkpoint.
     pub save_ms: f64,
     /// Reading the records, each run opened (its blocks checked, its rows read) as it arrives
@@ -33,6 +35,12 @@ pub struct Figures {
     pub restore_ms: f64,
     /// Of the read, the time spent opening the run records as they arrived.
     pub opening_ms: f64,
+    /// The restore's steps, from its start: every record requested (the keys read), the first
+    /// run record arrived, the runs all opened; and the longest wait for a run record.
+    pub requested_ms: f64,
+    pub first_run_ms: f64,
+    pub runs_done_ms: f64,
+    pub longest_wait_ms: f64,
     /// From the last run record's arrival to the engine restored: what of the restore follows
     /// the runs' read.
     pub after_last_run_ms: f64,
@@ -109,12 +117,14 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
 pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     let mut f = Figures::default();
     let idb = Idb::open("rowkey-bench").await.map_err(|e| e.message)?;
+    let clearing = now();
     idb.apply(&SavePlan {
         clear_all: true,
         ..SavePlan::default()
     })
     .await
     .map_err(|e| e.message)?;
+    f.clear_ms = now() - clearing;
     let started = now();
     let plan = Saver::new().checkpoint(engine).map_err(|e| e.to_string())?;
     f.encode_ms = now() - started;
@@ -129,6 +139,10 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     let loaded = load(Box::new(|| 1_700_000_000_000), records);
     f.restore_ms = now() - started;
     f.opening_ms = times.opening_ms;
+    f.requested_ms = times.requested_at - started;
+    f.first_run_ms = times.first_run_at - started;
+    f.runs_done_ms = times.runs_done_at - started;
+    f.longest_wait_ms = times.longest_wait_ms;
     f.after_last_run_ms = now() - times.last_run_at;
     f.restored = loaded.engine.all_runs().map(|r| r.len()).sum();
     f.problems = loaded.problems.len();
