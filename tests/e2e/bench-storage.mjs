@@ -39,13 +39,13 @@
 // (the first store changing every round); medians.
 // Keys and values are made before the clock starts; random choices come from a fixed seed.
 //
-// Before each layout's save and restore the page collects its garbage (`gc()`, twice): the
-// other stores leave millions of short strings behind each round (sql.js hands its result
-// strings over through the browser's TextDecoder, strings the browser tracks with a weak
-// handle each), and one major collection of them took 0.4 to 0.7 s of the main thread. Left
-// to V8, it fell inside the save and restore rounds, where the 63 MB of buffers IndexedDB
-// hands over set it off: in whichever step it landed (16 regions' restore at 5 to 11 times
-// the blob, or the blob's own write, which made the runs layout's save look 0.22× the blob).
+// Before each layout's save and restore the page collects its garbage (`gc()`, twice): with
+// sql.js in the page, each round left one major collection of 0.4 to 0.7 s of the main
+// thread's time (a Chrome trace shows it spent clearing external strings and their weak
+// handles, strings the browser made; without sql.js the longest was 0.17 s, and 0.05 s with
+// Rowkey's layouts alone). Left to V8, it fell inside the save and restore rounds, whose
+// 63 MB of buffers set it off, in whichever step it landed: 16 regions' restore at 5 to 11
+// times the blob, or the blob's own write, which made the runs layout's save look 0.22× it.
 // ROWKEY_BENCH_NO_GC=1 leaves the collection to V8 again. Every round's ratios are printed,
 // and a round far from the others is named with its steps.
 //
