@@ -4,6 +4,8 @@
 //! `node tests/e2e/bench-persist.mjs` runs [`save_restore`] against the release build, and
 //! `node tests/e2e/bench-storage.mjs` runs [`figures`] on its own workload.
 
+use wasm_bindgen::JsCast;
+
 use super::idb::Idb;
 use super::{load, SavePlan, Saver};
 use crate::engine::{
@@ -15,6 +17,27 @@ fn now() -> f64 {
         .and_then(|w| w.performance())
         .map(|p| p.now())
         .unwrap_or_else(js_sys::Date::now)
+}
+
+/// Collects the page's garbage when the page offers it (`window.rowkeyBenchCollect`, which
+/// `bench-storage.mjs` sets where V8's `gc` is exposed), so that each timed step starts from a
+/// collected heap: a major collection left to V8 starts in whichever step allocates past its
+/// limit (each step hands the browser or takes from it 63 MB of buffers), and with other stores'
+/// garbage in the page it took 0.4 to 0.7 s.
+fn collect() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hook = js_sys::Reflect::get(
+        &window,
+        &wasm_bindgen::JsValue::from_str("rowkeyBenchCollect"),
+    );
+    if let Some(f) = hook
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        let _ = f.call0(&wasm_bindgen::JsValue::NULL);
+    }
 }
 
 /// What one save and restore of an engine's tables cost, next to one raw blob of the same bytes.
@@ -125,6 +148,7 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     .await
     .map_err(|e| e.message)?;
     f.clear_ms = now() - clearing;
+    collect();
     let started = now();
     let plan = Saver::new().checkpoint(engine).map_err(|e| e.to_string())?;
     f.encode_ms = now() - started;
@@ -133,6 +157,7 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     idb.apply(&plan).await.map_err(|e| e.message)?;
     f.save_ms = now() - started;
 
+    collect();
     let started = now();
     let (records, times) = idb.read_all_timed().await.map_err(|e| e.message)?;
     f.read_ms = now() - started;
@@ -160,6 +185,7 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     }
     drop(plan);
     let raw = Idb::open("rowkey-bench-raw").await.map_err(|e| e.message)?;
+    collect();
     let started = now();
     raw.apply(&SavePlan {
         clear_all: true,
@@ -169,6 +195,7 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     .await
     .map_err(|e| e.message)?;
     f.raw_write_ms = now() - started;
+    collect();
     let started = now();
     let back = raw.read_run_bytes().await.map_err(|e| e.message)?;
     f.raw_read_ms = now() - started;

@@ -10,7 +10,9 @@
 //!   and flushed; returns the cells written. It becomes the selected table;
 //! - `select(layout)`: selects the table of that layout for the calls below;
 //! - `get(row)`, `scan(start, rows, reversed)`, `fullScan()`: the cells a read returned;
-//! - `saveRestore()`: the table saved and restored through IndexedDB, the figures as JSON;
+//! - `saveRestore()`: the table saved and restored through IndexedDB, the figures as JSON (the
+//!   page's garbage collected before each timed step when the page sets
+//!   `window.rowkeyBenchCollect`);
 //! - `memoryBytes()`: the WebAssembly memory's size; `clear()` drops the table.
 
 use std::cell::{Cell, RefCell};
