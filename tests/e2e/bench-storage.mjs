@@ -43,8 +43,8 @@
 // blob's read) the page collects its garbage (`gc()`, through `window.rowkeyBenchCollect`): with
 // sql.js in the page, each round left one major collection of 0.4 to 0.7 s of the main
 // thread's time (a Chrome trace shows it spent clearing external strings and their weak
-// handles, strings the browser made; without sql.js the longest was 0.17 s, and 0.05 s with
-// Rowkey's layouts alone). Left to V8, it fell inside the save and restore rounds, whose
+// handles; it follows sql.js's full scan, a million rows read as strings; without sql.js the
+// longest was 0.17 s, and 0.05 s with Rowkey's layouts alone). Left to V8, it fell inside the save and restore rounds, whose
 // 63 MB of buffers set it off, in whichever step it landed: 16 regions' restore at 5 to 11
 // times the blob, or the blob's own write, which made the runs layout's save look 0.22× it.
 // ROWKEY_BENCH_NO_GC=1 leaves the collection to V8 again. Every round's ratios are printed,
