@@ -4,6 +4,8 @@
 //! `node tests/e2e/bench-persist.mjs` runs [`save_restore`] against the release build, and
 //! `node tests/e2e/bench-storage.mjs` runs [`figures`] on its own workload.
 
+use wasm_bindgen::JsCast;
+
 use super::idb::Idb;
 use super::{load, SavePlan, Saver};
 use crate::engine::{
@@ -17,6 +19,27 @@ fn now() -> f64 {
         .unwrap_or_else(js_sys::Date::now)
 }
 
+/// Collects the page's garbage when the page offers it (`window.rowkeyBenchCollect`, which
+/// `bench-storage.mjs` sets where V8's `gc` is exposed), so that each timed step starts from a
+/// collected heap: a major collection left to V8 starts in whichever step allocates past its
+/// limit (each step hands the browser or takes from it 63 MB of buffers), and with other stores'
+/// garbage in the page it took 0.4 to 0.7 s.
+fn collect() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hook = js_sys::Reflect::get(
+        &window,
+        &wasm_bindgen::JsValue::from_str("rowkeyBenchCollect"),
+    );
+    if let Some(f) = hook
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        let _ = f.call0(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
 /// What one save and restore of an engine's tables cost, next to one raw blob of the same bytes.
 #[derive(Clone, Debug, Default)]
 pub struct Figures {
@@ -24,6 +47,8 @@ pub struct Figures {
     /// The encoded runs, in bytes.
     pub bytes: usize,
     pub encode_ms: f64,
+    /// Emptying the database before the save (deleting what the layout saved before held).
+    pub clear_ms: f64,
     /// Encoding and committing the checkpoint.
     pub save_ms: f64,
     /// Reading the records, each run opened (its blocks checked, its rows read) as it arrives
@@ -33,6 +58,12 @@ pub struct Figures {
     pub restore_ms: f64,
     /// Of the read, the time spent opening the run records as they arrived.
     pub opening_ms: f64,
+    /// The restore's steps, from its start: every record requested (the keys read), the first
+    /// run record arrived, the runs all opened; and the longest wait for a run record.
+    pub requested_ms: f64,
+    pub first_run_ms: f64,
+    pub runs_done_ms: f64,
+    pub longest_wait_ms: f64,
     /// From the last run record's arrival to the engine restored: what of the restore follows
     /// the runs' read.
     pub after_last_run_ms: f64,
@@ -109,12 +140,15 @@ pub async fn save_restore(cells: usize) -> Result<String, String> {
 pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     let mut f = Figures::default();
     let idb = Idb::open("rowkey-bench").await.map_err(|e| e.message)?;
+    let clearing = now();
     idb.apply(&SavePlan {
         clear_all: true,
         ..SavePlan::default()
     })
     .await
     .map_err(|e| e.message)?;
+    f.clear_ms = now() - clearing;
+    collect();
     let started = now();
     let plan = Saver::new().checkpoint(engine).map_err(|e| e.to_string())?;
     f.encode_ms = now() - started;
@@ -123,12 +157,17 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     idb.apply(&plan).await.map_err(|e| e.message)?;
     f.save_ms = now() - started;
 
+    collect();
     let started = now();
     let (records, times) = idb.read_all_timed().await.map_err(|e| e.message)?;
     f.read_ms = now() - started;
     let loaded = load(Box::new(|| 1_700_000_000_000), records);
     f.restore_ms = now() - started;
     f.opening_ms = times.opening_ms;
+    f.requested_ms = times.requested_at - started;
+    f.first_run_ms = times.first_run_at - started;
+    f.runs_done_ms = times.runs_done_at - started;
+    f.longest_wait_ms = times.longest_wait_ms;
     f.after_last_run_ms = now() - times.last_run_at;
     f.restored = loaded.engine.all_runs().map(|r| r.len()).sum();
     f.problems = loaded.problems.len();
@@ -146,6 +185,7 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     }
     drop(plan);
     let raw = Idb::open("rowkey-bench-raw").await.map_err(|e| e.message)?;
+    collect();
     let started = now();
     raw.apply(&SavePlan {
         clear_all: true,
@@ -155,6 +195,7 @@ pub async fn figures(engine: &mut Engine) -> Result<Figures, String> {
     .await
     .map_err(|e| e.message)?;
     f.raw_write_ms = now() - started;
+    collect();
     let started = now();
     let back = raw.read_run_bytes().await.map_err(|e| e.message)?;
     f.raw_read_ms = now() - started;

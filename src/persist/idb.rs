@@ -153,12 +153,20 @@ fn run_key(v: &JsValue) -> Option<(u64, Option<u64>)> {
     Some((number(&a.get(0))?, Some(number(&a.get(1))?)))
 }
 
-/// When a read's run records arrived and what opening them cost (the benchmark's split of a
+/// When a read's steps ended and what opening the run records cost (the benchmark's split of a
 /// restore), in milliseconds of the page's clock.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReadTimes {
+    /// When every record of the history and the runs had been requested.
+    pub requested_at: f64,
+    /// When the first run record arrived.
+    pub first_run_at: f64,
     /// When the last run record (a run, a head or a part) arrived.
     pub last_run_at: f64,
+    /// The longest wait for a run record after the one before it arrived and was opened.
+    pub longest_wait_ms: f64,
+    /// When the runs were all opened (the parts of a run joined).
+    pub runs_done_at: f64,
     /// Time spent opening run records (checking their blocks, reading their rows, copying
     /// them out of the browser's buffer), in all.
     pub opening_ms: f64,
@@ -319,6 +327,7 @@ impl Idb {
             // browser reads the runs after it.
             let activity = request_each(&store(ACTIVITY)?).await?;
             let runs = request_each(&store(RUNS)?).await?;
+            times.requested_at = now();
             for (key, request, answered) in activity {
                 let value = answer(request, answered).await?;
                 if let (Some(key), Some(bytes)) =
@@ -329,9 +338,14 @@ impl Idb {
                 }
             }
             let mut reader = RunReader::default();
+            let mut waiting = now();
             for (key, request, answered) in runs {
                 let value = answer(request, answered).await?;
                 let arrived = now();
+                if times.first_run_at == 0.0 {
+                    times.first_run_at = arrived;
+                }
+                times.longest_wait_ms = times.longest_wait_ms.max(arrived - waiting);
                 times.last_run_at = arrived;
                 match (run_key(&key), value.as_ref().and_then(js_to_bytes)) {
                     (Some((id, None)), Some(bytes)) => reader.record(id, bytes),
@@ -341,11 +355,13 @@ impl Idb {
                         key.as_string().unwrap_or_else(|| format!("{key:?}"))
                     )),
                 }
-                times.opening_ms += now() - arrived;
+                waiting = now();
+                times.opening_ms += waiting - arrived;
             }
             let finishing = now();
             records.opened.extend(reader.finish());
-            times.opening_ms += now() - finishing;
+            times.runs_done_at = now();
+            times.opening_ms += times.runs_done_at - finishing;
             for (key, request, answered) in request_each(&store(WAL)?).await? {
                 let value = answer(request, answered).await?;
                 match (parse_wal_key(&key), value.as_ref().and_then(js_to_bytes)) {

@@ -10,7 +10,9 @@
 //!   and flushed; returns the cells written. It becomes the selected table;
 //! - `select(layout)`: selects the table of that layout for the calls below;
 //! - `get(row)`, `scan(start, rows, reversed)`, `fullScan()`: the cells a read returned;
-//! - `saveRestore()`: the table saved and restored through IndexedDB, the figures as JSON;
+//! - `saveRestore()`: the table saved and restored through IndexedDB, the figures as JSON (the
+//!   page's garbage collected before each timed step when the page sets
+//!   `window.rowkeyBenchCollect`);
 //! - `memoryBytes()`: the WebAssembly memory's size; `clear()` drops the table.
 
 use std::cell::{Cell, RefCell};
@@ -247,6 +249,11 @@ async fn save_restore() -> Result<JsValue, JsValue> {
             "saveMs": f.save_ms,
             "readMs": f.read_ms,
             "openingMs": f.opening_ms,
+            "clearMs": f.clear_ms,
+            "requestedMs": f.requested_ms,
+            "firstRunMs": f.first_run_ms,
+            "runsDoneMs": f.runs_done_ms,
+            "longestWaitMs": f.longest_wait_ms,
             "afterLastRunMs": f.after_last_run_ms,
             "restoreMs": f.restore_ms,
             "restored": f.restored,

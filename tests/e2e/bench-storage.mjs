@@ -38,6 +38,22 @@
 // code `bench-persist.mjs` runs). Five rounds, the stores taking turns within each operation
 // (the first store changing every round); medians.
 // Keys and values are made before the clock starts; random choices come from a fixed seed.
+//
+// Before each timed step of a save and restore (Rowkey's save, its restore, the blob's write, the
+// blob's read) the page collects its garbage (`gc()`, through `window.rowkeyBenchCollect`): with
+// sql.js in the page, each round left one major collection of 0.4 to 0.7 s of the main
+// thread's time (a Chrome trace shows it spent clearing external strings and their weak
+// handles; it follows sql.js's full scan, a million rows read as strings; without sql.js the
+// longest was 0.17 s, and 0.05 s with Rowkey's layouts alone). Left to V8, it fell inside the save and restore rounds, whose
+// 63 MB of buffers set it off, in whichever step it landed: 16 regions' restore at 5 to 11
+// times the blob, or the blob's own write, which made the runs layout's save look 0.22× it.
+// ROWKEY_BENCH_NO_GC=1 leaves the collection to V8 again. Every round's ratios are printed,
+// and a round far from the others is named with its steps.
+//
+// Diagnostics: ROWKEY_BENCH_EACH=1 prints each save and restore's steps as the rounds run;
+// ROWKEY_BENCH_STORES=rowkey,rowkeyRuns,array,sqljs runs only those stores (the JS array is
+// needed for the table); ROWKEY_BENCH_TRACE=FILE with ROWKEY_BENCH_TRACE_CATS=a,b records a
+// Chrome trace of the rounds (e.g. disabled-by-default-v8.gc,IndexedDB).
 // sql.js, memory-level and esbuild are devDependencies: nothing of them is in dist/.
 import os from 'node:os';
 import fs from 'node:fs';
@@ -124,7 +140,7 @@ await page.addScriptTag({ url: `${new URL(url).origin}/vendor/sql.js/sql-wasm-br
 await page.evaluate(`window.makeWorkload = ${makeWorkload}`);
 
 // ---- in the page ------------------------------------------------------------------------------
-await page.evaluate(async ([cells, sqlBase]) => {
+await page.evaluate(async ([cells, sqlBase, collect]) => {
   const { rowKeys, keys, values, packed, heap, stringHeap } = window.makeWorkload(cells);
   // The smallest string above every string that starts with `s`.
   const after = (s) => s.slice(0, -1) + String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
@@ -246,6 +262,8 @@ await page.evaluate(async ([cells, sqlBase]) => {
 
 
   const workload = { load: null, get: gets, forward, reversed, full: null };
+  // Rowkey's save and restore collect the garbage before each timed step through this hook.
+  if (collect) window.rowkeyBenchCollect = () => gc();
   window.__bench = {
     cells: keys.length,
     stringHeap,
@@ -274,16 +292,24 @@ await page.evaluate(async ([cells, sqlBase]) => {
       return JSON.parse(await window.rowkeyBench.saveRestore());
     },
   };
-}, [CELLS, `${new URL(url).origin}/vendor/sql.js/`]);
+}, [CELLS, `${new URL(url).origin}/vendor/sql.js/`, !process.env.ROWKEY_BENCH_NO_GC]);
 
 // ---- the rounds -------------------------------------------------------------------------------
-const STORES = PERSIST_ONLY ? ['rowkey', 'rowkeyRuns'] : ['rowkey', 'rowkeyRuns', 'array', 'sqljs', 'memoryLevel'];
+const STORES = PERSIST_ONLY ? ['rowkey', 'rowkeyRuns'] : (process.env.ROWKEY_BENCH_STORES?.split(',') ?? ['rowkey', 'rowkeyRuns', 'array', 'sqljs', 'memoryLevel']);
 const NAMES = { rowkey: 'Rowkey, 16 regions', rowkeyRuns: 'Rowkey, runs', array: 'JS array', sqljs: 'sql.js', memoryLevel: 'memory-level' };
 const LAYOUTS = { rowkey: 'regions', rowkeyRuns: 'runs' };
 const OPS = ['load', 'get', 'forward', 'reversed', 'full'];
 const { cells, stringHeap, sqlBefore } = await page.evaluate(() => ({ ...window.__bench }));
 const results = {}; // results[op][store] = [{ ms, n, heap, wasm }, ...]
 const persist = { regions: [], runs: [] };
+// One round's save and restore, step by step (ms): what the outliers are named with.
+const steps = (f) => (f.clearMs === undefined ? `save ${f.saveMs.toFixed(0)} (blob ${f.rawWriteMs.toFixed(0)}), restore ${f.restoreMs.toFixed(0)} (blob ${f.rawReadMs.toFixed(0)})` : [
+  `clear ${f.clearMs.toFixed(0)}, save ${f.saveMs.toFixed(0)} (blob ${f.rawWriteMs.toFixed(0)}, ${(f.saveMs / f.rawWriteMs).toFixed(2)}×)`,
+  `restore ${f.restoreMs.toFixed(0)} (blob ${f.rawReadMs.toFixed(0)}, ${(f.restoreMs / f.rawReadMs).toFixed(2)}×):`,
+  `records requested @${f.requestedMs.toFixed(0)}, first run record @${f.firstRunMs.toFixed(0)}, runs opened @${f.runsDoneMs.toFixed(0)}`,
+  `(longest wait for one ${f.longestWaitMs.toFixed(0)}), read @${f.readMs.toFixed(0)}, decoded @${f.restoreMs.toFixed(0)}`,
+].join(' '));
+if (process.env.ROWKEY_BENCH_TRACE) await browser.startTracing(page, { path: process.env.ROWKEY_BENCH_TRACE, categories: process.env.ROWKEY_BENCH_TRACE_CATS.split(',') });
 const started = Date.now();
 for (let round = 0; round < ROUNDS; round++) {
   const order = STORES.map((_, i) => STORES[(i + round) % STORES.length]);
@@ -294,11 +320,14 @@ for (let round = 0; round < ROUNDS; round++) {
     }
   }
   for (const layout of Object.keys(persist)) {
-    persist[layout].push(await page.evaluate((l) => window.__bench.saveRestore(l), layout));
+    const f = await page.evaluate((l) => window.__bench.saveRestore(l), layout);
+    persist[layout].push(f);
+    if (process.env.ROWKEY_BENCH_EACH) process.stderr.write(`  round ${round + 1}, ${NAMES[layout === 'runs' ? 'rowkeyRuns' : 'rowkey']}: ${steps(f)}\n`);
   }
   for (const store of order) await page.evaluate(([s]) => window.__bench.run(s, 'drop'), [store]);
   process.stderr.write(`round ${round + 1}/${ROUNDS} done after ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
+if (process.env.ROWKEY_BENCH_TRACE) await browser.stopTracing();
 const loadAfter = os.loadavg();
 
 // ---- the table --------------------------------------------------------------------------------
@@ -367,7 +396,15 @@ for (const [layout, rounds] of Object.entries(persist)) {
   if (f0.openingMs !== undefined) {
     console.log(`${''.padEnd(20)}of the restore: opening the run records as they arrived ${fmt(p('openingMs'))} ms in all; from the last run record's arrival to the end ${fmt(p('afterLastRunMs'))} ms (each round: ${rounds.map((f) => fmt(f.afterLastRunMs)).join(', ')})`);
   }
-  console.log(`${''.padEnd(20)}each round, restore ÷ blob read: ${rounds.map((f) => fmt(f.restoreMs / f.rawReadMs, 2)).join(', ')}`);
+  // Every round, and the rounds far from the others named with their steps: a median hides them.
+  const saves = rounds.map((f) => f.saveMs / f.rawWriteMs);
+  const restores = rounds.map((f) => f.restoreMs / f.rawReadMs);
+  console.log(`${''.padEnd(20)}each round, save ÷ blob write: ${saves.map((x) => fmt(x, 2)).join(', ')}; restore ÷ blob read: ${restores.map((x) => fmt(x, 2)).join(', ')}`);
+  // Far above the others (Rowkey's step stalled) or far below (the blob's did).
+  const far = (xs, i) => (xs[i] > 1.5 * median(xs) && xs[i] > 1.2) || xs[i] < median(xs) / 1.5;
+  rounds.forEach((f, i) => {
+    if (far(saves, i) || far(restores, i)) console.log(`${''.padEnd(20)}outlier, round ${i + 1}: ${steps(f)}`);
+  });
 }
 if (PERSIST_ONLY) console.log(`Rowkey's save and restore alone (ROWKEY_BENCH_ONLY=persist), medians of ${ROUNDS} rounds`);
 else if (mismatches.length) console.log(`cells returned differ: ${mismatches.join('; ')}`);
