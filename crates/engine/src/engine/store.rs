@@ -351,10 +351,10 @@ impl Store {
     /// The stored cells of `row`, copied out, each with where it sits, memstore first, then
     /// the runs newest first (runs whose key range or bloom rules the row out are not read).
     pub fn row_cells(&self, row: &[u8]) -> Vec<(Cell, Part)> {
-        let probe = Cell::first_on_row(row, &self.family);
+        let probe = CellRef::first_on_row(row, &self.family);
         let mut out: Vec<(Cell, Part)> = self
             .memstore
-            .from(probe.as_ref())
+            .from(probe)
             .map(|c| c.as_ref(&self.family))
             .take_while(|c| c.row == row)
             .map(|c| (c.to_cell(&self.family), Part::Memstore))
@@ -366,7 +366,7 @@ impl Store {
                 continue;
             }
             out.extend(
-                RunCursor::new(run, &keys, probe.as_ref())
+                RunCursor::new(run, &keys, probe)
                     .take_while(|c| c.row == row)
                     .map(|c| (c.to_cell(&self.family), Part::Run(run.id))),
             );
@@ -407,18 +407,16 @@ impl Store {
             return None;
         }
         let mem = std::mem::take(&mut self.memstore);
+        let (first_row, last_row) = mem
+            .first_and_last_rows()
+            .map(|(first, last)| (first.to_vec(), last.to_vec()))
+            .unwrap_or_default();
         let input = RunSummary {
             part: Part::Memstore,
             region,
             family: self.family_name(),
-            first_row: mem
-                .ends()
-                .map(|(c, _)| c.as_ref(&[]).row.to_vec())
-                .unwrap_or_default(),
-            last_row: mem
-                .ends()
-                .map(|(_, c)| c.as_ref(&[]).row.to_vec())
-                .unwrap_or_default(),
+            first_row,
+            last_row,
             bytes: self.memstore_bytes,
             cells: mem.len(),
         };

@@ -232,8 +232,9 @@ impl Memstore {
         }
     }
 
-    /// The first and the last cell.
-    pub fn ends(&self) -> Option<(&MemCell, &MemCell)> {
-        Some((self.cells.first()?, self.cells.last()?))
+    /// The rows of the first and the last cell.
+    pub fn first_and_last_rows(&self) -> Option<(&[u8], &[u8])> {
+        let (first, last) = (self.cells.first()?, self.cells.last()?);
+        Some((first.as_ref(&[]).row, last.as_ref(&[]).row))
     }
 }
