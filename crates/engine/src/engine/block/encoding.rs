@@ -38,11 +38,10 @@ pub struct Decoded(std::cell::OnceCell<typed_arena::Arena<u8>>);
 
 impl Decoded {
     /// A copy of `key` that lives as long as the arena.
-    #[inline]
-    pub fn alloc_extend(&self, key: impl IntoIterator<Item = u8>) -> &mut [u8] {
+    pub fn alloc_extend(&self, key: &[u8]) -> &mut [u8] {
         self.0
             .get_or_init(|| typed_arena::Arena::with_capacity(1024))
-            .alloc_extend(key)
+            .alloc_extend(key.iter().copied())
     }
 }
 
@@ -547,7 +546,7 @@ impl<'a> BlockCursor<'a> {
         let block: &'a [u8] = self.block;
         let key: &'a [u8] = match self.state.key_in_block {
             Some((s, e)) => block.get(s..e)?,
-            None => keys.alloc_extend(self.state.key.iter().copied()),
+            None => keys.alloc_extend(&self.state.key),
         };
         self.state.cell(key, block)
     }
@@ -779,7 +778,7 @@ impl CursorState {
     pub fn current_in<'b>(&self, block: &'b [u8], keys: &'b Decoded) -> Option<CellRef<'b>> {
         let key: &'b [u8] = match self.key_in_block {
             Some((s, e)) => block.get(s..e)?,
-            None => keys.alloc_extend(self.key.iter().copied()),
+            None => keys.alloc_extend(&self.key),
         };
         self.cell(key, block)
     }
