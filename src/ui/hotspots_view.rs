@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::state::use_app;
 use super::view_kit::{timed, use_shown, FigureExport};
-use crate::diagnose::{Evidence, Finding, RECENT};
+use crate::diagnose::{Evidence, Finding, Recent, RECENT};
 use crate::engine::{Activity, KeyEntry, OpKind, Table, KEY_BUCKETS};
 use crate::kit::order;
 use crate::kit::text::thousands as group;
@@ -35,9 +35,11 @@ pub fn HotspotsView() -> Html {
             .map(|a| (a.selected_table.clone(), a.data_version)),
     );
     let diagnosed = use_mut_ref(|| None::<(DiagnosisKey, Rc<Diagnosed>)>);
+    let recent = use_mut_ref(Recent::new);
     use_memo(key, move |_| {
         timed("hotspots", || {
-            app.map(|a| render(&a, &diagnosed)).unwrap_or_default()
+            app.map(|a| render(&a, &diagnosed, &mut recent.borrow_mut()))
+                .unwrap_or_default()
         })
     })
     .as_ref()
@@ -58,9 +60,12 @@ struct Diagnosed {
     median_cells: u32,
 }
 
+/// `recent` follows the shown table's activity from one diagnosis to the next (another table's
+/// activity makes it count again from scratch).
 fn render(
     app: &super::state::AppHandle,
     diagnosed: &RefCell<Option<(DiagnosisKey, Rc<Diagnosed>)>>,
+    recent: &mut Recent,
 ) -> Html {
     let console = app.console.borrow();
     let engine = &console.shell.engine;
@@ -86,7 +91,7 @@ fn render(
         .filter(|(k, _)| *k == key)
         .map(|(_, d)| d.clone());
     let both = cached.unwrap_or_else(|| {
-        let evidence = Evidence::gather(engine, &name).unwrap_or_default();
+        let evidence = Evidence::following(engine, &name, recent).unwrap_or_default();
         let d = Rc::new(Diagnosed {
             findings: crate::diagnose::run(&evidence),
             widest: evidence.widest,

@@ -511,6 +511,12 @@ impl Activity {
         self.recorded.saturating_sub(self.ops.len() as u64)
     }
 
+    /// The kept operation numbered `seq` (`None` when it is no longer kept or not yet recorded).
+    pub fn op(&self, seq: u64) -> Option<&Op> {
+        let i = seq.checked_sub(self.first_seq())?;
+        self.ops.get(usize::try_from(i).ok()?)
+    }
+
     /// The kept operations numbered `from..to`, oldest first.
     pub fn ops_between(&self, from: u64, to: u64) -> impl Iterator<Item = &Op> {
         let first = self.first_seq();
