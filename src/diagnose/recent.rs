@@ -11,49 +11,64 @@
 //! [`Recent::of`] does; a test holds the two equal, field for field, over evictions and splits.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use super::key_shape::trailing_number;
 use super::WINDOW;
 use crate::engine::{Activity, Op, OpKind};
 use crate::kit::hash::FastMap;
+use crate::kit::sorted::SortedSet;
 
-/// The summaries. See the module doc.
+/// The summaries. See the module doc. Every map is one type, keyed by a row or a prefix,
+/// counting in `u64` (one instance of the hash map's code in the download).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Recent {
     /// The sequence number of the next operation to take in.
     next: u64,
-    /// The last operation taken in, to tell the same history from another.
-    last: Option<Op>,
+    /// The tick of the last operation taken in, to tell the same history from another (a tick
+    /// is one command's, on one table).
+    last_tick: Option<u64>,
     /// The first operation of the operations' window (`ops_from..next`).
     ops_from: u64,
-    /// The writes' window, oldest first: each write's sequence number, row, and whether it
-    /// went to the last (`Some(true)`) or the first (`Some(false)`) keys.
-    writes: VecDeque<(u64, Vec<u8>, Option<bool>)>,
+    /// The writes' window, oldest first.
+    writes: VecDeque<Write>,
     /// Writes per row in the writes' window.
-    write_rows: FastMap<Vec<u8>, usize>,
+    write_rows: Counts,
     /// Writes in the window at the last keys and at the first.
     at_last: usize,
     at_first: usize,
-    /// Single-row operations per row in the operations' window, and the same ranked: most
-    /// first, then by key.
-    op_rows: FastMap<Vec<u8>, usize>,
-    op_rank: BTreeSet<(Reverse<usize>, Vec<u8>)>,
+    /// Single-row operations per row in the operations' window, and the rows hit more than
+    /// once ranked: most first, then by key (a row hit once is never the hot row's share of
+    /// 200 operations or more, and a random workload's rows, each hit once, stay out).
+    op_rows: Counts,
+    op_rank: Rank,
     /// Operations in the operations' window, and of them the reads of a range.
     ops: usize,
     range_reads: usize,
-    /// Per key prefix (a key without its trailing number), its writes' numbers in the writes'
-    /// window, oldest first, and how often the number rose and fell from one to the next.
-    prefixes: FastMap<Vec<u8>, Run>,
-    /// The prefixes ranked: most writes first, then by key.
-    prefix_rank: BTreeSet<(Reverse<usize>, Vec<u8>)>,
+    /// Per key prefix (a key without its trailing number): its writes in the writes' window,
+    /// ranked (most first, then by key); how often the number rose and fell from one of its
+    /// writes to the next; and the sequence number of its newest write.
+    prefix_writes: Counts,
+    prefix_rank: Rank,
+    prefix_up: Counts,
+    prefix_down: Counts,
+    prefix_newest: Counts,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Run {
-    numbers: VecDeque<u64>,
-    up: usize,
-    down: usize,
+type Counts = FastMap<Vec<u8>, u64>;
+type Rank = SortedSet<(Reverse<u64>, Vec<u8>)>;
+
+/// A write in the window.
+#[derive(Clone, Debug, PartialEq)]
+struct Write {
+    seq: u64,
+    row: Vec<u8>,
+    /// Whether it went to the last (`Some(true)`) or the first (`Some(false)`) keys.
+    end: Option<bool>,
+    /// The row's trailing number, and the next write's under the same prefix (once there is
+    /// one): the step between them leaves with this write.
+    number: Option<u64>,
+    next_number: Option<u64>,
 }
 
 /// One key prefix's writes in the window, and how often its number rose and fell from one
@@ -80,8 +95,8 @@ pub struct Window {
     /// Operations in the operations' window, and the reads of a range among them.
     pub ops: usize,
     pub range_reads: usize,
-    /// The row most single-row operations hit (of rows hit as often, the first in key order),
-    /// and how many.
+    /// The row most single-row operations hit, when more than once (of rows hit as often, the
+    /// first in key order), and how many.
     pub hot_row: Option<(Vec<u8>, usize)>,
     /// The four key prefixes with the most writes, most first (then by key).
     pub top_prefixes: Vec<PrefixRun>,
@@ -126,7 +141,7 @@ impl Recent {
             }
         }
         self.next = end;
-        self.last = end.checked_sub(1).and_then(|s| activity.op(s)).cloned();
+        self.last_tick = Recent::tick_of(activity, end);
         let ops_from = activity.first_seq().max(end.saturating_sub(WINDOW as u64));
         for seq in self.ops_from..ops_from {
             if let Some(op) = activity.op(seq) {
@@ -143,7 +158,7 @@ impl Recent {
         let first = activity.first_seq();
         let same = match self.next.checked_sub(1) {
             None => true,
-            Some(seq) => activity.op(seq) == self.last.as_ref(),
+            Some(seq) => activity.op(seq).map(|o| o.tick) == self.last_tick,
         };
         same && self.next <= activity.recorded() && self.ops_from >= first
     }
@@ -174,7 +189,12 @@ impl Recent {
             }
         }
         self.next = end;
-        self.last = end.checked_sub(1).and_then(|s| activity.op(s)).cloned();
+        self.last_tick = Recent::tick_of(activity, end);
+    }
+
+    /// The tick of the operation before `seq`.
+    fn tick_of(activity: &Activity, seq: u64) -> Option<u64> {
+        activity.op(seq.checked_sub(1)?).map(|o| o.tick)
     }
 
     fn take_in(&mut self, seq: u64, op: &Op) {
@@ -192,7 +212,7 @@ impl Recent {
             }
             return;
         }
-        rank_step(&mut self.op_rows, &mut self.op_rank, &op.start, 1);
+        step(&mut self.op_rows, Some(&mut self.op_rank), &op.start, 1, 2);
     }
 
     fn let_go_of_op(&mut self, op: &Op) {
@@ -203,7 +223,7 @@ impl Recent {
             }
             return;
         }
-        rank_step(&mut self.op_rows, &mut self.op_rank, &op.start, -1);
+        step(&mut self.op_rows, Some(&mut self.op_rank), &op.start, -1, 2);
     }
 
     fn take_in_write(&mut self, seq: u64, op: &Op) {
@@ -213,79 +233,83 @@ impl Recent {
             Some(false) => self.at_first += 1,
             None => {}
         }
-        *self.write_rows.entry(op.start.clone()).or_default() += 1;
-        if let Some((prefix, n)) = trailing_number(&op.start) {
-            let run = self.prefixes.entry(prefix.to_vec()).or_default();
-            match run.numbers.back() {
-                Some(prev) if n > *prev => run.up += 1,
-                Some(prev) if n < *prev => run.down += 1,
-                _ => {}
+        step(&mut self.write_rows, None, &op.start, 1, 0);
+        let number = trailing_number(&op.start).map(|(prefix, n)| {
+            // The step from the prefix's newest write to this one.
+            let before = self.prefix_newest.get(prefix).copied();
+            let at = before.and_then(|s| self.writes.binary_search_by_key(&s, |w| w.seq).ok());
+            if let Some(prev) = at.and_then(|i| self.writes.get_mut(i)) {
+                prev.next_number = Some(n);
+                match prev.number {
+                    Some(p) if n > p => step(&mut self.prefix_up, None, prefix, 1, 0),
+                    Some(p) if n < p => step(&mut self.prefix_down, None, prefix, 1, 0),
+                    _ => {}
+                }
             }
-            run.numbers.push_back(n);
-            let writes = run.numbers.len();
-            if writes > 1 {
-                self.prefix_rank
-                    .remove(&(Reverse(writes - 1), prefix.to_vec()));
-            }
-            self.prefix_rank.insert((Reverse(writes), prefix.to_vec()));
-        }
-        self.writes.push_back((seq, op.start.clone(), end));
+            self.prefix_newest.insert(prefix.to_vec(), seq);
+            step(
+                &mut self.prefix_writes,
+                Some(&mut self.prefix_rank),
+                prefix,
+                1,
+                1,
+            );
+            n
+        });
+        self.writes.push_back(Write {
+            seq,
+            row: op.start.clone(),
+            end,
+            number,
+            next_number: None,
+        });
     }
 
     /// Lets go of the oldest writes while the window holds more than [`WINDOW`] or they are
     /// older than the activity's oldest operation kept.
     fn trim_writes(&mut self, first_kept: u64) {
-        while let Some((seq, _, _)) = self.writes.front() {
-            if self.writes.len() <= WINDOW && *seq >= first_kept {
+        while let Some(w) = self.writes.front() {
+            if self.writes.len() <= WINDOW && w.seq >= first_kept {
                 break;
             }
-            let Some((_, row, end)) = self.writes.pop_front() else {
+            let Some(w) = self.writes.pop_front() else {
                 break;
             };
-            match end {
+            match w.end {
                 Some(true) => self.at_last = self.at_last.saturating_sub(1),
                 Some(false) => self.at_first = self.at_first.saturating_sub(1),
                 None => {}
             }
-            if let Some(c) = self.write_rows.get_mut(&row) {
-                *c -= 1;
-                if *c == 0 {
-                    self.write_rows.remove(&row);
+            step(&mut self.write_rows, None, &w.row, -1, 0);
+            let (Some((prefix, _)), Some(n)) = (trailing_number(&w.row), w.number) else {
+                continue;
+            };
+            // The oldest write under its prefix: the step to the next leaves with it.
+            match w.next_number {
+                Some(next) if next > n => step(&mut self.prefix_up, None, prefix, -1, 0),
+                Some(next) if next < n => step(&mut self.prefix_down, None, prefix, -1, 0),
+                Some(_) => {}
+                None => {
+                    self.prefix_newest.remove(prefix);
                 }
             }
-            if let Some((prefix, _)) = trailing_number(&row) {
-                self.let_go_of_prefix_write(prefix);
-            }
-        }
-    }
-
-    /// The oldest write under `prefix` leaves the window, and with it the step to the next.
-    fn let_go_of_prefix_write(&mut self, prefix: &[u8]) {
-        let Some(run) = self.prefixes.get_mut(prefix) else {
-            return;
-        };
-        let writes = run.numbers.len();
-        let gone = run.numbers.pop_front();
-        match (gone, run.numbers.front()) {
-            (Some(a), Some(b)) if *b > a => run.up -= 1,
-            (Some(a), Some(b)) if *b < a => run.down -= 1,
-            _ => {}
-        }
-        self.prefix_rank.remove(&(Reverse(writes), prefix.to_vec()));
-        if run.numbers.is_empty() {
-            self.prefixes.remove(prefix);
-        } else {
-            self.prefix_rank
-                .insert((Reverse(writes - 1), prefix.to_vec()));
+            step(
+                &mut self.prefix_writes,
+                Some(&mut self.prefix_rank),
+                prefix,
+                -1,
+                1,
+            );
         }
     }
 
     /// What the rules read, in figures.
     pub fn window(&self) -> Window {
+        let count = |map: &Counts, key: &[u8]| map.get(key).copied().unwrap_or(0) as usize;
         Window {
             writes: self.writes.len(),
             write_rows: self.write_rows.len(),
-            newest_write: self.writes.back().map(|(_, row, _)| row.clone()),
+            newest_write: self.writes.back().map(|w| w.row.clone()),
             writes_at_last: self.at_last,
             writes_at_first: self.at_first,
             ops: self.ops,
@@ -293,19 +317,16 @@ impl Recent {
             hot_row: self
                 .op_rank
                 .first()
-                .map(|(Reverse(n), row)| (row.clone(), *n)),
+                .map(|(Reverse(n), row)| (row.clone(), *n as usize)),
             top_prefixes: self
                 .prefix_rank
                 .iter()
                 .take(TOP_PREFIXES)
-                .filter_map(|(Reverse(writes), prefix)| {
-                    let run = self.prefixes.get(prefix)?;
-                    Some(PrefixRun {
-                        prefix: prefix.clone(),
-                        writes: *writes,
-                        up: run.up,
-                        down: run.down,
-                    })
+                .map(|(Reverse(writes), prefix)| PrefixRun {
+                    prefix: prefix.clone(),
+                    writes: *writes as usize,
+                    up: count(&self.prefix_up, prefix),
+                    down: count(&self.prefix_down, prefix),
                 })
                 .collect(),
         }
@@ -313,37 +334,35 @@ impl Recent {
 
     /// Writes to `row` in the writes' window.
     pub fn writes_to(&self, row: &[u8]) -> usize {
-        self.write_rows.get(row).copied().unwrap_or(0)
+        self.write_rows.get(row).copied().unwrap_or(0) as usize
     }
 }
 
-/// Counts one more (`1`) or one fewer (`-1`) operation on `row`, keeping its rank.
-fn rank_step(
-    counts: &mut FastMap<Vec<u8>, usize>,
-    rank: &mut BTreeSet<(Reverse<usize>, Vec<u8>)>,
-    row: &[u8],
-    step: isize,
-) {
-    let before = counts.get(row).copied().unwrap_or(0);
-    let after = before.saturating_add_signed(step);
+/// Counts one more (`1`) or one fewer (`-1`) of `key` (a count of 0 is no entry), keeping its
+/// place in `rank`, if given, while the count is at least `ranked_from`.
+fn step(counts: &mut Counts, rank: Option<&mut Rank>, key: &[u8], by: i64, ranked_from: u64) {
+    let before = counts.get(key).copied().unwrap_or(0);
+    let after = before.saturating_add_signed(by);
     if before == after {
         return;
     }
-    let mut key = (Reverse(before), row.to_vec());
-    if before > 0 {
-        rank.remove(&key);
-    }
-    match counts.get_mut(row) {
+    match counts.get_mut(key) {
         Some(c) if after > 0 => *c = after,
         Some(_) => {
-            counts.remove(row);
+            counts.remove(key);
         }
         None => {
-            counts.insert(row.to_vec(), after);
+            counts.insert(key.to_vec(), after);
         }
     }
-    if after > 0 {
-        key.0 = Reverse(after);
-        rank.insert(key);
+    if let Some(rank) = rank {
+        let mut entry = (Reverse(before), key.to_vec());
+        if before >= ranked_from.max(1) {
+            rank.remove(&entry);
+        }
+        if after >= ranked_from.max(1) {
+            entry.0 = Reverse(after);
+            rank.insert(entry);
+        }
     }
 }
