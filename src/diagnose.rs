@@ -1,7 +1,9 @@
 //! Diagnosis in words: what a table's traffic and keys say about its row-key design, with the
 //! numbers that say it. One module for every table, the gallery's and the user's own alike:
 //! [`Evidence`] is gathered once from the table's activity and key index, and each rule of
-//! [`RULES`] is a plain function over it that either finds something or stays silent.
+//! [`RULES`] is a plain function over it that either finds something or stays silent. The
+//! counts over the last operations are a [`Recent`]'s, which follows the activity operation
+//! by operation.
 //!
 //! ```
 //! use rowkey::engine::{Engine, FamilyDescriptor, Mutation, TableDescriptor};
@@ -19,10 +21,12 @@
 
 mod evidence;
 mod key_shape;
+mod recent;
 mod rules;
 
 pub use evidence::Evidence;
 pub use key_shape::{key_time, key_time_in, KeyTime};
+pub use recent::{PrefixRun, Recent, Window};
 use rules::*;
 
 use crate::engine::Engine;

@@ -1,22 +1,25 @@
 //! What the rules read about one table, gathered once from its activity and key index.
 
+use std::cell::OnceCell;
+
+use super::recent::{Recent, Window};
 use super::{CELL_ROWS, SAMPLE, WINDOW};
-use crate::engine::{row_counts, Engine, KeyEntry, Op, OpKind, Table};
+use crate::engine::{Activity, Engine, KeyEntry, Op, OpKind, Table};
 use crate::kit::order;
 
-/// Everything the rules read about one table, gathered once. The operations are the
-/// activity's own, borrowed: copying ten thousand of them twice took longer than the rules.
+/// Everything the rules read about one table, gathered once. The counts over the last
+/// operations come from a [`Recent`] that follows the table's activity (the hotspots view
+/// keeps one from write to write); the operations themselves are the activity's own,
+/// borrowed, and listed only when a rule asks for them.
 #[derive(Clone, Debug, Default)]
 pub struct Evidence<'a> {
     pub table: String,
     pub regions: usize,
     pub rows: usize,
-    /// The last writes (up to [`WINDOW`]), newest first.
-    pub writes: Vec<&'a Op>,
-    /// The last operations of either kind (up to [`WINDOW`]), newest first.
-    pub ops: Vec<&'a Op>,
-    /// Of `writes`, how many fell in each region as the table is now.
-    pub writes_per_region: Vec<u64>,
+    /// The counts over the last writes and operations.
+    pub window: Window,
+    /// Writes to the widest row in the writes' window.
+    pub widest_writes: usize,
     /// Rows sampled evenly over the key order (the key index's own keys).
     pub sample: Vec<&'a [u8]>,
     /// The widest rows, widest first.
@@ -25,28 +28,59 @@ pub struct Evidence<'a> {
     pub median_cells: u32,
     /// `(row + family + qualifier bytes, value bytes)` of the cells of a few sampled rows.
     pub cell_sizes: Vec<(usize, usize)>,
-    /// [`Evidence::many_rows`], worked out once: three rules ask it.
-    many: std::cell::OnceCell<bool>,
+    activity: Option<&'a Activity>,
+    table_ref: Option<&'a Table>,
+    /// [`Evidence::writes`] and [`Evidence::writes_per_region`], worked out when first asked.
+    writes: OnceCell<Vec<&'a Op>>,
+    per_region: OnceCell<Vec<u64>>,
 }
 
 impl<'a> Evidence<'a> {
-    /// The evidence of a table (`None` when it does not exist).
+    /// The evidence of a table (`None` when it does not exist), its counts made from scratch.
     pub fn gather(engine: &'a Engine, table: &str) -> Option<Evidence<'a>> {
+        Evidence::following(engine, table, &mut Recent::new())
+    }
+
+    /// The evidence of a table, with `recent` brought up to its activity first (see
+    /// [`Recent::follow`]): after one write, counting that write is all the counts cost.
+    pub fn following(engine: &'a Engine, table: &str, recent: &mut Recent) -> Option<Evidence<'a>> {
         let t = engine.table(table).ok()?;
         let mut e = Evidence {
             table: table.to_string(),
             regions: t.regions.len(),
             rows: t.keys.row_count(),
+            table_ref: Some(t),
             ..Evidence::default()
         };
-        if let Some(act) = engine.activity(table) {
-            e.writes = act.last(OpKind::Write, WINDOW).collect();
-            e.ops = act.ops().rev().take(WINDOW).collect();
-            e.writes_per_region = act.per_region(t, Some(OpKind::Write), WINDOW).0;
+        match engine.activity(table) {
+            Some(act) => {
+                recent.follow(act);
+                e.activity = Some(act);
+            }
+            None => *recent = Recent::new(),
         }
+        e.window = recent.window();
         e.sample_keys(t);
+        e.widest_writes = e.widest.first().map_or(0, |w| recent.writes_to(&w.key));
         e.sample_cells(engine);
         Some(e)
+    }
+
+    /// The last writes (up to [`WINDOW`]), newest first.
+    pub fn writes(&self) -> &[&'a Op] {
+        self.writes.get_or_init(|| match self.activity {
+            Some(act) => act.last(OpKind::Write, WINDOW).collect(),
+            None => Vec::new(),
+        })
+    }
+
+    /// Of [`Evidence::writes`], how many fell in each region as the table is now.
+    pub fn writes_per_region(&self) -> &[u64] {
+        self.per_region
+            .get_or_init(|| match (self.activity, self.table_ref) {
+                (Some(act), Some(t)) => act.per_region(t, Some(OpKind::Write), WINDOW).0,
+                _ => Vec::new(),
+            })
     }
 
     fn sample_keys(&mut self, t: &'a Table) {
@@ -81,38 +115,29 @@ impl<'a> Evidence<'a> {
 
     /// Share of the recent writes that went to region `i` (0 without writes).
     pub fn region_share(&self, i: usize) -> f64 {
-        let n = self.writes.len();
+        let n = self.window.writes;
         if n == 0 {
             return 0.0;
         }
-        self.writes_per_region.get(i).copied().unwrap_or(0) as f64 / n as f64
+        self.writes_per_region().get(i).copied().unwrap_or(0) as f64 / n as f64
     }
 
     /// Whether the recent writes went mostly to different rows (not one row again and again).
     pub(super) fn many_rows(&self) -> bool {
-        *self.many.get_or_init(|| {
-            let distinct = row_counts(&self.writes).len();
-            distinct * 2 >= self.writes.len()
-        })
+        self.window.write_rows * 2 >= self.window.writes
     }
 
     /// Share of the recent writes whose row was, when written, at the given end of the keys.
     pub(super) fn end_share(&self, last: bool) -> f64 {
-        let n = self.writes.len();
+        let n = self.window.writes;
         if n == 0 {
             return 0.0;
         }
-        let at_end = self
-            .writes
-            .iter()
-            .filter(|w| {
-                if last {
-                    w.place >= 0.999
-                } else {
-                    w.place <= 0.001
-                }
-            })
-            .count();
+        let at_end = if last {
+            self.window.writes_at_last
+        } else {
+            self.window.writes_at_first
+        };
         at_end as f64 / n as f64
     }
 }

@@ -98,6 +98,18 @@ pub(super) fn leading_field(key: &[u8]) -> Option<&[u8]> {
     key.get(..at).filter(|f| !f.is_empty())
 }
 
+/// A key split into the bytes before its trailing decimal number and that number (1 to 19
+/// digits), when it ends in one.
+pub(super) fn trailing_number(key: &[u8]) -> Option<(&[u8], u64)> {
+    let digits = key.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 19 {
+        return None;
+    }
+    let at = key.len() - digits;
+    let n = std::str::from_utf8(key.get(at..)?).ok()?.parse().ok()?;
+    Some((key.get(..at)?, n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,20 +5,20 @@ use crate::kit::hash::FastMap;
 
 use super::key_shape::{key_time_in, leading_field};
 use super::{Evidence, Finding, HOT_SHARE, MIN_WRITES};
-use crate::engine::{row_counts, Op, OpKind};
+use crate::engine::Op;
 use crate::kit::order;
 use crate::kit::text::{human_bytes, thousands};
 
 /// Writes pile up at the end of the key order: a growing key (a timestamp, a sequence).
 pub(super) fn growing_key(e: &Evidence) -> Option<Finding> {
-    if e.writes.len() < MIN_WRITES || !e.many_rows() {
+    if e.window.writes < MIN_WRITES || !e.many_rows() {
         return None;
     }
-    let what = match e.writes.first().and_then(|w| key_time_in(&w.start)) {
+    let what = match e.window.newest_write.as_deref().and_then(key_time_in) {
         Some((0, kt)) if !kt.reversed => "the key starts with a timestamp, which only grows",
         _ => "the key starts with a growing value",
     };
-    let n = thousands(e.writes.len() as u64);
+    let n = thousands(e.window.writes as u64);
     // A row written after every other row lies in the last region, whatever splits came since.
     let share = e.end_share(true);
     if e.regions >= 2 {
@@ -42,11 +42,16 @@ pub(super) fn growing_key(e: &Evidence) -> Option<Finding> {
 
 /// Writes pile up at the start: a decreasing key (a reversed timestamp under one prefix).
 pub(super) fn decreasing_key(e: &Evidence) -> Option<Finding> {
-    if e.writes.len() < MIN_WRITES || !e.many_rows() {
+    if e.window.writes < MIN_WRITES || !e.many_rows() {
         return None;
     }
-    let n = thousands(e.writes.len() as u64);
-    let prefix = common_prefix(e.writes.iter().map(|w| w.start.as_slice()));
+    let n = thousands(e.window.writes as u64);
+    let share = e.end_share(false);
+    if share < HOT_SHARE {
+        // A reversed timestamp after a prefix writes at the start of that prefix's rows.
+        return None;
+    }
+    let prefix = common_prefix(e.writes().iter().map(|w| w.start.as_slice()));
     let under = if prefix.is_empty() {
         String::new()
     } else {
@@ -55,22 +60,17 @@ pub(super) fn decreasing_key(e: &Evidence) -> Option<Finding> {
             crate::bytes::to_printable(&prefix)
         )
     };
-    let what = match e.writes.first().and_then(|w| key_time_in(&w.start)) {
+    let what = match e.window.newest_write.as_deref().and_then(key_time_in) {
         Some((_, kt)) if kt.reversed => {
             "the key starts with a reversed timestamp, which only shrinks"
         }
         _ => "the key starts with a decreasing value",
     };
-    let share = e.end_share(false);
     let place = if e.regions >= 2 {
         "went to the first region"
     } else {
         "added a row before every other row"
     };
-    if share < HOT_SHARE {
-        // A reversed timestamp after a prefix writes at the start of that prefix's rows.
-        return None;
-    }
     Some(Finding {
         rule: "decreasing-key",
         text: format!(
@@ -106,7 +106,7 @@ pub(super) fn low_cardinality_prefix(e: &Evidence) -> Option<Finding> {
     // at one end of its range: what follows the prefix must always grow, or always shrink.
     // Random suffixes spread a prefix's writes over all of its regions.
     let prefix_set: Vec<&[u8]> = prefixes.iter().map(|p| p.0).collect();
-    if !suffixes_move_one_way(&e.writes, &prefix_set) {
+    if !suffixes_move_one_way(e.writes(), &prefix_set) {
         return None;
     }
     Some(Finding {
@@ -156,18 +156,12 @@ fn suffixes_move_one_way(writes: &[&Op], prefixes: &[&[u8]]) -> bool {
 
 /// One row takes a large share of the traffic.
 pub(super) fn hot_row(e: &Evidence) -> Option<Finding> {
-    if e.ops.len() < MIN_WRITES {
+    if e.window.ops < MIN_WRITES {
         return None;
     }
     // The most hit row; of rows hit as often, the first in key order.
-    let (row, hits) = row_counts(&e.ops).into_iter().fold(
-        None::<(&[u8], usize)>,
-        |best, (row, n)| match best {
-            Some((first, most)) if most > n || (most == n && first <= row) => best,
-            _ => Some((row, n)),
-        },
-    )?;
-    let share = hits as f64 / e.ops.len() as f64;
+    let (row, hits) = e.window.hot_row.as_ref()?;
+    let share = *hits as f64 / e.window.ops as f64;
     if share < 0.2 || e.rows < 2 {
         return None;
     }
@@ -176,7 +170,7 @@ pub(super) fn hot_row(e: &Evidence) -> Option<Finding> {
         text: format!(
             "{} % of the last {} operations hit the one row '{}': a row is never split, so one region serves all of them.",
             percent(share),
-            thousands(e.ops.len() as u64),
+            thousands(e.window.ops as u64),
             crate::bytes::to_printable(row)
         ),
     })
@@ -189,16 +183,12 @@ pub(super) fn wide_row(e: &Evidence) -> Option<Finding> {
     if widest.cells < 1000 || widest.cells < median.saturating_mul(50) {
         return None;
     }
-    let into = e
-        .writes
-        .iter()
-        .filter(|w| w.start.as_slice() == &*widest.key)
-        .count();
+    let into = e.widest_writes;
     let growing = if into > 0 {
         format!(
             ", and {} % of the last {} writes added to it: it grows without bound, and a row is never split, so its region cannot shed it",
-            percent(into as f64 / e.writes.len().max(1) as f64),
-            thousands(e.writes.len() as u64)
+            percent(into as f64 / e.window.writes.max(1) as f64),
+            thousands(e.window.writes as u64)
         )
     } else {
         ": a row is never split, so its region cannot shed it".to_string()
@@ -220,46 +210,19 @@ pub(super) fn wide_row(e: &Evidence) -> Option<Finding> {
 /// more regions than prefixes take the writes (the few-domains hotspot). Writes at the end of
 /// the whole table are [`growing_key`]'s, at its start [`decreasing_key`]'s.
 pub(super) fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
-    if e.writes.len() < MIN_WRITES
+    if e.window.writes < MIN_WRITES
         || !e.many_rows()
         || e.end_share(true) >= HOT_SHARE
         || e.end_share(false) >= HOT_SHARE
     {
         return None;
     }
-    // Per prefix (the key without its trailing number): writes, and how the number moved
-    // from one write to the next, oldest first.
-    #[derive(Default)]
-    struct Run {
-        writes: usize,
-        last: Option<u64>,
-        up: usize,
-        down: usize,
-    }
-    let mut runs: FastMap<&[u8], Run> = FastMap::default();
-    for w in e.writes.iter().rev() {
-        let Some((prefix, n)) = trailing_number(&w.start) else {
-            continue;
-        };
-        let run = runs.entry(prefix).or_default();
-        run.writes += 1;
-        match run.last {
-            Some(prev) if n > prev => run.up += 1,
-            Some(prev) if n < prev => run.down += 1,
-            _ => {}
-        }
-        run.last = Some(n);
-    }
-    let mut top: Vec<(&[u8], Run)> = runs.into_iter().collect();
-    order::sort_by(&mut top, |a, b| {
-        b.1.writes.cmp(&a.1.writes).then(a.0.cmp(b.0))
-    });
-    top.truncate(4);
-    let n = e.writes.len();
-    let in_top: usize = top.iter().map(|t| t.1.writes).sum();
-    let (up, down): (usize, usize) = top
-        .iter()
-        .fold((0, 0), |a, t| (a.0 + t.1.up, a.1 + t.1.down));
+    // The busiest prefixes (a key without its trailing number): their writes, and how the
+    // number moved from one write to the next under each, oldest first.
+    let mut top = e.window.top_prefixes.clone();
+    let n = e.window.writes;
+    let in_top: usize = top.iter().map(|t| t.writes).sum();
+    let (up, down): (usize, usize) = top.iter().fold((0, 0), |a, t| (a.0 + t.up, a.1 + t.down));
     let moves = in_top.saturating_sub(top.len());
     if (in_top as f64) < HOT_SHARE * n as f64 || moves < 50 {
         return None;
@@ -269,22 +232,22 @@ pub(super) fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
         return None;
     }
     // Only the prefixes whose number moves that way.
-    top.retain(|(_, r)| {
+    top.retain(|r| {
         if rising {
             r.up >= r.down
         } else {
             r.down >= r.up
         }
     });
-    let in_top: usize = top.iter().map(|t| t.1.writes).sum();
+    let in_top: usize = top.iter().map(|t| t.writes).sum();
     if (in_top as f64) < HOT_SHARE * n as f64 {
         return None;
     }
     let names: Vec<String> = top
         .iter()
-        .map(|(p, _)| format!("'{}'", crate::bytes::to_printable(p)))
+        .map(|t| format!("'{}'", crate::bytes::to_printable(&t.prefix)))
         .collect();
-    let busiest = top.first().map_or(0, |t| t.1.writes) as f64 / n as f64;
+    let busiest = top.first().map_or(0, |t| t.writes) as f64 / n as f64;
     let (place, how) = if rising {
         ("the end", "the number after it grows")
     } else {
@@ -330,11 +293,7 @@ pub(super) fn salted_fan_out(e: &Evidence) -> Option<Finding> {
     let show = |b: &&[u8]| format!("'{}'", crate::bytes::to_printable(b));
     let (first, last) = (buckets.first().map(show)?, buckets.last().map(show)?);
     // Range reads lately: a salted range read is a scan per bucket.
-    let ranges = e
-        .ops
-        .iter()
-        .filter(|o| o.kind == OpKind::Read && o.stop.is_some())
-        .count();
+    let ranges = e.window.range_reads;
     let lately = if ranges > 0 {
         format!(
             " Of the last operations, {} were range reads.",
@@ -374,18 +333,6 @@ pub(super) fn cell_overhead(e: &Evidence) -> Option<Finding> {
             thousands(e.cell_sizes.len() as u64)
         ),
     })
-}
-
-/// A key split into the bytes before its trailing decimal number and that number (1 to 19
-/// digits), when it ends in one.
-fn trailing_number(key: &[u8]) -> Option<(&[u8], u64)> {
-    let digits = key.iter().rev().take_while(|b| b.is_ascii_digit()).count();
-    if digits == 0 || digits > 19 {
-        return None;
-    }
-    let at = key.len() - digits;
-    let n = std::str::from_utf8(key.get(at..)?).ok()?.parse().ok()?;
-    Some((key.get(..at)?, n))
 }
 
 fn common_prefix<'a>(mut keys: impl Iterator<Item = &'a [u8]>) -> Vec<u8> {

@@ -13,8 +13,9 @@ use yew::prelude::*;
 
 use super::state::use_app;
 use super::view_kit::{timed, use_shown, FigureExport};
-use crate::diagnose::{Evidence, Finding, RECENT};
+use crate::diagnose::{Evidence, Finding, Recent, RECENT};
 use crate::engine::{Activity, KeyEntry, OpKind, Table, KEY_BUCKETS};
+use crate::kit::order;
 use crate::kit::text::thousands as group;
 
 /// Columns drawn: time buckets are merged down to this many.
@@ -34,9 +35,11 @@ pub fn HotspotsView() -> Html {
             .map(|a| (a.selected_table.clone(), a.data_version)),
     );
     let diagnosed = use_mut_ref(|| None::<(DiagnosisKey, Rc<Diagnosed>)>);
+    let recent = use_mut_ref(Recent::new);
     use_memo(key, move |_| {
         timed("hotspots", || {
-            app.map(|a| render(&a, &diagnosed)).unwrap_or_default()
+            app.map(|a| render(&a, &diagnosed, &mut recent.borrow_mut()))
+                .unwrap_or_default()
         })
     })
     .as_ref()
@@ -57,9 +60,12 @@ struct Diagnosed {
     median_cells: u32,
 }
 
+/// `recent` follows the shown table's activity from one diagnosis to the next (another table's
+/// activity makes it count again from scratch).
 fn render(
     app: &super::state::AppHandle,
     diagnosed: &RefCell<Option<(DiagnosisKey, Rc<Diagnosed>)>>,
+    recent: &mut Recent,
 ) -> Html {
     let console = app.console.borrow();
     let engine = &console.shell.engine;
@@ -85,7 +91,7 @@ fn render(
         .filter(|(k, _)| *k == key)
         .map(|(_, d)| d.clone());
     let both = cached.unwrap_or_else(|| {
-        let evidence = Evidence::gather(engine, &name).unwrap_or_default();
+        let evidence = Evidence::following(engine, &name, recent).unwrap_or_default();
         let d = Rc::new(Diagnosed {
             findings: crate::diagnose::run(&evidence),
             widest: evidence.widest,
@@ -250,7 +256,7 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
                 <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
                 <HeatCells counts={counts} />
-                <SplitMarks marks={splits} {h} />
+                <SplitMarks marks={splits} {width} {h} clip={format!("split-dashes-{view}")} />
                 <g class="axis" aria-hidden="true">{ticks}</g>
             </svg>
             <FigureExport {what} table={table.to_string()} {view} {caption} />
@@ -309,33 +315,89 @@ fn heat_cells(counts: &[u64]) -> Html {
 struct SplitMarksProps {
     /// Where each split is drawn: its x (time) and y (key).
     marks: Vec<(f64, f64)>,
+    /// The map's width and height.
+    width: f64,
     h: f64,
+    /// The id of the dashes' clip, unique in the page.
+    clip: AttrValue,
 }
 
 /// The splits on a heatmap, a dashed line down the map and a dot at the split key each:
 /// drawn again only when they move (a split, the time axis rescaled), not after every
-/// operation. A table that split thousands of times has thousands of them, so every line is
-/// one path and every dot another, not two elements a split.
+/// operation. A table that split thousands of times has thousands of them, and the browser
+/// paints a heatmap again after every operation (its cells change): dashing thousands of lines
+/// again then took it 10 to 80 ms a tile. So the lines are drawn as the stretches of the map
+/// they cover (lines that overlap merged into one, at most one stretch per half pixel of the
+/// map's width), cut into dashes by one clip of stripes; and a dot drawn where another is is
+/// drawn once.
 #[component]
 fn SplitMarks(props: &SplitMarksProps) -> Html {
-    timed("hotspots", || split_marks(&props.marks, props.h))
+    timed("hotspots", || {
+        split_marks(&props.marks, props.width, props.h, &props.clip)
+    })
 }
 
-fn split_marks(marks: &[(f64, f64)], h: f64) -> Html {
+/// A split line's width, and its dashes' length and gap (a line is `M x 0 V h` stroked that
+/// wide with a dash array of `DASH DASH`, drawn here as the shape that stroke covers).
+const SPLIT_LINE_W: f64 = 0.5;
+const DASH: f64 = 2.0;
+
+fn split_marks(marks: &[(f64, f64)], width: f64, h: f64, clip: &str) -> Html {
     if marks.is_empty() {
         return html! {};
     }
-    let (mut lines, mut dots) = (String::new(), String::new());
-    for (x, y) in marks {
-        let _ = write!(lines, "M{x:.1} 0V{h}");
-        let _ = write!(dots, "M{:.1} {y:.1}a2 2 0 1 0 4 0a2 2 0 1 0 -4 0z", x - 2.0);
+    // Positions to a tenth of a pixel, as the marks were always written; the lines' edges,
+    // a quarter pixel either side, in twentieths.
+    let tenths = |v: f64| (v * 10.0).round() as i64;
+    // The marks come in the order the splits happened, so their x never decreases.
+    let xs: Vec<i64> = marks.iter().map(|(x, _)| 2 * tenths(*x)).collect();
+    let mut lines = String::new();
+    for (from, to) in covered(&xs, (SPLIT_LINE_W * 20.0 / 2.0) as i64) {
+        let (a, b) = (from as f64 / 20.0, to as f64 / 20.0);
+        let _ = write!(lines, "M{a} 0H{b}V{h}H{a}z");
+    }
+    let mut stripes = String::new();
+    let mut y = 0.0;
+    while y < h {
+        let _ = write!(stripes, "M0 {y}H{width}V{}H0z", (y + DASH).min(h));
+        y += 2.0 * DASH;
+    }
+    let mut dots: Vec<(i64, i64)> = marks
+        .iter()
+        .map(|(x, y)| (tenths(*x), tenths(*y)))
+        .collect();
+    order::sort(&mut dots);
+    dots.dedup();
+    let mut dot_path = String::new();
+    for (x, y) in dots {
+        let _ = write!(
+            dot_path,
+            "M{} {}a2 2 0 1 0 4 0a2 2 0 1 0 -4 0z",
+            (x - 20) as f64 / 10.0,
+            y as f64 / 10.0
+        );
     }
     html! {
         <g class="splitmark" data-splits={marks.len().to_string()}>
-            <path class="split-line" d={lines} />
-            <path class="split-dot" d={dots} />
+            <clipPath id={clip.to_string()}><path d={stripes} /></clipPath>
+            <path class="split-line" d={lines} clip-path={format!("url(#{clip})")} />
+            <path class="split-dot" d={dot_path} />
         </g>
     }
+}
+
+/// The stretches that lines at `xs` (in order), each `half` either side of its x, cover: lines
+/// that overlap or touch make one stretch.
+fn covered(xs: &[i64], half: i64) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    for x in xs {
+        let (from, to) = (x - half, x + half);
+        match out.last_mut() {
+            Some(last) if from <= last.1 => last.1 = last.1.max(to),
+            _ => out.push((from, to)),
+        }
+    }
+    out
 }
 
 /// Height of the time axis under a heatmap.

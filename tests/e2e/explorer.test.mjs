@@ -93,6 +93,35 @@ test('hotspots: sequential writes make one region hot, in words and in the heatm
   assert.equal(total, 12000);
   assert.ok(last / total > 0.95, `${last} of ${total} writes in the last key range`);
   assert.ok(await page.locator('.heatmap.writes .splitmark').count() > 0, 'splits are marked');
+  // The split lines are the stretches they cover (overlapping lines merged), cut into dashes by
+  // one clip of stripes: disjoint stretches, each at least a line's width (half a pixel), in
+  // order, no more than the lines and than two a pixel; the dots, one a place, no more than the
+  // splits.
+  const marks = await page.evaluate(() => [...document.querySelectorAll('.heatmap .splitmark')].map((g) => {
+    const svg = g.ownerSVGElement;
+    const line = g.querySelector('.split-line');
+    const clip = svg.querySelector(line.getAttribute('clip-path').slice(4, -1));
+    return {
+      splits: Number(g.dataset.splits),
+      width: Number(svg.getAttribute('width')),
+      stretches: [...line.getAttribute('d').matchAll(/M([\d.]+) 0H([\d.]+)V192H[\d.]+z/g)].map((m) => [Number(m[1]), Number(m[2])]),
+      segments: line.getAttribute('d').split('M').length - 1,
+      stripes: clip ? clip.querySelector('path').getAttribute('d').split('M').length - 1 : 0,
+      dots: g.querySelector('.split-dot').getAttribute('d').split('M').length - 1,
+    };
+  }));
+  assert.equal(marks.length, 2, 'both heatmaps mark the splits');
+  for (const m of marks) {
+    assert.ok(m.splits > 0, 'splits counted');
+    assert.equal(m.stretches.length, m.segments, 'every line stretch is a rectangle down the map');
+    assert.ok(m.stretches.length >= 1 && m.stretches.length <= Math.min(m.splits, 2 * m.width), `${m.stretches.length} stretches for ${m.splits} splits over ${m.width} px`);
+    m.stretches.forEach(([a, b], i) => {
+      assert.ok(b - a >= 0.5 - 1e-9, `stretch ${a}–${b} at least a line wide`);
+      if (i > 0) assert.ok(a > m.stretches[i - 1][1], `stretch ${a}–${b} apart from the one before`);
+    });
+    assert.equal(m.stripes, 48, 'dashes of 2 px every 4 px down 192 px');
+    assert.ok(m.dots >= 1 && m.dots <= m.splits, `${m.dots} dots for ${m.splits} splits`);
+  }
   await page.locator('.hotspots').screenshot({ path: path.join(SHOTS, 'e2e-hotspots.png') });
   await tab(page, 'Regions & read');
   assert.equal(await page.locator('.region.hot').count(), 1, 'one hot region');

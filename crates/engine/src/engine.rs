@@ -33,8 +33,8 @@ mod table;
 mod writes;
 
 pub use activity::{
-    key_bucket, place_of, row_counts, Activity, Grid, LastRead, Op, OpKind, SavedActivity,
-    SplitMark, KEY_BUCKETS, OPS_KEPT, TIME_BUCKETS,
+    key_bucket, place_of, Activity, Grid, LastRead, Op, OpKind, SavedActivity, SplitMark,
+    KEY_BUCKETS, OPS_KEPT, TIME_BUCKETS,
 };
 pub use block::{
     BlockCursor, BlockFile, BloomType, CellRef, CountedRows, Encoding, FileCursor, FileOptions,

@@ -512,6 +512,12 @@ impl Activity {
         self.recorded.saturating_sub(self.ops.len() as u64)
     }
 
+    /// The kept operation numbered `seq` (`None` when it is no longer kept or not yet recorded).
+    pub fn op(&self, seq: u64) -> Option<&Op> {
+        let i = seq.checked_sub(self.first_seq())?;
+        self.ops.get(usize::try_from(i).ok()?)
+    }
+
     /// The kept operations numbered `from..to`, oldest first.
     pub fn ops_between(&self, from: u64, to: u64) -> impl Iterator<Item = &Op> {
         let first = self.first_seq();
@@ -707,21 +713,6 @@ impl Op {
         };
         first..=last
     }
-}
-
-/// The rows of the single-row operations among `ops` with how many there were, in no order.
-/// Counted in a hash map: sorting the ten thousand keys of a diagnosis's window took about 7 ms
-/// in WebAssembly at every write the hotspots view diagnosed, hashing them about a seventh of
-/// that. The map is made as large as it can need at once (growing it step by step cost as much
-/// as counting), and the count is compiled here, with the engine's speed, not with the views
-/// that ask for it (compiled for size there, it took about three times as long in the page).
-pub fn row_counts<'a>(ops: &[&'a Op]) -> Vec<(&'a [u8], usize)> {
-    let mut counts: FastMap<&[u8], usize> =
-        FastMap::with_capacity_and_hasher(ops.len(), Default::default());
-    for op in ops.iter().filter(|o| o.stop.is_none()) {
-        *counts.entry(op.start.as_slice()).or_default() += 1;
-    }
-    counts.into_iter().collect()
 }
 
 // ---- the engine's hooks ------------------------------------------------------------------
