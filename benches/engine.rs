@@ -324,8 +324,8 @@ fn main() {
 }
 
 /// Where the engine's heap after the load goes: the runs' block files, their block lists (32
-/// bytes and a checked flag per block), the key index (measured as the heap a copy of it
-/// takes), and the rest (the regions, the activity record, the allocations' rounding).
+/// bytes, a row's head of 8 and a checked flag per block, a head more per 32 blocks), the key
+/// index (measured as the heap a copy of it takes), and the rest (the regions, the activity record, the allocations' rounding).
 fn heap_breakdown(engine: &Engine, heap: usize) -> String {
     let Ok(table) = engine.table("bench") else {
         return "no table".into();
@@ -340,7 +340,8 @@ fn heap_breakdown(engine: &Engine, heap: usize) -> String {
             }
         }
     }
-    let block_lists = blocks * (32 + std::mem::size_of::<std::sync::OnceLock<bool>>());
+    let block_lists = blocks * (32 + 8 + std::mem::size_of::<std::sync::OnceLock<bool>>())
+        + blocks.div_ceil(32) * 8;
     let before = live();
     let keys = table.keys.clone();
     let key_index = live() - before;

@@ -331,6 +331,86 @@ fn the_index_seeks_to_the_one_block_holding_a_row() {
     }
 }
 
+/// The index's search by the first eight bytes of rows: where many blocks' rows begin with the
+/// same eight bytes (and some rows are shorter than eight), the block a seek names is still
+/// the last whose first key is at or before the target, for a target before, on and after
+/// every row, and for a cell in the middle of a row.
+#[test]
+fn a_seek_among_blocks_whose_rows_share_their_first_eight_bytes_names_the_right_block() {
+    let f = family();
+    let mut rows: Vec<String> = Vec::new();
+    for i in 0..300 {
+        // Long stretches under one head ("user-000"), short rows, and other heads between.
+        rows.push(format!("user-000-{i:04}"));
+        if i % 50 == 0 {
+            rows.push(format!("u{i}"));
+            rows.push(format!("user-{i:03}x"));
+        }
+    }
+    rows.sort();
+    rows.dedup();
+    let mut cells = Vec::new();
+    let mut seq = 0;
+    for row in &rows {
+        for q in ["a", "b", "c"] {
+            seq += 1;
+            cells.push(Cell::put(
+                row.as_bytes(),
+                &f,
+                q.as_bytes(),
+                7,
+                seq,
+                b"value-0123456789",
+            ));
+        }
+    }
+    cells.sort();
+    let file = BlockFile::build(
+        1,
+        "t",
+        b"f",
+        options(Encoding::None, BloomType::None, 256),
+        &cells,
+    );
+    let blocks = file.block_count();
+    assert!(blocks > 100, "{blocks} blocks");
+    // The last block whose first key is at or before `target`, read from every block's key.
+    let by_reading_every_key = |target: &Cell| {
+        (0..blocks)
+            .take_while(|&i| {
+                file.first_key(i)
+                    .is_some_and(|k| k.cmp_key(&target.as_ref()) != std::cmp::Ordering::Greater)
+            })
+            .count()
+            .saturating_sub(1)
+    };
+    let mut targets = Vec::new();
+    for row in &rows {
+        for suffix in ["", "\0", "~"] {
+            let probe = format!("{row}{suffix}");
+            targets.push(Cell::put(
+                probe.as_bytes(),
+                &f,
+                b"",
+                u64::MAX,
+                u64::MAX,
+                b"",
+            ));
+        }
+        targets.push(Cell::put(row.as_bytes(), &f, b"b", 7, u64::MAX, b""));
+    }
+    targets.push(Cell::put(b"", &f, b"", u64::MAX, u64::MAX, b""));
+    targets.push(Cell::put(b"zzz", &f, b"", u64::MAX, u64::MAX, b""));
+    for target in &targets {
+        assert_eq!(
+            file.seek_block(target),
+            by_reading_every_key(target),
+            "{:?}",
+            String::from_utf8_lossy(&target.row)
+        );
+    }
+}
+
 /// One flipped byte in a data block: the file opens, that block is reported damaged, every
 /// other block's cells read back.
 #[test]

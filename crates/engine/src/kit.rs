@@ -3,10 +3,11 @@
 //! the seeded generator ([`seeded`]), a fast hash for maps of a person's own keys ([`hash`]),
 //! the CRC-32 of saved bytes ([`crc32`]), base64 text of bytes ([`base64`]), sorting outside
 //! the engine's hot paths ([`order`]) and the small ordered maps and sets there ([`sorted`]),
-//! and a binary search over positions ([`partition`]).
+//! a binary search over positions ([`partition`]) and the page's byte comparison ([`compare`]).
 
 pub mod base64;
 pub mod civil;
+pub mod compare;
 pub mod crc32;
 pub mod hash;
 pub mod order;

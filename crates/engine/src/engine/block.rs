@@ -21,6 +21,7 @@
 mod bloom;
 mod encoding;
 mod file;
+mod heads;
 mod row_index;
 mod rows;
 mod writer;

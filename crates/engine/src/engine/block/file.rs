@@ -4,6 +4,7 @@ use std::sync::OnceLock;
 
 use super::bloom::Bloom;
 use super::encoding::{get_len, get_varint, split_key, take, BlockCursor, CellRef};
+use super::heads::Heads;
 use super::row_index::RowStarts;
 use super::writer::{row_col_key, write_header, FileWriter};
 use super::{BloomType, Encoding, FileOptions, FormatError};
@@ -82,6 +83,8 @@ pub struct BlockFile {
     parts: Vec<Box<[u8]>>,
     header: Header,
     blocks: Vec<BlockEntry>,
+    /// Per block: the first eight bytes of its first row as a number, for seeks.
+    heads: Heads,
     /// Range of the bloom bits in the last part, and the number of hashes.
     bloom: Option<(u32, u32, u32)>,
     /// Per block: whether its checksum matched, once checked.
@@ -118,6 +121,7 @@ impl BlockFile {
             parts: vec![bytes],
             header: FileWriter::new(id, table, family, options).into_header(),
             blocks: Vec::new(),
+            heads: Heads::default(),
             bloom: None,
             checked: Vec::new(),
             row_starts: OnceLock::new(),
@@ -291,6 +295,7 @@ impl BlockFile {
         let mut at = meta_at;
         let count = get_len(b, &mut at)?;
         let mut blocks = Vec::with_capacity(count.min(meta.len()));
+        let mut heads = Vec::with_capacity(count.min(meta.len()));
         let mut expected_at = data_at;
         let (mut part, mut part_at) = (0usize, 0usize);
         for i in 0..count {
@@ -302,7 +307,7 @@ impl BlockFile {
             let key_len = get_len(b, &mut at)?;
             let key_at = at;
             let key = take(b, &mut at, key_len)?;
-            split_key(key)?;
+            heads.push(crate::bytes::head(split_key(key)?.0));
             let seq = get_varint(b, &mut at)?;
             let end = offset.checked_add(len).and_then(|e| e.checked_add(4));
             let misplaced =
@@ -346,6 +351,7 @@ impl BlockFile {
             parts,
             header,
             blocks,
+            heads: Heads::new(heads),
             bloom,
             checked,
             row_starts: OnceLock::new(),
@@ -545,17 +551,22 @@ impl BlockFile {
 
     /// [`BlockFile::seek_block`] for a key read in place.
     pub(crate) fn seek_key(&self, target: CellRef<'_>) -> usize {
-        let after = crate::kit::partition(self.blocks.len(), |i| {
-            // Rows decide nearly every step of the search: the row is read from the index key
-            // alone, and the whole key only when the rows are equal.
-            match self.first_row(i).map(|row| row.cmp(target.row)) {
-                Some(std::cmp::Ordering::Less) => true,
-                Some(std::cmp::Ordering::Greater) | None => false,
-                Some(std::cmp::Ordering::Equal) => self
-                    .first_key(i)
-                    .is_some_and(|k| k.cmp_key(&target) != std::cmp::Ordering::Greater),
-            }
-        });
+        use std::cmp::Ordering;
+        // Blocks before `lo` start with a lower row than the target's, blocks from `hi` with a
+        // higher; between them the rows are compared, and the whole keys when the rows are
+        // equal.
+        let (lo, hi) = self.heads.span(crate::bytes::head(target.row));
+        let after = lo
+            + crate::kit::partition(hi - lo, |k| {
+                let i = lo + k;
+                match self.first_row(i).map(|row| row.cmp(target.row)) {
+                    Some(Ordering::Less) => true,
+                    Some(Ordering::Greater) | None => false,
+                    Some(Ordering::Equal) => self
+                        .first_key(i)
+                        .is_some_and(|k| k.cmp_key(&target) != Ordering::Greater),
+                }
+            });
         after.saturating_sub(1)
     }
 
