@@ -6,6 +6,7 @@
 #   bash scripts/dev.sh build   install what is missing, release build into dist/, check its size
 #   bash scripts/dev.sh size [DIR]   the gzipped download of a build (dist/), against the budget
 #   bash scripts/dev.sh bench-build   the release build with the benchmarks' hooks, into target/bench-dist/
+#   bash scripts/dev.sh bench-wasm [ROWS] [LAYOUT]   the engine's reads in WebAssembly under Node
 #   bash scripts/dev.sh setup   only install what is missing
 #
 # Every step checks first and skips what is already there; nothing but registry packages
@@ -78,13 +79,19 @@ setup() {
   fi
 }
 
-# `trunk build --release --offline` with the release toolchain and its flags (RELEASE_TOOLCHAIN).
-release_trunk() {
+# Runs a command with the release toolchain and its flags (RELEASE_TOOLCHAIN): the standard
+# library built with the app and for size, panics that abort at once.
+with_release_toolchain() {
   RUSTUP_TOOLCHAIN=$RELEASE_TOOLCHAIN \
     CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
     CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
-    trunk build --release --offline "$@"
+    "$@"
+}
+
+# `trunk build --release --offline` with the release toolchain.
+release_trunk() {
+  with_release_toolchain trunk build --release --offline "$@"
 }
 
 build() {
@@ -120,6 +127,18 @@ bench_build() {
   release_trunk --features bench --dist target/bench-dist
   minify_glue target/bench-dist
   size target/bench-dist || true
+}
+
+# The engine's reads in WebAssembly under Node (benches/wasm): built as the release build
+# builds the engine (toolchain, profile, and `wasm-opt` with index.html's options), then run.
+bench_wasm() {
+  log "the engine's reads in WebAssembly (benches/wasm, $RELEASE_TOOLCHAIN)"
+  with_release_toolchain cargo build --release --offline --target wasm32-unknown-unknown -p rowkey-wasm-bench
+  local opts
+  opts=$(sed -n 's/.*data-wasm-opt-params="\([^"]*\)".*/\1/p' index.html)
+  # shellcheck disable=SC2086  # the options are words
+  wasm-opt -Oz $opts target/wasm32-unknown-unknown/release/rowkey_wasm_bench.wasm -o target/rowkey-wasm-bench.wasm
+  node benches/wasm/run.mjs target/rowkey-wasm-bench.wasm "${1:-100000}" "${2:-runs}"
 }
 
 # Prints the gzipped download of the build in $1 and fails when it weighs more than the budget.
@@ -189,6 +208,7 @@ case "${1:-}" in
   build) setup; build ;;
   size) size "${2:-dist}" ;;
   bench-build) setup; bench_build ;;
+  bench-wasm) setup; bench_wasm "${2:-}" "${3:-}" ;;
   serve) setup; build || log "serving a build over its size budget"; log "serving dist/ on http://127.0.0.1:8080"; exec python3 -m http.server 8080 --bind 127.0.0.1 --directory dist ;;
   test) setup; run_tests ;;
   *) sed -n '2,11p' "$0"; exit 2 ;;

@@ -1,0 +1,112 @@
+//! The engine's reads as WebAssembly runs them, without a page: `run.mjs` loads this module in
+//! Node (V8, as in Chromium), calls [`load`] once, then each read in rounds, and times them.
+//! The workload is the native engine benchmark's (`benches/engine.rs`, rows from
+//! `benches/common/storage_workload.rs`): a change to the read path can be measured in
+//! WebAssembly in a minute, where the browser's storage benchmark takes several.
+//!
+//! Each export returns the cells its reads returned, so that `run.mjs` can check them.
+
+// The workload's module names the engine by the app's name.
+extern crate rowkey_engine as rowkey;
+
+use std::cell::RefCell;
+
+use rowkey::engine::{create_benchmark_table, BenchmarkLayout, Engine, Scan};
+
+#[path = "../../common/storage_workload.rs"]
+mod storage_workload;
+use storage_workload::{prefix, puts, row, GROUP};
+
+const TABLE: &str = "bench";
+
+thread_local! {
+    /// The loaded table's engine and its row count.
+    static LOADED: RefCell<Option<(Engine, u64)>> = const { RefCell::new(None) };
+}
+
+/// Loads `rows` rows of ten columns into a new table: pre-split in 16 regions and flushed
+/// (`runs` 0), or one region flushed as it loads and major-compacted (`runs` 1). Returns the
+/// rows loaded, 0 when the engine refused a step.
+#[no_mangle]
+pub extern "C" fn load(rows: u32, runs: u32) -> u32 {
+    let layout = if runs == 1 {
+        BenchmarkLayout::Runs
+    } else {
+        BenchmarkLayout::Regions
+    };
+    let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
+    let mut step = || -> Result<(), rowkey::engine::Error> {
+        create_benchmark_table(&mut engine, TABLE, layout)?;
+        for i in 0..u64::from(rows) {
+            engine.mutate(TABLE, row(i).as_bytes(), &puts(i))?;
+        }
+        engine.flush(TABLE)?;
+        if layout == BenchmarkLayout::Runs {
+            engine.compact(TABLE, true)?;
+        }
+        Ok(())
+    };
+    if step().is_err() {
+        return 0;
+    }
+    LOADED.with(|l| *l.borrow_mut() = Some((engine, u64::from(rows))));
+    rows
+}
+
+/// The cells `scan` returns.
+fn read(engine: &Engine, scan: &mut Scan) -> u32 {
+    engine
+        .read(TABLE, scan)
+        .map(|out| out.rows.iter().map(|r| r.cells.len() as u32).sum())
+        .unwrap_or(0)
+}
+
+/// Runs `f` over the loaded engine and its row count; 0 when nothing is loaded.
+fn with_loaded(f: impl FnOnce(&Engine, u64) -> u32) -> u32 {
+    LOADED.with(|l| l.borrow().as_ref().map_or(0, |(e, rows)| f(e, *rows)))
+}
+
+/// `n` gets of rows spread over the table, from the `from`-th on (as the native benchmark
+/// picks them), their keys made before the reads.
+#[no_mangle]
+pub extern "C" fn gets(n: u32, from: u32) -> u32 {
+    with_loaded(|engine, rows| {
+        let keys: Vec<String> = (0..u64::from(n))
+            .map(|k| row((k + u64::from(from)).wrapping_mul(7919) % rows))
+            .collect();
+        let mut scans: Vec<Scan> = keys.iter().map(|k| Scan::get(k.as_bytes())).collect();
+        scans.iter_mut().map(|s| read(engine, s)).sum()
+    })
+}
+
+/// `n` scans of one group of ten rows each (by their prefix), forwards or (`reversed` 1)
+/// backwards with a limit of ten rows, from the `from`-th on.
+#[no_mangle]
+pub extern "C" fn scans(n: u32, reversed: u32, from: u32) -> u32 {
+    with_loaded(|engine, rows| {
+        let groups = (rows / GROUP).max(1);
+        let mut scans: Vec<Scan> = (0..u64::from(n))
+            .map(|k| {
+                let p = prefix((k + u64::from(from)).wrapping_mul(104_729) % groups);
+                if reversed == 1 {
+                    Scan {
+                        reversed: true,
+                        start_row: format!("{p}\u{7f}").into_bytes(),
+                        stop_row: p.as_bytes()[..p.len() - 1].to_vec(),
+                        limit: Some(10),
+                        ..Scan::default()
+                    }
+                } else {
+                    Scan::prefix(p.as_bytes())
+                }
+            })
+            .collect();
+        scans.iter_mut().map(|s| read(engine, s)).sum()
+    })
+}
+
+/// One scan of the whole table.
+#[no_mangle]
+pub extern "C" fn full() -> u32 {
+    with_loaded(|engine, _| read(engine, &mut Scan::default()))
+}
