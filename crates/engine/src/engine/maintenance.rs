@@ -155,6 +155,7 @@ impl Engine {
 
     /// Appends an event to the table's history.
     #[allow(clippy::too_many_arguments)]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn log_event(
         &mut self,
         table: &str,
@@ -189,12 +190,14 @@ impl Engine {
     }
 
     /// The table's recent flushes, compactions and splits (empty for an unknown table).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn lsm_events(&self, table: &str) -> Option<&EventLog> {
         self.events.get(table)
     }
 
     /// Compacts every store of the table: minor merges runs keeping markers; major also drops
     /// markers and the cells they mask.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn compact(&mut self, table: &str, major: bool) -> Result<()> {
         let t = self.table(table)?;
         let shape: Vec<usize> = t.regions.iter().map(|r| r.stores.len()).collect();
@@ -366,6 +369,7 @@ impl Engine {
     }
 
     /// Splits the region holding `at` at that row, or with `None` every region at its mid key.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn split(&mut self, table: &str, at: Option<&[u8]>) -> Result<()> {
         let t = self.table(table)?;
         match at {
@@ -401,6 +405,7 @@ impl Engine {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn split_region(&mut self, table: &str, idx: usize, at: &[u8], cause: SplitCause) {
         self.flush_region(table, idx, &[]);
         let tick = self.tick;

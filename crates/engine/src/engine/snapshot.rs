@@ -49,6 +49,7 @@ pub struct RegionEntry {
 
 impl Engine {
     /// The catalog of the current state.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn catalog(&self) -> Catalog {
         let tables = self
             .tables
@@ -94,6 +95,7 @@ impl Engine {
     }
 
     /// The cells in memstores, per table.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn memstore_cells(&self) -> Vec<(String, Vec<Cell>)> {
         self.tables
             .values()
