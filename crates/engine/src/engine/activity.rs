@@ -608,7 +608,6 @@ impl Activity {
     /// Of the last `n` operations of `kind`, how many fell in each of the table's regions as
     /// they are now (a range counts in every region it overlaps), indexed like
     /// `table.regions`; and how many operations were counted.
-    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn per_region(&self, table: &Table, kind: Option<OpKind>, n: usize) -> (Vec<u64>, u64) {
         let starts = Starts::of(table);
         // A region keeps its id only as long as its bounds (a split gives both daughters new
@@ -653,7 +652,6 @@ struct Starts {
 }
 
 impl Starts {
-    #[cfg_attr(rowkey_cold, optimize(size))]
     fn of(table: &Table) -> Starts {
         let mut bytes = Vec::with_capacity(table.regions.iter().map(|r| r.start.len()).sum());
         let mut ends = Vec::with_capacity(table.regions.len());
@@ -700,7 +698,6 @@ impl Op {
 
     /// [`Op::regions`] over `count` regions, `index` finding a row's region and `start`
     /// giving a region's start key.
-    #[cfg_attr(rowkey_cold, optimize(size))]
     fn regions_by<'a>(
         &self,
         count: usize,

@@ -197,7 +197,6 @@ impl Engine {
 
     /// Compacts every store of the table: minor merges runs keeping markers; major also drops
     /// markers and the cells they mask.
-    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn compact(&mut self, table: &str, major: bool) -> Result<()> {
         let t = self.table(table)?;
         let shape: Vec<usize> = t.regions.iter().map(|r| r.stores.len()).collect();
@@ -369,7 +368,6 @@ impl Engine {
     }
 
     /// Splits the region holding `at` at that row, or with `None` every region at its mid key.
-    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn split(&mut self, table: &str, at: Option<&[u8]>) -> Result<()> {
         let t = self.table(table)?;
         match at {
@@ -405,7 +403,6 @@ impl Engine {
         Ok(())
     }
 
-    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn split_region(&mut self, table: &str, idx: usize, at: &[u8], cause: SplitCause) {
         self.flush_region(table, idx, &[]);
         let tick = self.tick;

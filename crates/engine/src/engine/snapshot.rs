@@ -95,7 +95,6 @@ impl Engine {
     }
 
     /// The cells in memstores, per table.
-    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn memstore_cells(&self) -> Vec<(String, Vec<Cell>)> {
         self.tables
             .values()
