@@ -25,8 +25,8 @@ SIZE_BUDGET_KB=${ROWKEY_SIZE_BUDGET_KB:-600}
 # every cut, and delete it once the download fits the budget. 747 since the cuts of 27 November
 # afternoon (779 before): the functions sorted by name for gzip (index.html's wasm-opt
 # parameters), the JSON readers' and the shell commands' errors boxed, the engine's cold code
-# compiled for size, no Debug in the filters' vtables, the workload form's inputs one copy
-# each (the README's size budget).
+# compiled for size, no Debug in the filters' vtables, IndexedDB's failures boxed, the
+# workload form's inputs one copy each (the README's size budget).
 SIZE_HELD_KB=747
 # The release build's toolchain: a pinned nightly that compiles the standard library with the app
 # (`-Z build-std`, optimized for size like the app) and makes a panic abort at once instead of
