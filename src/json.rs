@@ -37,19 +37,32 @@ pub enum Value {
     Object(Vec<(String, Value)>),
 }
 
-/// Why a text is not the document it should be.
+/// Why a text is not the document it should be. Each variant keeps its details behind a box,
+/// so a reader's `Result` moves one pointer through every `?` instead of three words (the
+/// readers of every document use this type: 5 KB of the download).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Error {
     /// The text is not JSON: where (1-based, the column in characters) and why.
-    #[error("line {line}, column {column}: {message}")]
-    Syntax {
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    #[error("line {}, column {}: {}", .0.line, .0.column, .0.message)]
+    Syntax(Box<SyntaxError>),
     /// The JSON is not what was expected at `path` (`$.tables[0].name`).
-    #[error("{path}: {message}")]
-    Invalid { path: String, message: String },
+    #[error("{}: {}", .0.path, .0.message)]
+    Invalid(Box<Invalid>),
+}
+
+/// Where a text stops being JSON, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Where a document differs from what was expected, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invalid {
+    pub path: String,
+    pub message: String,
 }
 
 /// Reads a whole text as one JSON value (whitespace around it allowed).
@@ -79,11 +92,11 @@ impl Parser<'_> {
         let before = &self.text[..floor_char_boundary(self.text, self.at)];
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        Error::Syntax {
+        Error::Syntax(Box::new(SyntaxError {
             line,
             column: before[line_start..].chars().count() + 1,
             message: message.to_string(),
-        }
+        }))
     }
 
     fn peek(&self) -> Option<u8> {
@@ -529,10 +542,10 @@ impl<'a> Node<'a> {
 
     /// An error at this node.
     pub fn error(&self, message: impl Into<String>) -> Error {
-        Error::Invalid {
+        Error::Invalid(Box::new(Invalid {
             path: self.path.clone(),
             message: message.into(),
-        }
+        }))
     }
 
     fn expected(&self, what: &str) -> Error {

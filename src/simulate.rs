@@ -69,9 +69,11 @@ pub enum SimulateError {
 impl SimulateError {
     /// A workload that is JSON but not valid: `path` says where.
     pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> SimulateError {
-        SimulateError::Document(crate::json::Error::Invalid {
-            path: path.into(),
-            message: message.into(),
-        })
+        SimulateError::Document(crate::json::Error::Invalid(Box::new(
+            crate::json::Invalid {
+                path: path.into(),
+                message: message.into(),
+            },
+        )))
     }
 }

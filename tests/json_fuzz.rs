@@ -86,7 +86,8 @@ fn edits() -> impl Strategy<Value = (Vec<(usize, char)>, usize)> {
 /// A syntax error's position is inside the text: a line it has, a column at most one past
 /// that line's end.
 fn position_is_inside(text: &str, e: &json::Error) -> Result<(), TestCaseError> {
-    if let json::Error::Syntax { line, column, .. } = e {
+    if let json::Error::Syntax(at) = e {
+        let (line, column) = (&at.line, &at.column);
         let lines: Vec<&str> = text.split('\n').collect();
         prop_assert!(*line >= 1 && *line <= lines.len(), "{e} in {text:?}");
         prop_assert!(
@@ -156,10 +157,11 @@ proptest! {
         let damaged = mutate(text, &e, cut);
         match Workload::from_json(&damaged) {
             Ok(_) => {}
-            Err(SimulateError::Document(json::Error::Syntax { line, column, message })) => {
-                position_is_inside(&damaged, &json::Error::Syntax { line, column, message })?;
+            Err(SimulateError::Document(e @ json::Error::Syntax(_))) => {
+                position_is_inside(&damaged, &e)?;
             }
-            Err(SimulateError::Document(json::Error::Invalid { path, message })) => {
+            Err(SimulateError::Document(json::Error::Invalid(at))) => {
+                let (path, message) = (&at.path, &at.message);
                 prop_assert!(path.starts_with('$') && !message.is_empty(), "{path}: {message}");
             }
             Err(other) => prop_assert!(false, "{other}"),
@@ -211,11 +213,11 @@ fn syntax_errors_say_where_and_what() -> TestResult {
     ] {
         assert_eq!(
             json::parse(text),
-            Err(json::Error::Syntax {
+            Err(json::Error::Syntax(Box::new(json::SyntaxError {
                 line,
                 column,
                 message: message.into()
-            }),
+            }))),
             "{text:?}"
         );
     }
@@ -227,11 +229,11 @@ fn nesting_deeper_than_the_limit_is_refused_not_a_stack_overflow() -> TestResult
     let deep = "[".repeat(100_000);
     assert_eq!(
         json::parse(&deep),
-        Err(json::Error::Syntax {
+        Err(json::Error::Syntax(Box::new(json::SyntaxError {
             line: 1,
             column: json::MAX_DEPTH + 1,
             message: format!("nested deeper than {} levels", json::MAX_DEPTH),
-        })
+        })))
     );
     let fits = format!(
         "{}{}",

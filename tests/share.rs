@@ -262,10 +262,8 @@ fn a_broken_workload_in_a_link_names_its_json_path() -> TestResult {
         Some("t".into())
     );
     match decode(&broken_workload_link(r#", "bogus": 1"#)) {
-        Err(ShareError::Workload(SimulateError::Document(json::Error::Invalid {
-            path,
-            message,
-        }))) => {
+        Err(ShareError::Workload(SimulateError::Document(json::Error::Invalid(at)))) => {
+            let json::Invalid { path, message } = *at;
             assert_eq!(path, "$.tables[0].key[1].bogus");
             assert!(message.starts_with("unknown field `bogus`"), "{message}");
         }

@@ -19,7 +19,7 @@ const BASE: &str = r#"{
 fn error(from: &str, to: &str) -> Result<(String, String), Box<dyn std::error::Error>> {
     assert!(BASE.contains(from), "{from}");
     match Workload::from_json(&BASE.replacen(from, to, 1)) {
-        Err(SimulateError::Document(json::Error::Invalid { path, message })) => Ok((path, message)),
+        Err(SimulateError::Document(json::Error::Invalid(at))) => Ok((at.path, at.message)),
         other => Err(format!("expected an invalid workload, got {other:?}").into()),
     }
 }
@@ -108,7 +108,8 @@ fn colliding_keys_are_refused_when_unique() -> TestResult {
     );
     assert!(Workload::from_json(&timestamp).is_ok());
     match Workload::from_json(&timestamp.replacen(r#""per_sec": 10"#, r#""per_sec": 5000"#, 1)) {
-        Err(SimulateError::Document(json::Error::Invalid { path, message })) => {
+        Err(SimulateError::Document(json::Error::Invalid(at))) => {
+            let json::Invalid { path, message } = *at;
             assert_eq!(path, "$.tables[0].key");
             assert!(
                 message.starts_with("rows 0 and 1 both get the key 'x1704067200000'"),
@@ -159,8 +160,8 @@ fn other_checks_name_their_path() -> TestResult {
     }
     // Not JSON at all: a line and a column.
     match Workload::from_json("{\n  \"version\": 1,,\n}") {
-        Err(SimulateError::Document(json::Error::Syntax { line, column, .. })) => {
-            assert_eq!((line, column), (2, 16))
+        Err(SimulateError::Document(json::Error::Syntax(at))) => {
+            assert_eq!((at.line, at.column), (2, 16))
         }
         other => return Err(format!("{other:?}").into()),
     }

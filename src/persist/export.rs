@@ -355,14 +355,12 @@ pub fn import_json(
     let read = json::parse(text).and_then(|value| Document::from_json(&Node::root(&value)));
     let doc = match read {
         Ok(d) => d,
-        Err(json::Error::Syntax {
-            line,
-            column,
-            message,
-        }) => return import_err(format!("line {line}, column {column}"), message),
-        Err(json::Error::Invalid { path, message }) => {
-            let path = path.strip_prefix("$.").unwrap_or(&path).to_string();
-            return import_err(path, message);
+        Err(json::Error::Syntax(e)) => {
+            return import_err(format!("line {}, column {}", e.line, e.column), e.message)
+        }
+        Err(json::Error::Invalid(e)) => {
+            let path = e.path.strip_prefix("$.").unwrap_or(&e.path).to_string();
+            return import_err(path, e.message);
         }
     };
     if doc.format != FORMAT {

@@ -43,23 +43,31 @@ const META: &str = "meta";
 const ACTIVITY: &str = "activity";
 const STORES: [&str; 4] = [RUNS, WAL, META, ACTIVITY];
 
-/// The name and message of a `DOMException`, classified.
-fn from_dom(e: &web_sys::DomException) -> StorageError {
-    let name = e.name();
-    StorageError::new(StorageErrorKind::from_name(&name), &name, &e.message())
+/// A storage failure while a transaction runs, boxed: each `?` of the reads and writes below
+/// moves one pointer, not the error's seven words. The public methods hand out the error.
+type Failed = Box<StorageError>;
+
+fn failed(kind: StorageErrorKind, name: &str, message: &str) -> Failed {
+    Box::new(StorageError::new(kind, name, message))
 }
 
-fn from_lib(e: IdbLibError) -> StorageError {
+/// The name and message of a `DOMException`, classified.
+fn from_dom(e: &web_sys::DomException) -> Failed {
+    let name = e.name();
+    failed(StorageErrorKind::from_name(&name), &name, &e.message())
+}
+
+fn from_lib(e: IdbLibError) -> Failed {
     match e {
         IdbLibError::DomException(d) => from_dom(&web_sys::DomException::from(d)),
-        other => StorageError::new(StorageErrorKind::Unknown, "Error", &other.to_string()),
+        other => failed(StorageErrorKind::Unknown, "Error", &other.to_string()),
     }
 }
 
-fn from_open(e: OpenDbError) -> StorageError {
+fn from_open(e: OpenDbError) -> Failed {
     match e {
         OpenDbError::Base(e) => from_lib(e),
-        other => StorageError::new(StorageErrorKind::Unknown, "Error", &other.to_string()),
+        other => failed(StorageErrorKind::Unknown, "Error", &other.to_string()),
     }
 }
 
@@ -134,7 +142,7 @@ fn part_key((id, k): (u64, u64)) -> JsValue {
 }
 
 /// Every part of run `id`: the keys from `[id]` up to, not including, `[id + 1]`.
-fn parts_of(id: u64) -> Result<web_sys::IdbKeyRange, StorageError> {
+fn parts_of(id: u64) -> Result<web_sys::IdbKeyRange, Failed> {
     let lower: JsValue = Array::of1(&(id as f64).into()).into();
     let upper: JsValue = Array::of1(&((id + 1) as f64).into()).into();
     web_sys::IdbKeyRange::bound_with_lower_open_and_upper_open(&lower, &upper, false, true)
@@ -185,7 +193,7 @@ type Pending = (JsValue, web_sys::IdbRequest, JsFuture);
 /// Requests every record of a store, one request each, all made before any is awaited: the
 /// caller decodes each as it arrives while the browser reads the ones after it. The keys come
 /// first (one request).
-async fn request_each(store: &ObjectStore<'_>) -> Result<Vec<Pending>, StorageError> {
+async fn request_each(store: &ObjectStore<'_>) -> Result<Vec<Pending>, Failed> {
     let keys: Vec<JsValue> = store
         .get_all_keys::<JsValue>()
         .await
@@ -208,11 +216,11 @@ async fn request_each(store: &ObjectStore<'_>) -> Result<Vec<Pending>, StorageEr
 async fn answer(
     request: web_sys::IdbRequest,
     answered: JsFuture,
-) -> Result<Option<JsValue>, StorageError> {
+) -> Result<Option<JsValue>, Failed> {
     if answered.await.is_err() {
         return Err(match request.error() {
             Ok(Some(e)) => from_dom(&e),
-            _ => StorageError::new(StorageErrorKind::Unknown, "Error", "a read failed"),
+            _ => failed(StorageErrorKind::Unknown, "Error", "a read failed"),
         });
     }
     let value = request.result().map_err(from_js)?;
@@ -220,10 +228,10 @@ async fn answer(
 }
 
 /// A thrown JavaScript value as a storage error.
-fn from_js(v: JsValue) -> StorageError {
+fn from_js(v: JsValue) -> Failed {
     match v.dyn_into::<web_sys::DomException>() {
         Ok(d) => from_dom(&d),
-        Err(v) => StorageError::new(StorageErrorKind::Unknown, "Error", &format!("{v:?}")),
+        Err(v) => failed(StorageErrorKind::Unknown, "Error", &format!("{v:?}")),
     }
 }
 
@@ -262,7 +270,7 @@ impl Idb {
                 Ok(())
             })
             .await
-            .map_err(from_open)?;
+            .map_err(|e| *from_open(e))?;
         Ok(Idb {
             db,
             version_changed: Rc::new(Cell::new(false)),
@@ -272,9 +280,9 @@ impl Idb {
     /// Deletes the whole database.
     pub async fn delete(name: &str) -> Result<(), StorageError> {
         Database::delete_by_name(name)
-            .map_err(from_open)?
+            .map_err(|e| *from_open(e))?
             .await
-            .map_err(from_lib)
+            .map_err(|e| *from_lib(e))
     }
 
     /// Closes the connection (another tab's upgrade can then proceed).
@@ -391,7 +399,9 @@ impl Idb {
             Ok(records)
         }
         .await;
-        result.map(|r| (r, times)).map_err(|e| self.classify(e))
+        result
+            .map(|r| (r, times))
+            .map_err(|e: Failed| self.classify(*e))
     }
 
     /// The bytes of every record in the runs store, read as [`Idb::read_all`] reads them but
@@ -408,7 +418,7 @@ impl Idb {
             Ok(out)
         }
         .await;
-        result.map_err(|e| self.classify(e))
+        result.map_err(|e: Failed| self.classify(*e))
     }
 
     /// Carries out a save plan in one readwrite transaction; returns once it committed. A
@@ -422,7 +432,7 @@ impl Idb {
             .transaction(STORES)
             .with_mode(TransactionMode::Readwrite)
             .build()
-            .map_err(|e| self.classify(from_lib(e)))?;
+            .map_err(|e| self.classify(*from_lib(e)))?;
         let raw: web_sys::IdbTransaction = tx.as_sys().clone().unchecked_into();
         let result = async {
             let e = from_lib;
@@ -501,7 +511,7 @@ impl Idb {
         .await;
         result.map_err(|fallback| {
             let error = raw.error().map(|d| from_dom(&d)).unwrap_or(fallback);
-            self.classify(error)
+            self.classify(*error)
         })
     }
 }

@@ -206,7 +206,7 @@ fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
                 e.command = Some(cmd.name.clone());
             }
             Outcome {
-                error: Some(e),
+                error: Some(*e),
                 trace,
                 ..Outcome::default()
             }
@@ -258,10 +258,10 @@ fn echo(body: String, value: String) -> String {
 }
 
 /// An engine error as the shell reports it, pointing at `span`.
-fn engine_error(e: crate::engine::Error, span: std::ops::Range<usize>) -> ShellError {
-    ShellError {
+fn engine_error(e: crate::engine::Error, span: std::ops::Range<usize>) -> Box<ShellError> {
+    Box::new(ShellError {
         message: e.to_string(),
         span,
         command: None,
-    }
+    })
 }

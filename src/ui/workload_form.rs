@@ -24,8 +24,13 @@ fn field(
     on: &Callback<FormAction>,
     make: impl Fn(String) -> FormAction + 'static,
 ) -> Html {
-    let on = on.clone();
-    let onchange = Callback::from(move |e: Event| on.emit(make(super::event_value(&e))));
+    text_input(label, value, on.reform(make))
+}
+
+/// The input of [`field`], one copy for every field (the generic wrapper only builds the
+/// callback).
+fn text_input(label: &str, value: String, emit: Callback<String>) -> Html {
+    let onchange = Callback::from(move |e: Event| emit.emit(super::event_value(&e)));
     html! { <label class="wf-field">{label}<input type="text" inputmode="decimal" {value} {onchange} /></label> }
 }
 
@@ -36,8 +41,12 @@ fn select(
     on: &Callback<FormAction>,
     make: impl Fn(String) -> FormAction + 'static,
 ) -> Html {
-    let on = on.clone();
-    let onchange = Callback::from(move |e: Event| on.emit(make(super::event_value(&e))));
+    choice(label, options, current, on.reform(make))
+}
+
+/// The select of [`select`], one copy for every select.
+fn choice(label: &str, options: &[(&str, &str)], current: &str, emit: Callback<String>) -> Html {
+    let onchange = Callback::from(move |e: Event| emit.emit(super::event_value(&e)));
     let opts: Html = options
         .iter()
         .map(
@@ -168,11 +177,26 @@ fn adder<K: Copy + PartialEq + 'static>(
     on: &Callback<FormAction>,
     make: impl Fn(K) -> FormAction + 'static,
 ) -> Html {
+    let labels: Vec<&'static str> = kinds.iter().map(|k| names(*k)).collect();
     let on = on.clone();
+    let emit = Callback::from(move |i: usize| {
+        if let Some(k) = kinds.get(i) {
+            on.emit(make(*k));
+        }
+    });
+    add_choice(label, labels, emit)
+}
+
+/// The select of [`adder`]: sends the index of the kind chosen, then shows "choose…" again.
+fn add_choice(label: &str, labels: Vec<&'static str>, emit: Callback<usize>) -> Html {
+    let opts: Html = labels
+        .iter()
+        .map(|name| html! { <option value={*name}>{*name}</option> })
+        .collect();
     let onchange = Callback::from(move |e: Event| {
         let v = super::event_value(&e);
-        if let Some(k) = kinds.iter().find(|k| names(**k) == v) {
-            on.emit(make(*k));
+        if let Some(i) = labels.iter().position(|name| *name == v) {
+            emit.emit(i);
         }
         if let Some(s) = e
             .target()
@@ -181,10 +205,6 @@ fn adder<K: Copy + PartialEq + 'static>(
             s.set_value("");
         }
     });
-    let opts: Html = kinds
-        .iter()
-        .map(|k| html! { <option value={names(*k)}>{names(*k)}</option> })
-        .collect();
     html! { <label class="wf-field">{label}<select {onchange}><option value="" selected=true>{"choose…"}</option>{opts}</select></label> }
 }
 

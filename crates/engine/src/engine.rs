@@ -145,6 +145,7 @@ pub struct Engine {
 }
 
 impl std::fmt::Debug for Engine {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine")
             .field("tables", &self.tables.keys().collect::<Vec<_>>())
@@ -154,6 +155,7 @@ impl std::fmt::Debug for Engine {
 
 impl Engine {
     /// An empty engine reading the time (epoch milliseconds) from `clock`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(clock: Box<dyn Fn() -> u64>) -> Engine {
         Engine {
             tables: SortedMap::new(),

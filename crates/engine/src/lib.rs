@@ -4,7 +4,11 @@
 //! the browser; the app (`rowkey`) re-exports these four modules under the same names.
 //!
 //! It is a crate of its own for one reason: the release build optimizes it for speed
-//! (`opt-level = 3`) while the app around it, most of the download, is optimized for size.
+//! (`opt-level = 3`) while the app around it, most of the download, is optimized for size. Its
+//! cold code (table administration, splits, the catalog, dates and text) is marked
+//! `#[cfg_attr(rowkey_cold, optimize(size))]`: compiled for size where the compiler allows it (the
+//! release build's nightly; `build.rs` sets `rowkey_cold`), so the speed stays where reads and
+//! writes run and the download does not carry it elsewhere.
 //!
 //! ```
 //! use rowkey_engine::engine::{Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor};
@@ -25,6 +29,8 @@
 //! assert_eq!(out.rows[0].cells.first().map(|c| c.value), Some(&b"Ada"[..]));
 //! # Ok::<(), rowkey_engine::engine::Error>(())
 //! ```
+
+#![cfg_attr(rowkey_cold, feature(optimize_attribute))]
 
 pub mod bytes;
 pub mod engine;

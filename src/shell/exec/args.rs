@@ -7,16 +7,17 @@ use crate::commands;
 use crate::shell::ast::{Command, Spanned, Value};
 use crate::shell::ShellError;
 
-/// What reading an argument gives: the value, or the error with its span.
-pub(crate) type Res<T> = Result<T, ShellError>;
+/// What reading an argument gives: the value, or the error with its span. The error is boxed:
+/// every `?` of the commands then moves one pointer, not the error's eight words.
+pub(crate) type Res<T> = Result<T, Box<ShellError>>;
 
 /// An error at `span`.
 pub(super) fn fail<T>(message: impl Into<String>, span: Range<usize>) -> Res<T> {
-    Err(ShellError {
+    Err(Box::new(ShellError {
         message: message.into(),
         span,
         command: None,
-    })
+    }))
 }
 
 /// The arguments of one command, read by position with checks.

@@ -230,12 +230,12 @@ fn plan(ctx: &Ctx<'_>, args: &Args<'_>) -> Res<Plan> {
     Ok(plan)
 }
 
-fn missing(args: &Args<'_>, what: &str) -> crate::shell::ShellError {
-    crate::shell::ShellError {
+fn missing(args: &Args<'_>, what: &str) -> Box<crate::shell::ShellError> {
+    Box::new(crate::shell::ShellError {
         message: format!("missing {what}"),
         span: args.cmd.span.end..args.cmd.span.end,
         command: None,
-    }
+    })
 }
 
 fn order(v: &Spanned, count: u64) -> Res<Order> {

@@ -105,6 +105,7 @@ pub struct LastRead {
 
 impl LastRead {
     /// The bounds in key order `[lo, hi)` (an empty `hi` runs to the end).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn key_range(&self) -> (Vec<u8>, Vec<u8>) {
         let (lo, hi) = if self.reversed {
             (self.stop.clone(), self.start.clone())
@@ -425,6 +426,7 @@ impl Activity {
 
     /// An activity from the parts a saved one holds, as they were saved (the host's reader of
     /// its stored histories builds it; [`Activity::with_ops`] adds the stored operations).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_saved(saved: SavedActivity) -> Activity {
         Activity {
             ops: saved.ops.into(),
@@ -527,6 +529,7 @@ impl Activity {
     }
 
     /// Everything but the operations (which a saver stores in chunks beside it).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn head(&self) -> Activity {
         Activity {
             ops: VecDeque::new(),
@@ -542,6 +545,7 @@ impl Activity {
     /// A head with its operations put back (oldest first; the newest `OPS_KEPT` are kept).
     /// Histories stored with their operations inline (and no count) number them from 0.
     /// A head without operations of its own takes `ops` as they are (no copy).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn with_ops(mut self, mut ops: Vec<Op>) -> Activity {
         if let Some(over) = (self.ops.len() + ops.len()).checked_sub(OPS_KEPT) {
             let from_ops = over.saturating_sub(self.ops.len());
@@ -592,6 +596,7 @@ impl Activity {
     }
 
     /// The region a region split from, if the split is remembered.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn parent_of(&self, region: u64) -> Option<u64> {
         self.splits
             .iter()
@@ -682,6 +687,7 @@ impl Starts {
 
 impl Op {
     /// The indexes of the table's regions (as it has them now) the operation falls in.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn regions(&self, table: &Table) -> std::ops::RangeInclusive<usize> {
         self.regions_by(
             table.regions.len(),
@@ -811,6 +817,7 @@ impl super::Engine {
     }
 
     /// Records a split of `parent` at `key` into `lower` and `upper`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn note_split(
         &mut self,
         table: &str,

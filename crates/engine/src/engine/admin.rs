@@ -14,6 +14,7 @@ use crate::kit::order;
 
 impl Engine {
     /// Creates a table, pre-split at `splits` (sorted and deduplicated here).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn create_table(&mut self, mut desc: TableDescriptor, splits: Vec<Vec<u8>>) -> Result<()> {
         validate_table_name(&desc.name)?;
         if self.tables.contains_key(&desc.name) {
@@ -63,6 +64,7 @@ impl Engine {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn disable(&mut self, name: &str) -> Result<()> {
         let t = self.table_mut(name)?;
         if !t.enabled {
@@ -73,6 +75,7 @@ impl Engine {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn enable(&mut self, name: &str) -> Result<()> {
         let t = self.table_mut(name)?;
         if t.enabled {
@@ -83,6 +86,7 @@ impl Engine {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn drop_table(&mut self, name: &str) -> Result<()> {
         if self.table(name)?.enabled {
             return Err(Error::TableNotDisabled(name.to_string()));
@@ -95,6 +99,7 @@ impl Engine {
     }
 
     /// Empties a table; with `preserve_splits` it keeps its region boundaries.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn truncate(&mut self, name: &str, preserve_splits: bool) -> Result<()> {
         let t = self.table(name)?;
         let desc = t.descriptor.clone();
@@ -108,6 +113,7 @@ impl Engine {
     }
 
     /// Adds a family, or replaces the settings of an existing one.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn alter_family(&mut self, table: &str, family: FamilyDescriptor) -> Result<()> {
         validate_family(&family)?;
         let t = self.table_mut(table)?;
@@ -133,6 +139,7 @@ impl Engine {
     }
 
     /// Removes a family and all its data.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn delete_family(&mut self, table: &str, family: &str) -> Result<()> {
         let t = self.table_mut(table)?;
         let Some(i) = t.descriptor.family_index(family.as_bytes()) else {
@@ -158,6 +165,7 @@ impl Engine {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn set_settings(&mut self, table: &str, settings: TableSettings) -> Result<()> {
         self.table_mut(table)?.descriptor.settings = settings;
         self.changes.catalog = true;
@@ -165,6 +173,7 @@ impl Engine {
     }
 
     /// Replaces a table's thresholds and attributes (what `alter` of table options does).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn set_table_attributes(
         &mut self,
         table: &str,
@@ -179,6 +188,7 @@ impl Engine {
     }
 
     /// The start keys of every region but the first.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn splits(&self, table: &str) -> Result<Vec<Vec<u8>>> {
         Ok(self
             .table(table)?
@@ -190,6 +200,7 @@ impl Engine {
     }
 }
 
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn validate_table_name(name: &str) -> Result<()> {
     let (ns, qualifier) = match name.split_once(':') {
         Some((ns, q)) => (Some(ns), q),
@@ -214,6 +225,7 @@ fn validate_table_name(name: &str) -> Result<()> {
     Ok(())
 }
 
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn validate_family(f: &FamilyDescriptor) -> Result<()> {
     if f.name.is_empty() {
         return Err(Error::IllegalName(

@@ -76,6 +76,7 @@ impl Dropped {
     }
 
     /// The reasons in words, those that count: `"3 beyond VERSIONS, 1 deleted"`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn describe(&self) -> String {
         // (count, said of one cell, said of several)
         let parts = [
@@ -120,6 +121,7 @@ pub enum LsmEventKind {
 }
 
 impl LsmEventKind {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             LsmEventKind::Flush => "flush",
@@ -164,6 +166,7 @@ pub enum SplitCause {
 
 impl SplitCause {
     /// How the views say it: "asked for", "by size", "by load".
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn words(self) -> &'static str {
         match self {
             SplitCause::Asked => "asked for",

@@ -155,6 +155,7 @@ impl Engine {
 
     /// Appends an event to the table's history.
     #[allow(clippy::too_many_arguments)]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn log_event(
         &mut self,
         table: &str,
@@ -189,6 +190,7 @@ impl Engine {
     }
 
     /// The table's recent flushes, compactions and splits (empty for an unknown table).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn lsm_events(&self, table: &str) -> Option<&EventLog> {
         self.events.get(table)
     }

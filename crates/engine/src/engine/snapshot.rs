@@ -49,6 +49,7 @@ pub struct RegionEntry {
 
 impl Engine {
     /// The catalog of the current state.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn catalog(&self) -> Catalog {
         let tables = self
             .tables

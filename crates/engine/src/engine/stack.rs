@@ -37,6 +37,7 @@ pub struct RowBefore {
 impl Engine {
     /// Every stored cell of `row` with its place and fate; markers and masked cells included,
     /// so a row whose cells are all deleted still shows its markers.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn row_stack(&self, table: &str, row: &[u8]) -> Result<RowStack> {
         let t = self.table(table)?;
         let now = self.now();

@@ -70,6 +70,7 @@ pub struct Metric {
 
 impl OpStats {
     /// The read statistics as scan metrics, HBase's first, in the order the shell prints them.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn metrics(&self) -> Vec<Metric> {
         let m = |name, value, hbase| Metric { name, value, hbase };
         vec![
@@ -128,6 +129,7 @@ pub struct Counters {
 
 impl Counters {
     /// What happened between `earlier` and `self`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn since(&self, earlier: &Counters) -> Counters {
         Counters {
             mutations: self.mutations - earlier.mutations.min(self.mutations),
@@ -144,6 +146,7 @@ impl Counters {
     }
 
     /// Bytes written to runs per byte the user wrote (flushes plus compactions).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn write_amplification(&self) -> f64 {
         if self.logical_bytes == 0 {
             return 0.0;

@@ -58,6 +58,7 @@ pub struct TableDescriptor {
 }
 
 impl TableDescriptor {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(name: &str, families: Vec<FamilyDescriptor>) -> TableDescriptor {
         TableDescriptor {
             name: name.to_string(),
@@ -108,6 +109,7 @@ pub struct Region {
 }
 
 impl Region {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(id: u64, start: Vec<u8>, end: Vec<u8>, families: &[FamilyDescriptor]) -> Region {
         Region {
             id,
@@ -201,6 +203,7 @@ impl Region {
     /// (`HFileReaderImpl.midKey`: the first key of the middle block), nothing decoded. `None`
     /// when the region has no runs, or that row is the run's first or last row (HBase's
     /// `StoreUtils.getFileSplitPoint` cannot split there) or the region's start.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn mid_key(&self) -> Option<Vec<u8>> {
         let store = self
             .stores
@@ -248,6 +251,7 @@ impl Region {
     }
 
     /// The region's name as HBase prints it: `table,startkey,id`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn name(&self, table: &str) -> String {
         format!(
             "{},{},{}",
@@ -297,6 +301,7 @@ impl Table {
 }
 
 /// Split keys for `NUMREGIONS` regions with one of HBase's split algorithms.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn split_keys(algorithm: &str, regions: u32) -> Option<Vec<Vec<u8>>> {
     let n = u128::from(regions);
     if n < 2 {

@@ -29,6 +29,7 @@ pub enum Base64Error {
 }
 
 impl Alphabet {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn symbols(self) -> &'static [u8; 64] {
         match self {
             Alphabet::Standard => {
@@ -41,6 +42,7 @@ impl Alphabet {
     }
 
     /// Each byte's value in the alphabet, [`INVALID`] for a byte outside it.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn values(self) -> &'static [u8; 256] {
         match self {
             Alphabet::Standard => &STANDARD_VALUES,
@@ -48,6 +50,7 @@ impl Alphabet {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn value(self, c: u8) -> Option<u32> {
         self.value_const(c).map(u32::from)
     }
@@ -91,6 +94,7 @@ impl Alphabet {
 }
 
 /// `bytes` in base64.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn encode(bytes: &[u8], alphabet: Alphabet) -> String {
     let symbols = alphabet.symbols();
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
@@ -114,6 +118,7 @@ pub fn encode(bytes: &[u8], alphabet: Alphabet) -> String {
 }
 
 /// The bytes a base64 `text` encodes.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn decode(text: &str, alphabet: Alphabet) -> Result<Vec<u8>, Base64Error> {
     let b = text.as_bytes();
     let body = match alphabet {

@@ -20,6 +20,7 @@ pub const SECONDS_PER_DAY: i64 = 86_400;
 
 /// Days from 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`:
 /// years start in March, so the leap day ends one).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let (m, d) = (i64::from(month), i64::from(day));
     let y = if m <= 2 { year - 1 } else { year };
@@ -33,6 +34,7 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
 
 /// The proleptic Gregorian date `(year, month, day)` of a day count from 1970-01-01 (Howard
 /// Hinnant's `civil_from_days`, the inverse of [`days_from_civil`]).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -46,11 +48,13 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// True for a Gregorian leap year.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn is_leap(year: i64) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
 
 /// Days in `month` (1-12) of `year`; 0 for a month out of range.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn days_in_month(year: i64, month: u32) -> u32 {
     match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
@@ -62,6 +66,7 @@ pub fn days_in_month(year: i64, month: u32) -> u32 {
 }
 
 /// Day of the week of a day count from 1970-01-01: 0 is Sunday (1970-01-01 was a Thursday).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn weekday(days: i64) -> u32 {
     (days + 4).rem_euclid(7) as u32
 }
@@ -86,6 +91,7 @@ pub struct CivilTime {
 
 impl CivilTime {
     /// The civil time of these fields, when every one is in range (day 31 of April is not).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(
         year: i64,
         month: u32,
@@ -114,6 +120,7 @@ impl CivilTime {
     }
 
     /// The civil time `micros` microseconds after 1970-01-01T00:00 on the same clock.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_micros(micros: i64) -> CivilTime {
         let secs = micros.div_euclid(MICROS_PER_SECOND);
         let days = secs.div_euclid(SECONDS_PER_DAY);
@@ -131,12 +138,14 @@ impl CivilTime {
     }
 
     /// The civil time `millis` milliseconds after 1970-01-01T00:00 on the same clock.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_millis(millis: i64) -> CivilTime {
         CivilTime::from_micros(millis.saturating_mul(1000))
     }
 
     /// Microseconds from 1970-01-01T00:00 on the same clock (saturating far outside ±290,000
     /// years).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn to_micros(&self) -> i64 {
         let days = days_from_civil(self.year, self.month, self.day);
         let secs = i64::from(self.hour * 3600 + self.minute * 60 + self.second);
@@ -147,6 +156,7 @@ impl CivilTime {
     }
 
     /// Whole milliseconds of the second (0-999).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn millis(&self) -> u32 {
         self.micros / 1000
     }

@@ -1,6 +1,7 @@
 //! Numbers and counts as a person reads them: `10,000`, `3.4 KB`, `2 cells`.
 
 /// A count with its thousands separated by commas: `1234567` → `1,234,567`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -14,6 +15,7 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// Bytes in binary units as a person reads them: `62 B`, `3.4 KB`, `1.2 MB`, `10.0 GB`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn human_bytes(n: u64) -> String {
     const KB: u64 = 1 << 10;
     const MB: u64 = 1 << 20;
@@ -28,6 +30,7 @@ pub fn human_bytes(n: u64) -> String {
 
 /// The noun for `n` of it: `cell` for one, `cells` otherwise (`es` after `s`, `sh`, `ch` and
 /// `x`: `batches`, `indexes`).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn plural(n: u64, noun: &str) -> String {
     if n == 1 {
         noun.to_string()
@@ -39,6 +42,7 @@ pub fn plural(n: u64, noun: &str) -> String {
 }
 
 /// A count and its noun: `1 cell`, `1,024 cells`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn count_of(n: u64, noun: &str) -> String {
     format!("{} {}", thousands(n), plural(n, noun))
 }

@@ -32,6 +32,7 @@ enum DateRule {
 
 impl DateRule {
     /// Days from 1970-01-01 of this rule's day in `year`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn day(self, year: i64) -> i64 {
         let jan1 = days_from_civil(year, 1, 1);
         match self {
@@ -53,6 +54,7 @@ impl DateRule {
 }
 
 impl PosixRule {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn offset_at(&self, secs: i64) -> i32 {
         let Some(dst) = &self.dst else {
             return self.std_offset;
@@ -75,6 +77,7 @@ impl PosixRule {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn parse(text: &str) -> Result<PosixRule, ZoneError> {
         let mut p = PosixParser { text, at: 0 };
         p.name()?;
@@ -119,6 +122,7 @@ struct PosixParser<'a> {
 }
 
 impl PosixParser<'_> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn error(&self, reason: &'static str) -> ZoneError {
         ZoneError::Posix {
             text: self.text.to_string(),
@@ -127,14 +131,17 @@ impl PosixParser<'_> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.at).copied()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn done(&self) -> bool {
         self.at >= self.text.len()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn eat(&mut self, b: u8) -> Result<(), ZoneError> {
         if self.peek() == Some(b) {
             self.at += 1;
@@ -144,6 +151,7 @@ impl PosixParser<'_> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn name(&mut self) -> Result<(), ZoneError> {
         let start = self.at;
         if self.peek() == Some(b'<') {
@@ -164,6 +172,7 @@ impl PosixParser<'_> {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn number(&mut self, max: u32) -> Result<u32, ZoneError> {
         let start = self.at;
         while self.peek().is_some_and(|b| b.is_ascii_digit()) && self.at - start < 3 {
@@ -177,6 +186,7 @@ impl PosixParser<'_> {
     }
 
     /// `[+-]hh[:mm[:ss]]` in seconds, as written (west positive for offsets).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn offset(&mut self) -> Result<i32, ZoneError> {
         let sign = match self.peek() {
             Some(b'-') => {
@@ -200,6 +210,7 @@ impl PosixParser<'_> {
         Ok(sign * secs)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn date_time(&mut self) -> Result<(DateRule, i32), ZoneError> {
         let rule = match self.peek() {
             Some(b'J') => {
@@ -233,6 +244,7 @@ impl PosixParser<'_> {
         Ok((rule, time))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn eat_dot(&mut self) -> Result<(), ZoneError> {
         if self.peek() == Some(b'.') {
             self.at += 1;

@@ -13,6 +13,7 @@ pub(super) struct TzifHeader {
 }
 
 impl TzifHeader {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn len(&self, time_size: usize) -> usize {
         self.timecnt * (time_size + 1)
             + self.typecnt * 6
@@ -29,6 +30,7 @@ pub(super) struct TzifReader<'a> {
 }
 
 impl TzifReader<'_> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn take(&mut self, n: usize) -> Result<&[u8], ZoneError> {
         let end = self.at.checked_add(n).ok_or(ZoneError::Tzif("too long"))?;
         let out = self
@@ -39,10 +41,12 @@ impl TzifReader<'_> {
         Ok(out)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn skip(&mut self, n: usize) -> Result<(), ZoneError> {
         self.take(n).map(|_| ())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn int(&mut self, size: usize) -> Result<i64, ZoneError> {
         let b = self.take(size)?;
         Ok(match *b {
@@ -52,6 +56,7 @@ impl TzifReader<'_> {
         })
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn header(&mut self) -> Result<TzifHeader, ZoneError> {
         if self.take(4)? != b"TZif" {
             return Err(ZoneError::Tzif("no TZif magic"));
@@ -76,6 +81,7 @@ impl TzifReader<'_> {
         })
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn body(
         &mut self,
         h: &TzifHeader,

@@ -42,6 +42,7 @@ pub enum Zone {
 }
 
 impl fmt::Debug for Zone {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Zone::Utc => f.write_str("Utc"),
@@ -54,11 +55,13 @@ impl fmt::Debug for Zone {
 
 impl Zone {
     /// The zone a function gives (minutes east of UTC at an epoch-millisecond instant).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_fn(offset_minutes: impl Fn(i64) -> i32 + 'static) -> Zone {
         Zone::Hook(Arc::new(offset_minutes))
     }
 
     /// `Z`, `UTC`, `+05:30`, `-0800` or `+09` as a zone.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn parse_offset(text: &str) -> Result<Zone, ZoneError> {
         let bad = || ZoneError::Offset(text.to_string());
         if text == "Z" || text.eq_ignore_ascii_case("UTC") {
@@ -86,6 +89,7 @@ impl Zone {
     }
 
     /// The zone of a POSIX `TZ` string: `EST5EDT,M3.2.0,M11.1.0`, `<+0530>-5:30`, `UTC0`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn posix(text: &str) -> Result<Zone, ZoneError> {
         let rule = PosixRule::parse(text)?;
         Ok(Zone::Rules(Arc::new(ZoneRules {
@@ -97,6 +101,7 @@ impl Zone {
 
     /// The zone of a tzfile's bytes (TZif versions 1 to 4; from version 2 the 64-bit data and
     /// the POSIX footer for instants after the last transition).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn tzif(bytes: &[u8]) -> Result<Zone, ZoneError> {
         ZoneRules::tzif(bytes).map(|r| Zone::Rules(Arc::new(r)))
     }
@@ -105,12 +110,14 @@ impl Zone {
     /// `/usr/share/zoneinfo`, an absolute tzfile path, or a POSIX `TZ` string), else
     /// `/etc/localtime`, else UTC.
     #[cfg(not(target_arch = "wasm32"))]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn system() -> Zone {
         Zone::from_tz_setting(std::env::var("TZ").ok().as_deref())
     }
 
     /// The zone a `TZ` setting names, `None` meaning unset (read as [`Zone::system`] reads it).
     #[cfg(not(target_arch = "wasm32"))]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_tz_setting(tz: Option<&str>) -> Zone {
         let read = |path: &str| std::fs::read(path).ok().and_then(|b| Zone::tzif(&b).ok());
         match tz {
@@ -131,6 +138,7 @@ impl Zone {
     }
 
     /// The offset from UTC, in seconds east, at an instant in microseconds.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn offset_seconds(&self, utc_micros: i64) -> i32 {
         match self {
             Zone::Utc => 0,
@@ -141,6 +149,7 @@ impl Zone {
     }
 
     /// The wall time in this zone at an instant in microseconds.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn civil(&self, utc_micros: i64) -> CivilTime {
         let offset = i64::from(self.offset_seconds(utc_micros)) * MICROS_PER_SECOND;
         CivilTime::from_micros(utc_micros.saturating_add(offset))
@@ -149,6 +158,7 @@ impl Zone {
     /// The instant (microseconds) whose wall time in this zone is `t`: the offset at the wall
     /// time read as UTC, then at the instant that gives. A wall time a spring-forward gap skips
     /// lands after the gap; one an autumn overlap repeats takes one of its two instants.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn instant(&self, t: &CivilTime) -> i64 {
         let local = t.to_micros();
         let off = |at: i64| i64::from(self.offset_seconds(at)) * MICROS_PER_SECOND;
@@ -169,6 +179,7 @@ pub struct ZoneRules {
 }
 
 impl ZoneRules {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn offset_at(&self, secs: i64) -> i32 {
         let after = self.transitions.partition_point(|(at, _)| *at <= secs);
         match (after, &self.footer) {
@@ -184,6 +195,7 @@ impl ZoneRules {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn tzif(b: &[u8]) -> Result<ZoneRules, ZoneError> {
         let mut r = TzifReader { b, at: 0 };
         let v1 = r.header()?;
