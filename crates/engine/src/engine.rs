@@ -44,7 +44,7 @@ pub use block::{
 pub use cell::{Cell, CellKind};
 pub use cells::Cells;
 pub use constants::KEYVALUE_FRAMING;
-pub use error::{Error, Result};
+pub use error::{Error, MissingFamily, Result};
 pub use family::{FamilyDescriptor, KeepDeletedCells};
 pub use filter::{
     first_on_column, first_on_column_at, last_on_column, CompareOp, Filter, FilterClone, ReturnCode,

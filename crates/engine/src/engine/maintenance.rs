@@ -80,11 +80,11 @@ impl Engine {
     pub fn flush_family(&mut self, table: &str, family: &[u8]) -> Result<()> {
         let t = self.table(table)?;
         let Some(fi) = t.descriptor.family_index(family) else {
-            return Err(Error::NoSuchColumnFamily {
-                family: crate::bytes::to_printable(family),
-                table: table.to_string(),
-                region: t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
-            });
+            return Err(Error::no_such_family(
+                family,
+                table,
+                t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
+            ));
         };
         let n = t.regions.len();
         self.keep_before(table, None, LsmEventKind::Flush);
@@ -231,11 +231,11 @@ impl Engine {
             Some(f) => match t.descriptor.family_index(f) {
                 Some(fi) => vec![fi],
                 None => {
-                    return Err(Error::NoSuchColumnFamily {
-                        family: crate::bytes::to_printable(f),
-                        table: table.to_string(),
-                        region: t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
-                    })
+                    return Err(Error::no_such_family(
+                        f,
+                        table,
+                        t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
+                    ))
                 }
             },
         };

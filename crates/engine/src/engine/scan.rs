@@ -164,11 +164,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
                     .first()
                     .map(|r| r.name(&desc.name))
                     .unwrap_or_default();
-                return Err(Error::NoSuchColumnFamily {
-                    family: crate::bytes::to_printable(family),
-                    table: desc.name.clone(),
-                    region,
-                });
+                return Err(Error::no_such_family(family, &desc.name, region));
             };
             match wanted.iter_mut().find(|w| w.0 == fi) {
                 Some((_, None)) => {}

@@ -65,11 +65,11 @@ impl Engine {
                 .and_then(|i| region.and_then(|r| r.stores.get(i)));
             match store {
                 Some(s) => Ok(s.family.clone()),
-                None => Err(Error::NoSuchColumnFamily {
-                    family: crate::bytes::to_printable(name),
-                    table: table.to_string(),
-                    region: region.map(|r| r.name(table)).unwrap_or_default(),
-                }),
+                None => Err(Error::no_such_family(
+                    name,
+                    table,
+                    region.map(|r| r.name(table)).unwrap_or_default(),
+                )),
             }
         };
         // Resolve everything that reads before anything is written.
