@@ -6,8 +6,6 @@
 //! supplies its own, which reads eight bytes at once and looks at single bytes only where two
 //! words differ. Native builds keep the system's, which is vectorized.
 
-use std::cmp::Ordering;
-
 /// `a` against `b`, both of the same length, as `memcmp` answers: the difference of the first
 /// two bytes that differ, or 0. Never inlined: every comparison in the program calls it, and
 /// one copy keeps the download small.
@@ -19,8 +17,8 @@ pub fn difference(a: &[u8], b: &[u8]) -> i32 {
     for (x, y) in a_words.chunks_exact(8).zip(b_words.chunks_exact(8)) {
         let (x, y) = (word(x), word(y));
         if x != y {
-            // Little-endian: the first byte in memory is the lowest in the word, so the first
-            // byte that differs is the lowest set bit of the difference's byte.
+            // Little-endian: the first byte in memory is the word's lowest, so the first byte
+            // that differs is the one holding the difference's lowest set bit.
             let at = ((x ^ y).trailing_zeros() / 8) as usize;
             let byte = |w: u64| (w >> (at * 8)) as u8;
             return i32::from(byte(x)) - i32::from(byte(y));
@@ -40,15 +38,6 @@ fn word(chunk: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(chunk);
     u64::from_le_bytes(w)
-}
-
-/// [`difference`] as an ordering, for the tests against the standard library's.
-pub fn order(a: &[u8], b: &[u8]) -> Ordering {
-    match difference(a, b) {
-        0 => a.len().cmp(&b.len()),
-        d if d < 0 => Ordering::Less,
-        _ => Ordering::Greater,
-    }
 }
 
 /// The `memcmp` the WebAssembly build links in place of the runtime's byte loop.
@@ -88,6 +77,16 @@ pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cmp::Ordering;
+
+    /// [`difference`] as an ordering, as `<[u8]>::cmp` orders with `memcmp`.
+    fn order(a: &[u8], b: &[u8]) -> Ordering {
+        match difference(a, b) {
+            0 => a.len().cmp(&b.len()),
+            d if d < 0 => Ordering::Less,
+            _ => Ordering::Greater,
+        }
+    }
 
     #[test]
     fn the_first_differing_byte_decides_in_every_position_of_a_word() {
