@@ -3,12 +3,14 @@
 // (which other processes on the machine do not add to, as they add to the wall clock).
 // Prints each read's median and fastest round.
 //
-//     node benches/wasm/run.mjs FILE.wasm [rows=100000] [regions|runs=runs] [rounds=9]
+//     node benches/wasm/run.mjs FILE.wasm [rows=100000] [regions|runs|once=runs] [rounds=9]
+//
+// `once`: the runs layout's table loaded with no flush until the end (one memstore, one run).
 import fs from 'node:fs';
 
 const [file, rowsArg, layout = 'runs', roundsArg] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: node benches/wasm/run.mjs FILE.wasm [rows] [regions|runs] [rounds]');
+  console.error('usage: node benches/wasm/run.mjs FILE.wasm [rows] [regions|runs|once] [rounds]');
   process.exit(2);
 }
 const rows = Number(rowsArg ?? 100_000), rounds = Number(roundsArg ?? 9);
@@ -17,7 +19,12 @@ const x = instance.exports;
 const cpuMs = () => process.cpuUsage().user / 1000;
 
 let t = cpuMs();
-if (x.load(rows, layout === 'runs' ? 1 : 0) !== rows) {
+const layouts = { regions: 0, runs: 1, once: 2 };
+if (!(layout in layouts)) {
+  console.error(`unknown layout ${layout}: regions, runs or once`);
+  process.exit(2);
+}
+if (x.load(rows, layouts[layout]) !== rows) {
   console.error('the load failed');
   process.exit(1);
 }

@@ -25,18 +25,25 @@ thread_local! {
 }
 
 /// Loads `rows` rows of ten columns into a new table: pre-split in 16 regions and flushed
-/// (`runs` 0), or one region flushed as it loads and major-compacted (`runs` 1). Returns the
-/// rows loaded, 0 when the engine refused a step.
+/// (`layout` 0), one region flushed as it loads and major-compacted (1: the runs layout), or
+/// one region whose memstore takes the whole load, flushed once and major-compacted (2: the
+/// same run, reached without the flushes between; the memstore's cells freed at once). Returns
+/// the rows loaded, 0 when the engine refused a step.
 #[no_mangle]
-pub extern "C" fn load(rows: u32, runs: u32) -> u32 {
-    let layout = if runs == 1 {
-        BenchmarkLayout::Runs
-    } else {
-        BenchmarkLayout::Regions
+pub extern "C" fn load(rows: u32, layout: u32) -> u32 {
+    let (layout, flushes) = match layout {
+        0 => (BenchmarkLayout::Regions, true),
+        1 => (BenchmarkLayout::Runs, true),
+        _ => (BenchmarkLayout::Runs, false),
     };
     let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
     let mut step = || -> Result<(), rowkey::engine::Error> {
         create_benchmark_table(&mut engine, TABLE, layout)?;
+        if !flushes {
+            let mut settings = engine.table(TABLE)?.descriptor.settings.clone();
+            settings.flush_bytes = u64::MAX;
+            engine.set_settings(TABLE, settings)?;
+        }
         for i in 0..u64::from(rows) {
             engine.mutate(TABLE, row(i).as_bytes(), &puts(i))?;
         }
