@@ -410,7 +410,7 @@ fn gets_through_a_blocks_row_index_find_every_row() -> TestResult {
         assert_eq!(cells, 30 * 78 + 45, "{encoding}");
         for round in 0..2 {
             for row in &all.rows {
-                let got = e.read("t", &mut Scan::get(&row.row))?;
+                let got = e.read("t", &mut Scan::get(row.row()))?;
                 assert_eq!(got.rows, vec![row.clone()], "{encoding}, round {round}");
             }
             for i in 0..400u32 {
@@ -429,7 +429,7 @@ fn gets_through_a_blocks_row_index_find_every_row() -> TestResult {
             let got = e.read(
                 "t",
                 &mut Scan {
-                    start_row: row.row.clone(),
+                    start_row: row.row().to_vec(),
                     limit: Some(2),
                     ..Scan::default()
                 },

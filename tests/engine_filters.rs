@@ -28,7 +28,7 @@ fn cells(out: &ScanOutput) -> Vec<String> {
 fn row_keys(out: &ScanOutput) -> Vec<String> {
     out.rows
         .iter()
-        .map(|r| String::from_utf8_lossy(&r.row).into_owned())
+        .map(|r| String::from_utf8_lossy(r.row()).into_owned())
         .collect()
 }
 

@@ -128,7 +128,7 @@ fn flush_and_compaction_leave_results_alone() -> TestResult {
             .flat_map(|r| {
                 r.cells
                     .iter()
-                    .map(|c| format!("{:?}{:?}{}", r.row, c.qualifier, c.timestamp))
+                    .map(|c| format!("{:?}{:?}{}", r.row(), c.qualifier, c.timestamp))
             })
             .collect())
     };

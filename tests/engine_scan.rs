@@ -55,7 +55,7 @@ fn reversed_scan_descends_rows_but_keeps_columns_ascending() -> TestResult {
         ..Scan::default()
     };
     let out = e.scan("t", &mut s)?;
-    let keys: Vec<&[u8]> = out.rows.iter().map(|r| r.row.as_slice()).collect();
+    let keys: Vec<&[u8]> = out.rows.iter().map(|r| r.row()).collect();
     assert_eq!(keys, vec![&b"c"[..], b"ba", b"b", b"ab"]);
     let fams: Vec<&[u8]> = out.rows[0]
         .cells

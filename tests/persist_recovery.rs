@@ -142,7 +142,7 @@ fn damaged_records_are_reported_and_skipped() -> TestResult {
     let mut e = loaded.engine;
     let rows: Vec<Vec<u8>> = e
         .scan("t", &mut Scan::default())
-        .map(|o| o.rows.into_iter().map(|r| r.row).collect())
+        .map(|o| o.rows.into_iter().map(|r| r.row().to_vec()).collect())
         .unwrap_or_default();
     assert_eq!(rows, vec![b"a".to_vec(), b"c".to_vec()]);
     // The next save checkpoints what was recovered, so the damage does not linger.

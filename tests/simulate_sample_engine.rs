@@ -75,9 +75,9 @@ fn gets_and_scans_read_rows_of_the_templates_shape() -> R {
     assert_eq!(out.rows.len(), 3);
     for row in &out.rows {
         // Ten decimal digits from 1,000,000,000; one cell u:name of 1 KB.
-        assert_eq!(row.row.len(), 10);
-        assert!(row.row.iter().all(u8::is_ascii_digit));
-        assert_eq!(row.row[0], b'1');
+        assert_eq!(row.row().len(), 10);
+        assert!(row.row().iter().all(u8::is_ascii_digit));
+        assert_eq!(row.row()[0], b'1');
         assert_eq!(row.cells.len(), 1);
         let cell = row.cells.first().ok_or("no cell")?;
         assert_eq!(cell.family, b"u");
@@ -86,18 +86,18 @@ fn gets_and_scans_read_rows_of_the_templates_shape() -> R {
         assert_eq!(cell.kind, CellKind::Put);
         assert!(cell.timestamp >= sim.workload.start_ms);
     }
-    let first = out.rows[0].row.clone();
+    let first = out.rows[0].row().to_vec();
     let got = sample.engine.scan("sg_seq", &mut Scan::get(&first))?;
     assert_eq!(got.rows.len(), 1);
-    assert_eq!(got.rows[0].row, first);
+    assert_eq!(got.rows[0].row(), first);
     // The reversed ids' table: the same ids, digits reversed.
     let mut scan = Scan {
         limit: Some(1),
         ..Scan::default()
     };
     let rev = sample.engine.scan("sg_seq_rev", &mut scan)?;
-    assert_eq!(rev.rows[0].row.len(), 10);
-    assert_eq!(rev.rows[0].row[9], b'1');
+    assert_eq!(rev.rows[0].row().len(), 10);
+    assert_eq!(rev.rows[0].row()[9], b'1');
     Ok(())
 }
 
@@ -248,10 +248,11 @@ fn cells(
             ..Scan::default()
         };
         for row in sample.engine.scan(&name, &mut raw)?.rows {
+            let key = row.row().to_vec();
             for c in row.cells {
                 out.push(format!(
                     "{name} {:?} {:?} {:?} {} {:?} {}",
-                    row.row,
+                    key,
                     c.family,
                     c.qualifier,
                     c.timestamp,

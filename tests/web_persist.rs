@@ -274,7 +274,7 @@ async fn a_record_of_the_wrong_type_is_reported_not_paired_with_the_next_key() -
         1,
         "row b, from the record after the bad one, keeps its own key"
     );
-    assert_eq!(got.rows[0].row, b"b");
+    assert_eq!(got.rows[0].row(), b"b");
     idb.close();
     Ok(())
 }

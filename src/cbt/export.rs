@@ -75,7 +75,7 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
     }
     out.push('\n');
     for row in rows(session, table)? {
-        let mut line = format!("set {} {}", quote(table.as_bytes()), quote(&row.row));
+        let mut line = format!("set {} {}", quote(table.as_bytes()), quote(row.row()));
         for cell in &row.cells {
             let mut arg = cell.family.to_vec();
             arg.push(b':');
@@ -126,7 +126,7 @@ pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
     out.push(b'\n');
     for row in &rows {
         let mut fields = vec![Vec::new(); columns.len() + 1];
-        fields[0] = csv_field(&row.row);
+        fields[0] = csv_field(row.row());
         for cell in &row.cells {
             let Some(&i) = columns.get(&(cell.family.to_vec(), cell.qualifier.to_vec())) else {
                 continue;

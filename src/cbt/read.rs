@@ -33,7 +33,7 @@ impl Session {
         let mut out = Vec::new();
         let none = Cells::new();
         let (key, cells) = match result.rows.first() {
-            Some(r) => (r.row.as_slice(), &r.cells),
+            Some(r) => (r.row(), &r.cells),
             None => (&[][..], &none),
         };
         print::row(&mut out, key, cells, &self.zone);
@@ -127,7 +127,7 @@ impl Session {
         let mut out = Vec::new();
         let mut s: ReadStats = *stats.borrow();
         for r in &result.rows {
-            print::row(&mut out, &r.row, &r.cells, &self.zone);
+            print::row(&mut out, r.row(), &r.cells, &self.zone);
             s.rows_returned += 1;
             s.cells_returned += r.cells.len() as u64;
         }

@@ -42,7 +42,7 @@ impl Session {
         let mut samples = Vec::with_capacity(boundaries.len() + 1);
         let (mut offset, mut next) = (0u64, 0usize);
         for key in boundaries {
-            while let Some(row) = rows.get(next).filter(|r| r.row < key) {
+            while let Some(row) = rows.get(next).filter(|r| r.row() < key.as_slice()) {
                 offset += row.cells.iter().map(|c| c.value.len() as u64).sum::<u64>();
                 next += 1;
             }

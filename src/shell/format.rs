@@ -203,7 +203,7 @@ pub fn scan_row_lines(
 ) -> Result<String, String> {
     let mut out = String::new();
     for row in rows {
-        let key = to_printable(&row.row);
+        let key = to_printable(row.row());
         for cell in &row.cells {
             out.push_str(&format!(
                 " {} column={}, {}\n",

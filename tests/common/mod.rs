@@ -93,7 +93,7 @@ pub fn rows(e: &mut Engine, scan: &mut Scan) -> Result<Vec<String>, rowkey::engi
     Ok(e.scan("t", scan)?
         .rows
         .iter()
-        .map(|r| String::from_utf8_lossy(&r.row).into_owned())
+        .map(|r| String::from_utf8_lossy(r.row()).into_owned())
         .collect())
 }
 

@@ -420,7 +420,7 @@ fn trace_of(table: String, out: &ScanOutput) -> ReadTrace {
     ReadTrace {
         table,
         examined: out.examined.clone(),
-        returned: out.rows.iter().map(|r| r.row.clone()).collect(),
+        returned: out.rows.iter().map(|r| r.row().to_vec()).collect(),
         stats: out.stats.clone(),
     }
 }
@@ -621,7 +621,7 @@ fn scan_page(
         .scan(&name, &mut scan)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
     if let Some(skip) = skip {
-        if out.rows.first().is_some_and(|r| r.row == skip) {
+        if out.rows.first().is_some_and(|r| r.row() == skip) {
             out.rows.remove(0);
         }
     }
@@ -639,7 +639,7 @@ fn scan_page(
     match out.rows.last() {
         Some(last) if more => {
             ctx.more = Some(Step::Scan(Progress {
-                last_row: last.row.clone(),
+                last_row: last.row().to_vec(),
                 rows,
             }));
         }
@@ -687,7 +687,7 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
             text.push_str(&format!(
                 "Current count: {}, row: {}\n",
                 i + 1,
-                to_printable(&row.row)
+                to_printable(row.row())
             ));
         }
     }
@@ -719,7 +719,7 @@ pub(in crate::shell) fn delete(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
             .rows;
         for r in rows {
             engine
-                .mutate(&name, &r.row, &[Mutation::DeleteRow { timestamp: None }])
+                .mutate(&name, r.row(), &[Mutation::DeleteRow { timestamp: None }])
                 .or_else(|e| fail(e.to_string(), args.span(0)))?;
         }
         return Ok(Some(String::new()));

@@ -105,11 +105,18 @@ impl Scan {
     }
 }
 
-/// One row of a result: its cells in cell order, sharing one buffer of bytes.
+/// One row of a result: its cells in cell order, sharing one buffer of bytes, which holds the
+/// row's key once for them all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    pub row: Vec<u8>,
     pub cells: Cells,
+}
+
+impl Row {
+    /// The row's key (a result row has at least one cell).
+    pub fn row(&self) -> &[u8] {
+        self.cells.first().map_or(&[][..], |c| c.row)
+    }
 }
 
 /// The rows a read returned and what it cost.

@@ -169,10 +169,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
         if let Some(room) = self.room.as_mut() {
             *room = room.saturating_sub(1);
         }
-        Step::Row(Row {
-            row: row.to_vec(),
-            cells,
-        })
+        Step::Row(Row { cells })
     }
 
     /// Whether the row's cells make a row of the result once the filter has seen the whole
