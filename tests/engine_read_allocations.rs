@@ -58,11 +58,11 @@ fn a_get_and_a_short_scan_allocate_per_row_not_per_cell() -> TestResult {
     assert_eq!(out?.rows.len(), 10);
     // A get: 2 for its row, 1 for the list of rows, 2 for the statistics' region lists, 2 for
     // the first and last row examined, 4 for the read (plan, store scanners, sources, run
-    // cursor). A 10-row scan: 20 for its rows, the rest as a get's. Reversed: 5 more (the row
-    // past the start, the first-row probe and its family, the block's cells, a row's cells).
+    // cursor). A 10-row scan: 20 for its rows, the rest as a get's. Reversed: 3 more (the row
+    // past the start, the block's cells, a row's cells).
     assert_eq!(
         (got.count, scanned.count, back.count),
-        (11, 29, 34),
+        (11, 29, 32),
         "allocations of a get, a 10-row scan, a reversed one"
     );
     Ok(())

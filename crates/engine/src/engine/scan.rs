@@ -16,9 +16,7 @@
 mod region_scanner;
 mod store_scanner;
 
-use std::sync::Arc;
-
-use super::cell::Cell;
+use super::cell::CellRef;
 use super::cells::Cells;
 use super::error::{Error, Result};
 use super::filter::Filter;
@@ -370,7 +368,7 @@ fn backward_cursors<'a, 'r>(
     region: &'a Region,
     scan: &Scan,
     specs: &'r [(usize, ReadSpec<'_>)],
-    past_start: &[u8],
+    past_start: &'r [u8],
     arena: &'a Decoded,
 ) -> impl Iterator<Item = StoreCursor<'a>> + 'r
 where
@@ -382,12 +380,12 @@ where
         (false, true) => Some(past_start),
         (false, false) => Some(past_start.min(region.end.as_slice())),
     };
-    let probe = bound.map(|row| Cell::first_on_row(row, &Arc::from(&b""[..])));
+    let probe = bound.map(|row| CellRef::first_on_row(row, b""));
     specs
         .iter()
         .filter_map(|(fi, _)| region.stores.get(*fi))
         .map(move |store| StoreCursor::Backward {
-            merge: store.cursor_back(probe.as_ref(), arena),
+            merge: store.cursor_back(probe, arena),
             row: Vec::with_capacity(region_scanner::FIRST_ROW_CELLS),
             left: 0,
         })

@@ -321,14 +321,18 @@ impl Store {
     /// A merged cursor running backwards from the last cell before the probe's row (or from
     /// the very end without a probe): greatest cell first. Runs whose first row is at or past
     /// the probe's are skipped unread.
-    pub fn cursor_back<'a>(&'a self, bound: Option<&Cell>, arena: &'a Decoded) -> MergeIter<'a> {
+    pub fn cursor_back<'a>(
+        &'a self,
+        bound: Option<CellRef<'_>>,
+        arena: &'a Decoded,
+    ) -> MergeIter<'a> {
         let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         match bound {
             _ if self.memstore.is_empty() => {}
             Some(probe) => sources.push((
                 None,
-                Source::MemBack(&self.family, self.memstore.before(probe.as_ref()).rev()),
+                Source::MemBack(&self.family, self.memstore.before(probe).rev()),
             )),
             None => sources.push((
                 None,
@@ -336,7 +340,7 @@ impl Store {
             )),
         }
         for run in &self.runs {
-            if run.is_empty() || bound.is_some_and(|p| run.first_row() >= p.row.as_slice()) {
+            if run.is_empty() || bound.is_some_and(|p| run.first_row() >= p.row) {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
@@ -759,7 +763,7 @@ pub struct RunBackCursor<'a> {
 }
 
 impl<'a> RunBackCursor<'a> {
-    fn new(run: &'a Run, keys: &'a Decoded, bound: Option<&Cell>) -> RunBackCursor<'a> {
+    fn new(run: &'a Run, keys: &'a Decoded, bound: Option<CellRef<'_>>) -> RunBackCursor<'a> {
         let n = run.file.block_count();
         let mut c = RunBackCursor {
             run,
@@ -772,7 +776,7 @@ impl<'a> RunBackCursor<'a> {
             return c;
         }
         let b = match bound {
-            Some(probe) => run.file.seek_block(probe),
+            Some(probe) => run.file.seek_key(probe),
             None => n - 1,
         };
         c.counts.blocks_skipped += (n - 1 - b) as u64;
@@ -780,7 +784,7 @@ impl<'a> RunBackCursor<'a> {
         if let Some(probe) = bound {
             let end = c
                 .cells
-                .partition_point(|x| x.cmp_cell(probe) == std::cmp::Ordering::Less);
+                .partition_point(|x| x.cmp_key(&probe) == std::cmp::Ordering::Less);
             c.cells.truncate(end);
         }
         c
