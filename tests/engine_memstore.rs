@@ -96,3 +96,105 @@ fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
     // Of the 800 reads, all but six found a cell: the comparisons above were not of nothing.
     assert_eq!(probes, 794);
 }
+
+/// A cell of row `r`, column `q`, written with sequence number `seq`.
+fn numbered(family: &Arc<[u8]>, r: u64, q: u64, seq: u64, value: Vec<u8>) -> Cell {
+    Cell {
+        row: format!("row-{r:06}").into_bytes(),
+        family: family.clone(),
+        qualifier: format!("q{q}").into_bytes(),
+        timestamp: 100,
+        kind: CellKind::Put,
+        seq,
+        ttl_ms: 0,
+        value,
+    }
+}
+
+/// 20,000 cells, the first half written in order and the rest at random places among them
+/// (leaves split in the middle of the order), one of them 600 KB (more than a chunk of the
+/// memstore's holds): read whole forwards, backwards, and from both ends at once, they are
+/// the cell order; a cell written again with its sequence number changes nothing; a split
+/// leaves the rows below its key in the memstore and moves the rest.
+#[test]
+fn a_memstore_of_many_leaves_reads_both_ways_and_splits_at_a_row() {
+    let mut store = Store::new("f");
+    let family = store.family.clone();
+    let mut g = Gen::new(7);
+    let mut written: Vec<Cell> = Vec::new();
+    for seq in 0..20_000u64 {
+        let r = if seq < 10_000 {
+            seq / 4
+        } else {
+            g.below(5_000)
+        };
+        let value = if seq == 12_345 {
+            vec![7u8; 600 * 1024]
+        } else {
+            format!("v{seq}").into_bytes()
+        };
+        let cell = numbered(&family, r, seq % 4, seq + 1, value);
+        store.insert(cell.as_ref());
+        written.push(cell);
+    }
+    store.insert(written[10_500].as_ref());
+    store.insert(written[3].as_ref());
+    assert_eq!(
+        store.memstore.len(),
+        20_000,
+        "cells written again are not added"
+    );
+    written.sort();
+    let want: Vec<_> = written.iter().map(fields).collect();
+    let forwards: Vec<_> = store
+        .memstore
+        .iter()
+        .map(|c| fields(&c.to_cell(&family)))
+        .collect();
+    assert_eq!(forwards, want);
+    let mut backwards: Vec<_> = store
+        .memstore
+        .iter()
+        .rev()
+        .map(|c| fields(&c.to_cell(&family)))
+        .collect();
+    backwards.reverse();
+    assert_eq!(backwards, want);
+    let big = forwards.iter().position(|f| f.7.len() == 600 * 1024);
+    assert_eq!(big.map(|i| &forwards[i].1), Some(&b"f".to_vec()));
+
+    // From both ends at once, the two readers meet and every cell is read once.
+    let mut both = store.memstore.iter();
+    let (mut front, mut back) = (0, 0);
+    loop {
+        let f = both.next();
+        let b = both.next_back();
+        front += usize::from(f.is_some());
+        back += usize::from(b.is_some());
+        if f.is_none() || b.is_none() {
+            break;
+        }
+    }
+    assert_eq!((front, back), (10_000, 10_000));
+
+    let at = b"row-002500";
+    let upper = store.memstore.split_off(probe(at, &family).as_ref());
+    let below: Vec<_> = want
+        .iter()
+        .filter(|f| f.0.as_slice() < at)
+        .cloned()
+        .collect();
+    let above: Vec<_> = want
+        .iter()
+        .filter(|f| f.0.as_slice() >= at)
+        .cloned()
+        .collect();
+    let lower: Vec<_> = store
+        .memstore
+        .iter()
+        .map(|c| fields(&c.to_cell(&family)))
+        .collect();
+    let upper_read: Vec<_> = upper.iter().map(|c| fields(&c.to_cell(&family))).collect();
+    assert_eq!((lower, upper_read), (below, above));
+    assert_eq!((store.memstore.len(), upper.len()), (14_989, 5_011));
+}

@@ -218,9 +218,10 @@ pub struct Store {
 
 impl Store {
     pub fn new(family: &str) -> Store {
+        let family: Arc<[u8]> = Arc::from(family.as_bytes());
         Store {
-            family: Arc::from(family.as_bytes()),
-            memstore: Memstore::default(),
+            memstore: Memstore::new(family.clone()),
+            family,
             memstore_bytes: 0,
             runs: Vec::new(),
         }
@@ -234,7 +235,7 @@ impl Store {
 
     /// The memstore's cells in order, read in place.
     pub fn memstore_cells(&self) -> impl Iterator<Item = CellRef<'_>> {
-        self.memstore.iter().map(|c| c.as_ref(&self.family))
+        self.memstore.iter()
     }
 
     /// Bytes held in runs and memstore.
@@ -281,11 +282,7 @@ impl Store {
         if self.memstore.is_empty() {
             return None;
         }
-        Some(Source::Mem(
-            &self.family,
-            &self.memstore,
-            self.memstore.from(probe),
-        ))
+        Some(Source::Mem(&self.memstore, self.memstore.from(probe)))
     }
 
     /// A merged cursor over the cells of one row, for a get: runs whose key range or bloom
@@ -330,14 +327,8 @@ impl Store {
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         match bound {
             _ if self.memstore.is_empty() => {}
-            Some(probe) => sources.push((
-                None,
-                Source::MemBack(&self.family, self.memstore.before(probe).rev()),
-            )),
-            None => sources.push((
-                None,
-                Source::MemBack(&self.family, self.memstore.iter().rev()),
-            )),
+            Some(probe) => sources.push((None, Source::MemBack(self.memstore.before(probe).rev()))),
+            None => sources.push((None, Source::MemBack(self.memstore.iter().rev()))),
         }
         for run in &self.runs {
             if run.is_empty() || bound.is_some_and(|p| run.first_row() >= p.row) {
@@ -359,7 +350,6 @@ impl Store {
         let mut out: Vec<(Cell, Part)> = self
             .memstore
             .from(probe)
-            .map(|c| c.as_ref(&self.family))
             .take_while(|c| c.row == row)
             .map(|c| (c.to_cell(&self.family), Part::Memstore))
             .collect();
@@ -410,7 +400,7 @@ impl Store {
         if self.memstore.is_empty() {
             return None;
         }
-        let mem = std::mem::take(&mut self.memstore);
+        let mem = std::mem::replace(&mut self.memstore, Memstore::new(self.family.clone()));
         let (first_row, last_row) = mem
             .first_and_last_rows()
             .map(|(first, last)| (first.to_vec(), last.to_vec()))
@@ -425,7 +415,7 @@ impl Store {
             cells: mem.len(),
         };
         let tracker = FateTracker::new(family, rules, Pass::Flush, now, u64::MAX);
-        let cells = mem.iter().map(|c| c.as_ref(&self.family));
+        let cells = mem.iter();
         let (run, dropped) = self.rewrite(run_id, place, self.memstore_bytes, tracker, cells);
         self.memstore_bytes = 0;
         Some(self.install(vec![input], run, dropped, region, true))
@@ -555,7 +545,7 @@ impl Store {
     ) -> Store {
         let mut upper = Store {
             family: self.family.clone(),
-            memstore: Memstore::default(),
+            memstore: Memstore::new(self.family.clone()),
             memstore_bytes: 0,
             runs: Vec::new(),
         };
@@ -607,11 +597,11 @@ pub struct Rewrite {
 /// list of sources stays small (under a kilobyte for a handful of runs), which glibc's
 /// allocator serves from its per-thread cache instead of sorting its free lists first.
 pub enum Source<'a> {
-    /// The memstore forwards: the store's family, the memstore (to seek in) and its cells.
-    Mem(&'a [u8], &'a Memstore, memstore::Range<'a>),
+    /// The memstore forwards: the memstore (to seek in) and its cells.
+    Mem(&'a Memstore, memstore::Range<'a>),
     Run(Box<RunCursor<'a>>),
-    /// The memstore backwards: the store's family and its cells.
-    MemBack(&'a [u8], std::iter::Rev<memstore::Range<'a>>),
+    /// The memstore backwards: its cells.
+    MemBack(std::iter::Rev<memstore::Range<'a>>),
     RunBack(Box<RunBackCursor<'a>>),
 }
 
@@ -620,9 +610,9 @@ impl<'a> Iterator for Source<'a> {
     #[inline]
     fn next(&mut self) -> Option<CellRef<'a>> {
         match self {
-            Source::Mem(family, _, it) => it.next().map(|c| c.as_ref(family)),
+            Source::Mem(_, it) => it.next(),
             Source::Run(it) => it.next(),
-            Source::MemBack(family, it) => it.next().map(|c| c.as_ref(family)),
+            Source::MemBack(it) => it.next(),
             Source::RunBack(it) => it.next(),
         }
     }

@@ -90,9 +90,9 @@ impl<'a> MergeIter<'a> {
                 continue;
             }
             match source {
-                Source::Mem(family, set, it) => {
+                Source::Mem(set, it) => {
                     *it = set.from(target.as_ref());
-                    *head = it.next().map(|c| c.as_ref(family));
+                    *head = it.next();
                 }
                 Source::Run(it) => {
                     it.seek(target.as_ref());
