@@ -366,20 +366,29 @@ if (!PERSIST_ONLY) {
   const wasmOf = (s) => results.load[s][0].wasm;
   const rowkeyGrowth = (s) => rowkeyMemory[LAYOUTS[s]].after - rowkeyMemory[LAYOUTS[s]].before;
   // The JS array and memory-level hold the workload's own key and value strings: counted for both.
-  const held = {
-    rowkey: rowkeyGrowth('rowkey'),
-    rowkeyRuns: rowkeyGrowth('rowkeyRuns'),
-    array: heapOf('array') + stringHeap,
-    sqljs: wasmOf('sqljs') - sqlBefore + heapOf('sqljs'),
-    memoryLevel: heapOf('memoryLevel') + stringHeap,
+  // Each store's figure, for the stores this run measured (ROWKEY_BENCH_STORES may name a few).
+  const memory = {
+    rowkey: () => rowkeyGrowth('rowkey'),
+    rowkeyRuns: () => rowkeyGrowth('rowkeyRuns'),
+    array: () => heapOf('array') + stringHeap,
+    sqljs: () => wasmOf('sqljs') - sqlBefore + heapOf('sqljs'),
+    memoryLevel: () => heapOf('memoryLevel') + stringHeap,
   };
+  const held = Object.fromEntries(STORES.map((s) => [s, memory[s]()]));
   const kvBytes = cells * 42;
   console.log(`${'memory held'.padEnd(28)}${STORES.map((s) => cell(mb(held[s]))).join('')}`);
   console.log(`${'  ÷ key and value bytes'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / kvBytes, 2)}×`)).join('')}`);
   console.log(`${'  ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(held[s] / held.array, 2)}×`)).join('')}`);
   const grew = (a, b) => `wasm ${fmt(a / 1048576)}→${fmt(b / 1048576)} MB`;
-  const ofRowkey = (s) => cell(grew(rowkeyMemory[LAYOUTS[s]].before, rowkeyMemory[LAYOUTS[s]].after));
-  console.log(`${'  of which'.padEnd(28)}${ofRowkey('rowkey')}${ofRowkey('rowkeyRuns')}${cell(`heap + strings ${mb(stringHeap)}`)}${cell(`${grew(sqlBefore, wasmOf('sqljs'))} + heap`)}${cell(`heap + strings ${mb(stringHeap)}`)}`);
+  const ofRowkey = (s) => grew(rowkeyMemory[LAYOUTS[s]].before, rowkeyMemory[LAYOUTS[s]].after);
+  const of = {
+    rowkey: () => ofRowkey('rowkey'),
+    rowkeyRuns: () => ofRowkey('rowkeyRuns'),
+    array: () => `heap + strings ${mb(stringHeap)}`,
+    sqljs: () => `${grew(sqlBefore, wasmOf('sqljs'))} + heap`,
+    memoryLevel: () => `heap + strings ${mb(stringHeap)}`,
+  };
+  console.log(`${'  of which'.padEnd(28)}${STORES.map((s) => cell(of[s]())).join('')}`);
   console.log(`  (key and value bytes: ${mb(kvBytes)}. WebAssembly memory never shrinks: Rowkey's figures are its growth by one load of each layout in a freshly opened page (the load's high-water mark, flushes and compactions included), sql.js's its growth by the first round's load; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} and ${mb(heapOf('rowkeyRuns'))} by its loads.)`);
 }
 for (const [layout, rounds] of Object.entries(persist)) {
