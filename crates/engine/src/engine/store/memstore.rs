@@ -102,8 +102,9 @@ impl Memstore {
         let Some(entry) = self.write(cell) else {
             return;
         };
-        self.place(at, entry);
-        self.len += 1;
+        if self.place(at, entry) {
+            self.len += 1;
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -237,26 +238,44 @@ impl Memstore {
         })
     }
 
-    /// Puts an entry at `at`, splitting its leaf in two when it is full.
-    fn place(&mut self, at: Place, entry: Entry) {
+    /// Puts an entry at `at`, splitting its leaf in two when it is full; whether it did. The
+    /// first leaf grows as it fills (a store of a few cells keeps a small one); later leaves
+    /// start at their full size, and a full leaf splits before it takes one more entry, so
+    /// that neither half keeps room beyond it.
+    fn place(&mut self, at: Place, entry: Entry) -> bool {
         if at.leaf == self.leaves.len() {
             match self.leaves.last_mut() {
                 Some(last) if last.len() < LEAF => last.push(entry),
-                _ => {
+                Some(_) => {
                     let mut leaf = Vec::with_capacity(LEAF);
                     leaf.push(entry);
                     self.leaves.push(leaf);
                 }
+                None => {
+                    let mut leaf = Vec::new();
+                    leaf.push(entry);
+                    self.leaves.push(leaf);
+                }
             }
-            return;
+            return true;
         }
-        let leaf = &mut self.leaves[at.leaf];
-        leaf.insert(at.entry, entry);
-        if leaf.len() > LEAF {
-            let mut upper = Vec::with_capacity(LEAF);
-            upper.extend(leaf.drain(LEAF / 2..));
-            self.leaves.insert(at.leaf + 1, upper);
+        // `at` is a place of the list (`lower_bound`'s), before its end.
+        let Some(leaf) = self.leaves.get_mut(at.leaf) else {
+            return false;
+        };
+        let i = at.entry.min(leaf.len());
+        if leaf.len() < LEAF {
+            leaf.insert(i, entry);
+            return true;
         }
+        let mut upper = Vec::with_capacity(LEAF);
+        upper.extend(leaf.drain(LEAF / 2..));
+        match i.checked_sub(LEAF / 2) {
+            Some(j) if j > 0 => upper.insert(j, entry),
+            _ => leaf.insert(i, entry),
+        }
+        self.leaves.insert(at.leaf + 1, upper);
+        true
     }
 
     /// A held cell read in place, as a cell of the store's family.
