@@ -41,6 +41,8 @@ pub struct Cells {
     bytes: Vec<u8>,
     slots: Vec<Slot>,
     families: Families,
+    /// What [`Cells::counted_bytes`] says, kept as cells are added.
+    counted: u64,
 }
 
 /// The families of a row's cells, each shared once by the cells of that family: a slot names
@@ -103,6 +105,7 @@ impl Cells {
             bytes: Vec::with_capacity(bytes),
             slots: Vec::with_capacity(cells),
             families: Families::default(),
+            counted: 0,
         }
     }
 
@@ -124,17 +127,9 @@ impl Cells {
     }
 
     /// Bytes the cells count for, each as [`CellRef::size`] counts it (its row key counted
-    /// with every cell), read from where the cells sit without reading the cells.
+    /// with every cell), summed as the cells were added.
     pub fn counted_bytes(&self) -> u64 {
-        let framing = super::KEYVALUE_FRAMING as usize;
-        let family = |i| self.families.get(i).map_or(0, |f| f.len());
-        self.slots
-            .iter()
-            .map(|s| {
-                ((s.row.1 - s.row.0) + family(s.family) + (s.value.1 - s.qualifier) + framing)
-                    as u64
-            })
-            .sum()
+        self.counted
     }
 
     /// Whether room was made for cells (a buffer taken over from a row read before).
@@ -252,7 +247,7 @@ impl Cells {
     /// Adds a cell whose row key is at `row` in the buffer, copying its qualifier and value.
     #[inline]
     fn push_at(&mut self, cell: CellRef<'_>, row: (usize, usize), family: u32) {
-        self.bytes.reserve(cell.qualifier.len() + cell.value.len());
+        self.counted += cell.size() as u64;
         let qualifier = self.bytes.len();
         self.bytes.extend_from_slice(cell.qualifier);
         let value_start = self.bytes.len();
@@ -273,6 +268,7 @@ impl Cells {
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.slots.clear();
+        self.counted = 0;
     }
 
     /// Keeps the cells `keep` says yes to, in order.

@@ -96,9 +96,10 @@ impl<'a> DeleteTracker<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn is_deleted(&mut self, cell: &CellRef<'_>) -> Masked {
-        // No marker seen in the row (nearly every row a read sees): nothing is masked.
+        // No marker seen in the row (nearly every row a read sees): nothing is masked, decided
+        // where the read asks, without a call.
         if self.family_stamp.is_none()
             && self.column.is_none()
             && self.family_versions.is_empty()
@@ -106,6 +107,12 @@ impl<'a> DeleteTracker<'a> {
         {
             return Masked::No;
         }
+        self.masked(cell)
+    }
+
+    /// [`DeleteTracker::is_deleted`] once a marker has been seen in the row.
+    #[inline(never)]
+    fn masked(&mut self, cell: &CellRef<'_>) -> Masked {
         let ts = cell.timestamp;
         if self.by_seq {
             // Only this cell: a later write with an older timestamp may follow in the column.
