@@ -198,3 +198,57 @@ fn a_memstore_of_many_leaves_reads_both_ways_and_splits_at_a_row() {
     assert_eq!((lower, upper_read), (below, above));
     assert_eq!((store.memstore.len(), upper.len()), (14_989, 5_011));
 }
+
+/// Runs of keys written in order, the runs themselves in no order (rows under a hashed prefix,
+/// each prefix's rows written one after the other, as a bulk load of salted keys writes them):
+/// each cell after the first of a run takes its place beside the cell written before it, and
+/// the memstore still holds the cell order. A cell written again right after itself, or just
+/// before the cell that follows it, is not added.
+#[test]
+fn runs_of_keys_written_in_order_among_others_keep_the_cell_order() {
+    let mut store = Store::new("f");
+    let family = store.family.clone();
+    let mut g = Gen::new(11);
+    let mut written: Vec<Cell> = Vec::new();
+    let mut seq = 0;
+    for _ in 0..200 {
+        let prefix = g.below(1_000);
+        for r in 0..1 + g.below(12) {
+            for q in 0..1 + g.below(4) {
+                seq += 1;
+                let cell = Cell {
+                    row: format!("{prefix:03}-{r:02}").into_bytes(),
+                    family: family.clone(),
+                    qualifier: format!("q{q}").into_bytes(),
+                    timestamp: 100 - g.below(3),
+                    kind: CellKind::Put,
+                    seq,
+                    ttl_ms: 0,
+                    value: format!("v{seq}").into_bytes(),
+                };
+                store.insert(cell.as_ref());
+                written.push(cell);
+            }
+        }
+    }
+    let n = written.len();
+    // Again, right after itself: the cell written last.
+    let last = written[n - 1].clone();
+    store.insert(last.as_ref());
+    written.sort();
+    let at = written.iter().position(|c| *c == last);
+    // Again, the cell after the last one written (when there is one), then the last one again.
+    if let Some(next) = at.and_then(|i| written.get(i + 1)).cloned() {
+        store.insert(next.as_ref());
+        store.insert(last.as_ref());
+    }
+    assert_eq!(store.memstore.len(), n);
+    let held: Vec<_> = store
+        .memstore
+        .iter()
+        .map(|c| fields(&c.to_cell(&family)))
+        .collect();
+    let want: Vec<_> = written.iter().map(fields).collect();
+    assert_eq!(held, want);
+    assert_eq!(n, 3_026);
+}

@@ -46,6 +46,10 @@ pub struct Memstore {
     /// before every entry of the next.
     leaves: Vec<Vec<Entry>>,
     len: usize,
+    /// Where the cell written last stands: most writes follow it in the order (a row's
+    /// columns, the next row of a run of keys written in order), and find their place
+    /// beside it after two comparisons instead of a search.
+    last_written: Option<Place>,
 }
 
 impl std::fmt::Debug for Memstore {
@@ -75,6 +79,7 @@ impl Memstore {
             chunks: Vec::new(),
             leaves: Vec::new(),
             len: 0,
+            last_written: None,
         }
     }
 
@@ -84,27 +89,50 @@ impl Memstore {
     pub fn insert(&mut self, cell: CellRef<'_>) {
         let probe = Probe::new(cell);
         // Cells written in order (a load, `generate`, a sequential key) go to the end after one
-        // comparison.
+        // comparison; a cell that follows the one written last goes beside it after two.
         let at = match self.leaves.last().and_then(|l| l.last()) {
             None => Place { leaf: 0, entry: 0 },
             Some(last) if self.order(*last, &probe) == Ordering::Less => self.end(),
-            Some(_) => {
-                let at = self.lower_bound(&probe);
-                if self
-                    .entry(at)
-                    .is_some_and(|e| self.order(e, &probe) == Ordering::Equal)
-                {
-                    return;
+            Some(_) => match self.after_last_written(&probe) {
+                Some(at) => at,
+                None => {
+                    let at = self.lower_bound(&probe);
+                    if self
+                        .entry(at)
+                        .is_some_and(|e| self.order(e, &probe) == Ordering::Equal)
+                    {
+                        return;
+                    }
+                    at
                 }
-                at
-            }
+            },
         };
         let Some(entry) = self.write(cell) else {
             return;
         };
-        if self.place(at, entry) {
+        self.last_written = self.place(at, entry);
+        if self.last_written.is_some() {
             self.len += 1;
         }
+    }
+
+    /// The place just after the cell written last, in its leaf, when `probe` goes there: that
+    /// cell sorts before it, and the one after it in the order (there is one: a probe past
+    /// the last cell takes the end before this is asked) after it. `None` sends the write to
+    /// the search, which also finds a cell held already.
+    fn after_last_written(&self, probe: &Probe<'_>) -> Option<Place> {
+        let at = self.last_written?;
+        let leaf = self.leaves.get(at.leaf)?;
+        let before = *leaf.get(at.entry)?;
+        let after = leaf
+            .get(at.entry + 1)
+            .or_else(|| self.leaves.get(at.leaf + 1).and_then(|l| l.first()))?;
+        (self.order(before, probe) == Ordering::Less
+            && self.order(*after, probe) == Ordering::Greater)
+            .then_some(Place {
+                leaf: at.leaf,
+                entry: at.entry + 1,
+            })
     }
 
     pub fn len(&self) -> usize {
@@ -238,11 +266,12 @@ impl Memstore {
         })
     }
 
-    /// Puts an entry at `at`, splitting its leaf in two when it is full; whether it did. The
-    /// first leaf grows as it fills (a store of a few cells keeps a small one); later leaves
-    /// start at their full size, and a full leaf splits before it takes one more entry, so
-    /// that neither half keeps room beyond it.
-    fn place(&mut self, at: Place, entry: Entry) -> bool {
+    /// Puts an entry at `at` (a place of the list, or just after a leaf's last entry),
+    /// splitting its leaf in two when it is full; where the entry stands then. The first leaf
+    /// grows as it fills (a store of a few cells keeps a small one); later leaves start at
+    /// their full size, and a full leaf splits before it takes one more entry, so that neither
+    /// half keeps room beyond it.
+    fn place(&mut self, at: Place, entry: Entry) -> Option<Place> {
         if at.leaf == self.leaves.len() {
             match self.leaves.last_mut() {
                 Some(last) if last.len() < LEAF => last.push(entry),
@@ -257,25 +286,39 @@ impl Memstore {
                     self.leaves.push(leaf);
                 }
             }
-            return true;
+            let leaf = self.leaves.len() - 1;
+            let entry = self.leaves.last()?.len() - 1;
+            return Some(Place { leaf, entry });
         }
-        // `at` is a place of the list (`lower_bound`'s), before its end.
-        let Some(leaf) = self.leaves.get_mut(at.leaf) else {
-            return false;
-        };
+        let leaf = self.leaves.get_mut(at.leaf)?;
         let i = at.entry.min(leaf.len());
         if leaf.len() < LEAF {
             leaf.insert(i, entry);
-            return true;
+            return Some(Place {
+                leaf: at.leaf,
+                entry: i,
+            });
         }
         let mut upper = Vec::with_capacity(LEAF);
         upper.extend(leaf.drain(LEAF / 2..));
-        match i.checked_sub(LEAF / 2) {
-            Some(j) if j > 0 => upper.insert(j, entry),
-            _ => leaf.insert(i, entry),
-        }
+        let placed = match i.checked_sub(LEAF / 2) {
+            Some(j) if j > 0 => {
+                upper.insert(j, entry);
+                Place {
+                    leaf: at.leaf + 1,
+                    entry: j,
+                }
+            }
+            _ => {
+                leaf.insert(i, entry);
+                Place {
+                    leaf: at.leaf,
+                    entry: i,
+                }
+            }
+        };
         self.leaves.insert(at.leaf + 1, upper);
-        true
+        Some(placed)
     }
 
     /// A held cell read in place, as a cell of the store's family.
