@@ -135,7 +135,7 @@ pub fn decode_history(saved: &Value) -> Vec<HistoryLine> {
     }
     let v2 = || -> Result<Vec<HistoryLine>, crate::json::Error> {
         let f = root.members()?;
-        if f.required("version")?.u32()? > HISTORY_FORMAT {
+        if f.read("version", Node::u32)? > HISTORY_FORMAT {
             return Ok(Vec::new());
         }
         f.required("lines")?.list(|line| {
@@ -146,7 +146,7 @@ pub fn decode_history(saved: &Value) -> Vec<HistoryLine> {
             };
             Ok(HistoryLine {
                 dialect,
-                text: l.required("text")?.string()?,
+                text: l.read("text", Node::string)?,
             })
         })
     };

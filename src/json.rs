@@ -764,6 +764,13 @@ impl<'a> Fields<'a> {
             .ok_or_else(|| self.node.error(format!("missing field `{name}`")))
     }
 
+    /// The member `name`, which the object must have, read by `read`. One call instead of
+    /// [`Fields::required`] then the reader at each of the documents' hundred-odd fields: a
+    /// function pointer, so that every reader of one type shares one copy.
+    pub fn read<T>(&self, name: &str, read: fn(&Node<'a>) -> Result<T, Error>) -> Result<T, Error> {
+        read(&self.required(name)?)
+    }
+
     /// The member `name` read by `read`, or `default` when the object lacks it.
     pub fn or<T>(
         &self,

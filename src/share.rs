@@ -107,7 +107,7 @@ fn from_wire(
                     .into_iter()
                     .find(|d| d.word() == word)
                     .unwrap_or(Dialect::HBase),
-                text: e.required("text")?.string()?,
+                text: e.read("text", Node::string)?,
             })
         })
     })?;

@@ -166,7 +166,7 @@ impl Loads {
     pub fn from_json(node: &Node) -> Result<Loads, json::Error> {
         let f = node.members()?;
         let mut loads = Loads::default();
-        for (id, placement) in object_members(&f.required("by_design")?)? {
+        for (id, placement) in f.read("by_design", object_members)? {
             let names = placement.members()?.required("names")?.list(|pair| {
                 match pair.items()?.as_slice() {
                     [a, b] => Ok((a.string()?, b.string()?)),

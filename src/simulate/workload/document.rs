@@ -27,13 +27,13 @@ pub(super) fn read(node: &Node) -> Read<Workload> {
         "tables",
     ])?;
     Ok(Workload {
-        version: o.required("version")?.u32()?,
-        seed: o.required("seed")?.u64()?,
-        duration_ms: o.required("duration_ms")?.u64()?,
+        version: o.read("version", Node::u32)?,
+        seed: o.read("seed", Node::u64)?,
+        duration_ms: o.read("duration_ms", Node::u64)?,
         start_ms: o.or("start_ms", DEFAULT_START_MS, Node::u64)?,
         step_ms: o.optional("step_ms", Node::u64)?,
         samples_per_step: o.optional("samples_per_step", Node::u32)?,
-        cluster: cluster(&o.required("cluster")?)?,
+        cluster: o.read("cluster", cluster)?,
         tables: o.required("tables")?.list(table)?,
     })
 }
@@ -50,14 +50,14 @@ fn cluster(node: &Node) -> Read<Cluster> {
         "server_writes_per_sec",
     ])?;
     Ok(Cluster {
-        region_servers: o.required("region_servers")?.u32()?,
+        region_servers: o.read("region_servers", Node::u32)?,
         max_filesize: o.or("max_filesize", DEFAULT_MAX_FILESIZE, Node::u64)?,
         flush_size: o.or("flush_size", DEFAULT_FLUSH_SIZE, Node::u64)?,
         split_policy: o.or("split_policy", SplitPolicyKind::Stepping, split_policy)?,
         jitter: o.or("jitter", DEFAULT_JITTER, Node::f64)?,
         balancer_period_ms: o.or("balancer_period_ms", DEFAULT_BALANCER_PERIOD_MS, Node::u64)?,
-        server_reads_per_sec: o.required("server_reads_per_sec")?.f64()?,
-        server_writes_per_sec: o.required("server_writes_per_sec")?.f64()?,
+        server_reads_per_sec: o.read("server_reads_per_sec", Node::f64)?,
+        server_writes_per_sec: o.read("server_writes_per_sec", Node::f64)?,
     })
 }
 
@@ -125,7 +125,7 @@ fn table(node: &Node) -> Read<TableLoad> {
         "operations",
     ])?;
     Ok(TableLoad {
-        name: o.required("name")?.string()?,
+        name: o.read("name", Node::string)?,
         families: o.required("families")?.list(family)?,
         key: o.required("key")?.list(key_field)?,
         unique: o.or("unique", false, Node::bool)?,
@@ -138,12 +138,12 @@ fn table(node: &Node) -> Read<TableLoad> {
 fn family(node: &Node) -> Read<FamilyLoad> {
     let o = node.object(&["name", "columns"])?;
     Ok(FamilyLoad {
-        name: o.required("name")?.string()?,
+        name: o.read("name", Node::string)?,
         columns: o.required("columns")?.list(|n| {
             let o = n.object(&["qualifier", "value_size", "dynamic"])?;
             Ok(ColumnLoad {
-                qualifier: o.required("qualifier")?.string()?,
-                value_size: o.required("value_size")?.u64()?,
+                qualifier: o.read("qualifier", Node::string)?,
+                value_size: o.read("value_size", Node::u64)?,
                 dynamic: o.or("dynamic", false, Node::bool)?,
             })
         })?,
@@ -175,7 +175,7 @@ fn key_field(node: &Node) -> Read<KeyField> {
     Ok(match kind {
         "constant" => KeyField::Constant {
             name,
-            text: o.required("text")?.string()?,
+            text: o.read("text", Node::string)?,
         },
         "sequence" => KeyField::Sequence {
             name,
@@ -184,7 +184,7 @@ fn key_field(node: &Node) -> Read<KeyField> {
         },
         "entity" => KeyField::Entity {
             name,
-            count: o.required("count")?.u64()?,
+            count: o.read("count", Node::u64)?,
             distribution: o.or("distribution", Distribution::Uniform, distribution)?,
             format: format()?,
         },
@@ -194,12 +194,12 @@ fn key_field(node: &Node) -> Read<KeyField> {
         },
         "md5" => KeyField::Md5 {
             name,
-            of: o.required("of")?.string()?,
-            digits: o.required("digits")?.u32()?,
+            of: o.read("of", Node::string)?,
+            digits: o.read("digits", Node::u32)?,
         },
         "salt" => KeyField::Salt {
             name,
-            buckets: o.required("buckets")?.u64()?,
+            buckets: o.read("buckets", Node::u64)?,
             of: o.optional("of", Node::string)?,
         },
         _ => KeyField::Choice {
@@ -207,8 +207,8 @@ fn key_field(node: &Node) -> Read<KeyField> {
             options: o.required("options")?.list(|n| {
                 let o = n.object(&["text", "weight"])?;
                 Ok(Weighted {
-                    text: o.required("text")?.string()?,
-                    weight: o.required("weight")?.f64()?,
+                    text: o.read("text", Node::string)?,
+                    weight: o.read("weight", Node::f64)?,
                 })
             })?,
         },
@@ -281,11 +281,11 @@ fn operation(node: &Node) -> Read<Operation> {
         _ => &["name", "rate", "choose"],
     })?;
     let name = o.or("name", String::new(), Node::string)?;
-    let rate = rate(&o.required("rate")?)?;
+    let rate = o.read("rate", rate)?;
     if kind == "put_new" {
         return Ok(Operation::PutNew { name, rate });
     }
-    let choose = choose(&o.required("choose")?)?;
+    let choose = o.read("choose", choose)?;
     Ok(match kind {
         "update" => Operation::Update { name, rate, choose },
         "get" => Operation::Get { name, rate, choose },
@@ -294,16 +294,16 @@ fn operation(node: &Node) -> Read<Operation> {
             name,
             rate,
             choose,
-            fields: o.required("fields")?.u32()?,
-            limit: o.required("limit")?.u64()?,
+            fields: o.read("fields", Node::u32)?,
+            limit: o.read("limit", Node::u64)?,
         },
         _ => Operation::WindowScan {
             name,
             rate,
             choose,
-            fields: o.required("fields")?.u32()?,
-            window_ms: o.required("window_ms")?.u64()?,
-            limit: o.required("limit")?.u64()?,
+            fields: o.read("fields", Node::u32)?,
+            window_ms: o.read("window_ms", Node::u64)?,
+            limit: o.read("limit", Node::u64)?,
         },
     })
 }
@@ -335,7 +335,7 @@ fn choose(node: &Node) -> Read<Choose> {
 fn rate(node: &Node) -> Read<Rate> {
     let o = node.object(&["per_sec", "curve"])?;
     Ok(Rate {
-        per_sec: o.required("per_sec")?.f64()?,
+        per_sec: o.read("per_sec", Node::f64)?,
         curve: o.or("curve", Curve::Constant, curve)?,
     })
 }
@@ -346,16 +346,16 @@ fn curve(node: &Node) -> Read<Curve> {
         "daily" => {
             let o = fields_of(node, name, contents, &["peak_hour", "trough"])?;
             Curve::Daily {
-                peak_hour: o.required("peak_hour")?.f64()?,
-                trough: o.required("trough")?.f64()?,
+                peak_hour: o.read("peak_hour", Node::f64)?,
+                trough: o.read("trough", Node::f64)?,
             }
         }
         "burst" => {
             let o = fields_of(node, name, contents, &["start_ms", "length_ms", "factor"])?;
             Curve::Burst {
-                start_ms: o.required("start_ms")?.u64()?,
-                length_ms: o.required("length_ms")?.u64()?,
-                factor: o.required("factor")?.f64()?,
+                start_ms: o.read("start_ms", Node::u64)?,
+                length_ms: o.read("length_ms", Node::u64)?,
+                factor: o.read("factor", Node::f64)?,
             }
         }
         _ => {
