@@ -652,8 +652,8 @@ fn grid_from_json(node: &Node) -> Result<Grid, Error> {
     Ok(Grid {
         origin: f.optional("origin", Node::u64)?,
         width: f.read("width", Node::u64)?,
-        reads: read_u32s(&f.required("reads")?)?,
-        writes: read_u32s(&f.required("writes")?)?,
+        reads: f.read("reads", read_u32s)?,
+        writes: f.read("writes", read_u32s)?,
         wall_ms: f.read("wall_ms", read_sparse)?,
     })
 }
@@ -782,7 +782,7 @@ fn op_stats_from_json(node: &Node) -> Result<OpStats, Error> {
     let [rows_examined, rows_filtered, rows_returned, cells_examined, cells_returned, bytes_read, bytes_returned, cells_written, bytes_written, blocks_read, block_bytes_read, blocks_skipped, runs_skipped_bloom, runs_skipped_range] =
         v;
     Ok(OpStats {
-        regions: read_u64s(&f.required("regions")?)?,
+        regions: f.read("regions", read_u64s)?,
         memstores_touched: f.read("memstores_touched", Node::u32)?,
         runs_touched: f.read("runs_touched", Node::u32)?,
         rows_examined,
