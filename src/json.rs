@@ -627,7 +627,12 @@ impl<'a> Node<'a> {
 
     /// Each item of an array read by `read`.
     pub fn list<T>(&self, read: impl Fn(&Node<'a>) -> Result<T, Error>) -> Result<Vec<T>, Error> {
-        self.items()?.iter().map(read).collect()
+        let items = self.items()?;
+        let mut out = Vec::with_capacity(items.len());
+        for item in &items {
+            out.push(read(item)?);
+        }
+        Ok(out)
     }
 
     /// An object whose members are all among `fields` (an unknown or repeated member is an
