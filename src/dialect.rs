@@ -114,13 +114,13 @@ pub fn encode_history(lines: &[HistoryLine]) -> Value {
     let lines = lines
         .iter()
         .map(|l| {
-            Value::object([
+            Value::object(vec![
                 ("dialect", Value::from(l.dialect.word())),
                 ("text", Value::from(l.text.as_str())),
             ])
         })
         .collect();
-    Value::object([
+    Value::object(vec![
         ("lines", Value::Array(lines)),
         ("version", Value::from(HISTORY_FORMAT)),
     ])

@@ -405,13 +405,12 @@ impl From<String> for Value {
 
 impl Value {
     /// An object of the named members, in order.
-    pub fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
-        Value::Object(
-            members
-                .into_iter()
-                .map(|(name, value)| (name.to_string(), value))
-                .collect(),
-        )
+    pub fn object(members: Vec<(&str, Value)>) -> Value {
+        let mut out = Vec::with_capacity(members.len());
+        for (name, value) in members {
+            out.push((name.to_string(), value));
+        }
+        Value::Object(out)
     }
 
     /// The compact text (no whitespace).

@@ -77,7 +77,7 @@ fn to_wire(shared: &Shared) -> Value {
     }
     if !shared.entries.is_empty() {
         let entries = shared.entries.iter().map(|e| {
-            Value::object([
+            Value::object(vec![
                 ("dialect", e.dialect.word().into()),
                 ("text", e.text.as_str().into()),
             ])

@@ -146,7 +146,7 @@ impl Loads {
                     .collect();
                 (
                     id.clone(),
-                    json::Value::object([("names", json::Value::Array(names))]),
+                    json::Value::object(vec![("names", json::Value::Array(names))]),
                 )
             })
             .collect();

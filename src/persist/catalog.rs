@@ -80,7 +80,7 @@ const KINDS: [OpKind; 2] = [OpKind::Read, OpKind::Write];
 /// The catalog as JSON, every object's members sorted by name (the catalog was written through
 /// a `serde_json::Value`, whose objects sort their members).
 pub fn catalog_to_json(c: &Catalog) -> Value {
-    sorted(Value::object([
+    sorted(Value::object(vec![
         ("version", Value::from(c.version)),
         ("last_ts", num(c.last_ts)),
         ("seq", num(c.seq)),
@@ -214,7 +214,7 @@ fn counters_from_json(node: &Node) -> Result<Counters, Error> {
 }
 
 fn table_entry_to_json(t: &TableEntry) -> Value {
-    Value::object([
+    Value::object(vec![
         ("descriptor", descriptor_to_json(&t.descriptor)),
         ("enabled", Value::from(t.enabled)),
         (
@@ -234,7 +234,7 @@ fn table_entry_from_json(node: &Node) -> Result<TableEntry, Error> {
 }
 
 fn descriptor_to_json(d: &TableDescriptor) -> Value {
-    Value::object([
+    Value::object(vec![
         ("name", Value::from(d.name.as_str())),
         ("families", families_to_json(&d.families)),
         ("settings", settings_to_json(&d.settings)),
@@ -285,7 +285,7 @@ pub fn families_from_json(node: &Node) -> Result<Vec<FamilyDescriptor>, Error> {
 }
 
 fn family_to_json(d: &FamilyDescriptor) -> Value {
-    Value::object([
+    Value::object(vec![
         ("name", Value::from(d.name.as_str())),
         ("max_versions", Value::from(d.max_versions)),
         ("min_versions", Value::from(d.min_versions)),
@@ -327,7 +327,7 @@ fn family_from_json(node: &Node) -> Result<FamilyDescriptor, Error> {
 
 /// A table's settings.
 pub fn settings_to_json(s: &TableSettings) -> Value {
-    Value::object([
+    Value::object(vec![
         ("flush_bytes", num(s.flush_bytes)),
         ("compaction_threshold", num(s.compaction_threshold)),
         ("split_bytes", num(s.split_bytes)),
@@ -345,7 +345,7 @@ pub fn settings_from_json(node: &Node) -> Result<TableSettings, Error> {
 }
 
 fn rules_to_json(r: &Rules) -> Value {
-    Value::object([
+    Value::object(vec![
         ("deletes", name_of(r.deletes, &DELETES_NAMES, &DELETES)),
         (
             "retention",
@@ -380,13 +380,13 @@ fn rules_from_json(node: &Node) -> Result<Rules, Error> {
 }
 
 fn region_to_json(r: &RegionEntry) -> Value {
-    Value::object([
+    Value::object(vec![
         ("id", num(r.id)),
         ("start", bytes(&r.start)),
         ("end", bytes(&r.end)),
         (
             "stats",
-            Value::object([
+            Value::object(vec![
                 ("reads", num(r.stats.reads)),
                 ("writes", num(r.stats.writes)),
                 ("bytes_read", num(r.stats.bytes_read)),
@@ -425,7 +425,7 @@ fn region_from_json(node: &Node) -> Result<RegionEntry, Error> {
 
 /// A saved history (its operations apart, or inline as histories once were) as JSON.
 pub fn activity_to_json(a: &SavedActivity) -> Value {
-    Value::object([
+    Value::object(vec![
         // A saver stores the operations in chunks beside the head (its `ops` are empty); the
         // text of any is the chunks' writer's, read back as a value.
         (
@@ -588,7 +588,7 @@ fn op_from_json(node: &Node) -> Result<Op, Error> {
 
 /// A grid's counts as `{"len": n, "at": [[index, count], ...]}` with the zeros left out.
 fn sparse(values: &[u64]) -> Value {
-    Value::object([
+    Value::object(vec![
         ("len", num(values.len() as u64)),
         (
             "at",
@@ -638,7 +638,7 @@ fn read_u32s(node: &Node) -> Result<Vec<u32>, Error> {
 
 fn grid_to_json(g: &Grid) -> Value {
     let wide = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<_>>();
-    Value::object([
+    Value::object(vec![
         ("origin", opt(&g.origin, |o| num(*o))),
         ("width", num(g.width)),
         ("reads", sparse(&wide(&g.reads))),
@@ -659,7 +659,7 @@ fn grid_from_json(node: &Node) -> Result<Grid, Error> {
 }
 
 fn split_to_json(s: &SplitMark) -> Value {
-    Value::object([
+    Value::object(vec![
         ("tick", num(s.tick)),
         ("wall_ms", num(s.wall_ms)),
         ("parent", num(s.parent)),
@@ -684,7 +684,7 @@ fn split_from_json(node: &Node) -> Result<SplitMark, Error> {
 }
 
 fn last_read_to_json(r: &LastRead) -> Value {
-    Value::object([
+    Value::object(vec![
         ("start", bytes(&r.start)),
         ("stop", bytes(&r.stop)),
         ("stop_inclusive", Value::from(r.stop_inclusive)),

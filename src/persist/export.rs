@@ -44,7 +44,7 @@ struct CellDoc {
 
 impl Document {
     fn to_json(&self) -> Value {
-        Value::object([
+        Value::object(vec![
             ("format", Value::from(self.format.as_str())),
             ("version", Value::from(self.version)),
             (
@@ -66,7 +66,7 @@ impl Document {
 
 impl TableDoc {
     fn to_json(&self) -> Value {
-        Value::object([
+        Value::object(vec![
             ("name", Value::from(self.name.as_str())),
             ("enabled", Value::from(self.enabled)),
             ("families", families_to_json(&self.families)),

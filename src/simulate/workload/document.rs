@@ -382,7 +382,7 @@ pub(super) fn write(w: &Workload) -> Value {
     let c = &w.cluster;
     members.push(member(
         "cluster",
-        Value::object([
+        Value::object(vec![
             ("region_servers", c.region_servers.into()),
             ("max_filesize", c.max_filesize.into()),
             ("flush_size", c.flush_size.into()),
@@ -405,7 +405,7 @@ fn member(name: &str, value: impl Into<Value>) -> (String, Value) {
 }
 
 /// An enum's variant with fields: `{"name": {fields}}`.
-fn variant<const N: usize>(name: &str, fields: [(&str, Value); N]) -> Value {
+fn variant(name: &str, fields: Vec<(&str, Value)>) -> Value {
     Value::Object(vec![member(name, Value::object(fields))])
 }
 
@@ -415,7 +415,7 @@ fn write_split_policy(policy: SplitPolicyKind) -> Value {
         SplitPolicyKind::IncreasingToUpperBound => "increasing_to_upper_bound".into(),
         SplitPolicyKind::ConstantSize => "constant_size".into(),
         SplitPolicyKind::KeyPrefix { prefix_length } => {
-            variant("key_prefix", [("prefix_length", prefix_length.into())])
+            variant("key_prefix", vec![("prefix_length", prefix_length.into())])
         }
         SplitPolicyKind::None => "none".into(),
     }
@@ -430,7 +430,7 @@ fn write_table(t: &TableLoad) -> Value {
                 t.families
                     .iter()
                     .map(|f| {
-                        Value::object([
+                        Value::object(vec![
                             ("name", f.name.as_str().into()),
                             (
                                 "columns",
@@ -438,7 +438,7 @@ fn write_table(t: &TableLoad) -> Value {
                                     f.columns
                                         .iter()
                                         .map(|c| {
-                                            Value::object([
+                                            Value::object(vec![
                                                 ("qualifier", c.qualifier.as_str().into()),
                                                 ("value_size", c.value_size.into()),
                                                 ("dynamic", c.dynamic.into()),
@@ -473,7 +473,7 @@ fn write_table(t: &TableLoad) -> Value {
 }
 
 /// `{"kind": kind, "name": name (when set), fields...}`.
-fn tagged<const N: usize>(kind: &str, name: &str, fields: [(&str, Value); N]) -> Value {
+fn tagged(kind: &str, name: &str, fields: Vec<(&str, Value)>) -> Value {
     let mut members = vec![member("kind", kind)];
     if !name.is_empty() {
         members.push(member("name", name));
@@ -485,7 +485,7 @@ fn tagged<const N: usize>(kind: &str, name: &str, fields: [(&str, Value); N]) ->
 fn write_key_field(field: &KeyField) -> Value {
     match field {
         KeyField::Constant { name, text } => {
-            tagged("constant", name, [("text", text.as_str().into())])
+            tagged("constant", name, vec![("text", text.as_str().into())])
         }
         KeyField::Sequence {
             name,
@@ -494,7 +494,7 @@ fn write_key_field(field: &KeyField) -> Value {
         } => tagged(
             "sequence",
             name,
-            [
+            vec![
                 ("start", (*start).into()),
                 ("format", write_number_format(format)),
             ],
@@ -507,7 +507,7 @@ fn write_key_field(field: &KeyField) -> Value {
         } => tagged(
             "entity",
             name,
-            [
+            vec![
                 ("count", (*count).into()),
                 ("distribution", write_distribution(*distribution)),
                 ("format", write_number_format(format)),
@@ -518,15 +518,15 @@ fn write_key_field(field: &KeyField) -> Value {
                 .iter()
                 .find(|(_, e)| e == encoding)
                 .map_or("millis", |(n, _)| n);
-            tagged("timestamp", name, [("encoding", encoding.into())])
+            tagged("timestamp", name, vec![("encoding", encoding.into())])
         }
         KeyField::Md5 { name, of, digits } => tagged(
             "md5",
             name,
-            [("of", of.as_str().into()), ("digits", (*digits).into())],
+            vec![("of", of.as_str().into()), ("digits", (*digits).into())],
         ),
         KeyField::Salt { name, buckets, of } => {
-            let mut v = tagged("salt", name, [("buckets", (*buckets).into())]);
+            let mut v = tagged("salt", name, vec![("buckets", (*buckets).into())]);
             if let (Value::Object(members), Some(of)) = (&mut v, of) {
                 members.push(member("of", of.as_str()));
             }
@@ -535,13 +535,13 @@ fn write_key_field(field: &KeyField) -> Value {
         KeyField::Choice { name, options } => tagged(
             "choice",
             name,
-            [(
+            vec![(
                 "options",
                 Value::Array(
                     options
                         .iter()
                         .map(|o| {
-                            Value::object([
+                            Value::object(vec![
                                 ("text", o.text.as_str().into()),
                                 ("weight", o.weight.into()),
                             ])
@@ -554,7 +554,7 @@ fn write_key_field(field: &KeyField) -> Value {
 }
 
 fn write_number_format(f: &NumberFormat) -> Value {
-    Value::object([
+    Value::object(vec![
         (
             "base",
             match f.base {
@@ -571,14 +571,14 @@ fn write_number_format(f: &NumberFormat) -> Value {
 fn write_distribution(d: Distribution) -> Value {
     match d {
         Distribution::Uniform => "uniform".into(),
-        Distribution::Zipf { s } => variant("zipf", [("s", s.into())]),
-        Distribution::Recent { decay } => variant("recent", [("decay", decay.into())]),
+        Distribution::Zipf { s } => variant("zipf", vec![("s", s.into())]),
+        Distribution::Recent { decay } => variant("recent", vec![("decay", decay.into())]),
     }
 }
 
 fn write_operation(op: &Operation) -> Value {
     let rate = |r: &Rate| {
-        Value::object([
+        Value::object(vec![
             ("per_sec", r.per_sec.into()),
             (
                 "curve",
@@ -586,7 +586,7 @@ fn write_operation(op: &Operation) -> Value {
                     Curve::Constant => "constant".into(),
                     Curve::Daily { peak_hour, trough } => variant(
                         "daily",
-                        [("peak_hour", peak_hour.into()), ("trough", trough.into())],
+                        vec![("peak_hour", peak_hour.into()), ("trough", trough.into())],
                     ),
                     Curve::Burst {
                         start_ms,
@@ -594,7 +594,7 @@ fn write_operation(op: &Operation) -> Value {
                         factor,
                     } => variant(
                         "burst",
-                        [
+                        vec![
                             ("start_ms", start_ms.into()),
                             ("length_ms", length_ms.into()),
                             ("factor", factor.into()),
@@ -606,29 +606,37 @@ fn write_operation(op: &Operation) -> Value {
     };
     let choose = |c: &Choose| match *c {
         Choose::Uniform => "uniform".into(),
-        Choose::WithinMs { ms } => variant("within_ms", [("ms", ms.into())]),
+        Choose::WithinMs { ms } => variant("within_ms", vec![("ms", ms.into())]),
         Choose::Recent { half_life_ms } => {
-            variant("recent", [("half_life_ms", half_life_ms.into())])
+            variant("recent", vec![("half_life_ms", half_life_ms.into())])
         }
         Choose::Fresh => "fresh".into(),
     };
     match op {
-        Operation::PutNew { name, rate: r } => tagged("put_new", name, [("rate", rate(r))]),
+        Operation::PutNew { name, rate: r } => tagged("put_new", name, vec![("rate", rate(r))]),
         Operation::Update {
             name,
             rate: r,
             choose: c,
-        } => tagged("update", name, [("rate", rate(r)), ("choose", choose(c))]),
+        } => tagged(
+            "update",
+            name,
+            vec![("rate", rate(r)), ("choose", choose(c))],
+        ),
         Operation::Get {
             name,
             rate: r,
             choose: c,
-        } => tagged("get", name, [("rate", rate(r)), ("choose", choose(c))]),
+        } => tagged("get", name, vec![("rate", rate(r)), ("choose", choose(c))]),
         Operation::Delete {
             name,
             rate: r,
             choose: c,
-        } => tagged("delete", name, [("rate", rate(r)), ("choose", choose(c))]),
+        } => tagged(
+            "delete",
+            name,
+            vec![("rate", rate(r)), ("choose", choose(c))],
+        ),
         Operation::PrefixScan {
             name,
             rate: r,
@@ -638,7 +646,7 @@ fn write_operation(op: &Operation) -> Value {
         } => tagged(
             "prefix_scan",
             name,
-            [
+            vec![
                 ("rate", rate(r)),
                 ("choose", choose(c)),
                 ("fields", (*fields).into()),
@@ -655,7 +663,7 @@ fn write_operation(op: &Operation) -> Value {
         } => tagged(
             "window_scan",
             name,
-            [
+            vec![
                 ("rate", rate(r)),
                 ("choose", choose(c)),
                 ("fields", (*fields).into()),
