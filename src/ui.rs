@@ -3,6 +3,38 @@
 //! dispatch actions; the app's logic lives in [`crate::session`] (native and tested), which
 //! [`state`] calls, performing the effects it returns.
 
+/// `leaf!("p", "hint", child)` (or `leaf!("td", child)` without a class): an element with a
+/// static class around one child, the same element `html! { <p class="hint">{child}</p> }`
+/// builds, made by one function ([`view_kit::leaf`]) instead of in line at each of the views'
+/// hundred-odd simplest elements. The child converts as `html!` converts it; a string literal
+/// becomes static text, as in `html!`.
+macro_rules! leaf {
+    ($tag:literal, $class:literal, $text:literal) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[("class", ::yew::virtual_dom::AttributeOrProperty::Static($class))],
+            $crate::ui::view_kit::text($text),
+        )
+    };
+    ($tag:literal, $class:literal, $child:expr) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[("class", ::yew::virtual_dom::AttributeOrProperty::Static($class))],
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
+    ($tag:literal, $text:literal) => {
+        $crate::ui::view_kit::leaf($tag, &[], $crate::ui::view_kit::text($text))
+    };
+    ($tag:literal, $child:expr) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[],
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
+}
+
 mod address;
 mod app;
 #[cfg(feature = "bench")]

@@ -155,12 +155,12 @@ fn Banners() -> Html {
         let ratios: Html = sample
             .ratios()
             .into_iter()
-            .map(|r| html! { <li>{r}</li> })
+            .map(|r| html! { {leaf!("li", r)} })
             .collect();
         out.push(html! {
             <div class="banner sample-banner" role="status">
-                <p><strong>{"The console runs on a simulation's sample"}</strong>{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</p>
-                <ul class="sample-ratios">{ratios}</ul>
+                <p>{leaf!("strong", "The console runs on a simulation's sample")}{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</p>
+                {leaf!("ul", "sample-ratios", ratios)}
                 <button class="action" onclick={leave} data-testid="leave-sample">{"Back to your tables"}</button>
             </div>
         });
@@ -173,5 +173,5 @@ fn Banners() -> Html {
     }
     // Save failures, damaged records, runs kept aside, lock and takeover problems.
     out.push(html! { <super::status_bar::SaveNotices /> });
-    html! { <div class="banners">{out}</div> }
+    html! { {leaf!("div", "banners", out)} }
 }

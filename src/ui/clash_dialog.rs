@@ -63,7 +63,7 @@ pub fn ClashDialog() -> Html {
                     .table(t)
                     .map(|t| t.keys.row_count() as u64)
                     .unwrap_or(0);
-                html! { <li><code>{t.clone()}</code>{format!(" — {}", count_of(rows, "row"))}</li> }
+                html! { <li>{leaf!("code", t.clone())}{format!(" — {}", count_of(rows, "row"))}</li> }
             })
             .collect()
     };
@@ -74,7 +74,7 @@ pub fn ClashDialog() -> Html {
         <Modal labelled_by="clash-title" {on_cancel} testid="clash-dialog">
             <h2 id="clash-title">{if one { "A table of yours has this name" } else { "Tables of yours have these names" }}</h2>
             <p>{what}{format!("{by} {} you have:", if one { "the one" } else { "these" })}</p>
-            <ul class="clash-tables">{sizes}</ul>
+            {leaf!("ul", "clash-tables", sizes)}
             <div class="modal-choices">
                 <button class="action primary" autofocus=true onclick={choose(Choice::Rename)} data-choice="rename">{format!("Load as {renamed}")}</button>
                 <button class="action danger" onclick={choose(Choice::Replace)} data-choice="replace">{format!("Replace: drop {names}")}</button>

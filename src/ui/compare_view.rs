@@ -44,7 +44,7 @@ fn run_side(side: &Side, pair: &Pair) -> Result<Ran, String> {
 
 fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyDisplay) -> Html {
     let body = match ran {
-        None => html! { <p class="hint">{"Not run yet."}</p> },
+        None => html! { {leaf!("p", "hint", "Not run yet.")} },
         Some(Ran { run, map }) => {
             let (w, r) = (&run.writes, &run.reads);
             let rows: Vec<(&str, String)> = vec![
@@ -84,7 +84,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
             ];
             let rows: Html = rows
                 .into_iter()
-                .map(|(k, v)| html! { <tr><th scope="row">{k}</th><td>{v}</td></tr> })
+                .map(|(k, v)| html! { <tr><th scope="row">{k}</th>{leaf!("td", v)}</tr> })
                 .collect();
             let claims = checks(run.checks.iter().map(|(phase, claim, held)| {
                 (
@@ -96,7 +96,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
                 <div class="compare-body">
                     <Minimap data={map.clone()} first={0} shown={map.rows} keys={keys} on_pick={Callback::noop()} />
                     <div>
-                        <table class="figures"><tbody>{rows}</tbody></table>
+                        <table class="figures">{leaf!("tbody", rows)}</table>
                         <ul class="claims" aria-label={format!("{}'s lesson", side.label)}>{claims}</ul>
                     </div>
                 </div>
@@ -106,7 +106,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
     html! {
         <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
             <h3>{format!("{tag}: {}", side.label)}</h3>
-            <div class="compare-key">{"Row key "}<code>{side.key}</code></div>
+            <div class="compare-key">{"Row key "}{leaf!("code", side.key)}</div>
             {body}
         </section>
     }
@@ -171,14 +171,14 @@ pub fn CompareView() -> Html {
     html! {
         <section class="view compare-card" aria-label="A/B compare">
             <div class="design-head">
-                <span class="verdict compare-tag">{"A/B compare"}</span>
+                {leaf!("span", "verdict compare-tag", "A/B compare")}
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
             <h2 class="design-title" tabindex="-1">{pair.title}</h2>
-            <p class="why"><strong>{"One workload: "}</strong>{pair.workload}</p>
-            <p class="why">{pair.why}</p>
+            <p class="why">{leaf!("strong", "One workload: ")}{pair.workload}</p>
+            {leaf!("p", "why", pair.why)}
             <button class="compare-run" onclick={run}>{if shown.is_some() { "Run both again" } else { "Run both" }}</button>
-            <p class="hint">{"Each side runs on an engine of its own: your tables are not touched."}</p>
+            {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {error}
             <div class="compare-sides" aria-live="polite">
                 {side_html("A", &pair.a, a, keys)}

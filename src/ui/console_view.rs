@@ -111,8 +111,8 @@ pub fn ConsoleView() -> Html {
             <div class="scrollback" ref={scroll_ref} {onscroll} role="region" aria-label="Console output" tabindex="0">
                 if empty {
                     <div class="welcome">
-                        <p>{"Type HBase shell commands. "}<code>{"help"}</code>{" lists them; "}<code>{"help 'scan'"}</code>{" explains one; "}<code>{"generate"}</code>{" fills a table with a million cells in seconds."}</p>
-                        <p><kbd>{"Enter"}</kbd>{" runs, "}<kbd>{"Shift+Enter"}</kbd>{" adds a line, "}<kbd>{"Tab"}</kbd>{" completes, "}<kbd>{"Up"}</kbd>{"/"}<kbd>{"Down"}</kbd>{" walk the history, "}<kbd>{"Ctrl+C"}</kbd>{" stops a running batch, "}<kbd>{"Ctrl+L"}</kbd>{" clears, "}<kbd>{"Alt+M"}</kbd>{" switches between the HBase shell and Bigtable's cbt."}</p>
+                        <p>{"Type HBase shell commands. "}{leaf!("code", "help")}{" lists them; "}{leaf!("code", "help 'scan'")}{" explains one; "}{leaf!("code", "generate")}{" fills a table with a million cells in seconds."}</p>
+                        <p>{leaf!("kbd", "Enter")}{" runs, "}{leaf!("kbd", "Shift+Enter")}{" adds a line, "}{leaf!("kbd", "Tab")}{" completes, "}{leaf!("kbd", "Up")}{"/"}{leaf!("kbd", "Down")}{" walk the history, "}{leaf!("kbd", "Ctrl+C")}{" stops a running batch, "}{leaf!("kbd", "Ctrl+L")}{" clears, "}{leaf!("kbd", "Alt+M")}{" switches between the HBase shell and Bigtable's cbt."}</p>
                     </div>
                 }
                 if dropped > 0 && !empty {

@@ -27,15 +27,15 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
                 .map(|(i, (s, r))| {
                     html! {
                         <li class="dm-step">
-                            <div class="prompt-line"><span class="prompt">{side.dialect.prompt(i + 1)}</span><code class="typed">{s.line}</code></div>
-                            <p class="dm-note">{s.note}</p>
-                            if !r.output.is_empty() { <pre class="output">{r.output.as_str()}</pre> }
+                            <div class="prompt-line">{leaf!("span", "prompt", side.dialect.prompt(i + 1))}{leaf!("code", "typed", s.line)}</div>
+                            {leaf!("p", "dm-note", s.note)}
+                            if !r.output.is_empty() { {leaf!("pre", "output", r.output.as_str())} }
                             <p class="dm-visible">{format!("cells a read returns: {}", r.visible)}</p>
                         </li>
                     }
                 })
                 .collect();
-            html! { <ol class="dm-steps">{steps}</ol> }
+            html! { {leaf!("ol", "dm-steps", steps)} }
         }
     };
     html! {
@@ -93,13 +93,13 @@ pub fn DeleteModelsView() -> Html {
     html! {
         <section class="view compare-card delete-models" aria-label="Delete models">
             <div class="design-head">
-                <span class="verdict compare-tag">{"side by side"}</span>
+                {leaf!("span", "verdict compare-tag", "side by side")}
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
             <h2 class="design-title" tabindex="-1">{TITLE}</h2>
-            <p class="why"><strong>{"One story: "}</strong>{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</p>
-            <p class="why">{"HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back."}</p>
-            <p class="hint">{"Each side runs on an engine of its own: your tables are not touched."}</p>
+            <p class="why">{leaf!("strong", "One story: ")}{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</p>
+            {leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back.")}
+            {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {claims(h, b)}
             <div class="compare-sides">
                 {side_html("A", &HBASE, h)}

@@ -45,7 +45,7 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
     }
     let rows: Html = rows
         .into_iter()
-        .map(|(k, v)| html! { <tr><th scope="row">{k}</th><td>{v}</td></tr> })
+        .map(|(k, v)| html! { <tr><th scope="row">{k}</th>{leaf!("td", v)}</tr> })
         .collect();
     let checks = checks(
         run.checks
@@ -56,7 +56,7 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
         <div class="lesson" aria-live="polite">
             <h3>{format!("Numbers: {name}")}</h3>
             <p class="lesson-view">{format!("Ran. Now in the {} view below.", view.label())}</p>
-            <table class="figures"><tbody>{rows}</tbody></table>
+            <table class="figures">{leaf!("tbody", rows)}</table>
             <ul class="claims" aria-label="The lesson">{checks}</ul>
         </div>
     }
@@ -150,7 +150,7 @@ pub fn DesignView() -> Html {
                 Ok(command) => html! { <button class="pattern" {onclick} title={command}>{p.name}</button> },
                 Err(why) => html! {
                     <>
-                        <span class="pattern off">{p.name}</span>
+                        {leaf!("span", "pattern off", p.name)}
                         <div class="pattern-off" role="note">{format!("Not in cbt: {why}. Switch the console to HBase to run it.")}</div>
                     </>
                 },
@@ -158,7 +158,7 @@ pub fn DesignView() -> Html {
             html! {
                 <li>
                     {button}
-                    <div class="pattern-note">{p.note}</div>
+                    {leaf!("div", "pattern-note", p.note)}
                     <div class="pattern-claims">{format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))}</div>
                 </li>
             }
@@ -189,15 +189,15 @@ pub fn DesignView() -> Html {
             </div>
             <h2 class="design-title" tabindex="-1">{design.title}</h2>
             <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
-            <p class="why">{design.why}</p>
+            {leaf!("p", "why", design.why)}
             <super::tour_view::TourView design={design.id} />
             <div class="design-tables">{"Tables: "}{tables}{reset}</div>
             {size}
             {loaded}
             {renamed}
             {compare}
-            <h3>{"Access patterns"}</h3>
-            <ul class="patterns">{patterns}</ul>
+            {leaf!("h3", "Access patterns")}
+            {leaf!("ul", "patterns", patterns)}
             {lesson}
         </section>
     }

@@ -66,7 +66,7 @@ fn input_text(entry: &Entry, error: Option<&std::ops::Range<usize>>) -> Html {
             let cut = (span.end - span.start).min(rest.len());
             let (bad, after) = rest.split_at(cut);
             let bad = if bad.is_empty() { " " } else { bad };
-            html! { <>{before}<mark class="error-span">{bad}</mark>{after}{elision(entry)}</> }
+            html! { <>{before}{leaf!("mark", "error-span", bad)}{after}{elision(entry)}</> }
         }
         _ => html! { <>{shorten(text)}{elision(entry)}</> },
     }
@@ -153,7 +153,7 @@ fn output_block(text: &Rc<String>, label: &str) -> Html {
     if lines > VIRTUAL_LINES {
         html! { <VirtualText text={text.clone()} label={AttrValue::from(label.to_string())} /> }
     } else {
-        html! { <pre class="output">{text.as_str()}</pre> }
+        html! { {leaf!("pre", "output", text.as_str())} }
     }
 }
 
@@ -249,7 +249,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
     };
     let failed = entry.failed();
     if let EntryKind::Note { .. } = entry.kind {
-        return html! { <div class={classes!("entry", "note", failed.then_some("failed"))}><pre class="output">{text.as_str()}</pre></div> };
+        return html! { <div class={classes!("entry", "note", failed.then_some("failed"))}>{leaf!("pre", "output", text.as_str())}</div> };
     }
     let copy = html! { <button class="tool" onclick={copy_text(console.clone(), index)} title="Copy exactly what the shell printed">{"copy"}</button> };
     if !entry.is_batch() {
@@ -258,8 +258,8 @@ pub fn EntryView(props: &EntryProps) -> Html {
         return html! {
             <div class={classes!("entry", failed.then_some("failed"))}>
                 <div class="prompt-line">
-                    <span class="prompt">{entry.prompt(1)}</span>
-                    <span class="typed">{input_text(entry, item.and_then(|i| i.error_span.as_ref()))}</span>
+                    {leaf!("span", "prompt", entry.prompt(1))}
+                    {leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref())))}
                     <span class="entry-tools">{ack(props.mark)}{copy}</span>
                 </div>
                 {output_block(&out, "Output")}
@@ -287,7 +287,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .take(ERRORS_LISTED)
         .map(|i| {
             let first = i.output.lines().next().unwrap_or("").to_string();
-            html! { <li>{format!("line {}: ", i.line)}<code>{shorten(&i.input).to_string()}</code>{" — "}{first}</li> }
+            html! { <li>{format!("line {}: ", i.line)}{leaf!("code", shorten(&i.input).to_string())}{" — "}{first}</li> }
         })
         .collect();
     let paged: Html = entry
@@ -300,12 +300,12 @@ pub fn EntryView(props: &EntryProps) -> Html {
     html! {
         <div class={classes!("entry", "batch", failed.then_some("has-errors"))}>
             <div class="prompt-line">
-                <span class="prompt">{entry.prompt(1)}</span>
-                <span class="typed">{input_text(entry, None)}</span>
+                {leaf!("span", "prompt", entry.prompt(1))}
+                {leaf!("span", "typed", input_text(entry, None))}
                 <span class="entry-tools">{ack(props.mark)}{copy}</span>
             </div>
             <div class="summary" role="status">
-                <span class="figure">{entry.summary()}</span>
+                {leaf!("span", "figure", entry.summary())}
                 if running {
                     <span class="progress" role="progressbar" aria-label="Batch progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
                     <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
@@ -314,7 +314,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
                 }
             </div>
             if failed {
-                <ul class="output errors-list">{errors}</ul>
+                {leaf!("ul", "output errors-list", errors)}
             }
             {paged}
             if shown {

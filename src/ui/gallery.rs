@@ -51,7 +51,7 @@ pub fn Gallery() -> Html {
                     }
                 })
                 .collect();
-            html! { <li class="group-wrap"><h3 class="group">{*heading}</h3><ul class="gallery" aria-label={*heading}>{items}</ul></li> }
+            html! { <li class="group-wrap">{leaf!("h3", "group", *heading)}<ul class="gallery" aria-label={*heading}>{items}</ul></li> }
         })
         .collect();
     let pairs: Html = crate::designs::compare::shared()
@@ -72,9 +72,9 @@ pub fn Gallery() -> Html {
     };
     html! {
         <>
-            <h2 class="gallery-heading">{"Design gallery"}</h2>
+            {leaf!("h2", "gallery-heading", "Design gallery")}
             <ul class="gallery" aria-label="Designs">{groups}
-                <li class="group-wrap"><h3 class="group">{"A/B compare"}</h3><ul class="gallery" aria-label="A/B compare">{pairs}{delete_models}</ul></li>
+                <li class="group-wrap">{leaf!("h3", "group", "A/B compare")}<ul class="gallery" aria-label="A/B compare">{pairs}{delete_models}</ul></li>
             </ul>
         </>
     }

@@ -70,13 +70,13 @@ fn render(
     let console = app.console.borrow();
     let engine = &console.shell.engine;
     let Some(name) = app.selected_table.clone() else {
-        return html! { <section class="view"><h3>{"Hotspots"}</h3><p class="hint">{"Select or create a table to see where its traffic goes."}</p></section> };
+        return html! { <section class="view">{leaf!("h3", "Hotspots")}{leaf!("p", "hint", "Select or create a table to see where its traffic goes.")}</section> };
     };
     let Ok(table) = engine.table(&name) else {
-        return html! { <section class="view"><h3>{"Hotspots"}</h3><p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
+        return html! { <section class="view">{leaf!("h3", "Hotspots")}<p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
     };
     let Some(activity) = engine.activity(&name) else {
-        return html! { <section class="view"><h3>{format!("Hotspots of {name}")}</h3><p class="hint">{"Nothing has read or written this table yet."}</p></section> };
+        return html! { <section class="view"><h3>{format!("Hotspots of {name}")}</h3>{leaf!("p", "hint", "Nothing has read or written this table yet.")}</section> };
     };
     let key: DiagnosisKey = (
         name.clone(),
@@ -252,7 +252,7 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
         <figure class={classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })}
             data-total={total.to_string()} data-last-bucket={last_bucket.to_string()}
             data-axis={if axis.seconds.is_some() { "seconds" } else { "ticks" }}>
-            <figcaption>{caption.clone()}</figcaption>
+            {leaf!("figcaption", caption.clone())}
             <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
                 <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
                 <HeatCells counts={counts} />
@@ -494,7 +494,7 @@ fn wide_rows(e: &Diagnosed) -> Html {
     }
     html! {
         <div class="large-rows">
-            <strong>{"Large rows: "}</strong>
+            {leaf!("strong", "Large rows: ")}
             { for large.iter().map(|r| html! { <span class="chip">{format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), crate::kit::text::human_bytes(r.bytes))}</span> }) }
             <span class="hint">{format!(" (the median row holds {})", group(u64::from(e.median_cells)))}</span>
         </div>

@@ -169,7 +169,7 @@ pub fn ImportTable() -> Html {
                 <Modal labelled_by="import-title" on_cancel={close.clone()} testid="import-dialog">
                     <form class="import-form" onsubmit={on_import}>
                         <h2 id="import-title">{"Import a table"}</h2>
-                        <p>{"Paste the output of an HBase shell "}<code>{"scan"}</code>{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}<code>{"row"}</code>{" and the others "}<code>{"family:qualifier"}</code>{"."}</p>
+                        <p>{"Paste the output of an HBase shell "}{leaf!("code", "scan")}{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}{leaf!("code", "row")}{" and the others "}{leaf!("code", "family:qualifier")}{"."}</p>
                         <label for="import-text">{"Scan output or CSV"}</label>
                         <textarea id="import-text" class="import-text" rows="9" spellcheck="false" autofocus=true
                             value={(*text).clone()} oninput={on_text} aria-describedby="import-status"
@@ -187,7 +187,7 @@ pub fn ImportTable() -> Html {
                             <button type="submit" class="action primary" disabled={!ready} data-choice="import">{"Import"}</button>
                             <button type="button" class="action" onclick={cancel}>{"Cancel"}</button>
                         </div>
-                        <p class="hint">{"The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking."}</p>
+                        {leaf!("p", "hint", "The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking.")}
                     </form>
                 </Modal>
             }

@@ -306,7 +306,7 @@ pub fn InputBox() -> Html {
     let lint = {
         let items: Html = lint
             .iter()
-            .map(|w| html! { <li>{w.as_str()}</li> })
+            .map(|w| html! { {leaf!("li", w.as_str())} })
             .collect();
         let shown = !lint.is_empty();
         html! { <div role="status" class="lint-region">if shown { <ul class="lint" aria-label="Warnings">{items}</ul> }</div> }
@@ -354,12 +354,12 @@ pub fn InputBox() -> Html {
                 if running {
                     {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
                 } else if cbt {
-                    <kbd>{"Enter"}</kbd>{" runs each line as cbt · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"↑"}</kbd>{" history · "}<kbd>{"Alt+M"}</kbd>{" HBase shell"}
+                    {leaf!("kbd", "Enter")}{" runs each line as cbt · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "↑")}{" history · "}{leaf!("kbd", "Alt+M")}{" HBase shell"}
                 } else if let Some(open) = open {
                     <span class="open-note">{format!("Enter continues on a new line: {}. ", open.describe())}</span>
-                    <kbd>{"Ctrl+Enter"}</kbd>{" runs it as it is."}
+                    {leaf!("kbd", "Ctrl+Enter")}{" runs it as it is."}
                 } else {
-                    <kbd>{"Enter"}</kbd>{" runs · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"Ctrl+Enter"}</kbd>{" runs an open line · "}<kbd>{"Tab"}</kbd>{" completes · "}<kbd>{"↑"}</kbd>{" history"}
+                    {leaf!("kbd", "Enter")}{" runs · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "Ctrl+Enter")}{" runs an open line · "}{leaf!("kbd", "Tab")}{" completes · "}{leaf!("kbd", "↑")}{" history"}
                 }
             </div>
         </>

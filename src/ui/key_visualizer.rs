@@ -227,7 +227,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .map(|(p, ops)| {
             html! {
                 <li><button class="link drill" onclick={drill(scope_now.into_prefix(p))}>
-                    <code>{to_printable(p)}</code>{format!(" · {} operations", number(ops.round()))}
+                    {leaf!("code", to_printable(p))}{format!(" · {} operations", number(ops.round()))}
                 </button></li>
             }
         })
@@ -276,7 +276,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let text_rows: Html = summary
         .iter()
         .map(|(key, total, peak)| {
-            html! { <tr><td><code>{if key.is_empty() { "(start)".to_string() } else { key.clone() }}</code></td><td>{value_text(*metric, *total)}</td><td>{clock(*peak as u64 * step_ms)}</td></tr> }
+            html! { <tr><td><code>{if key.is_empty() { "(start)".to_string() } else { key.clone() }}</code></td>{leaf!("td", value_text(*metric, *total))}{leaf!("td", clock(*peak as u64 * step_ms))}</tr> }
         })
         .collect();
     let busiest = summary
@@ -310,7 +310,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 <span class="hint keyvis-timing" role="status" data-redraws={drawn_ms.map_or(0, |(_, n)| n).to_string()}>{drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
             </div>
             <p class="hint">{format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric))}</p>
-            <nav aria-label="Key prefixes drilled into"><ol class="crumbs">{crumbs}</ol></nav>
+            <nav aria-label="Key prefixes drilled into">{leaf!("ol", "crumbs", crumbs)}</nav>
             <div class="keyvis-frame">
                 <canvas ref={heat_canvas} class="keyvis-heat" role="img" aria-label={aria} onclick={heat_click}></canvas>
                 <svg class="keyvis-overlay" viewBox={format!("0 0 {cols} {rows}")} preserveAspectRatio="none" aria-hidden="true">
@@ -325,17 +325,17 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             </div>
             <label class="keyvis-moment">{"Moment "}
                 <input type="range" min={win.first.to_string()} max={(win.end - 1).to_string()} value={at.to_string()} oninput={pick_step} aria-valuetext={when.clone()} />
-                <output>{when.clone()}</output>
+                {leaf!("output", when.clone())}
             </label>
             if !level.is_empty() {
                 <div class="keyvis-drill">
-                    <h4>{"Drill into a key prefix"}</h4>
-                    <ul class="prefixes">{prefix_buttons}</ul>
+                    {leaf!("h4", "Drill into a key prefix")}
+                    {leaf!("ul", "prefixes", prefix_buttons)}
                 </div>
             }
             <details class="keyvis-text">
                 <summary>{format!("The figures as text: the {} busiest ranges", summary.len())}</summary>
-                <table class="figures"><thead><tr><th scope="col">{"range starts at"}</th><th scope="col">{metric.label()}</th><th scope="col">{"peak at"}</th></tr></thead><tbody>{text_rows}</tbody></table>
+                <table class="figures"><thead><tr><th scope="col">{"range starts at"}</th><th scope="col">{metric.label()}</th><th scope="col">{"peak at"}</th></tr></thead>{leaf!("tbody", text_rows)}</table>
             </details>
             <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
         </div>

@@ -108,10 +108,10 @@ pub fn KeyspaceView() -> Html {
         });
     }
     let Some(name) = table else {
-        return html! { <section class="view"><h3>{"Keyspace"}</h3><p class="hint">{"Select or create a table to see its row keys."}</p></section> };
+        return html! { <section class="view">{leaf!("h3", "Keyspace")}{leaf!("p", "hint", "Select or create a table to see its row keys.")}</section> };
     };
     let Some(data) = data.as_ref().clone() else {
-        return html! { <section class="view"><h3>{"Keyspace"}</h3><p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
+        return html! { <section class="view">{leaf!("h3", "Keyspace")}<p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
     };
     let rows = data.rows;
     let max_first = rows.saturating_sub(VIEW_ROWS);
@@ -317,9 +317,9 @@ pub fn KeyspaceView() -> Html {
             };
             html! {
                 <div class={classes!(class)} role="option" id={format!("krow-{i}")} aria-selected={(*i == *focus).to_string()} {onclick}>
-                    <span class="kn">{group(*i as u64 + 1)}</span>
-                    <span class="kk">{super::show_key(key, app.prefs.keys)}</span>
-                    if let Some(d) = date { <span class="kd">{d}</span> }
+                    {leaf!("span", "kn", group(*i as u64 + 1))}
+                    {leaf!("span", "kk", super::show_key(key, app.prefs.keys))}
+                    if let Some(d) = date { {leaf!("span", "kd", d)} }
                     <span class="kc">{format!("{cells} cell{}", if *cells == 1 { "" } else { "s" })}</span>
                 </div>
             }
@@ -352,9 +352,9 @@ pub fn KeyspaceView() -> Html {
             if let Some((bad, text)) = (*message).clone() {
                 <p class={classes!("jump-note", bad.then_some("bad"))} role="status">{text}</p>
             }
-            if let Some(note) = read_note { <p class="legend">{note}</p> }
+            if let Some(note) = read_note { {leaf!("p", "legend", note)} }
             if rows == 0 {
-                <p class="hint">{"No rows yet: put a row or run generate."}</p>
+                {leaf!("p", "hint", "No rows yet: put a row or run generate.")}
             } else {
                 <div class="keyspace-body">
                     <div class="klist" ref={list} tabindex="0" role="listbox" aria-label={format!("Row keys of {name}, {} rows", group(rows as u64))}

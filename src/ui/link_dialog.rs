@@ -73,7 +73,7 @@ pub fn LinkDialog() -> Html {
                 <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
                     <h2 id="link-title">{"This link cannot be opened"}</h2>
                     <p class="import-error" role="alert">{format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>())}</p>
-                    <p>{"Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page."}</p>
+                    {leaf!("p", "Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page.")}
                     <div class="modal-choices">
                         <button class="action primary" autofocus=true onclick={answer(false)}>{"Close"}</button>
                     </div>
@@ -122,12 +122,12 @@ pub fn LinkDialog() -> Html {
                 <pre class="link-commands" tabindex="0" aria-label="The link's commands">{listing}</pre>
             }
             if changed.is_empty() {
-                <p class="hint">{"Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first."}</p>
+                {leaf!("p", "hint", "Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first.")}
             } else {
                 <p class="import-error" role="alert">{format!("Its commands change tables you have: {}. Run it only if that is what you want.", changed.join(", "))}</p>
             }
             if shared.workload.is_some() {
-                <p class="hint">{"Its workload takes the place of the one in the Simulate view (yours stays only if you export it first)."}</p>
+                {leaf!("p", "hint", "Its workload takes the place of the one in the Simulate view (yours stays only if you export it first).")}
             }
             if !can_run {
                 <p class="hint" role="status">{"Waiting for your saved tables to load…"}</p>

@@ -71,8 +71,8 @@ fn render(
     let Some(table) = table else {
         return html! {
             <section class="view lsm" aria-label="LSM">
-                <h3>{"LSM"}</h3>{notice}
-                <p class="hint">{"Create a table to see its memstores, sorted runs, flushes and compactions."}</p>
+                {leaf!("h3", "LSM")}{notice}
+                {leaf!("p", "hint", "Create a table to see its memstores, sorted runs, flushes and compactions.")}
             </section>
         };
     };

@@ -58,7 +58,7 @@ pub fn ReadView() -> Html {
 fn render(app: &super::state::AppHandle) -> Html {
     let console = app.console.borrow();
     let Some(trace) = console.last_trace.as_ref() else {
-        return html! { <section class="view"><h3>{"Last read"}</h3><p class="hint">{"Run a get, scan or count to see what it touched."}</p></section> };
+        return html! { <section class="view">{leaf!("h3", "Last read")}{leaf!("p", "hint", "Run a get, scan or count to see what it touched.")}</section> };
     };
     let s = &trace.stats;
     html! {
@@ -67,7 +67,7 @@ fn render(app: &super::state::AppHandle) -> Html {
             {rows_meter(s)}
             {meter("Cells", s.cells_returned, s.cells_examined)}
             <div class="facts">
-                <span>{crate::dialect::Terms::of_table(&console.shell.engine, &trace.table).count(s.regions.len())}</span>
+                {leaf!("span", crate::dialect::Terms::of_table(&console.shell.engine, &trace.table).count(s.regions.len()))}
                 <span>{format!("{} memstore{}", s.memstores_touched, if s.memstores_touched == 1 { "" } else { "s" })}</span>
                 <span>{format!("{} sorted run{}", s.runs_touched, if s.runs_touched == 1 { "" } else { "s" })}</span>
                 <span>{format!("{} read", crate::kit::text::human_bytes(s.bytes_read))}</span>
@@ -78,7 +78,7 @@ fn render(app: &super::state::AppHandle) -> Html {
                 <span title="Sorted runs a get left unread because their bloom filter says the row is not there">{format!("{} skipped by bloom filter", count_of(s.runs_skipped_bloom, "run"))}</span>
                 <span title="Sorted runs left unread because the rows asked for are outside their key range">{format!("{} by key range", s.runs_skipped_range)}</span>
             </div>
-            <p class="hint">{"A get asks each run's key range and bloom filter first and reads one block of the runs that may hold the row; a scan seeks with the block index and reads every block of its range, filter or not: filters run on cells after their blocks are read."}</p>
+            {leaf!("p", "hint", "A get asks each run's key range and bloom filter first and reads one block of the runs that may hold the row; a scan seeks with the block index and reads every block of its range, filter or not: filters run on cells after their blocks are read.")}
         </section>
     }
 }

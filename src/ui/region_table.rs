@@ -46,15 +46,15 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         .map(|r| {
             html! {
                 <tr>
-                    <td>{r.figures.region}</td>
+                    {leaf!("td", r.figures.region)}
                     <td>{format!("rs{}", r.figures.server)}</td>
                     <td class="key"><code title={r.start_key.clone()}>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></td>
-                    <td>{rate(r.figures.requests_per_sec)}</td>
-                    <td>{rate(r.figures.reads_per_sec)}</td>
-                    <td>{rate(r.figures.filtered_reads_per_sec)}</td>
-                    <td>{rate(r.figures.writes_per_sec)}</td>
-                    <td>{crate::kit::text::human_bytes(r.figures.size_bytes)}</td>
-                    <td>{r.figures.store_files}</td>
+                    {leaf!("td", rate(r.figures.requests_per_sec))}
+                    {leaf!("td", rate(r.figures.reads_per_sec))}
+                    {leaf!("td", rate(r.figures.filtered_reads_per_sec))}
+                    {leaf!("td", rate(r.figures.writes_per_sec))}
+                    {leaf!("td", crate::kit::text::human_bytes(r.figures.size_bytes))}
+                    {leaf!("td", r.figures.store_files)}
                 </tr>
             }
         })
@@ -70,11 +70,11 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
     };
     html! {
         <div class="sim-regions">
-            <p class="hint live-shares">{live}</p>
+            {leaf!("p", "hint live-shares", live)}
             <table class="figures region-table">
                 <caption>{format!("{} regions at {}", rows.len(), props.when)}</caption>
-                <thead><tr>{head}</tr></thead>
-                <tbody>{body}</tbody>
+                <thead>{leaf!("tr", head)}</thead>
+                {leaf!("tbody", body)}
             </table>
         </div>
     }

@@ -102,7 +102,7 @@ fn render(
         .and_then(|n| console.shell.engine.table(n).ok())
     else {
         return html! {
-            <section class="view"><h3>{"Regions"}</h3><p class="hint">{"Create a table to see its regions."}</p></section>
+            <section class="view">{leaf!("h3", "Regions")}{leaf!("p", "hint", "Create a table to see its regions.")}</section>
         };
     };
     let settings = table.descriptor.settings;
@@ -235,8 +235,8 @@ fn tile(
     let style = format!("--heat:{heat:.3}; flex-grow:{}", 1 + bytes / 1024);
     html! {
         <div class={classes!("region", hot.then_some("hot"))} {style} {title} role="listitem">
-            <div class="region-key">{start}</div>
-            <div class="region-size">{crate::kit::text::human_bytes(bytes as u64)}</div>
+            {leaf!("div", "region-key", start)}
+            {leaf!("div", "region-size", crate::kit::text::human_bytes(bytes as u64))}
             <div class="region-lsm">
                 <span class="memfill" style={format!("width:{fill:.0}%")}></span>
             </div>

@@ -94,7 +94,7 @@ pub fn ShareLink() -> Html {
                         use wasm_bindgen::JsCast;
                         if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                     })} />
-                    <p class="hint">{size}</p>
+                    {leaf!("p", "hint", size)}
                     <div class="modal-choices">
                         <button class="action primary" autofocus=true onclick={copy} data-choice="copy">{if *copied { "Copied" } else { "Copy link" }}</button>
                         <button class="action" onclick={let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(()))}>{"Close"}</button>

@@ -36,17 +36,17 @@ pub fn Sidebar() -> Html {
                     if f.ttl_seconds.is_some() {
                         label.push_str(" ·ttl");
                     }
-                    html! { <span class="chip">{label}</span> }
+                    html! { {leaf!("span", "chip", label)} }
                 })
                 .collect();
             html! {
                 <li>
                     <button class="table-item" aria-pressed={selected.to_string()} {onclick}>
                         <span class="table-name">
-                            <span>{name.clone()}</span>
-                            if !t.enabled { <span class="badge off">{"disabled"}</span> }
+                            {leaf!("span", name.clone())}
+                            if !t.enabled { {leaf!("span", "badge off", "disabled")} }
                         </span>
-                        <span class="families">{families}</span>
+                        {leaf!("span", "families", families)}
                         <span class="meta">{format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell"))}</span>
                     </button>
                 </li>
@@ -62,13 +62,13 @@ pub fn Sidebar() -> Html {
     };
     html! {
         <nav class="sidebar" id="tables-pane" tabindex="-1" aria-label="Tables and gallery">
-            <h2>{"Tables"}</h2>
+            {leaf!("h2", "Tables")}
             if empty {
-                <p class="hint">{"No tables yet."}</p>
+                {leaf!("p", "hint", "No tables yet.")}
             }
             if can_quick {
                 <button class="quick" onclick={quick}>{"Run the quick start"}</button>
-                <p class="hint">{"Six steps, each with a note on what it shows."}</p>
+                {leaf!("p", "hint", "Six steps, each with a note on what it shows.")}
             }
             <ul class="tables" aria-label="Tables">{tables}</ul>
             <div class="side-actions">

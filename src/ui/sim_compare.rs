@@ -35,8 +35,8 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     let cell = |a: String, b: String| {
         html! {
             <td>
-                <span class="side-a"><span class="side-tag">{"A "}</span>{a}</span>
-                <span class="side-b"><span class="side-tag">{"B "}</span>{b}</span>
+                <span class="side-a">{leaf!("span", "side-tag", "A ")}{a}</span>
+                <span class="side-b">{leaf!("span", "side-tag", "B ")}{b}</span>
             </td>
         }
     };
@@ -81,16 +81,16 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         .collect();
     html! {
         <div class="sim-compare">
-            <p class="verdict-line" role="status"><strong>{sentence}</strong></p>
+            <p class="verdict-line" role="status">{leaf!("strong", sentence)}</p>
             <fieldset class="attribution">
-                <legend>{"Shares of the hour's operations"}</legend>
+                {leaf!("legend", "Shares of the hour's operations")}
                 {choices}
             </fieldset>
             <div class="table-scroll" role="region" tabindex="0" aria-label="The two tables hour by hour">
                 <table class="figures sim-compare-table">
                     <caption>{format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())}</caption>
                     <thead><tr><th scope="col">{"hour"}</th><th scope="col">{"regions"}</th>{head}</tr></thead>
-                    <tbody>{body}</tbody>
+                    {leaf!("tbody", body)}
                 </table>
             </div>
         </div>

@@ -96,7 +96,7 @@ fn findings(sim: &Simulation, table: usize) -> Html {
         .map(|f| {
             html! {
                 <li class="finding">
-                    <strong>{f.code.code()}</strong>{": "}<code>{f.subject.clone()}</code>
+                    {leaf!("strong", f.code.code())}{": "}{leaf!("code", f.subject.clone())}
                     {format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))}
                     <div class="finding-advice">{"Try instead: "}{f.advice.clone()}</div>
                 </li>
@@ -220,7 +220,7 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
     };
     html! {
         <section class="sim-section sim-sample" aria-label="The sample">
-            <h3>{"The sample"}</h3>
+            {leaf!("h3", "The sample")}
             <p class="hint">{format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS))}</p>
             <div class="sim-run">
                 <button class="action" onclick={open} disabled={!can || building.is_some()} data-testid="open-sample">{"Open the sample in the console"}</button>
@@ -380,7 +380,7 @@ pub fn SimulateView() -> Html {
                     };
                     html! {
                         <section class="sim-section" aria-label="Compare two tables">
-                            <h3>{"Compare on one timeline"}</h3>
+                            {leaf!("h3", "Compare on one timeline")}
                             <label>{format!("A: {} against B: ", sim.tables[t].name)}<select onchange={on_b}>{others}</select></label>
                             <SimCompare sim={sim.clone()} a={t} b={b} />
                         </section>
@@ -391,8 +391,8 @@ pub fn SimulateView() -> Html {
             html! {
                 <div class="sim-results">
                     <div class="sim-provenance">
-                        <p>{counted}</p>
-                        <p>{estimated}</p>
+                        {leaf!("p", counted)}
+                        {leaf!("p", estimated)}
                     </div>
                     <div class="sim-table-tabs" role="group" aria-label="Table">{tabs}</div>
                     <section class="sim-section" aria-label="Key Visualizer">
@@ -400,7 +400,7 @@ pub fn SimulateView() -> Html {
                         <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
                     </section>
                     <section class="sim-section" aria-label="Findings">
-                        <h3>{"Findings"}</h3>
+                        {leaf!("h3", "Findings")}
                         {findings(sim, t)}
                     </section>
                     <SampleOffer sim={sim.clone()} />
@@ -412,7 +412,7 @@ pub fn SimulateView() -> Html {
     };
     html! {
         <section class="view simulate-view" aria-label="Simulate">
-            <p class="hint">{"Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them."}</p>
+            {leaf!("p", "hint", "Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them.")}
             <div class="sim-source">
                 <label>{"Start from "}
                     <select class="sim-gallery" onchange={on_gallery}>
@@ -425,7 +425,7 @@ pub fn SimulateView() -> Html {
                 <label class="file-button">{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></label>
             </div>
             <details class="sim-form-box" open=true>
-                <summary>{"Workload"}</summary>
+                {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
                 if let Some(e) = &draft.form_error { <p class="error" role="alert">{e.clone()}</p> }
                 <label class="sim-json-label" for="sim-json">{"The workload as JSON (edit it by hand; the form follows)"}</label>

@@ -218,8 +218,8 @@ pub fn StatusBar() -> Html {
     });
     html! {
         <header class="top">
-            <span class="logo">{"Rowkey"}</span>
-            <span class="tagline">{"HBase schema design, running in your browser"}</span>
+            {leaf!("span", "logo", "Rowkey")}
+            {leaf!("span", "tagline", "HBase schema design, running in your browser")}
             <span class="spacer"></span>
             <span class="prefs">
                 <label for="pref-theme">{"Theme"}</label>
@@ -246,9 +246,9 @@ pub fn StatusBar() -> Html {
             </span>
             <span class={class} role="status">{text}</span>
             {retry}
-            if let Some(u) = usage { <span class="usage">{u}</span> }
+            if let Some(u) = usage { {leaf!("span", "usage", u)} }
             <details class="menu">
-                <summary class="action">{"Export…"}</summary>
+                {leaf!("summary", "action", "Export…")}
                 <div class="menu-items" role="group" aria-label="Export">
                     <button class="action" data-export="all-json" onclick={export("all-json")}>{"All tables · JSON"}</button>
                     <button class="action" data-export="all-script" onclick={export("all-script")}>{"All tables · HBase shell script"}</button>
@@ -308,7 +308,7 @@ pub fn SaveNotices() -> Html {
         };
         out.push(html! {
             <div class="banner bad" role="alert" data-kind={format!("{:?}", failure.kind)}>
-                <span>{text}</span>
+                {leaf!("span", text)}
                 if !retrying {
                     <button class="link" onclick={retry}>{"Retry"}</button>
                     <button class="link" onclick={export}>{"Export all tables"}</button>
@@ -324,12 +324,12 @@ pub fn SaveNotices() -> Html {
         let items: Html = s
             .problems
             .iter()
-            .map(|p| html! { <li>{p.clone()}</li> })
+            .map(|p| html! { {leaf!("li", p.clone())} })
             .collect();
         out.push(html! {
             <div class="banner bad" role="alert">
-                <strong>{"Some stored data could not be read; what could be read is loaded:"}</strong>
-                <ul>{items}</ul>
+                {leaf!("strong", "Some stored data could not be read; what could be read is loaded:")}
+                {leaf!("ul", items)}
                 <button class="link" onclick={dismiss}>{"Dismiss"}</button>
             </div>
         });

@@ -70,12 +70,12 @@ pub fn TourView(props: &TourProps) -> Html {
     html! {
         <section class="tour" aria-label="Guided tour">
             <div class="tour-head">
-                <h3>{"Tour"}</h3>
+                {leaf!("h3", "Tour")}
                 <span class="tour-count">{format!("Step {} of {total}", at + 1)}</span>
             </div>
-            <h4 class="tour-title">{current.title.clone()}</h4>
-            <p class="tour-text">{current.text.clone()}</p>
-            <pre class="tour-command" aria-label="Command"><code>{current.preview()}</code></pre>
+            {leaf!("h4", "tour-title", current.title.clone())}
+            {leaf!("p", "tour-text", current.text.clone())}
+            <pre class="tour-command" aria-label="Command">{leaf!("code", current.preview())}</pre>
             <div class="tour-shows">{format!("Shows: {shows}")}</div>
             <div class="tour-buttons">
                 <button class="tour-back" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{"Back"}</button>

@@ -77,8 +77,8 @@ fn render(
     let Some((name, row)) = target.filter(|(t, _)| engine.exists(t)) else {
         return html! {
             <section class="view stacks" aria-label="Version stacks">
-                <h3>{"Version stack"}</h3>{notice}
-                <p class="hint">{"Click a row key or run a get to see every version and delete marker the row holds."}</p>
+                {leaf!("h3", "Version stack")}{notice}
+                {leaf!("p", "hint", "Click a row key or run a get to see every version and delete marker the row holds.")}
             </section>
         };
     };
@@ -86,7 +86,7 @@ fn render(
     let now = match engine.row_stack(&name, &row) {
         Ok(s) => s,
         Err(e) => {
-            return html! { <section class="view stacks"><h3>{"Version stack"}</h3><p class="notice" role="status">{e.to_string()}</p></section> }
+            return html! { <section class="view stacks">{leaf!("h3", "Version stack")}<p class="notice" role="status">{e.to_string()}</p></section> }
         }
     };
     let versions: SortedMap<String, u32> = engine
@@ -214,7 +214,7 @@ fn stack_figure(
     if cells.is_empty() {
         return html! {
             <figure class="stack-figure" data-stack={which} data-cells="0">
-                <figcaption>{caption}</figcaption>
+                {leaf!("figcaption", caption)}
             </figure>
         };
     }
@@ -333,8 +333,8 @@ fn stack_figure(
             html! {
                 <tr class={fate_class(c.fate)} data-column={column_of(c)} data-ts={c.cell.timestamp.to_string()}
                     data-kind={c.cell.kind.name()} data-fate={fate_class(c.fate)} data-part={place(c.part)}>
-                    <td>{column_of(c)}</td><td class="ts">{c.cell.timestamp}</td><td class="val">{value}</td>
-                    <td class="place">{place(c.part)}</td><td class="state">{fate_text(c, versions)}</td>
+                    {leaf!("td", column_of(c))}{leaf!("td", "ts", c.cell.timestamp)}{leaf!("td", "val", value)}
+                    {leaf!("td", "place", place(c.part))}{leaf!("td", "state", fate_text(c, versions))}
                 </tr>
             }
         })
@@ -354,8 +354,8 @@ fn stack_figure(
                 if total > CELLS_SHOWN { {format!(" The first {CELLS_SHOWN} cells are shown.")} }
             </figcaption>
             <table class="versions" tabindex="0" aria-label={format!("{title}: every stored cell")}>
-                <thead><tr><th>{"column"}</th><th>{"timestamp"}</th><th>{"value"}</th><th>{"where"}</th><th>{"fate"}</th></tr></thead>
-                <tbody>{rows}</tbody>
+                <thead><tr>{leaf!("th", "column")}{leaf!("th", "timestamp")}{leaf!("th", "value")}{leaf!("th", "where")}{leaf!("th", "fate")}</tr></thead>
+                {leaf!("tbody", rows)}
             </table>
         </figure>
     }

@@ -11,6 +11,30 @@ use yew::prelude::*;
 
 pub use super::figure_export::FigureExport;
 
+/// An element of static attributes around one child: what `html!` builds for
+/// `<p class="hint">{child}</p>` (`VTag::__new_other`, the constructor its expansion calls), in
+/// one place. The views call it through the [`leaf!`] macro.
+pub fn leaf(
+    tag: &'static str,
+    attributes: &'static [(&'static str, yew::virtual_dom::AttributeOrProperty)],
+    child: Html,
+) -> Html {
+    yew::virtual_dom::VTag::__new_other(
+        AttrValue::Static(tag),
+        NodeRef::default(),
+        None,
+        yew::virtual_dom::Attributes::Static(attributes),
+        yew::virtual_dom::listeners::Listeners::None,
+        child,
+    )
+    .into()
+}
+
+/// Static text, as `html!` makes a string literal child.
+pub fn text(text: &'static str) -> Html {
+    yew::virtual_dom::VText::new(AttrValue::Static(text)).into()
+}
+
 /// Whether the panel a view sits in is the one shown.
 #[derive(Clone, Copy, PartialEq)]
 pub struct Shown(pub bool);

@@ -162,7 +162,7 @@ fn operation(t: usize, o: usize, op: &Operation, on: &Callback<FormAction>) -> H
     };
     html! {
         <li class="wf-row">
-            <span class="wf-kind">{op.label()}</span>
+            {leaf!("span", "wf-kind", op.label())}
             {field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v))}
             {select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v))}
             {button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o))}
@@ -252,14 +252,14 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                         {field("name", table.name.clone(), on, move |v| FormAction::TableName(t, v))}
                         if w.tables.len() > 1 { {button("remove table", format!("Remove table {}", table.name), on, FormAction::RemoveTable(t))} }
                     </div>
-                    <h4>{"Row key"}</h4>
-                    <ol class="wf-list">{keys}</ol>
+                    {leaf!("h4", "Row key")}
+                    {leaf!("ol", "wf-list", keys)}
                     {adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k))}
-                    <h4>{"Columns"}</h4>
-                    <ul class="wf-list">{columns}</ul>
+                    {leaf!("h4", "Columns")}
+                    {leaf!("ul", "wf-list", columns)}
                     {button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t))}
-                    <h4>{"Operations"}</h4>
-                    <ul class="wf-list">{ops}</ul>
+                    {leaf!("h4", "Operations")}
+                    {leaf!("ul", "wf-list", ops)}
                     {adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k))}
                 </fieldset>
             }
@@ -269,7 +269,7 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
     html! {
         <div class="workload-form">
             <fieldset class="wf-cluster">
-                <legend>{"Run and cluster"}</legend>
+                {leaf!("legend", "Run and cluster")}
                 <div class="wf-grid">
                     {field("hours of traffic", hours.to_string(), on, FormAction::DurationHours)}
                     {field("seed", w.seed.to_string(), on, FormAction::Seed)}
