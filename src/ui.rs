@@ -3,23 +3,44 @@
 //! dispatch actions; the app's logic lives in [`crate::session`] (native and tested), which
 //! [`state`] calls, performing the effects it returns.
 
-/// `leaf!("p", "hint", child)` (or `leaf!("td", child)` without a class): an element with a
-/// static class around one child, the same element `html! { <p class="hint">{child}</p> }`
+/// `leaf!("p", "hint", child)` (or `leaf!("td", child)` without a class, or
+/// `leaf!("th", [("scope", "row")], child)` with its static attributes listed in the order
+/// `html!` lists them: the class last): an element with a static class around one child, the same element `html! { <p class="hint">{child}</p> }`
 /// builds, made by one function ([`view_kit::leaf`]) instead of in line at each of the views'
 /// hundred-odd simplest elements. The child converts as `html!` converts it; a string literal
 /// becomes static text, as in `html!`.
 macro_rules! leaf {
+    ($tag:literal, [$(($key:literal, $value:literal)),*], $text:literal) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*],
+            $crate::ui::view_kit::text($text),
+        )
+    };
+    ($tag:literal, [$(($key:literal, $value:literal)),*], $child:expr) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*],
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
     ($tag:literal, $class:literal, $text:literal) => {
         $crate::ui::view_kit::leaf(
             $tag,
-            &[("class", ::yew::virtual_dom::AttributeOrProperty::Static($class))],
+            &[(
+                "class",
+                ::yew::virtual_dom::AttributeOrProperty::Static($class),
+            )],
             $crate::ui::view_kit::text($text),
         )
     };
     ($tag:literal, $class:literal, $child:expr) => {
         $crate::ui::view_kit::leaf(
             $tag,
-            &[("class", ::yew::virtual_dom::AttributeOrProperty::Static($class))],
+            &[(
+                "class",
+                ::yew::virtual_dom::AttributeOrProperty::Static($class),
+            )],
             ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
         )
     };

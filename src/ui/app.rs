@@ -166,10 +166,10 @@ fn Banners() -> Html {
         });
     }
     if s.mode == Mode::ReadOnly {
-        out.push(html! { <div class="banner warn" role="status">{"Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes."}</div> });
+        out.push(html! { {leaf!("div", [("role", "status"), ("class", "banner warn")], "Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes.")} });
     }
     if s.outdated {
-        out.push(html! { <div class="banner warn" role="status">{"Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one."}</div> });
+        out.push(html! { {leaf!("div", [("role", "status"), ("class", "banner warn")], "Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one.")} });
     }
     // Save failures, damaged records, runs kept aside, lock and takeover problems.
     out.push(html! { <super::status_bar::SaveNotices /> });

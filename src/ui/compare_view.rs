@@ -84,7 +84,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
             ];
             let rows: Html = rows
                 .into_iter()
-                .map(|(k, v)| html! { <tr><th scope="row">{k}</th>{leaf!("td", v)}</tr> })
+                .map(|(k, v)| html! { <tr>{leaf!("th", [("scope", "row")], k)}{leaf!("td", v)}</tr> })
                 .collect();
             let claims = checks(run.checks.iter().map(|(phase, claim, held)| {
                 (
@@ -164,7 +164,7 @@ pub fn CompareView() -> Html {
                     v.holds(&a.run, &b.run),
                 )
             }));
-            html! { <ul class="claims compare-versus" aria-label="A against B">{items}</ul> }
+            html! { {leaf!("ul", [("aria-label", "A against B"), ("class", "claims compare-versus")], items)} }
         }
         _ => html! {},
     };
@@ -174,7 +174,7 @@ pub fn CompareView() -> Html {
                 {leaf!("span", "verdict compare-tag", "A/B compare")}
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
-            <h2 class="design-title" tabindex="-1">{pair.title}</h2>
+            {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], pair.title)}
             <p class="why">{leaf!("strong", "One workload: ")}{pair.workload}</p>
             {leaf!("p", "why", pair.why)}
             <button class="compare-run" onclick={run}>{if shown.is_some() { "Run both again" } else { "Run both" }}</button>

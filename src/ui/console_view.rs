@@ -120,7 +120,7 @@ pub fn ConsoleView() -> Html {
                 }
                 {entries}
             </div>
-            <div class="visually-hidden" aria-live="polite" aria-atomic="true">{live}</div>
+            {leaf!("div", [("aria-live", "polite"), ("aria-atomic", "true"), ("class", "visually-hidden")], live)}
             <InputBox />
         </section>
     }

@@ -70,7 +70,7 @@ fn claims(h: &Result<Vec<StepRun>, String>, b: &Result<Vec<StepRun>, String>) ->
         ),
     ];
     let items = super::view_kit::checks(items.iter().map(|(t, held)| (t.to_string(), *held)));
-    html! { <ul class="claims compare-versus" aria-label="The lesson">{items}</ul> }
+    html! { {leaf!("ul", [("aria-label", "The lesson"), ("class", "claims compare-versus")], items)} }
 }
 
 #[component]
@@ -96,7 +96,7 @@ pub fn DeleteModelsView() -> Html {
                 {leaf!("span", "verdict compare-tag", "side by side")}
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
-            <h2 class="design-title" tabindex="-1">{TITLE}</h2>
+            {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], TITLE)}
             <p class="why">{leaf!("strong", "One story: ")}{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</p>
             {leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back.")}
             {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}

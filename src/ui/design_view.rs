@@ -45,7 +45,7 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
     }
     let rows: Html = rows
         .into_iter()
-        .map(|(k, v)| html! { <tr><th scope="row">{k}</th>{leaf!("td", v)}</tr> })
+        .map(|(k, v)| html! { <tr>{leaf!("th", [("scope", "row")], k)}{leaf!("td", v)}</tr> })
         .collect();
     let checks = checks(
         run.checks
@@ -57,7 +57,7 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
             <h3>{format!("Numbers: {name}")}</h3>
             <p class="lesson-view">{format!("Ran. Now in the {} view below.", view.label())}</p>
             <table class="figures">{leaf!("tbody", rows)}</table>
-            <ul class="claims" aria-label="The lesson">{checks}</ul>
+            {leaf!("ul", [("aria-label", "The lesson"), ("class", "claims")], checks)}
         </div>
     }
 }
@@ -187,7 +187,7 @@ pub fn DesignView() -> Html {
                 <span class={classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))}>{design.verdict.label()}</span>
                 <button class="link" onclick={close}>{"close"}</button>
             </div>
-            <h2 class="design-title" tabindex="-1">{design.title}</h2>
+            {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], design.title)}
             <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
             {leaf!("p", "why", design.why)}
             <super::tour_view::TourView design={design.id} />
@@ -239,7 +239,7 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
         .collect();
     html! {
         <div class="design-size" role="group" aria-labelledby="design-size-label" data-testid="design-size">
-            <span id="design-size-label">{"Sample size: "}</span>{buttons}
+            {leaf!("span", [("id", "design-size-label")], "Sample size: ")}{buttons}
         </div>
     }
 }
@@ -262,5 +262,5 @@ fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
     if parts.is_empty() {
         return html! {};
     }
-    html! { <p class="hint design-loaded" data-testid="design-loaded">{parts.join("; ")}</p> }
+    html! { {leaf!("p", [("data-testid", "design-loaded"), ("class", "hint design-loaded")], parts.join("; "))} }
 }

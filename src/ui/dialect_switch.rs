@@ -39,5 +39,5 @@ pub fn DialectSwitch() -> Html {
             }
         })
         .collect();
-    html! { <span class="dialect-switch" role="group" aria-label="Dialect">{buttons}</span> }
+    html! { {leaf!("span", [("role", "group"), ("aria-label", "Dialect"), ("class", "dialect-switch")], buttons)} }
 }

@@ -113,7 +113,7 @@ pub fn FigureExport(props: &FigureExportProps) -> Html {
         <span class="figure-export" ref={here}>
             {svg}
             {png}
-            <span class="export-failure" role="status">{shown}</span>
+            {leaf!("span", [("role", "status"), ("class", "export-failure")], shown)}
         </span>
     }
 }

@@ -127,7 +127,7 @@ fn render(
 
 fn diagnosis(findings: &[Finding]) -> Html {
     if findings.is_empty() {
-        return html! { <p class="diagnosis ok" data-rules="">{"No hotspot or key-design problem in the recent traffic."}</p> };
+        return html! { {leaf!("p", [("data-rules", ""), ("class", "diagnosis ok")], "No hotspot or key-design problem in the recent traffic.")} };
     }
     let rules: Vec<&str> = findings.iter().map(|f| f.rule).collect();
     html! {

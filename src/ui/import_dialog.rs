@@ -154,9 +154,11 @@ pub fn ImportTable() -> Html {
         Callback::from(move |_: MouseEvent| close.emit(()))
     };
     let status = match &parsed {
-        None => html! { <p class="hint" id="import-status">{"Nothing pasted yet."}</p> },
+        None => {
+            html! { {leaf!("p", [("id", "import-status"), ("class", "hint")], "Nothing pasted yet.")} }
+        }
         Some(Ok(t)) => {
-            html! { <p class="import-ok" id="import-status" role="status">{summary(t)}</p> }
+            html! { {leaf!("p", [("id", "import-status"), ("role", "status"), ("class", "import-ok")], summary(t))} }
         }
         Some(Err(e)) => {
             html! { <p class="import-error" id="import-status" role="alert">{format!("Cannot import: {e}")}</p> }
@@ -168,19 +170,19 @@ pub fn ImportTable() -> Html {
             if *open {
                 <Modal labelled_by="import-title" on_cancel={close.clone()} testid="import-dialog">
                     <form class="import-form" onsubmit={on_import}>
-                        <h2 id="import-title">{"Import a table"}</h2>
+                        {leaf!("h2", [("id", "import-title")], "Import a table")}
                         <p>{"Paste the output of an HBase shell "}{leaf!("code", "scan")}{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}{leaf!("code", "row")}{" and the others "}{leaf!("code", "family:qualifier")}{"."}</p>
-                        <label for="import-text">{"Scan output or CSV"}</label>
+                        {leaf!("label", [("for", "import-text")], "Scan output or CSV")}
                         <textarea id="import-text" class="import-text" rows="9" spellcheck="false" autofocus=true
                             value={(*text).clone()} oninput={on_text} aria-describedby="import-status"
                             placeholder={"ROW  COLUMN+CELL\n u001  column=info:name, timestamp=1700000000000, value=Ada\n1 row(s)"} />
                         <div class="import-row">
-                            <label for="import-file">{"…or a file"}</label>
+                            {leaf!("label", [("for", "import-file")], "…or a file")}
                             <input id="import-file" type="file" accept=".txt,.csv,.log,text/plain,text/csv" onchange={on_file} />
                         </div>
                         {status}
                         <div class="import-row">
-                            <label for="import-name">{"Table name"}</label>
+                            {leaf!("label", [("for", "import-name")], "Table name")}
                             <input id="import-name" class="import-name" type="text" value={(*name).clone()} oninput={on_name} spellcheck="false" />
                         </div>
                         <div class="modal-choices">

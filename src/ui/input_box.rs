@@ -309,7 +309,7 @@ pub fn InputBox() -> Html {
             .map(|w| html! { {leaf!("li", w.as_str())} })
             .collect();
         let shown = !lint.is_empty();
-        html! { <div role="status" class="lint-region">if shown { <ul class="lint" aria-label="Warnings">{items}</ul> }</div> }
+        html! { <div role="status" class="lint-region">if shown { {leaf!("ul", [("aria-label", "Warnings"), ("class", "lint")], items)} }</div> }
     };
     let list = (*choices).as_ref().map(|c| {
         let items: Html = c
@@ -322,7 +322,7 @@ pub fn InputBox() -> Html {
                 html! { <li id={format!("completion-{i}")} role="option" aria-selected={chosen.to_string()}>{s.clone()}</li> }
             })
             .collect();
-        html! { <ul class="completions" id="completions" role="listbox" aria-label="Completions">{items}</ul> }
+        html! { {leaf!("ul", [("id", "completions"), ("role", "listbox"), ("aria-label", "Completions"), ("class", "completions")], items)} }
     });
     let active = (*choices)
         .as_ref()
@@ -333,7 +333,7 @@ pub fn InputBox() -> Html {
                 {list}
                 <DialectSwitch />
                 if cbt { <super::cbt_file::CbtFile /> }
-                <span class="prompt" aria-hidden="true">{dialect.prompt(next).trim_end().to_string()}</span>
+                {leaf!("span", [("aria-hidden", "true"), ("class", "prompt")], dialect.prompt(next).trim_end().to_string())}
                 <div class="editor">
                     if !plain {
                         <pre class="highlight" ref={overlay_ref} aria-hidden="true">{coloured(&draft)}</pre>

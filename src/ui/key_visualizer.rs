@@ -310,7 +310,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 <span class="hint keyvis-timing" role="status" data-redraws={drawn_ms.map_or(0, |(_, n)| n).to_string()}>{drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
             </div>
             <p class="hint">{format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric))}</p>
-            <nav aria-label="Key prefixes drilled into">{leaf!("ol", "crumbs", crumbs)}</nav>
+            {leaf!("nav", [("aria-label", "Key prefixes drilled into")], leaf!("ol", "crumbs", crumbs))}
             <div class="keyvis-frame">
                 <canvas ref={heat_canvas} class="keyvis-heat" role="img" aria-label={aria} onclick={heat_click}></canvas>
                 <svg class="keyvis-overlay" viewBox={format!("0 0 {cols} {rows}")} preserveAspectRatio="none" aria-hidden="true">
@@ -319,7 +319,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 </svg>
             </div>
             <div class="keyvis-lanes">
-                <div class="lane-labels" aria-hidden="true">{server_labels}</div>
+                {leaf!("div", [("aria-hidden", "true"), ("class", "lane-labels")], server_labels)}
                 <canvas ref={lane_canvas} class="keyvis-lane" role="img" style={format!("height: {}px", servers.min(32) * 12)}
                     aria-label={format!("A lane per region server ({servers}): its regions' pressure over the same time")}></canvas>
             </div>
@@ -335,7 +335,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             }
             <details class="keyvis-text">
                 <summary>{format!("The figures as text: the {} busiest ranges", summary.len())}</summary>
-                <table class="figures"><thead><tr><th scope="col">{"range starts at"}</th><th scope="col">{metric.label()}</th><th scope="col">{"peak at"}</th></tr></thead>{leaf!("tbody", text_rows)}</table>
+                <table class="figures"><thead><tr>{leaf!("th", [("scope", "col")], "range starts at")}{leaf!("th", [("scope", "col")], metric.label())}{leaf!("th", [("scope", "col")], "peak at")}</tr></thead>{leaf!("tbody", text_rows)}</table>
             </details>
             <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
         </div>

@@ -343,11 +343,11 @@ pub fn KeyspaceView() -> Html {
         <section class="view keyspace" aria-label="Keyspace">
             <h3>{format!("Keyspace of {name}: {} rows in byte order", group(rows as u64))}</h3>
             <form class="jump" onsubmit={onjump}>
-                <label for="jump-key">{"Jump to a key or prefix"}</label>
+                {leaf!("label", [("for", "jump-key")], "Jump to a key or prefix")}
                 <input id="jump-key" ref={jump_input} type="text" spellcheck="false" placeholder="user0042 or \\x00\\x01" autocomplete="off" />
                 <button type="submit">{"Jump"}</button>
                 <label class="check" title="Epoch milliseconds (13 digits), a reversed timestamp (Long.MAX_VALUE minus the time: 19 digits), a UTC yyyyMMddHHmmss (14 digits), or 8 big-endian bytes of either, at the key's start or after its first field"><input type="checkbox" checked={*dates} onchange={toggle_dates} aria-describedby="key-dates-help" />{" times in keys as dates"}</label>
-                <span id="key-dates-help" class="visually-hidden">{"Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field."}</span>
+                {leaf!("span", [("id", "key-dates-help"), ("class", "visually-hidden")], "Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field.")}
             </form>
             if let Some((bad, text)) = (*message).clone() {
                 <p class={classes!("jump-note", bad.then_some("bad"))} role="status">{text}</p>

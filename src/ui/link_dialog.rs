@@ -71,7 +71,7 @@ pub fn LinkDialog() -> Html {
         Err(e) => {
             return html! {
                 <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
-                    <h2 id="link-title">{"This link cannot be opened"}</h2>
+                    {leaf!("h2", [("id", "link-title")], "This link cannot be opened")}
                     <p class="import-error" role="alert">{format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>())}</p>
                     {leaf!("p", "Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page.")}
                     <div class="modal-choices">
@@ -116,10 +116,10 @@ pub fn LinkDialog() -> Html {
         .join("\n");
     html! {
         <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
-            <h2 id="link-title">{"A shared session"}</h2>
+            {leaf!("h2", [("id", "link-title")], "A shared session")}
             <p>{format!("This link holds {}:", holds.join(" and "))}</p>
             if !listing.is_empty() {
-                <pre class="link-commands" tabindex="0" aria-label="The link's commands">{listing}</pre>
+                {leaf!("pre", [("tabindex", "0"), ("aria-label", "The link's commands"), ("class", "link-commands")], listing)}
             }
             if changed.is_empty() {
                 {leaf!("p", "hint", "Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first.")}
@@ -130,7 +130,7 @@ pub fn LinkDialog() -> Html {
                 {leaf!("p", "hint", "Its workload takes the place of the one in the Simulate view (yours stays only if you export it first).")}
             }
             if !can_run {
-                <p class="hint" role="status">{"Waiting for your saved tables to load…"}</p>
+                {leaf!("p", [("role", "status"), ("class", "hint")], "Waiting for your saved tables to load…")}
             }
             <div class="modal-choices">
                 <button class="action primary" autofocus={changed.is_empty()} disabled={!can_run} onclick={answer(true)} data-choice="run">{"Run in this session"}</button>

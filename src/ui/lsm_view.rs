@@ -247,7 +247,7 @@ fn render(
                     <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("flush '{name}'")}</code>{" or "}<code>{format!("major_compact '{name}'")}</code>{"."}</p>
                 }
             } else {
-                <ol class="lsm-events" aria-label="What the last flushes, compactions and splits did, newest first">{items}</ol>
+                {leaf!("ol", [("aria-label", "What the last flushes, compactions and splits did, newest first"), ("class", "lsm-events")], items)}
             }
         </section>
     }

@@ -59,7 +59,7 @@ pub fn PairSimulation(props: &PairSimulationProps) -> Html {
             <p class="why">{format!("Both tables on one cluster of {} region servers, each under {}.", workload.cluster.region_servers, ops.join(", "))}</p>
             <button class="pair-simulate" onclick={start} disabled={run.running()}>{"Simulate both"}</button>
             if run.running() { <button onclick={cancel}>{"Cancel"}</button> }
-            <span class="sim-status" role="status" aria-live="polite">{status_line(&run.state)}</span>
+            {leaf!("span", [("role", "status"), ("aria-live", "polite"), ("class", "sim-status")], status_line(&run.state))}
             {body}
         </section>
     }

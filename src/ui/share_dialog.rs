@@ -89,7 +89,7 @@ pub fn ShareLink() -> Html {
             html! {
                 <>
                     <p>{format!("The link holds {}. Whoever opens it sees what it holds and chooses to run it; nothing of theirs changes without asking.", holds.join(" and "))}</p>
-                    <label for="share-link" class="share-label">{"Link"}</label>
+                    {leaf!("label", [("for", "share-link"), ("class", "share-label")], "Link")}
                     <input id="share-link" class="share-link" type="text" readonly=true value={link} onfocus={Callback::from(|e: FocusEvent| {
                         use wasm_bindgen::JsCast;
                         if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
@@ -124,7 +124,7 @@ pub fn ShareLink() -> Html {
         <>
             {button}
             <Modal labelled_by="share-title" on_cancel={close} testid="share-dialog">
-                <h2 id="share-title">{"Share a link"}</h2>
+                {leaf!("h2", [("id", "share-title")], "Share a link")}
                 if has_workload {
                     <label class="share-workload">
                         <input type="checkbox" checked={include_workload} onchange={toggle} data-testid="share-workload" />

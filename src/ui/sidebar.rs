@@ -70,7 +70,7 @@ pub fn Sidebar() -> Html {
                 <button class="quick" onclick={quick}>{"Run the quick start"}</button>
                 {leaf!("p", "hint", "Six steps, each with a note on what it shows.")}
             }
-            <ul class="tables" aria-label="Tables">{tables}</ul>
+            {leaf!("ul", [("aria-label", "Tables"), ("class", "tables")], tables)}
             <div class="side-actions">
                 <super::import_dialog::ImportTable />
                 <super::share_dialog::ShareLink />

@@ -30,7 +30,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     // figures and the hour fit the views pane; the table scrolls sideways only when narrower.
     let head: Html = shares
         .iter()
-        .map(|(label, _)| html! { <th scope="col">{*label}</th> })
+        .map(|(label, _)| html! { {leaf!("th", [("scope", "col")], *label)} })
         .collect();
     let cell = |a: String, b: String| {
         html! {
@@ -81,7 +81,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         .collect();
     html! {
         <div class="sim-compare">
-            <p class="verdict-line" role="status">{leaf!("strong", sentence)}</p>
+            {leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence))}
             <fieldset class="attribution">
                 {leaf!("legend", "Shares of the hour's operations")}
                 {choices}
@@ -89,7 +89,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
             <div class="table-scroll" role="region" tabindex="0" aria-label="The two tables hour by hour">
                 <table class="figures sim-compare-table">
                     <caption>{format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())}</caption>
-                    <thead><tr><th scope="col">{"hour"}</th><th scope="col">{"regions"}</th>{head}</tr></thead>
+                    <thead><tr>{leaf!("th", [("scope", "col")], "hour")}{leaf!("th", [("scope", "col")], "regions")}{head}</tr></thead>
                     {leaf!("tbody", body)}
                 </table>
             </div>

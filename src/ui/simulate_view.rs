@@ -231,7 +231,7 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
                 <span class="sample-status" role="status" aria-live="polite"
                     data-longest-slice-ms={built.map(|(_, longest)| format!("{longest:.0}"))}>{status}</span>
             </div>
-            if let Some(e) = &*error { <p class="error" role="alert">{e.clone()}</p> }
+            if let Some(e) = &*error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
         </section>
     }
 }
@@ -332,8 +332,8 @@ pub fn SimulateView() -> Html {
     };
     let gallery_options = html! {
         <>
-            <optgroup label="Gallery designs">{options(gallery::ids())}</optgroup>
-            <optgroup label="Compare pairs (both tables)">{options(gallery::PAIRS.ids())}</optgroup>
+            {leaf!("optgroup", [("label", "Gallery designs")], options(gallery::ids()))}
+            {leaf!("optgroup", [("label", "Compare pairs (both tables)")], options(gallery::PAIRS.ids()))}
         </>
     };
     let running = run.running();
@@ -394,7 +394,7 @@ pub fn SimulateView() -> Html {
                         {leaf!("p", counted)}
                         {leaf!("p", estimated)}
                     </div>
-                    <div class="sim-table-tabs" role="group" aria-label="Table">{tabs}</div>
+                    {leaf!("div", [("role", "group"), ("aria-label", "Table"), ("class", "sim-table-tabs")], tabs)}
                     <section class="sim-section" aria-label="Key Visualizer">
                         <h3>{format!("Key Visualizer: {}", sim.tables[t].name)}</h3>
                         <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
@@ -427,11 +427,11 @@ pub fn SimulateView() -> Html {
             <details class="sim-form-box" open=true>
                 {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
-                if let Some(e) = &draft.form_error { <p class="error" role="alert">{e.clone()}</p> }
-                <label class="sim-json-label" for="sim-json">{"The workload as JSON (edit it by hand; the form follows)"}</label>
+                if let Some(e) = &draft.form_error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
+                {leaf!("label", [("for", "sim-json"), ("class", "sim-json-label")], "The workload as JSON (edit it by hand; the form follows)")}
                 <textarea id="sim-json" class="sim-json" spellcheck="false" rows="12" value={draft.json.clone()} onchange={on_json}
                     aria-invalid={draft.json_error.is_some().to_string()} aria-describedby="sim-json-error" />
-                <p id="sim-json-error" class="error" role="alert">{draft.json_error.clone().unwrap_or_default()}</p>
+                {leaf!("p", [("id", "sim-json-error"), ("role", "alert"), ("class", "error")], draft.json_error.clone().unwrap_or_default())}
             </details>
             <div class="sim-run">
                 <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>

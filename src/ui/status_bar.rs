@@ -222,23 +222,23 @@ pub fn StatusBar() -> Html {
             {leaf!("span", "tagline", "HBase schema design, running in your browser")}
             <span class="spacer"></span>
             <span class="prefs">
-                <label for="pref-theme">{"Theme"}</label>
+                {leaf!("label", [("for", "pref-theme")], "Theme")}
                 <select id="pref-theme" class="action" onchange={on_theme}>
                     <option value="system" selected={prefs.theme == Theme::System}>{"System"}</option>
                     <option value="light" selected={prefs.theme == Theme::Light}>{"Light"}</option>
                     <option value="dark" selected={prefs.theme == Theme::Dark}>{"Dark"}</option>
                 </select>
-                <label for="pref-time">{"Timestamps"}</label>
+                {leaf!("label", [("for", "pref-time")], "Timestamps")}
                 <select id="pref-time" class="action" onchange={on_time}>
                     <option value="epoch" selected={prefs.timestamps == Timestamps::Epoch}>{"epoch ms"}</option>
                     <option value="local" selected={prefs.timestamps == Timestamps::Local}>{"local time"}</option>
                 </select>
-                <label for="pref-cbt-zone">{"cbt times"}</label>
+                {leaf!("label", [("for", "pref-cbt-zone")], "cbt times")}
                 <select id="pref-cbt-zone" class="action" onchange={on_cbt_zone}>
                     <option value="local" selected={prefs.cbt_zone == CbtZone::Local}>{"local zone"}</option>
                     <option value="utc" selected={prefs.cbt_zone == CbtZone::Utc}>{"UTC"}</option>
                 </select>
-                <label for="pref-keys">{"Keys"}</label>
+                {leaf!("label", [("for", "pref-keys")], "Keys")}
                 <select id="pref-keys" class="action" onchange={on_keys}>
                     <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
                     <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
@@ -285,7 +285,9 @@ pub fn SaveNotices() -> Html {
     let writer = s.mode == Mode::Writer;
     let mut out: Vec<Html> = Vec::new();
     if let Some(notice) = &s.notice {
-        out.push(html! { <div class="banner warn" role="alert">{notice.clone()}</div> });
+        out.push(
+            html! { {leaf!("div", [("role", "alert"), ("class", "banner warn")], notice.clone())} },
+        );
     }
     if let Some(failure) = s.queue.failure() {
         let retrying = s.queue.retrying();

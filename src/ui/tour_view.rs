@@ -60,7 +60,7 @@ pub fn TourView(props: &TourProps) -> Html {
             html! {
                 <>
                     <div class="tour-ran">{format!("Ran. Now in the {} view:", current.view.label())}</div>
-                    <ul class="claims tour-claims" aria-label="The step's number">{checks}</ul>
+                    {leaf!("ul", [("aria-label", "The step's number"), ("class", "claims tour-claims")], checks)}
                 </>
             }
         }
@@ -75,7 +75,7 @@ pub fn TourView(props: &TourProps) -> Html {
             </div>
             {leaf!("h4", "tour-title", current.title.clone())}
             {leaf!("p", "tour-text", current.text.clone())}
-            <pre class="tour-command" aria-label="Command">{leaf!("code", current.preview())}</pre>
+            {leaf!("pre", [("aria-label", "Command"), ("class", "tour-command")], leaf!("code", current.preview()))}
             <div class="tour-shows">{format!("Shows: {shows}")}</div>
             <div class="tour-buttons">
                 <button class="tour-back" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{"Back"}</button>
@@ -84,7 +84,7 @@ pub fn TourView(props: &TourProps) -> Html {
                 </button>
                 <button class="tour-next" disabled={at + 1 >= total} onclick={go(at + 1)}>{"Next"}</button>
             </div>
-            <div class="tour-result" aria-live="polite">{result}</div>
+            {leaf!("div", [("aria-live", "polite"), ("class", "tour-result")], result)}
         </section>
     }
 }

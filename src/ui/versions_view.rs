@@ -86,7 +86,7 @@ fn render(
     let now = match engine.row_stack(&name, &row) {
         Ok(s) => s,
         Err(e) => {
-            return html! { <section class="view stacks">{leaf!("h3", "Version stack")}<p class="notice" role="status">{e.to_string()}</p></section> }
+            return html! { <section class="view stacks">{leaf!("h3", "Version stack")}{leaf!("p", [("role", "status"), ("class", "notice")], e.to_string())}</section> }
         }
     };
     let versions: SortedMap<String, u32> = engine

@@ -81,7 +81,7 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             let class = if held { "held" } else { "broken" };
             html! {
                 <li class={classes!("claim", class)}>
-                    <span class="claim-mark" aria-hidden="true">{mark}</span>
+                    {leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark)}
                     <span class="visually-hidden">{if held { "holds: " } else { "does not hold: " }}</span>
                     {text}
                 </li>
