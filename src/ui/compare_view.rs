@@ -96,7 +96,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
                 <div class="compare-body">
                     <Minimap data={map.clone()} first={0} shown={map.rows} keys={keys} on_pick={Callback::noop()} />
                     <div>
-                        <table class="figures">{leaf!("tbody", rows)}</table>
+                        {leaf!("table", "figures", leaf!("tbody", rows))}
                         <ul class="claims" aria-label={format!("{}'s lesson", side.label)}>{claims}</ul>
                     </div>
                 </div>

@@ -56,7 +56,7 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
         <div class="lesson" aria-live="polite">
             <h3>{format!("Numbers: {name}")}</h3>
             <p class="lesson-view">{format!("Ran. Now in the {} view below.", view.label())}</p>
-            <table class="figures">{leaf!("tbody", rows)}</table>
+            {leaf!("table", "figures", leaf!("tbody", rows))}
             {leaf!("ul", [("aria-label", "The lesson"), ("class", "claims")], checks)}
         </div>
     }

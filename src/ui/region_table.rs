@@ -73,7 +73,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
             {leaf!("p", "hint live-shares", live)}
             <table class="figures region-table">
                 <caption>{format!("{} regions at {}", rows.len(), props.when)}</caption>
-                <thead>{leaf!("tr", head)}</thead>
+                {leaf!("thead", leaf!("tr", head))}
                 {leaf!("tbody", body)}
             </table>
         </div>
