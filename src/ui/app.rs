@@ -93,23 +93,23 @@ pub fn App(props: &AppProps) -> Html {
     html! {
         <ContextProvider<AppHandle> context={state.clone()}>
         <ContextProvider<StatusHandle> context={status}>
-            <div class="app">
+            {leaf!("div", "app", html! {<>
                 <SkipLinks />
                 <StatusBar />
                 <Sidebar />
-                <main class="console-pane" aria-label="Console">
+                {leaf!("main", [("aria-label", "Console"), ("class", "console-pane")], html! {<>
                     <Banners />
                     <ConsoleView />
-                </main>
-                <aside class="views" id="views-pane" tabindex="-1" aria-label="What HBase hides">
+                </>})}
+                {leaf!("aside", [("id", "views-pane"), ("tabindex", "-1"), ("aria-label", "What HBase hides"), ("class", "views")], html! {<>
                     <super::compare_view::CompareView />
                     <super::delete_models_view::DeleteModelsView />
                     <DesignView />
                     <ViewsPane />
-                </aside>
+                </>})}
                 <super::clash_dialog::ClashDialog />
                 <super::link_dialog::LinkDialog />
-            </div>
+            </>})}
         </ContextProvider<StatusHandle>>
         </ContextProvider<AppHandle>>
     }
@@ -130,11 +130,11 @@ fn SkipLinks() -> Html {
         })
     };
     html! {
-        <nav class="skip-links" aria-label="Skip links">
+        {leaf!("nav", [("aria-label", "Skip links"), ("class", "skip-links")], html! {<>
             <a href="#console-input" onclick={to("console-input")}>{"Skip to the console input"}</a>
             <a href="#tables-pane" onclick={to("tables-pane")}>{"Skip to the tables and gallery"}</a>
             <a href="#views-pane" onclick={to("views-pane")}>{"Skip to the views"}</a>
-        </nav>
+        </>})}
     }
 }
 
@@ -158,11 +158,11 @@ fn Banners() -> Html {
             .map(|r| html! { {leaf!("li", r)} })
             .collect();
         out.push(html! {
-            <div class="banner sample-banner" role="status">
-                <p>{leaf!("strong", "The console runs on a simulation's sample")}{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</p>
+            {leaf!("div", [("role", "status"), ("class", "banner sample-banner")], html! {<>
+                {leaf!("p", html! {<>{leaf!("strong", "The console runs on a simulation's sample")}{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</>})}
                 {leaf!("ul", "sample-ratios", ratios)}
                 <button class="action" onclick={leave} data-testid="leave-sample">{"Back to your tables"}</button>
-            </div>
+            </>})}
         });
     }
     if s.mode == Mode::ReadOnly {

@@ -84,7 +84,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
             ];
             let rows: Html = rows
                 .into_iter()
-                .map(|(k, v)| html! { <tr>{leaf!("th", [("scope", "row")], k)}{leaf!("td", v)}</tr> })
+                .map(|(k, v)| html! { {leaf!("tr", html! {<>{leaf!("th", [("scope", "row")], k)}{leaf!("td", v)}</>})} })
                 .collect();
             let claims = checks(run.checks.iter().map(|(phase, claim, held)| {
                 (
@@ -93,20 +93,20 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
                 )
             }));
             html! {
-                <div class="compare-body">
+                {leaf!("div", "compare-body", html! {<>
                     <Minimap data={map.clone()} first={0} shown={map.rows} keys={keys} on_pick={Callback::noop()} />
-                    <div>
+                    {leaf!("div", html! {<>
                         {leaf!("table", "figures", leaf!("tbody", rows))}
                         <ul class="claims" aria-label={format!("{}'s lesson", side.label)}>{claims}</ul>
-                    </div>
-                </div>
+                    </>})}
+                </>})}
             }
         }
     };
     html! {
         <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
-            <h3>{format!("{tag}: {}", side.label)}</h3>
-            <div class="compare-key">{"Row key "}{leaf!("code", side.key)}</div>
+            {leaf!("h3", format!("{tag}: {}", side.label))}
+            {leaf!("div", "compare-key", html! {<>{"Row key "}{leaf!("code", side.key)}</>})}
             {body}
         </section>
     }
@@ -152,7 +152,7 @@ pub fn CompareView() -> Html {
         Some(Compared { sides: Err(e), .. }) => (
             None,
             None,
-            html! { <p class="error" role="alert">{format!("The comparison did not run: {e}")}</p> },
+            html! { {leaf!("p", [("role", "alert"), ("class", "error")], format!("The comparison did not run: {e}"))} },
         ),
         None => (None, None, html! {}),
     };
@@ -169,23 +169,23 @@ pub fn CompareView() -> Html {
         _ => html! {},
     };
     html! {
-        <section class="view compare-card" aria-label="A/B compare">
-            <div class="design-head">
+        {leaf!("section", [("aria-label", "A/B compare"), ("class", "view compare-card")], html! {<>
+            {leaf!("div", "design-head", html! {<>
                 {leaf!("span", "verdict compare-tag", "A/B compare")}
                 <button class="link" onclick={close}>{"close"}</button>
-            </div>
+            </>})}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], pair.title)}
-            <p class="why">{leaf!("strong", "One workload: ")}{pair.workload}</p>
+            {leaf!("p", "why", html! {<>{leaf!("strong", "One workload: ")}{pair.workload}</>})}
             {leaf!("p", "why", pair.why)}
             <button class="compare-run" onclick={run}>{if shown.is_some() { "Run both again" } else { "Run both" }}</button>
             {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {error}
-            <div class="compare-sides" aria-live="polite">
+            {leaf!("div", [("aria-live", "polite"), ("class", "compare-sides")], html! {<>
                 {side_html("A", &pair.a, a, keys)}
                 {side_html("B", &pair.b, b, keys)}
-            </div>
+            </>})}
             {versus}
             <super::pair_simulation::PairSimulation key={pair.id} pair={pair.id} />
-        </section>
+        </>})}
     }
 }

@@ -107,21 +107,21 @@ pub fn ConsoleView() -> Html {
     let dropped = console.dropped();
     let live = console.entries.last().map(announcement).unwrap_or_default();
     html! {
-        <section class="console">
+        {leaf!("section", "console", html! {<>
             <div class="scrollback" ref={scroll_ref} {onscroll} role="region" aria-label="Console output" tabindex="0">
                 if empty {
-                    <div class="welcome">
-                        <p>{"Type HBase shell commands. "}{leaf!("code", "help")}{" lists them; "}{leaf!("code", "help 'scan'")}{" explains one; "}{leaf!("code", "generate")}{" fills a table with a million cells in seconds."}</p>
-                        <p>{leaf!("kbd", "Enter")}{" runs, "}{leaf!("kbd", "Shift+Enter")}{" adds a line, "}{leaf!("kbd", "Tab")}{" completes, "}{leaf!("kbd", "Up")}{"/"}{leaf!("kbd", "Down")}{" walk the history, "}{leaf!("kbd", "Ctrl+C")}{" stops a running batch, "}{leaf!("kbd", "Ctrl+L")}{" clears, "}{leaf!("kbd", "Alt+M")}{" switches between the HBase shell and Bigtable's cbt."}</p>
-                    </div>
+                    {leaf!("div", "welcome", html! {<>
+                        {leaf!("p", html! {<>{"Type HBase shell commands. "}{leaf!("code", "help")}{" lists them; "}{leaf!("code", "help 'scan'")}{" explains one; "}{leaf!("code", "generate")}{" fills a table with a million cells in seconds."}</>})}
+                        {leaf!("p", html! {<>{leaf!("kbd", "Enter")}{" runs, "}{leaf!("kbd", "Shift+Enter")}{" adds a line, "}{leaf!("kbd", "Tab")}{" completes, "}{leaf!("kbd", "Up")}{"/"}{leaf!("kbd", "Down")}{" walk the history, "}{leaf!("kbd", "Ctrl+C")}{" stops a running batch, "}{leaf!("kbd", "Ctrl+L")}{" clears, "}{leaf!("kbd", "Alt+M")}{" switches between the HBase shell and Bigtable's cbt."}</>})}
+                    </>})}
                 }
                 if dropped > 0 && !empty {
-                    <p class="hint">{format!("{dropped} earlier entr{} cleared from the screen (Up walks the history).", if dropped == 1 { "y" } else { "ies" })}</p>
+                    {leaf!("p", "hint", format!("{dropped} earlier entr{} cleared from the screen (Up walks the history).", if dropped == 1 { "y" } else { "ies" }))}
                 }
                 {entries}
             </div>
             {leaf!("div", [("aria-live", "polite"), ("aria-atomic", "true"), ("class", "visually-hidden")], live)}
             <InputBox />
-        </section>
+        </>})}
     }
 }

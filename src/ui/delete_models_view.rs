@@ -16,7 +16,7 @@ const REWRITE: usize = 3;
 fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Html {
     let body = match runs {
         Err(e) => {
-            html! { <p class="error" role="alert">{format!("This side did not run: {e}")}</p> }
+            html! { {leaf!("p", [("role", "alert"), ("class", "error")], format!("This side did not run: {e}"))} }
         }
         Ok(runs) => {
             let steps: Html = side
@@ -26,12 +26,12 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
                 .enumerate()
                 .map(|(i, (s, r))| {
                     html! {
-                        <li class="dm-step">
-                            <div class="prompt-line">{leaf!("span", "prompt", side.dialect.prompt(i + 1))}{leaf!("code", "typed", s.line)}</div>
+                        {leaf!("li", "dm-step", html! {<>
+                            {leaf!("div", "prompt-line", html! {<>{leaf!("span", "prompt", side.dialect.prompt(i + 1))}{leaf!("code", "typed", s.line)}</>})}
                             {leaf!("p", "dm-note", s.note)}
                             if !r.output.is_empty() { {leaf!("pre", "output", r.output.as_str())} }
-                            <p class="dm-visible">{format!("cells a read returns: {}", r.visible)}</p>
-                        </li>
+                            {leaf!("p", "dm-visible", format!("cells a read returns: {}", r.visible))}
+                        </>})}
                     }
                 })
                 .collect();
@@ -40,7 +40,7 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
     };
     html! {
         <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
-            <h3>{format!("{tag}: {}", side.label)}</h3>
+            {leaf!("h3", format!("{tag}: {}", side.label))}
             {body}
         </section>
     }
@@ -91,20 +91,20 @@ pub fn DeleteModelsView() -> Html {
     let close = Callback::from(move |_| app.dispatch(Action::CloseCompare.into()));
     let (h, b) = &*runs;
     html! {
-        <section class="view compare-card delete-models" aria-label="Delete models">
-            <div class="design-head">
+        {leaf!("section", [("aria-label", "Delete models"), ("class", "view compare-card delete-models")], html! {<>
+            {leaf!("div", "design-head", html! {<>
                 {leaf!("span", "verdict compare-tag", "side by side")}
                 <button class="link" onclick={close}>{"close"}</button>
-            </div>
+            </>})}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], TITLE)}
-            <p class="why">{leaf!("strong", "One story: ")}{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</p>
+            {leaf!("p", "why", html! {<>{leaf!("strong", "One story: ")}{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</>})}
             {leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back.")}
             {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {claims(h, b)}
-            <div class="compare-sides">
+            {leaf!("div", "compare-sides", html! {<>
                 {side_html("A", &HBASE, h)}
                 {side_html("B", &BIGTABLE, b)}
-            </div>
-        </section>
+            </>})}
+        </>})}
     }
 }

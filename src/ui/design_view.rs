@@ -45,7 +45,7 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
     }
     let rows: Html = rows
         .into_iter()
-        .map(|(k, v)| html! { <tr>{leaf!("th", [("scope", "row")], k)}{leaf!("td", v)}</tr> })
+        .map(|(k, v)| html! { {leaf!("tr", html! {<>{leaf!("th", [("scope", "row")], k)}{leaf!("td", v)}</>})} })
         .collect();
     let checks = checks(
         run.checks
@@ -53,12 +53,12 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
             .map(|(claim, held)| (claim.explain(m), *held)),
     );
     html! {
-        <div class="lesson" aria-live="polite">
-            <h3>{format!("Numbers: {name}")}</h3>
-            <p class="lesson-view">{format!("Ran. Now in the {} view below.", view.label())}</p>
+        {leaf!("div", [("aria-live", "polite"), ("class", "lesson")], html! {<>
+            {leaf!("h3", format!("Numbers: {name}"))}
+            {leaf!("p", "lesson-view", format!("Ran. Now in the {} view below.", view.label()))}
             {leaf!("table", "figures", leaf!("tbody", rows))}
             {leaf!("ul", [("aria-label", "The lesson"), ("class", "claims")], checks)}
-        </div>
+        </>})}
     }
 }
 
@@ -101,7 +101,7 @@ pub fn DesignView() -> Html {
             .iter()
             .map(|(own, new)| format!("{own} → {new}"))
             .collect();
-        html! { <p class="hint renamed">{format!("Loaded under other names, because tables of yours have the design's: {}. Its access patterns run on the new names.", names.join(", "))}</p> }
+        html! { {leaf!("p", "hint renamed", format!("Loaded under other names, because tables of yours have the design's: {}. Its access patterns run on the new names.", names.join(", ")))} }
     });
     let reset = app.is_loaded(design.id).then(|| {
         let can_run = app.can_run();
@@ -151,16 +151,16 @@ pub fn DesignView() -> Html {
                 Err(why) => html! {
                     <>
                         {leaf!("span", "pattern off", p.name)}
-                        <div class="pattern-off" role="note">{format!("Not in cbt: {why}. Switch the console to HBase to run it.")}</div>
+                        {leaf!("div", [("role", "note"), ("class", "pattern-off")], format!("Not in cbt: {why}. Switch the console to HBase to run it."))}
                     </>
                 },
             };
             html! {
-                <li>
+                {leaf!("li", html! {<>
                     {button}
                     {leaf!("div", "pattern-note", p.note)}
-                    <div class="pattern-claims">{format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))}</div>
-                </li>
+                    {leaf!("div", "pattern-claims", format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")))}
+                </>})}
             }
         })
         .collect();
@@ -170,7 +170,7 @@ pub fn DesignView() -> Html {
         .map(|p| {
             let app = app.clone();
             let onclick = { let id = p.id; Callback::from(move |_| app.dispatch(Action::OpenCompare(id).into())) };
-            html! { <div class="design-compare">{"Compare side by side: "}<button class="link" {onclick}>{p.title}</button></div> }
+            html! { {leaf!("div", "design-compare", html! {<>{"Compare side by side: "}<button class="link" {onclick}>{p.title}</button></>})} }
         })
         .collect();
     let lesson = match &app.pattern_run {
@@ -182,16 +182,16 @@ pub fn DesignView() -> Html {
         _ => html! {},
     };
     html! {
-        <section class="view design-card" aria-label="Design">
-            <div class="design-head">
+        {leaf!("section", [("aria-label", "Design"), ("class", "view design-card")], html! {<>
+            {leaf!("div", "design-head", html! {<>
                 <span class={classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))}>{design.verdict.label()}</span>
                 <button class="link" onclick={close}>{"close"}</button>
-            </div>
+            </>})}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], design.title)}
-            <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
+            {leaf!("div", "design-source", format!("From: {}", super::gallery::source_title(design.source)))}
             {leaf!("p", "why", design.why)}
             <super::tour_view::TourView design={design.id} />
-            <div class="design-tables">{"Tables: "}{tables}{reset}</div>
+            {leaf!("div", "design-tables", html! {<>{"Tables: "}{tables}{reset}</>})}
             {size}
             {loaded}
             {renamed}
@@ -199,7 +199,7 @@ pub fn DesignView() -> Html {
             {leaf!("h3", "Access patterns")}
             {leaf!("ul", "patterns", patterns)}
             {lesson}
-        </section>
+        </>})}
     }
 }
 
@@ -238,9 +238,9 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
         })
         .collect();
     html! {
-        <div class="design-size" role="group" aria-labelledby="design-size-label" data-testid="design-size">
+        {leaf!("div", [("role", "group"), ("aria-labelledby", "design-size-label"), ("data-testid", "design-size"), ("class", "design-size")], html! {<>
             {leaf!("span", [("id", "design-size-label")], "Sample size: ")}{buttons}
-        </div>
+        </>})}
     }
 }
 

@@ -97,7 +97,7 @@ fn elision(entry: &Entry) -> Html {
         return html! {};
     }
     let lines = entry.lines.saturating_sub(shown.lines().count()).max(1);
-    html! { <span class="elided">{format!(" … {} more line{} ({} characters)", thousands(lines as u64), if lines == 1 { "" } else { "s" }, thousands((text.len() - shown.len()) as u64))}</span> }
+    html! { {leaf!("span", "elided", format!(" … {} more line{} ({} characters)", thousands(lines as u64), if lines == 1 { "" } else { "s" }, thousands((text.len() - shown.len()) as u64)))} }
 }
 
 fn ack(mark: Mark) -> Html {
@@ -180,11 +180,11 @@ fn more_bar(
     };
     let page = thousands(crate::console::PAGE_ROWS as u64);
     html! {
-        <div class="more-bar">
-            <span>{format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far()))}</span>
+        {leaf!("div", "more-bar", html! {<>
+            {leaf!("span", format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far())))}
             <button class="tool" onclick={next} disabled={entry.state == RunState::Running}>{format!("Next {page} rows")}</button>
             <button class="tool" onclick={all} disabled={entry.state == RunState::Running}>{"All rows"}</button>
-        </div>
+        </>})}
     }
 }
 
@@ -208,11 +208,11 @@ fn generate_bar(
         Callback::from(move |_| d.dispatch(Action::Cancel.into()))
     };
     html! {
-        <div class="more-bar" role="status">
-            <span>{format!("{} of {} rows written", thousands(done), thousands(total))}</span>
+        {leaf!("div", [("role", "status"), ("class", "more-bar")], html! {<>
+            {leaf!("span", format!("{} of {} rows written", thousands(done), thousands(total)))}
             <span class="progress" role="progressbar" aria-label="Rows written" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
             <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
-        </div>
+        </>})}
     }
 }
 
@@ -257,11 +257,11 @@ pub fn EntryView(props: &EntryProps) -> Html {
         let out = (*text).clone();
         return html! {
             <div class={classes!("entry", failed.then_some("failed"))}>
-                <div class="prompt-line">
+                {leaf!("div", "prompt-line", html! {<>
                     {leaf!("span", "prompt", entry.prompt(1))}
                     {leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref())))}
-                    <span class="entry-tools">{ack(props.mark)}{copy}</span>
-                </div>
+                    {leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>})}
+                </>})}
                 {output_block(&out, "Output")}
                 {item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()}
             </div>
@@ -287,7 +287,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .take(ERRORS_LISTED)
         .map(|i| {
             let first = i.output.lines().next().unwrap_or("").to_string();
-            html! { <li>{format!("line {}: ", i.line)}{leaf!("code", shorten(&i.input).to_string())}{" — "}{first}</li> }
+            html! { {leaf!("li", html! {<>{format!("line {}: ", i.line)}{leaf!("code", shorten(&i.input).to_string())}{" — "}{first}</>})} }
         })
         .collect();
     let paged: Html = entry
@@ -299,12 +299,12 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .collect();
     html! {
         <div class={classes!("entry", "batch", failed.then_some("has-errors"))}>
-            <div class="prompt-line">
+            {leaf!("div", "prompt-line", html! {<>
                 {leaf!("span", "prompt", entry.prompt(1))}
                 {leaf!("span", "typed", input_text(entry, None))}
-                <span class="entry-tools">{ack(props.mark)}{copy}</span>
-            </div>
-            <div class="summary" role="status">
+                {leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>})}
+            </>})}
+            {leaf!("div", [("role", "status"), ("class", "summary")], html! {<>
                 {leaf!("span", "figure", entry.summary())}
                 if running {
                     <span class="progress" role="progressbar" aria-label="Batch progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
@@ -312,7 +312,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
                 } else {
                     <button class="tool" onclick={toggle} aria-expanded={open.to_string()}>{if open { "hide output" } else { "show output" }}</button>
                 }
-            </div>
+            </>})}
             if failed {
                 {leaf!("ul", "output errors-list", errors)}
             }

@@ -41,17 +41,17 @@ pub fn Gallery() -> Html {
                     let onclick = Callback::from(move |_| app2.dispatch(Action::OpenDesign(id).into()));
                     let selected = app.selected_design == Some(d.id);
                     html! {
-                        <li>
+                        {leaf!("li", html! {<>
                             <button class="design-item" aria-current={selected.to_string()} {onclick} title={d.verdict.label()}>
                                 <span class={classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))} aria-hidden="true"></span>
                                 {d.title}
-                                <span class="visually-hidden">{format!(" ({})", d.verdict.label())}</span>
+                                {leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label()))}
                             </button>
-                        </li>
+                        </>})}
                     }
                 })
                 .collect();
-            html! { <li class="group-wrap">{leaf!("h3", "group", *heading)}<ul class="gallery" aria-label={*heading}>{items}</ul></li> }
+            html! { {leaf!("li", "group-wrap", html! {<>{leaf!("h3", "group", *heading)}<ul class="gallery" aria-label={*heading}>{items}</ul></>})} }
         })
         .collect();
     let pairs: Html = crate::designs::compare::shared()
@@ -60,7 +60,7 @@ pub fn Gallery() -> Html {
             let app2 = app.clone();
             let onclick = { let id = p.id; Callback::from(move |_| app2.dispatch(Action::OpenCompare(id).into())) };
             let selected = app.selected_compare == Some(p.id);
-            html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></li> }
+            html! { {leaf!("li", html! {<><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></>})} }
         })
         .collect();
     let delete_models = {
@@ -68,14 +68,14 @@ pub fn Gallery() -> Html {
         let app2 = app.clone();
         let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(ID).into()));
         let selected = app.selected_compare == Some(ID);
-        html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{TITLE}</button></li> }
+        html! { {leaf!("li", html! {<><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{TITLE}</button></>})} }
     };
     html! {
         <>
             {leaf!("h2", "gallery-heading", "Design gallery")}
-            <ul class="gallery" aria-label="Designs">{groups}
-                <li class="group-wrap">{leaf!("h3", "group", "A/B compare")}<ul class="gallery" aria-label="A/B compare">{pairs}{delete_models}</ul></li>
-            </ul>
+            {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], html! {<>{groups}
+                {leaf!("li", "group-wrap", html! {<>{leaf!("h3", "group", "A/B compare")}{leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>})}</>})}
+            </>})}
         </>
     }
 }

@@ -70,13 +70,13 @@ fn render(
     let console = app.console.borrow();
     let engine = &console.shell.engine;
     let Some(name) = app.selected_table.clone() else {
-        return html! { <section class="view">{leaf!("h3", "Hotspots")}{leaf!("p", "hint", "Select or create a table to see where its traffic goes.")}</section> };
+        return html! { {leaf!("section", "view", html! {<>{leaf!("h3", "Hotspots")}{leaf!("p", "hint", "Select or create a table to see where its traffic goes.")}</>})} };
     };
     let Ok(table) = engine.table(&name) else {
-        return html! { <section class="view">{leaf!("h3", "Hotspots")}<p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
+        return html! { {leaf!("section", "view", html! {<>{leaf!("h3", "Hotspots")}{leaf!("p", [("role", "status"), ("class", "hint")], format!("Table {name} no longer exists."))}</>})} };
     };
     let Some(activity) = engine.activity(&name) else {
-        return html! { <section class="view"><h3>{format!("Hotspots of {name}")}</h3>{leaf!("p", "hint", "Nothing has read or written this table yet.")}</section> };
+        return html! { {leaf!("section", "view", html! {<>{leaf!("h3", format!("Hotspots of {name}"))}{leaf!("p", "hint", "Nothing has read or written this table yet.")}</>})} };
     };
     let key: DiagnosisKey = (
         name.clone(),
@@ -105,23 +105,23 @@ fn render(
     let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     let bigtable = table.descriptor.rules == crate::cbt::BIGTABLE_RULES;
     html! {
-        <section class="view hotspots" aria-label="Hotspots">
-            <h3>{format!("Hotspots of {name}")}</h3>
+        {leaf!("section", [("aria-label", "Hotspots"), ("class", "view hotspots")], html! {<>
+            {leaf!("h3", format!("Hotspots of {name}"))}
             if bigtable {
-                <p class="hint keyvis-words">{format!("Key Visualizer's heatmap of a Bigtable table: operations by key range over time, {} splits marked.", terms.part)}</p>
+                {leaf!("p", "hint keyvis-words", format!("Key Visualizer's heatmap of a Bigtable table: operations by key range over time, {} splits marked.", terms.part))}
             }
             {diagnosis(findings)}
             {skew(table, activity)}
-            <div class="heatmaps">
+            {leaf!("div", "heatmaps", html! {<>
                 {heatmap(&name, activity, OpKind::Write, now)}
                 {heatmap(&name, activity, OpKind::Read, now)}
-            </div>
-            <p class="legend heatmap-legend">
+            </>})}
+            {leaf!("p", "legend heatmap-legend", html! {<>
                 {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
-                <span class="swatch split-sw"></span>{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
-            </p>
+                {leaf!("span", "swatch split-sw", html! {})}{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
+            </>})}
             {wide_rows(&both)}
-        </section>
+        </>})}
     }
 }
 
@@ -493,10 +493,10 @@ fn wide_rows(e: &Diagnosed) -> Html {
         return html! {};
     }
     html! {
-        <div class="large-rows">
+        {leaf!("div", "large-rows", html! {<>
             {leaf!("strong", "Large rows: ")}
-            { for large.iter().map(|r| html! { <span class="chip">{format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), crate::kit::text::human_bytes(r.bytes))}</span> }) }
-            <span class="hint">{format!(" (the median row holds {})", group(u64::from(e.median_cells)))}</span>
-        </div>
+            { for large.iter().map(|r| html! { {leaf!("span", "chip", format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), crate::kit::text::human_bytes(r.bytes)))} }) }
+            {leaf!("span", "hint", format!(" (the median row holds {})", group(u64::from(e.median_cells))))}
+        </>})}
     }
 }

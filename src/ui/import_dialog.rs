@@ -161,7 +161,7 @@ pub fn ImportTable() -> Html {
             html! { {leaf!("p", [("id", "import-status"), ("role", "status"), ("class", "import-ok")], summary(t))} }
         }
         Some(Err(e)) => {
-            html! { <p class="import-error" id="import-status" role="alert">{format!("Cannot import: {e}")}</p> }
+            html! { {leaf!("p", [("id", "import-status"), ("role", "alert"), ("class", "import-error")], format!("Cannot import: {e}"))} }
         }
     };
     html! {
@@ -171,24 +171,24 @@ pub fn ImportTable() -> Html {
                 <Modal labelled_by="import-title" on_cancel={close.clone()} testid="import-dialog">
                     <form class="import-form" onsubmit={on_import}>
                         {leaf!("h2", [("id", "import-title")], "Import a table")}
-                        <p>{"Paste the output of an HBase shell "}{leaf!("code", "scan")}{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}{leaf!("code", "row")}{" and the others "}{leaf!("code", "family:qualifier")}{"."}</p>
+                        {leaf!("p", html! {<>{"Paste the output of an HBase shell "}{leaf!("code", "scan")}{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}{leaf!("code", "row")}{" and the others "}{leaf!("code", "family:qualifier")}{"."}</>})}
                         {leaf!("label", [("for", "import-text")], "Scan output or CSV")}
                         <textarea id="import-text" class="import-text" rows="9" spellcheck="false" autofocus=true
                             value={(*text).clone()} oninput={on_text} aria-describedby="import-status"
                             placeholder={"ROW  COLUMN+CELL\n u001  column=info:name, timestamp=1700000000000, value=Ada\n1 row(s)"} />
-                        <div class="import-row">
+                        {leaf!("div", "import-row", html! {<>
                             {leaf!("label", [("for", "import-file")], "…or a file")}
                             <input id="import-file" type="file" accept=".txt,.csv,.log,text/plain,text/csv" onchange={on_file} />
-                        </div>
+                        </>})}
                         {status}
-                        <div class="import-row">
+                        {leaf!("div", "import-row", html! {<>
                             {leaf!("label", [("for", "import-name")], "Table name")}
                             <input id="import-name" class="import-name" type="text" value={(*name).clone()} oninput={on_name} spellcheck="false" />
-                        </div>
-                        <div class="modal-choices">
+                        </>})}
+                        {leaf!("div", "modal-choices", html! {<>
                             <button type="submit" class="action primary" disabled={!ready} data-choice="import">{"Import"}</button>
                             <button type="button" class="action" onclick={cancel}>{"Cancel"}</button>
-                        </div>
+                        </>})}
                         {leaf!("p", "hint", "The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking.")}
                     </form>
                 </Modal>

@@ -309,7 +309,7 @@ pub fn InputBox() -> Html {
             .map(|w| html! { {leaf!("li", w.as_str())} })
             .collect();
         let shown = !lint.is_empty();
-        html! { <div role="status" class="lint-region">if shown { {leaf!("ul", [("aria-label", "Warnings"), ("class", "lint")], items)} }</div> }
+        html! { {leaf!("div", [("role", "status"), ("class", "lint-region")], html! {<>if shown { {leaf!("ul", [("aria-label", "Warnings"), ("class", "lint")], items)} }</>})} }
     };
     let list = (*choices).as_ref().map(|c| {
         let items: Html = c
@@ -329,12 +329,12 @@ pub fn InputBox() -> Html {
         .map(|c| format!("completion-{}", c.chosen));
     html! {
         <>
-            <div class="input-row">
+            {leaf!("div", "input-row", html! {<>
                 {list}
                 <DialectSwitch />
                 if cbt { <super::cbt_file::CbtFile /> }
                 {leaf!("span", [("aria-hidden", "true"), ("class", "prompt")], dialect.prompt(next).trim_end().to_string())}
-                <div class="editor">
+                {leaf!("div", "editor", html! {<>
                     if !plain {
                         <pre class="highlight" ref={overlay_ref} aria-hidden="true">{coloured(&draft)}</pre>
                     }
@@ -344,24 +344,24 @@ pub fn InputBox() -> Html {
                         aria-controls={choices.is_some().then_some("completions")}
                         aria-activedescendant={active}
                         {oninput} {onkeydown} {onscroll} {onblur} />
-                </div>
+                </>})}
                 if running {
                     <button class="action" onclick={cancel}>{"Cancel"}</button>
                 }
-            </div>
+            </>})}
             {lint}
-            <div class="hint-line" id="input-hint">
+            {leaf!("div", [("id", "input-hint"), ("class", "hint-line")], html! {<>
                 if running {
                     {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
                 } else if cbt {
                     {leaf!("kbd", "Enter")}{" runs each line as cbt · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "↑")}{" history · "}{leaf!("kbd", "Alt+M")}{" HBase shell"}
                 } else if let Some(open) = open {
-                    <span class="open-note">{format!("Enter continues on a new line: {}. ", open.describe())}</span>
+                    {leaf!("span", "open-note", format!("Enter continues on a new line: {}. ", open.describe()))}
                     {leaf!("kbd", "Ctrl+Enter")}{" runs it as it is."}
                 } else {
                     {leaf!("kbd", "Enter")}{" runs · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "Ctrl+Enter")}{" runs an open line · "}{leaf!("kbd", "Tab")}{" completes · "}{leaf!("kbd", "↑")}{" history"}
                 }
-            </div>
+            </>})}
         </>
     }
 }

@@ -226,20 +226,20 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .iter()
         .map(|(p, ops)| {
             html! {
-                <li><button class="link drill" onclick={drill(scope_now.into_prefix(p))}>
+                {leaf!("li", html! {<><button class="link drill" onclick={drill(scope_now.into_prefix(p))}>
                     {leaf!("code", to_printable(p))}{format!(" · {} operations", number(ops.round()))}
-                </button></li>
+                </button></>})}
             }
         })
         .collect();
     let crumbs: Html = {
         let mut out = vec![
-            html! { <li><button class="link" onclick={drill(Scope::whole(run))} disabled={scope_now.path.is_empty()}>{"whole table"}</button></li> },
+            html! { {leaf!("li", html! {<><button class="link" onclick={drill(Scope::whole(run))} disabled={scope_now.path.is_empty()}>{"whole table"}</button></>})} },
         ];
         let mut s = Scope::whole(run);
         for p in &scope_now.path {
             s = s.into_prefix(p);
-            out.push(html! { <li><button class="link" onclick={drill(s.clone())}>{to_printable(p)}</button></li> });
+            out.push(html! { {leaf!("li", html! {<><button class="link" onclick={drill(s.clone())}>{to_printable(p)}</button></>})} });
         }
         out.into_iter().collect()
     };
@@ -276,7 +276,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let text_rows: Html = summary
         .iter()
         .map(|(key, total, peak)| {
-            html! { <tr><td><code>{if key.is_empty() { "(start)".to_string() } else { key.clone() }}</code></td>{leaf!("td", value_text(*metric, *total))}{leaf!("td", clock(*peak as u64 * step_ms))}</tr> }
+            html! { {leaf!("tr", html! {<>{leaf!("td", leaf!("code", if key.is_empty() { "(start)".to_string() } else { key.clone() }))}{leaf!("td", value_text(*metric, *total))}{leaf!("td", clock(*peak as u64 * step_ms))}</>})} }
         })
         .collect();
     let busiest = summary
@@ -299,44 +299,44 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .collect();
     let servers = props.sim.workload.cluster.region_servers;
     let server_labels: Html = (0..servers)
-        .map(|s| html! { <span>{format!("rs{s}")}</span> })
+        .map(|s| html! { {leaf!("span", format!("rs{s}"))} })
         .collect();
     html! {
         <div class="keyvis" id={format!("{id}-keyvis")}>
-            <div class="keyvis-controls">
-                <label>{"Metric "}<select class="keyvis-metric" onchange={metric_select}>{options}</select></label>
+            {leaf!("div", "keyvis-controls", html! {<>
+                {leaf!("label", html! {<>{"Metric "}<select class="keyvis-metric" onchange={metric_select}>{options}</select></>})}
                 <button onclick={zoom(true)} disabled={win.len() <= 8} aria-label="Zoom in on the moment">{"Zoom in"}</button>
                 <button onclick={zoom(false)} disabled={win.len() >= steps} aria-label="Zoom out">{"Zoom out"}</button>
                 <span class="hint keyvis-timing" role="status" data-redraws={drawn_ms.map_or(0, |(_, n)| n).to_string()}>{drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
-            </div>
-            <p class="hint">{format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric))}</p>
+            </>})}
+            {leaf!("p", "hint", format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric)))}
             {leaf!("nav", [("aria-label", "Key prefixes drilled into")], leaf!("ol", "crumbs", crumbs))}
-            <div class="keyvis-frame">
+            {leaf!("div", "keyvis-frame", html! {<>
                 <canvas ref={heat_canvas} class="keyvis-heat" role="img" aria-label={aria} onclick={heat_click}></canvas>
                 <svg class="keyvis-overlay" viewBox={format!("0 0 {cols} {rows}")} preserveAspectRatio="none" aria-hidden="true">
                     {lines}
                     if in_window { <line x1={moment_x.to_string()} x2={moment_x.to_string()} y1="0" y2={rows.to_string()} class="moment-line" /> }
                 </svg>
-            </div>
-            <div class="keyvis-lanes">
+            </>})}
+            {leaf!("div", "keyvis-lanes", html! {<>
                 {leaf!("div", [("aria-hidden", "true"), ("class", "lane-labels")], server_labels)}
                 <canvas ref={lane_canvas} class="keyvis-lane" role="img" style={format!("height: {}px", servers.min(32) * 12)}
                     aria-label={format!("A lane per region server ({servers}): its regions' pressure over the same time")}></canvas>
-            </div>
-            <label class="keyvis-moment">{"Moment "}
+            </>})}
+            {leaf!("label", "keyvis-moment", html! {<>{"Moment "}
                 <input type="range" min={win.first.to_string()} max={(win.end - 1).to_string()} value={at.to_string()} oninput={pick_step} aria-valuetext={when.clone()} />
                 {leaf!("output", when.clone())}
-            </label>
+            </>})}
             if !level.is_empty() {
-                <div class="keyvis-drill">
+                {leaf!("div", "keyvis-drill", html! {<>
                     {leaf!("h4", "Drill into a key prefix")}
                     {leaf!("ul", "prefixes", prefix_buttons)}
-                </div>
+                </>})}
             }
-            <details class="keyvis-text">
-                <summary>{format!("The figures as text: the {} busiest ranges", summary.len())}</summary>
-                <table class="figures"><thead><tr>{leaf!("th", [("scope", "col")], "range starts at")}{leaf!("th", [("scope", "col")], metric.label())}{leaf!("th", [("scope", "col")], "peak at")}</tr></thead>{leaf!("tbody", text_rows)}</table>
-            </details>
+            {leaf!("details", "keyvis-text", html! {<>
+                {leaf!("summary", format!("The figures as text: the {} busiest ranges", summary.len()))}
+                {leaf!("table", "figures", html! {<>{leaf!("thead", leaf!("tr", html! {<>{leaf!("th", [("scope", "col")], "range starts at")}{leaf!("th", [("scope", "col")], metric.label())}{leaf!("th", [("scope", "col")], "peak at")}</>}))}{leaf!("tbody", text_rows)}</>})}
+            </>})}
             <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
         </div>
     }

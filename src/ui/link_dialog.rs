@@ -72,11 +72,11 @@ pub fn LinkDialog() -> Html {
             return html! {
                 <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
                     {leaf!("h2", [("id", "link-title")], "This link cannot be opened")}
-                    <p class="import-error" role="alert">{format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>())}</p>
+                    {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>()))}
                     {leaf!("p", "Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page.")}
-                    <div class="modal-choices">
+                    {leaf!("div", "modal-choices", html! {<>
                         <button class="action primary" autofocus=true onclick={answer(false)}>{"Close"}</button>
-                    </div>
+                    </>})}
                 </Modal>
             };
         }
@@ -117,14 +117,14 @@ pub fn LinkDialog() -> Html {
     html! {
         <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
             {leaf!("h2", [("id", "link-title")], "A shared session")}
-            <p>{format!("This link holds {}:", holds.join(" and "))}</p>
+            {leaf!("p", format!("This link holds {}:", holds.join(" and ")))}
             if !listing.is_empty() {
                 {leaf!("pre", [("tabindex", "0"), ("aria-label", "The link's commands"), ("class", "link-commands")], listing)}
             }
             if changed.is_empty() {
                 {leaf!("p", "hint", "Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first.")}
             } else {
-                <p class="import-error" role="alert">{format!("Its commands change tables you have: {}. Run it only if that is what you want.", changed.join(", "))}</p>
+                {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("Its commands change tables you have: {}. Run it only if that is what you want.", changed.join(", ")))}
             }
             if shared.workload.is_some() {
                 {leaf!("p", "hint", "Its workload takes the place of the one in the Simulate view (yours stays only if you export it first).")}
@@ -132,10 +132,10 @@ pub fn LinkDialog() -> Html {
             if !can_run {
                 {leaf!("p", [("role", "status"), ("class", "hint")], "Waiting for your saved tables to load…")}
             }
-            <div class="modal-choices">
+            {leaf!("div", "modal-choices", html! {<>
                 <button class="action primary" autofocus={changed.is_empty()} disabled={!can_run} onclick={answer(true)} data-choice="run">{"Run in this session"}</button>
                 <button class="action" autofocus={!changed.is_empty()} onclick={answer(false)} data-choice="cancel">{"Cancel"}</button>
-            </div>
+            </>})}
         </Modal>
     }
 }

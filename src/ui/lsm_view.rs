@@ -70,10 +70,10 @@ fn render(
     });
     let Some(table) = table else {
         return html! {
-            <section class="view lsm" aria-label="LSM">
+            {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], html! {<>
                 {leaf!("h3", "LSM")}{notice}
                 {leaf!("p", "hint", "Create a table to see its memstores, sorted runs, flushes and compactions.")}
-            </section>
+            </>})}
         };
     };
     let name = &table.descriptor.name;
@@ -221,14 +221,14 @@ fn render(
         .collect();
     let items: Html = mine.iter().map(|e| event_item(e, keys, part)).collect();
     html! {
-        <section class="view lsm" aria-label="LSM">
-            <h3>{format!("LSM of {name}")}</h3>
+        {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], html! {<>
+            {leaf!("h3", format!("LSM of {name}"))}
             {notice}
-            <div class="lsm-nav">
+            {leaf!("div", "lsm-nav", html! {<>
                 <button class="link" onclick={go(idx.saturating_sub(1))} disabled={idx == 0} aria-label={format!("Previous {part}")}>{"◀"}</button>
-                <span>{format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id)}</span>
+                {leaf!("span", format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id))}
                 <button class="link" onclick={go(idx + 1)} disabled={idx + 1 >= count} aria-label={format!("Next {part}")}>{"▶"}</button>
-            </div>
+            </>})}
             <figure class="lsm-figure" tabindex="0" {onkeydown} data-region-id={region.id.to_string()}
                 data-regions={count.to_string()} data-runs={run_total.to_string()}
                 aria-label={format!("{caption} Left and right arrows move between {part}s.")}>
@@ -236,20 +236,20 @@ fn render(
                     {bands}
                 </svg>
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
-                <figcaption>{caption}
+                {leaf!("figcaption", html! {<>{caption}
                     if families > 1 { {format!(" The mark on each {buffer} is the {} per-family bound: when the {part} flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
-                </figcaption>
+                </>})}
             </figure>
             if mine.is_empty() {
                 if table.descriptor.rules == crate::cbt::BIGTABLE_RULES {
-                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("compact {name}")}</code>{" in cbt mode."}</p>
+                    {leaf!("p", "hint", html! {<>{format!("No flush, compaction or split in this {part} yet. Try ")}{leaf!("code", format!("compact {name}"))}{" in cbt mode."}</>})}
                 } else {
-                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("flush '{name}'")}</code>{" or "}<code>{format!("major_compact '{name}'")}</code>{"."}</p>
+                    {leaf!("p", "hint", html! {<>{format!("No flush, compaction or split in this {part} yet. Try ")}{leaf!("code", format!("flush '{name}'"))}{" or "}{leaf!("code", format!("major_compact '{name}'"))}{"."}</>})}
                 }
             } else {
                 {leaf!("ol", [("aria-label", "What the last flushes, compactions and splits did, newest first"), ("class", "lsm-events")], items)}
             }
-        </section>
+        </>})}
     }
 }
 
@@ -354,12 +354,12 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
         <li class={classes!("lsm-event", e.kind.name().replace(' ', "-"))} data-kind={e.kind.name()}
             data-inputs={ids(&e.inputs)} data-outputs={ids(&e.outputs)}
             data-dropped={e.dropped.total().to_string()}>
-            <span class="ev-no">{format!("#{}", e.serial)}</span>{" "}{what}
+            {leaf!("span", "ev-no", format!("#{}", e.serial))}{" "}{what}
             if !dropped.is_empty() {
-                <div class="ev-dropped">{format!("dropped {}: {dropped}", e.dropped.total())}</div>
+                {leaf!("div", "ev-dropped", format!("dropped {}: {dropped}", e.dropped.total()))}
             }
             if kept > 0 {
-                <div class="ev-dropped">{format!("kept {kept} deleted cells (KEEP_DELETED_CELLS)")}</div>
+                {leaf!("div", "ev-dropped", format!("kept {kept} deleted cells (KEEP_DELETED_CELLS)"))}
             }
         </li>
     }

@@ -45,17 +45,17 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         .iter()
         .map(|r| {
             html! {
-                <tr>
+                {leaf!("tr", html! {<>
                     {leaf!("td", r.figures.region)}
-                    <td>{format!("rs{}", r.figures.server)}</td>
-                    <td class="key"><code title={r.start_key.clone()}>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></td>
+                    {leaf!("td", format!("rs{}", r.figures.server))}
+                    {leaf!("td", "key", html! {<><code title={r.start_key.clone()}>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></>})}
                     {leaf!("td", rate(r.figures.requests_per_sec))}
                     {leaf!("td", rate(r.figures.reads_per_sec))}
                     {leaf!("td", rate(r.figures.filtered_reads_per_sec))}
                     {leaf!("td", rate(r.figures.writes_per_sec))}
                     {leaf!("td", crate::kit::text::human_bytes(r.figures.size_bytes))}
                     {leaf!("td", r.figures.store_files)}
-                </tr>
+                </>})}
             }
         })
         .collect();
@@ -69,13 +69,13 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         ),
     };
     html! {
-        <div class="sim-regions">
+        {leaf!("div", "sim-regions", html! {<>
             {leaf!("p", "hint live-shares", live)}
-            <table class="figures region-table">
-                <caption>{format!("{} regions at {}", rows.len(), props.when)}</caption>
+            {leaf!("table", "figures region-table", html! {<>
+                {leaf!("caption", format!("{} regions at {}", rows.len(), props.when))}
                 {leaf!("thead", leaf!("tr", head))}
                 {leaf!("tbody", body)}
-            </table>
-        </div>
+            </>})}
+        </>})}
     }
 }

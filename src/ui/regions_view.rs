@@ -102,7 +102,7 @@ fn render(
         .and_then(|n| console.shell.engine.table(n).ok())
     else {
         return html! {
-            <section class="view">{leaf!("h3", "Regions")}{leaf!("p", "hint", "Create a table to see its regions.")}</section>
+            {leaf!("section", "view", html! {<>{leaf!("h3", "Regions")}{leaf!("p", "hint", "Create a table to see its regions.")}</>})}
         };
     };
     let settings = table.descriptor.settings;
@@ -165,16 +165,16 @@ fn render(
         }
     };
     html! {
-        <section class="view">
-            <h3>{format!("{} of {} ({})", terms.parts, table.descriptor.name, table.regions.len())}</h3>
+        {leaf!("section", "view", html! {<>
+            {leaf!("h3", format!("{} of {} ({})", terms.parts, table.descriptor.name, table.regions.len()))}
             {strip}
             if settings.split_bytes == 0 {
                 // A simulation's sample keeps the regions the simulation ended with.
-                <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. No {} splits by size here.", crate::diagnose::RECENT, terms.buffer, terms.part)}</p>
+                {leaf!("p", "legend", format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. No {} splits by size here.", crate::diagnose::RECENT, terms.buffer, terms.part))}
             } else {
-                <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</p>
+                {leaf!("p", "legend", html! {<>{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</>})}
             }
-        </section>
+        </>})}
     }
 }
 
@@ -237,11 +237,11 @@ fn tile(
         <div class={classes!("region", hot.then_some("hot"))} {style} {title} role="listitem">
             {leaf!("div", "region-key", start)}
             {leaf!("div", "region-size", crate::kit::text::human_bytes(bytes as u64))}
-            <div class="region-lsm">
+            {leaf!("div", "region-lsm", html! {<>
                 <span class="memfill" style={format!("width:{fill:.0}%")}></span>
-            </div>
-            <div class="region-runs">{format!("{runs} run{}", if runs == 1 { "" } else { "s" })}</div>
-            if hot { <div class="hot-badge">{format!("HOT {:.0}%", share * 100.0)}</div> }
+            </>})}
+            {leaf!("div", "region-runs", format!("{runs} run{}", if runs == 1 { "" } else { "s" }))}
+            if hot { {leaf!("div", "hot-badge", format!("HOT {:.0}%", share * 100.0))} }
         </div>
     }
 }

@@ -40,16 +40,16 @@ pub fn Sidebar() -> Html {
                 })
                 .collect();
             html! {
-                <li>
+                {leaf!("li", html! {<>
                     <button class="table-item" aria-pressed={selected.to_string()} {onclick}>
-                        <span class="table-name">
+                        {leaf!("span", "table-name", html! {<>
                             {leaf!("span", name.clone())}
                             if !t.enabled { {leaf!("span", "badge off", "disabled")} }
-                        </span>
+                        </>})}
                         {leaf!("span", "families", families)}
-                        <span class="meta">{format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell"))}</span>
+                        {leaf!("span", "meta", format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell")))}
                     </button>
-                </li>
+                </>})}
             }
         })
         .collect();
@@ -61,7 +61,7 @@ pub fn Sidebar() -> Html {
         Callback::from(move |_| app.dispatch(Action::QuickStart.into()))
     };
     html! {
-        <nav class="sidebar" id="tables-pane" tabindex="-1" aria-label="Tables and gallery">
+        {leaf!("nav", [("id", "tables-pane"), ("tabindex", "-1"), ("aria-label", "Tables and gallery"), ("class", "sidebar")], html! {<>
             {leaf!("h2", "Tables")}
             if empty {
                 {leaf!("p", "hint", "No tables yet.")}
@@ -71,11 +71,11 @@ pub fn Sidebar() -> Html {
                 {leaf!("p", "hint", "Six steps, each with a note on what it shows.")}
             }
             {leaf!("ul", [("aria-label", "Tables"), ("class", "tables")], tables)}
-            <div class="side-actions">
+            {leaf!("div", "side-actions", html! {<>
                 <super::import_dialog::ImportTable />
                 <super::share_dialog::ShareLink />
-            </div>
+            </>})}
             <super::gallery::Gallery />
-        </nav>
+        </>})}
     }
 }

@@ -34,10 +34,10 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         .collect();
     let cell = |a: String, b: String| {
         html! {
-            <td>
-                <span class="side-a">{leaf!("span", "side-tag", "A ")}{a}</span>
-                <span class="side-b">{leaf!("span", "side-tag", "B ")}{b}</span>
-            </td>
+            {leaf!("td", html! {<>
+                {leaf!("span", "side-a", html! {<>{leaf!("span", "side-tag", "A ")}{a}</>})}
+                {leaf!("span", "side-b", html! {<>{leaf!("span", "side-tag", "B ")}{b}</>})}
+            </>})}
         }
     };
     let body: Html = side_by_side(a, b)
@@ -55,11 +55,11 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 })
                 .collect();
             html! {
-                <tr>
-                    <th scope="row">{format!("{}:00", h.hour)}</th>
+                {leaf!("tr", html! {<>
+                    {leaf!("th", [("scope", "row")], format!("{}:00", h.hour))}
                     {cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default())}
                     {figures}
-                </tr>
+                </>})}
             }
         })
         .collect();
@@ -71,28 +71,26 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 Callback::from(move |_: Event| attribution.set(choice))
             };
             html! {
-                <label>
+                {leaf!("label", html! {<>
                     <input type="radio" name={format!("attribution-{}-{}", props.a, props.b)}
                         checked={*attribution == choice} {onchange} />
                     {choice.label()}
-                </label>
+                </>})}
             }
         })
         .collect();
     html! {
-        <div class="sim-compare">
+        {leaf!("div", "sim-compare", html! {<>
             {leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence))}
-            <fieldset class="attribution">
+            {leaf!("fieldset", "attribution", html! {<>
                 {leaf!("legend", "Shares of the hour's operations")}
                 {choices}
-            </fieldset>
-            <div class="table-scroll" role="region" tabindex="0" aria-label="The two tables hour by hour">
-                <table class="figures sim-compare-table">
-                    <caption>{format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())}</caption>
-                    <thead><tr>{leaf!("th", [("scope", "col")], "hour")}{leaf!("th", [("scope", "col")], "regions")}{head}</tr></thead>
+            </>})}
+            {leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The two tables hour by hour"), ("class", "table-scroll")], leaf!("table", "figures sim-compare-table", html! {<>
+                    {leaf!("caption", format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label()))}
+                    {leaf!("thead", leaf!("tr", html! {<>{leaf!("th", [("scope", "col")], "hour")}{leaf!("th", [("scope", "col")], "regions")}{head}</>}))}
                     {leaf!("tbody", body)}
-                </table>
-            </div>
-        </div>
+                </>}))}
+        </>})}
     }
 }

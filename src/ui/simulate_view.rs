@@ -88,18 +88,18 @@ fn findings(sim: &Simulation, table: usize) -> Html {
         return html! {};
     };
     if run.findings.is_empty() {
-        return html! { <p class="hint">{format!("No findings for {}: nothing passed a threshold.", run.name)}</p> };
+        return html! { {leaf!("p", "hint", format!("No findings for {}: nothing passed a threshold.", run.name))} };
     }
     let items: Html = run
         .findings
         .iter()
         .map(|f| {
             html! {
-                <li class="finding">
+                {leaf!("li", "finding", html! {<>
                     {leaf!("strong", f.code.code())}{": "}{leaf!("code", f.subject.clone())}
                     {format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))}
-                    <div class="finding-advice">{"Try instead: "}{f.advice.clone()}</div>
-                </li>
+                    {leaf!("div", "finding-advice", html! {<>{"Try instead: "}{f.advice.clone()}</>})}
+                </>})}
             }
         })
         .collect();
@@ -219,10 +219,10 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
         (None, None) => String::new(),
     };
     html! {
-        <section class="sim-section sim-sample" aria-label="The sample">
+        {leaf!("section", [("aria-label", "The sample"), ("class", "sim-section sim-sample")], html! {<>
             {leaf!("h3", "The sample")}
-            <p class="hint">{format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS))}</p>
-            <div class="sim-run">
+            {leaf!("p", "hint", format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS)))}
+            {leaf!("div", "sim-run", html! {<>
                 <button class="action" onclick={open} disabled={!can || building.is_some()} data-testid="open-sample">{"Open the sample in the console"}</button>
                 if let Some(p) = *building {
                     <button onclick={cancel}>{"Cancel"}</button>
@@ -230,9 +230,9 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
                 }
                 <span class="sample-status" role="status" aria-live="polite"
                     data-longest-slice-ms={built.map(|(_, longest)| format!("{longest:.0}"))}>{status}</span>
-            </div>
+            </>})}
             if let Some(e) = &*error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
-        </section>
+        </>})}
     }
 }
 
@@ -379,51 +379,51 @@ pub fn SimulateView() -> Html {
                         b
                     };
                     html! {
-                        <section class="sim-section" aria-label="Compare two tables">
+                        {leaf!("section", [("aria-label", "Compare two tables"), ("class", "sim-section")], html! {<>
                             {leaf!("h3", "Compare on one timeline")}
-                            <label>{format!("A: {} against B: ", sim.tables[t].name)}<select onchange={on_b}>{others}</select></label>
+                            {leaf!("label", html! {<>{format!("A: {} against B: ", sim.tables[t].name)}<select onchange={on_b}>{others}</select></>})}
                             <SimCompare sim={sim.clone()} a={t} b={b} />
-                        </section>
+                        </>})}
                     }
                 }
                 _ => html! {},
             };
             html! {
-                <div class="sim-results">
-                    <div class="sim-provenance">
+                {leaf!("div", "sim-results", html! {<>
+                    {leaf!("div", "sim-provenance", html! {<>
                         {leaf!("p", counted)}
                         {leaf!("p", estimated)}
-                    </div>
+                    </>})}
                     {leaf!("div", [("role", "group"), ("aria-label", "Table"), ("class", "sim-table-tabs")], tabs)}
-                    <section class="sim-section" aria-label="Key Visualizer">
-                        <h3>{format!("Key Visualizer: {}", sim.tables[t].name)}</h3>
+                    {leaf!("section", [("aria-label", "Key Visualizer"), ("class", "sim-section")], html! {<>
+                        {leaf!("h3", format!("Key Visualizer: {}", sim.tables[t].name))}
                         <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
-                    </section>
-                    <section class="sim-section" aria-label="Findings">
+                    </>})}
+                    {leaf!("section", [("aria-label", "Findings"), ("class", "sim-section")], html! {<>
                         {leaf!("h3", "Findings")}
                         {findings(sim, t)}
-                    </section>
+                    </>})}
                     <SampleOffer sim={sim.clone()} />
                     {compare}
-                </div>
+                </>})}
             }
         }
         _ => html! {},
     };
     html! {
-        <section class="view simulate-view" aria-label="Simulate">
+        {leaf!("section", [("aria-label", "Simulate"), ("class", "view simulate-view")], html! {<>
             {leaf!("p", "hint", "Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them.")}
-            <div class="sim-source">
-                <label>{"Start from "}
+            {leaf!("div", "sim-source", html! {<>
+                {leaf!("label", html! {<>{"Start from "}
                     <select class="sim-gallery" onchange={on_gallery}>
                         <option value="" selected=true disabled=true>{"a workload…"}</option>
                         <option value="starter">{"sensor readings (a new workload)"}</option>
                         {gallery_options}
                     </select>
-                </label>
+                </>})}
                 <button type="button" onclick={export}>{"Export workload"}</button>
-                <label class="file-button">{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></label>
-            </div>
+                {leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})}
+            </>})}
             <details class="sim-form-box" open=true>
                 {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
@@ -433,13 +433,13 @@ pub fn SimulateView() -> Html {
                     aria-invalid={draft.json_error.is_some().to_string()} aria-describedby="sim-json-error" />
                 {leaf!("p", [("id", "sim-json-error"), ("role", "alert"), ("class", "error")], draft.json_error.clone().unwrap_or_default())}
             </details>
-            <div class="sim-run">
+            {leaf!("div", "sim-run", html! {<>
                 <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>
                 if running { <button onclick={cancel}>{"Cancel"}</button> }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
                 <span class="sim-status" role="status" aria-live="polite" data-longest-slice-ms={longest_slice}>{status}</span>
-            </div>
+            </>})}
             {results}
-        </section>
+        </>})}
     }
 }

@@ -217,11 +217,11 @@ pub fn StatusBar() -> Html {
         }
     });
     html! {
-        <header class="top">
+        {leaf!("header", "top", html! {<>
             {leaf!("span", "logo", "Rowkey")}
             {leaf!("span", "tagline", "HBase schema design, running in your browser")}
-            <span class="spacer"></span>
-            <span class="prefs">
+            {leaf!("span", "spacer", html! {})}
+            {leaf!("span", "prefs", html! {<>
                 {leaf!("label", [("for", "pref-theme")], "Theme")}
                 <select id="pref-theme" class="action" onchange={on_theme}>
                     <option value="system" selected={prefs.theme == Theme::System}>{"System"}</option>
@@ -243,23 +243,23 @@ pub fn StatusBar() -> Html {
                     <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
                     <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
                 </select>
-            </span>
+            </>})}
             <span class={class} role="status">{text}</span>
             {retry}
             if let Some(u) = usage { {leaf!("span", "usage", u)} }
-            <details class="menu">
+            {leaf!("details", "menu", html! {<>
                 {leaf!("summary", "action", "Export…")}
-                <div class="menu-items" role="group" aria-label="Export">
+                {leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], html! {<>
                     <button class="action" data-export="all-json" onclick={export("all-json")}>{"All tables · JSON"}</button>
                     <button class="action" data-export="all-script" onclick={export("all-script")}>{"All tables · HBase shell script"}</button>
                     <button class="action" data-export="table-json" disabled={!has_table} onclick={export("table-json")}>{"Selected table · JSON"}</button>
                     <button class="action" data-export="table-script" disabled={!has_table} onclick={export("table-script")}>{"Selected table · HBase shell script"}</button>
-                </div>
-            </details>
+                </>})}
+            </>})}
             <button class="action" onclick={on_import_click} disabled={!writer}>{"Import…"}</button>
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
             <button class="action danger" onclick={on_reset} disabled={!writer}>{"Reset"}</button>
-        </header>
+        </>})}
     }
 }
 
@@ -329,11 +329,11 @@ pub fn SaveNotices() -> Html {
             .map(|p| html! { {leaf!("li", p.clone())} })
             .collect();
         out.push(html! {
-            <div class="banner bad" role="alert">
+            {leaf!("div", [("role", "alert"), ("class", "banner bad")], html! {<>
                 {leaf!("strong", "Some stored data could not be read; what could be read is loaded:")}
                 {leaf!("ul", items)}
                 <button class="link" onclick={dismiss}>{"Dismiss"}</button>
-            </div>
+            </>})}
         });
     }
     let readable: Vec<&crate::persist::KeptRun> =
@@ -385,8 +385,8 @@ pub fn SaveNotices() -> Html {
             )
         };
         out.push(html! {
-            <div class="banner warn" role="status" data-testid="kept-aside">
-                <span>{format!(
+            {leaf!("div", [("role", "status"), ("data-testid", "kept-aside"), ("class", "banner warn")], html! {<>
+                {leaf!("span", format!(
                     "{} sorted run{}{tables} ({cells} cells) that no readable catalog names {} kept in storage, untouched{}. Export them as an HBase shell script to replay what you need; discard them when you no longer want them.",
                     readable.len(),
                     if readable.len() == 1 { "" } else { "s" },
@@ -395,12 +395,12 @@ pub fn SaveNotices() -> Html {
                         0 => String::new(),
                         n => format!(", with {n} damaged one{}", if n == 1 { "" } else { "s" }),
                     },
-                )}</span>
+                ))}
                 <button class="link" onclick={export}>{"Export kept runs"}</button>
                 if writer {
                     <button class="link" onclick={discard}>{"Discard them"}</button>
                 }
-            </div>
+            </>})}
         });
     }
     html! { <>{out}</> }

@@ -59,7 +59,7 @@ pub fn TourView(props: &TourProps) -> Html {
             );
             html! {
                 <>
-                    <div class="tour-ran">{format!("Ran. Now in the {} view:", current.view.label())}</div>
+                    {leaf!("div", "tour-ran", format!("Ran. Now in the {} view:", current.view.label()))}
                     {leaf!("ul", [("aria-label", "The step's number"), ("class", "claims tour-claims")], checks)}
                 </>
             }
@@ -68,23 +68,23 @@ pub fn TourView(props: &TourProps) -> Html {
     };
     let running = !app.can_run();
     html! {
-        <section class="tour" aria-label="Guided tour">
-            <div class="tour-head">
+        {leaf!("section", [("aria-label", "Guided tour"), ("class", "tour")], html! {<>
+            {leaf!("div", "tour-head", html! {<>
                 {leaf!("h3", "Tour")}
-                <span class="tour-count">{format!("Step {} of {total}", at + 1)}</span>
-            </div>
+                {leaf!("span", "tour-count", format!("Step {} of {total}", at + 1))}
+            </>})}
             {leaf!("h4", "tour-title", current.title.clone())}
             {leaf!("p", "tour-text", current.text.clone())}
             {leaf!("pre", [("aria-label", "Command"), ("class", "tour-command")], leaf!("code", current.preview()))}
-            <div class="tour-shows">{format!("Shows: {shows}")}</div>
-            <div class="tour-buttons">
+            {leaf!("div", "tour-shows", format!("Shows: {shows}"))}
+            {leaf!("div", "tour-buttons", html! {<>
                 <button class="tour-back" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{"Back"}</button>
                 <button class="tour-run" disabled={running} onclick={run}>
                     {format!("Run this step, show {}", current.view.label())}
                 </button>
                 <button class="tour-next" disabled={at + 1 >= total} onclick={go(at + 1)}>{"Next"}</button>
-            </div>
+            </>})}
             {leaf!("div", [("aria-live", "polite"), ("class", "tour-result")], result)}
-        </section>
+        </>})}
     }
 }

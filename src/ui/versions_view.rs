@@ -76,17 +76,17 @@ fn render(
     let notice = dropped_notice(last_shown, shown_table, |t| engine.exists(t));
     let Some((name, row)) = target.filter(|(t, _)| engine.exists(t)) else {
         return html! {
-            <section class="view stacks" aria-label="Version stacks">
+            {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
                 {leaf!("h3", "Version stack")}{notice}
                 {leaf!("p", "hint", "Click a row key or run a get to see every version and delete marker the row holds.")}
-            </section>
+            </>})}
         };
     };
     let keys = app.prefs.keys;
     let now = match engine.row_stack(&name, &row) {
         Ok(s) => s,
         Err(e) => {
-            return html! { <section class="view stacks">{leaf!("h3", "Version stack")}{leaf!("p", [("role", "status"), ("class", "notice")], e.to_string())}</section> }
+            return html! { {leaf!("section", "view stacks", html! {<>{leaf!("h3", "Version stack")}{leaf!("p", [("role", "status"), ("class", "notice")], e.to_string())}</>})} }
         }
     };
     let versions: SortedMap<String, u32> = engine
@@ -112,14 +112,14 @@ fn render(
         .filter(|b| last_rewrite.is_some_and(|e| e.serial >= b.serial));
     let row_text = super::show_key(&row, keys);
     html! {
-        <section class="view stacks" aria-label="Version stacks">
-            <h3>{format!("Version stack of row {row_text}")}</h3>
+        {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
+            {leaf!("h3", format!("Version stack of row {row_text}"))}
             {notice}
             {stack_figure(&now, &versions, &name, "now", &format!("Row {row_text} of {name} now"))}
             if let Some(b) = before {
                 {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()))}
             }
-        </section>
+        </>})}
     }
 }
 
@@ -350,11 +350,11 @@ fn stack_figure(
             </svg>
             <FigureExport what={if which == "now" { "the version stack" } else { "the version stack before the last rewrite" }}
                 table={table.to_string()} view={format!("versions-{which}")} caption={caption.clone()} />
-            <figcaption>{caption}{" Time runs to the right (the last five digits of each timestamp); a bar is what a marker masks."}
+            {leaf!("figcaption", html! {<>{caption}{" Time runs to the right (the last five digits of each timestamp); a bar is what a marker masks."}
                 if total > CELLS_SHOWN { {format!(" The first {CELLS_SHOWN} cells are shown.")} }
-            </figcaption>
+            </>})}
             <table class="versions" tabindex="0" aria-label={format!("{title}: every stored cell")}>
-                <thead><tr>{leaf!("th", "column")}{leaf!("th", "timestamp")}{leaf!("th", "value")}{leaf!("th", "where")}{leaf!("th", "fate")}</tr></thead>
+                {leaf!("thead", leaf!("tr", html! {<>{leaf!("th", "column")}{leaf!("th", "timestamp")}{leaf!("th", "value")}{leaf!("th", "where")}{leaf!("th", "fate")}</>}))}
                 {leaf!("tbody", rows)}
             </table>
         </figure>

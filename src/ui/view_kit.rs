@@ -67,7 +67,7 @@ pub fn dropped_notice(
     *last = now.map(str::to_string);
     match gone {
         Some(t) => html! {
-            <p class="notice" role="status">{format!("Table '{t}' was dropped while shown; its view is gone.")}</p>
+            {leaf!("p", [("role", "status"), ("class", "notice")], format!("Table '{t}' was dropped while shown; its view is gone."))}
         },
         None => html! {},
     }
@@ -82,7 +82,7 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             html! {
                 <li class={classes!("claim", class)}>
                     {leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark)}
-                    <span class="visually-hidden">{if held { "holds: " } else { "does not hold: " }}</span>
+                    {leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " })}
                     {text}
                 </li>
             }

@@ -95,7 +95,7 @@ pub fn ViewsPane() -> Html {
         }
     };
     html! {
-        <div class="views-pane">
+        {leaf!("div", "views-pane", html! {<>
             <div class="view-tabs" role="tablist" aria-label="Views" {onkeydown}>{tabs}</div>
             {panel(0, html! { <KeyspaceView /> })}
             {panel(1, html! { <HotspotsView /> })}
@@ -107,6 +107,6 @@ pub fn ViewsPane() -> Html {
                 // view mounts again to read it.
                 <super::simulate_view::SimulateView key={app.as_ref().map_or(0, |a| a.workload_serial).to_string()} />
             })}
-        </div>
+        </>})}
     }
 }
