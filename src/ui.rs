@@ -3,13 +3,37 @@
 //! dispatch actions; the app's logic lives in [`crate::session`] (native and tested), which
 //! [`state`] calls, performing the effects it returns.
 
-/// `leaf!("p", "hint", child)` (or `leaf!("td", child)` without a class, or
-/// `leaf!("th", [("scope", "row")], child)` with its static attributes listed in the order
-/// `html!` lists them: the class last): an element with a static class around one child, the same element `html! { <p class="hint">{child}</p> }`
-/// builds, made by one function ([`view_kit::leaf`]) instead of in line at each of the views'
-/// hundred-odd simplest elements. The child converts as `html!` converts it; a string literal
+/// `leaf!("p", "hint", child)`: the element `html! { <p class="hint">{child}</p> }` builds,
+/// made by one function ([`view_kit::leaf`]) instead of in line at each of the views' several
+/// hundred elements without listeners. Without a class: `leaf!("td", child)`; with other static
+/// attributes: `leaf!("th", [("scope", "row")], child)`, listed in the order `html!` lists them
+/// (the others, the boolean ones, the class); with computed ones:
+/// `leaf!(@dyn "rect", [("x", x), ("y", y)], child)`, each value converted as `html!` converts
+/// it ([`view_kit::leaf_with`]). The child converts as `html!` converts it; a string literal
 /// becomes static text, as in `html!`.
 macro_rules! leaf {
+    (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $text:literal) => {
+        $crate::ui::view_kit::leaf_with(
+            $tag,
+            &[$($key),*],
+            ::std::boxed::Box::new([$(::std::option::Option::map(
+                ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
+                ::yew::virtual_dom::AttributeOrProperty::Attribute,
+            )),*]),
+            $crate::ui::view_kit::text($text),
+        )
+    };
+    (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $child:expr) => {
+        $crate::ui::view_kit::leaf_with(
+            $tag,
+            &[$($key),*],
+            ::std::boxed::Box::new([$(::std::option::Option::map(
+                ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
+                ::yew::virtual_dom::AttributeOrProperty::Attribute,
+            )),*]),
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
     ($tag:literal, [$(($key:literal, $value:literal)),*], $text:literal) => {
         $crate::ui::view_kit::leaf(
             $tag,

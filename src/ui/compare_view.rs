@@ -97,18 +97,18 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
                     <Minimap data={map.clone()} first={0} shown={map.rows} keys={keys} on_pick={Callback::noop()} />
                     {leaf!("div", html! {<>
                         {leaf!("table", "figures", leaf!("tbody", rows))}
-                        <ul class="claims" aria-label={format!("{}'s lesson", side.label)}>{claims}</ul>
+                        {leaf!(@dyn "ul", [("aria-label", format!("{}'s lesson", side.label)), ("class", "claims")], claims)}
                     </>})}
                 </>})}
             }
         }
     };
     html! {
-        <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
+        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], html! {<>
             {leaf!("h3", format!("{tag}: {}", side.label))}
             {leaf!("div", "compare-key", html! {<>{"Row key "}{leaf!("code", side.key)}</>})}
             {body}
-        </section>
+        </>})}
     }
 }
 

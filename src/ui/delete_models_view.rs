@@ -39,10 +39,10 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
         }
     };
     html! {
-        <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
+        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], html! {<>
             {leaf!("h3", format!("{tag}: {}", side.label))}
             {body}
-        </section>
+        </>})}
     }
 }
 

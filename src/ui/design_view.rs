@@ -184,7 +184,7 @@ pub fn DesignView() -> Html {
     html! {
         {leaf!("section", [("aria-label", "Design"), ("class", "view design-card")], html! {<>
             {leaf!("div", "design-head", html! {<>
-                <span class={classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))}>{design.verdict.label()}</span>
+                {leaf!(@dyn "span", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))))], design.verdict.label())}
                 <button class="link" onclick={close}>{"close"}</button>
             </>})}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], design.title)}

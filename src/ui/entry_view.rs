@@ -210,7 +210,7 @@ fn generate_bar(
     html! {
         {leaf!("div", [("role", "status"), ("class", "more-bar")], html! {<>
             {leaf!("span", format!("{} of {} rows written", thousands(done), thousands(total)))}
-            <span class="progress" role="progressbar" aria-label="Rows written" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
+            {leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Rows written"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {}))}
             <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
         </>})}
     }
@@ -249,14 +249,14 @@ pub fn EntryView(props: &EntryProps) -> Html {
     };
     let failed = entry.failed();
     if let EntryKind::Note { .. } = entry.kind {
-        return html! { <div class={classes!("entry", "note", failed.then_some("failed"))}>{leaf!("pre", "output", text.as_str())}</div> };
+        return html! { {leaf!(@dyn "div", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("entry", "note", failed.then_some("failed"))))], leaf!("pre", "output", text.as_str()))} };
     }
     let copy = html! { <button class="tool" onclick={copy_text(console.clone(), index)} title="Copy exactly what the shell printed">{"copy"}</button> };
     if !entry.is_batch() {
         let item = entry.items.first();
         let out = (*text).clone();
         return html! {
-            <div class={classes!("entry", failed.then_some("failed"))}>
+            {leaf!(@dyn "div", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("entry", failed.then_some("failed"))))], html! {<>
                 {leaf!("div", "prompt-line", html! {<>
                     {leaf!("span", "prompt", entry.prompt(1))}
                     {leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref())))}
@@ -264,7 +264,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
                 </>})}
                 {output_block(&out, "Output")}
                 {item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()}
-            </div>
+            </>})}
         };
     }
     let running = entry.state == RunState::Running;
@@ -298,7 +298,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .map(|(n, i)| more_bar(entry, n, i, &props.dispatch))
         .collect();
     html! {
-        <div class={classes!("entry", "batch", failed.then_some("has-errors"))}>
+        {leaf!(@dyn "div", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("entry", "batch", failed.then_some("has-errors"))))], html! {<>
             {leaf!("div", "prompt-line", html! {<>
                 {leaf!("span", "prompt", entry.prompt(1))}
                 {leaf!("span", "typed", input_text(entry, None))}
@@ -307,7 +307,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
             {leaf!("div", [("role", "status"), ("class", "summary")], html! {<>
                 {leaf!("span", "figure", entry.summary())}
                 if running {
-                    <span class="progress" role="progressbar" aria-label="Batch progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
+                    {leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Batch progress"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {}))}
                     <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
                 } else {
                     <button class="tool" onclick={toggle} aria-expanded={open.to_string()}>{if open { "hide output" } else { "show output" }}</button>
@@ -320,6 +320,6 @@ pub fn EntryView(props: &EntryProps) -> Html {
             if shown {
                 {output_block(&text, "Batch output")}
             }
-        </div>
+        </>})}
     }
 }

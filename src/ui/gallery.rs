@@ -43,7 +43,7 @@ pub fn Gallery() -> Html {
                     html! {
                         {leaf!("li", html! {<>
                             <button class="design-item" aria-current={selected.to_string()} {onclick} title={d.verdict.label()}>
-                                <span class={classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))} aria-hidden="true"></span>
+                                {leaf!(@dyn "span", [("aria-hidden", "true"), ("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {})}
                                 {d.title}
                                 {leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label()))}
                             </button>
@@ -51,7 +51,7 @@ pub fn Gallery() -> Html {
                     }
                 })
                 .collect();
-            html! { {leaf!("li", "group-wrap", html! {<>{leaf!("h3", "group", *heading)}<ul class="gallery" aria-label={*heading}>{items}</ul></>})} }
+            html! { {leaf!("li", "group-wrap", html! {<>{leaf!("h3", "group", *heading)}{leaf!(@dyn "ul", [("aria-label", *heading), ("class", "gallery")], items)}</>})} }
         })
         .collect();
     let pairs: Html = crate::designs::compare::shared()

@@ -131,9 +131,9 @@ fn diagnosis(findings: &[Finding]) -> Html {
     }
     let rules: Vec<&str> = findings.iter().map(|f| f.rule).collect();
     html! {
-        <ul class="diagnosis" aria-label="Diagnosis" data-rules={rules.join(" ")}>
-            { for findings.iter().map(|f| html! { <li class={f.rule}>{f.text.clone()}</li> }) }
-        </ul>
+        {leaf!(@dyn "ul", [("aria-label", "Diagnosis"), ("data-rules", rules.join(" ")), ("class", "diagnosis")], html! {<>
+            { for findings.iter().map(|f| html! { {leaf!(@dyn "li", [("class", ::std::convert::Into::<::yew::html::Classes>::into(f.rule))], f.text.clone())} }) }
+        </>})}
     }
 }
 
@@ -155,8 +155,7 @@ fn skew(table: &Table, activity: &Activity) -> Html {
     let share = max as f64 / seen as f64;
     let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     html! {
-        <p class="skew" data-share={format!("{share:.3}")} data-ratio={format!("{ratio:.2}")} data-busiest={busiest.to_string()}>
-            {format!(
+        {leaf!(@dyn "p", [("data-share", format!("{share:.3}")), ("data-ratio", format!("{ratio:.2}")), ("data-busiest", busiest.to_string()), ("class", "skew")], format!(
                 "Skew over the last {} operations: {} {} of {} took {:.0} % of them; busiest / mean = {:.1}{}",
                 group(seen),
                 terms.part,
@@ -165,8 +164,7 @@ fn skew(table: &Table, activity: &Activity) -> Html {
                 share * 100.0,
                 ratio,
                 if counts.len() > 1 && ratio < 1.5 { " (even)".to_string() } else if counts.len() > 1 { String::new() } else { format!(" (one {}: nothing to compare)", terms.part) }
-            )}
-        </p>
+            ))}
     }
 }
 
@@ -237,10 +235,10 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             let x = *col as f64 * CELL_W;
             let anchor = if x < 12.0 { "start" } else if x > width - 24.0 { "end" } else { "middle" };
             html! {
-                <g class="tick">
-                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={h.to_string()} y2={(h + 3.0).to_string()} />
-                    <text x={format!("{x:.1}")} y={axis_y.to_string()} text-anchor={anchor}>{text.clone()}</text>
-                </g>
+                {leaf!("g", "tick", html! {<>
+                    {leaf!(@dyn "line", [("x1", format!("{x:.1}")), ("x2", format!("{x:.1}")), ("y1", h.to_string()), ("y2", (h + 3.0).to_string())], html! {})}
+                    {leaf!(@dyn "text", [("x", format!("{x:.1}")), ("y", axis_y.to_string()), ("text-anchor", anchor)], text.clone())}
+                </>})}
             }
         })
         .collect();
@@ -249,18 +247,16 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
         OpKind::Read => ("the read heatmap", "read-heatmap"),
     };
     html! {
-        <figure class={classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })}
-            data-total={total.to_string()} data-last-bucket={last_bucket.to_string()}
-            data-axis={if axis.seconds.is_some() { "seconds" } else { "ticks" }}>
+        {leaf!(@dyn "figure", [("data-total", total.to_string()), ("data-last-bucket", last_bucket.to_string()), ("data-axis", if axis.seconds.is_some() { "seconds" } else { "ticks" }), ("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })))], html! {<>
             {leaf!("figcaption", caption.clone())}
-            <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
-                <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
+            {leaf!(@dyn "svg", [("width", width.to_string()), ("height", (h + AXIS_H).to_string()), ("viewBox", format!("0 0 {width} {}", h + AXIS_H)), ("role", "img"), ("aria-label", caption.clone())], html! {<>
+                {leaf!(@dyn "rect", [("x", "0"), ("y", "0"), ("width", width.to_string()), ("height", h.to_string()), ("class", "bg")], html! {})}
                 <HeatCells counts={counts} />
                 <SplitMarks marks={splits} {width} {h} clip={format!("split-dashes-{view}")} />
-                <g class="axis" aria-hidden="true">{ticks}</g>
-            </svg>
+                {leaf!("g", [("aria-hidden", "true"), ("class", "axis")], ticks)}
+            </>})}
             <FigureExport {what} table={table.to_string()} {view} {caption} />
-        </figure>
+        </>})}
     }
 }
 
@@ -308,7 +304,7 @@ fn heat_cells(counts: &[u64]) -> Html {
             html! { <path {d} data-cells={n.to_string()} style={format!("opacity:{opacity:.2}")} /> }
         })
         .collect();
-    html! { <g class="cells" data-cells={drawn.to_string()}>{cells}</g> }
+    html! { {leaf!(@dyn "g", [("data-cells", drawn.to_string()), ("class", "cells")], cells)} }
 }
 
 #[derive(Properties, PartialEq)]
@@ -378,11 +374,11 @@ fn split_marks(marks: &[(f64, f64)], width: f64, h: f64, clip: &str) -> Html {
         );
     }
     html! {
-        <g class="splitmark" data-splits={marks.len().to_string()}>
-            <clipPath id={clip.to_string()}><path d={stripes} /></clipPath>
-            <path class="split-line" d={lines} clip-path={format!("url(#{clip})")} />
-            <path class="split-dot" d={dot_path} />
-        </g>
+        {leaf!(@dyn "g", [("data-splits", marks.len().to_string()), ("class", "splitmark")], html! {<>
+            {leaf!(@dyn "clipPath", [("id", clip.to_string())], leaf!(@dyn "path", [("d", stripes)], html! {}))}
+            {leaf!(@dyn "path", [("d", lines), ("clip-path", format!("url(#{clip})")), ("class", "split-line")], html! {})}
+            {leaf!(@dyn "path", [("d", dot_path), ("class", "split-dot")], html! {})}
+        </>})}
     }
 }
 

@@ -186,7 +186,7 @@ pub fn ImportTable() -> Html {
                             <input id="import-name" class="import-name" type="text" value={(*name).clone()} oninput={on_name} spellcheck="false" />
                         </>})}
                         {leaf!("div", "modal-choices", html! {<>
-                            <button type="submit" class="action primary" disabled={!ready} data-choice="import">{"Import"}</button>
+                            {leaf!(@dyn "button", [("type", "submit"), ("data-choice", "import"), ("disabled", if !ready { ::std::option::Option::Some(::yew::virtual_dom::AttrValue::Static("disabled")) } else { ::std::option::Option::None }), ("class", "action primary")], "Import")}
                             <button type="button" class="action" onclick={cancel}>{"Cancel"}</button>
                         </>})}
                         {leaf!("p", "hint", "The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking.")}

@@ -48,7 +48,7 @@ fn coloured(text: &str) -> Html {
             out.push(html! { {gap} });
         }
         if let Some(piece) = text.get(range.clone()) {
-            out.push(html! { <span class={class.css()}>{piece}</span> });
+            out.push(html! { {leaf!(@dyn "span", [("class", ::std::convert::Into::<::yew::html::Classes>::into(class.css()))], piece)} });
             at = range.end;
         }
     }
@@ -319,7 +319,7 @@ pub fn InputBox() -> Html {
             .enumerate()
             .map(|(i, s)| {
                 let chosen = i == c.chosen;
-                html! { <li id={format!("completion-{i}")} role="option" aria-selected={chosen.to_string()}>{s.clone()}</li> }
+                html! { {leaf!(@dyn "li", [("id", format!("completion-{i}")), ("role", "option"), ("aria-selected", chosen.to_string())], s.clone())} }
             })
             .collect();
         html! { {leaf!("ul", [("id", "completions"), ("role", "listbox"), ("aria-label", "Completions"), ("class", "completions")], items)} }

@@ -256,10 +256,10 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             let x = (m.step - win.first) as f64;
             let y = m.range as f64;
             html! {
-                <g>
-                    <line x1={x.to_string()} x2={cols.to_string()} y1={y.to_string()} y2={y.to_string()} class="split-line" />
-                    <title>{format!("split at {} on {}", clock(m.at_ms), m.key)}</title>
-                </g>
+                {leaf!("g", html! {<>
+                    {leaf!(@dyn "line", [("x1", x.to_string()), ("x2", cols.to_string()), ("y1", y.to_string()), ("y2", y.to_string()), ("class", "split-line")], html! {})}
+                    {leaf!("title", format!("split at {} on {}", clock(m.at_ms), m.key))}
+                </>})}
             }
         })
         .collect();
@@ -302,21 +302,21 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .map(|s| html! { {leaf!("span", format!("rs{s}"))} })
         .collect();
     html! {
-        <div class="keyvis" id={format!("{id}-keyvis")}>
+        {leaf!(@dyn "div", [("id", format!("{id}-keyvis")), ("class", "keyvis")], html! {<>
             {leaf!("div", "keyvis-controls", html! {<>
                 {leaf!("label", html! {<>{"Metric "}<select class="keyvis-metric" onchange={metric_select}>{options}</select></>})}
                 <button onclick={zoom(true)} disabled={win.len() <= 8} aria-label="Zoom in on the moment">{"Zoom in"}</button>
                 <button onclick={zoom(false)} disabled={win.len() >= steps} aria-label="Zoom out">{"Zoom out"}</button>
-                <span class="hint keyvis-timing" role="status" data-redraws={drawn_ms.map_or(0, |(_, n)| n).to_string()}>{drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
+                {leaf!(@dyn "span", [("role", "status"), ("data-redraws", drawn_ms.map_or(0, |(_, n)| n).to_string()), ("class", "hint keyvis-timing")], drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default())}
             </>})}
             {leaf!("p", "hint", format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric)))}
             {leaf!("nav", [("aria-label", "Key prefixes drilled into")], leaf!("ol", "crumbs", crumbs))}
             {leaf!("div", "keyvis-frame", html! {<>
                 <canvas ref={heat_canvas} class="keyvis-heat" role="img" aria-label={aria} onclick={heat_click}></canvas>
-                <svg class="keyvis-overlay" viewBox={format!("0 0 {cols} {rows}")} preserveAspectRatio="none" aria-hidden="true">
+                {leaf!(@dyn "svg", [("viewBox", format!("0 0 {cols} {rows}")), ("preserveAspectRatio", "none"), ("aria-hidden", "true"), ("class", "keyvis-overlay")], html! {<>
                     {lines}
-                    if in_window { <line x1={moment_x.to_string()} x2={moment_x.to_string()} y1="0" y2={rows.to_string()} class="moment-line" /> }
-                </svg>
+                    if in_window { {leaf!(@dyn "line", [("x1", moment_x.to_string()), ("x2", moment_x.to_string()), ("y1", "0"), ("y2", rows.to_string()), ("class", "moment-line")], html! {})} }
+                </>})}
             </>})}
             {leaf!("div", "keyvis-lanes", html! {<>
                 {leaf!("div", [("aria-hidden", "true"), ("class", "lane-labels")], server_labels)}
@@ -338,6 +338,6 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 {leaf!("table", "figures", html! {<>{leaf!("thead", leaf!("tr", html! {<>{leaf!("th", [("scope", "col")], "range starts at")}{leaf!("th", [("scope", "col")], metric.label())}{leaf!("th", [("scope", "col")], "peak at")}</>}))}{leaf!("tbody", text_rows)}</>})}
             </>})}
             <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
-        </div>
+        </>})}
     }
 }

@@ -350,7 +350,7 @@ pub fn KeyspaceView() -> Html {
                 {leaf!("span", [("id", "key-dates-help"), ("class", "visually-hidden")], "Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field.")}
             </form>
             if let Some((bad, text)) = (*message).clone() {
-                <p class={classes!("jump-note", bad.then_some("bad"))} role="status">{text}</p>
+                {leaf!(@dyn "p", [("role", "status"), ("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("jump-note", bad.then_some("bad"))))], text)}
             }
             if let Some(note) = read_note { {leaf!("p", "legend", note)} }
             if rows == 0 {
@@ -359,9 +359,7 @@ pub fn KeyspaceView() -> Html {
                 {leaf!("div", "keyspace-body", html! {<>
                     <div class="klist" ref={list} tabindex="0" role="listbox" aria-label={format!("Row keys of {name}, {} rows", group(rows as u64))}
                         aria-activedescendant={format!("krow-{}", *focus)} {onscroll} {onkeydown} data-rows={rows.to_string()} data-first={top.to_string()}>
-                        <div class="kspace" style={format!("height:{total_px}px")}>
-                            <div class="kwindow" style={format!("transform:translateY({offset}px)")}>{items}</div>
-                        </div>
+                        {leaf!(@dyn "div", [("style", format!("height:{total_px}px")), ("class", "kspace")], leaf!(@dyn "div", [("style", format!("transform:translateY({offset}px)")), ("class", "kwindow")], items))}
                     </div>
                     {leaf!("figure", "minimap-figure", html! {<>
                         <Minimap data={data.clone()} first={top} shown={VIEW_ROWS} keys={app.prefs.keys} on_pick={on_pick} />
@@ -370,14 +368,14 @@ pub fn KeyspaceView() -> Html {
                 </>})}
                 {leaf!("p", "legend", html! {<>{leaf!("span", "swatch read-sw", html! {})}{"walked by the last read "}{leaf!("span", "swatch written-sw", html! {})}{"written lately "}{leaf!("span", "swatch start-sw", html! {})}{"first row of a region"}</>})}
                 if let Some(r) = data.read.as_ref() {
-                    <p class="legend rows-legend" data-rows-scanned={r.scanned.to_string()} data-rows-returned={r.returned.to_string()} data-rows-filtered={r.filtered.to_string()}>
+                    {leaf!(@dyn "p", [("data-rows-scanned", r.scanned.to_string()), ("data-rows-returned", r.returned.to_string()), ("data-rows-filtered", r.filtered.to_string()), ("class", "legend rows-legend")], html! {<>
                         {"On the map, beside the last read's bracket: "}
                         {leaf!("span", "swatch returned-sw", html! {})}{format!("{} row{} returned ", group(r.returned), if r.returned == 1 { "" } else { "s" })}
                         {leaf!("span", "swatch filtered-sw", html! {})}{format!("{} row{} filtered (ROWS_FILTERED) ", group(r.filtered), if r.filtered == 1 { "" } else { "s" })}
                         {format!("of {} scanned (ROWS_SCANNED)", group(r.scanned))}
                         if r.returned_at.is_empty() && r.filtered_at.is_empty() && r.scanned > 0 { {"; where they lie is known only right after the read"} }
                         {"."}
-                    </p>
+                    </>})}
                 }
             }
         </>})}

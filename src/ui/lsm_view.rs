@@ -161,16 +161,13 @@ fn render(
                 let at = x;
                 x += w + 2.0;
                 html! {
-                    <g class="run" tabindex="0" role="img" aria-label={label.clone()}
-                        data-run-id={run.id.to_string()} data-cells={s.cells.to_string()}
-                        data-bytes={s.bytes.to_string()}
-                        data-first={super::show_key(&s.first_row, keys)} data-last={super::show_key(&s.last_row, keys)}>
-                        <title>{label}</title>
-                        <rect x={fmt(at)} y={fmt(y + 34.0)} width={fmt(w)} height="20" rx="2" />
+                    {leaf!(@dyn "g", [("tabindex", "0"), ("role", "img"), ("aria-label", label.clone()), ("data-run-id", run.id.to_string()), ("data-cells", s.cells.to_string()), ("data-bytes", s.bytes.to_string()), ("data-first", super::show_key(&s.first_row, keys)), ("data-last", super::show_key(&s.last_row, keys)), ("class", "run")], html! {<>
+                        {leaf!("title", label)}
+                        {leaf!(@dyn "rect", [("x", fmt(at)), ("y", fmt(y + 34.0)), ("width", fmt(w)), ("height", "20"), ("rx", "2")], html! {})}
                         if w > 46.0 {
-                            <text x={fmt(at + 4.0)} y={fmt(y + 48.0)}>{format!("#{}", run.id)}</text>
+                            {leaf!(@dyn "text", [("x", fmt(at + 4.0)), ("y", fmt(y + 48.0))], format!("#{}", run.id))}
                         }
-                    </g>
+                    </>})}
                 }
             })
             .collect();
@@ -183,19 +180,18 @@ fn render(
             store.runs.len()
         );
         bands.push(html! {
-            <g class="family" data-family={family.clone()} data-memstore-bytes={store.memstore_bytes.to_string()}
-                data-memstore-cells={store.memstore.len().to_string()} data-runs={store.runs.len().to_string()}>
-                <title>{mem_label}</title>
-                <text class="fam" x="0" y={fmt(y + 14.0)}>{family}</text>
-                <text class="small" x="0" y={fmt(y + 48.0)}>{crate::kit::text::count_of(store.runs.len() as u64, "run")}</text>
-                <rect class="mem-track" x="110" y={fmt(y + 4.0)} width={fmt(W - 120.0)} height="14" rx="2" />
-                <rect class="mem-fill" x="110" y={fmt(y + 4.0)} width={fmt(mem_w)} height="14" rx="2" />
+            {leaf!(@dyn "g", [("data-family", family.clone()), ("data-memstore-bytes", store.memstore_bytes.to_string()), ("data-memstore-cells", store.memstore.len().to_string()), ("data-runs", store.runs.len().to_string()), ("class", "family")], html! {<>
+                {leaf!("title", mem_label)}
+                {leaf!(@dyn "text", [("x", "0"), ("y", fmt(y + 14.0)), ("class", "fam")], family)}
+                {leaf!(@dyn "text", [("x", "0"), ("y", fmt(y + 48.0)), ("class", "small")], crate::kit::text::count_of(store.runs.len() as u64, "run"))}
+                {leaf!(@dyn "rect", [("x", "110"), ("y", fmt(y + 4.0)), ("width", fmt(W - 120.0)), ("height", "14"), ("rx", "2"), ("class", "mem-track")], html! {})}
+                {leaf!(@dyn "rect", [("x", "110"), ("y", fmt(y + 4.0)), ("width", fmt(mem_w)), ("height", "14"), ("rx", "2"), ("class", "mem-fill")], html! {})}
                 if families > 1 {
-                    <line class="mem-bound" x1={fmt(bound_x)} x2={fmt(bound_x)} y1={fmt(y + 1.0)} y2={fmt(y + 21.0)} />
+                    {leaf!(@dyn "line", [("x1", fmt(bound_x)), ("x2", fmt(bound_x)), ("y1", fmt(y + 1.0)), ("y2", fmt(y + 21.0)), ("class", "mem-bound")], html! {})}
                 }
-                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("{buffer} {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64))}</text>
+                {leaf!(@dyn "text", [("x", "114"), ("y", fmt(y + 29.0)), ("class", "small")], format!("{buffer} {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64)))}
                 {runs}
-            </g>
+            </>})}
         });
         y += band;
     }
@@ -232,9 +228,7 @@ fn render(
             <figure class="lsm-figure" tabindex="0" {onkeydown} data-region-id={region.id.to_string()}
                 data-regions={count.to_string()} data-runs={run_total.to_string()}
                 aria-label={format!("{caption} Left and right arrows move between {part}s.")}>
-                <svg viewBox={format!("0 0 {W} {height}")} width="100%" role="group" aria-label={caption.clone()}>
-                    {bands}
-                </svg>
+                {leaf!(@dyn "svg", [("viewBox", format!("0 0 {W} {height}")), ("width", "100%"), ("role", "group"), ("aria-label", caption.clone())], bands)}
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
                 {leaf!("figcaption", html! {<>{caption}
                     if families > 1 { {format!(" The mark on each {buffer} is the {} per-family bound: when the {part} flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
@@ -351,9 +345,7 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
     let dropped = e.dropped.describe();
     let kept = e.dropped.kept_deleted;
     html! {
-        <li class={classes!("lsm-event", e.kind.name().replace(' ', "-"))} data-kind={e.kind.name()}
-            data-inputs={ids(&e.inputs)} data-outputs={ids(&e.outputs)}
-            data-dropped={e.dropped.total().to_string()}>
+        {leaf!(@dyn "li", [("data-kind", e.kind.name()), ("data-inputs", ids(&e.inputs)), ("data-outputs", ids(&e.outputs)), ("data-dropped", e.dropped.total().to_string()), ("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("lsm-event", e.kind.name().replace(' ', "-"))))], html! {<>
             {leaf!("span", "ev-no", format!("#{}", e.serial))}{" "}{what}
             if !dropped.is_empty() {
                 {leaf!("div", "ev-dropped", format!("dropped {}: {dropped}", e.dropped.total()))}
@@ -361,6 +353,6 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
             if kept > 0 {
                 {leaf!("div", "ev-dropped", format!("kept {kept} deleted cells (KEEP_DELETED_CELLS)"))}
             }
-        </li>
+        </>})}
     }
 }

@@ -46,8 +46,8 @@ pub fn PairSimulation(props: &PairSimulationProps) -> Html {
             <>
                 <SimCompare sim={sim.clone()} a={0} b={1} />
                 {leaf!("div", "pair-keyvis", html! {<>
-                    <section aria-label={format!("A: {}", sim.tables[0].name)}>{leaf!("h4", format!("A: {}", sim.tables[0].name))}<KeyVisualizer sim={sim.clone()} table={0} id="pair-a" /></section>
-                    <section aria-label={format!("B: {}", sim.tables[1].name)}>{leaf!("h4", format!("B: {}", sim.tables[1].name))}<KeyVisualizer sim={sim.clone()} table={1} id="pair-b" /></section>
+                    {leaf!(@dyn "section", [("aria-label", format!("A: {}", sim.tables[0].name))], html! {<>{leaf!("h4", format!("A: {}", sim.tables[0].name))}<KeyVisualizer sim={sim.clone()} table={0} id="pair-a" /></>})}
+                    {leaf!(@dyn "section", [("aria-label", format!("B: {}", sim.tables[1].name))], html! {<>{leaf!("h4", format!("B: {}", sim.tables[1].name))}<KeyVisualizer sim={sim.clone()} table={1} id="pair-b" /></>})}
                 </>})}
             </>
         },

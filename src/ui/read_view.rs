@@ -17,7 +17,7 @@ fn meter(label: &str, returned: u64, examined: u64) -> Html {
     html! {
         {leaf!("div", "meter", html! {<>
             {leaf!("div", "meter-label", html! {<>{label}{leaf!("span", format!("{returned} returned of {examined} examined"))}</>})}
-            {leaf!("div", "meter-bar", html! {<><span style={format!("width:{pct:.1}%")}></span></>})}
+            {leaf!("div", "meter-bar", html! {<>{leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {})}</>})}
         </>})}
     }
 }
@@ -34,15 +34,14 @@ fn rows_meter(s: &OpStats) -> Html {
     };
     let (returned, filtered) = (share(s.rows_returned), share(s.rows_filtered));
     html! {
-        <div class="meter rows" data-rows-scanned={s.rows_examined.to_string()} data-rows-returned={s.rows_returned.to_string()}
-            data-rows-filtered={s.rows_filtered.to_string()}>
+        {leaf!(@dyn "div", [("data-rows-scanned", s.rows_examined.to_string()), ("data-rows-returned", s.rows_returned.to_string()), ("data-rows-filtered", s.rows_filtered.to_string()), ("class", "meter rows")], html! {<>
             {leaf!("div", "meter-label", html! {<>{"Rows"}{leaf!("span", format!("{} returned of {} examined, {} filtered", group(s.rows_returned), group(s.rows_examined), group(s.rows_filtered)))}</>})}
-            <div class="meter-bar" role="img" aria-label={format!("Of {} rows scanned, {} returned and {} filtered", group(s.rows_examined), group(s.rows_returned), group(s.rows_filtered))}>
-                <span class="returned" style={format!("width:{returned:.1}%")}></span>
-                <span class="filtered" style={format!("width:{filtered:.1}%")}></span>
-            </div>
+            {leaf!(@dyn "div", [("role", "img"), ("aria-label", format!("Of {} rows scanned, {} returned and {} filtered", group(s.rows_examined), group(s.rows_returned), group(s.rows_filtered))), ("class", "meter-bar")], html! {<>
+                {leaf!(@dyn "span", [("style", format!("width:{returned:.1}%")), ("class", "returned")], html! {})}
+                {leaf!(@dyn "span", [("style", format!("width:{filtered:.1}%")), ("class", "filtered")], html! {})}
+            </>})}
             {leaf!("div", "legend", html! {<>{leaf!("span", "swatch returned-sw", html! {})}{"returned "}{leaf!("span", "swatch filtered-sw", html! {})}{"filtered: read, then dropped by a filter or left with no cells (ROWS_FILTERED)"}</>})}
-        </div>
+        </>})}
     }
 }
 

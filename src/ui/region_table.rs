@@ -34,9 +34,9 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
                 Callback::from(move |_| sort.set(sort.toggle(c)))
             };
             html! {
-                <th scope="col" aria-sort={order}>
+                {leaf!(@dyn "th", [("scope", "col"), ("aria-sort", order)], html! {<>
                     <button class="link sort" {onclick}>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</button>
-                </th>
+                </>})}
             }
         })
         .collect();
@@ -48,7 +48,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
                 {leaf!("tr", html! {<>
                     {leaf!("td", r.figures.region)}
                     {leaf!("td", format!("rs{}", r.figures.server))}
-                    {leaf!("td", "key", html! {<><code title={r.start_key.clone()}>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></>})}
+                    {leaf!("td", "key", html! {<>{leaf!(@dyn "code", [("title", r.start_key.clone())], if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() })}</>})}
                     {leaf!("td", rate(r.figures.requests_per_sec))}
                     {leaf!("td", rate(r.figures.reads_per_sec))}
                     {leaf!("td", rate(r.figures.filtered_reads_per_sec))}

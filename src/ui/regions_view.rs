@@ -153,14 +153,14 @@ fn render(
         for line in first..last {
             let from = line * window.per_line;
             drawn.push(html! {
-                <div class="region-line" style={format!("top:{}px", line as f64 * LINE_PX)}>{tiles(from, (from + window.per_line).min(n))}</div>
+                {leaf!(@dyn "div", [("style", format!("top:{}px", line as f64 * LINE_PX)), ("class", "region-line")], tiles(from, (from + window.per_line).min(n)))}
             });
         }
         let drawn: Html = drawn.into_iter().collect();
         html! {
             <div class="region-scroll" ref={strip} {onscroll} tabindex="0" role="region" style={format!("height:{}px", LINES_SHOWN as f64 * LINE_PX)}
                 aria-label={format!("{}, {} in {} lines of {}; the lines in view are drawn", terms.parts, n, lines, window.per_line)}>
-                <div class="region-space" role="list" aria-label={terms.parts} style={format!("height:{}px", lines as f64 * LINE_PX - GAP_PX)}>{drawn}</div>
+                {leaf!(@dyn "div", [("role", "list"), ("aria-label", terms.parts), ("style", format!("height:{}px", lines as f64 * LINE_PX - GAP_PX)), ("class", "region-space")], drawn)}
             </div>
         }
     };
@@ -238,7 +238,7 @@ fn tile(
             {leaf!("div", "region-key", start)}
             {leaf!("div", "region-size", crate::kit::text::human_bytes(bytes as u64))}
             {leaf!("div", "region-lsm", html! {<>
-                <span class="memfill" style={format!("width:{fill:.0}%")}></span>
+                {leaf!(@dyn "span", [("style", format!("width:{fill:.0}%")), ("class", "memfill")], html! {})}
             </>})}
             {leaf!("div", "region-runs", format!("{runs} run{}", if runs == 1 { "" } else { "s" }))}
             if hot { {leaf!("div", "hot-badge", format!("HOT {:.0}%", share * 100.0))} }

@@ -103,7 +103,7 @@ fn findings(sim: &Simulation, table: usize) -> Html {
             }
         })
         .collect();
-    html! { <ul class="findings" aria-label={format!("Findings for {}", run.name)}>{items}</ul> }
+    html! { {leaf!(@dyn "ul", [("aria-label", format!("Findings for {}", run.name)), ("class", "findings")], items)} }
 }
 
 /// What a simulation was, in a few words: its tables, its duration and its seed.
@@ -228,8 +228,7 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
                     <button onclick={cancel}>{"Cancel"}</button>
                     <progress max="1" value={p.to_string()} aria-label="The sample built so far"></progress>
                 }
-                <span class="sample-status" role="status" aria-live="polite"
-                    data-longest-slice-ms={built.map(|(_, longest)| format!("{longest:.0}"))}>{status}</span>
+                {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", built.map(|(_, longest)| format!("{longest:.0}"))), ("class", "sample-status")], status)}
             </>})}
             if let Some(e) = &*error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
         </>})}
@@ -424,7 +423,7 @@ pub fn SimulateView() -> Html {
                 <button type="button" onclick={export}>{"Export workload"}</button>
                 {leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})}
             </>})}
-            <details class="sim-form-box" open=true>
+            {leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
                 {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
                 if let Some(e) = &draft.form_error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
@@ -432,12 +431,12 @@ pub fn SimulateView() -> Html {
                 <textarea id="sim-json" class="sim-json" spellcheck="false" rows="12" value={draft.json.clone()} onchange={on_json}
                     aria-invalid={draft.json_error.is_some().to_string()} aria-describedby="sim-json-error" />
                 {leaf!("p", [("id", "sim-json-error"), ("role", "alert"), ("class", "error")], draft.json_error.clone().unwrap_or_default())}
-            </details>
+            </>})}
             {leaf!("div", "sim-run", html! {<>
                 <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>
                 if running { <button onclick={cancel}>{"Cancel"}</button> }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
-                <span class="sim-status" role="status" aria-live="polite" data-longest-slice-ms={longest_slice}>{status}</span>
+                {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", longest_slice), ("class", "sim-status")], status)}
             </>})}
             {results}
         </>})}

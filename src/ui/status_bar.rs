@@ -244,7 +244,7 @@ pub fn StatusBar() -> Html {
                     <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
                 </select>
             </>})}
-            <span class={class} role="status">{text}</span>
+            {leaf!(@dyn "span", [("role", "status"), ("class", ::std::convert::Into::<::yew::html::Classes>::into(class))], text)}
             {retry}
             if let Some(u) = usage { {leaf!("span", "usage", u)} }
             {leaf!("details", "menu", html! {<>
@@ -309,13 +309,13 @@ pub fn SaveNotices() -> Html {
             )
         };
         out.push(html! {
-            <div class="banner bad" role="alert" data-kind={format!("{:?}", failure.kind)}>
+            {leaf!(@dyn "div", [("role", "alert"), ("data-kind", format!("{:?}", failure.kind)), ("class", "banner bad")], html! {<>
                 {leaf!("span", text)}
                 if !retrying {
                     <button class="link" onclick={retry}>{"Retry"}</button>
                     <button class="link" onclick={export}>{"Export all tables"}</button>
                 }
-            </div>
+            </>})}
         });
     }
     if !s.problems.is_empty() {

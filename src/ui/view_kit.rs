@@ -30,6 +30,25 @@ pub fn leaf(
     .into()
 }
 
+/// An element of computed attributes (`keys` and their values, as `html!` lists them) around
+/// one child, without listeners: what `html!` builds for `<rect x={x} y={y} />`, in one place.
+pub fn leaf_with(
+    tag: &'static str,
+    keys: &'static [&'static str],
+    values: Box<[Option<yew::virtual_dom::AttributeOrProperty>]>,
+    child: Html,
+) -> Html {
+    yew::virtual_dom::VTag::__new_other(
+        AttrValue::Static(tag),
+        NodeRef::default(),
+        None,
+        yew::virtual_dom::Attributes::Dynamic { keys, values },
+        yew::virtual_dom::listeners::Listeners::None,
+        child,
+    )
+    .into()
+}
+
 /// Static text, as `html!` makes a string literal child.
 pub fn text(text: &'static str) -> Html {
     yew::virtual_dom::VText::new(AttrValue::Static(text)).into()
@@ -80,11 +99,11 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             let mark = if held { "✓" } else { "✗" };
             let class = if held { "held" } else { "broken" };
             html! {
-                <li class={classes!("claim", class)}>
+                {leaf!(@dyn "li", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("claim", class)))], html! {<>
                     {leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark)}
                     {leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " })}
                     {text}
-                </li>
+                </>})}
             }
         })
         .collect()

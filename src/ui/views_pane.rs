@@ -89,9 +89,9 @@ pub fn ViewsPane() -> Html {
     // hidden and do no work until shown (`view_kit::use_shown`).
     let panel = |i: usize, body: Html| {
         html! {
-            <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" tabindex="0" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>
+            {leaf!(@dyn "div", [("id", format!("view-panel-{i}")), ("role", "tabpanel"), ("tabindex", "0"), ("aria-labelledby", format!("view-tab-{i}")), ("hidden", if i != *current { ::std::option::Option::Some(::yew::virtual_dom::AttrValue::Static("hidden")) } else { ::std::option::Option::None }), ("class", "view-panel")], html! {<>
                 <ContextProvider<Shown> context={Shown(i == *current)}>{body}</ContextProvider<Shown>>
-            </div>
+            </>})}
         }
     };
     html! {

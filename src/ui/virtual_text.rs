@@ -103,7 +103,7 @@ pub fn VirtualText(props: &VirtualTextProps) -> Html {
                 .max(start);
             let line = text.get(start..end).unwrap_or("");
             let class = line.starts_with("ERROR").then_some("err");
-            html! { <div class={classes!(class)}>{line}</div> }
+            html! { {leaf!(@dyn "div", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!(class)))], line)} }
         })
         .collect();
     let height = format!("height:{}px", lines as f64 * LINE_PX);
@@ -111,9 +111,7 @@ pub fn VirtualText(props: &VirtualTextProps) -> Html {
     html! {
         <div class="vtext" tabindex="0" role="region" aria-label={props.label.clone()}
             {onscroll} {oncopy} {onkeydown} {onmousedown} data-lines={lines.to_string()}>
-            <div style={height}>
-                <pre style={offset}>{rows}</pre>
-            </div>
+            {leaf!(@dyn "div", [("style", height)], leaf!(@dyn "pre", [("style", offset)], rows))}
         </div>
     }
 }
