@@ -9,9 +9,44 @@
 /// attributes: `leaf!("th", [("scope", "row")], child)`, listed in the order `html!` lists them
 /// (the others, the boolean ones, the class); with computed ones:
 /// `leaf!(@dyn "rect", [("x", x), ("y", y)], child)`, each value converted as `html!` converts
-/// it ([`view_kit::leaf_with`]). The child converts as `html!` converts it; a string literal
-/// becomes static text, as in `html!`.
+/// it ([`view_kit::leaf_with`]); with listeners, `leaf!(@on "button", [("class", "link")],
+/// [onclick(go)], child)` (or `leaf!(@on @dyn ...)` with computed attributes) makes the
+/// listeners as `html!` makes them ([`view_kit::leaf_on`]).
+/// The child converts as `html!` converts it; a string literal becomes static text, as in
+/// `html!`.
 macro_rules! leaf {
+    (@on @dyn $tag:literal, [$(($key:literal, $value:expr)),*], [$($event:ident($handler:expr)),*], $($child:tt)+) => {
+        $crate::ui::view_kit::leaf_on(
+            $tag,
+            ::yew::virtual_dom::Attributes::Dynamic {
+                keys: &[$($key),*],
+                values: ::std::boxed::Box::new([$(::std::option::Option::map(
+                    ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
+                    ::yew::virtual_dom::AttributeOrProperty::Attribute,
+                )),*]),
+            },
+            ::yew::virtual_dom::listeners::Listeners::Pending(::std::boxed::Box::new([
+                $(::yew::html::$event::Wrapper::__macro_new($handler)),*
+            ])),
+            leaf!(@child $($child)+),
+        )
+    };
+    (@on $tag:literal, [$(($key:literal, $value:literal)),*], [$($event:ident($handler:expr)),*], $($child:tt)+) => {
+        $crate::ui::view_kit::leaf_on(
+            $tag,
+            ::yew::virtual_dom::Attributes::Static(&[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*]),
+            ::yew::virtual_dom::listeners::Listeners::Pending(::std::boxed::Box::new([
+                $(::yew::html::$event::Wrapper::__macro_new($handler)),*
+            ])),
+            leaf!(@child $($child)+),
+        )
+    };
+    (@child $text:literal) => {
+        $crate::ui::view_kit::text($text)
+    };
+    (@child $child:expr) => {
+        ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child)
+    };
     (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $text:literal) => {
         $crate::ui::view_kit::leaf_with(
             $tag,

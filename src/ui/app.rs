@@ -131,9 +131,9 @@ fn SkipLinks() -> Html {
     };
     html! {
         {leaf!("nav", [("aria-label", "Skip links"), ("class", "skip-links")], html! {<>
-            <a href="#console-input" onclick={to("console-input")}>{"Skip to the console input"}</a>
-            <a href="#tables-pane" onclick={to("tables-pane")}>{"Skip to the tables and gallery"}</a>
-            <a href="#views-pane" onclick={to("views-pane")}>{"Skip to the views"}</a>
+            {leaf!(@on "a", [("href", "#console-input")], [onclick(to("console-input"))], "Skip to the console input")}
+            {leaf!(@on "a", [("href", "#tables-pane")], [onclick(to("tables-pane"))], "Skip to the tables and gallery")}
+            {leaf!(@on "a", [("href", "#views-pane")], [onclick(to("views-pane"))], "Skip to the views")}
         </>})}
     }
 }
@@ -161,7 +161,7 @@ fn Banners() -> Html {
             {leaf!("div", [("role", "status"), ("class", "banner sample-banner")], html! {<>
                 {leaf!("p", html! {<>{leaf!("strong", "The console runs on a simulation's sample")}{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</>})}
                 {leaf!("ul", "sample-ratios", ratios)}
-                <button class="action" onclick={leave} data-testid="leave-sample">{"Back to your tables"}</button>
+                {leaf!(@on "button", [("data-testid", "leave-sample"), ("class", "action")], [onclick(leave)], "Back to your tables")}
             </>})}
         });
     }

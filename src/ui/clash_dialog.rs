@@ -76,9 +76,9 @@ pub fn ClashDialog() -> Html {
             {leaf!("p", html! {<>{what}{format!("{by} {} you have:", if one { "the one" } else { "these" })}</>})}
             {leaf!("ul", "clash-tables", sizes)}
             {leaf!("div", "modal-choices", html! {<>
-                <button class="action primary" autofocus=true onclick={choose(Choice::Rename)} data-choice="rename">{format!("Load as {renamed}")}</button>
-                <button class="action danger" onclick={choose(Choice::Replace)} data-choice="replace">{format!("Replace: drop {names}")}</button>
-                <button class="action" onclick={choose(Choice::Cancel)} data-choice="cancel">{"Cancel"}</button>
+                {leaf!(@on "button", [("data-choice", "rename"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(choose(Choice::Rename))], format!("Load as {renamed}"))}
+                {leaf!(@on "button", [("data-choice", "replace"), ("class", "action danger")], [onclick(choose(Choice::Replace))], format!("Replace: drop {names}"))}
+                {leaf!(@on "button", [("data-choice", "cancel"), ("class", "action")], [onclick(choose(Choice::Cancel))], "Cancel")}
             </>})}
             {leaf!("p", "hint", format!("“Load as” runs {what_runs} on {renamed}, and leaves yours as they are. “Replace” deletes yours first; that cannot be undone."))}
         </Modal>

@@ -172,12 +172,12 @@ pub fn CompareView() -> Html {
         {leaf!("section", [("aria-label", "A/B compare"), ("class", "view compare-card")], html! {<>
             {leaf!("div", "design-head", html! {<>
                 {leaf!("span", "verdict compare-tag", "A/B compare")}
-                <button class="link" onclick={close}>{"close"}</button>
+                {leaf!(@on "button", [("class", "link")], [onclick(close)], "close")}
             </>})}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], pair.title)}
             {leaf!("p", "why", html! {<>{leaf!("strong", "One workload: ")}{pair.workload}</>})}
             {leaf!("p", "why", pair.why)}
-            <button class="compare-run" onclick={run}>{if shown.is_some() { "Run both again" } else { "Run both" }}</button>
+            {leaf!(@on "button", [("class", "compare-run")], [onclick(run)], if shown.is_some() { "Run both again" } else { "Run both" })}
             {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {error}
             {leaf!("div", [("aria-live", "polite"), ("class", "compare-sides")], html! {<>

@@ -94,7 +94,7 @@ pub fn DeleteModelsView() -> Html {
         {leaf!("section", [("aria-label", "Delete models"), ("class", "view compare-card delete-models")], html! {<>
             {leaf!("div", "design-head", html! {<>
                 {leaf!("span", "verdict compare-tag", "side by side")}
-                <button class="link" onclick={close}>{"close"}</button>
+                {leaf!(@on "button", [("class", "link")], [onclick(close)], "close")}
             </>})}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], TITLE)}
             {leaf!("p", "why", html! {<>{leaf!("strong", "One story: ")}{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</>})}

@@ -92,7 +92,7 @@ pub fn DesignView() -> Html {
             let name = t.to_string();
             let selected = app.selected_table.as_deref() == Some(t);
             let onclick = Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone()).into()));
-            html! { <button class={classes!("chip", "table-chip")} aria-pressed={selected.to_string()} {onclick}>{t.to_string()}</button> }
+            html! { {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", Classes::from(classes!("chip", "table-chip")))], [onclick(onclick)], t.to_string())} }
         })
         .collect();
     let renamed = placement.is_renamed().then(|| {
@@ -120,7 +120,7 @@ pub fn DesignView() -> Html {
                 app.dispatch(Action::ResetDesign.into());
             }
         });
-        html! { <button class="action" {onclick} disabled={!can_run} data-testid="reset-design">{"Reset this design"}</button> }
+        html! { {leaf!(@on @dyn "button", [("data-testid", "reset-design"), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", "action")], [onclick(onclick)], "Reset this design")} }
     });
     let size = design.scales.then(|| {
         size_control(
@@ -147,7 +147,7 @@ pub fn DesignView() -> Html {
             let app = app.clone();
             let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i).into()));
             let button = match command {
-                Ok(command) => html! { <button class="pattern" {onclick} title={command}>{p.name}</button> },
+                Ok(command) => html! { {leaf!(@on @dyn "button", [("title", command), ("class", "pattern")], [onclick(onclick)], p.name)} },
                 Err(why) => html! {
                     <>
                         {leaf!("span", "pattern off", p.name)}
@@ -170,7 +170,7 @@ pub fn DesignView() -> Html {
         .map(|p| {
             let app = app.clone();
             let onclick = { let id = p.id; Callback::from(move |_| app.dispatch(Action::OpenCompare(id).into())) };
-            html! { {leaf!("div", "design-compare", html! {<>{"Compare side by side: "}<button class="link" {onclick}>{p.title}</button></>})} }
+            html! { {leaf!("div", "design-compare", html! {<>{"Compare side by side: "}{leaf!(@on "button", [("class", "link")], [onclick(onclick)], p.title)}</>})} }
         })
         .collect();
     let lesson = match &app.pattern_run {
@@ -184,8 +184,8 @@ pub fn DesignView() -> Html {
     html! {
         {leaf!("section", [("aria-label", "Design"), ("class", "view design-card")], html! {<>
             {leaf!("div", "design-head", html! {<>
-                {leaf!(@dyn "span", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))))], design.verdict.label())}
-                <button class="link" onclick={close}>{"close"}</button>
+                {leaf!(@dyn "span", [("class", Classes::from(classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))))], design.verdict.label())}
+                {leaf!(@on "button", [("class", "link")], [onclick(close)], "close")}
             </>})}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], design.title)}
             {leaf!("div", "design-source", format!("From: {}", super::gallery::source_title(design.source)))}
@@ -233,7 +233,7 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
                 }
             });
             html! {
-                <button class={classes!("chip", "size-chip")} aria-pressed={pressed.to_string()} data-size={size.label()} disabled={!can_run} {onclick}>{size.label()}</button>
+                {leaf!(@on @dyn "button", [("aria-pressed", pressed.to_string()), ("data-size", size.label()), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", Classes::from(classes!("chip", "size-chip")))], [onclick(onclick)], size.label())}
             }
         })
         .collect();

@@ -34,8 +34,7 @@ pub fn DialectSwitch() -> Html {
             let d = *dialect;
             let onclick = Callback::from(move |_: MouseEvent| app.dispatch(Action::SetDialect(d).into()));
             html! {
-                <button class={classes!("tool", (d == current).then_some("chosen"))} aria-pressed={(d == current).to_string()}
-                    title={format!("{title} (Alt+M switches)")} {onclick}>{*label}</button>
+                {leaf!(@on @dyn "button", [("aria-pressed", (d == current).to_string()), ("title", format!("{title} (Alt+M switches)")), ("class", Classes::from(classes!("tool", (d == current).then_some("chosen"))))], [onclick(onclick)], *label)}
             }
         })
         .collect();

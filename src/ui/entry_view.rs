@@ -182,8 +182,8 @@ fn more_bar(
     html! {
         {leaf!("div", "more-bar", html! {<>
             {leaf!("span", format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far())))}
-            <button class="tool" onclick={next} disabled={entry.state == RunState::Running}>{format!("Next {page} rows")}</button>
-            <button class="tool" onclick={all} disabled={entry.state == RunState::Running}>{"All rows"}</button>
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(next)], format!("Next {page} rows"))}
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(all)], "All rows")}
         </>})}
     }
 }
@@ -211,7 +211,7 @@ fn generate_bar(
         {leaf!("div", [("role", "status"), ("class", "more-bar")], html! {<>
             {leaf!("span", format!("{} of {} rows written", thousands(done), thousands(total)))}
             {leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Rows written"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {}))}
-            <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
+            {leaf!(@on "button", [("class", "tool")], [onclick(cancel)], "Cancel (Ctrl+C)")}
         </>})}
     }
 }
@@ -249,14 +249,14 @@ pub fn EntryView(props: &EntryProps) -> Html {
     };
     let failed = entry.failed();
     if let EntryKind::Note { .. } = entry.kind {
-        return html! { {leaf!(@dyn "div", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("entry", "note", failed.then_some("failed"))))], leaf!("pre", "output", text.as_str()))} };
+        return html! { {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", "note", failed.then_some("failed"))))], leaf!("pre", "output", text.as_str()))} };
     }
-    let copy = html! { <button class="tool" onclick={copy_text(console.clone(), index)} title="Copy exactly what the shell printed">{"copy"}</button> };
+    let copy = html! { {leaf!(@on "button", [("title", "Copy exactly what the shell printed"), ("class", "tool")], [onclick(copy_text(console.clone(), index))], "copy")} };
     if !entry.is_batch() {
         let item = entry.items.first();
         let out = (*text).clone();
         return html! {
-            {leaf!(@dyn "div", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("entry", failed.then_some("failed"))))], html! {<>
+            {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", failed.then_some("failed"))))], html! {<>
                 {leaf!("div", "prompt-line", html! {<>
                     {leaf!("span", "prompt", entry.prompt(1))}
                     {leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref())))}
@@ -298,7 +298,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .map(|(n, i)| more_bar(entry, n, i, &props.dispatch))
         .collect();
     html! {
-        {leaf!(@dyn "div", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("entry", "batch", failed.then_some("has-errors"))))], html! {<>
+        {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", "batch", failed.then_some("has-errors"))))], html! {<>
             {leaf!("div", "prompt-line", html! {<>
                 {leaf!("span", "prompt", entry.prompt(1))}
                 {leaf!("span", "typed", input_text(entry, None))}
@@ -308,9 +308,9 @@ pub fn EntryView(props: &EntryProps) -> Html {
                 {leaf!("span", "figure", entry.summary())}
                 if running {
                     {leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Batch progress"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {}))}
-                    <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
+                    {leaf!(@on "button", [("class", "tool")], [onclick(cancel)], "Cancel (Ctrl+C)")}
                 } else {
-                    <button class="tool" onclick={toggle} aria-expanded={open.to_string()}>{if open { "hide output" } else { "show output" }}</button>
+                    {leaf!(@on @dyn "button", [("aria-expanded", open.to_string()), ("class", "tool")], [onclick(toggle)], if open { "hide output" } else { "show output" })}
                 }
             </>})}
             if failed {

@@ -42,11 +42,11 @@ pub fn Gallery() -> Html {
                     let selected = app.selected_design == Some(d.id);
                     html! {
                         {leaf!("li", html! {<>
-                            <button class="design-item" aria-current={selected.to_string()} {onclick} title={d.verdict.label()}>
-                                {leaf!(@dyn "span", [("aria-hidden", "true"), ("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {})}
+                            {leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("title", d.verdict.label()), ("class", "design-item")], [onclick(onclick)], html! {<>
+                                {leaf!(@dyn "span", [("aria-hidden", "true"), ("class", Classes::from(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {})}
                                 {d.title}
                                 {leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label()))}
-                            </button>
+                            </>})}
                         </>})}
                     }
                 })
@@ -60,7 +60,7 @@ pub fn Gallery() -> Html {
             let app2 = app.clone();
             let onclick = { let id = p.id; Callback::from(move |_| app2.dispatch(Action::OpenCompare(id).into())) };
             let selected = app.selected_compare == Some(p.id);
-            html! { {leaf!("li", html! {<><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></>})} }
+            html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], p.title)}</>})} }
         })
         .collect();
     let delete_models = {
@@ -68,7 +68,7 @@ pub fn Gallery() -> Html {
         let app2 = app.clone();
         let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(ID).into()));
         let selected = app.selected_compare == Some(ID);
-        html! { {leaf!("li", html! {<><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{TITLE}</button></>})} }
+        html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], TITLE)}</>})} }
     };
     html! {
         <>

@@ -166,10 +166,10 @@ pub fn ImportTable() -> Html {
     };
     html! {
         <>
-            <button class="action import-open" onclick={opener} disabled={!app.can_run()}>{"Import a table…"}</button>
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!app.can_run(), "disabled")), ("class", "action import-open")], [onclick(opener)], "Import a table…")}
             if *open {
                 <Modal labelled_by="import-title" on_cancel={close.clone()} testid="import-dialog">
-                    <form class="import-form" onsubmit={on_import}>
+                    {leaf!(@on "form", [("class", "import-form")], [onsubmit(on_import)], html! {<>
                         {leaf!("h2", [("id", "import-title")], "Import a table")}
                         {leaf!("p", html! {<>{"Paste the output of an HBase shell "}{leaf!("code", "scan")}{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}{leaf!("code", "row")}{" and the others "}{leaf!("code", "family:qualifier")}{"."}</>})}
                         {leaf!("label", [("for", "import-text")], "Scan output or CSV")}
@@ -186,11 +186,11 @@ pub fn ImportTable() -> Html {
                             <input id="import-name" class="import-name" type="text" value={(*name).clone()} oninput={on_name} spellcheck="false" />
                         </>})}
                         {leaf!("div", "modal-choices", html! {<>
-                            {leaf!(@dyn "button", [("type", "submit"), ("data-choice", "import"), ("disabled", if !ready { ::std::option::Option::Some(::yew::virtual_dom::AttrValue::Static("disabled")) } else { ::std::option::Option::None }), ("class", "action primary")], "Import")}
-                            <button type="button" class="action" onclick={cancel}>{"Cancel"}</button>
+                            {leaf!(@dyn "button", [("type", "submit"), ("data-choice", "import"), ("disabled", crate::ui::view_kit::flag(!ready, "disabled")), ("class", "action primary")], "Import")}
+                            {leaf!(@on "button", [("type", "button"), ("class", "action")], [onclick(cancel)], "Cancel")}
                         </>})}
                         {leaf!("p", "hint", "The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking.")}
-                    </form>
+                    </>})}
                 </Modal>
             }
         </>

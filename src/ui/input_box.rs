@@ -48,7 +48,9 @@ fn coloured(text: &str) -> Html {
             out.push(html! { {gap} });
         }
         if let Some(piece) = text.get(range.clone()) {
-            out.push(html! { {leaf!(@dyn "span", [("class", ::std::convert::Into::<::yew::html::Classes>::into(class.css()))], piece)} });
+            out.push(
+                html! { {leaf!(@dyn "span", [("class", Classes::from(class.css()))], piece)} },
+            );
             at = range.end;
         }
     }
@@ -346,7 +348,7 @@ pub fn InputBox() -> Html {
                         {oninput} {onkeydown} {onscroll} {onblur} />
                 </>})}
                 if running {
-                    <button class="action" onclick={cancel}>{"Cancel"}</button>
+                    {leaf!(@on "button", [("class", "action")], [onclick(cancel)], "Cancel")}
                 }
             </>})}
             {lint}

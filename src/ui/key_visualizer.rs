@@ -226,20 +226,20 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .iter()
         .map(|(p, ops)| {
             html! {
-                {leaf!("li", html! {<><button class="link drill" onclick={drill(scope_now.into_prefix(p))}>
+                {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], html! {<>
                     {leaf!("code", to_printable(p))}{format!(" · {} operations", number(ops.round()))}
-                </button></>})}
+                </>})}</>})}
             }
         })
         .collect();
     let crumbs: Html = {
         let mut out = vec![
-            html! { {leaf!("li", html! {<><button class="link" onclick={drill(Scope::whole(run))} disabled={scope_now.path.is_empty()}>{"whole table"}</button></>})} },
+            html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(scope_now.path.is_empty(), "disabled")), ("class", "link")], [onclick(drill(Scope::whole(run)))], "whole table")}</>})} },
         ];
         let mut s = Scope::whole(run);
         for p in &scope_now.path {
             s = s.into_prefix(p);
-            out.push(html! { {leaf!("li", html! {<><button class="link" onclick={drill(s.clone())}>{to_printable(p)}</button></>})} });
+            out.push(html! { {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link")], [onclick(drill(s.clone()))], to_printable(p))}</>})} });
         }
         out.into_iter().collect()
     };
@@ -304,9 +304,9 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     html! {
         {leaf!(@dyn "div", [("id", format!("{id}-keyvis")), ("class", "keyvis")], html! {<>
             {leaf!("div", "keyvis-controls", html! {<>
-                {leaf!("label", html! {<>{"Metric "}<select class="keyvis-metric" onchange={metric_select}>{options}</select></>})}
-                <button onclick={zoom(true)} disabled={win.len() <= 8} aria-label="Zoom in on the moment">{"Zoom in"}</button>
-                <button onclick={zoom(false)} disabled={win.len() >= steps} aria-label="Zoom out">{"Zoom out"}</button>
+                {leaf!("label", html! {<>{"Metric "}{leaf!(@on "select", [("class", "keyvis-metric")], [onchange(metric_select)], options)}</>})}
+                {leaf!(@on @dyn "button", [("aria-label", "Zoom in on the moment"), ("disabled", crate::ui::view_kit::flag(win.len() <= 8, "disabled"))], [onclick(zoom(true))], "Zoom in")}
+                {leaf!(@on @dyn "button", [("aria-label", "Zoom out"), ("disabled", crate::ui::view_kit::flag(win.len() >= steps, "disabled"))], [onclick(zoom(false))], "Zoom out")}
                 {leaf!(@dyn "span", [("role", "status"), ("data-redraws", drawn_ms.map_or(0, |(_, n)| n).to_string()), ("class", "hint keyvis-timing")], drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default())}
             </>})}
             {leaf!("p", "hint", format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric)))}

@@ -316,12 +316,12 @@ pub fn KeyspaceView() -> Html {
                 })
             };
             html! {
-                <div class={classes!(class)} role="option" id={format!("krow-{i}")} aria-selected={(*i == *focus).to_string()} {onclick}>
+                {leaf!(@on @dyn "div", [("role", "option"), ("id", format!("krow-{i}")), ("aria-selected", (*i == *focus).to_string()), ("class", Classes::from(classes!(class)))], [onclick(onclick)], html! {<>
                     {leaf!("span", "kn", group(*i as u64 + 1))}
                     {leaf!("span", "kk", super::show_key(key, app.prefs.keys))}
                     if let Some(d) = date { {leaf!("span", "kd", d)} }
                     {leaf!("span", "kc", format!("{cells} cell{}", if *cells == 1 { "" } else { "s" }))}
-                </div>
+                </>})}
             }
         })
         .collect();
@@ -342,15 +342,15 @@ pub fn KeyspaceView() -> Html {
     html! {
         {leaf!("section", [("aria-label", "Keyspace"), ("class", "view keyspace")], html! {<>
             {leaf!("h3", format!("Keyspace of {name}: {} rows in byte order", group(rows as u64)))}
-            <form class="jump" onsubmit={onjump}>
+            {leaf!(@on "form", [("class", "jump")], [onsubmit(onjump)], html! {<>
                 {leaf!("label", [("for", "jump-key")], "Jump to a key or prefix")}
                 <input id="jump-key" ref={jump_input} type="text" spellcheck="false" placeholder="user0042 or \\x00\\x01" autocomplete="off" />
                 {leaf!("button", [("type", "submit")], "Jump")}
                 {leaf!("label", [("title", "Epoch milliseconds (13 digits), a reversed timestamp (Long.MAX_VALUE minus the time: 19 digits), a UTC yyyyMMddHHmmss (14 digits), or 8 big-endian bytes of either, at the key's start or after its first field"), ("class", "check")], html! {<><input type="checkbox" checked={*dates} onchange={toggle_dates} aria-describedby="key-dates-help" />{" times in keys as dates"}</>})}
                 {leaf!("span", [("id", "key-dates-help"), ("class", "visually-hidden")], "Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field.")}
-            </form>
+            </>})}
             if let Some((bad, text)) = (*message).clone() {
-                {leaf!(@dyn "p", [("role", "status"), ("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("jump-note", bad.then_some("bad"))))], text)}
+                {leaf!(@dyn "p", [("role", "status"), ("class", Classes::from(classes!("jump-note", bad.then_some("bad"))))], text)}
             }
             if let Some(note) = read_note { {leaf!("p", "legend", note)} }
             if rows == 0 {

@@ -75,7 +75,7 @@ pub fn LinkDialog() -> Html {
                     {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>()))}
                     {leaf!("p", "Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page.")}
                     {leaf!("div", "modal-choices", html! {<>
-                        <button class="action primary" autofocus=true onclick={answer(false)}>{"Close"}</button>
+                        {leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(answer(false))], "Close")}
                     </>})}
                 </Modal>
             };
@@ -133,8 +133,8 @@ pub fn LinkDialog() -> Html {
                 {leaf!("p", [("role", "status"), ("class", "hint")], "Waiting for your saved tables to load…")}
             }
             {leaf!("div", "modal-choices", html! {<>
-                <button class="action primary" autofocus={changed.is_empty()} disabled={!can_run} onclick={answer(true)} data-choice="run">{"Run in this session"}</button>
-                <button class="action" autofocus={!changed.is_empty()} onclick={answer(false)} data-choice="cancel">{"Cancel"}</button>
+                {leaf!(@on @dyn "button", [("data-choice", "run"), ("autofocus", crate::ui::view_kit::flag(changed.is_empty(), "autofocus")), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", "action primary")], [onclick(answer(true))], "Run in this session")}
+                {leaf!(@on @dyn "button", [("data-choice", "cancel"), ("autofocus", crate::ui::view_kit::flag(!changed.is_empty(), "autofocus")), ("class", "action")], [onclick(answer(false))], "Cancel")}
             </>})}
         </Modal>
     }

@@ -221,19 +221,17 @@ fn render(
             {leaf!("h3", format!("LSM of {name}"))}
             {notice}
             {leaf!("div", "lsm-nav", html! {<>
-                <button class="link" onclick={go(idx.saturating_sub(1))} disabled={idx == 0} aria-label={format!("Previous {part}")}>{"◀"}</button>
+                {leaf!(@on @dyn "button", [("aria-label", format!("Previous {part}")), ("disabled", crate::ui::view_kit::flag(idx == 0, "disabled")), ("class", "link")], [onclick(go(idx.saturating_sub(1)))], "◀")}
                 {leaf!("span", format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id))}
-                <button class="link" onclick={go(idx + 1)} disabled={idx + 1 >= count} aria-label={format!("Next {part}")}>{"▶"}</button>
+                {leaf!(@on @dyn "button", [("aria-label", format!("Next {part}")), ("disabled", crate::ui::view_kit::flag(idx + 1 >= count, "disabled")), ("class", "link")], [onclick(go(idx + 1))], "▶")}
             </>})}
-            <figure class="lsm-figure" tabindex="0" {onkeydown} data-region-id={region.id.to_string()}
-                data-regions={count.to_string()} data-runs={run_total.to_string()}
-                aria-label={format!("{caption} Left and right arrows move between {part}s.")}>
+            {leaf!(@on @dyn "figure", [("tabindex", "0"), ("data-region-id", region.id.to_string()), ("data-regions", count.to_string()), ("data-runs", run_total.to_string()), ("aria-label", format!("{caption} Left and right arrows move between {part}s.")), ("class", "lsm-figure")], [onkeydown(onkeydown)], html! {<>
                 {leaf!(@dyn "svg", [("viewBox", format!("0 0 {W} {height}")), ("width", "100%"), ("role", "group"), ("aria-label", caption.clone())], bands)}
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
                 {leaf!("figcaption", html! {<>{caption}
                     if families > 1 { {format!(" The mark on each {buffer} is the {} per-family bound: when the {part} flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
                 </>})}
-            </figure>
+            </>})}
             if mine.is_empty() {
                 if table.descriptor.rules == crate::cbt::BIGTABLE_RULES {
                     {leaf!("p", "hint", html! {<>{format!("No flush, compaction or split in this {part} yet. Try ")}{leaf!("code", format!("compact {name}"))}{" in cbt mode."}</>})}
@@ -345,7 +343,7 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
     let dropped = e.dropped.describe();
     let kept = e.dropped.kept_deleted;
     html! {
-        {leaf!(@dyn "li", [("data-kind", e.kind.name()), ("data-inputs", ids(&e.inputs)), ("data-outputs", ids(&e.outputs)), ("data-dropped", e.dropped.total().to_string()), ("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("lsm-event", e.kind.name().replace(' ', "-"))))], html! {<>
+        {leaf!(@dyn "li", [("data-kind", e.kind.name()), ("data-inputs", ids(&e.inputs)), ("data-outputs", ids(&e.outputs)), ("data-dropped", e.dropped.total().to_string()), ("class", Classes::from(classes!("lsm-event", e.kind.name().replace(' ', "-"))))], html! {<>
             {leaf!("span", "ev-no", format!("#{}", e.serial))}{" "}{what}
             if !dropped.is_empty() {
                 {leaf!("div", "ev-dropped", format!("dropped {}: {dropped}", e.dropped.total()))}

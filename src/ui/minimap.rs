@@ -374,7 +374,7 @@ fn bands(r: &RegionStarts, rows: usize, keys: KeyDisplay) -> Html {
             };
             html! {
                 {leaf!("g", html! {<>
-                    {leaf!(@dyn "rect", [("x", "0"), ("y", format!("{y0:.1}")), ("width", "22"), ("height", format!("{:.1}", (y1 - y0).max(0.5))), ("class", ::std::convert::Into::<::yew::html::Classes>::into(if n % 2 == 0 { "band" } else { "band alt" }))], leaf!("title", title))}
+                    {leaf!(@dyn "rect", [("x", "0"), ("y", format!("{y0:.1}")), ("width", "22"), ("height", format!("{:.1}", (y1 - y0).max(0.5))), ("class", Classes::from(if n % 2 == 0 { "band" } else { "band alt" }))], leaf!("title", title))}
                     if first > 0 { {leaf!(@dyn "line", [("x1", "0"), ("x2", WIDTH.to_string()), ("y1", format!("{y0:.1}")), ("y2", format!("{y0:.1}")), ("class", "split")], html! {})} }
                 </>})}
             }
@@ -407,7 +407,7 @@ fn marks(d: &MinimapData) -> Html {
         };
         let column = |class: &'static str, x: f64, at: &[Run], what: String| -> Html {
             html! {
-                {leaf!(@dyn "g", [("class", ::std::convert::Into::<::yew::html::Classes>::into(class))], html! {<>
+                {leaf!(@dyn "g", [("class", Classes::from(class))], html! {<>
                     {leaf!("title", what)}
                     { for at.iter().map(|(y0, y1)| html! {
                         {leaf!(@dyn "rect", [("x", x.to_string()), ("y", y0.to_string()), ("width", ROWS_W.to_string()), ("height", (y1 - y0).max(2).to_string())], html! {})}
@@ -419,7 +419,7 @@ fn marks(d: &MinimapData) -> Html {
             <>
             {column("rows-returned", RETURNED_X, &r.returned_at, format!("{} rows returned", group(r.returned)))}
             {column("rows-filtered", FILTERED_X, &r.filtered_at, format!("{} rows filtered (ROWS_FILTERED)", group(r.filtered)))}
-            {leaf!(@dyn "g", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("bracket", r.reversed.then_some("reversed"))))], html! {<>
+            {leaf!(@dyn "g", [("class", Classes::from(classes!("bracket", r.reversed.then_some("reversed"))))], html! {<>
                 {leaf!(@dyn "path", [("d", format!("M44,{y0:.1} h-6 V{y1:.1} h6"))], html! {})}
                 {leaf!(@dyn "line", [("x1", "52"), ("x2", "52"), ("y1", format!("{y0:.1}")), ("y2", format!("{y1:.1}"))], html! {})}
                 {leaf!(@dyn "path", [("d", arrow), ("class", "arrow")], html! {})}
@@ -464,16 +464,12 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         })
         .unwrap_or_default();
     html! {
-        <svg class="minimap" width={WIDTH.to_string()} height={HEIGHT.to_string()} viewBox={format!("0 0 {WIDTH} {HEIGHT}")}
-            role="img" aria-label={format!("Keyspace map: {} regions over {} rows{}", d.regions.len(), group(d.rows as u64), d.read.as_ref().map(|r| format!("; {}", r.summary)).unwrap_or_default())}
-            data-regions={d.regions.len().to_string()} data-read-lo={read_lo} data-read-hi={read_hi} data-read-reversed={reversed}
-            data-written={d.written.len().to_string()} data-rows-scanned={scanned} data-rows-returned={returned}
-            data-rows-filtered={filtered} {onclick}>
+        {leaf!(@on @dyn "svg", [("width", WIDTH.to_string()), ("height", HEIGHT.to_string()), ("viewBox", format!("0 0 {WIDTH} {HEIGHT}")), ("role", "img"), ("aria-label", format!("Keyspace map: {} regions over {} rows{}", d.regions.len(), group(d.rows as u64), d.read.as_ref().map(|r| format!("; {}", r.summary)).unwrap_or_default())), ("data-regions", d.regions.len().to_string()), ("data-read-lo", read_lo), ("data-read-hi", read_hi), ("data-read-reversed", reversed), ("data-written", d.written.len().to_string()), ("data-rows-scanned", scanned), ("data-rows-returned", returned), ("data-rows-filtered", filtered), ("class", "minimap")], [onclick(onclick)], html! {<>
             {leaf!("g", "marks", html! {<>
                 <Bands regions={d.regions.clone()} rows={d.rows} keys={props.keys} />
                 <Marks data={d.clone()} />
             </>})}
             {leaf!(@dyn "rect", [("x", "1"), ("y", format!("{v0:.1}")), ("width", (WIDTH - 2.0).to_string()), ("height", format!("{:.1}", v1 - v0)), ("class", "viewport")], html! {})}
-        </svg>
+        </>})}
     }
 }

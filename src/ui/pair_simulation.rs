@@ -57,8 +57,8 @@ pub fn PairSimulation(props: &PairSimulationProps) -> Html {
         {leaf!("section", [("aria-label", "Both at cluster scale"), ("class", "pair-simulation")], html! {<>
             {leaf!("h3", format!("At cluster scale: {} of traffic", hours(workload.duration_ms)))}
             {leaf!("p", "why", format!("Both tables on one cluster of {} region servers, each under {}.", workload.cluster.region_servers, ops.join(", ")))}
-            <button class="pair-simulate" onclick={start} disabled={run.running()}>{"Simulate both"}</button>
-            if run.running() { <button onclick={cancel}>{"Cancel"}</button> }
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(run.running(), "disabled")), ("class", "pair-simulate")], [onclick(start)], "Simulate both")}
+            if run.running() { {leaf!(@on "button", [], [onclick(cancel)], "Cancel")} }
             {leaf!("span", [("role", "status"), ("aria-live", "polite"), ("class", "sim-status")], status_line(&run.state))}
             {body}
         </>})}

@@ -35,7 +35,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
             };
             html! {
                 {leaf!(@dyn "th", [("scope", "col"), ("aria-sort", order)], html! {<>
-                    <button class="link sort" {onclick}>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</button>
+                    {leaf!(@on "button", [("class", "link sort")], [onclick(onclick)], html! {<>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</>})}
                 </>})}
             }
         })

@@ -32,8 +32,7 @@ pub fn ShareLink() -> Html {
         let open = open.clone();
         Callback::from(move |_: ()| open.set(false))
     };
-    let button =
-        html! { <button class="action share-open" onclick={opener}>{"Share a link…"}</button> };
+    let button = html! { {leaf!(@on "button", [("class", "action share-open")], [onclick(opener)], "Share a link…")} };
     if !*open {
         return button;
     }
@@ -96,8 +95,8 @@ pub fn ShareLink() -> Html {
                     })} />
                     {leaf!("p", "hint", size)}
                     {leaf!("div", "modal-choices", html! {<>
-                        <button class="action primary" autofocus=true onclick={copy} data-choice="copy">{if *copied { "Copied" } else { "Copy link" }}</button>
-                        <button class="action" onclick={let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(()))}>{"Close"}</button>
+                        {leaf!(@on "button", [("data-choice", "copy"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(copy)], if *copied { "Copied" } else { "Copy link" })}
+                        {leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close")}
                     </>})}
                     {leaf!("p", [("role", "status"), ("class", "visually-hidden")], if *copied { "The link is on the clipboard." } else { "" })}
                 </>
@@ -113,8 +112,8 @@ pub fn ShareLink() -> Html {
                     {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("This session is too long for a link: {e}."))}
                     {leaf!("p", format!("It holds {}. Export the tables as an HBase shell script instead; whoever gets the file loads it with Import….", holds.join(" and ")))}
                     {leaf!("div", "modal-choices", html! {<>
-                        <button class="action primary" autofocus=true onclick={export}>{"Export all tables · HBase shell script"}</button>
-                        <button class="action" onclick={let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(()))}>{"Close"}</button>
+                        {leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(export)], "Export all tables · HBase shell script")}
+                        {leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close")}
                     </>})}
                 </>
             }

@@ -41,14 +41,14 @@ pub fn Sidebar() -> Html {
                 .collect();
             html! {
                 {leaf!("li", html! {<>
-                    <button class="table-item" aria-pressed={selected.to_string()} {onclick}>
+                    {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", "table-item")], [onclick(onclick)], html! {<>
                         {leaf!("span", "table-name", html! {<>
                             {leaf!("span", name.clone())}
                             if !t.enabled { {leaf!("span", "badge off", "disabled")} }
                         </>})}
                         {leaf!("span", "families", families)}
                         {leaf!("span", "meta", format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell")))}
-                    </button>
+                    </>})}
                 </>})}
             }
         })
@@ -67,7 +67,7 @@ pub fn Sidebar() -> Html {
                 {leaf!("p", "hint", "No tables yet.")}
             }
             if can_quick {
-                <button class="quick" onclick={quick}>{"Run the quick start"}</button>
+                {leaf!(@on "button", [("class", "quick")], [onclick(quick)], "Run the quick start")}
                 {leaf!("p", "hint", "Six steps, each with a note on what it shows.")}
             }
             {leaf!("ul", [("aria-label", "Tables"), ("class", "tables")], tables)}

@@ -223,9 +223,9 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
             {leaf!("h3", "The sample")}
             {leaf!("p", "hint", format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS)))}
             {leaf!("div", "sim-run", html! {<>
-                <button class="action" onclick={open} disabled={!can || building.is_some()} data-testid="open-sample">{"Open the sample in the console"}</button>
+                {leaf!(@on @dyn "button", [("data-testid", "open-sample"), ("disabled", crate::ui::view_kit::flag(!can || building.is_some(), "disabled")), ("class", "action")], [onclick(open)], "Open the sample in the console")}
                 if let Some(p) = *building {
-                    <button onclick={cancel}>{"Cancel"}</button>
+                    {leaf!(@on "button", [], [onclick(cancel)], "Cancel")}
                     <progress max="1" value={p.to_string()} aria-label="The sample built so far"></progress>
                 }
                 {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", built.map(|(_, longest)| format!("{longest:.0}"))), ("class", "sample-status")], status)}
@@ -352,7 +352,7 @@ pub fn SimulateView() -> Html {
                     let current = i == *table;
                     let table = table.clone();
                     let onclick = Callback::from(move |_| table.set(i));
-                    html! { <button class={classes!("sim-table-tab", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>{t.name.clone()}</button> }
+                    html! { {leaf!(@on @dyn "button", [("aria-pressed", current.to_string()), ("class", Classes::from(classes!("sim-table-tab", current.then_some("current"))))], [onclick(onclick)], t.name.clone())} }
                 })
                 .collect();
             let t = (*table).min(sim.tables.len().saturating_sub(1));
@@ -380,7 +380,7 @@ pub fn SimulateView() -> Html {
                     html! {
                         {leaf!("section", [("aria-label", "Compare two tables"), ("class", "sim-section")], html! {<>
                             {leaf!("h3", "Compare on one timeline")}
-                            {leaf!("label", html! {<>{format!("A: {} against B: ", sim.tables[t].name)}<select onchange={on_b}>{others}</select></>})}
+                            {leaf!("label", html! {<>{format!("A: {} against B: ", sim.tables[t].name)}{leaf!(@on "select", [], [onchange(on_b)], others)}</>})}
                             <SimCompare sim={sim.clone()} a={t} b={b} />
                         </>})}
                     }
@@ -414,13 +414,13 @@ pub fn SimulateView() -> Html {
             {leaf!("p", "hint", "Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them.")}
             {leaf!("div", "sim-source", html! {<>
                 {leaf!("label", html! {<>{"Start from "}
-                    <select class="sim-gallery" onchange={on_gallery}>
+                    {leaf!(@on "select", [("class", "sim-gallery")], [onchange(on_gallery)], html! {<>
                         <option value="" selected=true disabled=true>{"a workload…"}</option>
                         <option value="starter">{"sensor readings (a new workload)"}</option>
                         {gallery_options}
-                    </select>
+                    </>})}
                 </>})}
-                <button type="button" onclick={export}>{"Export workload"}</button>
+                {leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload")}
                 {leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})}
             </>})}
             {leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
@@ -433,8 +433,8 @@ pub fn SimulateView() -> Html {
                 {leaf!("p", [("id", "sim-json-error"), ("role", "alert"), ("class", "error")], draft.json_error.clone().unwrap_or_default())}
             </>})}
             {leaf!("div", "sim-run", html! {<>
-                <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>
-                if running { <button onclick={cancel}>{"Cancel"}</button> }
+                {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running || draft.json_error.is_some(), "disabled")), ("class", "sim-run-button")], [onclick(start)], "Run the simulation")}
+                if running { {leaf!(@on "button", [], [onclick(cancel)], "Cancel")} }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
                 {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", longest_slice), ("class", "sim-status")], status)}
             </>})}

@@ -51,7 +51,7 @@ pub fn StatusBar() -> Html {
     let writer = storage.mode == Mode::Writer;
     let retry = (writer && queue.can_retry()).then(|| {
         let app = app.clone();
-        html! { <button class="link" onclick={Callback::from(move |_| app.dispatch(Action::RetrySave))}>{"Retry"}</button> }
+        html! { {leaf!(@on "button", [("class", "link")], [onclick(Callback::from(move |_| app.dispatch(Action::RetrySave)))], "Retry")} }
     });
     drop(storage);
 
@@ -223,42 +223,42 @@ pub fn StatusBar() -> Html {
             {leaf!("span", "spacer", html! {})}
             {leaf!("span", "prefs", html! {<>
                 {leaf!("label", [("for", "pref-theme")], "Theme")}
-                <select id="pref-theme" class="action" onchange={on_theme}>
+                {leaf!(@on "select", [("id", "pref-theme"), ("class", "action")], [onchange(on_theme)], html! {<>
                     <option value="system" selected={prefs.theme == Theme::System}>{"System"}</option>
                     <option value="light" selected={prefs.theme == Theme::Light}>{"Light"}</option>
                     <option value="dark" selected={prefs.theme == Theme::Dark}>{"Dark"}</option>
-                </select>
+                </>})}
                 {leaf!("label", [("for", "pref-time")], "Timestamps")}
-                <select id="pref-time" class="action" onchange={on_time}>
+                {leaf!(@on "select", [("id", "pref-time"), ("class", "action")], [onchange(on_time)], html! {<>
                     <option value="epoch" selected={prefs.timestamps == Timestamps::Epoch}>{"epoch ms"}</option>
                     <option value="local" selected={prefs.timestamps == Timestamps::Local}>{"local time"}</option>
-                </select>
+                </>})}
                 {leaf!("label", [("for", "pref-cbt-zone")], "cbt times")}
-                <select id="pref-cbt-zone" class="action" onchange={on_cbt_zone}>
+                {leaf!(@on "select", [("id", "pref-cbt-zone"), ("class", "action")], [onchange(on_cbt_zone)], html! {<>
                     <option value="local" selected={prefs.cbt_zone == CbtZone::Local}>{"local zone"}</option>
                     <option value="utc" selected={prefs.cbt_zone == CbtZone::Utc}>{"UTC"}</option>
-                </select>
+                </>})}
                 {leaf!("label", [("for", "pref-keys")], "Keys")}
-                <select id="pref-keys" class="action" onchange={on_keys}>
+                {leaf!(@on "select", [("id", "pref-keys"), ("class", "action")], [onchange(on_keys)], html! {<>
                     <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
                     <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
-                </select>
+                </>})}
             </>})}
-            {leaf!(@dyn "span", [("role", "status"), ("class", ::std::convert::Into::<::yew::html::Classes>::into(class))], text)}
+            {leaf!(@dyn "span", [("role", "status"), ("class", Classes::from(class))], text)}
             {retry}
             if let Some(u) = usage { {leaf!("span", "usage", u)} }
             {leaf!("details", "menu", html! {<>
                 {leaf!("summary", "action", "Export…")}
                 {leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], html! {<>
-                    <button class="action" data-export="all-json" onclick={export("all-json")}>{"All tables · JSON"}</button>
-                    <button class="action" data-export="all-script" onclick={export("all-script")}>{"All tables · HBase shell script"}</button>
-                    <button class="action" data-export="table-json" disabled={!has_table} onclick={export("table-json")}>{"Selected table · JSON"}</button>
-                    <button class="action" data-export="table-script" disabled={!has_table} onclick={export("table-script")}>{"Selected table · HBase shell script"}</button>
+                    {leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON")}
+                    {leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script")}
+                    {leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON")}
+                    {leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")}
                 </>})}
             </>})}
-            <button class="action" onclick={on_import_click} disabled={!writer}>{"Import…"}</button>
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action")], [onclick(on_import_click)], "Import…")}
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
-            <button class="action danger" onclick={on_reset} disabled={!writer}>{"Reset"}</button>
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action danger")], [onclick(on_reset)], "Reset")}
         </>})}
     }
 }
@@ -312,8 +312,8 @@ pub fn SaveNotices() -> Html {
             {leaf!(@dyn "div", [("role", "alert"), ("data-kind", format!("{:?}", failure.kind)), ("class", "banner bad")], html! {<>
                 {leaf!("span", text)}
                 if !retrying {
-                    <button class="link" onclick={retry}>{"Retry"}</button>
-                    <button class="link" onclick={export}>{"Export all tables"}</button>
+                    {leaf!(@on "button", [("class", "link")], [onclick(retry)], "Retry")}
+                    {leaf!(@on "button", [("class", "link")], [onclick(export)], "Export all tables")}
                 }
             </>})}
         });
@@ -332,7 +332,7 @@ pub fn SaveNotices() -> Html {
             {leaf!("div", [("role", "alert"), ("class", "banner bad")], html! {<>
                 {leaf!("strong", "Some stored data could not be read; what could be read is loaded:")}
                 {leaf!("ul", items)}
-                <button class="link" onclick={dismiss}>{"Dismiss"}</button>
+                {leaf!(@on "button", [("class", "link")], [onclick(dismiss)], "Dismiss")}
             </>})}
         });
     }
@@ -396,9 +396,9 @@ pub fn SaveNotices() -> Html {
                         n => format!(", with {n} damaged one{}", if n == 1 { "" } else { "s" }),
                     },
                 ))}
-                <button class="link" onclick={export}>{"Export kept runs"}</button>
+                {leaf!(@on "button", [("class", "link")], [onclick(export)], "Export kept runs")}
                 if writer {
-                    <button class="link" onclick={discard}>{"Discard them"}</button>
+                    {leaf!(@on "button", [("class", "link")], [onclick(discard)], "Discard them")}
                 }
             </>})}
         });

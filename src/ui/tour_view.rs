@@ -78,11 +78,9 @@ pub fn TourView(props: &TourProps) -> Html {
             {leaf!("pre", [("aria-label", "Command"), ("class", "tour-command")], leaf!("code", current.preview()))}
             {leaf!("div", "tour-shows", format!("Shows: {shows}"))}
             {leaf!("div", "tour-buttons", html! {<>
-                <button class="tour-back" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{"Back"}</button>
-                <button class="tour-run" disabled={running} onclick={run}>
-                    {format!("Run this step, show {}", current.view.label())}
-                </button>
-                <button class="tour-next" disabled={at + 1 >= total} onclick={go(at + 1)}>{"Next"}</button>
+                {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at == 0, "disabled")), ("class", "tour-back")], [onclick(go(at.saturating_sub(1)))], "Back")}
+                {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running, "disabled")), ("class", "tour-run")], [onclick(run)], format!("Run this step, show {}", current.view.label()))}
+                {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at + 1 >= total, "disabled")), ("class", "tour-next")], [onclick(go(at + 1))], "Next")}
             </>})}
             {leaf!("div", [("aria-live", "polite"), ("class", "tour-result")], result)}
         </>})}

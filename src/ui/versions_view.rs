@@ -329,7 +329,7 @@ fn stack_figure(
                 if v.chars().count() > 40 { format!("{}…", v.chars().take(40).collect::<String>()) } else { v }
             };
             html! {
-                {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", ::std::convert::Into::<::yew::html::Classes>::into(fate_class(c.fate)))], html! {<>
+                {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", Classes::from(fate_class(c.fate)))], html! {<>
                     {leaf!("td", column_of(c))}{leaf!("td", "ts", c.cell.timestamp)}{leaf!("td", "val", value)}
                     {leaf!("td", "place", place(c.part))}{leaf!("td", "state", fate_text(c, versions))}
                 </>})}

@@ -49,6 +49,30 @@ pub fn leaf_with(
     .into()
 }
 
+/// An element with listeners (its attributes and listeners as `html!` makes them) around one
+/// child: what `html!` builds for `<button class="link" {onclick}>{"Run"}</button>`.
+pub fn leaf_on(
+    tag: &'static str,
+    attributes: yew::virtual_dom::Attributes,
+    listeners: yew::virtual_dom::listeners::Listeners,
+    child: Html,
+) -> Html {
+    yew::virtual_dom::VTag::__new_other(
+        AttrValue::Static(tag),
+        NodeRef::default(),
+        None,
+        attributes,
+        listeners,
+        child,
+    )
+    .into()
+}
+
+/// A boolean attribute as `html!` writes `disabled={on}`: its name when on, absent when off.
+pub fn flag(on: bool, name: &'static str) -> Option<AttrValue> {
+    on.then_some(AttrValue::Static(name))
+}
+
 /// Static text, as `html!` makes a string literal child.
 pub fn text(text: &'static str) -> Html {
     yew::virtual_dom::VText::new(AttrValue::Static(text)).into()
@@ -99,7 +123,7 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             let mark = if held { "✓" } else { "✗" };
             let class = if held { "held" } else { "broken" };
             html! {
-                {leaf!(@dyn "li", [("class", ::std::convert::Into::<::yew::html::Classes>::into(classes!("claim", class)))], html! {<>
+                {leaf!(@dyn "li", [("class", Classes::from(classes!("claim", class)))], html! {<>
                     {leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark)}
                     {leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " })}
                     {text}

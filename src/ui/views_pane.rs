@@ -80,8 +80,7 @@ pub fn ViewsPane() -> Html {
                 Callback::from(move |_| current.set(i))
             };
             html! {
-                <button id={format!("view-tab-{i}")} role="tab" class="view-tab" aria-selected={selected.to_string()}
-                    aria-controls={format!("view-panel-{i}")} tabindex={if selected { "0" } else { "-1" }} {onclick}>{*label}</button>
+                {leaf!(@on @dyn "button", [("id", format!("view-tab-{i}")), ("role", "tab"), ("aria-selected", selected.to_string()), ("aria-controls", format!("view-panel-{i}")), ("tabindex", if selected { "0" } else { "-1" }), ("class", "view-tab")], [onclick(onclick)], *label)}
             }
         })
         .collect();
@@ -89,14 +88,14 @@ pub fn ViewsPane() -> Html {
     // hidden and do no work until shown (`view_kit::use_shown`).
     let panel = |i: usize, body: Html| {
         html! {
-            {leaf!(@dyn "div", [("id", format!("view-panel-{i}")), ("role", "tabpanel"), ("tabindex", "0"), ("aria-labelledby", format!("view-tab-{i}")), ("hidden", if i != *current { ::std::option::Option::Some(::yew::virtual_dom::AttrValue::Static("hidden")) } else { ::std::option::Option::None }), ("class", "view-panel")], html! {<>
+            {leaf!(@dyn "div", [("id", format!("view-panel-{i}")), ("role", "tabpanel"), ("tabindex", "0"), ("aria-labelledby", format!("view-tab-{i}")), ("hidden", crate::ui::view_kit::flag(i != *current, "hidden")), ("class", "view-panel")], html! {<>
                 <ContextProvider<Shown> context={Shown(i == *current)}>{body}</ContextProvider<Shown>>
             </>})}
         }
     };
     html! {
         {leaf!("div", "views-pane", html! {<>
-            <div class="view-tabs" role="tablist" aria-label="Views" {onkeydown}>{tabs}</div>
+            {leaf!(@on "div", [("role", "tablist"), ("aria-label", "Views"), ("class", "view-tabs")], [onkeydown(onkeydown)], tabs)}
             {panel(0, html! { <KeyspaceView /> })}
             {panel(1, html! { <HotspotsView /> })}
             {panel(2, html! { <><RegionsView /><ReadView /></> })}

@@ -53,13 +53,13 @@ fn choice(label: &str, options: &[(&str, &str)], current: &str, emit: Callback<S
             |(v, l)| html! { <option value={v.to_string()} selected={*v == current}>{*l}</option> },
         )
         .collect();
-    html! { {leaf!("label", "wf-field", html! {<>{label}<select {onchange}>{opts}</select></>})} }
+    html! { {leaf!("label", "wf-field", html! {<>{label}{leaf!(@on "select", [], [onchange(onchange)], opts)}</>})} }
 }
 
 fn button(label: &str, aria: String, on: &Callback<FormAction>, action: FormAction) -> Html {
     let on = on.clone();
     let onclick = Callback::from(move |_: MouseEvent| on.emit(action.clone()));
-    html! { <button type="button" class="link" aria-label={aria} {onclick}>{label}</button> }
+    html! { {leaf!(@on @dyn "button", [("type", "button"), ("aria-label", aria), ("class", "link")], [onclick(onclick)], label)} }
 }
 
 fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Html {
@@ -205,7 +205,7 @@ fn add_choice(label: &str, labels: Vec<&'static str>, emit: Callback<usize>) -> 
             s.set_value("");
         }
     });
-    html! { {leaf!("label", "wf-field", html! {<>{label}<select {onchange}><option value="" selected=true>{"choose…"}</option>{opts}</select></>})} }
+    html! { {leaf!("label", "wf-field", html! {<>{label}{leaf!(@on "select", [], [onchange(onchange)], html! {<><option value="" selected=true>{"choose…"}</option>{opts}</>})}</>})} }
 }
 
 #[component]
