@@ -138,7 +138,7 @@ pub fn decode_history(saved: &Value) -> Vec<HistoryLine> {
         if f.read("version", Node::u32)? > HISTORY_FORMAT {
             return Ok(Vec::new());
         }
-        f.required("lines")?.list(|line| {
+        f.list("lines", |line| {
             let l = line.members()?;
             let dialect = match l.required("dialect")?.variant(&["hbase", "cbt"])? {
                 "cbt" => Dialect::Cbt,

@@ -775,6 +775,15 @@ impl<'a> Fields<'a> {
         read(&self.required(name)?)
     }
 
+    /// The items of the array `name`, which the object must have, each read by `read`.
+    pub fn list<T>(
+        &self,
+        name: &str,
+        read: impl Fn(&Node<'a>) -> Result<T, Error>,
+    ) -> Result<Vec<T>, Error> {
+        self.required(name)?.list(read)
+    }
+
     /// The member `name` read by `read`, or `default` when the object lacks it.
     pub fn or<T>(
         &self,

@@ -167,12 +167,13 @@ impl Loads {
         let f = node.members()?;
         let mut loads = Loads::default();
         for (id, placement) in f.read("by_design", object_members)? {
-            let names = placement.members()?.required("names")?.list(|pair| {
-                match pair.items()?.as_slice() {
-                    [a, b] => Ok((a.string()?, b.string()?)),
-                    _ => Err(pair.error("expected [design's name, loaded name]")),
-                }
-            })?;
+            let names =
+                placement
+                    .members()?
+                    .list("names", |pair| match pair.items()?.as_slice() {
+                        [a, b] => Ok((a.string()?, b.string()?)),
+                        _ => Err(pair.error("expected [design's name, loaded name]")),
+                    })?;
             loads.by_design.insert(id, Placement { names });
         }
         if let Some(sizes) = f.get("sizes") {

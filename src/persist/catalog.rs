@@ -158,7 +158,7 @@ pub fn catalog_from_json(node: &Node) -> Result<Catalog, Error> {
         tick: f.read("tick", Node::u64)?,
         next_id: f.read("next_id", Node::u64)?,
         counters: f.read("counters", counters_from_json)?,
-        tables: f.required("tables")?.list(table_entry_from_json)?,
+        tables: f.list("tables", table_entry_from_json)?,
     })
 }
 
@@ -229,7 +229,7 @@ fn table_entry_from_json(node: &Node) -> Result<TableEntry, Error> {
     Ok(TableEntry {
         descriptor: f.read("descriptor", descriptor_from_json)?,
         enabled: f.read("enabled", Node::bool)?,
-        regions: f.required("regions")?.list(region_from_json)?,
+        regions: f.list("regions", region_from_json)?,
     })
 }
 
@@ -419,7 +419,7 @@ fn region_from_json(node: &Node) -> Result<RegionEntry, Error> {
             bytes_read: s.read("bytes_read", Node::u64)?,
             bytes_written: s.read("bytes_written", Node::u64)?,
         },
-        runs: f.required("runs")?.list(read_u64s)?,
+        runs: f.list("runs", read_u64s)?,
     })
 }
 
@@ -450,7 +450,7 @@ pub fn activity_from_json(node: &Node) -> Result<SavedActivity, Error> {
     Ok(SavedActivity {
         ops: f.read("ops", ops_from_json)?,
         grid: f.read("grid", grid_from_json)?,
-        splits: f.required("splits")?.list(split_from_json)?,
+        splits: f.list("splits", split_from_json)?,
         last_read: f.optional("last_read", last_read_from_json)?,
         reads: f.read("reads", Node::u64)?,
         writes: f.read("writes", Node::u64)?,

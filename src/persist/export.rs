@@ -59,7 +59,7 @@ impl Document {
         Ok(Document {
             format: f.read("format", Node::string)?,
             version: f.read("version", Node::u32)?,
-            tables: f.required("tables")?.list(TableDoc::from_json)?,
+            tables: f.list("tables", TableDoc::from_json)?,
         })
     }
 }
@@ -98,7 +98,7 @@ impl TableDoc {
             families: f.read("families", families_from_json)?,
             settings: f.optional("settings", settings_from_json)?,
             splits: f.or("splits", Vec::new(), |n| n.list(Node::string))?,
-            cells: f.required("cells")?.list(CellDoc::from_json)?,
+            cells: f.list("cells", CellDoc::from_json)?,
         })
     }
 }

@@ -34,7 +34,7 @@ pub(super) fn read(node: &Node) -> Read<Workload> {
         step_ms: o.optional("step_ms", Node::u64)?,
         samples_per_step: o.optional("samples_per_step", Node::u32)?,
         cluster: o.read("cluster", cluster)?,
-        tables: o.required("tables")?.list(table)?,
+        tables: o.list("tables", table)?,
     })
 }
 
@@ -72,8 +72,7 @@ fn split_policy(node: &Node) -> Read<SplitPolicyKind> {
     Ok(match name {
         "key_prefix" => SplitPolicyKind::KeyPrefix {
             prefix_length: fields_of(node, name, contents, &["prefix_length"])?
-                .required("prefix_length")?
-                .u32()?,
+                .read("prefix_length", Node::u32)?,
         },
         _ => {
             no_fields(name, contents)?;
@@ -126,12 +125,12 @@ fn table(node: &Node) -> Read<TableLoad> {
     ])?;
     Ok(TableLoad {
         name: o.read("name", Node::string)?,
-        families: o.required("families")?.list(family)?,
-        key: o.required("key")?.list(key_field)?,
+        families: o.list("families", family)?,
+        key: o.list("key", key_field)?,
         unique: o.or("unique", false, Node::bool)?,
         pre_split: o.or("pre_split", Vec::new(), |n| n.list(Node::string))?,
         initial_rows: o.or("initial_rows", 0, Node::u64)?,
-        operations: o.required("operations")?.list(operation)?,
+        operations: o.list("operations", operation)?,
     })
 }
 
@@ -139,7 +138,7 @@ fn family(node: &Node) -> Read<FamilyLoad> {
     let o = node.object(&["name", "columns"])?;
     Ok(FamilyLoad {
         name: o.read("name", Node::string)?,
-        columns: o.required("columns")?.list(|n| {
+        columns: o.list("columns", |n| {
             let o = n.object(&["qualifier", "value_size", "dynamic"])?;
             Ok(ColumnLoad {
                 qualifier: o.read("qualifier", Node::string)?,
@@ -204,7 +203,7 @@ fn key_field(node: &Node) -> Read<KeyField> {
         },
         _ => KeyField::Choice {
             name,
-            options: o.required("options")?.list(|n| {
+            options: o.list("options", |n| {
                 let o = n.object(&["text", "weight"])?;
                 Ok(Weighted {
                     text: o.read("text", Node::string)?,
@@ -233,14 +232,10 @@ fn distribution(node: &Node) -> Read<Distribution> {
     let (name, contents) = node.enumeration(&["uniform", "zipf", "recent"])?;
     Ok(match name {
         "zipf" => Distribution::Zipf {
-            s: fields_of(node, name, contents, &["s"])?
-                .required("s")?
-                .f64()?,
+            s: fields_of(node, name, contents, &["s"])?.read("s", Node::f64)?,
         },
         "recent" => Distribution::Recent {
-            decay: fields_of(node, name, contents, &["decay"])?
-                .required("decay")?
-                .f64()?,
+            decay: fields_of(node, name, contents, &["decay"])?.read("decay", Node::f64)?,
         },
         _ => {
             no_fields(name, contents)?;
@@ -312,14 +307,11 @@ fn choose(node: &Node) -> Read<Choose> {
     let (name, contents) = node.enumeration(&["uniform", "within_ms", "recent", "fresh"])?;
     Ok(match name {
         "within_ms" => Choose::WithinMs {
-            ms: fields_of(node, name, contents, &["ms"])?
-                .required("ms")?
-                .u64()?,
+            ms: fields_of(node, name, contents, &["ms"])?.read("ms", Node::u64)?,
         },
         "recent" => Choose::Recent {
             half_life_ms: fields_of(node, name, contents, &["half_life_ms"])?
-                .required("half_life_ms")?
-                .u64()?,
+                .read("half_life_ms", Node::u64)?,
         },
         "fresh" => {
             no_fields(name, contents)?;
