@@ -115,6 +115,17 @@ macro_rules! leaf {
     };
 }
 
+/// `list![a, b]`: nodes side by side, the list `html! { <>{a}{b}</> }` makes of them, each
+/// pushed into a vector made to size ([`view_kit::list`]) rather than turned into a sequence
+/// of one node first, as `html!` turns a `{block}`.
+macro_rules! list {
+    ($($node:expr),+ $(,)?) => {{
+        let mut nodes = ::std::vec::Vec::with_capacity([$(stringify!($node)),+].len());
+        $(nodes.push($node);)+
+        $crate::ui::view_kit::list(nodes)
+    }};
+}
+
 mod address;
 mod app;
 #[cfg(feature = "bench")]

@@ -110,10 +110,7 @@ pub fn ConsoleView() -> Html {
         {leaf!("section", "console", html! {<>
             <div class="scrollback" ref={scroll_ref} {onscroll} role="region" aria-label="Console output" tabindex="0">
                 if empty {
-                    {leaf!("div", "welcome", html! {<>
-                        {leaf!("p", html! {<>{"Type HBase shell commands. "}{leaf!("code", "help")}{" lists them; "}{leaf!("code", "help 'scan'")}{" explains one; "}{leaf!("code", "generate")}{" fills a table with a million cells in seconds."}</>})}
-                        {leaf!("p", html! {<>{leaf!("kbd", "Enter")}{" runs, "}{leaf!("kbd", "Shift+Enter")}{" adds a line, "}{leaf!("kbd", "Tab")}{" completes, "}{leaf!("kbd", "Up")}{"/"}{leaf!("kbd", "Down")}{" walk the history, "}{leaf!("kbd", "Ctrl+C")}{" stops a running batch, "}{leaf!("kbd", "Ctrl+L")}{" clears, "}{leaf!("kbd", "Alt+M")}{" switches between the HBase shell and Bigtable's cbt."}</>})}
-                    </>})}
+                    {leaf!("div", "welcome", list![leaf!("p", list![crate::ui::view_kit::text("Type HBase shell commands. "), leaf!("code", "help"), crate::ui::view_kit::text(" lists them; "), leaf!("code", "help 'scan'"), crate::ui::view_kit::text(" explains one; "), leaf!("code", "generate"), crate::ui::view_kit::text(" fills a table with a million cells in seconds.")]), leaf!("p", list![leaf!("kbd", "Enter"), crate::ui::view_kit::text(" runs, "), leaf!("kbd", "Shift+Enter"), crate::ui::view_kit::text(" adds a line, "), leaf!("kbd", "Tab"), crate::ui::view_kit::text(" completes, "), leaf!("kbd", "Up"), crate::ui::view_kit::text("/"), leaf!("kbd", "Down"), crate::ui::view_kit::text(" walk the history, "), leaf!("kbd", "Ctrl+C"), crate::ui::view_kit::text(" stops a running batch, "), leaf!("kbd", "Ctrl+L"), crate::ui::view_kit::text(" clears, "), leaf!("kbd", "Alt+M"), crate::ui::view_kit::text(" switches between the HBase shell and Bigtable's cbt.")])])}
                 }
                 if dropped > 0 && !empty {
                     {leaf!("p", "hint", format!("{dropped} earlier entr{} cleared from the screen (Up walks the history).", if dropped == 1 { "y" } else { "ies" }))}

@@ -419,13 +419,7 @@ fn marks(d: &MinimapData) -> Html {
             <>
             {column("rows-returned", RETURNED_X, &r.returned_at, format!("{} rows returned", group(r.returned)))}
             {column("rows-filtered", FILTERED_X, &r.filtered_at, format!("{} rows filtered (ROWS_FILTERED)", group(r.filtered)))}
-            {leaf!(@dyn "g", [("class", Classes::from(classes!("bracket", r.reversed.then_some("reversed"))))], html! {<>
-                {leaf!(@dyn "path", [("d", format!("M44,{y0:.1} h-6 V{y1:.1} h6"))], html! {})}
-                {leaf!(@dyn "line", [("x1", "52"), ("x2", "52"), ("y1", format!("{y0:.1}")), ("y2", format!("{y1:.1}"))], html! {})}
-                {leaf!(@dyn "path", [("d", arrow), ("class", "arrow")], html! {})}
-                {leaf!("title", r.summary.clone())}
-                {leaf!(@dyn "circle", [("cx", "38"), ("cy", format!("{mid:.1}")), ("r", "0")], html! {})}
-                </>})}
+            {leaf!(@dyn "g", [("class", Classes::from(classes!("bracket", r.reversed.then_some("reversed"))))], list![leaf!(@dyn "path", [("d", format!("M44,{y0:.1} h-6 V{y1:.1} h6"))], html! {}), leaf!(@dyn "line", [("x1", "52"), ("x2", "52"), ("y1", format!("{y0:.1}")), ("y2", format!("{y1:.1}"))], html! {}), leaf!(@dyn "path", [("d", arrow), ("class", "arrow")], html! {}), leaf!("title", r.summary.clone()), leaf!(@dyn "circle", [("cx", "38"), ("cy", format!("{mid:.1}")), ("r", "0")], html! {})])}
                 </>
             }
     });
@@ -464,12 +458,9 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         })
         .unwrap_or_default();
     html! {
-        {leaf!(@on @dyn "svg", [("width", WIDTH.to_string()), ("height", HEIGHT.to_string()), ("viewBox", format!("0 0 {WIDTH} {HEIGHT}")), ("role", "img"), ("aria-label", format!("Keyspace map: {} regions over {} rows{}", d.regions.len(), group(d.rows as u64), d.read.as_ref().map(|r| format!("; {}", r.summary)).unwrap_or_default())), ("data-regions", d.regions.len().to_string()), ("data-read-lo", read_lo), ("data-read-hi", read_hi), ("data-read-reversed", reversed), ("data-written", d.written.len().to_string()), ("data-rows-scanned", scanned), ("data-rows-returned", returned), ("data-rows-filtered", filtered), ("class", "minimap")], [onclick(onclick)], html! {<>
-            {leaf!("g", "marks", html! {<>
+        {leaf!(@on @dyn "svg", [("width", WIDTH.to_string()), ("height", HEIGHT.to_string()), ("viewBox", format!("0 0 {WIDTH} {HEIGHT}")), ("role", "img"), ("aria-label", format!("Keyspace map: {} regions over {} rows{}", d.regions.len(), group(d.rows as u64), d.read.as_ref().map(|r| format!("; {}", r.summary)).unwrap_or_default())), ("data-regions", d.regions.len().to_string()), ("data-read-lo", read_lo), ("data-read-hi", read_hi), ("data-read-reversed", reversed), ("data-written", d.written.len().to_string()), ("data-rows-scanned", scanned), ("data-rows-returned", returned), ("data-rows-filtered", filtered), ("class", "minimap")], [onclick(onclick)], list![leaf!("g", "marks", html! {<>
                 <Bands regions={d.regions.clone()} rows={d.rows} keys={props.keys} />
                 <Marks data={d.clone()} />
-            </>})}
-            {leaf!(@dyn "rect", [("x", "1"), ("y", format!("{v0:.1}")), ("width", (WIDTH - 2.0).to_string()), ("height", format!("{:.1}", v1 - v0)), ("class", "viewport")], html! {})}
-        </>})}
+            </>}), leaf!(@dyn "rect", [("x", "1"), ("y", format!("{v0:.1}")), ("width", (WIDTH - 2.0).to_string()), ("height", format!("{:.1}", v1 - v0)), ("class", "viewport")], html! {})])}
     }
 }

@@ -34,10 +34,7 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         .collect();
     let cell = |a: String, b: String| {
         html! {
-            {leaf!("td", html! {<>
-                {leaf!("span", "side-a", html! {<>{leaf!("span", "side-tag", "A ")}{a}</>})}
-                {leaf!("span", "side-b", html! {<>{leaf!("span", "side-tag", "B ")}{b}</>})}
-            </>})}
+            {leaf!("td", list![leaf!("span", "side-a", html! {<>{leaf!("span", "side-tag", "A ")}{a}</>}), leaf!("span", "side-b", html! {<>{leaf!("span", "side-tag", "B ")}{b}</>})])}
         }
     };
     let body: Html = side_by_side(a, b)
@@ -80,17 +77,9 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         })
         .collect();
     html! {
-        {leaf!("div", "sim-compare", html! {<>
-            {leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence))}
-            {leaf!("fieldset", "attribution", html! {<>
+        {leaf!("div", "sim-compare", list![leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence)), leaf!("fieldset", "attribution", html! {<>
                 {leaf!("legend", "Shares of the hour's operations")}
                 {choices}
-            </>})}
-            {leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The two tables hour by hour"), ("class", "table-scroll")], leaf!("table", "figures sim-compare-table", html! {<>
-                    {leaf!("caption", format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label()))}
-                    {leaf!("thead", leaf!("tr", html! {<>{leaf!("th", [("scope", "col")], "hour")}{leaf!("th", [("scope", "col")], "regions")}{head}</>}))}
-                    {leaf!("tbody", body)}
-                </>}))}
-        </>})}
+            </>}), leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The two tables hour by hour"), ("class", "table-scroll")], leaf!("table", "figures sim-compare-table", list![leaf!("caption", format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())), leaf!("thead", leaf!("tr", html! {<>{leaf!("th", [("scope", "col")], "hour")}{leaf!("th", [("scope", "col")], "regions")}{head}</>})), leaf!("tbody", body)]))])}
     }
 }

@@ -389,10 +389,7 @@ pub fn SimulateView() -> Html {
             };
             html! {
                 {leaf!("div", "sim-results", html! {<>
-                    {leaf!("div", "sim-provenance", html! {<>
-                        {leaf!("p", counted)}
-                        {leaf!("p", estimated)}
-                    </>})}
+                    {leaf!("div", "sim-provenance", list![leaf!("p", counted), leaf!("p", estimated)])}
                     {leaf!("div", [("role", "group"), ("aria-label", "Table"), ("class", "sim-table-tabs")], tabs)}
                     {leaf!("section", [("aria-label", "Key Visualizer"), ("class", "sim-section")], html! {<>
                         {leaf!("h3", format!("Key Visualizer: {}", sim.tables[t].name))}
@@ -412,17 +409,11 @@ pub fn SimulateView() -> Html {
     html! {
         {leaf!("section", [("aria-label", "Simulate"), ("class", "view simulate-view")], html! {<>
             {leaf!("p", "hint", "Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them.")}
-            {leaf!("div", "sim-source", html! {<>
-                {leaf!("label", html! {<>{"Start from "}
-                    {leaf!(@on "select", [("class", "sim-gallery")], [onchange(on_gallery)], html! {<>
+            {leaf!("div", "sim-source", list![leaf!("label", list![crate::ui::view_kit::text("Start from "), leaf!(@on "select", [("class", "sim-gallery")], [onchange(on_gallery)], html! {<>
                         <option value="" selected=true disabled=true>{"a workload…"}</option>
                         <option value="starter">{"sensor readings (a new workload)"}</option>
                         {gallery_options}
-                    </>})}
-                </>})}
-                {leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload")}
-                {leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})}
-            </>})}
+                    </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})])}
             {leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
                 {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />

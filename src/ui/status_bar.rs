@@ -221,41 +221,24 @@ pub fn StatusBar() -> Html {
             {leaf!("span", "logo", "Rowkey")}
             {leaf!("span", "tagline", "HBase schema design, running in your browser")}
             {leaf!("span", "spacer", html! {})}
-            {leaf!("span", "prefs", html! {<>
-                {leaf!("label", [("for", "pref-theme")], "Theme")}
-                {leaf!(@on "select", [("id", "pref-theme"), ("class", "action")], [onchange(on_theme)], html! {<>
+            {leaf!("span", "prefs", list![leaf!("label", [("for", "pref-theme")], "Theme"), leaf!(@on "select", [("id", "pref-theme"), ("class", "action")], [onchange(on_theme)], html! {<>
                     <option value="system" selected={prefs.theme == Theme::System}>{"System"}</option>
                     <option value="light" selected={prefs.theme == Theme::Light}>{"Light"}</option>
                     <option value="dark" selected={prefs.theme == Theme::Dark}>{"Dark"}</option>
-                </>})}
-                {leaf!("label", [("for", "pref-time")], "Timestamps")}
-                {leaf!(@on "select", [("id", "pref-time"), ("class", "action")], [onchange(on_time)], html! {<>
+                </>}), leaf!("label", [("for", "pref-time")], "Timestamps"), leaf!(@on "select", [("id", "pref-time"), ("class", "action")], [onchange(on_time)], html! {<>
                     <option value="epoch" selected={prefs.timestamps == Timestamps::Epoch}>{"epoch ms"}</option>
                     <option value="local" selected={prefs.timestamps == Timestamps::Local}>{"local time"}</option>
-                </>})}
-                {leaf!("label", [("for", "pref-cbt-zone")], "cbt times")}
-                {leaf!(@on "select", [("id", "pref-cbt-zone"), ("class", "action")], [onchange(on_cbt_zone)], html! {<>
+                </>}), leaf!("label", [("for", "pref-cbt-zone")], "cbt times"), leaf!(@on "select", [("id", "pref-cbt-zone"), ("class", "action")], [onchange(on_cbt_zone)], html! {<>
                     <option value="local" selected={prefs.cbt_zone == CbtZone::Local}>{"local zone"}</option>
                     <option value="utc" selected={prefs.cbt_zone == CbtZone::Utc}>{"UTC"}</option>
-                </>})}
-                {leaf!("label", [("for", "pref-keys")], "Keys")}
-                {leaf!(@on "select", [("id", "pref-keys"), ("class", "action")], [onchange(on_keys)], html! {<>
+                </>}), leaf!("label", [("for", "pref-keys")], "Keys"), leaf!(@on "select", [("id", "pref-keys"), ("class", "action")], [onchange(on_keys)], html! {<>
                     <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
                     <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
-                </>})}
-            </>})}
+                </>})])}
             {leaf!(@dyn "span", [("role", "status"), ("class", Classes::from(class))], text)}
             {retry}
             if let Some(u) = usage { {leaf!("span", "usage", u)} }
-            {leaf!("details", "menu", html! {<>
-                {leaf!("summary", "action", "Export…")}
-                {leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], html! {<>
-                    {leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON")}
-                    {leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script")}
-                    {leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON")}
-                    {leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")}
-                </>})}
-            </>})}
+            {leaf!("details", "menu", list![leaf!("summary", "action", "Export…"), leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], list![leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON"), leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script"), leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON"), leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")])])}
             {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action")], [onclick(on_import_click)], "Import…")}
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
             {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action danger")], [onclick(on_reset)], "Reset")}
@@ -329,11 +312,7 @@ pub fn SaveNotices() -> Html {
             .map(|p| html! { {leaf!("li", p.clone())} })
             .collect();
         out.push(html! {
-            {leaf!("div", [("role", "alert"), ("class", "banner bad")], html! {<>
-                {leaf!("strong", "Some stored data could not be read; what could be read is loaded:")}
-                {leaf!("ul", items)}
-                {leaf!(@on "button", [("class", "link")], [onclick(dismiss)], "Dismiss")}
-            </>})}
+            {leaf!("div", [("role", "alert"), ("class", "banner bad")], list![leaf!("strong", "Some stored data could not be read; what could be read is loaded:"), leaf!("ul", items), leaf!(@on "button", [("class", "link")], [onclick(dismiss)], "Dismiss")])}
         });
     }
     let readable: Vec<&crate::persist::KeptRun> =

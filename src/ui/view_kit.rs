@@ -73,6 +73,14 @@ pub fn flag(on: bool, name: &'static str) -> Option<AttrValue> {
     on.then_some(AttrValue::Static(name))
 }
 
+/// Nodes side by side: what `html! { <>{a}{b}</> }` makes of them (a list without a key). The
+/// views call it through the [`list!`] macro.
+pub fn list(children: Vec<Html>) -> Html {
+    Html::VList(Rc::new(yew::virtual_dom::VList::with_children(
+        children, None,
+    )))
+}
+
 /// Static text, as `html!` makes a string literal child.
 pub fn text(text: &'static str) -> Html {
     yew::virtual_dom::VText::new(AttrValue::Static(text)).into()

@@ -268,9 +268,7 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
     let hours = w.duration_ms as f64 / 3_600_000.0;
     html! {
         {leaf!("div", "workload-form", html! {<>
-            {leaf!("fieldset", "wf-cluster", html! {<>
-                {leaf!("legend", "Run and cluster")}
-                {leaf!("div", "wf-grid", html! {<>
+            {leaf!("fieldset", "wf-cluster", list![leaf!("legend", "Run and cluster"), leaf!("div", "wf-grid", html! {<>
                     {field("hours of traffic", hours.to_string(), on, FormAction::DurationHours)}
                     {field("seed", w.seed.to_string(), on, FormAction::Seed)}
                     {field("region servers", c.region_servers.to_string(), on, FormAction::RegionServers)}
@@ -279,8 +277,7 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                     {select("split policy", &[("stepping", "SteppingSplitPolicy (default)"), ("increasing_to_upper_bound", "IncreasingToUpperBound"), ("constant_size", "ConstantSize"), ("key_prefix", "KeyPrefix (4 bytes)"), ("none", "none")], policy, on, FormAction::Policy)}
                     {field("reads/s a server serves", c.server_reads_per_sec.to_string(), on, FormAction::ServerReads)}
                     {field("writes/s a server takes", c.server_writes_per_sec.to_string(), on, FormAction::ServerWrites)}
-                </>})}
-            </>})}
+                </>})])}
             {tables}
             {button("add a table", "Add a table".into(), on, FormAction::AddTable)}
         </>})}
