@@ -130,7 +130,11 @@ fn SkipLinks() -> Html {
         })
     };
     html! {
-        {leaf!("nav", [("aria-label", "Skip links"), ("class", "skip-links")], list![leaf!(@on "a", [("href", "#console-input")], [onclick(to("console-input"))], "Skip to the console input"), leaf!(@on "a", [("href", "#tables-pane")], [onclick(to("tables-pane"))], "Skip to the tables and gallery"), leaf!(@on "a", [("href", "#views-pane")], [onclick(to("views-pane"))], "Skip to the views")])}
+        {leaf!("nav", [("aria-label", "Skip links"), ("class", "skip-links")], list![
+            leaf!(@on "a", [("href", "#console-input")], [onclick(to("console-input"))], "Skip to the console input"),
+            leaf!(@on "a", [("href", "#tables-pane")], [onclick(to("tables-pane"))], "Skip to the tables and gallery"),
+            leaf!(@on "a", [("href", "#views-pane")], [onclick(to("views-pane"))], "Skip to the views"),
+        ])}
     }
 }
 
@@ -154,7 +158,11 @@ fn Banners() -> Html {
             .map(|r| html! { {leaf!("li", r)} })
             .collect();
         out.push(html! {
-            {leaf!("div", [("role", "status"), ("class", "banner sample-banner")], list![leaf!("p", html! {<>{leaf!("strong", "The console runs on a simulation's sample")}{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</>}), leaf!("ul", "sample-ratios", ratios), leaf!(@on "button", [("data-testid", "leave-sample"), ("class", "action")], [onclick(leave)], "Back to your tables")])}
+            {leaf!("div", [("role", "status"), ("class", "banner sample-banner")], list![
+                leaf!("p", html! {<>{leaf!("strong", "The console runs on a simulation's sample")}{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</>}),
+                leaf!("ul", "sample-ratios", ratios),
+                leaf!(@on "button", [("data-testid", "leave-sample"), ("class", "action")], [onclick(leave)], "Back to your tables"),
+            ])}
         });
     }
     if s.mode == Mode::ReadOnly {

@@ -75,7 +75,11 @@ pub fn ClashDialog() -> Html {
             {leaf!("h2", [("id", "clash-title")], if one { "A table of yours has this name" } else { "Tables of yours have these names" })}
             {leaf!("p", html! {<>{what}{format!("{by} {} you have:", if one { "the one" } else { "these" })}</>})}
             {leaf!("ul", "clash-tables", sizes)}
-            {leaf!("div", "modal-choices", list![leaf!(@on "button", [("data-choice", "rename"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(choose(Choice::Rename))], format!("Load as {renamed}")), leaf!(@on "button", [("data-choice", "replace"), ("class", "action danger")], [onclick(choose(Choice::Replace))], format!("Replace: drop {names}")), leaf!(@on "button", [("data-choice", "cancel"), ("class", "action")], [onclick(choose(Choice::Cancel))], "Cancel")])}
+            {leaf!("div", "modal-choices", list![
+                leaf!(@on "button", [("data-choice", "rename"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(choose(Choice::Rename))], format!("Load as {renamed}")),
+                leaf!(@on "button", [("data-choice", "replace"), ("class", "action danger")], [onclick(choose(Choice::Replace))], format!("Replace: drop {names}")),
+                leaf!(@on "button", [("data-choice", "cancel"), ("class", "action")], [onclick(choose(Choice::Cancel))], "Cancel"),
+            ])}
             {leaf!("p", "hint", format!("“Load as” runs {what_runs} on {renamed}, and leaves yours as they are. “Replace” deletes yours first; that cannot be undone."))}
         </Modal>
     }

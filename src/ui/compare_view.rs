@@ -84,7 +84,12 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
             ];
             let rows: Html = rows
                 .into_iter()
-                .map(|(k, v)| html! { {leaf!("tr", list![leaf!("th", [("scope", "row")], k), leaf!("td", v)])} })
+                .map(|(k, v)| {
+                    html! { {leaf!("tr", list![
+                        leaf!("th", [("scope", "row")], k),
+                        leaf!("td", v),
+                    ])} }
+                })
                 .collect();
             let claims = checks(run.checks.iter().map(|(phase, claim, held)| {
                 (
@@ -95,7 +100,10 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
             html! {
                 {leaf!("div", "compare-body", html! {<>
                     <Minimap data={map.clone()} first={0} shown={map.rows} keys={keys} on_pick={Callback::noop()} />
-                    {leaf!("div", list![leaf!("table", "figures", leaf!("tbody", rows)), leaf!(@dyn "ul", [("aria-label", format!("{}'s lesson", side.label)), ("class", "claims")], claims)])}
+                    {leaf!("div", list![
+                        leaf!("table", "figures", leaf!("tbody", rows)),
+                        leaf!(@dyn "ul", [("aria-label", format!("{}'s lesson", side.label)), ("class", "claims")], claims),
+                    ])}
                 </>})}
             }
         }
@@ -103,7 +111,10 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
     html! {
         {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], html! {<>
             {leaf!("h3", format!("{tag}: {}", side.label))}
-            {leaf!("div", "compare-key", list![crate::ui::view_kit::text("Row key "), leaf!("code", side.key)])}
+            {leaf!("div", "compare-key", list![
+                crate::ui::view_kit::text("Row key "),
+                leaf!("code", side.key),
+            ])}
             {body}
         </>})}
     }
@@ -167,7 +178,10 @@ pub fn CompareView() -> Html {
     };
     html! {
         {leaf!("section", [("aria-label", "A/B compare"), ("class", "view compare-card")], html! {<>
-            {leaf!("div", "design-head", list![leaf!("span", "verdict compare-tag", "A/B compare"), leaf!(@on "button", [("class", "link")], [onclick(close)], "close")])}
+            {leaf!("div", "design-head", list![
+                leaf!("span", "verdict compare-tag", "A/B compare"),
+                leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
+            ])}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], pair.title)}
             {leaf!("p", "why", html! {<>{leaf!("strong", "One workload: ")}{pair.workload}</>})}
             {leaf!("p", "why", pair.why)}

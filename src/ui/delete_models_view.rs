@@ -27,7 +27,10 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
                 .map(|(i, (s, r))| {
                     html! {
                         {leaf!("li", "dm-step", html! {<>
-                            {leaf!("div", "prompt-line", list![leaf!("span", "prompt", side.dialect.prompt(i + 1)), leaf!("code", "typed", s.line)])}
+                            {leaf!("div", "prompt-line", list![
+                                leaf!("span", "prompt", side.dialect.prompt(i + 1)),
+                                leaf!("code", "typed", s.line),
+                            ])}
                             {leaf!("p", "dm-note", s.note)}
                             if !r.output.is_empty() { {leaf!("pre", "output", r.output.as_str())} }
                             {leaf!("p", "dm-visible", format!("cells a read returns: {}", r.visible))}
@@ -92,9 +95,15 @@ pub fn DeleteModelsView() -> Html {
     let (h, b) = &*runs;
     html! {
         {leaf!("section", [("aria-label", "Delete models"), ("class", "view compare-card delete-models")], html! {<>
-            {leaf!("div", "design-head", list![leaf!("span", "verdict compare-tag", "side by side"), leaf!(@on "button", [("class", "link")], [onclick(close)], "close")])}
+            {leaf!("div", "design-head", list![
+                leaf!("span", "verdict compare-tag", "side by side"),
+                leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
+            ])}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], TITLE)}
-            {leaf!("p", "why", list![leaf!("strong", "One story: "), crate::ui::view_kit::text("a cell written at time 2000, the row deleted, then the cell written again at the older time 1000.")])}
+            {leaf!("p", "why", list![
+                leaf!("strong", "One story: "),
+                crate::ui::view_kit::text("a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."),
+            ])}
             {leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back.")}
             {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {claims(h, b)}

@@ -45,7 +45,12 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
     }
     let rows: Html = rows
         .into_iter()
-        .map(|(k, v)| html! { {leaf!("tr", list![leaf!("th", [("scope", "row")], k), leaf!("td", v)])} })
+        .map(|(k, v)| {
+            html! { {leaf!("tr", list![
+                leaf!("th", [("scope", "row")], k),
+                leaf!("td", v),
+            ])} }
+        })
         .collect();
     let checks = checks(
         run.checks
@@ -53,7 +58,12 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
             .map(|(claim, held)| (claim.explain(m), *held)),
     );
     html! {
-        {leaf!("div", [("aria-live", "polite"), ("class", "lesson")], list![leaf!("h3", format!("Numbers: {name}")), leaf!("p", "lesson-view", format!("Ran. Now in the {} view below.", view.label())), leaf!("table", "figures", leaf!("tbody", rows)), leaf!("ul", [("aria-label", "The lesson"), ("class", "claims")], checks)])}
+        {leaf!("div", [("aria-live", "polite"), ("class", "lesson")], list![
+            leaf!("h3", format!("Numbers: {name}")),
+            leaf!("p", "lesson-view", format!("Ran. Now in the {} view below.", view.label())),
+            leaf!("table", "figures", leaf!("tbody", rows)),
+            leaf!("ul", [("aria-label", "The lesson"), ("class", "claims")], checks),
+        ])}
     }
 }
 
@@ -164,8 +174,14 @@ pub fn DesignView() -> Html {
         .filter(|p| p.designs.contains(&design.id))
         .map(|p| {
             let app = app.clone();
-            let onclick = { let id = p.id; Callback::from(move |_| app.dispatch(Action::OpenCompare(id).into())) };
-            html! { {leaf!("div", "design-compare", list![crate::ui::view_kit::text("Compare side by side: "), leaf!(@on "button", [("class", "link")], [onclick(onclick)], p.title)])} }
+            let onclick = {
+                let id = p.id;
+                Callback::from(move |_| app.dispatch(Action::OpenCompare(id).into()))
+            };
+            html! { {leaf!("div", "design-compare", list![
+                crate::ui::view_kit::text("Compare side by side: "),
+                leaf!(@on "button", [("class", "link")], [onclick(onclick)], p.title),
+            ])} }
         })
         .collect();
     let lesson = match &app.pattern_run {
@@ -178,7 +194,10 @@ pub fn DesignView() -> Html {
     };
     html! {
         {leaf!("section", [("aria-label", "Design"), ("class", "view design-card")], html! {<>
-            {leaf!("div", "design-head", list![leaf!(@dyn "span", [("class", Classes::from(classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))))], design.verdict.label()), leaf!(@on "button", [("class", "link")], [onclick(close)], "close")])}
+            {leaf!("div", "design-head", list![
+                leaf!(@dyn "span", [("class", Classes::from(classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))))], design.verdict.label()),
+                leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
+            ])}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], design.title)}
             {leaf!("div", "design-source", format!("From: {}", super::gallery::source_title(design.source)))}
             {leaf!("p", "why", design.why)}

@@ -180,7 +180,11 @@ fn more_bar(
     };
     let page = thousands(crate::console::PAGE_ROWS as u64);
     html! {
-        {leaf!("div", "more-bar", list![leaf!("span", format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far()))), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(next)], format!("Next {page} rows")), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(all)], "All rows")])}
+        {leaf!("div", "more-bar", list![
+            leaf!("span", format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far()))),
+            leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(next)], format!("Next {page} rows")),
+            leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(all)], "All rows"),
+        ])}
     }
 }
 
@@ -204,7 +208,11 @@ fn generate_bar(
         Callback::from(move |_| d.dispatch(Action::Cancel.into()))
     };
     html! {
-        {leaf!("div", [("role", "status"), ("class", "more-bar")], list![leaf!("span", format!("{} of {} rows written", thousands(done), thousands(total))), leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Rows written"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {})), leaf!(@on "button", [("class", "tool")], [onclick(cancel)], "Cancel (Ctrl+C)")])}
+        {leaf!("div", [("role", "status"), ("class", "more-bar")], list![
+            leaf!("span", format!("{} of {} rows written", thousands(done), thousands(total))),
+            leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Rows written"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {})),
+            leaf!(@on "button", [("class", "tool")], [onclick(cancel)], "Cancel (Ctrl+C)"),
+        ])}
     }
 }
 
@@ -249,7 +257,11 @@ pub fn EntryView(props: &EntryProps) -> Html {
         let out = (*text).clone();
         return html! {
             {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", failed.then_some("failed"))))], html! {<>
-                {leaf!("div", "prompt-line", list![leaf!("span", "prompt", entry.prompt(1)), leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref()))), leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>})])}
+                {leaf!("div", "prompt-line", list![
+                    leaf!("span", "prompt", entry.prompt(1)),
+                    leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref()))),
+                    leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>}),
+                ])}
                 {output_block(&out, "Output")}
                 {item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()}
             </>})}
@@ -287,7 +299,11 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .collect();
     html! {
         {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", "batch", failed.then_some("has-errors"))))], html! {<>
-            {leaf!("div", "prompt-line", list![leaf!("span", "prompt", entry.prompt(1)), leaf!("span", "typed", input_text(entry, None)), leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>})])}
+            {leaf!("div", "prompt-line", list![
+                leaf!("span", "prompt", entry.prompt(1)),
+                leaf!("span", "typed", input_text(entry, None)),
+                leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>}),
+            ])}
             {leaf!("div", [("role", "status"), ("class", "summary")], html! {<>
                 {leaf!("span", "figure", entry.summary())}
                 if running {

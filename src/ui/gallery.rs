@@ -51,7 +51,10 @@ pub fn Gallery() -> Html {
                     }
                 })
                 .collect();
-            html! { {leaf!("li", "group-wrap", list![leaf!("h3", "group", *heading), leaf!(@dyn "ul", [("aria-label", *heading), ("class", "gallery")], items)])} }
+            html! { {leaf!("li", "group-wrap", list![
+                leaf!("h3", "group", *heading),
+                leaf!(@dyn "ul", [("aria-label", *heading), ("class", "gallery")], items),
+            ])} }
         })
         .collect();
     let pairs: Html = crate::designs::compare::shared()
@@ -74,7 +77,10 @@ pub fn Gallery() -> Html {
         <>
             {leaf!("h2", "gallery-heading", "Design gallery")}
             {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], html! {<>{groups}
-                {leaf!("li", "group-wrap", list![leaf!("h3", "group", "A/B compare"), leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>})])}
+                {leaf!("li", "group-wrap", list![
+                    leaf!("h3", "group", "A/B compare"),
+                    leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>}),
+                ])}
             </>})}
         </>
     }

@@ -70,13 +70,22 @@ fn render(
     let console = app.console.borrow();
     let engine = &console.shell.engine;
     let Some(name) = app.selected_table.clone() else {
-        return html! { {leaf!("section", "view", list![leaf!("h3", "Hotspots"), leaf!("p", "hint", "Select or create a table to see where its traffic goes.")])} };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Hotspots"),
+            leaf!("p", "hint", "Select or create a table to see where its traffic goes."),
+        ])} };
     };
     let Ok(table) = engine.table(&name) else {
-        return html! { {leaf!("section", "view", list![leaf!("h3", "Hotspots"), leaf!("p", [("role", "status"), ("class", "hint")], format!("Table {name} no longer exists."))])} };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Hotspots"),
+            leaf!("p", [("role", "status"), ("class", "hint")], format!("Table {name} no longer exists.")),
+        ])} };
     };
     let Some(activity) = engine.activity(&name) else {
-        return html! { {leaf!("section", "view", list![leaf!("h3", format!("Hotspots of {name}")), leaf!("p", "hint", "Nothing has read or written this table yet.")])} };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", format!("Hotspots of {name}")),
+            leaf!("p", "hint", "Nothing has read or written this table yet."),
+        ])} };
     };
     let key: DiagnosisKey = (
         name.clone(),
@@ -235,7 +244,10 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             let x = *col as f64 * CELL_W;
             let anchor = if x < 12.0 { "start" } else if x > width - 24.0 { "end" } else { "middle" };
             html! {
-                {leaf!("g", "tick", list![leaf!(@dyn "line", [("x1", format!("{x:.1}")), ("x2", format!("{x:.1}")), ("y1", h.to_string()), ("y2", (h + 3.0).to_string())], html! {}), leaf!(@dyn "text", [("x", format!("{x:.1}")), ("y", axis_y.to_string()), ("text-anchor", anchor)], text.clone())])}
+                {leaf!("g", "tick", list![
+                    leaf!(@dyn "line", [("x1", format!("{x:.1}")), ("x2", format!("{x:.1}")), ("y1", h.to_string()), ("y2", (h + 3.0).to_string())], html! {}),
+                    leaf!(@dyn "text", [("x", format!("{x:.1}")), ("y", axis_y.to_string()), ("text-anchor", anchor)], text.clone()),
+                ])}
             }
         })
         .collect();
@@ -371,7 +383,11 @@ fn split_marks(marks: &[(f64, f64)], width: f64, h: f64, clip: &str) -> Html {
         );
     }
     html! {
-        {leaf!(@dyn "g", [("data-splits", marks.len().to_string()), ("class", "splitmark")], list![leaf!(@dyn "clipPath", [("id", clip.to_string())], leaf!(@dyn "path", [("d", stripes)], html! {})), leaf!(@dyn "path", [("d", lines), ("clip-path", format!("url(#{clip})")), ("class", "split-line")], html! {}), leaf!(@dyn "path", [("d", dot_path), ("class", "split-dot")], html! {})])}
+        {leaf!(@dyn "g", [("data-splits", marks.len().to_string()), ("class", "splitmark")], list![
+            leaf!(@dyn "clipPath", [("id", clip.to_string())], leaf!(@dyn "path", [("d", stripes)], html! {})),
+            leaf!(@dyn "path", [("d", lines), ("clip-path", format!("url(#{clip})")), ("class", "split-line")], html! {}),
+            leaf!(@dyn "path", [("d", dot_path), ("class", "split-dot")], html! {}),
+        ])}
     }
 }
 

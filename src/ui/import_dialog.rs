@@ -171,7 +171,15 @@ pub fn ImportTable() -> Html {
                 <Modal labelled_by="import-title" on_cancel={close.clone()} testid="import-dialog">
                     {leaf!(@on "form", [("class", "import-form")], [onsubmit(on_import)], html! {<>
                         {leaf!("h2", [("id", "import-title")], "Import a table")}
-                        {leaf!("p", list![crate::ui::view_kit::text("Paste the output of an HBase shell "), leaf!("code", "scan"), crate::ui::view_kit::text(" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "), leaf!("code", "row"), crate::ui::view_kit::text(" and the others "), leaf!("code", "family:qualifier"), crate::ui::view_kit::text(".")])}
+                        {leaf!("p", list![
+                            crate::ui::view_kit::text("Paste the output of an HBase shell "),
+                            leaf!("code", "scan"),
+                            crate::ui::view_kit::text(" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "),
+                            leaf!("code", "row"),
+                            crate::ui::view_kit::text(" and the others "),
+                            leaf!("code", "family:qualifier"),
+                            crate::ui::view_kit::text("."),
+                        ])}
                         {leaf!("label", [("for", "import-text")], "Scan output or CSV")}
                         <textarea id="import-text" class="import-text" rows="9" spellcheck="false" autofocus=true
                             value={(*text).clone()} oninput={on_text} aria-describedby="import-status"
@@ -185,7 +193,10 @@ pub fn ImportTable() -> Html {
                             {leaf!("label", [("for", "import-name")], "Table name")}
                             <input id="import-name" class="import-name" type="text" value={(*name).clone()} oninput={on_name} spellcheck="false" />
                         </>})}
-                        {leaf!("div", "modal-choices", list![leaf!(@dyn "button", [("type", "submit"), ("data-choice", "import"), ("disabled", crate::ui::view_kit::flag(!ready, "disabled")), ("class", "action primary")], "Import"), leaf!(@on "button", [("type", "button"), ("class", "action")], [onclick(cancel)], "Cancel")])}
+                        {leaf!("div", "modal-choices", list![
+                            leaf!(@dyn "button", [("type", "submit"), ("data-choice", "import"), ("disabled", crate::ui::view_kit::flag(!ready, "disabled")), ("class", "action primary")], "Import"),
+                            leaf!(@on "button", [("type", "button"), ("class", "action")], [onclick(cancel)], "Cancel"),
+                        ])}
                         {leaf!("p", "hint", "The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking.")}
                     </>})}
                 </Modal>

@@ -256,7 +256,10 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             let x = (m.step - win.first) as f64;
             let y = m.range as f64;
             html! {
-                {leaf!("g", list![leaf!(@dyn "line", [("x1", x.to_string()), ("x2", cols.to_string()), ("y1", y.to_string()), ("y2", y.to_string()), ("class", "split-line")], html! {}), leaf!("title", format!("split at {} on {}", clock(m.at_ms), m.key))])}
+                {leaf!("g", list![
+                    leaf!(@dyn "line", [("x1", x.to_string()), ("x2", cols.to_string()), ("y1", y.to_string()), ("y2", y.to_string()), ("class", "split-line")], html! {}),
+                    leaf!("title", format!("split at {} on {}", clock(m.at_ms), m.key)),
+                ])}
             }
         })
         .collect();
@@ -273,7 +276,11 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let text_rows: Html = summary
         .iter()
         .map(|(key, total, peak)| {
-            html! { {leaf!("tr", list![leaf!("td", leaf!("code", if key.is_empty() { "(start)".to_string() } else { key.clone() })), leaf!("td", value_text(*metric, *total)), leaf!("td", clock(*peak as u64 * step_ms))])} }
+            html! { {leaf!("tr", list![
+                leaf!("td", leaf!("code", if key.is_empty() { "(start)".to_string() } else { key.clone() })),
+                leaf!("td", value_text(*metric, *total)),
+                leaf!("td", clock(*peak as u64 * step_ms)),
+            ])} }
         })
         .collect();
     let busiest = summary
@@ -300,7 +307,12 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .collect();
     html! {
         {leaf!(@dyn "div", [("id", format!("{id}-keyvis")), ("class", "keyvis")], html! {<>
-            {leaf!("div", "keyvis-controls", list![leaf!("label", list![crate::ui::view_kit::text("Metric "), leaf!(@on "select", [("class", "keyvis-metric")], [onchange(metric_select)], options)]), leaf!(@on @dyn "button", [("aria-label", "Zoom in on the moment"), ("disabled", crate::ui::view_kit::flag(win.len() <= 8, "disabled"))], [onclick(zoom(true))], "Zoom in"), leaf!(@on @dyn "button", [("aria-label", "Zoom out"), ("disabled", crate::ui::view_kit::flag(win.len() >= steps, "disabled"))], [onclick(zoom(false))], "Zoom out"), leaf!(@dyn "span", [("role", "status"), ("data-redraws", drawn_ms.map_or(0, |(_, n)| n).to_string()), ("class", "hint keyvis-timing")], drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default())])}
+            {leaf!("div", "keyvis-controls", list![
+                leaf!("label", list![crate::ui::view_kit::text("Metric "), leaf!(@on "select", [("class", "keyvis-metric")], [onchange(metric_select)], options)]),
+                leaf!(@on @dyn "button", [("aria-label", "Zoom in on the moment"), ("disabled", crate::ui::view_kit::flag(win.len() <= 8, "disabled"))], [onclick(zoom(true))], "Zoom in"),
+                leaf!(@on @dyn "button", [("aria-label", "Zoom out"), ("disabled", crate::ui::view_kit::flag(win.len() >= steps, "disabled"))], [onclick(zoom(false))], "Zoom out"),
+                leaf!(@dyn "span", [("role", "status"), ("data-redraws", drawn_ms.map_or(0, |(_, n)| n).to_string()), ("class", "hint keyvis-timing")], drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()),
+            ])}
             {leaf!("p", "hint", format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric)))}
             {leaf!("nav", [("aria-label", "Key prefixes drilled into")], leaf!("ol", "crumbs", crumbs))}
             {leaf!("div", "keyvis-frame", html! {<>
@@ -320,9 +332,15 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 {leaf!("output", when.clone())}
             </>})}
             if !level.is_empty() {
-                {leaf!("div", "keyvis-drill", list![leaf!("h4", "Drill into a key prefix"), leaf!("ul", "prefixes", prefix_buttons)])}
+                {leaf!("div", "keyvis-drill", list![
+                    leaf!("h4", "Drill into a key prefix"),
+                    leaf!("ul", "prefixes", prefix_buttons),
+                ])}
             }
-            {leaf!("details", "keyvis-text", list![leaf!("summary", format!("The figures as text: the {} busiest ranges", summary.len())), leaf!("table", "figures", list![leaf!("thead", leaf!("tr", list![leaf!("th", [("scope", "col")], "range starts at"), leaf!("th", [("scope", "col")], metric.label()), leaf!("th", [("scope", "col")], "peak at")])), leaf!("tbody", text_rows)])])}
+            {leaf!("details", "keyvis-text", list![
+                leaf!("summary", format!("The figures as text: the {} busiest ranges", summary.len())),
+                leaf!("table", "figures", list![leaf!("thead", leaf!("tr", list![leaf!("th", [("scope", "col")], "range starts at"), leaf!("th", [("scope", "col")], metric.label()), leaf!("th", [("scope", "col")], "peak at")])), leaf!("tbody", text_rows)]),
+            ])}
             <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
         </>})}
     }

@@ -108,10 +108,16 @@ pub fn KeyspaceView() -> Html {
         });
     }
     let Some(name) = table else {
-        return html! { {leaf!("section", "view", list![leaf!("h3", "Keyspace"), leaf!("p", "hint", "Select or create a table to see its row keys.")])} };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Keyspace"),
+            leaf!("p", "hint", "Select or create a table to see its row keys."),
+        ])} };
     };
     let Some(data) = data.as_ref().clone() else {
-        return html! { {leaf!("section", "view", list![leaf!("h3", "Keyspace"), leaf!("p", [("role", "status"), ("class", "hint")], format!("Table {name} no longer exists."))])} };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Keyspace"),
+            leaf!("p", [("role", "status"), ("class", "hint")], format!("Table {name} no longer exists.")),
+        ])} };
     };
     let rows = data.rows;
     let max_first = rows.saturating_sub(VIEW_ROWS);
@@ -366,7 +372,14 @@ pub fn KeyspaceView() -> Html {
                         <FigureExport what="the keyspace map" table={name.clone()} view="keyspace" caption={caption} />
                     </>})}
                 </>})}
-                {leaf!("p", "legend", list![leaf!("span", "swatch read-sw", html! {}), crate::ui::view_kit::text("walked by the last read "), leaf!("span", "swatch written-sw", html! {}), crate::ui::view_kit::text("written lately "), leaf!("span", "swatch start-sw", html! {}), crate::ui::view_kit::text("first row of a region")])}
+                {leaf!("p", "legend", list![
+                    leaf!("span", "swatch read-sw", html! {}),
+                    crate::ui::view_kit::text("walked by the last read "),
+                    leaf!("span", "swatch written-sw", html! {}),
+                    crate::ui::view_kit::text("written lately "),
+                    leaf!("span", "swatch start-sw", html! {}),
+                    crate::ui::view_kit::text("first row of a region"),
+                ])}
                 if let Some(r) = data.read.as_ref() {
                     {leaf!(@dyn "p", [("data-rows-scanned", r.scanned.to_string()), ("data-rows-returned", r.returned.to_string()), ("data-rows-filtered", r.filtered.to_string()), ("class", "legend rows-legend")], html! {<>
                         {"On the map, beside the last read's bracket: "}

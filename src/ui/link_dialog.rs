@@ -132,7 +132,10 @@ pub fn LinkDialog() -> Html {
             if !can_run {
                 {leaf!("p", [("role", "status"), ("class", "hint")], "Waiting for your saved tables to load…")}
             }
-            {leaf!("div", "modal-choices", list![leaf!(@on @dyn "button", [("data-choice", "run"), ("autofocus", crate::ui::view_kit::flag(changed.is_empty(), "autofocus")), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", "action primary")], [onclick(answer(true))], "Run in this session"), leaf!(@on @dyn "button", [("data-choice", "cancel"), ("autofocus", crate::ui::view_kit::flag(!changed.is_empty(), "autofocus")), ("class", "action")], [onclick(answer(false))], "Cancel")])}
+            {leaf!("div", "modal-choices", list![
+                leaf!(@on @dyn "button", [("data-choice", "run"), ("autofocus", crate::ui::view_kit::flag(changed.is_empty(), "autofocus")), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", "action primary")], [onclick(answer(true))], "Run in this session"),
+                leaf!(@on @dyn "button", [("data-choice", "cancel"), ("autofocus", crate::ui::view_kit::flag(!changed.is_empty(), "autofocus")), ("class", "action")], [onclick(answer(false))], "Cancel"),
+            ])}
         </Modal>
     }
 }

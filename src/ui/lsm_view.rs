@@ -220,7 +220,11 @@ fn render(
         {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], html! {<>
             {leaf!("h3", format!("LSM of {name}"))}
             {notice}
-            {leaf!("div", "lsm-nav", list![leaf!(@on @dyn "button", [("aria-label", format!("Previous {part}")), ("disabled", crate::ui::view_kit::flag(idx == 0, "disabled")), ("class", "link")], [onclick(go(idx.saturating_sub(1)))], "◀"), leaf!("span", format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id)), leaf!(@on @dyn "button", [("aria-label", format!("Next {part}")), ("disabled", crate::ui::view_kit::flag(idx + 1 >= count, "disabled")), ("class", "link")], [onclick(go(idx + 1))], "▶")])}
+            {leaf!("div", "lsm-nav", list![
+                leaf!(@on @dyn "button", [("aria-label", format!("Previous {part}")), ("disabled", crate::ui::view_kit::flag(idx == 0, "disabled")), ("class", "link")], [onclick(go(idx.saturating_sub(1)))], "◀"),
+                leaf!("span", format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id)),
+                leaf!(@on @dyn "button", [("aria-label", format!("Next {part}")), ("disabled", crate::ui::view_kit::flag(idx + 1 >= count, "disabled")), ("class", "link")], [onclick(go(idx + 1))], "▶"),
+            ])}
             {leaf!(@on @dyn "figure", [("tabindex", "0"), ("data-region-id", region.id.to_string()), ("data-regions", count.to_string()), ("data-runs", run_total.to_string()), ("aria-label", format!("{caption} Left and right arrows move between {part}s.")), ("class", "lsm-figure")], [onkeydown(onkeydown)], html! {<>
                 {leaf!(@dyn "svg", [("viewBox", format!("0 0 {W} {height}")), ("width", "100%"), ("role", "group"), ("aria-label", caption.clone())], bands)}
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />

@@ -419,7 +419,13 @@ fn marks(d: &MinimapData) -> Html {
             <>
             {column("rows-returned", RETURNED_X, &r.returned_at, format!("{} rows returned", group(r.returned)))}
             {column("rows-filtered", FILTERED_X, &r.filtered_at, format!("{} rows filtered (ROWS_FILTERED)", group(r.filtered)))}
-            {leaf!(@dyn "g", [("class", Classes::from(classes!("bracket", r.reversed.then_some("reversed"))))], list![leaf!(@dyn "path", [("d", format!("M44,{y0:.1} h-6 V{y1:.1} h6"))], html! {}), leaf!(@dyn "line", [("x1", "52"), ("x2", "52"), ("y1", format!("{y0:.1}")), ("y2", format!("{y1:.1}"))], html! {}), leaf!(@dyn "path", [("d", arrow), ("class", "arrow")], html! {}), leaf!("title", r.summary.clone()), leaf!(@dyn "circle", [("cx", "38"), ("cy", format!("{mid:.1}")), ("r", "0")], html! {})])}
+            {leaf!(@dyn "g", [("class", Classes::from(classes!("bracket", r.reversed.then_some("reversed"))))], list![
+                leaf!(@dyn "path", [("d", format!("M44,{y0:.1} h-6 V{y1:.1} h6"))], html! {}),
+                leaf!(@dyn "line", [("x1", "52"), ("x2", "52"), ("y1", format!("{y0:.1}")), ("y2", format!("{y1:.1}"))], html! {}),
+                leaf!(@dyn "path", [("d", arrow), ("class", "arrow")], html! {}),
+                leaf!("title", r.summary.clone()),
+                leaf!(@dyn "circle", [("cx", "38"), ("cy", format!("{mid:.1}")), ("r", "0")], html! {}),
+            ])}
                 </>
             }
     });

@@ -45,7 +45,10 @@ pub fn PairSimulation(props: &PairSimulationProps) -> Html {
         RunState::Done(sim, ..) if sim.tables.len() >= 2 => html! {
             <>
                 <SimCompare sim={sim.clone()} a={0} b={1} />
-                {leaf!("div", "pair-keyvis", list![leaf!(@dyn "section", [("aria-label", format!("A: {}", sim.tables[0].name))], html! {<>{leaf!("h4", format!("A: {}", sim.tables[0].name))}<KeyVisualizer sim={sim.clone()} table={0} id="pair-a" /></>}), leaf!(@dyn "section", [("aria-label", format!("B: {}", sim.tables[1].name))], html! {<>{leaf!("h4", format!("B: {}", sim.tables[1].name))}<KeyVisualizer sim={sim.clone()} table={1} id="pair-b" /></>})])}
+                {leaf!("div", "pair-keyvis", list![
+                    leaf!(@dyn "section", [("aria-label", format!("A: {}", sim.tables[0].name))], html! {<>{leaf!("h4", format!("A: {}", sim.tables[0].name))}<KeyVisualizer sim={sim.clone()} table={0} id="pair-a" /></>}),
+                    leaf!(@dyn "section", [("aria-label", format!("B: {}", sim.tables[1].name))], html! {<>{leaf!("h4", format!("B: {}", sim.tables[1].name))}<KeyVisualizer sim={sim.clone()} table={1} id="pair-b" /></>}),
+                ])}
             </>
         },
         _ => html! {},

@@ -45,7 +45,17 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         .iter()
         .map(|r| {
             html! {
-                {leaf!("tr", list![leaf!("td", r.figures.region), leaf!("td", format!("rs{}", r.figures.server)), leaf!("td", "key", html! {<>{leaf!(@dyn "code", [("title", r.start_key.clone())], if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() })}</>}), leaf!("td", rate(r.figures.requests_per_sec)), leaf!("td", rate(r.figures.reads_per_sec)), leaf!("td", rate(r.figures.filtered_reads_per_sec)), leaf!("td", rate(r.figures.writes_per_sec)), leaf!("td", crate::kit::text::human_bytes(r.figures.size_bytes)), leaf!("td", r.figures.store_files)])}
+                {leaf!("tr", list![
+                    leaf!("td", r.figures.region),
+                    leaf!("td", format!("rs{}", r.figures.server)),
+                    leaf!("td", "key", html! {<>{leaf!(@dyn "code", [("title", r.start_key.clone())], if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() })}</>}),
+                    leaf!("td", rate(r.figures.requests_per_sec)),
+                    leaf!("td", rate(r.figures.reads_per_sec)),
+                    leaf!("td", rate(r.figures.filtered_reads_per_sec)),
+                    leaf!("td", rate(r.figures.writes_per_sec)),
+                    leaf!("td", crate::kit::text::human_bytes(r.figures.size_bytes)),
+                    leaf!("td", r.figures.store_files),
+                ])}
             }
         })
         .collect();
@@ -59,6 +69,9 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         ),
     };
     html! {
-        {leaf!("div", "sim-regions", list![leaf!("p", "hint live-shares", live), leaf!("table", "figures region-table", list![leaf!("caption", format!("{} regions at {}", rows.len(), props.when)), leaf!("thead", leaf!("tr", head)), leaf!("tbody", body)])])}
+        {leaf!("div", "sim-regions", list![
+            leaf!("p", "hint live-shares", live),
+            leaf!("table", "figures region-table", list![leaf!("caption", format!("{} regions at {}", rows.len(), props.when)), leaf!("thead", leaf!("tr", head)), leaf!("tbody", body)]),
+        ])}
     }
 }

@@ -102,7 +102,10 @@ fn render(
         .and_then(|n| console.shell.engine.table(n).ok())
     else {
         return html! {
-            {leaf!("section", "view", list![leaf!("h3", "Regions"), leaf!("p", "hint", "Create a table to see its regions.")])}
+            {leaf!("section", "view", list![
+                leaf!("h3", "Regions"),
+                leaf!("p", "hint", "Create a table to see its regions."),
+            ])}
         };
     };
     let settings = table.descriptor.settings;

@@ -94,7 +94,10 @@ pub fn ShareLink() -> Html {
                         if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                     })} />
                     {leaf!("p", "hint", size)}
-                    {leaf!("div", "modal-choices", list![leaf!(@on "button", [("data-choice", "copy"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(copy)], if *copied { "Copied" } else { "Copy link" }), leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close")])}
+                    {leaf!("div", "modal-choices", list![
+                        leaf!(@on "button", [("data-choice", "copy"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(copy)], if *copied { "Copied" } else { "Copy link" }),
+                        leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close"),
+                    ])}
                     {leaf!("p", [("role", "status"), ("class", "visually-hidden")], if *copied { "The link is on the clipboard." } else { "" })}
                 </>
             }
@@ -108,7 +111,10 @@ pub fn ShareLink() -> Html {
                 <>
                     {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("This session is too long for a link: {e}."))}
                     {leaf!("p", format!("It holds {}. Export the tables as an HBase shell script instead; whoever gets the file loads it with Import….", holds.join(" and ")))}
-                    {leaf!("div", "modal-choices", list![leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(export)], "Export all tables · HBase shell script"), leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close")])}
+                    {leaf!("div", "modal-choices", list![
+                        leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(export)], "Export all tables · HBase shell script"),
+                        leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close"),
+                    ])}
                 </>
             }
         }

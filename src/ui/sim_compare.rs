@@ -34,7 +34,10 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         .collect();
     let cell = |a: String, b: String| {
         html! {
-            {leaf!("td", list![leaf!("span", "side-a", html! {<>{leaf!("span", "side-tag", "A ")}{a}</>}), leaf!("span", "side-b", html! {<>{leaf!("span", "side-tag", "B ")}{b}</>})])}
+            {leaf!("td", list![
+                leaf!("span", "side-a", html! {<>{leaf!("span", "side-tag", "A ")}{a}</>}),
+                leaf!("span", "side-b", html! {<>{leaf!("span", "side-tag", "B ")}{b}</>}),
+            ])}
         }
     };
     let body: Html = side_by_side(a, b)

@@ -389,7 +389,10 @@ pub fn SimulateView() -> Html {
             };
             html! {
                 {leaf!("div", "sim-results", html! {<>
-                    {leaf!("div", "sim-provenance", list![leaf!("p", counted), leaf!("p", estimated)])}
+                    {leaf!("div", "sim-provenance", list![
+                        leaf!("p", counted),
+                        leaf!("p", estimated),
+                    ])}
                     {leaf!("div", [("role", "group"), ("aria-label", "Table"), ("class", "sim-table-tabs")], tabs)}
                     {leaf!("section", [("aria-label", "Key Visualizer"), ("class", "sim-section")], html! {<>
                         {leaf!("h3", format!("Key Visualizer: {}", sim.tables[t].name))}

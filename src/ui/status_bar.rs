@@ -238,7 +238,10 @@ pub fn StatusBar() -> Html {
             {leaf!(@dyn "span", [("role", "status"), ("class", Classes::from(class))], text)}
             {retry}
             if let Some(u) = usage { {leaf!("span", "usage", u)} }
-            {leaf!("details", "menu", list![leaf!("summary", "action", "Export…"), leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], list![leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON"), leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script"), leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON"), leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")])])}
+            {leaf!("details", "menu", list![
+                leaf!("summary", "action", "Export…"),
+                leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], list![leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON"), leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script"), leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON"), leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")]),
+            ])}
             {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action")], [onclick(on_import_click)], "Import…")}
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
             {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action danger")], [onclick(on_reset)], "Reset")}
@@ -312,7 +315,11 @@ pub fn SaveNotices() -> Html {
             .map(|p| html! { {leaf!("li", p.clone())} })
             .collect();
         out.push(html! {
-            {leaf!("div", [("role", "alert"), ("class", "banner bad")], list![leaf!("strong", "Some stored data could not be read; what could be read is loaded:"), leaf!("ul", items), leaf!(@on "button", [("class", "link")], [onclick(dismiss)], "Dismiss")])}
+            {leaf!("div", [("role", "alert"), ("class", "banner bad")], list![
+                leaf!("strong", "Some stored data could not be read; what could be read is loaded:"),
+                leaf!("ul", items),
+                leaf!(@on "button", [("class", "link")], [onclick(dismiss)], "Dismiss"),
+            ])}
         });
     }
     let readable: Vec<&crate::persist::KeptRun> =

@@ -68,6 +68,14 @@ pub fn TourView(props: &TourProps) -> Html {
     };
     let running = !app.can_run();
     html! {
-        {leaf!("section", [("aria-label", "Guided tour"), ("class", "tour")], list![leaf!("div", "tour-head", list![leaf!("h3", "Tour"), leaf!("span", "tour-count", format!("Step {} of {total}", at + 1))]), leaf!("h4", "tour-title", current.title.clone()), leaf!("p", "tour-text", current.text.clone()), leaf!("pre", [("aria-label", "Command"), ("class", "tour-command")], leaf!("code", current.preview())), leaf!("div", "tour-shows", format!("Shows: {shows}")), leaf!("div", "tour-buttons", list![leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at == 0, "disabled")), ("class", "tour-back")], [onclick(go(at.saturating_sub(1)))], "Back"), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running, "disabled")), ("class", "tour-run")], [onclick(run)], format!("Run this step, show {}", current.view.label())), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at + 1 >= total, "disabled")), ("class", "tour-next")], [onclick(go(at + 1))], "Next")]), leaf!("div", [("aria-live", "polite"), ("class", "tour-result")], result)])}
+        {leaf!("section", [("aria-label", "Guided tour"), ("class", "tour")], list![
+            leaf!("div", "tour-head", list![leaf!("h3", "Tour"), leaf!("span", "tour-count", format!("Step {} of {total}", at + 1))]),
+            leaf!("h4", "tour-title", current.title.clone()),
+            leaf!("p", "tour-text", current.text.clone()),
+            leaf!("pre", [("aria-label", "Command"), ("class", "tour-command")], leaf!("code", current.preview())),
+            leaf!("div", "tour-shows", format!("Shows: {shows}")),
+            leaf!("div", "tour-buttons", list![leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at == 0, "disabled")), ("class", "tour-back")], [onclick(go(at.saturating_sub(1)))], "Back"), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running, "disabled")), ("class", "tour-run")], [onclick(run)], format!("Run this step, show {}", current.view.label())), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at + 1 >= total, "disabled")), ("class", "tour-next")], [onclick(go(at + 1))], "Next")]),
+            leaf!("div", [("aria-live", "polite"), ("class", "tour-result")], result),
+        ])}
     }
 }

@@ -86,7 +86,10 @@ fn render(
     let now = match engine.row_stack(&name, &row) {
         Ok(s) => s,
         Err(e) => {
-            return html! { {leaf!("section", "view stacks", list![leaf!("h3", "Version stack"), leaf!("p", [("role", "status"), ("class", "notice")], e.to_string())])} }
+            return html! { {leaf!("section", "view stacks", list![
+                leaf!("h3", "Version stack"),
+                leaf!("p", [("role", "status"), ("class", "notice")], e.to_string()),
+            ])} }
         }
     };
     let versions: SortedMap<String, u32> = engine
@@ -329,7 +332,13 @@ fn stack_figure(
                 if v.chars().count() > 40 { format!("{}…", v.chars().take(40).collect::<String>()) } else { v }
             };
             html! {
-                {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", Classes::from(fate_class(c.fate)))], list![leaf!("td", column_of(c)), leaf!("td", "ts", c.cell.timestamp), leaf!("td", "val", value), leaf!("td", "place", place(c.part)), leaf!("td", "state", fate_text(c, versions))])}
+                {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", Classes::from(fate_class(c.fate)))], list![
+                    leaf!("td", column_of(c)),
+                    leaf!("td", "ts", c.cell.timestamp),
+                    leaf!("td", "val", value),
+                    leaf!("td", "place", place(c.part)),
+                    leaf!("td", "state", fate_text(c, versions)),
+                ])}
             }
         })
         .collect();
@@ -346,7 +355,10 @@ fn stack_figure(
             {leaf!("figcaption", html! {<>{caption}{" Time runs to the right (the last five digits of each timestamp); a bar is what a marker masks."}
                 if total > CELLS_SHOWN { {format!(" The first {CELLS_SHOWN} cells are shown.")} }
             </>})}
-            {leaf!(@dyn "table", [("tabindex", "0"), ("aria-label", format!("{title}: every stored cell")), ("class", "versions")], list![leaf!("thead", leaf!("tr", list![leaf!("th", "column"), leaf!("th", "timestamp"), leaf!("th", "value"), leaf!("th", "where"), leaf!("th", "fate")])), leaf!("tbody", rows)])}
+            {leaf!(@dyn "table", [("tabindex", "0"), ("aria-label", format!("{title}: every stored cell")), ("class", "versions")], list![
+                leaf!("thead", leaf!("tr", list![leaf!("th", "column"), leaf!("th", "timestamp"), leaf!("th", "value"), leaf!("th", "where"), leaf!("th", "fate")])),
+                leaf!("tbody", rows),
+            ])}
         </>})}
     }
 }
