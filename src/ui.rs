@@ -118,7 +118,27 @@ macro_rules! leaf {
 /// `list![a, b]`: nodes side by side, the list `html! { <>{a}{b}</> }` makes of them, each
 /// pushed into a vector made to size ([`view_kit::list`]) rather than turned into a sequence
 /// of one node first, as `html!` turns a `{block}`.
+/// `list!(@mixed 3; a, @seq(b), c)`: the same with children written `@seq(expr)` added as
+/// `html!` adds a `{block}` (a string, an optional node, a vector of nodes: through yew's
+/// `NodeSeq`), the others pushed; 3 is how many children there are.
 macro_rules! list {
+    (@mixed $count:literal; $($all:tt)+) => {{
+        let mut nodes: ::std::vec::Vec<::yew::Html> = ::std::vec::Vec::with_capacity($count);
+        list!(@add nodes; $($all)+);
+        $crate::ui::view_kit::list(nodes)
+    }};
+    (@add $nodes:ident;) => {};
+    (@add $nodes:ident; @seq($seq:expr) $(, $($rest:tt)*)?) => {
+        ::std::iter::Extend::extend(
+            &mut $nodes,
+            ::std::convert::Into::<::yew::utils::NodeSeq<_, _>>::into($seq),
+        );
+        list!(@add $nodes; $($($rest)*)?);
+    };
+    (@add $nodes:ident; $node:expr $(, $($rest:tt)*)?) => {
+        $nodes.push($node);
+        list!(@add $nodes; $($($rest)*)?);
+    };
     ($($node:expr),+ $(,)?) => {{
         let mut nodes = ::std::vec::Vec::with_capacity([$(stringify!($node)),+].len());
         $(nodes.push($node);)+

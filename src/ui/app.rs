@@ -159,7 +159,10 @@ fn Banners() -> Html {
             .collect();
         out.push(html! {
             {leaf!("div", [("role", "status"), ("class", "banner sample-banner")], list![
-                leaf!("p", html! {<>{leaf!("strong", "The console runs on a simulation's sample")}{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</>}),
+                leaf!("p", list!(@mixed 2;
+                    leaf!("strong", "The console runs on a simulation's sample"),
+                    @seq(format!(" ({}), not on your tables; nothing written here is saved.", sample.title)),
+                )),
                 leaf!("ul", "sample-ratios", ratios),
                 leaf!(@on "button", [("data-testid", "leave-sample"), ("class", "action")], [onclick(leave)], "Back to your tables"),
             ])}

@@ -63,7 +63,10 @@ pub fn ClashDialog() -> Html {
                     .table(t)
                     .map(|t| t.keys.row_count() as u64)
                     .unwrap_or(0);
-                html! { {leaf!("li", html! {<>{leaf!("code", t.clone())}{format!(" — {}", count_of(rows, "row"))}</>})} }
+                html! { {leaf!("li", list!(@mixed 2;
+                    leaf!("code", t.clone()),
+                    @seq(format!(" — {}", count_of(rows, "row"))),
+                ))} }
             })
             .collect()
     };

@@ -109,14 +109,14 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
         }
     };
     html! {
-        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], html! {<>
-            {leaf!("h3", format!("{tag}: {}", side.label))}
-            {leaf!("div", "compare-key", list![
+        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], list!(@mixed 3;
+            leaf!("h3", format!("{tag}: {}", side.label)),
+            leaf!("div", "compare-key", list![
                 crate::ui::view_kit::text("Row key "),
                 leaf!("code", side.key),
-            ])}
-            {body}
-        </>})}
+            ]),
+            @seq(body),
+        ))}
     }
 }
 
@@ -183,7 +183,10 @@ pub fn CompareView() -> Html {
                 leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
             ])}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], pair.title)}
-            {leaf!("p", "why", html! {<>{leaf!("strong", "One workload: ")}{pair.workload}</>})}
+            {leaf!("p", "why", list!(@mixed 2;
+                leaf!("strong", "One workload: "),
+                @seq(pair.workload),
+            ))}
             {leaf!("p", "why", pair.why)}
             {leaf!(@on "button", [("class", "compare-run")], [onclick(run)], if shown.is_some() { "Run both again" } else { "Run both" })}
             {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}

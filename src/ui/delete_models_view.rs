@@ -42,10 +42,10 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
         }
     };
     html! {
-        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], html! {<>
-            {leaf!("h3", format!("{tag}: {}", side.label))}
-            {body}
-        </>})}
+        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], list!(@mixed 2;
+            leaf!("h3", format!("{tag}: {}", side.label)),
+            @seq(body),
+        ))}
     }
 }
 
@@ -94,23 +94,23 @@ pub fn DeleteModelsView() -> Html {
     let close = Callback::from(move |_| app.dispatch(Action::CloseCompare.into()));
     let (h, b) = &*runs;
     html! {
-        {leaf!("section", [("aria-label", "Delete models"), ("class", "view compare-card delete-models")], html! {<>
-            {leaf!("div", "design-head", list![
+        {leaf!("section", [("aria-label", "Delete models"), ("class", "view compare-card delete-models")], list!(@mixed 7;
+            leaf!("div", "design-head", list![
                 leaf!("span", "verdict compare-tag", "side by side"),
                 leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
-            ])}
-            {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], TITLE)}
-            {leaf!("p", "why", list![
+            ]),
+            leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], TITLE),
+            leaf!("p", "why", list![
                 leaf!("strong", "One story: "),
                 crate::ui::view_kit::text("a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."),
-            ])}
-            {leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back.")}
-            {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
-            {claims(h, b)}
-            {leaf!("div", "compare-sides", html! {<>
+            ]),
+            leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back."),
+            leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched."),
+            @seq(claims(h, b)),
+            leaf!("div", "compare-sides", html! {<>
                 {side_html("A", &HBASE, h)}
                 {side_html("B", &BIGTABLE, b)}
-            </>})}
-        </>})}
+            </>}),
+        ))}
     }
 }

@@ -161,11 +161,11 @@ pub fn DesignView() -> Html {
                 },
             };
             html! {
-                {leaf!("li", html! {<>
-                    {button}
-                    {leaf!("div", "pattern-note", p.note)}
-                    {leaf!("div", "pattern-claims", format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")))}
-                </>})}
+                {leaf!("li", list!(@mixed 3;
+                    @seq(button),
+                    leaf!("div", "pattern-note", p.note),
+                    leaf!("div", "pattern-claims", format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))),
+                ))}
             }
         })
         .collect();
@@ -249,9 +249,10 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
         })
         .collect();
     html! {
-        {leaf!("div", [("role", "group"), ("aria-labelledby", "design-size-label"), ("data-testid", "design-size"), ("class", "design-size")], html! {<>
-            {leaf!("span", [("id", "design-size-label")], "Sample size: ")}{buttons}
-        </>})}
+        {leaf!("div", [("role", "group"), ("aria-labelledby", "design-size-label"), ("data-testid", "design-size"), ("class", "design-size")], list!(@mixed 2;
+            leaf!("span", [("id", "design-size-label")], "Sample size: "),
+            @seq(buttons),
+        ))}
     }
 }
 

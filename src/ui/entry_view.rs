@@ -256,15 +256,15 @@ pub fn EntryView(props: &EntryProps) -> Html {
         let item = entry.items.first();
         let out = (*text).clone();
         return html! {
-            {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", failed.then_some("failed"))))], html! {<>
-                {leaf!("div", "prompt-line", list![
+            {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", failed.then_some("failed"))))], list!(@mixed 3;
+                leaf!("div", "prompt-line", list![
                     leaf!("span", "prompt", entry.prompt(1)),
                     leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref()))),
                     leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>}),
-                ])}
-                {output_block(&out, "Output")}
-                {item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()}
-            </>})}
+                ]),
+                @seq(output_block(&out, "Output")),
+                @seq(item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()),
+            ))}
         };
     }
     let running = entry.state == RunState::Running;
@@ -287,7 +287,12 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .take(ERRORS_LISTED)
         .map(|i| {
             let first = i.output.lines().next().unwrap_or("").to_string();
-            html! { {leaf!("li", html! {<>{format!("line {}: ", i.line)}{leaf!("code", shorten(&i.input).to_string())}{" — "}{first}</>})} }
+            html! { {leaf!("li", list!(@mixed 4;
+                @seq(format!("line {}: ", i.line)),
+                leaf!("code", shorten(&i.input).to_string()),
+                crate::ui::view_kit::text(" — "),
+                @seq(first),
+            ))} }
         })
         .collect();
     let paged: Html = entry

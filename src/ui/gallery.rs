@@ -42,11 +42,11 @@ pub fn Gallery() -> Html {
                     let selected = app.selected_design == Some(d.id);
                     html! {
                         {leaf!("li", html! {<>
-                            {leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("title", d.verdict.label()), ("class", "design-item")], [onclick(onclick)], html! {<>
-                                {leaf!(@dyn "span", [("aria-hidden", "true"), ("class", Classes::from(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {})}
-                                {d.title}
-                                {leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label()))}
-                            </>})}
+                            {leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("title", d.verdict.label()), ("class", "design-item")], [onclick(onclick)], list!(@mixed 3;
+                                leaf!(@dyn "span", [("aria-hidden", "true"), ("class", Classes::from(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {}),
+                                @seq(d.title),
+                                leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label())),
+                            ))}
                         </>})}
                     }
                 })
@@ -76,12 +76,13 @@ pub fn Gallery() -> Html {
     html! {
         <>
             {leaf!("h2", "gallery-heading", "Design gallery")}
-            {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], html! {<>{groups}
-                {leaf!("li", "group-wrap", list![
+            {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], list!(@mixed 2;
+                @seq(groups),
+                leaf!("li", "group-wrap", list![
                     leaf!("h3", "group", "A/B compare"),
                     leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>}),
-                ])}
-            </>})}
+                ]),
+            ))}
         </>
     }
 }

@@ -125,10 +125,11 @@ fn render(
                 {heatmap(&name, activity, OpKind::Write, now)}
                 {heatmap(&name, activity, OpKind::Read, now)}
             </>})}
-            {leaf!("p", "legend heatmap-legend", html! {<>
-                {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
-                {leaf!("span", "swatch split-sw", html! {})}{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
-            </>})}
+            {leaf!("p", "legend heatmap-legend", list!(@mixed 3;
+                crate::ui::view_kit::text("How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "),
+                leaf!("span", "swatch split-sw", html! {}),
+                @seq(format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)),
+            ))}
             {wide_rows(&both)}
         </>})}
     }

@@ -226,9 +226,10 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .iter()
         .map(|(p, ops)| {
             html! {
-                {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], html! {<>
-                    {leaf!("code", to_printable(p))}{format!(" · {} operations", number(ops.round()))}
-                </>})}</>})}
+                {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], list!(@mixed 2;
+                    leaf!("code", to_printable(p)),
+                    @seq(format!(" · {} operations", number(ops.round()))),
+                ))}</>})}
             }
         })
         .collect();

@@ -70,10 +70,11 @@ fn render(
     });
     let Some(table) = table else {
         return html! {
-            {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], html! {<>
-                {leaf!("h3", "LSM")}{notice}
-                {leaf!("p", "hint", "Create a table to see its memstores, sorted runs, flushes and compactions.")}
-            </>})}
+            {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], list!(@mixed 3;
+                leaf!("h3", "LSM"),
+                @seq(notice),
+                leaf!("p", "hint", "Create a table to see its memstores, sorted runs, flushes and compactions."),
+            ))}
         };
     };
     let name = &table.descriptor.name;
@@ -234,9 +235,19 @@ fn render(
             </>})}
             if mine.is_empty() {
                 if table.descriptor.rules == crate::cbt::BIGTABLE_RULES {
-                    {leaf!("p", "hint", html! {<>{format!("No flush, compaction or split in this {part} yet. Try ")}{leaf!("code", format!("compact {name}"))}{" in cbt mode."}</>})}
+                    {leaf!("p", "hint", list!(@mixed 3;
+                        @seq(format!("No flush, compaction or split in this {part} yet. Try ")),
+                        leaf!("code", format!("compact {name}")),
+                        crate::ui::view_kit::text(" in cbt mode."),
+                    ))}
                 } else {
-                    {leaf!("p", "hint", html! {<>{format!("No flush, compaction or split in this {part} yet. Try ")}{leaf!("code", format!("flush '{name}'"))}{" or "}{leaf!("code", format!("major_compact '{name}'"))}{"."}</>})}
+                    {leaf!("p", "hint", list!(@mixed 5;
+                        @seq(format!("No flush, compaction or split in this {part} yet. Try ")),
+                        leaf!("code", format!("flush '{name}'")),
+                        crate::ui::view_kit::text(" or "),
+                        leaf!("code", format!("major_compact '{name}'")),
+                        crate::ui::view_kit::text("."),
+                    ))}
                 }
             } else {
                 {leaf!("ol", [("aria-label", "What the last flushes, compactions and splits did, newest first"), ("class", "lsm-events")], items)}

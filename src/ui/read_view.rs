@@ -16,7 +16,10 @@ fn meter(label: &str, returned: u64, examined: u64) -> Html {
     };
     html! {
         {leaf!("div", "meter", list![
-            leaf!("div", "meter-label", html! {<>{label}{leaf!("span", format!("{returned} returned of {examined} examined"))}</>}),
+            leaf!("div", "meter-label", list!(@mixed 2;
+                @seq(label),
+                leaf!("span", format!("{returned} returned of {examined} examined")),
+            )),
             leaf!("div", "meter-bar", html! {<>{leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {})}</>}),
         ])}
     }
@@ -61,23 +64,23 @@ fn render(app: &super::state::AppHandle) -> Html {
     };
     let s = &trace.stats;
     html! {
-        {leaf!("section", "view", html! {<>
-            {leaf!("h3", format!("Last read on {}", trace.table))}
-            {rows_meter(s)}
-            {meter("Cells", s.cells_returned, s.cells_examined)}
-            {leaf!("div", "facts", list![
+        {leaf!("section", "view", list!(@mixed 6;
+            leaf!("h3", format!("Last read on {}", trace.table)),
+            @seq(rows_meter(s)),
+            @seq(meter("Cells", s.cells_returned, s.cells_examined)),
+            leaf!("div", "facts", list![
                 leaf!("span", crate::dialect::Terms::of_table(&console.shell.engine, &trace.table).count(s.regions.len())),
                 leaf!("span", format!("{} memstore{}", s.memstores_touched, if s.memstores_touched == 1 { "" } else { "s" })),
                 leaf!("span", format!("{} sorted run{}", s.runs_touched, if s.runs_touched == 1 { "" } else { "s" })),
                 leaf!("span", format!("{} read", crate::kit::text::human_bytes(s.bytes_read))),
-            ])}
-            {leaf!("div", [("aria-label", "Blocks"), ("class", "facts")], list![
+            ]),
+            leaf!("div", [("aria-label", "Blocks"), ("class", "facts")], list![
                 leaf!("span", [("title", "Data blocks of sorted runs the read decoded")], format!("{} read ({})", count_of(s.blocks_read, "block"), crate::kit::text::human_bytes(s.block_bytes_read))),
                 leaf!("span", [("title", "Blocks a seek jumped over by the block index, never read")], format!("{} skipped by the index", s.blocks_skipped)),
                 leaf!("span", [("title", "Sorted runs a get left unread because their bloom filter says the row is not there")], format!("{} skipped by bloom filter", count_of(s.runs_skipped_bloom, "run"))),
                 leaf!("span", [("title", "Sorted runs left unread because the rows asked for are outside their key range")], format!("{} by key range", s.runs_skipped_range)),
-            ])}
-            {leaf!("p", "hint", "A get asks each run's key range and bloom filter first and reads one block of the runs that may hold the row; a scan seeks with the block index and reads every block of its range, filter or not: filters run on cells after their blocks are read.")}
-        </>})}
+            ]),
+            leaf!("p", "hint", "A get asks each run's key range and bloom filter first and reads one block of the runs that may hold the row; a scan seeks with the block index and reads every block of its range, filter or not: filters run on cells after their blocks are read."),
+        ))}
     }
 }

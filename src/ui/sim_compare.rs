@@ -35,8 +35,14 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     let cell = |a: String, b: String| {
         html! {
             {leaf!("td", list![
-                leaf!("span", "side-a", html! {<>{leaf!("span", "side-tag", "A ")}{a}</>}),
-                leaf!("span", "side-b", html! {<>{leaf!("span", "side-tag", "B ")}{b}</>}),
+                leaf!("span", "side-a", list!(@mixed 2;
+                    leaf!("span", "side-tag", "A "),
+                    @seq(a),
+                )),
+                leaf!("span", "side-b", list!(@mixed 2;
+                    leaf!("span", "side-tag", "B "),
+                    @seq(b),
+                )),
             ])}
         }
     };
@@ -55,11 +61,11 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 })
                 .collect();
             html! {
-                {leaf!("tr", html! {<>
-                    {leaf!("th", [("scope", "row")], format!("{}:00", h.hour))}
-                    {cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default())}
-                    {figures}
-                </>})}
+                {leaf!("tr", list!(@mixed 3;
+                    leaf!("th", [("scope", "row")], format!("{}:00", h.hour)),
+                    @seq(cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default())),
+                    @seq(figures),
+                ))}
             }
         })
         .collect();
@@ -80,9 +86,13 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
         })
         .collect();
     html! {
-        {leaf!("div", "sim-compare", list![leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence)), leaf!("fieldset", "attribution", html! {<>
-                {leaf!("legend", "Shares of the hour's operations")}
-                {choices}
-            </>}), leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The two tables hour by hour"), ("class", "table-scroll")], leaf!("table", "figures sim-compare-table", list![leaf!("caption", format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())), leaf!("thead", leaf!("tr", html! {<>{leaf!("th", [("scope", "col")], "hour")}{leaf!("th", [("scope", "col")], "regions")}{head}</>})), leaf!("tbody", body)]))])}
+        {leaf!("div", "sim-compare", list![leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence)), leaf!("fieldset", "attribution", list!(@mixed 2;
+            leaf!("legend", "Shares of the hour's operations"),
+            @seq(choices),
+        )), leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The two tables hour by hour"), ("class", "table-scroll")], leaf!("table", "figures sim-compare-table", list![leaf!("caption", format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())), leaf!("thead", leaf!("tr", list!(@mixed 3;
+            leaf!("th", [("scope", "col")], "hour"),
+            leaf!("th", [("scope", "col")], "regions"),
+            @seq(head),
+        ))), leaf!("tbody", body)]))])}
     }
 }

@@ -95,11 +95,13 @@ fn findings(sim: &Simulation, table: usize) -> Html {
         .iter()
         .map(|f| {
             html! {
-                {leaf!("li", "finding", html! {<>
-                    {leaf!("strong", f.code.code())}{": "}{leaf!("code", f.subject.clone())}
-                    {format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))}
-                    {leaf!("div", "finding-advice", html! {<>{"Try instead: "}{f.advice.clone()}</>})}
-                </>})}
+                {leaf!("li", "finding", list!(@mixed 5;
+                    leaf!("strong", f.code.code()),
+                    crate::ui::view_kit::text(": "),
+                    leaf!("code", f.subject.clone()),
+                    @seq(format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))),
+                    leaf!("div", "finding-advice", html! {<>{"Try instead: "}{f.advice.clone()}</>}),
+                ))}
             }
         })
         .collect();
@@ -380,7 +382,10 @@ pub fn SimulateView() -> Html {
                     html! {
                         {leaf!("section", [("aria-label", "Compare two tables"), ("class", "sim-section")], html! {<>
                             {leaf!("h3", "Compare on one timeline")}
-                            {leaf!("label", html! {<>{format!("A: {} against B: ", sim.tables[t].name)}{leaf!(@on "select", [], [onchange(on_b)], others)}</>})}
+                            {leaf!("label", list!(@mixed 2;
+                                @seq(format!("A: {} against B: ", sim.tables[t].name)),
+                                leaf!(@on "select", [], [onchange(on_b)], others),
+                            ))}
                             <SimCompare sim={sim.clone()} a={t} b={b} />
                         </>})}
                     }
@@ -398,10 +403,10 @@ pub fn SimulateView() -> Html {
                         {leaf!("h3", format!("Key Visualizer: {}", sim.tables[t].name))}
                         <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
                     </>})}
-                    {leaf!("section", [("aria-label", "Findings"), ("class", "sim-section")], html! {<>
-                        {leaf!("h3", "Findings")}
-                        {findings(sim, t)}
-                    </>})}
+                    {leaf!("section", [("aria-label", "Findings"), ("class", "sim-section")], list!(@mixed 2;
+                        leaf!("h3", "Findings"),
+                        @seq(findings(sim, t)),
+                    ))}
                     <SampleOffer sim={sim.clone()} />
                     {compare}
                 </>})}
@@ -410,14 +415,14 @@ pub fn SimulateView() -> Html {
         _ => html! {},
     };
     html! {
-        {leaf!("section", [("aria-label", "Simulate"), ("class", "view simulate-view")], html! {<>
-            {leaf!("p", "hint", "Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them.")}
-            {leaf!("div", "sim-source", list![leaf!("label", list![crate::ui::view_kit::text("Start from "), leaf!(@on "select", [("class", "sim-gallery")], [onchange(on_gallery)], html! {<>
+        {leaf!("section", [("aria-label", "Simulate"), ("class", "view simulate-view")], list!(@mixed 5;
+            leaf!("p", "hint", "Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them."),
+            leaf!("div", "sim-source", list![leaf!("label", list![crate::ui::view_kit::text("Start from "), leaf!(@on "select", [("class", "sim-gallery")], [onchange(on_gallery)], html! {<>
                         <option value="" selected=true disabled=true>{"a workload…"}</option>
                         <option value="starter">{"sensor readings (a new workload)"}</option>
                         {gallery_options}
-                    </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})])}
-            {leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
+                    </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})]),
+            leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
                 {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
                 if let Some(e) = &draft.form_error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
@@ -425,14 +430,14 @@ pub fn SimulateView() -> Html {
                 <textarea id="sim-json" class="sim-json" spellcheck="false" rows="12" value={draft.json.clone()} onchange={on_json}
                     aria-invalid={draft.json_error.is_some().to_string()} aria-describedby="sim-json-error" />
                 {leaf!("p", [("id", "sim-json-error"), ("role", "alert"), ("class", "error")], draft.json_error.clone().unwrap_or_default())}
-            </>})}
-            {leaf!("div", "sim-run", html! {<>
+            </>}),
+            leaf!("div", "sim-run", html! {<>
                 {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running || draft.json_error.is_some(), "disabled")), ("class", "sim-run-button")], [onclick(start)], "Run the simulation")}
                 if running { {leaf!(@on "button", [], [onclick(cancel)], "Cancel")} }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
                 {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", longest_slice), ("class", "sim-status")], status)}
-            </>})}
-            {results}
-        </>})}
+            </>}),
+            @seq(results),
+        ))}
     }
 }

@@ -76,10 +76,11 @@ fn render(
     let notice = dropped_notice(last_shown, shown_table, |t| engine.exists(t));
     let Some((name, row)) = target.filter(|(t, _)| engine.exists(t)) else {
         return html! {
-            {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
-                {leaf!("h3", "Version stack")}{notice}
-                {leaf!("p", "hint", "Click a row key or run a get to see every version and delete marker the row holds.")}
-            </>})}
+            {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], list!(@mixed 3;
+                leaf!("h3", "Version stack"),
+                @seq(notice),
+                leaf!("p", "hint", "Click a row key or run a get to see every version and delete marker the row holds."),
+            ))}
         };
     };
     let keys = app.prefs.keys;
@@ -344,12 +345,12 @@ fn stack_figure(
         .collect();
     html! {
         {leaf!(@dyn "figure", [("data-stack", which), ("data-cells", total.to_string()), ("data-visible", visible.to_string()), ("data-markers", markers.to_string()), ("data-masked", masked.to_string()), ("class", "stack-figure")], html! {<>
-            {leaf!(@dyn "svg", [("viewBox", format!("0 0 {width} {}", fmt(height))), ("width", "100%"), ("role", "img"), ("aria-label", caption.clone())], html! {<>
-                {lane_labels}
-                {leaf!(@dyn "line", [("x1", fmt(left)), ("x2", fmt(width - 10.0)), ("y1", fmt(height - 16.0)), ("y2", fmt(height - 16.0)), ("class", "axis")], html! {})}
-                {marks}
-                {axis}
-            </>})}
+            {leaf!(@dyn "svg", [("viewBox", format!("0 0 {width} {}", fmt(height))), ("width", "100%"), ("role", "img"), ("aria-label", caption.clone())], list!(@mixed 4;
+                @seq(lane_labels),
+                leaf!(@dyn "line", [("x1", fmt(left)), ("x2", fmt(width - 10.0)), ("y1", fmt(height - 16.0)), ("y2", fmt(height - 16.0)), ("class", "axis")], html! {}),
+                @seq(marks),
+                @seq(axis),
+            ))}
             <FigureExport what={if which == "now" { "the version stack" } else { "the version stack before the last rewrite" }}
                 table={table.to_string()} view={format!("versions-{which}")} caption={caption.clone()} />
             {leaf!("figcaption", html! {<>{caption}{" Time runs to the right (the last five digits of each timestamp); a bar is what a marker masks."}

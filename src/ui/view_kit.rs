@@ -131,11 +131,11 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             let mark = if held { "✓" } else { "✗" };
             let class = if held { "held" } else { "broken" };
             html! {
-                {leaf!(@dyn "li", [("class", Classes::from(classes!("claim", class)))], html! {<>
-                    {leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark)}
-                    {leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " })}
-                    {text}
-                </>})}
+                {leaf!(@dyn "li", [("class", Classes::from(classes!("claim", class)))], list!(@mixed 3;
+                    leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark),
+                    leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " }),
+                    @seq(text),
+                ))}
             }
         })
         .collect()

@@ -53,7 +53,10 @@ fn choice(label: &str, options: &[(&str, &str)], current: &str, emit: Callback<S
             |(v, l)| html! { <option value={v.to_string()} selected={*v == current}>{*l}</option> },
         )
         .collect();
-    html! { {leaf!("label", "wf-field", html! {<>{label}{leaf!(@on "select", [], [onchange(onchange)], opts)}</>})} }
+    html! { {leaf!("label", "wf-field", list!(@mixed 2;
+        @seq(label),
+        leaf!(@on "select", [], [onchange(onchange)], opts),
+    ))} }
 }
 
 fn button(label: &str, aria: String, on: &Callback<FormAction>, action: FormAction) -> Html {
@@ -145,11 +148,11 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
         format!(" ({})", k.name())
     };
     html! {
-        {leaf!("li", "wf-row", html! {<>
-            {leaf!("span", "wf-kind", format!("{}. {kind}{name}", f + 1))}
-            {setting}
-            {button("remove", format!("Remove key field {}", f + 1), on, FormAction::RemoveField(t, f))}
-        </>})}
+        {leaf!("li", "wf-row", list!(@mixed 3;
+            leaf!("span", "wf-kind", format!("{}. {kind}{name}", f + 1)),
+            @seq(setting),
+            @seq(button("remove", format!("Remove key field {}", f + 1), on, FormAction::RemoveField(t, f))),
+        ))}
     }
 }
 
@@ -161,12 +164,12 @@ fn operation(t: usize, o: usize, op: &Operation, on: &Callback<FormAction>) -> H
         Curve::Burst { .. } => "burst",
     };
     html! {
-        {leaf!("li", "wf-row", html! {<>
-            {leaf!("span", "wf-kind", op.label())}
-            {field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v))}
-            {select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v))}
-            {button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o))}
-        </>})}
+        {leaf!("li", "wf-row", list!(@mixed 4;
+            leaf!("span", "wf-kind", op.label()),
+            @seq(field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v))),
+            @seq(select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v))),
+            @seq(button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o))),
+        ))}
     }
 }
 
@@ -205,7 +208,10 @@ fn add_choice(label: &str, labels: Vec<&'static str>, emit: Callback<usize>) -> 
             s.set_value("");
         }
     });
-    html! { {leaf!("label", "wf-field", html! {<>{label}{leaf!(@on "select", [], [onchange(onchange)], html! {<><option value="" selected=true>{"choose…"}</option>{opts}</>})}</>})} }
+    html! { {leaf!("label", "wf-field", list!(@mixed 2;
+        @seq(label),
+        leaf!(@on "select", [], [onchange(onchange)], html! {<><option value="" selected=true>{"choose…"}</option>{opts}</>}),
+    ))} }
 }
 
 #[component]
@@ -235,40 +241,40 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                         .iter()
                         .enumerate()
                         .map(|(ci, col)| html! {
-                            {leaf!("li", "wf-row", html! {<>
-                                {leaf!("span", "wf-kind", format!("{}:", fam.name))}
-                                {field("qualifier", col.qualifier.clone(), on, move |v| FormAction::ColumnName(t, ci, v))}
-                                {field("value bytes", col.value_size.to_string(), on, move |v| FormAction::ColumnSize(t, ci, v))}
-                            </>})}
+                            {leaf!("li", "wf-row", list!(@mixed 3;
+                                leaf!("span", "wf-kind", format!("{}:", fam.name)),
+                                @seq(field("qualifier", col.qualifier.clone(), on, move |v| FormAction::ColumnName(t, ci, v))),
+                                @seq(field("value bytes", col.value_size.to_string(), on, move |v| FormAction::ColumnSize(t, ci, v))),
+                            ))}
                         })
                         .collect()
                 })
                 .unwrap_or_default();
             let ops: Html = table.operations.iter().enumerate().map(|(o, op)| operation(t, o, op, on)).collect();
             html! {
-                {leaf!("fieldset", "wf-table", html! {<>
-                    {leaf!("legend", format!("Table {}", t + 1))}
-                    {leaf!("div", "wf-row", html! {<>
+                {leaf!("fieldset", "wf-table", list!(@mixed 11;
+                    leaf!("legend", format!("Table {}", t + 1)),
+                    leaf!("div", "wf-row", html! {<>
                         {field("name", table.name.clone(), on, move |v| FormAction::TableName(t, v))}
                         if w.tables.len() > 1 { {button("remove table", format!("Remove table {}", table.name), on, FormAction::RemoveTable(t))} }
-                    </>})}
-                    {leaf!("h4", "Row key")}
-                    {leaf!("ol", "wf-list", keys)}
-                    {adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k))}
-                    {leaf!("h4", "Columns")}
-                    {leaf!("ul", "wf-list", columns)}
-                    {button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t))}
-                    {leaf!("h4", "Operations")}
-                    {leaf!("ul", "wf-list", ops)}
-                    {adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k))}
-                </>})}
+                    </>}),
+                    leaf!("h4", "Row key"),
+                    leaf!("ol", "wf-list", keys),
+                    @seq(adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k))),
+                    leaf!("h4", "Columns"),
+                    leaf!("ul", "wf-list", columns),
+                    @seq(button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t))),
+                    leaf!("h4", "Operations"),
+                    leaf!("ul", "wf-list", ops),
+                    @seq(adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k))),
+                ))}
             }
         })
         .collect();
     let hours = w.duration_ms as f64 / 3_600_000.0;
     html! {
-        {leaf!("div", "workload-form", html! {<>
-            {leaf!("fieldset", "wf-cluster", list![leaf!("legend", "Run and cluster"), leaf!("div", "wf-grid", html! {<>
+        {leaf!("div", "workload-form", list!(@mixed 3;
+            leaf!("fieldset", "wf-cluster", list![leaf!("legend", "Run and cluster"), leaf!("div", "wf-grid", html! {<>
                     {field("hours of traffic", hours.to_string(), on, FormAction::DurationHours)}
                     {field("seed", w.seed.to_string(), on, FormAction::Seed)}
                     {field("region servers", c.region_servers.to_string(), on, FormAction::RegionServers)}
@@ -277,9 +283,9 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                     {select("split policy", &[("stepping", "SteppingSplitPolicy (default)"), ("increasing_to_upper_bound", "IncreasingToUpperBound"), ("constant_size", "ConstantSize"), ("key_prefix", "KeyPrefix (4 bytes)"), ("none", "none")], policy, on, FormAction::Policy)}
                     {field("reads/s a server serves", c.server_reads_per_sec.to_string(), on, FormAction::ServerReads)}
                     {field("writes/s a server takes", c.server_writes_per_sec.to_string(), on, FormAction::ServerWrites)}
-                </>})])}
-            {tables}
-            {button("add a table", "Add a table".into(), on, FormAction::AddTable)}
-        </>})}
+                </>})]),
+            @seq(tables),
+            @seq(button("add a table", "Add a table".into(), on, FormAction::AddTable)),
+        ))}
     }
 }
