@@ -115,7 +115,7 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
                 crate::ui::view_kit::text("Row key "),
                 leaf!("code", side.key),
             ]),
-            @seq(body),
+            body,
         ))}
     }
 }

@@ -44,7 +44,7 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
     html! {
         {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], list!(@mixed 2;
             leaf!("h3", format!("{tag}: {}", side.label)),
-            @seq(body),
+            body,
         ))}
     }
 }
@@ -106,7 +106,7 @@ pub fn DeleteModelsView() -> Html {
             ]),
             leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back."),
             leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched."),
-            @seq(claims(h, b)),
+            claims(h, b),
             leaf!("div", "compare-sides", html! {<>
                 {side_html("A", &HBASE, h)}
                 {side_html("B", &BIGTABLE, b)}

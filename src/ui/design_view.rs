@@ -162,7 +162,7 @@ pub fn DesignView() -> Html {
             };
             html! {
                 {leaf!("li", list!(@mixed 3;
-                    @seq(button),
+                    button,
                     leaf!("div", "pattern-note", p.note),
                     leaf!("div", "pattern-claims", format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))),
                 ))}
@@ -251,7 +251,7 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
     html! {
         {leaf!("div", [("role", "group"), ("aria-labelledby", "design-size-label"), ("data-testid", "design-size"), ("class", "design-size")], list!(@mixed 2;
             leaf!("span", [("id", "design-size-label")], "Sample size: "),
-            @seq(buttons),
+            buttons,
         ))}
     }
 }

@@ -262,8 +262,8 @@ pub fn EntryView(props: &EntryProps) -> Html {
                     leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref()))),
                     leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>}),
                 ]),
-                @seq(output_block(&out, "Output")),
-                @seq(item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()),
+                output_block(&out, "Output"),
+                item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default(),
             ))}
         };
     }

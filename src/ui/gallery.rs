@@ -77,7 +77,7 @@ pub fn Gallery() -> Html {
         <>
             {leaf!("h2", "gallery-heading", "Design gallery")}
             {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], list!(@mixed 2;
-                @seq(groups),
+                groups,
                 leaf!("li", "group-wrap", list![
                     leaf!("h3", "group", "A/B compare"),
                     leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>}),

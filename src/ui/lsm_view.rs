@@ -72,7 +72,7 @@ fn render(
         return html! {
             {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], list!(@mixed 3;
                 leaf!("h3", "LSM"),
-                @seq(notice),
+                notice,
                 leaf!("p", "hint", "Create a table to see its memstores, sorted runs, flushes and compactions."),
             ))}
         };

@@ -66,8 +66,8 @@ fn render(app: &super::state::AppHandle) -> Html {
     html! {
         {leaf!("section", "view", list!(@mixed 6;
             leaf!("h3", format!("Last read on {}", trace.table)),
-            @seq(rows_meter(s)),
-            @seq(meter("Cells", s.cells_returned, s.cells_examined)),
+            rows_meter(s),
+            meter("Cells", s.cells_returned, s.cells_examined),
             leaf!("div", "facts", list![
                 leaf!("span", crate::dialect::Terms::of_table(&console.shell.engine, &trace.table).count(s.regions.len())),
                 leaf!("span", format!("{} memstore{}", s.memstores_touched, if s.memstores_touched == 1 { "" } else { "s" })),

@@ -63,8 +63,8 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
             html! {
                 {leaf!("tr", list!(@mixed 3;
                     leaf!("th", [("scope", "row")], format!("{}:00", h.hour)),
-                    @seq(cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default())),
-                    @seq(figures),
+                    cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default()),
+                    figures,
                 ))}
             }
         })
@@ -88,11 +88,11 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     html! {
         {leaf!("div", "sim-compare", list![leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence)), leaf!("fieldset", "attribution", list!(@mixed 2;
             leaf!("legend", "Shares of the hour's operations"),
-            @seq(choices),
+            choices,
         )), leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The two tables hour by hour"), ("class", "table-scroll")], leaf!("table", "figures sim-compare-table", list![leaf!("caption", format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())), leaf!("thead", leaf!("tr", list!(@mixed 3;
             leaf!("th", [("scope", "col")], "hour"),
             leaf!("th", [("scope", "col")], "regions"),
-            @seq(head),
+            head,
         ))), leaf!("tbody", body)]))])}
     }
 }

@@ -405,7 +405,7 @@ pub fn SimulateView() -> Html {
                     </>})}
                     {leaf!("section", [("aria-label", "Findings"), ("class", "sim-section")], list!(@mixed 2;
                         leaf!("h3", "Findings"),
-                        @seq(findings(sim, t)),
+                        findings(sim, t),
                     ))}
                     <SampleOffer sim={sim.clone()} />
                     {compare}
@@ -437,7 +437,7 @@ pub fn SimulateView() -> Html {
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
                 {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", longest_slice), ("class", "sim-status")], status)}
             </>}),
-            @seq(results),
+            results,
         ))}
     }
 }

@@ -78,7 +78,7 @@ fn render(
         return html! {
             {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], list!(@mixed 3;
                 leaf!("h3", "Version stack"),
-                @seq(notice),
+                notice,
                 leaf!("p", "hint", "Click a row key or run a get to see every version and delete marker the row holds."),
             ))}
         };
@@ -346,10 +346,10 @@ fn stack_figure(
     html! {
         {leaf!(@dyn "figure", [("data-stack", which), ("data-cells", total.to_string()), ("data-visible", visible.to_string()), ("data-markers", markers.to_string()), ("data-masked", masked.to_string()), ("class", "stack-figure")], html! {<>
             {leaf!(@dyn "svg", [("viewBox", format!("0 0 {width} {}", fmt(height))), ("width", "100%"), ("role", "img"), ("aria-label", caption.clone())], list!(@mixed 4;
-                @seq(lane_labels),
+                lane_labels,
                 leaf!(@dyn "line", [("x1", fmt(left)), ("x2", fmt(width - 10.0)), ("y1", fmt(height - 16.0)), ("y2", fmt(height - 16.0)), ("class", "axis")], html! {}),
-                @seq(marks),
-                @seq(axis),
+                marks,
+                axis,
             ))}
             <FigureExport what={if which == "now" { "the version stack" } else { "the version stack before the last rewrite" }}
                 table={table.to_string()} view={format!("versions-{which}")} caption={caption.clone()} />

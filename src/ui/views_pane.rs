@@ -96,16 +96,16 @@ pub fn ViewsPane() -> Html {
     html! {
         {leaf!("div", "views-pane", list!(@mixed 7;
             leaf!(@on "div", [("role", "tablist"), ("aria-label", "Views"), ("class", "view-tabs")], [onkeydown(onkeydown)], tabs),
-            @seq(panel(0, html! { <KeyspaceView /> })),
-            @seq(panel(1, html! { <HotspotsView /> })),
-            @seq(panel(2, html! { <><RegionsView /><ReadView /></> })),
-            @seq(panel(3, html! { <LsmView /> })),
-            @seq(panel(4, html! { <VersionsView /> })),
-            @seq(panel(5, html! {
+            panel(0, html! { <KeyspaceView /> }),
+            panel(1, html! { <HotspotsView /> }),
+            panel(2, html! { <><RegionsView /><ReadView /></> }),
+            panel(3, html! { <LsmView /> }),
+            panel(4, html! { <VersionsView /> }),
+            panel(5, html! {
                 // A shared link's workload, once the person said Run, is the saved one: the
                 // view mounts again to read it.
                 <super::simulate_view::SimulateView key={app.as_ref().map_or(0, |a| a.workload_serial).to_string()} />
-            })),
+            }),
         ))}
     }
 }

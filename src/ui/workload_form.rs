@@ -150,8 +150,8 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
     html! {
         {leaf!("li", "wf-row", list!(@mixed 3;
             leaf!("span", "wf-kind", format!("{}. {kind}{name}", f + 1)),
-            @seq(setting),
-            @seq(button("remove", format!("Remove key field {}", f + 1), on, FormAction::RemoveField(t, f))),
+            setting,
+            button("remove", format!("Remove key field {}", f + 1), on, FormAction::RemoveField(t, f)),
         ))}
     }
 }
@@ -166,9 +166,9 @@ fn operation(t: usize, o: usize, op: &Operation, on: &Callback<FormAction>) -> H
     html! {
         {leaf!("li", "wf-row", list!(@mixed 4;
             leaf!("span", "wf-kind", op.label()),
-            @seq(field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v))),
-            @seq(select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v))),
-            @seq(button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o))),
+            field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v)),
+            select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v)),
+            button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o)),
         ))}
     }
 }
@@ -243,8 +243,8 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                         .map(|(ci, col)| html! {
                             {leaf!("li", "wf-row", list!(@mixed 3;
                                 leaf!("span", "wf-kind", format!("{}:", fam.name)),
-                                @seq(field("qualifier", col.qualifier.clone(), on, move |v| FormAction::ColumnName(t, ci, v))),
-                                @seq(field("value bytes", col.value_size.to_string(), on, move |v| FormAction::ColumnSize(t, ci, v))),
+                                field("qualifier", col.qualifier.clone(), on, move |v| FormAction::ColumnName(t, ci, v)),
+                                field("value bytes", col.value_size.to_string(), on, move |v| FormAction::ColumnSize(t, ci, v)),
                             ))}
                         })
                         .collect()
@@ -260,13 +260,13 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                     </>}),
                     leaf!("h4", "Row key"),
                     leaf!("ol", "wf-list", keys),
-                    @seq(adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k))),
+                    adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k)),
                     leaf!("h4", "Columns"),
                     leaf!("ul", "wf-list", columns),
-                    @seq(button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t))),
+                    button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t)),
                     leaf!("h4", "Operations"),
                     leaf!("ul", "wf-list", ops),
-                    @seq(adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k))),
+                    adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k)),
                 ))}
             }
         })
@@ -284,8 +284,8 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                     {field("reads/s a server serves", c.server_reads_per_sec.to_string(), on, FormAction::ServerReads)}
                     {field("writes/s a server takes", c.server_writes_per_sec.to_string(), on, FormAction::ServerWrites)}
                 </>})]),
-            @seq(tables),
-            @seq(button("add a table", "Add a table".into(), on, FormAction::AddTable)),
+            tables,
+            button("add a table", "Add a table".into(), on, FormAction::AddTable),
         ))}
     }
 }
