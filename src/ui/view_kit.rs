@@ -82,6 +82,7 @@ pub fn list(children: Vec<Html>) -> Html {
 }
 
 /// Static text, as `html!` makes a string literal child.
+#[inline(never)]
 pub fn text(text: &'static str) -> Html {
     yew::virtual_dom::VText::new(AttrValue::Static(text)).into()
 }
