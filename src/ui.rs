@@ -118,6 +118,7 @@ macro_rules! leaf {
 /// `list![a, b]`: nodes side by side, the list `html! { <>{a}{b}</> }` makes of them, each
 /// pushed into a vector made to size ([`view_kit::list`]) rather than turned into a sequence
 /// of one node first, as `html!` turns a `{block}`.
+///
 /// `list!(@mixed 3; a, @seq(b), c)`: the same with children written `@seq(expr)` added as
 /// `html!` adds a `{block}` (a string, an optional node, a vector of nodes: through yew's
 /// `NodeSeq`), the others pushed; 3 is how many children there are.
