@@ -114,13 +114,13 @@ pub fn encode_history(lines: &[HistoryLine]) -> Value {
     let lines = lines
         .iter()
         .map(|l| {
-            Value::object([
+            Value::object(vec![
                 ("dialect", Value::from(l.dialect.word())),
                 ("text", Value::from(l.text.as_str())),
             ])
         })
         .collect();
-    Value::object([
+    Value::object(vec![
         ("lines", Value::Array(lines)),
         ("version", Value::from(HISTORY_FORMAT)),
     ])
@@ -135,10 +135,10 @@ pub fn decode_history(saved: &Value) -> Vec<HistoryLine> {
     }
     let v2 = || -> Result<Vec<HistoryLine>, crate::json::Error> {
         let f = root.members()?;
-        if f.required("version")?.u32()? > HISTORY_FORMAT {
+        if f.read("version", Node::u32)? > HISTORY_FORMAT {
             return Ok(Vec::new());
         }
-        f.required("lines")?.list(|line| {
+        f.list("lines", |line| {
             let l = line.members()?;
             let dialect = match l.required("dialect")?.variant(&["hbase", "cbt"])? {
                 "cbt" => Dialect::Cbt,
@@ -146,7 +146,7 @@ pub fn decode_history(saved: &Value) -> Vec<HistoryLine> {
             };
             Ok(HistoryLine {
                 dialect,
-                text: l.required("text")?.string()?,
+                text: l.read("text", Node::string)?,
             })
         })
     };

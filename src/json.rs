@@ -405,13 +405,12 @@ impl From<String> for Value {
 
 impl Value {
     /// An object of the named members, in order.
-    pub fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
-        Value::Object(
-            members
-                .into_iter()
-                .map(|(name, value)| (name.to_string(), value))
-                .collect(),
-        )
+    pub fn object(members: Vec<(&str, Value)>) -> Value {
+        let mut out = Vec::with_capacity(members.len());
+        for (name, value) in members {
+            out.push((name.to_string(), value));
+        }
+        Value::Object(out)
     }
 
     /// The compact text (no whitespace).
@@ -627,7 +626,12 @@ impl<'a> Node<'a> {
 
     /// Each item of an array read by `read`.
     pub fn list<T>(&self, read: impl Fn(&Node<'a>) -> Result<T, Error>) -> Result<Vec<T>, Error> {
-        self.items()?.iter().map(read).collect()
+        let items = self.items()?;
+        let mut out = Vec::with_capacity(items.len());
+        for item in &items {
+            out.push(read(item)?);
+        }
+        Ok(out)
     }
 
     /// An object whose members are all among `fields` (an unknown or repeated member is an
@@ -762,6 +766,22 @@ impl<'a> Fields<'a> {
     pub fn required(&self, name: &str) -> Result<Node<'a>, Error> {
         self.get(name)
             .ok_or_else(|| self.node.error(format!("missing field `{name}`")))
+    }
+
+    /// The member `name`, which the object must have, read by `read`. One call instead of
+    /// [`Fields::required`] then the reader at each of the documents' hundred-odd fields: a
+    /// function pointer, so that every reader of one type shares one copy.
+    pub fn read<T>(&self, name: &str, read: fn(&Node<'a>) -> Result<T, Error>) -> Result<T, Error> {
+        read(&self.required(name)?)
+    }
+
+    /// The items of the array `name`, which the object must have, each read by `read`.
+    pub fn list<T>(
+        &self,
+        name: &str,
+        read: impl Fn(&Node<'a>) -> Result<T, Error>,
+    ) -> Result<Vec<T>, Error> {
+        self.required(name)?.list(read)
     }
 
     /// The member `name` read by `read`, or `default` when the object lacks it.

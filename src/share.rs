@@ -77,7 +77,7 @@ fn to_wire(shared: &Shared) -> Value {
     }
     if !shared.entries.is_empty() {
         let entries = shared.entries.iter().map(|e| {
-            Value::object([
+            Value::object(vec![
                 ("dialect", e.dialect.word().into()),
                 ("text", e.text.as_str().into()),
             ])
@@ -107,7 +107,7 @@ fn from_wire(
                     .into_iter()
                     .find(|d| d.word() == word)
                     .unwrap_or(Dialect::HBase),
-                text: e.required("text")?.string()?,
+                text: e.read("text", Node::string)?,
             })
         })
     })?;

@@ -3,6 +3,150 @@
 //! dispatch actions; the app's logic lives in [`crate::session`] (native and tested), which
 //! [`state`] calls, performing the effects it returns.
 
+/// `leaf!("p", "hint", child)`: the element `html! { <p class="hint">{child}</p> }` builds,
+/// made by one function ([`view_kit::leaf`]) instead of in line at each of the views' several
+/// hundred elements without listeners. Without a class: `leaf!("td", child)`; with other static
+/// attributes: `leaf!("th", [("scope", "row")], child)`, listed in the order `html!` lists them
+/// (the others, the boolean ones, the class); with computed ones:
+/// `leaf!(@dyn "rect", [("x", x), ("y", y)], child)`, each value converted as `html!` converts
+/// it ([`view_kit::leaf_with`]); with listeners, `leaf!(@on "button", [("class", "link")],
+/// [onclick(go)], child)` (or `leaf!(@on @dyn ...)` with computed attributes) makes the
+/// listeners as `html!` makes them ([`view_kit::leaf_on`]).
+/// The child converts as `html!` converts it; a string literal becomes static text, as in
+/// `html!`.
+macro_rules! leaf {
+    (@on @dyn $tag:literal, [$(($key:literal, $value:expr)),*], [$($event:ident($handler:expr)),*], $($child:tt)+) => {
+        $crate::ui::view_kit::leaf_on(
+            $tag,
+            ::yew::virtual_dom::Attributes::Dynamic {
+                keys: &[$($key),*],
+                values: ::std::boxed::Box::new([$(::std::option::Option::map(
+                    ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
+                    ::yew::virtual_dom::AttributeOrProperty::Attribute,
+                )),*]),
+            },
+            ::yew::virtual_dom::listeners::Listeners::Pending(::std::boxed::Box::new([
+                $(::yew::html::$event::Wrapper::__macro_new($handler)),*
+            ])),
+            leaf!(@child $($child)+),
+        )
+    };
+    (@on $tag:literal, [$(($key:literal, $value:literal)),*], [$($event:ident($handler:expr)),*], $($child:tt)+) => {
+        $crate::ui::view_kit::leaf_on(
+            $tag,
+            ::yew::virtual_dom::Attributes::Static(&[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*]),
+            ::yew::virtual_dom::listeners::Listeners::Pending(::std::boxed::Box::new([
+                $(::yew::html::$event::Wrapper::__macro_new($handler)),*
+            ])),
+            leaf!(@child $($child)+),
+        )
+    };
+    (@child $text:literal) => {
+        $crate::ui::view_kit::text($text)
+    };
+    (@child $child:expr) => {
+        ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child)
+    };
+    (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $text:literal) => {
+        $crate::ui::view_kit::leaf_with(
+            $tag,
+            &[$($key),*],
+            ::std::boxed::Box::new([$(::std::option::Option::map(
+                ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
+                ::yew::virtual_dom::AttributeOrProperty::Attribute,
+            )),*]),
+            $crate::ui::view_kit::text($text),
+        )
+    };
+    (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $child:expr) => {
+        $crate::ui::view_kit::leaf_with(
+            $tag,
+            &[$($key),*],
+            ::std::boxed::Box::new([$(::std::option::Option::map(
+                ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
+                ::yew::virtual_dom::AttributeOrProperty::Attribute,
+            )),*]),
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
+    ($tag:literal, [$(($key:literal, $value:literal)),*], $text:literal) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*],
+            $crate::ui::view_kit::text($text),
+        )
+    };
+    ($tag:literal, [$(($key:literal, $value:literal)),*], $child:expr) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*],
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
+    ($tag:literal, $class:literal, $text:literal) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[(
+                "class",
+                ::yew::virtual_dom::AttributeOrProperty::Static($class),
+            )],
+            $crate::ui::view_kit::text($text),
+        )
+    };
+    ($tag:literal, $class:literal, $child:expr) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[(
+                "class",
+                ::yew::virtual_dom::AttributeOrProperty::Static($class),
+            )],
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
+    ($tag:literal, $text:literal) => {
+        $crate::ui::view_kit::leaf($tag, &[], $crate::ui::view_kit::text($text))
+    };
+    ($tag:literal, $child:expr) => {
+        $crate::ui::view_kit::leaf(
+            $tag,
+            &[],
+            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
+        )
+    };
+}
+
+/// `list![a, b]`: nodes side by side, the list `html! { <>{a}{b}</> }` makes of them, each
+/// pushed into a vector made to size ([`view_kit::list`]) rather than turned into a sequence
+/// of one node first, as `html!` turns a `{block}`.
+///
+/// `list!(@mixed 3; a, @seq(b), c)`: the same with children written `@seq(expr)` added as
+/// `html!` adds a `{block}` (a string, an optional node, a vector of nodes: through yew's
+/// `NodeSeq`), the others pushed; 3 is how many children there are.
+macro_rules! list {
+    (@mixed $count:literal; $($all:tt)+) => {{
+        let mut nodes: ::std::vec::Vec<::yew::Html> = ::std::vec::Vec::with_capacity($count);
+        list!(@add nodes; $($all)+);
+        $crate::ui::view_kit::list(nodes)
+    }};
+    (@add $nodes:ident;) => {};
+    (@add $nodes:ident; @seq($seq:expr) $(, $($rest:tt)*)?) => {
+        ::std::iter::Extend::extend(
+            &mut $nodes,
+            ::std::convert::Into::<::yew::utils::NodeSeq<_, _>>::into($seq),
+        );
+        list!(@add $nodes; $($($rest)*)?);
+    };
+    (@add $nodes:ident; $node:expr $(, $($rest:tt)*)?) => {
+        $nodes.push($node);
+        list!(@add $nodes; $($($rest)*)?);
+    };
+    ($($node:expr),+ $(,)?) => {{
+        let mut nodes = ::std::vec::Vec::with_capacity([$(stringify!($node)),+].len());
+        $(nodes.push($node);)+
+        $crate::ui::view_kit::list(nodes)
+    }};
+}
+
 mod address;
 mod app;
 #[cfg(feature = "bench")]

@@ -146,7 +146,7 @@ impl Loads {
                     .collect();
                 (
                     id.clone(),
-                    json::Value::object([("names", json::Value::Array(names))]),
+                    json::Value::object(vec![("names", json::Value::Array(names))]),
                 )
             })
             .collect();
@@ -166,13 +166,14 @@ impl Loads {
     pub fn from_json(node: &Node) -> Result<Loads, json::Error> {
         let f = node.members()?;
         let mut loads = Loads::default();
-        for (id, placement) in object_members(&f.required("by_design")?)? {
-            let names = placement.members()?.required("names")?.list(|pair| {
-                match pair.items()?.as_slice() {
-                    [a, b] => Ok((a.string()?, b.string()?)),
-                    _ => Err(pair.error("expected [design's name, loaded name]")),
-                }
-            })?;
+        for (id, placement) in f.read("by_design", object_members)? {
+            let names =
+                placement
+                    .members()?
+                    .list("names", |pair| match pair.items()?.as_slice() {
+                        [a, b] => Ok((a.string()?, b.string()?)),
+                        _ => Err(pair.error("expected [design's name, loaded name]")),
+                    })?;
             loads.by_design.insert(id, Placement { names });
         }
         if let Some(sizes) = f.get("sizes") {

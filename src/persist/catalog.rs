@@ -80,7 +80,7 @@ const KINDS: [OpKind; 2] = [OpKind::Read, OpKind::Write];
 /// The catalog as JSON, every object's members sorted by name (the catalog was written through
 /// a `serde_json::Value`, whose objects sort their members).
 pub fn catalog_to_json(c: &Catalog) -> Value {
-    sorted(Value::object([
+    sorted(Value::object(vec![
         ("version", Value::from(c.version)),
         ("last_ts", num(c.last_ts)),
         ("seq", num(c.seq)),
@@ -152,13 +152,13 @@ fn sorted(value: Value) -> Value {
 pub fn catalog_from_json(node: &Node) -> Result<Catalog, Error> {
     let f = node.members()?;
     Ok(Catalog {
-        version: f.required("version")?.u32()?,
-        last_ts: f.required("last_ts")?.u64()?,
-        seq: f.required("seq")?.u64()?,
-        tick: f.required("tick")?.u64()?,
-        next_id: f.required("next_id")?.u64()?,
-        counters: counters_from_json(&f.required("counters")?)?,
-        tables: f.required("tables")?.list(table_entry_from_json)?,
+        version: f.read("version", Node::u32)?,
+        last_ts: f.read("last_ts", Node::u64)?,
+        seq: f.read("seq", Node::u64)?,
+        tick: f.read("tick", Node::u64)?,
+        next_id: f.read("next_id", Node::u64)?,
+        counters: f.read("counters", counters_from_json)?,
+        tables: f.list("tables", table_entry_from_json)?,
     })
 }
 
@@ -197,7 +197,7 @@ fn counters_from_json(node: &Node) -> Result<Counters, Error> {
     let f = node.members()?;
     let mut v = [0u64; 8];
     for (slot, name) in v.iter_mut().zip(COUNTER_NAMES) {
-        *slot = f.required(name)?.u64()?;
+        *slot = f.read(name, Node::u64)?;
     }
     let [mutations, cells_written, logical_bytes, flush_bytes, compaction_bytes, flushes, compactions, splits] =
         v;
@@ -214,7 +214,7 @@ fn counters_from_json(node: &Node) -> Result<Counters, Error> {
 }
 
 fn table_entry_to_json(t: &TableEntry) -> Value {
-    Value::object([
+    Value::object(vec![
         ("descriptor", descriptor_to_json(&t.descriptor)),
         ("enabled", Value::from(t.enabled)),
         (
@@ -227,14 +227,14 @@ fn table_entry_to_json(t: &TableEntry) -> Value {
 fn table_entry_from_json(node: &Node) -> Result<TableEntry, Error> {
     let f = node.members()?;
     Ok(TableEntry {
-        descriptor: descriptor_from_json(&f.required("descriptor")?)?,
-        enabled: f.required("enabled")?.bool()?,
-        regions: f.required("regions")?.list(region_from_json)?,
+        descriptor: f.read("descriptor", descriptor_from_json)?,
+        enabled: f.read("enabled", Node::bool)?,
+        regions: f.list("regions", region_from_json)?,
     })
 }
 
 fn descriptor_to_json(d: &TableDescriptor) -> Value {
-    Value::object([
+    Value::object(vec![
         ("name", Value::from(d.name.as_str())),
         ("families", families_to_json(&d.families)),
         ("settings", settings_to_json(&d.settings)),
@@ -266,9 +266,9 @@ fn descriptor_from_json(node: &Node) -> Result<TableDescriptor, Error> {
         }
     }
     Ok(TableDescriptor {
-        name: f.required("name")?.string()?,
-        families: families_from_json(&f.required("families")?)?,
-        settings: settings_from_json(&f.required("settings")?)?,
+        name: f.read("name", Node::string)?,
+        families: f.read("families", families_from_json)?,
+        settings: f.read("settings", settings_from_json)?,
         attributes,
         rules: f.or("rules", Rules::default(), rules_from_json)?,
     })
@@ -285,7 +285,7 @@ pub fn families_from_json(node: &Node) -> Result<Vec<FamilyDescriptor>, Error> {
 }
 
 fn family_to_json(d: &FamilyDescriptor) -> Value {
-    Value::object([
+    Value::object(vec![
         ("name", Value::from(d.name.as_str())),
         ("max_versions", Value::from(d.max_versions)),
         ("min_versions", Value::from(d.min_versions)),
@@ -310,24 +310,24 @@ fn family_to_json(d: &FamilyDescriptor) -> Value {
 fn family_from_json(node: &Node) -> Result<FamilyDescriptor, Error> {
     let f = node.members()?;
     Ok(FamilyDescriptor {
-        name: f.required("name")?.string()?,
-        max_versions: f.required("max_versions")?.u32()?,
-        min_versions: f.required("min_versions")?.u32()?,
+        name: f.read("name", Node::string)?,
+        max_versions: f.read("max_versions", Node::u32)?,
+        min_versions: f.read("min_versions", Node::u32)?,
         ttl_seconds: f.optional("ttl_seconds", Node::u64)?,
         keep_deleted_cells: variant(&f.required("keep_deleted_cells")?, &KEEP_NAMES, &KEEP)?,
-        bloomfilter: f.required("bloomfilter")?.string()?,
-        compression: f.required("compression")?.string()?,
-        blocksize: f.required("blocksize")?.u64()?,
-        in_memory: f.required("in_memory")?.bool()?,
-        blockcache: f.required("blockcache")?.bool()?,
-        data_block_encoding: f.required("data_block_encoding")?.string()?,
-        replication_scope: f.required("replication_scope")?.u32()?,
+        bloomfilter: f.read("bloomfilter", Node::string)?,
+        compression: f.read("compression", Node::string)?,
+        blocksize: f.read("blocksize", Node::u64)?,
+        in_memory: f.read("in_memory", Node::bool)?,
+        blockcache: f.read("blockcache", Node::bool)?,
+        data_block_encoding: f.read("data_block_encoding", Node::string)?,
+        replication_scope: f.read("replication_scope", Node::u32)?,
     })
 }
 
 /// A table's settings.
 pub fn settings_to_json(s: &TableSettings) -> Value {
-    Value::object([
+    Value::object(vec![
         ("flush_bytes", num(s.flush_bytes)),
         ("compaction_threshold", num(s.compaction_threshold)),
         ("split_bytes", num(s.split_bytes)),
@@ -338,14 +338,14 @@ pub fn settings_to_json(s: &TableSettings) -> Value {
 pub fn settings_from_json(node: &Node) -> Result<TableSettings, Error> {
     let f = node.members()?;
     Ok(TableSettings {
-        flush_bytes: f.required("flush_bytes")?.u64()?,
-        compaction_threshold: f.required("compaction_threshold")?.u64()?,
-        split_bytes: f.required("split_bytes")?.u64()?,
+        flush_bytes: f.read("flush_bytes", Node::u64)?,
+        compaction_threshold: f.read("compaction_threshold", Node::u64)?,
+        split_bytes: f.read("split_bytes", Node::u64)?,
     })
 }
 
 fn rules_to_json(r: &Rules) -> Value {
-    Value::object([
+    Value::object(vec![
         ("deletes", name_of(r.deletes, &DELETES_NAMES, &DELETES)),
         (
             "retention",
@@ -380,13 +380,13 @@ fn rules_from_json(node: &Node) -> Result<Rules, Error> {
 }
 
 fn region_to_json(r: &RegionEntry) -> Value {
-    Value::object([
+    Value::object(vec![
         ("id", num(r.id)),
         ("start", bytes(&r.start)),
         ("end", bytes(&r.end)),
         (
             "stats",
-            Value::object([
+            Value::object(vec![
                 ("reads", num(r.stats.reads)),
                 ("writes", num(r.stats.writes)),
                 ("bytes_read", num(r.stats.bytes_read)),
@@ -410,22 +410,22 @@ fn region_from_json(node: &Node) -> Result<RegionEntry, Error> {
     let stats = f.required("stats")?;
     let s = stats.members()?;
     Ok(RegionEntry {
-        id: f.required("id")?.u64()?,
-        start: read_bytes(&f.required("start")?)?,
-        end: read_bytes(&f.required("end")?)?,
+        id: f.read("id", Node::u64)?,
+        start: f.read("start", read_bytes)?,
+        end: f.read("end", read_bytes)?,
         stats: RegionStats {
-            reads: s.required("reads")?.u64()?,
-            writes: s.required("writes")?.u64()?,
-            bytes_read: s.required("bytes_read")?.u64()?,
-            bytes_written: s.required("bytes_written")?.u64()?,
+            reads: s.read("reads", Node::u64)?,
+            writes: s.read("writes", Node::u64)?,
+            bytes_read: s.read("bytes_read", Node::u64)?,
+            bytes_written: s.read("bytes_written", Node::u64)?,
         },
-        runs: f.required("runs")?.list(read_u64s)?,
+        runs: f.list("runs", read_u64s)?,
     })
 }
 
 /// A saved history (its operations apart, or inline as histories once were) as JSON.
 pub fn activity_to_json(a: &SavedActivity) -> Value {
-    Value::object([
+    Value::object(vec![
         // A saver stores the operations in chunks beside the head (its `ops` are empty); the
         // text of any is the chunks' writer's, read back as a value.
         (
@@ -448,12 +448,12 @@ pub fn activity_to_json(a: &SavedActivity) -> Value {
 pub fn activity_from_json(node: &Node) -> Result<SavedActivity, Error> {
     let f = node.members()?;
     Ok(SavedActivity {
-        ops: ops_from_json(&f.required("ops")?)?,
-        grid: grid_from_json(&f.required("grid")?)?,
-        splits: f.required("splits")?.list(split_from_json)?,
+        ops: f.read("ops", ops_from_json)?,
+        grid: f.read("grid", grid_from_json)?,
+        splits: f.list("splits", split_from_json)?,
         last_read: f.optional("last_read", last_read_from_json)?,
-        reads: f.required("reads")?.u64()?,
-        writes: f.required("writes")?.u64()?,
+        reads: f.read("reads", Node::u64)?,
+        writes: f.read("writes", Node::u64)?,
         recorded: f.or("recorded", 0, Node::u64)?,
     })
 }
@@ -577,18 +577,18 @@ fn op_from_json(node: &Node) -> Result<Op, Error> {
     let f = node.members()?;
     Ok(Op {
         kind: variant(&f.required("kind")?, &KIND_NAMES, &KINDS)?,
-        start: read_key(&f.required("start")?)?,
+        start: f.read("start", read_key)?,
         stop: f.optional("stop", read_key)?,
-        region: f.required("region")?.u64()?,
-        tick: f.required("tick")?.u64()?,
-        wall_ms: f.required("wall_ms")?.u64()?,
-        place: f.required("place")?.f64()? as f32,
+        region: f.read("region", Node::u64)?,
+        tick: f.read("tick", Node::u64)?,
+        wall_ms: f.read("wall_ms", Node::u64)?,
+        place: f.read("place", Node::f64)? as f32,
     })
 }
 
 /// A grid's counts as `{"len": n, "at": [[index, count], ...]}` with the zeros left out.
 fn sparse(values: &[u64]) -> Value {
-    Value::object([
+    Value::object(vec![
         ("len", num(values.len() as u64)),
         (
             "at",
@@ -610,7 +610,7 @@ fn read_sparse(node: &Node) -> Result<Vec<u64>, Error> {
         return read_u64s(node);
     }
     let f = node.members()?;
-    let len = f.required("len")?.u64()?;
+    let len = f.read("len", Node::u64)?;
     if len > MAX_GRID {
         return Err(node.error(format!("a grid of {len} entries")));
     }
@@ -638,7 +638,7 @@ fn read_u32s(node: &Node) -> Result<Vec<u32>, Error> {
 
 fn grid_to_json(g: &Grid) -> Value {
     let wide = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<_>>();
-    Value::object([
+    Value::object(vec![
         ("origin", opt(&g.origin, |o| num(*o))),
         ("width", num(g.width)),
         ("reads", sparse(&wide(&g.reads))),
@@ -651,15 +651,15 @@ fn grid_from_json(node: &Node) -> Result<Grid, Error> {
     let f = node.members()?;
     Ok(Grid {
         origin: f.optional("origin", Node::u64)?,
-        width: f.required("width")?.u64()?,
-        reads: read_u32s(&f.required("reads")?)?,
-        writes: read_u32s(&f.required("writes")?)?,
-        wall_ms: read_sparse(&f.required("wall_ms")?)?,
+        width: f.read("width", Node::u64)?,
+        reads: f.read("reads", read_u32s)?,
+        writes: f.read("writes", read_u32s)?,
+        wall_ms: f.read("wall_ms", read_sparse)?,
     })
 }
 
 fn split_to_json(s: &SplitMark) -> Value {
-    Value::object([
+    Value::object(vec![
         ("tick", num(s.tick)),
         ("wall_ms", num(s.wall_ms)),
         ("parent", num(s.parent)),
@@ -673,18 +673,18 @@ fn split_to_json(s: &SplitMark) -> Value {
 fn split_from_json(node: &Node) -> Result<SplitMark, Error> {
     let f = node.members()?;
     Ok(SplitMark {
-        tick: f.required("tick")?.u64()?,
-        wall_ms: f.required("wall_ms")?.u64()?,
-        parent: f.required("parent")?.u64()?,
-        lower: f.required("lower")?.u64()?,
-        upper: f.required("upper")?.u64()?,
-        key: read_bytes(&f.required("key")?)?,
-        position: f.required("position")?.f64()?,
+        tick: f.read("tick", Node::u64)?,
+        wall_ms: f.read("wall_ms", Node::u64)?,
+        parent: f.read("parent", Node::u64)?,
+        lower: f.read("lower", Node::u64)?,
+        upper: f.read("upper", Node::u64)?,
+        key: f.read("key", read_bytes)?,
+        position: f.read("position", Node::f64)?,
     })
 }
 
 fn last_read_to_json(r: &LastRead) -> Value {
-    Value::object([
+    Value::object(vec![
         ("start", bytes(&r.start)),
         ("stop", bytes(&r.stop)),
         ("stop_inclusive", Value::from(r.stop_inclusive)),
@@ -700,15 +700,15 @@ fn last_read_to_json(r: &LastRead) -> Value {
 fn last_read_from_json(node: &Node) -> Result<LastRead, Error> {
     let f = node.members()?;
     Ok(LastRead {
-        start: read_bytes(&f.required("start")?)?,
-        stop: read_bytes(&f.required("stop")?)?,
-        stop_inclusive: f.required("stop_inclusive")?.bool()?,
-        reversed: f.required("reversed")?.bool()?,
-        get: f.required("get")?.bool()?,
-        tick: f.required("tick")?.u64()?,
+        start: f.read("start", read_bytes)?,
+        stop: f.read("stop", read_bytes)?,
+        stop_inclusive: f.read("stop_inclusive", Node::bool)?,
+        reversed: f.read("reversed", Node::bool)?,
+        get: f.read("get", Node::bool)?,
+        tick: f.read("tick", Node::u64)?,
         first_examined: f.optional("first_examined", read_bytes)?,
         last_examined: f.optional("last_examined", read_bytes)?,
-        stats: op_stats_from_json(&f.required("stats")?)?,
+        stats: f.read("stats", op_stats_from_json)?,
     })
 }
 
@@ -776,15 +776,15 @@ fn op_stats_from_json(node: &Node) -> Result<OpStats, Error> {
         *slot = if optional {
             f.or(name, 0, Node::u64)?
         } else {
-            f.required(name)?.u64()?
+            f.read(name, Node::u64)?
         };
     }
     let [rows_examined, rows_filtered, rows_returned, cells_examined, cells_returned, bytes_read, bytes_returned, cells_written, bytes_written, blocks_read, block_bytes_read, blocks_skipped, runs_skipped_bloom, runs_skipped_range] =
         v;
     Ok(OpStats {
-        regions: read_u64s(&f.required("regions")?)?,
-        memstores_touched: f.required("memstores_touched")?.u32()?,
-        runs_touched: f.required("runs_touched")?.u32()?,
+        regions: f.read("regions", read_u64s)?,
+        memstores_touched: f.read("memstores_touched", Node::u32)?,
+        runs_touched: f.read("runs_touched", Node::u32)?,
         rows_examined,
         rows_filtered,
         rows_returned,

@@ -44,7 +44,7 @@ struct CellDoc {
 
 impl Document {
     fn to_json(&self) -> Value {
-        Value::object([
+        Value::object(vec![
             ("format", Value::from(self.format.as_str())),
             ("version", Value::from(self.version)),
             (
@@ -57,16 +57,16 @@ impl Document {
     fn from_json(node: &Node) -> Result<Document, json::Error> {
         let f = node.object(&["format", "version", "tables"])?;
         Ok(Document {
-            format: f.required("format")?.string()?,
-            version: f.required("version")?.u32()?,
-            tables: f.required("tables")?.list(TableDoc::from_json)?,
+            format: f.read("format", Node::string)?,
+            version: f.read("version", Node::u32)?,
+            tables: f.list("tables", TableDoc::from_json)?,
         })
     }
 }
 
 impl TableDoc {
     fn to_json(&self) -> Value {
-        Value::object([
+        Value::object(vec![
             ("name", Value::from(self.name.as_str())),
             ("enabled", Value::from(self.enabled)),
             ("families", families_to_json(&self.families)),
@@ -93,12 +93,12 @@ impl TableDoc {
     fn from_json(node: &Node) -> Result<TableDoc, json::Error> {
         let f = node.object(&["name", "enabled", "families", "settings", "splits", "cells"])?;
         Ok(TableDoc {
-            name: f.required("name")?.string()?,
+            name: f.read("name", Node::string)?,
             enabled: f.or("enabled", true, Node::bool)?,
-            families: families_from_json(&f.required("families")?)?,
+            families: f.read("families", families_from_json)?,
             settings: f.optional("settings", settings_from_json)?,
             splits: f.or("splits", Vec::new(), |n| n.list(Node::string))?,
-            cells: f.required("cells")?.list(CellDoc::from_json)?,
+            cells: f.list("cells", CellDoc::from_json)?,
         })
     }
 }
@@ -123,9 +123,9 @@ impl CellDoc {
     fn from_json(node: &Node) -> Result<CellDoc, json::Error> {
         let f = node.object(&["row", "column", "timestamp", "type", "value", "ttl_ms"])?;
         Ok(CellDoc {
-            row: f.required("row")?.string()?,
-            column: f.required("column")?.string()?,
-            timestamp: f.required("timestamp")?.u64()?,
+            row: f.read("row", Node::string)?,
+            column: f.read("column", Node::string)?,
+            timestamp: f.read("timestamp", Node::u64)?,
             kind: f.or("type", "Put".to_string(), Node::string)?,
             value: f.or("value", String::new(), Node::string)?,
             ttl_ms: f.or("ttl_ms", 0, Node::u64)?,

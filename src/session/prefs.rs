@@ -89,7 +89,7 @@ impl Prefs {
     /// The preferences as the page saves them:
     /// `{"theme":"Dark","timestamps":"Epoch","keys":"Utf8","cbt_zone":"Utc"}`.
     pub fn to_json(&self) -> String {
-        Value::object([
+        Value::object(vec![
             ("theme", name(&THEMES, self.theme)),
             ("timestamps", name(&TIMESTAMPS, self.timestamps)),
             ("keys", name(&KEYS, self.keys)),

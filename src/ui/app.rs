@@ -93,23 +93,23 @@ pub fn App(props: &AppProps) -> Html {
     html! {
         <ContextProvider<AppHandle> context={state.clone()}>
         <ContextProvider<StatusHandle> context={status}>
-            <div class="app">
+            {leaf!("div", "app", html! {<>
                 <SkipLinks />
                 <StatusBar />
                 <Sidebar />
-                <main class="console-pane" aria-label="Console">
+                {leaf!("main", [("aria-label", "Console"), ("class", "console-pane")], html! {<>
                     <Banners />
                     <ConsoleView />
-                </main>
-                <aside class="views" id="views-pane" tabindex="-1" aria-label="What HBase hides">
+                </>})}
+                {leaf!("aside", [("id", "views-pane"), ("tabindex", "-1"), ("aria-label", "What HBase hides"), ("class", "views")], html! {<>
                     <super::compare_view::CompareView />
                     <super::delete_models_view::DeleteModelsView />
                     <DesignView />
                     <ViewsPane />
-                </aside>
+                </>})}
                 <super::clash_dialog::ClashDialog />
                 <super::link_dialog::LinkDialog />
-            </div>
+            </>})}
         </ContextProvider<StatusHandle>>
         </ContextProvider<AppHandle>>
     }
@@ -130,11 +130,11 @@ fn SkipLinks() -> Html {
         })
     };
     html! {
-        <nav class="skip-links" aria-label="Skip links">
-            <a href="#console-input" onclick={to("console-input")}>{"Skip to the console input"}</a>
-            <a href="#tables-pane" onclick={to("tables-pane")}>{"Skip to the tables and gallery"}</a>
-            <a href="#views-pane" onclick={to("views-pane")}>{"Skip to the views"}</a>
-        </nav>
+        {leaf!("nav", [("aria-label", "Skip links"), ("class", "skip-links")], list![
+            leaf!(@on "a", [("href", "#console-input")], [onclick(to("console-input"))], "Skip to the console input"),
+            leaf!(@on "a", [("href", "#tables-pane")], [onclick(to("tables-pane"))], "Skip to the tables and gallery"),
+            leaf!(@on "a", [("href", "#views-pane")], [onclick(to("views-pane"))], "Skip to the views"),
+        ])}
     }
 }
 
@@ -155,23 +155,26 @@ fn Banners() -> Html {
         let ratios: Html = sample
             .ratios()
             .into_iter()
-            .map(|r| html! { <li>{r}</li> })
+            .map(|r| html! { {leaf!("li", r)} })
             .collect();
         out.push(html! {
-            <div class="banner sample-banner" role="status">
-                <p><strong>{"The console runs on a simulation's sample"}</strong>{format!(" ({}), not on your tables; nothing written here is saved.", sample.title)}</p>
-                <ul class="sample-ratios">{ratios}</ul>
-                <button class="action" onclick={leave} data-testid="leave-sample">{"Back to your tables"}</button>
-            </div>
+            {leaf!("div", [("role", "status"), ("class", "banner sample-banner")], list![
+                leaf!("p", list!(@mixed 2;
+                    leaf!("strong", "The console runs on a simulation's sample"),
+                    @seq(format!(" ({}), not on your tables; nothing written here is saved.", sample.title)),
+                )),
+                leaf!("ul", "sample-ratios", ratios),
+                leaf!(@on "button", [("data-testid", "leave-sample"), ("class", "action")], [onclick(leave)], "Back to your tables"),
+            ])}
         });
     }
     if s.mode == Mode::ReadOnly {
-        out.push(html! { <div class="banner warn" role="status">{"Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes."}</div> });
+        out.push(html! { {leaf!("div", [("role", "status"), ("class", "banner warn")], "Rowkey is open in another tab, which saves the tables. This tab is read-only until that one closes.")} });
     }
     if s.outdated {
-        out.push(html! { <div class="banner warn" role="status">{"Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one."}</div> });
+        out.push(html! { {leaf!("div", [("role", "status"), ("class", "banner warn")], "Another tab of Rowkey runs a different version of its storage. Reload or close the other tabs so both use the same one.")} });
     }
     // Save failures, damaged records, runs kept aside, lock and takeover problems.
     out.push(html! { <super::status_bar::SaveNotices /> });
-    html! { <div class="banners">{out}</div> }
+    html! { {leaf!("div", "banners", out)} }
 }

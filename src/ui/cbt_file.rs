@@ -33,9 +33,9 @@ pub fn CbtFile() -> Html {
         });
     });
     html! {
-        <label class="tool cbt-file" title="Choose a CSV for cbt's import: the import line is put in the input for you to run">
+        {leaf!("label", [("title", "Choose a CSV for cbt's import: the import line is put in the input for you to run"), ("class", "tool cbt-file")], html! {<>
             {"CSV…"}
             <input type="file" class="visually-hidden" accept=".csv,text/csv,text/plain" aria-label="A CSV file for cbt's import" {onchange} />
-        </label>
+        </>})}
     }
 }

@@ -63,7 +63,10 @@ pub fn ClashDialog() -> Html {
                     .table(t)
                     .map(|t| t.keys.row_count() as u64)
                     .unwrap_or(0);
-                html! { <li><code>{t.clone()}</code>{format!(" — {}", count_of(rows, "row"))}</li> }
+                html! { {leaf!("li", list!(@mixed 2;
+                    leaf!("code", t.clone()),
+                    @seq(format!(" — {}", count_of(rows, "row"))),
+                ))} }
             })
             .collect()
     };
@@ -72,15 +75,15 @@ pub fn ClashDialog() -> Html {
     let one = taken.len() == 1;
     html! {
         <Modal labelled_by="clash-title" {on_cancel} testid="clash-dialog">
-            <h2 id="clash-title">{if one { "A table of yours has this name" } else { "Tables of yours have these names" }}</h2>
-            <p>{what}{format!("{by} {} you have:", if one { "the one" } else { "these" })}</p>
-            <ul class="clash-tables">{sizes}</ul>
-            <div class="modal-choices">
-                <button class="action primary" autofocus=true onclick={choose(Choice::Rename)} data-choice="rename">{format!("Load as {renamed}")}</button>
-                <button class="action danger" onclick={choose(Choice::Replace)} data-choice="replace">{format!("Replace: drop {names}")}</button>
-                <button class="action" onclick={choose(Choice::Cancel)} data-choice="cancel">{"Cancel"}</button>
-            </div>
-            <p class="hint">{format!("“Load as” runs {what_runs} on {renamed}, and leaves yours as they are. “Replace” deletes yours first; that cannot be undone.")}</p>
+            {leaf!("h2", [("id", "clash-title")], if one { "A table of yours has this name" } else { "Tables of yours have these names" })}
+            {leaf!("p", html! {<>{what}{format!("{by} {} you have:", if one { "the one" } else { "these" })}</>})}
+            {leaf!("ul", "clash-tables", sizes)}
+            {leaf!("div", "modal-choices", list![
+                leaf!(@on "button", [("data-choice", "rename"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(choose(Choice::Rename))], format!("Load as {renamed}")),
+                leaf!(@on "button", [("data-choice", "replace"), ("class", "action danger")], [onclick(choose(Choice::Replace))], format!("Replace: drop {names}")),
+                leaf!(@on "button", [("data-choice", "cancel"), ("class", "action")], [onclick(choose(Choice::Cancel))], "Cancel"),
+            ])}
+            {leaf!("p", "hint", format!("“Load as” runs {what_runs} on {renamed}, and leaves yours as they are. “Replace” deletes yours first; that cannot be undone."))}
         </Modal>
     }
 }

@@ -44,7 +44,7 @@ fn run_side(side: &Side, pair: &Pair) -> Result<Ran, String> {
 
 fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyDisplay) -> Html {
     let body = match ran {
-        None => html! { <p class="hint">{"Not run yet."}</p> },
+        None => html! { {leaf!("p", "hint", "Not run yet.")} },
         Some(Ran { run, map }) => {
             let (w, r) = (&run.writes, &run.reads);
             let rows: Vec<(&str, String)> = vec![
@@ -84,7 +84,12 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
             ];
             let rows: Html = rows
                 .into_iter()
-                .map(|(k, v)| html! { <tr><th scope="row">{k}</th><td>{v}</td></tr> })
+                .map(|(k, v)| {
+                    html! { {leaf!("tr", list![
+                        leaf!("th", [("scope", "row")], k),
+                        leaf!("td", v),
+                    ])} }
+                })
                 .collect();
             let claims = checks(run.checks.iter().map(|(phase, claim, held)| {
                 (
@@ -93,22 +98,25 @@ fn side_html(tag: &str, side: &Side, ran: Option<&Ran>, keys: super::prefs::KeyD
                 )
             }));
             html! {
-                <div class="compare-body">
+                {leaf!("div", "compare-body", html! {<>
                     <Minimap data={map.clone()} first={0} shown={map.rows} keys={keys} on_pick={Callback::noop()} />
-                    <div>
-                        <table class="figures"><tbody>{rows}</tbody></table>
-                        <ul class="claims" aria-label={format!("{}'s lesson", side.label)}>{claims}</ul>
-                    </div>
-                </div>
+                    {leaf!("div", list![
+                        leaf!("table", "figures", leaf!("tbody", rows)),
+                        leaf!(@dyn "ul", [("aria-label", format!("{}'s lesson", side.label)), ("class", "claims")], claims),
+                    ])}
+                </>})}
             }
         }
     };
     html! {
-        <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
-            <h3>{format!("{tag}: {}", side.label)}</h3>
-            <div class="compare-key">{"Row key "}<code>{side.key}</code></div>
-            {body}
-        </section>
+        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], list!(@mixed 3;
+            leaf!("h3", format!("{tag}: {}", side.label)),
+            leaf!("div", "compare-key", list![
+                crate::ui::view_kit::text("Row key "),
+                leaf!("code", side.key),
+            ]),
+            body,
+        ))}
     }
 }
 
@@ -152,7 +160,7 @@ pub fn CompareView() -> Html {
         Some(Compared { sides: Err(e), .. }) => (
             None,
             None,
-            html! { <p class="error" role="alert">{format!("The comparison did not run: {e}")}</p> },
+            html! { {leaf!("p", [("role", "alert"), ("class", "error")], format!("The comparison did not run: {e}"))} },
         ),
         None => (None, None, html! {}),
     };
@@ -164,28 +172,31 @@ pub fn CompareView() -> Html {
                     v.holds(&a.run, &b.run),
                 )
             }));
-            html! { <ul class="claims compare-versus" aria-label="A against B">{items}</ul> }
+            html! { {leaf!("ul", [("aria-label", "A against B"), ("class", "claims compare-versus")], items)} }
         }
         _ => html! {},
     };
     html! {
-        <section class="view compare-card" aria-label="A/B compare">
-            <div class="design-head">
-                <span class="verdict compare-tag">{"A/B compare"}</span>
-                <button class="link" onclick={close}>{"close"}</button>
-            </div>
-            <h2 class="design-title" tabindex="-1">{pair.title}</h2>
-            <p class="why"><strong>{"One workload: "}</strong>{pair.workload}</p>
-            <p class="why">{pair.why}</p>
-            <button class="compare-run" onclick={run}>{if shown.is_some() { "Run both again" } else { "Run both" }}</button>
-            <p class="hint">{"Each side runs on an engine of its own: your tables are not touched."}</p>
+        {leaf!("section", [("aria-label", "A/B compare"), ("class", "view compare-card")], html! {<>
+            {leaf!("div", "design-head", list![
+                leaf!("span", "verdict compare-tag", "A/B compare"),
+                leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
+            ])}
+            {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], pair.title)}
+            {leaf!("p", "why", list!(@mixed 2;
+                leaf!("strong", "One workload: "),
+                @seq(pair.workload),
+            ))}
+            {leaf!("p", "why", pair.why)}
+            {leaf!(@on "button", [("class", "compare-run")], [onclick(run)], if shown.is_some() { "Run both again" } else { "Run both" })}
+            {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {error}
-            <div class="compare-sides" aria-live="polite">
+            {leaf!("div", [("aria-live", "polite"), ("class", "compare-sides")], html! {<>
                 {side_html("A", &pair.a, a, keys)}
                 {side_html("B", &pair.b, b, keys)}
-            </div>
+            </>})}
             {versus}
             <super::pair_simulation::PairSimulation key={pair.id} pair={pair.id} />
-        </section>
+        </>})}
     }
 }

@@ -107,21 +107,21 @@ pub fn ConsoleView() -> Html {
     let dropped = console.dropped();
     let live = console.entries.last().map(announcement).unwrap_or_default();
     html! {
-        <section class="console">
+        {leaf!("section", "console", html! {<>
             <div class="scrollback" ref={scroll_ref} {onscroll} role="region" aria-label="Console output" tabindex="0">
                 if empty {
-                    <div class="welcome">
-                        <p>{"Type HBase shell commands. "}<code>{"help"}</code>{" lists them; "}<code>{"help 'scan'"}</code>{" explains one; "}<code>{"generate"}</code>{" fills a table with a million cells in seconds."}</p>
-                        <p><kbd>{"Enter"}</kbd>{" runs, "}<kbd>{"Shift+Enter"}</kbd>{" adds a line, "}<kbd>{"Tab"}</kbd>{" completes, "}<kbd>{"Up"}</kbd>{"/"}<kbd>{"Down"}</kbd>{" walk the history, "}<kbd>{"Ctrl+C"}</kbd>{" stops a running batch, "}<kbd>{"Ctrl+L"}</kbd>{" clears, "}<kbd>{"Alt+M"}</kbd>{" switches between the HBase shell and Bigtable's cbt."}</p>
-                    </div>
+                    {leaf!("div", "welcome", list![
+                        leaf!("p", list![crate::ui::view_kit::text("Type HBase shell commands. "), leaf!("code", "help"), crate::ui::view_kit::text(" lists them; "), leaf!("code", "help 'scan'"), crate::ui::view_kit::text(" explains one; "), leaf!("code", "generate"), crate::ui::view_kit::text(" fills a table with a million cells in seconds.")]),
+                        leaf!("p", list![leaf!("kbd", "Enter"), crate::ui::view_kit::text(" runs, "), leaf!("kbd", "Shift+Enter"), crate::ui::view_kit::text(" adds a line, "), leaf!("kbd", "Tab"), crate::ui::view_kit::text(" completes, "), leaf!("kbd", "Up"), crate::ui::view_kit::text("/"), leaf!("kbd", "Down"), crate::ui::view_kit::text(" walk the history, "), leaf!("kbd", "Ctrl+C"), crate::ui::view_kit::text(" stops a running batch, "), leaf!("kbd", "Ctrl+L"), crate::ui::view_kit::text(" clears, "), leaf!("kbd", "Alt+M"), crate::ui::view_kit::text(" switches between the HBase shell and Bigtable's cbt.")]),
+                    ])}
                 }
                 if dropped > 0 && !empty {
-                    <p class="hint">{format!("{dropped} earlier entr{} cleared from the screen (Up walks the history).", if dropped == 1 { "y" } else { "ies" })}</p>
+                    {leaf!("p", "hint", format!("{dropped} earlier entr{} cleared from the screen (Up walks the history).", if dropped == 1 { "y" } else { "ies" }))}
                 }
                 {entries}
             </div>
-            <div class="visually-hidden" aria-live="polite" aria-atomic="true">{live}</div>
+            {leaf!("div", [("aria-live", "polite"), ("aria-atomic", "true"), ("class", "visually-hidden")], live)}
             <InputBox />
-        </section>
+        </>})}
     }
 }

@@ -16,7 +16,7 @@ const REWRITE: usize = 3;
 fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Html {
     let body = match runs {
         Err(e) => {
-            html! { <p class="error" role="alert">{format!("This side did not run: {e}")}</p> }
+            html! { {leaf!("p", [("role", "alert"), ("class", "error")], format!("This side did not run: {e}"))} }
         }
         Ok(runs) => {
             let steps: Html = side
@@ -26,23 +26,26 @@ fn side_html(tag: &str, side: &Side, runs: &Result<Vec<StepRun>, String>) -> Htm
                 .enumerate()
                 .map(|(i, (s, r))| {
                     html! {
-                        <li class="dm-step">
-                            <div class="prompt-line"><span class="prompt">{side.dialect.prompt(i + 1)}</span><code class="typed">{s.line}</code></div>
-                            <p class="dm-note">{s.note}</p>
-                            if !r.output.is_empty() { <pre class="output">{r.output.as_str()}</pre> }
-                            <p class="dm-visible">{format!("cells a read returns: {}", r.visible)}</p>
-                        </li>
+                        {leaf!("li", "dm-step", html! {<>
+                            {leaf!("div", "prompt-line", list![
+                                leaf!("span", "prompt", side.dialect.prompt(i + 1)),
+                                leaf!("code", "typed", s.line),
+                            ])}
+                            {leaf!("p", "dm-note", s.note)}
+                            if !r.output.is_empty() { {leaf!("pre", "output", r.output.as_str())} }
+                            {leaf!("p", "dm-visible", format!("cells a read returns: {}", r.visible))}
+                        </>})}
                     }
                 })
                 .collect();
-            html! { <ol class="dm-steps">{steps}</ol> }
+            html! { {leaf!("ol", "dm-steps", steps)} }
         }
     };
     html! {
-        <section class="compare-side" aria-label={format!("{tag}: {}", side.label)}>
-            <h3>{format!("{tag}: {}", side.label)}</h3>
-            {body}
-        </section>
+        {leaf!(@dyn "section", [("aria-label", format!("{tag}: {}", side.label)), ("class", "compare-side")], list!(@mixed 2;
+            leaf!("h3", format!("{tag}: {}", side.label)),
+            body,
+        ))}
     }
 }
 
@@ -70,7 +73,7 @@ fn claims(h: &Result<Vec<StepRun>, String>, b: &Result<Vec<StepRun>, String>) ->
         ),
     ];
     let items = super::view_kit::checks(items.iter().map(|(t, held)| (t.to_string(), *held)));
-    html! { <ul class="claims compare-versus" aria-label="The lesson">{items}</ul> }
+    html! { {leaf!("ul", [("aria-label", "The lesson"), ("class", "claims compare-versus")], items)} }
 }
 
 #[component]
@@ -91,20 +94,23 @@ pub fn DeleteModelsView() -> Html {
     let close = Callback::from(move |_| app.dispatch(Action::CloseCompare.into()));
     let (h, b) = &*runs;
     html! {
-        <section class="view compare-card delete-models" aria-label="Delete models">
-            <div class="design-head">
-                <span class="verdict compare-tag">{"side by side"}</span>
-                <button class="link" onclick={close}>{"close"}</button>
-            </div>
-            <h2 class="design-title" tabindex="-1">{TITLE}</h2>
-            <p class="why"><strong>{"One story: "}</strong>{"a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."}</p>
-            <p class="why">{"HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back."}</p>
-            <p class="hint">{"Each side runs on an engine of its own: your tables are not touched."}</p>
-            {claims(h, b)}
-            <div class="compare-sides">
+        {leaf!("section", [("aria-label", "Delete models"), ("class", "view compare-card delete-models")], list!(@mixed 7;
+            leaf!("div", "design-head", list![
+                leaf!("span", "verdict compare-tag", "side by side"),
+                leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
+            ]),
+            leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], TITLE),
+            leaf!("p", "why", list![
+                leaf!("strong", "One story: "),
+                crate::ui::view_kit::text("a cell written at time 2000, the row deleted, then the cell written again at the older time 1000."),
+            ]),
+            leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back."),
+            leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched."),
+            claims(h, b),
+            leaf!("div", "compare-sides", html! {<>
                 {side_html("A", &HBASE, h)}
                 {side_html("B", &BIGTABLE, b)}
-            </div>
-        </section>
+            </>}),
+        ))}
     }
 }

@@ -45,7 +45,12 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
     }
     let rows: Html = rows
         .into_iter()
-        .map(|(k, v)| html! { <tr><th scope="row">{k}</th><td>{v}</td></tr> })
+        .map(|(k, v)| {
+            html! { {leaf!("tr", list![
+                leaf!("th", [("scope", "row")], k),
+                leaf!("td", v),
+            ])} }
+        })
         .collect();
     let checks = checks(
         run.checks
@@ -53,12 +58,12 @@ fn figures(name: &str, view: View, run: &PatternRun) -> Html {
             .map(|(claim, held)| (claim.explain(m), *held)),
     );
     html! {
-        <div class="lesson" aria-live="polite">
-            <h3>{format!("Numbers: {name}")}</h3>
-            <p class="lesson-view">{format!("Ran. Now in the {} view below.", view.label())}</p>
-            <table class="figures"><tbody>{rows}</tbody></table>
-            <ul class="claims" aria-label="The lesson">{checks}</ul>
-        </div>
+        {leaf!("div", [("aria-live", "polite"), ("class", "lesson")], list![
+            leaf!("h3", format!("Numbers: {name}")),
+            leaf!("p", "lesson-view", format!("Ran. Now in the {} view below.", view.label())),
+            leaf!("table", "figures", leaf!("tbody", rows)),
+            leaf!("ul", [("aria-label", "The lesson"), ("class", "claims")], checks),
+        ])}
     }
 }
 
@@ -92,7 +97,7 @@ pub fn DesignView() -> Html {
             let name = t.to_string();
             let selected = app.selected_table.as_deref() == Some(t);
             let onclick = Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone()).into()));
-            html! { <button class={classes!("chip", "table-chip")} aria-pressed={selected.to_string()} {onclick}>{t.to_string()}</button> }
+            html! { {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", Classes::from(classes!("chip", "table-chip")))], [onclick(onclick)], t.to_string())} }
         })
         .collect();
     let renamed = placement.is_renamed().then(|| {
@@ -101,7 +106,7 @@ pub fn DesignView() -> Html {
             .iter()
             .map(|(own, new)| format!("{own} → {new}"))
             .collect();
-        html! { <p class="hint renamed">{format!("Loaded under other names, because tables of yours have the design's: {}. Its access patterns run on the new names.", names.join(", "))}</p> }
+        html! { {leaf!("p", "hint renamed", format!("Loaded under other names, because tables of yours have the design's: {}. Its access patterns run on the new names.", names.join(", ")))} }
     });
     let reset = app.is_loaded(design.id).then(|| {
         let can_run = app.can_run();
@@ -120,7 +125,7 @@ pub fn DesignView() -> Html {
                 app.dispatch(Action::ResetDesign.into());
             }
         });
-        html! { <button class="action" {onclick} disabled={!can_run} data-testid="reset-design">{"Reset this design"}</button> }
+        html! { {leaf!(@on @dyn "button", [("data-testid", "reset-design"), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", "action")], [onclick(onclick)], "Reset this design")} }
     });
     let size = design.scales.then(|| {
         size_control(
@@ -147,20 +152,20 @@ pub fn DesignView() -> Html {
             let app = app.clone();
             let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i).into()));
             let button = match command {
-                Ok(command) => html! { <button class="pattern" {onclick} title={command}>{p.name}</button> },
+                Ok(command) => html! { {leaf!(@on @dyn "button", [("title", command), ("class", "pattern")], [onclick(onclick)], p.name)} },
                 Err(why) => html! {
                     <>
-                        <span class="pattern off">{p.name}</span>
-                        <div class="pattern-off" role="note">{format!("Not in cbt: {why}. Switch the console to HBase to run it.")}</div>
+                        {leaf!("span", "pattern off", p.name)}
+                        {leaf!("div", [("role", "note"), ("class", "pattern-off")], format!("Not in cbt: {why}. Switch the console to HBase to run it."))}
                     </>
                 },
             };
             html! {
-                <li>
-                    {button}
-                    <div class="pattern-note">{p.note}</div>
-                    <div class="pattern-claims">{format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))}</div>
-                </li>
+                {leaf!("li", list!(@mixed 3;
+                    button,
+                    leaf!("div", "pattern-note", p.note),
+                    leaf!("div", "pattern-claims", format!("Shows: {}", p.claims.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))),
+                ))}
             }
         })
         .collect();
@@ -169,8 +174,14 @@ pub fn DesignView() -> Html {
         .filter(|p| p.designs.contains(&design.id))
         .map(|p| {
             let app = app.clone();
-            let onclick = { let id = p.id; Callback::from(move |_| app.dispatch(Action::OpenCompare(id).into())) };
-            html! { <div class="design-compare">{"Compare side by side: "}<button class="link" {onclick}>{p.title}</button></div> }
+            let onclick = {
+                let id = p.id;
+                Callback::from(move |_| app.dispatch(Action::OpenCompare(id).into()))
+            };
+            html! { {leaf!("div", "design-compare", list![
+                crate::ui::view_kit::text("Compare side by side: "),
+                leaf!(@on "button", [("class", "link")], [onclick(onclick)], p.title),
+            ])} }
         })
         .collect();
     let lesson = match &app.pattern_run {
@@ -182,24 +193,24 @@ pub fn DesignView() -> Html {
         _ => html! {},
     };
     html! {
-        <section class="view design-card" aria-label="Design">
-            <div class="design-head">
-                <span class={classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))}>{design.verdict.label()}</span>
-                <button class="link" onclick={close}>{"close"}</button>
-            </div>
-            <h2 class="design-title" tabindex="-1">{design.title}</h2>
-            <div class="design-source">{format!("From: {}", super::gallery::source_title(design.source))}</div>
-            <p class="why">{design.why}</p>
+        {leaf!("section", [("aria-label", "Design"), ("class", "view design-card")], html! {<>
+            {leaf!("div", "design-head", list![
+                leaf!(@dyn "span", [("class", Classes::from(classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))))], design.verdict.label()),
+                leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
+            ])}
+            {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], design.title)}
+            {leaf!("div", "design-source", format!("From: {}", super::gallery::source_title(design.source)))}
+            {leaf!("p", "why", design.why)}
             <super::tour_view::TourView design={design.id} />
-            <div class="design-tables">{"Tables: "}{tables}{reset}</div>
+            {leaf!("div", "design-tables", html! {<>{"Tables: "}{tables}{reset}</>})}
             {size}
             {loaded}
             {renamed}
             {compare}
-            <h3>{"Access patterns"}</h3>
-            <ul class="patterns">{patterns}</ul>
+            {leaf!("h3", "Access patterns")}
+            {leaf!("ul", "patterns", patterns)}
             {lesson}
-        </section>
+        </>})}
     }
 }
 
@@ -233,14 +244,15 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
                 }
             });
             html! {
-                <button class={classes!("chip", "size-chip")} aria-pressed={pressed.to_string()} data-size={size.label()} disabled={!can_run} {onclick}>{size.label()}</button>
+                {leaf!(@on @dyn "button", [("aria-pressed", pressed.to_string()), ("data-size", size.label()), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", Classes::from(classes!("chip", "size-chip")))], [onclick(onclick)], size.label())}
             }
         })
         .collect();
     html! {
-        <div class="design-size" role="group" aria-labelledby="design-size-label" data-testid="design-size">
-            <span id="design-size-label">{"Sample size: "}</span>{buttons}
-        </div>
+        {leaf!("div", [("role", "group"), ("aria-labelledby", "design-size-label"), ("data-testid", "design-size"), ("class", "design-size")], list!(@mixed 2;
+            leaf!("span", [("id", "design-size-label")], "Sample size: "),
+            buttons,
+        ))}
     }
 }
 
@@ -262,5 +274,5 @@ fn loaded_figures(app: &super::state::AppHandle, tables: &[&str]) -> Html {
     if parts.is_empty() {
         return html! {};
     }
-    html! { <p class="hint design-loaded" data-testid="design-loaded">{parts.join("; ")}</p> }
+    html! { {leaf!("p", [("data-testid", "design-loaded"), ("class", "hint design-loaded")], parts.join("; "))} }
 }

@@ -34,10 +34,9 @@ pub fn DialectSwitch() -> Html {
             let d = *dialect;
             let onclick = Callback::from(move |_: MouseEvent| app.dispatch(Action::SetDialect(d).into()));
             html! {
-                <button class={classes!("tool", (d == current).then_some("chosen"))} aria-pressed={(d == current).to_string()}
-                    title={format!("{title} (Alt+M switches)")} {onclick}>{*label}</button>
+                {leaf!(@on @dyn "button", [("aria-pressed", (d == current).to_string()), ("title", format!("{title} (Alt+M switches)")), ("class", Classes::from(classes!("tool", (d == current).then_some("chosen"))))], [onclick(onclick)], *label)}
             }
         })
         .collect();
-    html! { <span class="dialect-switch" role="group" aria-label="Dialect">{buttons}</span> }
+    html! { {leaf!("span", [("role", "group"), ("aria-label", "Dialect"), ("class", "dialect-switch")], buttons)} }
 }

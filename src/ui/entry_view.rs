@@ -66,7 +66,7 @@ fn input_text(entry: &Entry, error: Option<&std::ops::Range<usize>>) -> Html {
             let cut = (span.end - span.start).min(rest.len());
             let (bad, after) = rest.split_at(cut);
             let bad = if bad.is_empty() { " " } else { bad };
-            html! { <>{before}<mark class="error-span">{bad}</mark>{after}{elision(entry)}</> }
+            html! { <>{before}{leaf!("mark", "error-span", bad)}{after}{elision(entry)}</> }
         }
         _ => html! { <>{shorten(text)}{elision(entry)}</> },
     }
@@ -97,7 +97,7 @@ fn elision(entry: &Entry) -> Html {
         return html! {};
     }
     let lines = entry.lines.saturating_sub(shown.lines().count()).max(1);
-    html! { <span class="elided">{format!(" … {} more line{} ({} characters)", thousands(lines as u64), if lines == 1 { "" } else { "s" }, thousands((text.len() - shown.len()) as u64))}</span> }
+    html! { {leaf!("span", "elided", format!(" … {} more line{} ({} characters)", thousands(lines as u64), if lines == 1 { "" } else { "s" }, thousands((text.len() - shown.len()) as u64)))} }
 }
 
 fn ack(mark: Mark) -> Html {
@@ -153,7 +153,7 @@ fn output_block(text: &Rc<String>, label: &str) -> Html {
     if lines > VIRTUAL_LINES {
         html! { <VirtualText text={text.clone()} label={AttrValue::from(label.to_string())} /> }
     } else {
-        html! { <pre class="output">{text.as_str()}</pre> }
+        html! { {leaf!("pre", "output", text.as_str())} }
     }
 }
 
@@ -180,11 +180,11 @@ fn more_bar(
     };
     let page = thousands(crate::console::PAGE_ROWS as u64);
     html! {
-        <div class="more-bar">
-            <span>{format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far()))}</span>
-            <button class="tool" onclick={next} disabled={entry.state == RunState::Running}>{format!("Next {page} rows")}</button>
-            <button class="tool" onclick={all} disabled={entry.state == RunState::Running}>{"All rows"}</button>
-        </div>
+        {leaf!("div", "more-bar", list![
+            leaf!("span", format!("{} rows shown; the scan goes on.", thousands(more.rows_so_far()))),
+            leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(next)], format!("Next {page} rows")),
+            leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(entry.state == RunState::Running, "disabled")), ("class", "tool")], [onclick(all)], "All rows"),
+        ])}
     }
 }
 
@@ -208,11 +208,11 @@ fn generate_bar(
         Callback::from(move |_| d.dispatch(Action::Cancel.into()))
     };
     html! {
-        <div class="more-bar" role="status">
-            <span>{format!("{} of {} rows written", thousands(done), thousands(total))}</span>
-            <span class="progress" role="progressbar" aria-label="Rows written" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
-            <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
-        </div>
+        {leaf!("div", [("role", "status"), ("class", "more-bar")], list![
+            leaf!("span", format!("{} of {} rows written", thousands(done), thousands(total))),
+            leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Rows written"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {})),
+            leaf!(@on "button", [("class", "tool")], [onclick(cancel)], "Cancel (Ctrl+C)"),
+        ])}
     }
 }
 
@@ -249,22 +249,22 @@ pub fn EntryView(props: &EntryProps) -> Html {
     };
     let failed = entry.failed();
     if let EntryKind::Note { .. } = entry.kind {
-        return html! { <div class={classes!("entry", "note", failed.then_some("failed"))}><pre class="output">{text.as_str()}</pre></div> };
+        return html! { {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", "note", failed.then_some("failed"))))], leaf!("pre", "output", text.as_str()))} };
     }
-    let copy = html! { <button class="tool" onclick={copy_text(console.clone(), index)} title="Copy exactly what the shell printed">{"copy"}</button> };
+    let copy = html! { {leaf!(@on "button", [("title", "Copy exactly what the shell printed"), ("class", "tool")], [onclick(copy_text(console.clone(), index))], "copy")} };
     if !entry.is_batch() {
         let item = entry.items.first();
         let out = (*text).clone();
         return html! {
-            <div class={classes!("entry", failed.then_some("failed"))}>
-                <div class="prompt-line">
-                    <span class="prompt">{entry.prompt(1)}</span>
-                    <span class="typed">{input_text(entry, item.and_then(|i| i.error_span.as_ref()))}</span>
-                    <span class="entry-tools">{ack(props.mark)}{copy}</span>
-                </div>
-                {output_block(&out, "Output")}
-                {item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default()}
-            </div>
+            {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", failed.then_some("failed"))))], list!(@mixed 3;
+                leaf!("div", "prompt-line", list![
+                    leaf!("span", "prompt", entry.prompt(1)),
+                    leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref()))),
+                    leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>}),
+                ]),
+                output_block(&out, "Output"),
+                item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default(),
+            ))}
         };
     }
     let running = entry.state == RunState::Running;
@@ -287,7 +287,12 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .take(ERRORS_LISTED)
         .map(|i| {
             let first = i.output.lines().next().unwrap_or("").to_string();
-            html! { <li>{format!("line {}: ", i.line)}<code>{shorten(&i.input).to_string()}</code>{" — "}{first}</li> }
+            html! { {leaf!("li", list!(@mixed 4;
+                @seq(format!("line {}: ", i.line)),
+                leaf!("code", shorten(&i.input).to_string()),
+                crate::ui::view_kit::text(" — "),
+                @seq(first),
+            ))} }
         })
         .collect();
     let paged: Html = entry
@@ -298,28 +303,28 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .map(|(n, i)| more_bar(entry, n, i, &props.dispatch))
         .collect();
     html! {
-        <div class={classes!("entry", "batch", failed.then_some("has-errors"))}>
-            <div class="prompt-line">
-                <span class="prompt">{entry.prompt(1)}</span>
-                <span class="typed">{input_text(entry, None)}</span>
-                <span class="entry-tools">{ack(props.mark)}{copy}</span>
-            </div>
-            <div class="summary" role="status">
-                <span class="figure">{entry.summary()}</span>
+        {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", "batch", failed.then_some("has-errors"))))], html! {<>
+            {leaf!("div", "prompt-line", list![
+                leaf!("span", "prompt", entry.prompt(1)),
+                leaf!("span", "typed", input_text(entry, None)),
+                leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>}),
+            ])}
+            {leaf!("div", [("role", "status"), ("class", "summary")], html! {<>
+                {leaf!("span", "figure", entry.summary())}
                 if running {
-                    <span class="progress" role="progressbar" aria-label="Batch progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}><span style={format!("width:{pct:.1}%")}></span></span>
-                    <button class="tool" onclick={cancel}>{"Cancel (Ctrl+C)"}</button>
+                    {leaf!(@dyn "span", [("role", "progressbar"), ("aria-label", "Batch progress"), ("aria-valuemin", "0"), ("aria-valuemax", "100"), ("aria-valuenow", format!("{pct:.0}")), ("class", "progress")], leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {}))}
+                    {leaf!(@on "button", [("class", "tool")], [onclick(cancel)], "Cancel (Ctrl+C)")}
                 } else {
-                    <button class="tool" onclick={toggle} aria-expanded={open.to_string()}>{if open { "hide output" } else { "show output" }}</button>
+                    {leaf!(@on @dyn "button", [("aria-expanded", open.to_string()), ("class", "tool")], [onclick(toggle)], if open { "hide output" } else { "show output" })}
                 }
-            </div>
+            </>})}
             if failed {
-                <ul class="output errors-list">{errors}</ul>
+                {leaf!("ul", "output errors-list", errors)}
             }
             {paged}
             if shown {
                 {output_block(&text, "Batch output")}
             }
-        </div>
+        </>})}
     }
 }

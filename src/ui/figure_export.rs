@@ -103,8 +103,7 @@ pub fn FigureExport(props: &FigureExportProps) -> Html {
             })
         };
         html! {
-            <button type="button" class="export-button" {onclick}
-                aria-label={format!("Export {} as {}", props.what, format.name())}>{format.name()}</button>
+            {leaf!(@on @dyn "button", [("type", "button"), ("aria-label", format!("Export {} as {}", props.what, format.name())), ("class", "export-button")], [onclick(onclick)], format.name())}
         }
     };
     let (svg, png) = (button(Format::Svg), button(Format::Png));
@@ -113,7 +112,7 @@ pub fn FigureExport(props: &FigureExportProps) -> Html {
         <span class="figure-export" ref={here}>
             {svg}
             {png}
-            <span class="export-failure" role="status">{shown}</span>
+            {leaf!("span", [("role", "status"), ("class", "export-failure")], shown)}
         </span>
     }
 }

@@ -41,17 +41,20 @@ pub fn Gallery() -> Html {
                     let onclick = Callback::from(move |_| app2.dispatch(Action::OpenDesign(id).into()));
                     let selected = app.selected_design == Some(d.id);
                     html! {
-                        <li>
-                            <button class="design-item" aria-current={selected.to_string()} {onclick} title={d.verdict.label()}>
-                                <span class={classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))} aria-hidden="true"></span>
-                                {d.title}
-                                <span class="visually-hidden">{format!(" ({})", d.verdict.label())}</span>
-                            </button>
-                        </li>
+                        {leaf!("li", html! {<>
+                            {leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("title", d.verdict.label()), ("class", "design-item")], [onclick(onclick)], list!(@mixed 3;
+                                leaf!(@dyn "span", [("aria-hidden", "true"), ("class", Classes::from(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {}),
+                                @seq(d.title),
+                                leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label())),
+                            ))}
+                        </>})}
                     }
                 })
                 .collect();
-            html! { <li class="group-wrap"><h3 class="group">{*heading}</h3><ul class="gallery" aria-label={*heading}>{items}</ul></li> }
+            html! { {leaf!("li", "group-wrap", list![
+                leaf!("h3", "group", *heading),
+                leaf!(@dyn "ul", [("aria-label", *heading), ("class", "gallery")], items),
+            ])} }
         })
         .collect();
     let pairs: Html = crate::designs::compare::shared()
@@ -60,7 +63,7 @@ pub fn Gallery() -> Html {
             let app2 = app.clone();
             let onclick = { let id = p.id; Callback::from(move |_| app2.dispatch(Action::OpenCompare(id).into())) };
             let selected = app.selected_compare == Some(p.id);
-            html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{p.title}</button></li> }
+            html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], p.title)}</>})} }
         })
         .collect();
     let delete_models = {
@@ -68,14 +71,18 @@ pub fn Gallery() -> Html {
         let app2 = app.clone();
         let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(ID).into()));
         let selected = app.selected_compare == Some(ID);
-        html! { <li><button class="design-item compare-item" aria-current={selected.to_string()} {onclick}>{TITLE}</button></li> }
+        html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], TITLE)}</>})} }
     };
     html! {
         <>
-            <h2 class="gallery-heading">{"Design gallery"}</h2>
-            <ul class="gallery" aria-label="Designs">{groups}
-                <li class="group-wrap"><h3 class="group">{"A/B compare"}</h3><ul class="gallery" aria-label="A/B compare">{pairs}{delete_models}</ul></li>
-            </ul>
+            {leaf!("h2", "gallery-heading", "Design gallery")}
+            {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], list!(@mixed 2;
+                groups,
+                leaf!("li", "group-wrap", list![
+                    leaf!("h3", "group", "A/B compare"),
+                    leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>}),
+                ]),
+            ))}
         </>
     }
 }

@@ -70,13 +70,22 @@ fn render(
     let console = app.console.borrow();
     let engine = &console.shell.engine;
     let Some(name) = app.selected_table.clone() else {
-        return html! { <section class="view"><h3>{"Hotspots"}</h3><p class="hint">{"Select or create a table to see where its traffic goes."}</p></section> };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Hotspots"),
+            leaf!("p", "hint", "Select or create a table to see where its traffic goes."),
+        ])} };
     };
     let Ok(table) = engine.table(&name) else {
-        return html! { <section class="view"><h3>{"Hotspots"}</h3><p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Hotspots"),
+            leaf!("p", [("role", "status"), ("class", "hint")], format!("Table {name} no longer exists.")),
+        ])} };
     };
     let Some(activity) = engine.activity(&name) else {
-        return html! { <section class="view"><h3>{format!("Hotspots of {name}")}</h3><p class="hint">{"Nothing has read or written this table yet."}</p></section> };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", format!("Hotspots of {name}")),
+            leaf!("p", "hint", "Nothing has read or written this table yet."),
+        ])} };
     };
     let key: DiagnosisKey = (
         name.clone(),
@@ -105,35 +114,36 @@ fn render(
     let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     let bigtable = table.descriptor.rules == crate::cbt::BIGTABLE_RULES;
     html! {
-        <section class="view hotspots" aria-label="Hotspots">
-            <h3>{format!("Hotspots of {name}")}</h3>
+        {leaf!("section", [("aria-label", "Hotspots"), ("class", "view hotspots")], html! {<>
+            {leaf!("h3", format!("Hotspots of {name}"))}
             if bigtable {
-                <p class="hint keyvis-words">{format!("Key Visualizer's heatmap of a Bigtable table: operations by key range over time, {} splits marked.", terms.part)}</p>
+                {leaf!("p", "hint keyvis-words", format!("Key Visualizer's heatmap of a Bigtable table: operations by key range over time, {} splits marked.", terms.part))}
             }
             {diagnosis(findings)}
             {skew(table, activity)}
-            <div class="heatmaps">
+            {leaf!("div", "heatmaps", html! {<>
                 {heatmap(&name, activity, OpKind::Write, now)}
                 {heatmap(&name, activity, OpKind::Read, now)}
-            </div>
-            <p class="legend heatmap-legend">
-                {"How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "}
-                <span class="swatch split-sw"></span>{format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)}
-            </p>
+            </>})}
+            {leaf!("p", "legend heatmap-legend", list!(@mixed 3;
+                crate::ui::view_kit::text("How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "),
+                leaf!("span", "swatch split-sw", html! {}),
+                @seq(format!(" a dashed line and a dot: a {} split, when it happened and at which key. A line of cells along the bottom edge is every write going to the last keys: a growing key; along the top edge, a key that only shrinks.", terms.part)),
+            ))}
             {wide_rows(&both)}
-        </section>
+        </>})}
     }
 }
 
 fn diagnosis(findings: &[Finding]) -> Html {
     if findings.is_empty() {
-        return html! { <p class="diagnosis ok" data-rules="">{"No hotspot or key-design problem in the recent traffic."}</p> };
+        return html! { {leaf!("p", [("data-rules", ""), ("class", "diagnosis ok")], "No hotspot or key-design problem in the recent traffic.")} };
     }
     let rules: Vec<&str> = findings.iter().map(|f| f.rule).collect();
     html! {
-        <ul class="diagnosis" aria-label="Diagnosis" data-rules={rules.join(" ")}>
-            { for findings.iter().map(|f| html! { <li class={f.rule}>{f.text.clone()}</li> }) }
-        </ul>
+        {leaf!(@dyn "ul", [("aria-label", "Diagnosis"), ("data-rules", rules.join(" ")), ("class", "diagnosis")], html! {<>
+            { for findings.iter().map(|f| html! { {leaf!(@dyn "li", [("class", Classes::from(f.rule))], f.text.clone())} }) }
+        </>})}
     }
 }
 
@@ -155,8 +165,7 @@ fn skew(table: &Table, activity: &Activity) -> Html {
     let share = max as f64 / seen as f64;
     let terms = crate::dialect::Terms::of(&table.descriptor.rules);
     html! {
-        <p class="skew" data-share={format!("{share:.3}")} data-ratio={format!("{ratio:.2}")} data-busiest={busiest.to_string()}>
-            {format!(
+        {leaf!(@dyn "p", [("data-share", format!("{share:.3}")), ("data-ratio", format!("{ratio:.2}")), ("data-busiest", busiest.to_string()), ("class", "skew")], format!(
                 "Skew over the last {} operations: {} {} of {} took {:.0} % of them; busiest / mean = {:.1}{}",
                 group(seen),
                 terms.part,
@@ -165,8 +174,7 @@ fn skew(table: &Table, activity: &Activity) -> Html {
                 share * 100.0,
                 ratio,
                 if counts.len() > 1 && ratio < 1.5 { " (even)".to_string() } else if counts.len() > 1 { String::new() } else { format!(" (one {}: nothing to compare)", terms.part) }
-            )}
-        </p>
+            ))}
     }
 }
 
@@ -237,10 +245,10 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
             let x = *col as f64 * CELL_W;
             let anchor = if x < 12.0 { "start" } else if x > width - 24.0 { "end" } else { "middle" };
             html! {
-                <g class="tick">
-                    <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={h.to_string()} y2={(h + 3.0).to_string()} />
-                    <text x={format!("{x:.1}")} y={axis_y.to_string()} text-anchor={anchor}>{text.clone()}</text>
-                </g>
+                {leaf!("g", "tick", list![
+                    leaf!(@dyn "line", [("x1", format!("{x:.1}")), ("x2", format!("{x:.1}")), ("y1", h.to_string()), ("y2", (h + 3.0).to_string())], html! {}),
+                    leaf!(@dyn "text", [("x", format!("{x:.1}")), ("y", axis_y.to_string()), ("text-anchor", anchor)], text.clone()),
+                ])}
             }
         })
         .collect();
@@ -249,18 +257,16 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
         OpKind::Read => ("the read heatmap", "read-heatmap"),
     };
     html! {
-        <figure class={classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })}
-            data-total={total.to_string()} data-last-bucket={last_bucket.to_string()}
-            data-axis={if axis.seconds.is_some() { "seconds" } else { "ticks" }}>
-            <figcaption>{caption.clone()}</figcaption>
-            <svg width={width.to_string()} height={(h + AXIS_H).to_string()} viewBox={format!("0 0 {width} {}", h + AXIS_H)} role="img" aria-label={caption.clone()}>
-                <rect class="bg" x="0" y="0" width={width.to_string()} height={h.to_string()} />
+        {leaf!(@dyn "figure", [("data-total", total.to_string()), ("data-last-bucket", last_bucket.to_string()), ("data-axis", if axis.seconds.is_some() { "seconds" } else { "ticks" }), ("class", Classes::from(classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })))], html! {<>
+            {leaf!("figcaption", caption.clone())}
+            {leaf!(@dyn "svg", [("width", width.to_string()), ("height", (h + AXIS_H).to_string()), ("viewBox", format!("0 0 {width} {}", h + AXIS_H)), ("role", "img"), ("aria-label", caption.clone())], html! {<>
+                {leaf!(@dyn "rect", [("x", "0"), ("y", "0"), ("width", width.to_string()), ("height", h.to_string()), ("class", "bg")], html! {})}
                 <HeatCells counts={counts} />
                 <SplitMarks marks={splits} {width} {h} clip={format!("split-dashes-{view}")} />
-                <g class="axis" aria-hidden="true">{ticks}</g>
-            </svg>
+                {leaf!("g", [("aria-hidden", "true"), ("class", "axis")], ticks)}
+            </>})}
             <FigureExport {what} table={table.to_string()} {view} {caption} />
-        </figure>
+        </>})}
     }
 }
 
@@ -308,7 +314,7 @@ fn heat_cells(counts: &[u64]) -> Html {
             html! { <path {d} data-cells={n.to_string()} style={format!("opacity:{opacity:.2}")} /> }
         })
         .collect();
-    html! { <g class="cells" data-cells={drawn.to_string()}>{cells}</g> }
+    html! { {leaf!(@dyn "g", [("data-cells", drawn.to_string()), ("class", "cells")], cells)} }
 }
 
 #[derive(Properties, PartialEq)]
@@ -378,11 +384,11 @@ fn split_marks(marks: &[(f64, f64)], width: f64, h: f64, clip: &str) -> Html {
         );
     }
     html! {
-        <g class="splitmark" data-splits={marks.len().to_string()}>
-            <clipPath id={clip.to_string()}><path d={stripes} /></clipPath>
-            <path class="split-line" d={lines} clip-path={format!("url(#{clip})")} />
-            <path class="split-dot" d={dot_path} />
-        </g>
+        {leaf!(@dyn "g", [("data-splits", marks.len().to_string()), ("class", "splitmark")], list![
+            leaf!(@dyn "clipPath", [("id", clip.to_string())], leaf!(@dyn "path", [("d", stripes)], html! {})),
+            leaf!(@dyn "path", [("d", lines), ("clip-path", format!("url(#{clip})")), ("class", "split-line")], html! {}),
+            leaf!(@dyn "path", [("d", dot_path), ("class", "split-dot")], html! {}),
+        ])}
     }
 }
 
@@ -493,10 +499,10 @@ fn wide_rows(e: &Diagnosed) -> Html {
         return html! {};
     }
     html! {
-        <div class="large-rows">
-            <strong>{"Large rows: "}</strong>
-            { for large.iter().map(|r| html! { <span class="chip">{format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), crate::kit::text::human_bytes(r.bytes))}</span> }) }
-            <span class="hint">{format!(" (the median row holds {})", group(u64::from(e.median_cells)))}</span>
-        </div>
+        {leaf!("div", "large-rows", html! {<>
+            {leaf!("strong", "Large rows: ")}
+            { for large.iter().map(|r| html! { {leaf!("span", "chip", format!("{} — {} cells, {}", crate::bytes::to_printable(&r.key), group(u64::from(r.cells)), crate::kit::text::human_bytes(r.bytes)))} }) }
+            {leaf!("span", "hint", format!(" (the median row holds {})", group(u64::from(e.median_cells))))}
+        </>})}
     }
 }

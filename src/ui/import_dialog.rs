@@ -154,41 +154,51 @@ pub fn ImportTable() -> Html {
         Callback::from(move |_: MouseEvent| close.emit(()))
     };
     let status = match &parsed {
-        None => html! { <p class="hint" id="import-status">{"Nothing pasted yet."}</p> },
+        None => {
+            html! { {leaf!("p", [("id", "import-status"), ("class", "hint")], "Nothing pasted yet.")} }
+        }
         Some(Ok(t)) => {
-            html! { <p class="import-ok" id="import-status" role="status">{summary(t)}</p> }
+            html! { {leaf!("p", [("id", "import-status"), ("role", "status"), ("class", "import-ok")], summary(t))} }
         }
         Some(Err(e)) => {
-            html! { <p class="import-error" id="import-status" role="alert">{format!("Cannot import: {e}")}</p> }
+            html! { {leaf!("p", [("id", "import-status"), ("role", "alert"), ("class", "import-error")], format!("Cannot import: {e}"))} }
         }
     };
     html! {
         <>
-            <button class="action import-open" onclick={opener} disabled={!app.can_run()}>{"Import a table…"}</button>
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!app.can_run(), "disabled")), ("class", "action import-open")], [onclick(opener)], "Import a table…")}
             if *open {
                 <Modal labelled_by="import-title" on_cancel={close.clone()} testid="import-dialog">
-                    <form class="import-form" onsubmit={on_import}>
-                        <h2 id="import-title">{"Import a table"}</h2>
-                        <p>{"Paste the output of an HBase shell "}<code>{"scan"}</code>{" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "}<code>{"row"}</code>{" and the others "}<code>{"family:qualifier"}</code>{"."}</p>
-                        <label for="import-text">{"Scan output or CSV"}</label>
+                    {leaf!(@on "form", [("class", "import-form")], [onsubmit(on_import)], html! {<>
+                        {leaf!("h2", [("id", "import-title")], "Import a table")}
+                        {leaf!("p", list![
+                            crate::ui::view_kit::text("Paste the output of an HBase shell "),
+                            leaf!("code", "scan"),
+                            crate::ui::view_kit::text(" (epoch or ISO timestamps, every version it shows; ISO times are read in this browser's time zone), or a CSV whose header names the key column "),
+                            leaf!("code", "row"),
+                            crate::ui::view_kit::text(" and the others "),
+                            leaf!("code", "family:qualifier"),
+                            crate::ui::view_kit::text("."),
+                        ])}
+                        {leaf!("label", [("for", "import-text")], "Scan output or CSV")}
                         <textarea id="import-text" class="import-text" rows="9" spellcheck="false" autofocus=true
                             value={(*text).clone()} oninput={on_text} aria-describedby="import-status"
                             placeholder={"ROW  COLUMN+CELL\n u001  column=info:name, timestamp=1700000000000, value=Ada\n1 row(s)"} />
-                        <div class="import-row">
-                            <label for="import-file">{"…or a file"}</label>
+                        {leaf!("div", "import-row", html! {<>
+                            {leaf!("label", [("for", "import-file")], "…or a file")}
                             <input id="import-file" type="file" accept=".txt,.csv,.log,text/plain,text/csv" onchange={on_file} />
-                        </div>
+                        </>})}
                         {status}
-                        <div class="import-row">
-                            <label for="import-name">{"Table name"}</label>
+                        {leaf!("div", "import-row", html! {<>
+                            {leaf!("label", [("for", "import-name")], "Table name")}
                             <input id="import-name" class="import-name" type="text" value={(*name).clone()} oninput={on_name} spellcheck="false" />
-                        </div>
-                        <div class="modal-choices">
-                            <button type="submit" class="action primary" disabled={!ready} data-choice="import">{"Import"}</button>
-                            <button type="button" class="action" onclick={cancel}>{"Cancel"}</button>
-                        </div>
-                        <p class="hint">{"The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking."}</p>
-                    </form>
+                        </>})}
+                        {leaf!("div", "modal-choices", list![
+                            leaf!(@dyn "button", [("type", "submit"), ("data-choice", "import"), ("disabled", crate::ui::view_kit::flag(!ready, "disabled")), ("class", "action primary")], "Import"),
+                            leaf!(@on "button", [("type", "button"), ("class", "action")], [onclick(cancel)], "Cancel"),
+                        ])}
+                        {leaf!("p", "hint", "The import runs as a create and one put per cell, with each cell's timestamp, in the console: saved like anything you type. A table of the same name is never overwritten without asking.")}
+                    </>})}
                 </Modal>
             }
         </>

@@ -48,7 +48,9 @@ fn coloured(text: &str) -> Html {
             out.push(html! { {gap} });
         }
         if let Some(piece) = text.get(range.clone()) {
-            out.push(html! { <span class={class.css()}>{piece}</span> });
+            out.push(
+                html! { {leaf!(@dyn "span", [("class", Classes::from(class.css()))], piece)} },
+            );
             at = range.end;
         }
     }
@@ -306,10 +308,10 @@ pub fn InputBox() -> Html {
     let lint = {
         let items: Html = lint
             .iter()
-            .map(|w| html! { <li>{w.as_str()}</li> })
+            .map(|w| html! { {leaf!("li", w.as_str())} })
             .collect();
         let shown = !lint.is_empty();
-        html! { <div role="status" class="lint-region">if shown { <ul class="lint" aria-label="Warnings">{items}</ul> }</div> }
+        html! { {leaf!("div", [("role", "status"), ("class", "lint-region")], html! {<>if shown { {leaf!("ul", [("aria-label", "Warnings"), ("class", "lint")], items)} }</>})} }
     };
     let list = (*choices).as_ref().map(|c| {
         let items: Html = c
@@ -319,22 +321,22 @@ pub fn InputBox() -> Html {
             .enumerate()
             .map(|(i, s)| {
                 let chosen = i == c.chosen;
-                html! { <li id={format!("completion-{i}")} role="option" aria-selected={chosen.to_string()}>{s.clone()}</li> }
+                html! { {leaf!(@dyn "li", [("id", format!("completion-{i}")), ("role", "option"), ("aria-selected", chosen.to_string())], s.clone())} }
             })
             .collect();
-        html! { <ul class="completions" id="completions" role="listbox" aria-label="Completions">{items}</ul> }
+        html! { {leaf!("ul", [("id", "completions"), ("role", "listbox"), ("aria-label", "Completions"), ("class", "completions")], items)} }
     });
     let active = (*choices)
         .as_ref()
         .map(|c| format!("completion-{}", c.chosen));
     html! {
         <>
-            <div class="input-row">
+            {leaf!("div", "input-row", html! {<>
                 {list}
                 <DialectSwitch />
                 if cbt { <super::cbt_file::CbtFile /> }
-                <span class="prompt" aria-hidden="true">{dialect.prompt(next).trim_end().to_string()}</span>
-                <div class="editor">
+                {leaf!("span", [("aria-hidden", "true"), ("class", "prompt")], dialect.prompt(next).trim_end().to_string())}
+                {leaf!("div", "editor", html! {<>
                     if !plain {
                         <pre class="highlight" ref={overlay_ref} aria-hidden="true">{coloured(&draft)}</pre>
                     }
@@ -344,24 +346,24 @@ pub fn InputBox() -> Html {
                         aria-controls={choices.is_some().then_some("completions")}
                         aria-activedescendant={active}
                         {oninput} {onkeydown} {onscroll} {onblur} />
-                </div>
+                </>})}
                 if running {
-                    <button class="action" onclick={cancel}>{"Cancel"}</button>
+                    {leaf!(@on "button", [("class", "action")], [onclick(cancel)], "Cancel")}
                 }
-            </div>
+            </>})}
             {lint}
-            <div class="hint-line" id="input-hint">
+            {leaf!("div", [("id", "input-hint"), ("class", "hint-line")], html! {<>
                 if running {
                     {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
                 } else if cbt {
-                    <kbd>{"Enter"}</kbd>{" runs each line as cbt · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"↑"}</kbd>{" history · "}<kbd>{"Alt+M"}</kbd>{" HBase shell"}
+                    {leaf!("kbd", "Enter")}{" runs each line as cbt · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "↑")}{" history · "}{leaf!("kbd", "Alt+M")}{" HBase shell"}
                 } else if let Some(open) = open {
-                    <span class="open-note">{format!("Enter continues on a new line: {}. ", open.describe())}</span>
-                    <kbd>{"Ctrl+Enter"}</kbd>{" runs it as it is."}
+                    {leaf!("span", "open-note", format!("Enter continues on a new line: {}. ", open.describe()))}
+                    {leaf!("kbd", "Ctrl+Enter")}{" runs it as it is."}
                 } else {
-                    <kbd>{"Enter"}</kbd>{" runs · "}<kbd>{"Shift+Enter"}</kbd>{" new line · "}<kbd>{"Ctrl+Enter"}</kbd>{" runs an open line · "}<kbd>{"Tab"}</kbd>{" completes · "}<kbd>{"↑"}</kbd>{" history"}
+                    {leaf!("kbd", "Enter")}{" runs · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "Ctrl+Enter")}{" runs an open line · "}{leaf!("kbd", "Tab")}{" completes · "}{leaf!("kbd", "↑")}{" history"}
                 }
-            </div>
+            </>})}
         </>
     }
 }

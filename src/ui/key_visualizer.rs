@@ -226,20 +226,21 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .iter()
         .map(|(p, ops)| {
             html! {
-                <li><button class="link drill" onclick={drill(scope_now.into_prefix(p))}>
-                    <code>{to_printable(p)}</code>{format!(" · {} operations", number(ops.round()))}
-                </button></li>
+                {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], list!(@mixed 2;
+                    leaf!("code", to_printable(p)),
+                    @seq(format!(" · {} operations", number(ops.round()))),
+                ))}</>})}
             }
         })
         .collect();
     let crumbs: Html = {
         let mut out = vec![
-            html! { <li><button class="link" onclick={drill(Scope::whole(run))} disabled={scope_now.path.is_empty()}>{"whole table"}</button></li> },
+            html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(scope_now.path.is_empty(), "disabled")), ("class", "link")], [onclick(drill(Scope::whole(run)))], "whole table")}</>})} },
         ];
         let mut s = Scope::whole(run);
         for p in &scope_now.path {
             s = s.into_prefix(p);
-            out.push(html! { <li><button class="link" onclick={drill(s.clone())}>{to_printable(p)}</button></li> });
+            out.push(html! { {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link")], [onclick(drill(s.clone()))], to_printable(p))}</>})} });
         }
         out.into_iter().collect()
     };
@@ -256,10 +257,10 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             let x = (m.step - win.first) as f64;
             let y = m.range as f64;
             html! {
-                <g>
-                    <line x1={x.to_string()} x2={cols.to_string()} y1={y.to_string()} y2={y.to_string()} class="split-line" />
-                    <title>{format!("split at {} on {}", clock(m.at_ms), m.key)}</title>
-                </g>
+                {leaf!("g", list![
+                    leaf!(@dyn "line", [("x1", x.to_string()), ("x2", cols.to_string()), ("y1", y.to_string()), ("y2", y.to_string()), ("class", "split-line")], html! {}),
+                    leaf!("title", format!("split at {} on {}", clock(m.at_ms), m.key)),
+                ])}
             }
         })
         .collect();
@@ -276,7 +277,11 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let text_rows: Html = summary
         .iter()
         .map(|(key, total, peak)| {
-            html! { <tr><td><code>{if key.is_empty() { "(start)".to_string() } else { key.clone() }}</code></td><td>{value_text(*metric, *total)}</td><td>{clock(*peak as u64 * step_ms)}</td></tr> }
+            html! { {leaf!("tr", list![
+                leaf!("td", leaf!("code", if key.is_empty() { "(start)".to_string() } else { key.clone() })),
+                leaf!("td", value_text(*metric, *total)),
+                leaf!("td", clock(*peak as u64 * step_ms)),
+            ])} }
         })
         .collect();
     let busiest = summary
@@ -299,45 +304,45 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .collect();
     let servers = props.sim.workload.cluster.region_servers;
     let server_labels: Html = (0..servers)
-        .map(|s| html! { <span>{format!("rs{s}")}</span> })
+        .map(|s| html! { {leaf!("span", format!("rs{s}"))} })
         .collect();
     html! {
-        <div class="keyvis" id={format!("{id}-keyvis")}>
-            <div class="keyvis-controls">
-                <label>{"Metric "}<select class="keyvis-metric" onchange={metric_select}>{options}</select></label>
-                <button onclick={zoom(true)} disabled={win.len() <= 8} aria-label="Zoom in on the moment">{"Zoom in"}</button>
-                <button onclick={zoom(false)} disabled={win.len() >= steps} aria-label="Zoom out">{"Zoom out"}</button>
-                <span class="hint keyvis-timing" role="status" data-redraws={drawn_ms.map_or(0, |(_, n)| n).to_string()}>{drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()}</span>
-            </div>
-            <p class="hint">{format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric))}</p>
-            <nav aria-label="Key prefixes drilled into"><ol class="crumbs">{crumbs}</ol></nav>
-            <div class="keyvis-frame">
+        {leaf!(@dyn "div", [("id", format!("{id}-keyvis")), ("class", "keyvis")], html! {<>
+            {leaf!("div", "keyvis-controls", list![
+                leaf!("label", list![crate::ui::view_kit::text("Metric "), leaf!(@on "select", [("class", "keyvis-metric")], [onchange(metric_select)], options)]),
+                leaf!(@on @dyn "button", [("aria-label", "Zoom in on the moment"), ("disabled", crate::ui::view_kit::flag(win.len() <= 8, "disabled"))], [onclick(zoom(true))], "Zoom in"),
+                leaf!(@on @dyn "button", [("aria-label", "Zoom out"), ("disabled", crate::ui::view_kit::flag(win.len() >= steps, "disabled"))], [onclick(zoom(false))], "Zoom out"),
+                leaf!(@dyn "span", [("role", "status"), ("data-redraws", drawn_ms.map_or(0, |(_, n)| n).to_string()), ("class", "hint keyvis-timing")], drawn_ms.map(|(ms, _)| format!("redrawn in {} ms", number(ms.round()))).unwrap_or_default()),
+            ])}
+            {leaf!("p", "hint", format!("{} — {}; {}. Brightness: share of the largest cell in view.", metric.label(), metric.unit(), Provenance::of(*metric)))}
+            {leaf!("nav", [("aria-label", "Key prefixes drilled into")], leaf!("ol", "crumbs", crumbs))}
+            {leaf!("div", "keyvis-frame", html! {<>
                 <canvas ref={heat_canvas} class="keyvis-heat" role="img" aria-label={aria} onclick={heat_click}></canvas>
-                <svg class="keyvis-overlay" viewBox={format!("0 0 {cols} {rows}")} preserveAspectRatio="none" aria-hidden="true">
+                {leaf!(@dyn "svg", [("viewBox", format!("0 0 {cols} {rows}")), ("preserveAspectRatio", "none"), ("aria-hidden", "true"), ("class", "keyvis-overlay")], html! {<>
                     {lines}
-                    if in_window { <line x1={moment_x.to_string()} x2={moment_x.to_string()} y1="0" y2={rows.to_string()} class="moment-line" /> }
-                </svg>
-            </div>
-            <div class="keyvis-lanes">
-                <div class="lane-labels" aria-hidden="true">{server_labels}</div>
+                    if in_window { {leaf!(@dyn "line", [("x1", moment_x.to_string()), ("x2", moment_x.to_string()), ("y1", "0"), ("y2", rows.to_string()), ("class", "moment-line")], html! {})} }
+                </>})}
+            </>})}
+            {leaf!("div", "keyvis-lanes", html! {<>
+                {leaf!("div", [("aria-hidden", "true"), ("class", "lane-labels")], server_labels)}
                 <canvas ref={lane_canvas} class="keyvis-lane" role="img" style={format!("height: {}px", servers.min(32) * 12)}
                     aria-label={format!("A lane per region server ({servers}): its regions' pressure over the same time")}></canvas>
-            </div>
-            <label class="keyvis-moment">{"Moment "}
+            </>})}
+            {leaf!("label", "keyvis-moment", html! {<>{"Moment "}
                 <input type="range" min={win.first.to_string()} max={(win.end - 1).to_string()} value={at.to_string()} oninput={pick_step} aria-valuetext={when.clone()} />
-                <output>{when.clone()}</output>
-            </label>
+                {leaf!("output", when.clone())}
+            </>})}
             if !level.is_empty() {
-                <div class="keyvis-drill">
-                    <h4>{"Drill into a key prefix"}</h4>
-                    <ul class="prefixes">{prefix_buttons}</ul>
-                </div>
+                {leaf!("div", "keyvis-drill", list![
+                    leaf!("h4", "Drill into a key prefix"),
+                    leaf!("ul", "prefixes", prefix_buttons),
+                ])}
             }
-            <details class="keyvis-text">
-                <summary>{format!("The figures as text: the {} busiest ranges", summary.len())}</summary>
-                <table class="figures"><thead><tr><th scope="col">{"range starts at"}</th><th scope="col">{metric.label()}</th><th scope="col">{"peak at"}</th></tr></thead><tbody>{text_rows}</tbody></table>
-            </details>
+            {leaf!("details", "keyvis-text", list![
+                leaf!("summary", format!("The figures as text: the {} busiest ranges", summary.len())),
+                leaf!("table", "figures", list![leaf!("thead", leaf!("tr", list![leaf!("th", [("scope", "col")], "range starts at"), leaf!("th", [("scope", "col")], metric.label()), leaf!("th", [("scope", "col")], "peak at")])), leaf!("tbody", text_rows)]),
+            ])}
             <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
-        </div>
+        </>})}
     }
 }

@@ -108,10 +108,16 @@ pub fn KeyspaceView() -> Html {
         });
     }
     let Some(name) = table else {
-        return html! { <section class="view"><h3>{"Keyspace"}</h3><p class="hint">{"Select or create a table to see its row keys."}</p></section> };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Keyspace"),
+            leaf!("p", "hint", "Select or create a table to see its row keys."),
+        ])} };
     };
     let Some(data) = data.as_ref().clone() else {
-        return html! { <section class="view"><h3>{"Keyspace"}</h3><p class="hint" role="status">{format!("Table {name} no longer exists.")}</p></section> };
+        return html! { {leaf!("section", "view", list![
+            leaf!("h3", "Keyspace"),
+            leaf!("p", [("role", "status"), ("class", "hint")], format!("Table {name} no longer exists.")),
+        ])} };
     };
     let rows = data.rows;
     let max_first = rows.saturating_sub(VIEW_ROWS);
@@ -316,12 +322,12 @@ pub fn KeyspaceView() -> Html {
                 })
             };
             html! {
-                <div class={classes!(class)} role="option" id={format!("krow-{i}")} aria-selected={(*i == *focus).to_string()} {onclick}>
-                    <span class="kn">{group(*i as u64 + 1)}</span>
-                    <span class="kk">{super::show_key(key, app.prefs.keys)}</span>
-                    if let Some(d) = date { <span class="kd">{d}</span> }
-                    <span class="kc">{format!("{cells} cell{}", if *cells == 1 { "" } else { "s" })}</span>
-                </div>
+                {leaf!(@on @dyn "div", [("role", "option"), ("id", format!("krow-{i}")), ("aria-selected", (*i == *focus).to_string()), ("class", Classes::from(classes!(class)))], [onclick(onclick)], html! {<>
+                    {leaf!("span", "kn", group(*i as u64 + 1))}
+                    {leaf!("span", "kk", super::show_key(key, app.prefs.keys))}
+                    if let Some(d) = date { {leaf!("span", "kd", d)} }
+                    {leaf!("span", "kc", format!("{cells} cell{}", if *cells == 1 { "" } else { "s" }))}
+                </>})}
             }
         })
         .collect();
@@ -340,46 +346,51 @@ pub fn KeyspaceView() -> Html {
     let on_pick = go_to.clone();
     clock.stop("keyspace");
     html! {
-        <section class="view keyspace" aria-label="Keyspace">
-            <h3>{format!("Keyspace of {name}: {} rows in byte order", group(rows as u64))}</h3>
-            <form class="jump" onsubmit={onjump}>
-                <label for="jump-key">{"Jump to a key or prefix"}</label>
+        {leaf!("section", [("aria-label", "Keyspace"), ("class", "view keyspace")], html! {<>
+            {leaf!("h3", format!("Keyspace of {name}: {} rows in byte order", group(rows as u64)))}
+            {leaf!(@on "form", [("class", "jump")], [onsubmit(onjump)], html! {<>
+                {leaf!("label", [("for", "jump-key")], "Jump to a key or prefix")}
                 <input id="jump-key" ref={jump_input} type="text" spellcheck="false" placeholder="user0042 or \\x00\\x01" autocomplete="off" />
-                <button type="submit">{"Jump"}</button>
-                <label class="check" title="Epoch milliseconds (13 digits), a reversed timestamp (Long.MAX_VALUE minus the time: 19 digits), a UTC yyyyMMddHHmmss (14 digits), or 8 big-endian bytes of either, at the key's start or after its first field"><input type="checkbox" checked={*dates} onchange={toggle_dates} aria-describedby="key-dates-help" />{" times in keys as dates"}</label>
-                <span id="key-dates-help" class="visually-hidden">{"Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field."}</span>
-            </form>
+                {leaf!("button", [("type", "submit")], "Jump")}
+                {leaf!("label", [("title", "Epoch milliseconds (13 digits), a reversed timestamp (Long.MAX_VALUE minus the time: 19 digits), a UTC yyyyMMddHHmmss (14 digits), or 8 big-endian bytes of either, at the key's start or after its first field"), ("class", "check")], html! {<><input type="checkbox" checked={*dates} onchange={toggle_dates} aria-describedby="key-dates-help" />{" times in keys as dates"}</>})}
+                {leaf!("span", [("id", "key-dates-help"), ("class", "visually-hidden")], "Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field.")}
+            </>})}
             if let Some((bad, text)) = (*message).clone() {
-                <p class={classes!("jump-note", bad.then_some("bad"))} role="status">{text}</p>
+                {leaf!(@dyn "p", [("role", "status"), ("class", Classes::from(classes!("jump-note", bad.then_some("bad"))))], text)}
             }
-            if let Some(note) = read_note { <p class="legend">{note}</p> }
+            if let Some(note) = read_note { {leaf!("p", "legend", note)} }
             if rows == 0 {
-                <p class="hint">{"No rows yet: put a row or run generate."}</p>
+                {leaf!("p", "hint", "No rows yet: put a row or run generate.")}
             } else {
-                <div class="keyspace-body">
+                {leaf!("div", "keyspace-body", html! {<>
                     <div class="klist" ref={list} tabindex="0" role="listbox" aria-label={format!("Row keys of {name}, {} rows", group(rows as u64))}
                         aria-activedescendant={format!("krow-{}", *focus)} {onscroll} {onkeydown} data-rows={rows.to_string()} data-first={top.to_string()}>
-                        <div class="kspace" style={format!("height:{total_px}px")}>
-                            <div class="kwindow" style={format!("transform:translateY({offset}px)")}>{items}</div>
-                        </div>
+                        {leaf!(@dyn "div", [("style", format!("height:{total_px}px")), ("class", "kspace")], leaf!(@dyn "div", [("style", format!("transform:translateY({offset}px)")), ("class", "kwindow")], items))}
                     </div>
-                    <figure class="minimap-figure">
+                    {leaf!("figure", "minimap-figure", html! {<>
                         <Minimap data={data.clone()} first={top} shown={VIEW_ROWS} keys={app.prefs.keys} on_pick={on_pick} />
                         <FigureExport what="the keyspace map" table={name.clone()} view="keyspace" caption={caption} />
-                    </figure>
-                </div>
-                <p class="legend"><span class="swatch read-sw"></span>{"walked by the last read "}<span class="swatch written-sw"></span>{"written lately "}<span class="swatch start-sw"></span>{"first row of a region"}</p>
+                    </>})}
+                </>})}
+                {leaf!("p", "legend", list![
+                    leaf!("span", "swatch read-sw", html! {}),
+                    crate::ui::view_kit::text("walked by the last read "),
+                    leaf!("span", "swatch written-sw", html! {}),
+                    crate::ui::view_kit::text("written lately "),
+                    leaf!("span", "swatch start-sw", html! {}),
+                    crate::ui::view_kit::text("first row of a region"),
+                ])}
                 if let Some(r) = data.read.as_ref() {
-                    <p class="legend rows-legend" data-rows-scanned={r.scanned.to_string()} data-rows-returned={r.returned.to_string()} data-rows-filtered={r.filtered.to_string()}>
+                    {leaf!(@dyn "p", [("data-rows-scanned", r.scanned.to_string()), ("data-rows-returned", r.returned.to_string()), ("data-rows-filtered", r.filtered.to_string()), ("class", "legend rows-legend")], html! {<>
                         {"On the map, beside the last read's bracket: "}
-                        <span class="swatch returned-sw"></span>{format!("{} row{} returned ", group(r.returned), if r.returned == 1 { "" } else { "s" })}
-                        <span class="swatch filtered-sw"></span>{format!("{} row{} filtered (ROWS_FILTERED) ", group(r.filtered), if r.filtered == 1 { "" } else { "s" })}
+                        {leaf!("span", "swatch returned-sw", html! {})}{format!("{} row{} returned ", group(r.returned), if r.returned == 1 { "" } else { "s" })}
+                        {leaf!("span", "swatch filtered-sw", html! {})}{format!("{} row{} filtered (ROWS_FILTERED) ", group(r.filtered), if r.filtered == 1 { "" } else { "s" })}
                         {format!("of {} scanned (ROWS_SCANNED)", group(r.scanned))}
                         if r.returned_at.is_empty() && r.filtered_at.is_empty() && r.scanned > 0 { {"; where they lie is known only right after the read"} }
                         {"."}
-                    </p>
+                    </>})}
                 }
             }
-        </section>
+        </>})}
     }
 }

@@ -71,12 +71,12 @@ pub fn LinkDialog() -> Html {
         Err(e) => {
             return html! {
                 <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
-                    <h2 id="link-title">{"This link cannot be opened"}</h2>
-                    <p class="import-error" role="alert">{format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>())}</p>
-                    <p>{"Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page."}</p>
-                    <div class="modal-choices">
-                        <button class="action primary" autofocus=true onclick={answer(false)}>{"Close"}</button>
-                    </div>
+                    {leaf!("h2", [("id", "link-title")], "This link cannot be opened")}
+                    {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>()))}
+                    {leaf!("p", "Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page.")}
+                    {leaf!("div", "modal-choices", html! {<>
+                        {leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(answer(false))], "Close")}
+                    </>})}
                 </Modal>
             };
         }
@@ -116,26 +116,26 @@ pub fn LinkDialog() -> Html {
         .join("\n");
     html! {
         <Modal labelled_by="link-title" {on_cancel} testid="link-dialog">
-            <h2 id="link-title">{"A shared session"}</h2>
-            <p>{format!("This link holds {}:", holds.join(" and "))}</p>
+            {leaf!("h2", [("id", "link-title")], "A shared session")}
+            {leaf!("p", format!("This link holds {}:", holds.join(" and ")))}
             if !listing.is_empty() {
-                <pre class="link-commands" tabindex="0" aria-label="The link's commands">{listing}</pre>
+                {leaf!("pre", [("tabindex", "0"), ("aria-label", "The link's commands"), ("class", "link-commands")], listing)}
             }
             if changed.is_empty() {
-                <p class="hint">{"Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first."}</p>
+                {leaf!("p", "hint", "Running it here adds to your tables; it changes none of the tables you have. A design whose tables have the names of yours asks first.")}
             } else {
-                <p class="import-error" role="alert">{format!("Its commands change tables you have: {}. Run it only if that is what you want.", changed.join(", "))}</p>
+                {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("Its commands change tables you have: {}. Run it only if that is what you want.", changed.join(", ")))}
             }
             if shared.workload.is_some() {
-                <p class="hint">{"Its workload takes the place of the one in the Simulate view (yours stays only if you export it first)."}</p>
+                {leaf!("p", "hint", "Its workload takes the place of the one in the Simulate view (yours stays only if you export it first).")}
             }
             if !can_run {
-                <p class="hint" role="status">{"Waiting for your saved tables to load…"}</p>
+                {leaf!("p", [("role", "status"), ("class", "hint")], "Waiting for your saved tables to load…")}
             }
-            <div class="modal-choices">
-                <button class="action primary" autofocus={changed.is_empty()} disabled={!can_run} onclick={answer(true)} data-choice="run">{"Run in this session"}</button>
-                <button class="action" autofocus={!changed.is_empty()} onclick={answer(false)} data-choice="cancel">{"Cancel"}</button>
-            </div>
+            {leaf!("div", "modal-choices", list![
+                leaf!(@on @dyn "button", [("data-choice", "run"), ("autofocus", crate::ui::view_kit::flag(changed.is_empty(), "autofocus")), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", "action primary")], [onclick(answer(true))], "Run in this session"),
+                leaf!(@on @dyn "button", [("data-choice", "cancel"), ("autofocus", crate::ui::view_kit::flag(!changed.is_empty(), "autofocus")), ("class", "action")], [onclick(answer(false))], "Cancel"),
+            ])}
         </Modal>
     }
 }

@@ -70,10 +70,11 @@ fn render(
     });
     let Some(table) = table else {
         return html! {
-            <section class="view lsm" aria-label="LSM">
-                <h3>{"LSM"}</h3>{notice}
-                <p class="hint">{"Create a table to see its memstores, sorted runs, flushes and compactions."}</p>
-            </section>
+            {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], list!(@mixed 3;
+                leaf!("h3", "LSM"),
+                notice,
+                leaf!("p", "hint", "Create a table to see its memstores, sorted runs, flushes and compactions."),
+            ))}
         };
     };
     let name = &table.descriptor.name;
@@ -161,16 +162,13 @@ fn render(
                 let at = x;
                 x += w + 2.0;
                 html! {
-                    <g class="run" tabindex="0" role="img" aria-label={label.clone()}
-                        data-run-id={run.id.to_string()} data-cells={s.cells.to_string()}
-                        data-bytes={s.bytes.to_string()}
-                        data-first={super::show_key(&s.first_row, keys)} data-last={super::show_key(&s.last_row, keys)}>
-                        <title>{label}</title>
-                        <rect x={fmt(at)} y={fmt(y + 34.0)} width={fmt(w)} height="20" rx="2" />
+                    {leaf!(@dyn "g", [("tabindex", "0"), ("role", "img"), ("aria-label", label.clone()), ("data-run-id", run.id.to_string()), ("data-cells", s.cells.to_string()), ("data-bytes", s.bytes.to_string()), ("data-first", super::show_key(&s.first_row, keys)), ("data-last", super::show_key(&s.last_row, keys)), ("class", "run")], html! {<>
+                        {leaf!("title", label)}
+                        {leaf!(@dyn "rect", [("x", fmt(at)), ("y", fmt(y + 34.0)), ("width", fmt(w)), ("height", "20"), ("rx", "2")], html! {})}
                         if w > 46.0 {
-                            <text x={fmt(at + 4.0)} y={fmt(y + 48.0)}>{format!("#{}", run.id)}</text>
+                            {leaf!(@dyn "text", [("x", fmt(at + 4.0)), ("y", fmt(y + 48.0))], format!("#{}", run.id))}
                         }
-                    </g>
+                    </>})}
                 }
             })
             .collect();
@@ -183,19 +181,18 @@ fn render(
             store.runs.len()
         );
         bands.push(html! {
-            <g class="family" data-family={family.clone()} data-memstore-bytes={store.memstore_bytes.to_string()}
-                data-memstore-cells={store.memstore.len().to_string()} data-runs={store.runs.len().to_string()}>
-                <title>{mem_label}</title>
-                <text class="fam" x="0" y={fmt(y + 14.0)}>{family}</text>
-                <text class="small" x="0" y={fmt(y + 48.0)}>{crate::kit::text::count_of(store.runs.len() as u64, "run")}</text>
-                <rect class="mem-track" x="110" y={fmt(y + 4.0)} width={fmt(W - 120.0)} height="14" rx="2" />
-                <rect class="mem-fill" x="110" y={fmt(y + 4.0)} width={fmt(mem_w)} height="14" rx="2" />
+            {leaf!(@dyn "g", [("data-family", family.clone()), ("data-memstore-bytes", store.memstore_bytes.to_string()), ("data-memstore-cells", store.memstore.len().to_string()), ("data-runs", store.runs.len().to_string()), ("class", "family")], html! {<>
+                {leaf!("title", mem_label)}
+                {leaf!(@dyn "text", [("x", "0"), ("y", fmt(y + 14.0)), ("class", "fam")], family)}
+                {leaf!(@dyn "text", [("x", "0"), ("y", fmt(y + 48.0)), ("class", "small")], crate::kit::text::count_of(store.runs.len() as u64, "run"))}
+                {leaf!(@dyn "rect", [("x", "110"), ("y", fmt(y + 4.0)), ("width", fmt(W - 120.0)), ("height", "14"), ("rx", "2"), ("class", "mem-track")], html! {})}
+                {leaf!(@dyn "rect", [("x", "110"), ("y", fmt(y + 4.0)), ("width", fmt(mem_w)), ("height", "14"), ("rx", "2"), ("class", "mem-fill")], html! {})}
                 if families > 1 {
-                    <line class="mem-bound" x1={fmt(bound_x)} x2={fmt(bound_x)} y1={fmt(y + 1.0)} y2={fmt(y + 21.0)} />
+                    {leaf!(@dyn "line", [("x1", fmt(bound_x)), ("x2", fmt(bound_x)), ("y1", fmt(y + 1.0)), ("y2", fmt(y + 21.0)), ("class", "mem-bound")], html! {})}
                 }
-                <text class="small" x="114" y={fmt(y + 29.0)}>{format!("{buffer} {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64))}</text>
+                {leaf!(@dyn "text", [("x", "114"), ("y", fmt(y + 29.0)), ("class", "small")], format!("{buffer} {} / {}", crate::kit::text::human_bytes(store.memstore_bytes as u64), crate::kit::text::human_bytes(settings.flush_bytes as u64)))}
                 {runs}
-            </g>
+            </>})}
         });
         y += band;
     }
@@ -221,35 +218,41 @@ fn render(
         .collect();
     let items: Html = mine.iter().map(|e| event_item(e, keys, part)).collect();
     html! {
-        <section class="view lsm" aria-label="LSM">
-            <h3>{format!("LSM of {name}")}</h3>
+        {leaf!("section", [("aria-label", "LSM"), ("class", "view lsm")], html! {<>
+            {leaf!("h3", format!("LSM of {name}"))}
             {notice}
-            <div class="lsm-nav">
-                <button class="link" onclick={go(idx.saturating_sub(1))} disabled={idx == 0} aria-label={format!("Previous {part}")}>{"◀"}</button>
-                <span>{format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id)}</span>
-                <button class="link" onclick={go(idx + 1)} disabled={idx + 1 >= count} aria-label={format!("Next {part}")}>{"▶"}</button>
-            </div>
-            <figure class="lsm-figure" tabindex="0" {onkeydown} data-region-id={region.id.to_string()}
-                data-regions={count.to_string()} data-runs={run_total.to_string()}
-                aria-label={format!("{caption} Left and right arrows move between {part}s.")}>
-                <svg viewBox={format!("0 0 {W} {height}")} width="100%" role="group" aria-label={caption.clone()}>
-                    {bands}
-                </svg>
+            {leaf!("div", "lsm-nav", list![
+                leaf!(@on @dyn "button", [("aria-label", format!("Previous {part}")), ("disabled", crate::ui::view_kit::flag(idx == 0, "disabled")), ("class", "link")], [onclick(go(idx.saturating_sub(1)))], "◀"),
+                leaf!("span", format!("{part} {} of {count} · id {} · {range}", idx + 1, region.id)),
+                leaf!(@on @dyn "button", [("aria-label", format!("Next {part}")), ("disabled", crate::ui::view_kit::flag(idx + 1 >= count, "disabled")), ("class", "link")], [onclick(go(idx + 1))], "▶"),
+            ])}
+            {leaf!(@on @dyn "figure", [("tabindex", "0"), ("data-region-id", region.id.to_string()), ("data-regions", count.to_string()), ("data-runs", run_total.to_string()), ("aria-label", format!("{caption} Left and right arrows move between {part}s.")), ("class", "lsm-figure")], [onkeydown(onkeydown)], html! {<>
+                {leaf!(@dyn "svg", [("viewBox", format!("0 0 {W} {height}")), ("width", "100%"), ("role", "group"), ("aria-label", caption.clone())], bands)}
                 <FigureExport what="the LSM picture" table={name.clone()} view={format!("lsm-region-{}", idx + 1)} caption={caption.clone()} />
-                <figcaption>{caption}
+                {leaf!("figcaption", html! {<>{caption}
                     if families > 1 { {format!(" The mark on each {buffer} is the {} per-family bound: when the {part} flushes, only families above it flush (all when none is).", crate::kit::text::human_bytes(bound as u64))} }
-                </figcaption>
-            </figure>
+                </>})}
+            </>})}
             if mine.is_empty() {
                 if table.descriptor.rules == crate::cbt::BIGTABLE_RULES {
-                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("compact {name}")}</code>{" in cbt mode."}</p>
+                    {leaf!("p", "hint", list!(@mixed 3;
+                        @seq(format!("No flush, compaction or split in this {part} yet. Try ")),
+                        leaf!("code", format!("compact {name}")),
+                        crate::ui::view_kit::text(" in cbt mode."),
+                    ))}
                 } else {
-                    <p class="hint">{format!("No flush, compaction or split in this {part} yet. Try ")}<code>{format!("flush '{name}'")}</code>{" or "}<code>{format!("major_compact '{name}'")}</code>{"."}</p>
+                    {leaf!("p", "hint", list!(@mixed 5;
+                        @seq(format!("No flush, compaction or split in this {part} yet. Try ")),
+                        leaf!("code", format!("flush '{name}'")),
+                        crate::ui::view_kit::text(" or "),
+                        leaf!("code", format!("major_compact '{name}'")),
+                        crate::ui::view_kit::text("."),
+                    ))}
                 }
             } else {
-                <ol class="lsm-events" aria-label="What the last flushes, compactions and splits did, newest first">{items}</ol>
+                {leaf!("ol", [("aria-label", "What the last flushes, compactions and splits did, newest first"), ("class", "lsm-events")], items)}
             }
-        </section>
+        </>})}
     }
 }
 
@@ -351,16 +354,14 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
     let dropped = e.dropped.describe();
     let kept = e.dropped.kept_deleted;
     html! {
-        <li class={classes!("lsm-event", e.kind.name().replace(' ', "-"))} data-kind={e.kind.name()}
-            data-inputs={ids(&e.inputs)} data-outputs={ids(&e.outputs)}
-            data-dropped={e.dropped.total().to_string()}>
-            <span class="ev-no">{format!("#{}", e.serial)}</span>{" "}{what}
+        {leaf!(@dyn "li", [("data-kind", e.kind.name()), ("data-inputs", ids(&e.inputs)), ("data-outputs", ids(&e.outputs)), ("data-dropped", e.dropped.total().to_string()), ("class", Classes::from(classes!("lsm-event", e.kind.name().replace(' ', "-"))))], html! {<>
+            {leaf!("span", "ev-no", format!("#{}", e.serial))}{" "}{what}
             if !dropped.is_empty() {
-                <div class="ev-dropped">{format!("dropped {}: {dropped}", e.dropped.total())}</div>
+                {leaf!("div", "ev-dropped", format!("dropped {}: {dropped}", e.dropped.total()))}
             }
             if kept > 0 {
-                <div class="ev-dropped">{format!("kept {kept} deleted cells (KEEP_DELETED_CELLS)")}</div>
+                {leaf!("div", "ev-dropped", format!("kept {kept} deleted cells (KEEP_DELETED_CELLS)"))}
             }
-        </li>
+        </>})}
     }
 }

@@ -373,12 +373,10 @@ fn bands(r: &RegionStarts, rows: usize, keys: KeyDisplay) -> Html {
                 format!("Regions {} to {}, the first starting at {label}: {rows}", first + 1, last + 1)
             };
             html! {
-                <g>
-                    <rect class={if n % 2 == 0 { "band" } else { "band alt" }} x="0" y={format!("{y0:.1}")} width="22" height={format!("{:.1}", (y1 - y0).max(0.5))}>
-                        <title>{title}</title>
-                    </rect>
-                    if first > 0 { <line class="split" x1="0" x2={WIDTH.to_string()} y1={format!("{y0:.1}")} y2={format!("{y0:.1}")} /> }
-                </g>
+                {leaf!("g", html! {<>
+                    {leaf!(@dyn "rect", [("x", "0"), ("y", format!("{y0:.1}")), ("width", "22"), ("height", format!("{:.1}", (y1 - y0).max(0.5))), ("class", Classes::from(if n % 2 == 0 { "band" } else { "band alt" }))], leaf!("title", title))}
+                    if first > 0 { {leaf!(@dyn "line", [("x1", "0"), ("x2", WIDTH.to_string()), ("y1", format!("{y0:.1}")), ("y2", format!("{y0:.1}")), ("class", "split")], html! {})} }
+                </>})}
             }
         })
         .collect()
@@ -395,7 +393,7 @@ fn marks(d: &MinimapData) -> Html {
         .iter()
         .map(|o| {
             let y = d.y(*o);
-            html! { <rect class="wmark" x="24" y={format!("{:.1}", y - 1.0)} width="10" height="2" /> }
+            html! { {leaf!(@dyn "rect", [("x", "24"), ("y", format!("{:.1}", y - 1.0)), ("width", "10"), ("height", "2"), ("class", "wmark")], html! {})} }
         })
         .collect();
     let read = d.read.as_ref().map(|r| {
@@ -409,25 +407,25 @@ fn marks(d: &MinimapData) -> Html {
         };
         let column = |class: &'static str, x: f64, at: &[Run], what: String| -> Html {
             html! {
-                <g class={class}>
-                    <title>{what}</title>
+                {leaf!(@dyn "g", [("class", Classes::from(class))], html! {<>
+                    {leaf!("title", what)}
                     { for at.iter().map(|(y0, y1)| html! {
-                        <rect x={x.to_string()} y={y0.to_string()} width={ROWS_W.to_string()} height={(y1 - y0).max(2).to_string()} />
+                        {leaf!(@dyn "rect", [("x", x.to_string()), ("y", y0.to_string()), ("width", ROWS_W.to_string()), ("height", (y1 - y0).max(2).to_string())], html! {})}
                     }) }
-                </g>
+                </>})}
             }
         };
         html! {
             <>
             {column("rows-returned", RETURNED_X, &r.returned_at, format!("{} rows returned", group(r.returned)))}
             {column("rows-filtered", FILTERED_X, &r.filtered_at, format!("{} rows filtered (ROWS_FILTERED)", group(r.filtered)))}
-            <g class={classes!("bracket", r.reversed.then_some("reversed"))}>
-                <path d={format!("M44,{y0:.1} h-6 V{y1:.1} h6")} />
-                <line x1="52" x2="52" y1={format!("{y0:.1}")} y2={format!("{y1:.1}")} />
-                <path class="arrow" d={arrow} />
-                <title>{r.summary.clone()}</title>
-                <circle cx="38" cy={format!("{mid:.1}")} r="0" />
-                </g>
+            {leaf!(@dyn "g", [("class", Classes::from(classes!("bracket", r.reversed.then_some("reversed"))))], list![
+                leaf!(@dyn "path", [("d", format!("M44,{y0:.1} h-6 V{y1:.1} h6"))], html! {}),
+                leaf!(@dyn "line", [("x1", "52"), ("x2", "52"), ("y1", format!("{y0:.1}")), ("y2", format!("{y1:.1}"))], html! {}),
+                leaf!(@dyn "path", [("d", arrow), ("class", "arrow")], html! {}),
+                leaf!("title", r.summary.clone()),
+                leaf!(@dyn "circle", [("cx", "38"), ("cy", format!("{mid:.1}")), ("r", "0")], html! {}),
+            ])}
                 </>
             }
     });
@@ -466,16 +464,9 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         })
         .unwrap_or_default();
     html! {
-        <svg class="minimap" width={WIDTH.to_string()} height={HEIGHT.to_string()} viewBox={format!("0 0 {WIDTH} {HEIGHT}")}
-            role="img" aria-label={format!("Keyspace map: {} regions over {} rows{}", d.regions.len(), group(d.rows as u64), d.read.as_ref().map(|r| format!("; {}", r.summary)).unwrap_or_default())}
-            data-regions={d.regions.len().to_string()} data-read-lo={read_lo} data-read-hi={read_hi} data-read-reversed={reversed}
-            data-written={d.written.len().to_string()} data-rows-scanned={scanned} data-rows-returned={returned}
-            data-rows-filtered={filtered} {onclick}>
-            <g class="marks">
+        {leaf!(@on @dyn "svg", [("width", WIDTH.to_string()), ("height", HEIGHT.to_string()), ("viewBox", format!("0 0 {WIDTH} {HEIGHT}")), ("role", "img"), ("aria-label", format!("Keyspace map: {} regions over {} rows{}", d.regions.len(), group(d.rows as u64), d.read.as_ref().map(|r| format!("; {}", r.summary)).unwrap_or_default())), ("data-regions", d.regions.len().to_string()), ("data-read-lo", read_lo), ("data-read-hi", read_hi), ("data-read-reversed", reversed), ("data-written", d.written.len().to_string()), ("data-rows-scanned", scanned), ("data-rows-returned", returned), ("data-rows-filtered", filtered), ("class", "minimap")], [onclick(onclick)], list![leaf!("g", "marks", html! {<>
                 <Bands regions={d.regions.clone()} rows={d.rows} keys={props.keys} />
                 <Marks data={d.clone()} />
-            </g>
-            <rect class="viewport" x="1" y={format!("{v0:.1}")} width={(WIDTH - 2.0).to_string()} height={format!("{:.1}", v1 - v0)} />
-        </svg>
+            </>}), leaf!(@dyn "rect", [("x", "1"), ("y", format!("{v0:.1}")), ("width", (WIDTH - 2.0).to_string()), ("height", format!("{:.1}", v1 - v0)), ("class", "viewport")], html! {})])}
     }
 }

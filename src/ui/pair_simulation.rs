@@ -45,22 +45,22 @@ pub fn PairSimulation(props: &PairSimulationProps) -> Html {
         RunState::Done(sim, ..) if sim.tables.len() >= 2 => html! {
             <>
                 <SimCompare sim={sim.clone()} a={0} b={1} />
-                <div class="pair-keyvis">
-                    <section aria-label={format!("A: {}", sim.tables[0].name)}><h4>{format!("A: {}", sim.tables[0].name)}</h4><KeyVisualizer sim={sim.clone()} table={0} id="pair-a" /></section>
-                    <section aria-label={format!("B: {}", sim.tables[1].name)}><h4>{format!("B: {}", sim.tables[1].name)}</h4><KeyVisualizer sim={sim.clone()} table={1} id="pair-b" /></section>
-                </div>
+                {leaf!("div", "pair-keyvis", list![
+                    leaf!(@dyn "section", [("aria-label", format!("A: {}", sim.tables[0].name))], html! {<>{leaf!("h4", format!("A: {}", sim.tables[0].name))}<KeyVisualizer sim={sim.clone()} table={0} id="pair-a" /></>}),
+                    leaf!(@dyn "section", [("aria-label", format!("B: {}", sim.tables[1].name))], html! {<>{leaf!("h4", format!("B: {}", sim.tables[1].name))}<KeyVisualizer sim={sim.clone()} table={1} id="pair-b" /></>}),
+                ])}
             </>
         },
         _ => html! {},
     };
     html! {
-        <section class="pair-simulation" aria-label="Both at cluster scale">
-            <h3>{format!("At cluster scale: {} of traffic", hours(workload.duration_ms))}</h3>
-            <p class="why">{format!("Both tables on one cluster of {} region servers, each under {}.", workload.cluster.region_servers, ops.join(", "))}</p>
-            <button class="pair-simulate" onclick={start} disabled={run.running()}>{"Simulate both"}</button>
-            if run.running() { <button onclick={cancel}>{"Cancel"}</button> }
-            <span class="sim-status" role="status" aria-live="polite">{status_line(&run.state)}</span>
+        {leaf!("section", [("aria-label", "Both at cluster scale"), ("class", "pair-simulation")], html! {<>
+            {leaf!("h3", format!("At cluster scale: {} of traffic", hours(workload.duration_ms)))}
+            {leaf!("p", "why", format!("Both tables on one cluster of {} region servers, each under {}.", workload.cluster.region_servers, ops.join(", ")))}
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(run.running(), "disabled")), ("class", "pair-simulate")], [onclick(start)], "Simulate both")}
+            if run.running() { {leaf!(@on "button", [], [onclick(cancel)], "Cancel")} }
+            {leaf!("span", [("role", "status"), ("aria-live", "polite"), ("class", "sim-status")], status_line(&run.state))}
             {body}
-        </section>
+        </>})}
     }
 }

@@ -34,9 +34,9 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
                 Callback::from(move |_| sort.set(sort.toggle(c)))
             };
             html! {
-                <th scope="col" aria-sort={order}>
-                    <button class="link sort" {onclick}>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</button>
-                </th>
+                {leaf!(@dyn "th", [("scope", "col"), ("aria-sort", order)], html! {<>
+                    {leaf!(@on "button", [("class", "link sort")], [onclick(onclick)], html! {<>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</>})}
+                </>})}
             }
         })
         .collect();
@@ -45,17 +45,17 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         .iter()
         .map(|r| {
             html! {
-                <tr>
-                    <td>{r.figures.region}</td>
-                    <td>{format!("rs{}", r.figures.server)}</td>
-                    <td class="key"><code title={r.start_key.clone()}>{if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() }}</code></td>
-                    <td>{rate(r.figures.requests_per_sec)}</td>
-                    <td>{rate(r.figures.reads_per_sec)}</td>
-                    <td>{rate(r.figures.filtered_reads_per_sec)}</td>
-                    <td>{rate(r.figures.writes_per_sec)}</td>
-                    <td>{crate::kit::text::human_bytes(r.figures.size_bytes)}</td>
-                    <td>{r.figures.store_files}</td>
-                </tr>
+                {leaf!("tr", list![
+                    leaf!("td", r.figures.region),
+                    leaf!("td", format!("rs{}", r.figures.server)),
+                    leaf!("td", "key", html! {<>{leaf!(@dyn "code", [("title", r.start_key.clone())], if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() })}</>}),
+                    leaf!("td", rate(r.figures.requests_per_sec)),
+                    leaf!("td", rate(r.figures.reads_per_sec)),
+                    leaf!("td", rate(r.figures.filtered_reads_per_sec)),
+                    leaf!("td", rate(r.figures.writes_per_sec)),
+                    leaf!("td", crate::kit::text::human_bytes(r.figures.size_bytes)),
+                    leaf!("td", r.figures.store_files),
+                ])}
             }
         })
         .collect();
@@ -69,13 +69,9 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         ),
     };
     html! {
-        <div class="sim-regions">
-            <p class="hint live-shares">{live}</p>
-            <table class="figures region-table">
-                <caption>{format!("{} regions at {}", rows.len(), props.when)}</caption>
-                <thead><tr>{head}</tr></thead>
-                <tbody>{body}</tbody>
-            </table>
-        </div>
+        {leaf!("div", "sim-regions", list![
+            leaf!("p", "hint live-shares", live),
+            leaf!("table", "figures region-table", list![leaf!("caption", format!("{} regions at {}", rows.len(), props.when)), leaf!("thead", leaf!("tr", head)), leaf!("tbody", body)]),
+        ])}
     }
 }

@@ -102,7 +102,10 @@ fn render(
         .and_then(|n| console.shell.engine.table(n).ok())
     else {
         return html! {
-            <section class="view"><h3>{"Regions"}</h3><p class="hint">{"Create a table to see its regions."}</p></section>
+            {leaf!("section", "view", list![
+                leaf!("h3", "Regions"),
+                leaf!("p", "hint", "Create a table to see its regions."),
+            ])}
         };
     };
     let settings = table.descriptor.settings;
@@ -153,28 +156,28 @@ fn render(
         for line in first..last {
             let from = line * window.per_line;
             drawn.push(html! {
-                <div class="region-line" style={format!("top:{}px", line as f64 * LINE_PX)}>{tiles(from, (from + window.per_line).min(n))}</div>
+                {leaf!(@dyn "div", [("style", format!("top:{}px", line as f64 * LINE_PX)), ("class", "region-line")], tiles(from, (from + window.per_line).min(n)))}
             });
         }
         let drawn: Html = drawn.into_iter().collect();
         html! {
             <div class="region-scroll" ref={strip} {onscroll} tabindex="0" role="region" style={format!("height:{}px", LINES_SHOWN as f64 * LINE_PX)}
                 aria-label={format!("{}, {} in {} lines of {}; the lines in view are drawn", terms.parts, n, lines, window.per_line)}>
-                <div class="region-space" role="list" aria-label={terms.parts} style={format!("height:{}px", lines as f64 * LINE_PX - GAP_PX)}>{drawn}</div>
+                {leaf!(@dyn "div", [("role", "list"), ("aria-label", terms.parts), ("style", format!("height:{}px", lines as f64 * LINE_PX - GAP_PX)), ("class", "region-space")], drawn)}
             </div>
         }
     };
     html! {
-        <section class="view">
-            <h3>{format!("{} of {} ({})", terms.parts, table.descriptor.name, table.regions.len())}</h3>
+        {leaf!("section", "view", html! {<>
+            {leaf!("h3", format!("{} of {} ({})", terms.parts, table.descriptor.name, table.regions.len()))}
             {strip}
             if settings.split_bytes == 0 {
                 // A simulation's sample keeps the regions the simulation ended with.
-                <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. No {} splits by size here.", crate::diagnose::RECENT, terms.buffer, terms.part)}</p>
+                {leaf!("p", "legend", format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. No {} splits by size here.", crate::diagnose::RECENT, terms.buffer, terms.part))}
             } else {
-                <p class="legend">{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</p>
+                {leaf!("p", "legend", html! {<>{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</>})}
             }
-        </section>
+        </>})}
     }
 }
 
@@ -235,13 +238,13 @@ fn tile(
     let style = format!("--heat:{heat:.3}; flex-grow:{}", 1 + bytes / 1024);
     html! {
         <div class={classes!("region", hot.then_some("hot"))} {style} {title} role="listitem">
-            <div class="region-key">{start}</div>
-            <div class="region-size">{crate::kit::text::human_bytes(bytes as u64)}</div>
-            <div class="region-lsm">
-                <span class="memfill" style={format!("width:{fill:.0}%")}></span>
-            </div>
-            <div class="region-runs">{format!("{runs} run{}", if runs == 1 { "" } else { "s" })}</div>
-            if hot { <div class="hot-badge">{format!("HOT {:.0}%", share * 100.0)}</div> }
+            {leaf!("div", "region-key", start)}
+            {leaf!("div", "region-size", crate::kit::text::human_bytes(bytes as u64))}
+            {leaf!("div", "region-lsm", html! {<>
+                {leaf!(@dyn "span", [("style", format!("width:{fill:.0}%")), ("class", "memfill")], html! {})}
+            </>})}
+            {leaf!("div", "region-runs", format!("{runs} run{}", if runs == 1 { "" } else { "s" }))}
+            if hot { {leaf!("div", "hot-badge", format!("HOT {:.0}%", share * 100.0))} }
         </div>
     }
 }

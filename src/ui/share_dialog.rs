@@ -32,8 +32,7 @@ pub fn ShareLink() -> Html {
         let open = open.clone();
         Callback::from(move |_: ()| open.set(false))
     };
-    let button =
-        html! { <button class="action share-open" onclick={opener}>{"Share a link…"}</button> };
+    let button = html! { {leaf!(@on "button", [("class", "action share-open")], [onclick(opener)], "Share a link…")} };
     if !*open {
         return button;
     }
@@ -88,18 +87,18 @@ pub fn ShareLink() -> Html {
             };
             html! {
                 <>
-                    <p>{format!("The link holds {}. Whoever opens it sees what it holds and chooses to run it; nothing of theirs changes without asking.", holds.join(" and "))}</p>
-                    <label for="share-link" class="share-label">{"Link"}</label>
+                    {leaf!("p", format!("The link holds {}. Whoever opens it sees what it holds and chooses to run it; nothing of theirs changes without asking.", holds.join(" and ")))}
+                    {leaf!("label", [("for", "share-link"), ("class", "share-label")], "Link")}
                     <input id="share-link" class="share-link" type="text" readonly=true value={link} onfocus={Callback::from(|e: FocusEvent| {
                         use wasm_bindgen::JsCast;
                         if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                     })} />
-                    <p class="hint">{size}</p>
-                    <div class="modal-choices">
-                        <button class="action primary" autofocus=true onclick={copy} data-choice="copy">{if *copied { "Copied" } else { "Copy link" }}</button>
-                        <button class="action" onclick={let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(()))}>{"Close"}</button>
-                    </div>
-                    <p class="visually-hidden" role="status">{if *copied { "The link is on the clipboard." } else { "" }}</p>
+                    {leaf!("p", "hint", size)}
+                    {leaf!("div", "modal-choices", list![
+                        leaf!(@on "button", [("data-choice", "copy"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(copy)], if *copied { "Copied" } else { "Copy link" }),
+                        leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close"),
+                    ])}
+                    {leaf!("p", [("role", "status"), ("class", "visually-hidden")], if *copied { "The link is on the clipboard." } else { "" })}
                 </>
             }
         }
@@ -110,12 +109,12 @@ pub fn ShareLink() -> Html {
             };
             html! {
                 <>
-                    <p class="import-error" role="alert">{format!("This session is too long for a link: {e}.")}</p>
-                    <p>{format!("It holds {}. Export the tables as an HBase shell script instead; whoever gets the file loads it with Import….", holds.join(" and "))}</p>
-                    <div class="modal-choices">
-                        <button class="action primary" autofocus=true onclick={export}>{"Export all tables · HBase shell script"}</button>
-                        <button class="action" onclick={let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(()))}>{"Close"}</button>
-                    </div>
+                    {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("This session is too long for a link: {e}."))}
+                    {leaf!("p", format!("It holds {}. Export the tables as an HBase shell script instead; whoever gets the file loads it with Import….", holds.join(" and ")))}
+                    {leaf!("div", "modal-choices", list![
+                        leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(export)], "Export all tables · HBase shell script"),
+                        leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close"),
+                    ])}
                 </>
             }
         }
@@ -124,12 +123,12 @@ pub fn ShareLink() -> Html {
         <>
             {button}
             <Modal labelled_by="share-title" on_cancel={close} testid="share-dialog">
-                <h2 id="share-title">{"Share a link"}</h2>
+                {leaf!("h2", [("id", "share-title")], "Share a link")}
                 if has_workload {
-                    <label class="share-workload">
+                    {leaf!("label", "share-workload", html! {<>
                         <input type="checkbox" checked={include_workload} onchange={toggle} data-testid="share-workload" />
                         {" Include the Simulate view's workload (as last run)"}
-                    </label>
+                    </>})}
                 }
                 {body}
             </Modal>

@@ -36,20 +36,16 @@ pub fn Sidebar() -> Html {
                     if f.ttl_seconds.is_some() {
                         label.push_str(" ·ttl");
                     }
-                    html! { <span class="chip">{label}</span> }
+                    html! { {leaf!("span", "chip", label)} }
                 })
                 .collect();
             html! {
-                <li>
-                    <button class="table-item" aria-pressed={selected.to_string()} {onclick}>
-                        <span class="table-name">
-                            <span>{name.clone()}</span>
-                            if !t.enabled { <span class="badge off">{"disabled"}</span> }
-                        </span>
-                        <span class="families">{families}</span>
-                        <span class="meta">{format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell"))}</span>
-                    </button>
-                </li>
+                {leaf!("li", html! {<>
+                    {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", "table-item")], [onclick(onclick)], list![leaf!("span", "table-name", html! {<>
+                            {leaf!("span", name.clone())}
+                            if !t.enabled { {leaf!("span", "badge off", "disabled")} }
+                        </>}), leaf!("span", "families", families), leaf!("span", "meta", format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell")))])}
+                </>})}
             }
         })
         .collect();
@@ -61,21 +57,21 @@ pub fn Sidebar() -> Html {
         Callback::from(move |_| app.dispatch(Action::QuickStart.into()))
     };
     html! {
-        <nav class="sidebar" id="tables-pane" tabindex="-1" aria-label="Tables and gallery">
-            <h2>{"Tables"}</h2>
+        {leaf!("nav", [("id", "tables-pane"), ("tabindex", "-1"), ("aria-label", "Tables and gallery"), ("class", "sidebar")], html! {<>
+            {leaf!("h2", "Tables")}
             if empty {
-                <p class="hint">{"No tables yet."}</p>
+                {leaf!("p", "hint", "No tables yet.")}
             }
             if can_quick {
-                <button class="quick" onclick={quick}>{"Run the quick start"}</button>
-                <p class="hint">{"Six steps, each with a note on what it shows."}</p>
+                {leaf!(@on "button", [("class", "quick")], [onclick(quick)], "Run the quick start")}
+                {leaf!("p", "hint", "Six steps, each with a note on what it shows.")}
             }
-            <ul class="tables" aria-label="Tables">{tables}</ul>
-            <div class="side-actions">
+            {leaf!("ul", [("aria-label", "Tables"), ("class", "tables")], tables)}
+            {leaf!("div", "side-actions", html! {<>
                 <super::import_dialog::ImportTable />
                 <super::share_dialog::ShareLink />
-            </div>
+            </>})}
             <super::gallery::Gallery />
-        </nav>
+        </>})}
     }
 }

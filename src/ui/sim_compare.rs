@@ -30,14 +30,20 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
     // figures and the hour fit the views pane; the table scrolls sideways only when narrower.
     let head: Html = shares
         .iter()
-        .map(|(label, _)| html! { <th scope="col">{*label}</th> })
+        .map(|(label, _)| html! { {leaf!("th", [("scope", "col")], *label)} })
         .collect();
     let cell = |a: String, b: String| {
         html! {
-            <td>
-                <span class="side-a"><span class="side-tag">{"A "}</span>{a}</span>
-                <span class="side-b"><span class="side-tag">{"B "}</span>{b}</span>
-            </td>
+            {leaf!("td", list![
+                leaf!("span", "side-a", list!(@mixed 2;
+                    leaf!("span", "side-tag", "A "),
+                    @seq(a),
+                )),
+                leaf!("span", "side-b", list!(@mixed 2;
+                    leaf!("span", "side-tag", "B "),
+                    @seq(b),
+                )),
+            ])}
         }
     };
     let body: Html = side_by_side(a, b)
@@ -55,11 +61,11 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 })
                 .collect();
             html! {
-                <tr>
-                    <th scope="row">{format!("{}:00", h.hour)}</th>
-                    {cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default())}
-                    {figures}
-                </tr>
+                {leaf!("tr", list!(@mixed 3;
+                    leaf!("th", [("scope", "row")], format!("{}:00", h.hour)),
+                    cell(regions(&h.a).unwrap_or_default(), regions(&h.b).unwrap_or_default()),
+                    figures,
+                ))}
             }
         })
         .collect();
@@ -71,28 +77,22 @@ pub fn SimCompare(props: &SimCompareProps) -> Html {
                 Callback::from(move |_: Event| attribution.set(choice))
             };
             html! {
-                <label>
+                {leaf!("label", html! {<>
                     <input type="radio" name={format!("attribution-{}-{}", props.a, props.b)}
                         checked={*attribution == choice} {onchange} />
                     {choice.label()}
-                </label>
+                </>})}
             }
         })
         .collect();
     html! {
-        <div class="sim-compare">
-            <p class="verdict-line" role="status"><strong>{sentence}</strong></p>
-            <fieldset class="attribution">
-                <legend>{"Shares of the hour's operations"}</legend>
-                {choices}
-            </fieldset>
-            <div class="table-scroll" role="region" tabindex="0" aria-label="The two tables hour by hour">
-                <table class="figures sim-compare-table">
-                    <caption>{format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())}</caption>
-                    <thead><tr><th scope="col">{"hour"}</th><th scope="col">{"regions"}</th>{head}</tr></thead>
-                    <tbody>{body}</tbody>
-                </table>
-            </div>
-        </div>
+        {leaf!("div", "sim-compare", list![leaf!("p", [("role", "status"), ("class", "verdict-line")], leaf!("strong", sentence)), leaf!("fieldset", "attribution", list!(@mixed 2;
+            leaf!("legend", "Shares of the hour's operations"),
+            choices,
+        )), leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The two tables hour by hour"), ("class", "table-scroll")], leaf!("table", "figures sim-compare-table", list![leaf!("caption", format!("A ({}) above B ({}), hour by hour (shares of the hour's operations, {})", a.name, b.name, attribution.label())), leaf!("thead", leaf!("tr", list!(@mixed 3;
+            leaf!("th", [("scope", "col")], "hour"),
+            leaf!("th", [("scope", "col")], "regions"),
+            head,
+        ))), leaf!("tbody", body)]))])}
     }
 }

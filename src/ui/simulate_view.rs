@@ -88,22 +88,24 @@ fn findings(sim: &Simulation, table: usize) -> Html {
         return html! {};
     };
     if run.findings.is_empty() {
-        return html! { <p class="hint">{format!("No findings for {}: nothing passed a threshold.", run.name)}</p> };
+        return html! { {leaf!("p", "hint", format!("No findings for {}: nothing passed a threshold.", run.name))} };
     }
     let items: Html = run
         .findings
         .iter()
         .map(|f| {
             html! {
-                <li class="finding">
-                    <strong>{f.code.code()}</strong>{": "}<code>{f.subject.clone()}</code>
-                    {format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))}
-                    <div class="finding-advice">{"Try instead: "}{f.advice.clone()}</div>
-                </li>
+                {leaf!("li", "finding", list!(@mixed 5;
+                    leaf!("strong", f.code.code()),
+                    crate::ui::view_kit::text(": "),
+                    leaf!("code", f.subject.clone()),
+                    @seq(format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))),
+                    leaf!("div", "finding-advice", html! {<>{"Try instead: "}{f.advice.clone()}</>}),
+                ))}
             }
         })
         .collect();
-    html! { <ul class="findings" aria-label={format!("Findings for {}", run.name)}>{items}</ul> }
+    html! { {leaf!(@dyn "ul", [("aria-label", format!("Findings for {}", run.name)), ("class", "findings")], items)} }
 }
 
 /// What a simulation was, in a few words: its tables, its duration and its seed.
@@ -219,20 +221,19 @@ fn SampleOffer(props: &SampleOfferProps) -> Html {
         (None, None) => String::new(),
     };
     html! {
-        <section class="sim-section sim-sample" aria-label="The sample">
-            <h3>{"The sample"}</h3>
-            <p class="hint">{format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS))}</p>
-            <div class="sim-run">
-                <button class="action" onclick={open} disabled={!can || building.is_some()} data-testid="open-sample">{"Open the sample in the console"}</button>
+        {leaf!("section", [("aria-label", "The sample"), ("class", "sim-section sim-sample")], html! {<>
+            {leaf!("h3", "The sample")}
+            {leaf!("p", "hint", format!("Rows of the template's shape, at most {} cells of them, in an engine of their own: open it in the console to scan, get and count them and to see its regions in the views. Your tables stay as they are.", crate::kit::text::thousands(SAMPLE_CELLS)))}
+            {leaf!("div", "sim-run", html! {<>
+                {leaf!(@on @dyn "button", [("data-testid", "open-sample"), ("disabled", crate::ui::view_kit::flag(!can || building.is_some(), "disabled")), ("class", "action")], [onclick(open)], "Open the sample in the console")}
                 if let Some(p) = *building {
-                    <button onclick={cancel}>{"Cancel"}</button>
+                    {leaf!(@on "button", [], [onclick(cancel)], "Cancel")}
                     <progress max="1" value={p.to_string()} aria-label="The sample built so far"></progress>
                 }
-                <span class="sample-status" role="status" aria-live="polite"
-                    data-longest-slice-ms={built.map(|(_, longest)| format!("{longest:.0}"))}>{status}</span>
-            </div>
-            if let Some(e) = &*error { <p class="error" role="alert">{e.clone()}</p> }
-        </section>
+                {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", built.map(|(_, longest)| format!("{longest:.0}"))), ("class", "sample-status")], status)}
+            </>})}
+            if let Some(e) = &*error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
+        </>})}
     }
 }
 
@@ -332,8 +333,8 @@ pub fn SimulateView() -> Html {
     };
     let gallery_options = html! {
         <>
-            <optgroup label="Gallery designs">{options(gallery::ids())}</optgroup>
-            <optgroup label="Compare pairs (both tables)">{options(gallery::PAIRS.ids())}</optgroup>
+            {leaf!("optgroup", [("label", "Gallery designs")], options(gallery::ids()))}
+            {leaf!("optgroup", [("label", "Compare pairs (both tables)")], options(gallery::PAIRS.ids()))}
         </>
     };
     let running = run.running();
@@ -353,7 +354,7 @@ pub fn SimulateView() -> Html {
                     let current = i == *table;
                     let table = table.clone();
                     let onclick = Callback::from(move |_| table.set(i));
-                    html! { <button class={classes!("sim-table-tab", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>{t.name.clone()}</button> }
+                    html! { {leaf!(@on @dyn "button", [("aria-pressed", current.to_string()), ("class", Classes::from(classes!("sim-table-tab", current.then_some("current"))))], [onclick(onclick)], t.name.clone())} }
                 })
                 .collect();
             let t = (*table).min(sim.tables.len().saturating_sub(1));
@@ -379,67 +380,64 @@ pub fn SimulateView() -> Html {
                         b
                     };
                     html! {
-                        <section class="sim-section" aria-label="Compare two tables">
-                            <h3>{"Compare on one timeline"}</h3>
-                            <label>{format!("A: {} against B: ", sim.tables[t].name)}<select onchange={on_b}>{others}</select></label>
+                        {leaf!("section", [("aria-label", "Compare two tables"), ("class", "sim-section")], html! {<>
+                            {leaf!("h3", "Compare on one timeline")}
+                            {leaf!("label", list!(@mixed 2;
+                                @seq(format!("A: {} against B: ", sim.tables[t].name)),
+                                leaf!(@on "select", [], [onchange(on_b)], others),
+                            ))}
                             <SimCompare sim={sim.clone()} a={t} b={b} />
-                        </section>
+                        </>})}
                     }
                 }
                 _ => html! {},
             };
             html! {
-                <div class="sim-results">
-                    <div class="sim-provenance">
-                        <p>{counted}</p>
-                        <p>{estimated}</p>
-                    </div>
-                    <div class="sim-table-tabs" role="group" aria-label="Table">{tabs}</div>
-                    <section class="sim-section" aria-label="Key Visualizer">
-                        <h3>{format!("Key Visualizer: {}", sim.tables[t].name)}</h3>
+                {leaf!("div", "sim-results", html! {<>
+                    {leaf!("div", "sim-provenance", list![
+                        leaf!("p", counted),
+                        leaf!("p", estimated),
+                    ])}
+                    {leaf!("div", [("role", "group"), ("aria-label", "Table"), ("class", "sim-table-tabs")], tabs)}
+                    {leaf!("section", [("aria-label", "Key Visualizer"), ("class", "sim-section")], html! {<>
+                        {leaf!("h3", format!("Key Visualizer: {}", sim.tables[t].name))}
                         <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
-                    </section>
-                    <section class="sim-section" aria-label="Findings">
-                        <h3>{"Findings"}</h3>
-                        {findings(sim, t)}
-                    </section>
+                    </>})}
+                    {leaf!("section", [("aria-label", "Findings"), ("class", "sim-section")], list!(@mixed 2;
+                        leaf!("h3", "Findings"),
+                        findings(sim, t),
+                    ))}
                     <SampleOffer sim={sim.clone()} />
                     {compare}
-                </div>
+                </>})}
             }
         }
         _ => html! {},
     };
     html! {
-        <section class="view simulate-view" aria-label="Simulate">
-            <p class="hint">{"Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them."}</p>
-            <div class="sim-source">
-                <label>{"Start from "}
-                    <select class="sim-gallery" onchange={on_gallery}>
+        {leaf!("section", [("aria-label", "Simulate"), ("class", "view simulate-view")], list!(@mixed 5;
+            leaf!("p", "hint", "Your design under your traffic, at a real cluster's sizes: write a workload, run it, and read the regions, splits and hot spots over simulated time. The simulation runs beside your tables and never touches them."),
+            leaf!("div", "sim-source", list![leaf!("label", list![crate::ui::view_kit::text("Start from "), leaf!(@on "select", [("class", "sim-gallery")], [onchange(on_gallery)], html! {<>
                         <option value="" selected=true disabled=true>{"a workload…"}</option>
                         <option value="starter">{"sensor readings (a new workload)"}</option>
                         {gallery_options}
-                    </select>
-                </label>
-                <button type="button" onclick={export}>{"Export workload"}</button>
-                <label class="file-button">{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></label>
-            </div>
-            <details class="sim-form-box" open=true>
-                <summary>{"Workload"}</summary>
+                    </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})]),
+            leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
+                {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
-                if let Some(e) = &draft.form_error { <p class="error" role="alert">{e.clone()}</p> }
-                <label class="sim-json-label" for="sim-json">{"The workload as JSON (edit it by hand; the form follows)"}</label>
+                if let Some(e) = &draft.form_error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
+                {leaf!("label", [("for", "sim-json"), ("class", "sim-json-label")], "The workload as JSON (edit it by hand; the form follows)")}
                 <textarea id="sim-json" class="sim-json" spellcheck="false" rows="12" value={draft.json.clone()} onchange={on_json}
                     aria-invalid={draft.json_error.is_some().to_string()} aria-describedby="sim-json-error" />
-                <p id="sim-json-error" class="error" role="alert">{draft.json_error.clone().unwrap_or_default()}</p>
-            </details>
-            <div class="sim-run">
-                <button class="sim-run-button" onclick={start} disabled={running || draft.json_error.is_some()}>{"Run the simulation"}</button>
-                if running { <button onclick={cancel}>{"Cancel"}</button> }
+                {leaf!("p", [("id", "sim-json-error"), ("role", "alert"), ("class", "error")], draft.json_error.clone().unwrap_or_default())}
+            </>}),
+            leaf!("div", "sim-run", html! {<>
+                {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running || draft.json_error.is_some(), "disabled")), ("class", "sim-run-button")], [onclick(start)], "Run the simulation")}
+                if running { {leaf!(@on "button", [], [onclick(cancel)], "Cancel")} }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
-                <span class="sim-status" role="status" aria-live="polite" data-longest-slice-ms={longest_slice}>{status}</span>
-            </div>
-            {results}
-        </section>
+                {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", longest_slice), ("class", "sim-status")], status)}
+            </>}),
+            results,
+        ))}
     }
 }

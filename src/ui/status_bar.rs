@@ -51,7 +51,7 @@ pub fn StatusBar() -> Html {
     let writer = storage.mode == Mode::Writer;
     let retry = (writer && queue.can_retry()).then(|| {
         let app = app.clone();
-        html! { <button class="link" onclick={Callback::from(move |_| app.dispatch(Action::RetrySave))}>{"Retry"}</button> }
+        html! { {leaf!(@on "button", [("class", "link")], [onclick(Callback::from(move |_| app.dispatch(Action::RetrySave)))], "Retry")} }
     });
     drop(storage);
 
@@ -217,49 +217,35 @@ pub fn StatusBar() -> Html {
         }
     });
     html! {
-        <header class="top">
-            <span class="logo">{"Rowkey"}</span>
-            <span class="tagline">{"HBase schema design, running in your browser"}</span>
-            <span class="spacer"></span>
-            <span class="prefs">
-                <label for="pref-theme">{"Theme"}</label>
-                <select id="pref-theme" class="action" onchange={on_theme}>
+        {leaf!("header", "top", html! {<>
+            {leaf!("span", "logo", "Rowkey")}
+            {leaf!("span", "tagline", "HBase schema design, running in your browser")}
+            {leaf!("span", "spacer", html! {})}
+            {leaf!("span", "prefs", list![leaf!("label", [("for", "pref-theme")], "Theme"), leaf!(@on "select", [("id", "pref-theme"), ("class", "action")], [onchange(on_theme)], html! {<>
                     <option value="system" selected={prefs.theme == Theme::System}>{"System"}</option>
                     <option value="light" selected={prefs.theme == Theme::Light}>{"Light"}</option>
                     <option value="dark" selected={prefs.theme == Theme::Dark}>{"Dark"}</option>
-                </select>
-                <label for="pref-time">{"Timestamps"}</label>
-                <select id="pref-time" class="action" onchange={on_time}>
+                </>}), leaf!("label", [("for", "pref-time")], "Timestamps"), leaf!(@on "select", [("id", "pref-time"), ("class", "action")], [onchange(on_time)], html! {<>
                     <option value="epoch" selected={prefs.timestamps == Timestamps::Epoch}>{"epoch ms"}</option>
                     <option value="local" selected={prefs.timestamps == Timestamps::Local}>{"local time"}</option>
-                </select>
-                <label for="pref-cbt-zone">{"cbt times"}</label>
-                <select id="pref-cbt-zone" class="action" onchange={on_cbt_zone}>
+                </>}), leaf!("label", [("for", "pref-cbt-zone")], "cbt times"), leaf!(@on "select", [("id", "pref-cbt-zone"), ("class", "action")], [onchange(on_cbt_zone)], html! {<>
                     <option value="local" selected={prefs.cbt_zone == CbtZone::Local}>{"local zone"}</option>
                     <option value="utc" selected={prefs.cbt_zone == CbtZone::Utc}>{"UTC"}</option>
-                </select>
-                <label for="pref-keys">{"Keys"}</label>
-                <select id="pref-keys" class="action" onchange={on_keys}>
+                </>}), leaf!("label", [("for", "pref-keys")], "Keys"), leaf!(@on "select", [("id", "pref-keys"), ("class", "action")], [onchange(on_keys)], html! {<>
                     <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
                     <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
-                </select>
-            </span>
-            <span class={class} role="status">{text}</span>
+                </>})])}
+            {leaf!(@dyn "span", [("role", "status"), ("class", Classes::from(class))], text)}
             {retry}
-            if let Some(u) = usage { <span class="usage">{u}</span> }
-            <details class="menu">
-                <summary class="action">{"Export…"}</summary>
-                <div class="menu-items" role="group" aria-label="Export">
-                    <button class="action" data-export="all-json" onclick={export("all-json")}>{"All tables · JSON"}</button>
-                    <button class="action" data-export="all-script" onclick={export("all-script")}>{"All tables · HBase shell script"}</button>
-                    <button class="action" data-export="table-json" disabled={!has_table} onclick={export("table-json")}>{"Selected table · JSON"}</button>
-                    <button class="action" data-export="table-script" disabled={!has_table} onclick={export("table-script")}>{"Selected table · HBase shell script"}</button>
-                </div>
-            </details>
-            <button class="action" onclick={on_import_click} disabled={!writer}>{"Import…"}</button>
+            if let Some(u) = usage { {leaf!("span", "usage", u)} }
+            {leaf!("details", "menu", list![
+                leaf!("summary", "action", "Export…"),
+                leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], list![leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON"), leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script"), leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON"), leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")]),
+            ])}
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action")], [onclick(on_import_click)], "Import…")}
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
-            <button class="action danger" onclick={on_reset} disabled={!writer}>{"Reset"}</button>
-        </header>
+            {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action danger")], [onclick(on_reset)], "Reset")}
+        </>})}
     }
 }
 
@@ -285,7 +271,9 @@ pub fn SaveNotices() -> Html {
     let writer = s.mode == Mode::Writer;
     let mut out: Vec<Html> = Vec::new();
     if let Some(notice) = &s.notice {
-        out.push(html! { <div class="banner warn" role="alert">{notice.clone()}</div> });
+        out.push(
+            html! { {leaf!("div", [("role", "alert"), ("class", "banner warn")], notice.clone())} },
+        );
     }
     if let Some(failure) = s.queue.failure() {
         let retrying = s.queue.retrying();
@@ -307,13 +295,13 @@ pub fn SaveNotices() -> Html {
             )
         };
         out.push(html! {
-            <div class="banner bad" role="alert" data-kind={format!("{:?}", failure.kind)}>
-                <span>{text}</span>
+            {leaf!(@dyn "div", [("role", "alert"), ("data-kind", format!("{:?}", failure.kind)), ("class", "banner bad")], html! {<>
+                {leaf!("span", text)}
                 if !retrying {
-                    <button class="link" onclick={retry}>{"Retry"}</button>
-                    <button class="link" onclick={export}>{"Export all tables"}</button>
+                    {leaf!(@on "button", [("class", "link")], [onclick(retry)], "Retry")}
+                    {leaf!(@on "button", [("class", "link")], [onclick(export)], "Export all tables")}
                 }
-            </div>
+            </>})}
         });
     }
     if !s.problems.is_empty() {
@@ -324,14 +312,14 @@ pub fn SaveNotices() -> Html {
         let items: Html = s
             .problems
             .iter()
-            .map(|p| html! { <li>{p.clone()}</li> })
+            .map(|p| html! { {leaf!("li", p.clone())} })
             .collect();
         out.push(html! {
-            <div class="banner bad" role="alert">
-                <strong>{"Some stored data could not be read; what could be read is loaded:"}</strong>
-                <ul>{items}</ul>
-                <button class="link" onclick={dismiss}>{"Dismiss"}</button>
-            </div>
+            {leaf!("div", [("role", "alert"), ("class", "banner bad")], list![
+                leaf!("strong", "Some stored data could not be read; what could be read is loaded:"),
+                leaf!("ul", items),
+                leaf!(@on "button", [("class", "link")], [onclick(dismiss)], "Dismiss"),
+            ])}
         });
     }
     let readable: Vec<&crate::persist::KeptRun> =
@@ -383,8 +371,8 @@ pub fn SaveNotices() -> Html {
             )
         };
         out.push(html! {
-            <div class="banner warn" role="status" data-testid="kept-aside">
-                <span>{format!(
+            {leaf!("div", [("role", "status"), ("data-testid", "kept-aside"), ("class", "banner warn")], html! {<>
+                {leaf!("span", format!(
                     "{} sorted run{}{tables} ({cells} cells) that no readable catalog names {} kept in storage, untouched{}. Export them as an HBase shell script to replay what you need; discard them when you no longer want them.",
                     readable.len(),
                     if readable.len() == 1 { "" } else { "s" },
@@ -393,12 +381,12 @@ pub fn SaveNotices() -> Html {
                         0 => String::new(),
                         n => format!(", with {n} damaged one{}", if n == 1 { "" } else { "s" }),
                     },
-                )}</span>
-                <button class="link" onclick={export}>{"Export kept runs"}</button>
+                ))}
+                {leaf!(@on "button", [("class", "link")], [onclick(export)], "Export kept runs")}
                 if writer {
-                    <button class="link" onclick={discard}>{"Discard them"}</button>
+                    {leaf!(@on "button", [("class", "link")], [onclick(discard)], "Discard them")}
                 }
-            </div>
+            </>})}
         });
     }
     html! { <>{out}</> }

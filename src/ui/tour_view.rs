@@ -59,8 +59,8 @@ pub fn TourView(props: &TourProps) -> Html {
             );
             html! {
                 <>
-                    <div class="tour-ran">{format!("Ran. Now in the {} view:", current.view.label())}</div>
-                    <ul class="claims tour-claims" aria-label="The step's number">{checks}</ul>
+                    {leaf!("div", "tour-ran", format!("Ran. Now in the {} view:", current.view.label()))}
+                    {leaf!("ul", [("aria-label", "The step's number"), ("class", "claims tour-claims")], checks)}
                 </>
             }
         }
@@ -68,23 +68,14 @@ pub fn TourView(props: &TourProps) -> Html {
     };
     let running = !app.can_run();
     html! {
-        <section class="tour" aria-label="Guided tour">
-            <div class="tour-head">
-                <h3>{"Tour"}</h3>
-                <span class="tour-count">{format!("Step {} of {total}", at + 1)}</span>
-            </div>
-            <h4 class="tour-title">{current.title.clone()}</h4>
-            <p class="tour-text">{current.text.clone()}</p>
-            <pre class="tour-command" aria-label="Command"><code>{current.preview()}</code></pre>
-            <div class="tour-shows">{format!("Shows: {shows}")}</div>
-            <div class="tour-buttons">
-                <button class="tour-back" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{"Back"}</button>
-                <button class="tour-run" disabled={running} onclick={run}>
-                    {format!("Run this step, show {}", current.view.label())}
-                </button>
-                <button class="tour-next" disabled={at + 1 >= total} onclick={go(at + 1)}>{"Next"}</button>
-            </div>
-            <div class="tour-result" aria-live="polite">{result}</div>
-        </section>
+        {leaf!("section", [("aria-label", "Guided tour"), ("class", "tour")], list![
+            leaf!("div", "tour-head", list![leaf!("h3", "Tour"), leaf!("span", "tour-count", format!("Step {} of {total}", at + 1))]),
+            leaf!("h4", "tour-title", current.title.clone()),
+            leaf!("p", "tour-text", current.text.clone()),
+            leaf!("pre", [("aria-label", "Command"), ("class", "tour-command")], leaf!("code", current.preview())),
+            leaf!("div", "tour-shows", format!("Shows: {shows}")),
+            leaf!("div", "tour-buttons", list![leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at == 0, "disabled")), ("class", "tour-back")], [onclick(go(at.saturating_sub(1)))], "Back"), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running, "disabled")), ("class", "tour-run")], [onclick(run)], format!("Run this step, show {}", current.view.label())), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at + 1 >= total, "disabled")), ("class", "tour-next")], [onclick(go(at + 1))], "Next")]),
+            leaf!("div", [("aria-live", "polite"), ("class", "tour-result")], result),
+        ])}
     }
 }

@@ -76,17 +76,21 @@ fn render(
     let notice = dropped_notice(last_shown, shown_table, |t| engine.exists(t));
     let Some((name, row)) = target.filter(|(t, _)| engine.exists(t)) else {
         return html! {
-            <section class="view stacks" aria-label="Version stacks">
-                <h3>{"Version stack"}</h3>{notice}
-                <p class="hint">{"Click a row key or run a get to see every version and delete marker the row holds."}</p>
-            </section>
+            {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], list!(@mixed 3;
+                leaf!("h3", "Version stack"),
+                notice,
+                leaf!("p", "hint", "Click a row key or run a get to see every version and delete marker the row holds."),
+            ))}
         };
     };
     let keys = app.prefs.keys;
     let now = match engine.row_stack(&name, &row) {
         Ok(s) => s,
         Err(e) => {
-            return html! { <section class="view stacks"><h3>{"Version stack"}</h3><p class="notice" role="status">{e.to_string()}</p></section> }
+            return html! { {leaf!("section", "view stacks", list![
+                leaf!("h3", "Version stack"),
+                leaf!("p", [("role", "status"), ("class", "notice")], e.to_string()),
+            ])} }
         }
     };
     let versions: SortedMap<String, u32> = engine
@@ -112,14 +116,14 @@ fn render(
         .filter(|b| last_rewrite.is_some_and(|e| e.serial >= b.serial));
     let row_text = super::show_key(&row, keys);
     html! {
-        <section class="view stacks" aria-label="Version stacks">
-            <h3>{format!("Version stack of row {row_text}")}</h3>
+        {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
+            {leaf!("h3", format!("Version stack of row {row_text}"))}
             {notice}
             {stack_figure(&now, &versions, &name, "now", &format!("Row {row_text} of {name} now"))}
             if let Some(b) = before {
                 {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()))}
             }
-        </section>
+        </>})}
     }
 }
 
@@ -213,9 +217,7 @@ fn stack_figure(
     );
     if cells.is_empty() {
         return html! {
-            <figure class="stack-figure" data-stack={which} data-cells="0">
-                <figcaption>{caption}</figcaption>
-            </figure>
+            {leaf!(@dyn "figure", [("data-stack", which), ("data-cells", "0"), ("class", "stack-figure")], leaf!("figcaption", caption))}
         };
     }
     // Lanes: one per family for its family markers (when it has any), one per column.
@@ -264,7 +266,7 @@ fn stack_figure(
             } else {
                 l.1.clone()
             };
-            html! { <text class="lane" x="0" y={fmt(y_of(l) + 4.0)}>{label}</text> }
+            html! { {leaf!(@dyn "text", [("x", "0"), ("y", fmt(y_of(l) + 4.0)), ("class", "lane")], label)} }
         })
         .collect();
     let marks: Html = cells
@@ -284,32 +286,32 @@ fn stack_figure(
             let shape = match c.cell.kind {
                 CellKind::Put => {
                     let y = y_of(&(fam, column_of(c)));
-                    html! { <circle cx={fmt(x)} cy={fmt(y)} r="6" /> }
+                    html! { {leaf!(@dyn "circle", [("cx", fmt(x)), ("cy", fmt(y)), ("r", "6")], html! {})} }
                 }
                 CellKind::Delete => {
                     let y = y_of(&(fam, column_of(c)));
-                    html! { <path d={format!("M{} {} l10 10 m0 -10 l-10 10", fmt(x - 5.0), fmt(y - 5.0))} /> }
+                    html! { {leaf!(@dyn "path", [("d", format!("M{} {} l10 10 m0 -10 l-10 10", fmt(x - 5.0), fmt(y - 5.0)))], html! {})} }
                 }
                 CellKind::DeleteColumn => {
                     let y = y_of(&(fam, column_of(c)));
                     html! { <>
-                        <rect class="span" x={fmt(left)} y={fmt(y - 8.0)} width={fmt((x - left).max(2.0))} height="16" rx="3" />
-                        <path d={format!("M{} {} l10 10 m0 -10 l-10 10", fmt(x - 5.0), fmt(y - 5.0))} />
+                        {leaf!(@dyn "rect", [("x", fmt(left)), ("y", fmt(y - 8.0)), ("width", fmt((x - left).max(2.0))), ("height", "16"), ("rx", "3"), ("class", "span")], html! {})}
+                        {leaf!(@dyn "path", [("d", format!("M{} {} l10 10 m0 -10 l-10 10", fmt(x - 5.0), fmt(y - 5.0)))], html! {})}
                     </> }
                 }
                 CellKind::DeleteFamily => {
                     let (lo, hi) = family_span(&fam);
-                    html! { <rect class="span" x={fmt(left)} y={fmt(lo)} width={fmt((x - left).max(2.0))} height={fmt(hi - lo)} rx="3" /> }
+                    html! { {leaf!(@dyn "rect", [("x", fmt(left)), ("y", fmt(lo)), ("width", fmt((x - left).max(2.0))), ("height", fmt(hi - lo)), ("rx", "3"), ("class", "span")], html! {})} }
                 }
                 CellKind::DeleteFamilyVersion => {
                     let (lo, hi) = family_span(&fam);
-                    html! { <rect class="span" x={fmt(x - 4.0)} y={fmt(lo)} width="8" height={fmt(hi - lo)} rx="3" /> }
+                    html! { {leaf!(@dyn "rect", [("x", fmt(x - 4.0)), ("y", fmt(lo)), ("width", "8"), ("height", fmt(hi - lo)), ("rx", "3"), ("class", "span")], html! {})} }
                 }
             };
             html! {
                 <g {class} data-column={column_of(c)} data-ts={ts.to_string()} data-kind={c.cell.kind.name()}
                     data-fate={fate_class(c.fate)} data-part={place(c.part)}>
-                    <title>{label}</title>
+                    {leaf!("title", label)}
                     {shape}
                 </g>
             }
@@ -319,7 +321,7 @@ fn stack_figure(
         .iter()
         .enumerate()
         .filter(|(i, _)| stamps.len() <= 8 || i % (stamps.len() / 8 + 1) == 0)
-        .map(|(_, ts)| html! { <text class="tick" x={fmt(x_of(*ts))} y={fmt(height - 4.0)} text-anchor="middle">{ts % 100_000}</text> })
+        .map(|(_, ts)| html! { {leaf!(@dyn "text", [("x", fmt(x_of(*ts))), ("y", fmt(height - 4.0)), ("text-anchor", "middle"), ("class", "tick")], ts % 100_000)} })
         .collect();
     let rows: Html = cells
         .iter()
@@ -331,32 +333,33 @@ fn stack_figure(
                 if v.chars().count() > 40 { format!("{}…", v.chars().take(40).collect::<String>()) } else { v }
             };
             html! {
-                <tr class={fate_class(c.fate)} data-column={column_of(c)} data-ts={c.cell.timestamp.to_string()}
-                    data-kind={c.cell.kind.name()} data-fate={fate_class(c.fate)} data-part={place(c.part)}>
-                    <td>{column_of(c)}</td><td class="ts">{c.cell.timestamp}</td><td class="val">{value}</td>
-                    <td class="place">{place(c.part)}</td><td class="state">{fate_text(c, versions)}</td>
-                </tr>
+                {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", Classes::from(fate_class(c.fate)))], list![
+                    leaf!("td", column_of(c)),
+                    leaf!("td", "ts", c.cell.timestamp),
+                    leaf!("td", "val", value),
+                    leaf!("td", "place", place(c.part)),
+                    leaf!("td", "state", fate_text(c, versions)),
+                ])}
             }
         })
         .collect();
     html! {
-        <figure class="stack-figure" data-stack={which} data-cells={total.to_string()} data-visible={visible.to_string()}
-            data-markers={markers.to_string()} data-masked={masked.to_string()}>
-            <svg viewBox={format!("0 0 {width} {}", fmt(height))} width="100%" role="img" aria-label={caption.clone()}>
-                {lane_labels}
-                <line class="axis" x1={fmt(left)} x2={fmt(width - 10.0)} y1={fmt(height - 16.0)} y2={fmt(height - 16.0)} />
-                {marks}
-                {axis}
-            </svg>
+        {leaf!(@dyn "figure", [("data-stack", which), ("data-cells", total.to_string()), ("data-visible", visible.to_string()), ("data-markers", markers.to_string()), ("data-masked", masked.to_string()), ("class", "stack-figure")], html! {<>
+            {leaf!(@dyn "svg", [("viewBox", format!("0 0 {width} {}", fmt(height))), ("width", "100%"), ("role", "img"), ("aria-label", caption.clone())], list!(@mixed 4;
+                lane_labels,
+                leaf!(@dyn "line", [("x1", fmt(left)), ("x2", fmt(width - 10.0)), ("y1", fmt(height - 16.0)), ("y2", fmt(height - 16.0)), ("class", "axis")], html! {}),
+                marks,
+                axis,
+            ))}
             <FigureExport what={if which == "now" { "the version stack" } else { "the version stack before the last rewrite" }}
                 table={table.to_string()} view={format!("versions-{which}")} caption={caption.clone()} />
-            <figcaption>{caption}{" Time runs to the right (the last five digits of each timestamp); a bar is what a marker masks."}
+            {leaf!("figcaption", html! {<>{caption}{" Time runs to the right (the last five digits of each timestamp); a bar is what a marker masks."}
                 if total > CELLS_SHOWN { {format!(" The first {CELLS_SHOWN} cells are shown.")} }
-            </figcaption>
-            <table class="versions" tabindex="0" aria-label={format!("{title}: every stored cell")}>
-                <thead><tr><th>{"column"}</th><th>{"timestamp"}</th><th>{"value"}</th><th>{"where"}</th><th>{"fate"}</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </figure>
+            </>})}
+            {leaf!(@dyn "table", [("tabindex", "0"), ("aria-label", format!("{title}: every stored cell")), ("class", "versions")], list![
+                leaf!("thead", leaf!("tr", list![leaf!("th", "column"), leaf!("th", "timestamp"), leaf!("th", "value"), leaf!("th", "where"), leaf!("th", "fate")])),
+                leaf!("tbody", rows),
+            ])}
+        </>})}
     }
 }

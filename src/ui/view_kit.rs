@@ -11,6 +11,82 @@ use yew::prelude::*;
 
 pub use super::figure_export::FigureExport;
 
+/// An element of static attributes around one child: what `html!` builds for
+/// `<p class="hint">{child}</p>` (`VTag::__new_other`, the constructor its expansion calls), in
+/// one place. The views call it through the [`leaf!`] macro.
+pub fn leaf(
+    tag: &'static str,
+    attributes: &'static [(&'static str, yew::virtual_dom::AttributeOrProperty)],
+    child: Html,
+) -> Html {
+    yew::virtual_dom::VTag::__new_other(
+        AttrValue::Static(tag),
+        NodeRef::default(),
+        None,
+        yew::virtual_dom::Attributes::Static(attributes),
+        yew::virtual_dom::listeners::Listeners::None,
+        child,
+    )
+    .into()
+}
+
+/// An element of computed attributes (`keys` and their values, as `html!` lists them) around
+/// one child, without listeners: what `html!` builds for `<rect x={x} y={y} />`, in one place.
+pub fn leaf_with(
+    tag: &'static str,
+    keys: &'static [&'static str],
+    values: Box<[Option<yew::virtual_dom::AttributeOrProperty>]>,
+    child: Html,
+) -> Html {
+    yew::virtual_dom::VTag::__new_other(
+        AttrValue::Static(tag),
+        NodeRef::default(),
+        None,
+        yew::virtual_dom::Attributes::Dynamic { keys, values },
+        yew::virtual_dom::listeners::Listeners::None,
+        child,
+    )
+    .into()
+}
+
+/// An element with listeners (its attributes and listeners as `html!` makes them) around one
+/// child: what `html!` builds for `<button class="link" {onclick}>{"Run"}</button>`.
+pub fn leaf_on(
+    tag: &'static str,
+    attributes: yew::virtual_dom::Attributes,
+    listeners: yew::virtual_dom::listeners::Listeners,
+    child: Html,
+) -> Html {
+    yew::virtual_dom::VTag::__new_other(
+        AttrValue::Static(tag),
+        NodeRef::default(),
+        None,
+        attributes,
+        listeners,
+        child,
+    )
+    .into()
+}
+
+/// A boolean attribute as `html!` writes `disabled={on}`: its name when on, absent when off.
+pub fn flag(on: bool, name: &'static str) -> Option<AttrValue> {
+    on.then_some(AttrValue::Static(name))
+}
+
+/// Nodes side by side: what `html! { <>{a}{b}</> }` makes of them (a list without a key). The
+/// views call it through the [`list!`] macro.
+pub fn list(children: Vec<Html>) -> Html {
+    Html::VList(Rc::new(yew::virtual_dom::VList::with_children(
+        children, None,
+    )))
+}
+
+/// Static text, as `html!` makes a string literal child.
+#[inline(never)]
+pub fn text(text: &'static str) -> Html {
+    yew::virtual_dom::VText::new(AttrValue::Static(text)).into()
+}
+
 /// Whether the panel a view sits in is the one shown.
 #[derive(Clone, Copy, PartialEq)]
 pub struct Shown(pub bool);
@@ -43,7 +119,7 @@ pub fn dropped_notice(
     *last = now.map(str::to_string);
     match gone {
         Some(t) => html! {
-            <p class="notice" role="status">{format!("Table '{t}' was dropped while shown; its view is gone.")}</p>
+            {leaf!("p", [("role", "status"), ("class", "notice")], format!("Table '{t}' was dropped while shown; its view is gone."))}
         },
         None => html! {},
     }
@@ -56,11 +132,11 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             let mark = if held { "✓" } else { "✗" };
             let class = if held { "held" } else { "broken" };
             html! {
-                <li class={classes!("claim", class)}>
-                    <span class="claim-mark" aria-hidden="true">{mark}</span>
-                    <span class="visually-hidden">{if held { "holds: " } else { "does not hold: " }}</span>
-                    {text}
-                </li>
+                {leaf!(@dyn "li", [("class", Classes::from(classes!("claim", class)))], list!(@mixed 3;
+                    leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark),
+                    leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " }),
+                    @seq(text),
+                ))}
             }
         })
         .collect()

@@ -80,8 +80,7 @@ pub fn ViewsPane() -> Html {
                 Callback::from(move |_| current.set(i))
             };
             html! {
-                <button id={format!("view-tab-{i}")} role="tab" class="view-tab" aria-selected={selected.to_string()}
-                    aria-controls={format!("view-panel-{i}")} tabindex={if selected { "0" } else { "-1" }} {onclick}>{*label}</button>
+                {leaf!(@on @dyn "button", [("id", format!("view-tab-{i}")), ("role", "tab"), ("aria-selected", selected.to_string()), ("aria-controls", format!("view-panel-{i}")), ("tabindex", if selected { "0" } else { "-1" }), ("class", "view-tab")], [onclick(onclick)], *label)}
             }
         })
         .collect();
@@ -89,24 +88,24 @@ pub fn ViewsPane() -> Html {
     // hidden and do no work until shown (`view_kit::use_shown`).
     let panel = |i: usize, body: Html| {
         html! {
-            <div id={format!("view-panel-{i}")} class="view-panel" role="tabpanel" tabindex="0" aria-labelledby={format!("view-tab-{i}")} hidden={i != *current}>
+            {leaf!(@dyn "div", [("id", format!("view-panel-{i}")), ("role", "tabpanel"), ("tabindex", "0"), ("aria-labelledby", format!("view-tab-{i}")), ("hidden", crate::ui::view_kit::flag(i != *current, "hidden")), ("class", "view-panel")], html! {<>
                 <ContextProvider<Shown> context={Shown(i == *current)}>{body}</ContextProvider<Shown>>
-            </div>
+            </>})}
         }
     };
     html! {
-        <div class="views-pane">
-            <div class="view-tabs" role="tablist" aria-label="Views" {onkeydown}>{tabs}</div>
-            {panel(0, html! { <KeyspaceView /> })}
-            {panel(1, html! { <HotspotsView /> })}
-            {panel(2, html! { <><RegionsView /><ReadView /></> })}
-            {panel(3, html! { <LsmView /> })}
-            {panel(4, html! { <VersionsView /> })}
-            {panel(5, html! {
+        {leaf!("div", "views-pane", list!(@mixed 7;
+            leaf!(@on "div", [("role", "tablist"), ("aria-label", "Views"), ("class", "view-tabs")], [onkeydown(onkeydown)], tabs),
+            panel(0, html! { <KeyspaceView /> }),
+            panel(1, html! { <HotspotsView /> }),
+            panel(2, html! { <><RegionsView /><ReadView /></> }),
+            panel(3, html! { <LsmView /> }),
+            panel(4, html! { <VersionsView /> }),
+            panel(5, html! {
                 // A shared link's workload, once the person said Run, is the saved one: the
                 // view mounts again to read it.
                 <super::simulate_view::SimulateView key={app.as_ref().map_or(0, |a| a.workload_serial).to_string()} />
-            })}
-        </div>
+            }),
+        ))}
     }
 }

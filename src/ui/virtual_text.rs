@@ -103,17 +103,12 @@ pub fn VirtualText(props: &VirtualTextProps) -> Html {
                 .max(start);
             let line = text.get(start..end).unwrap_or("");
             let class = line.starts_with("ERROR").then_some("err");
-            html! { <div class={classes!(class)}>{line}</div> }
+            html! { {leaf!(@dyn "div", [("class", Classes::from(classes!(class)))], line)} }
         })
         .collect();
     let height = format!("height:{}px", lines as f64 * LINE_PX);
     let offset = format!("transform:translateY({}px)", from as f64 * LINE_PX);
     html! {
-        <div class="vtext" tabindex="0" role="region" aria-label={props.label.clone()}
-            {onscroll} {oncopy} {onkeydown} {onmousedown} data-lines={lines.to_string()}>
-            <div style={height}>
-                <pre style={offset}>{rows}</pre>
-            </div>
-        </div>
+        {leaf!(@on @dyn "div", [("tabindex", "0"), ("role", "region"), ("aria-label", props.label.clone()), ("data-lines", lines.to_string()), ("class", "vtext")], [onscroll(onscroll), oncopy(oncopy), onkeydown(onkeydown), onmousedown(onmousedown)], leaf!(@dyn "div", [("style", height)], leaf!(@dyn "pre", [("style", offset)], rows)))}
     }
 }

@@ -31,7 +31,7 @@ fn field(
 /// callback).
 fn text_input(label: &str, value: String, emit: Callback<String>) -> Html {
     let onchange = Callback::from(move |e: Event| emit.emit(super::event_value(&e)));
-    html! { <label class="wf-field">{label}<input type="text" inputmode="decimal" {value} {onchange} /></label> }
+    html! { {leaf!("label", "wf-field", html! {<>{label}<input type="text" inputmode="decimal" {value} {onchange} /></>})} }
 }
 
 fn select(
@@ -53,13 +53,16 @@ fn choice(label: &str, options: &[(&str, &str)], current: &str, emit: Callback<S
             |(v, l)| html! { <option value={v.to_string()} selected={*v == current}>{*l}</option> },
         )
         .collect();
-    html! { <label class="wf-field">{label}<select {onchange}>{opts}</select></label> }
+    html! { {leaf!("label", "wf-field", list!(@mixed 2;
+        @seq(label),
+        leaf!(@on "select", [], [onchange(onchange)], opts),
+    ))} }
 }
 
 fn button(label: &str, aria: String, on: &Callback<FormAction>, action: FormAction) -> Html {
     let on = on.clone();
     let onclick = Callback::from(move |_: MouseEvent| on.emit(action.clone()));
-    html! { <button type="button" class="link" aria-label={aria} {onclick}>{label}</button> }
+    html! { {leaf!(@on @dyn "button", [("type", "button"), ("aria-label", aria), ("class", "link")], [onclick(onclick)], label)} }
 }
 
 fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Html {
@@ -119,11 +122,11 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
         }
         KeyField::Md5 { digits, of, .. } => (
             "MD5 prefix",
-            html! { <>{field("hex digits", digits.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}<span class="hint">{format!(" of {of}")}</span></> },
+            html! { <>{field("hex digits", digits.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}{leaf!("span", "hint", format!(" of {of}"))}</> },
         ),
         KeyField::Salt { buckets, of, .. } => (
             "salt bucket",
-            html! { <>{field("buckets", buckets.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}<span class="hint">{of.as_ref().map(|o| format!(" hash of {o}")).unwrap_or_else(|| " random".into())}</span></> },
+            html! { <>{field("buckets", buckets.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}{leaf!("span", "hint", of.as_ref().map(|o| format!(" hash of {o}")).unwrap_or_else(|| " random".into()))}</> },
         ),
         KeyField::Choice { options, .. } => (
             "weighted choice",
@@ -145,11 +148,11 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
         format!(" ({})", k.name())
     };
     html! {
-        <li class="wf-row">
-            <span class="wf-kind">{format!("{}. {kind}{name}", f + 1)}</span>
-            {setting}
-            {button("remove", format!("Remove key field {}", f + 1), on, FormAction::RemoveField(t, f))}
-        </li>
+        {leaf!("li", "wf-row", list!(@mixed 3;
+            leaf!("span", "wf-kind", format!("{}. {kind}{name}", f + 1)),
+            setting,
+            button("remove", format!("Remove key field {}", f + 1), on, FormAction::RemoveField(t, f)),
+        ))}
     }
 }
 
@@ -161,12 +164,12 @@ fn operation(t: usize, o: usize, op: &Operation, on: &Callback<FormAction>) -> H
         Curve::Burst { .. } => "burst",
     };
     html! {
-        <li class="wf-row">
-            <span class="wf-kind">{op.label()}</span>
-            {field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v))}
-            {select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v))}
-            {button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o))}
-        </li>
+        {leaf!("li", "wf-row", list!(@mixed 4;
+            leaf!("span", "wf-kind", op.label()),
+            field("per second", rate.per_sec.to_string(), on, move |v| FormAction::OperationRate(t, o, v)),
+            select("curve", &[("constant", "constant"), ("daily", "daily cycle, peak 14:00"), ("burst", "burst ×5 in hour 2")], curve, on, move |v| FormAction::OperationCurve(t, o, v)),
+            button("remove", format!("Remove operation {}", o + 1), on, FormAction::RemoveOperation(t, o)),
+        ))}
     }
 }
 
@@ -205,7 +208,10 @@ fn add_choice(label: &str, labels: Vec<&'static str>, emit: Callback<usize>) -> 
             s.set_value("");
         }
     });
-    html! { <label class="wf-field">{label}<select {onchange}><option value="" selected=true>{"choose…"}</option>{opts}</select></label> }
+    html! { {leaf!("label", "wf-field", list!(@mixed 2;
+        @seq(label),
+        leaf!(@on "select", [], [onchange(onchange)], html! {<><option value="" selected=true>{"choose…"}</option>{opts}</>}),
+    ))} }
 }
 
 #[component]
@@ -235,42 +241,40 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                         .iter()
                         .enumerate()
                         .map(|(ci, col)| html! {
-                            <li class="wf-row">
-                                <span class="wf-kind">{format!("{}:", fam.name)}</span>
-                                {field("qualifier", col.qualifier.clone(), on, move |v| FormAction::ColumnName(t, ci, v))}
-                                {field("value bytes", col.value_size.to_string(), on, move |v| FormAction::ColumnSize(t, ci, v))}
-                            </li>
+                            {leaf!("li", "wf-row", list!(@mixed 3;
+                                leaf!("span", "wf-kind", format!("{}:", fam.name)),
+                                field("qualifier", col.qualifier.clone(), on, move |v| FormAction::ColumnName(t, ci, v)),
+                                field("value bytes", col.value_size.to_string(), on, move |v| FormAction::ColumnSize(t, ci, v)),
+                            ))}
                         })
                         .collect()
                 })
                 .unwrap_or_default();
             let ops: Html = table.operations.iter().enumerate().map(|(o, op)| operation(t, o, op, on)).collect();
             html! {
-                <fieldset class="wf-table">
-                    <legend>{format!("Table {}", t + 1)}</legend>
-                    <div class="wf-row">
+                {leaf!("fieldset", "wf-table", list!(@mixed 11;
+                    leaf!("legend", format!("Table {}", t + 1)),
+                    leaf!("div", "wf-row", html! {<>
                         {field("name", table.name.clone(), on, move |v| FormAction::TableName(t, v))}
                         if w.tables.len() > 1 { {button("remove table", format!("Remove table {}", table.name), on, FormAction::RemoveTable(t))} }
-                    </div>
-                    <h4>{"Row key"}</h4>
-                    <ol class="wf-list">{keys}</ol>
-                    {adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k))}
-                    <h4>{"Columns"}</h4>
-                    <ul class="wf-list">{columns}</ul>
-                    {button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t))}
-                    <h4>{"Operations"}</h4>
-                    <ul class="wf-list">{ops}</ul>
-                    {adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k))}
-                </fieldset>
+                    </>}),
+                    leaf!("h4", "Row key"),
+                    leaf!("ol", "wf-list", keys),
+                    adder("add a key field", &FieldKind::ALL, FieldKind::label, on, move |k| FormAction::AddField(t, k)),
+                    leaf!("h4", "Columns"),
+                    leaf!("ul", "wf-list", columns),
+                    button("add a column", format!("Add a column to {}", table.name), on, FormAction::AddColumn(t)),
+                    leaf!("h4", "Operations"),
+                    leaf!("ul", "wf-list", ops),
+                    adder("add an operation", &OpKind::ALL, OpKind::label, on, move |k| FormAction::AddOperation(t, k)),
+                ))}
             }
         })
         .collect();
     let hours = w.duration_ms as f64 / 3_600_000.0;
     html! {
-        <div class="workload-form">
-            <fieldset class="wf-cluster">
-                <legend>{"Run and cluster"}</legend>
-                <div class="wf-grid">
+        {leaf!("div", "workload-form", list!(@mixed 3;
+            leaf!("fieldset", "wf-cluster", list![leaf!("legend", "Run and cluster"), leaf!("div", "wf-grid", html! {<>
                     {field("hours of traffic", hours.to_string(), on, FormAction::DurationHours)}
                     {field("seed", w.seed.to_string(), on, FormAction::Seed)}
                     {field("region servers", c.region_servers.to_string(), on, FormAction::RegionServers)}
@@ -279,10 +283,9 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
                     {select("split policy", &[("stepping", "SteppingSplitPolicy (default)"), ("increasing_to_upper_bound", "IncreasingToUpperBound"), ("constant_size", "ConstantSize"), ("key_prefix", "KeyPrefix (4 bytes)"), ("none", "none")], policy, on, FormAction::Policy)}
                     {field("reads/s a server serves", c.server_reads_per_sec.to_string(), on, FormAction::ServerReads)}
                     {field("writes/s a server takes", c.server_writes_per_sec.to_string(), on, FormAction::ServerWrites)}
-                </div>
-            </fieldset>
-            {tables}
-            {button("add a table", "Add a table".into(), on, FormAction::AddTable)}
-        </div>
+                </>})]),
+            tables,
+            button("add a table", "Add a table".into(), on, FormAction::AddTable),
+        ))}
     }
 }

@@ -53,8 +53,8 @@ impl OpsChunk {
         read_json_payload(payload, direct, |node: &Node| {
             let f = node.members()?;
             Ok(OpsChunk {
-                first: f.required("first")?.u64()?,
-                ops: ops_from_json(&f.required("ops")?)?,
+                first: f.read("first", Node::u64)?,
+                ops: f.read("ops", ops_from_json)?,
             })
         })
     }

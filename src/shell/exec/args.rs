@@ -13,11 +13,18 @@ pub(crate) type Res<T> = Result<T, Box<ShellError>>;
 
 /// An error at `span`.
 pub(super) fn fail<T>(message: impl Into<String>, span: Range<usize>) -> Res<T> {
-    Err(Box::new(ShellError {
-        message: message.into(),
+    Err(error(message.into(), span))
+}
+
+/// The boxed error [`fail`] returns, made in one place rather than at each of the commands'
+/// hundred-odd failures.
+#[inline(never)]
+fn error(message: String, span: Range<usize>) -> Box<ShellError> {
+    Box::new(ShellError {
+        message,
         span,
         command: None,
-    }))
+    })
 }
 
 /// The arguments of one command, read by position with checks.

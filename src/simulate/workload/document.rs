@@ -27,14 +27,14 @@ pub(super) fn read(node: &Node) -> Read<Workload> {
         "tables",
     ])?;
     Ok(Workload {
-        version: o.required("version")?.u32()?,
-        seed: o.required("seed")?.u64()?,
-        duration_ms: o.required("duration_ms")?.u64()?,
+        version: o.read("version", Node::u32)?,
+        seed: o.read("seed", Node::u64)?,
+        duration_ms: o.read("duration_ms", Node::u64)?,
         start_ms: o.or("start_ms", DEFAULT_START_MS, Node::u64)?,
         step_ms: o.optional("step_ms", Node::u64)?,
         samples_per_step: o.optional("samples_per_step", Node::u32)?,
-        cluster: cluster(&o.required("cluster")?)?,
-        tables: o.required("tables")?.list(table)?,
+        cluster: o.read("cluster", cluster)?,
+        tables: o.list("tables", table)?,
     })
 }
 
@@ -50,14 +50,14 @@ fn cluster(node: &Node) -> Read<Cluster> {
         "server_writes_per_sec",
     ])?;
     Ok(Cluster {
-        region_servers: o.required("region_servers")?.u32()?,
+        region_servers: o.read("region_servers", Node::u32)?,
         max_filesize: o.or("max_filesize", DEFAULT_MAX_FILESIZE, Node::u64)?,
         flush_size: o.or("flush_size", DEFAULT_FLUSH_SIZE, Node::u64)?,
         split_policy: o.or("split_policy", SplitPolicyKind::Stepping, split_policy)?,
         jitter: o.or("jitter", DEFAULT_JITTER, Node::f64)?,
         balancer_period_ms: o.or("balancer_period_ms", DEFAULT_BALANCER_PERIOD_MS, Node::u64)?,
-        server_reads_per_sec: o.required("server_reads_per_sec")?.f64()?,
-        server_writes_per_sec: o.required("server_writes_per_sec")?.f64()?,
+        server_reads_per_sec: o.read("server_reads_per_sec", Node::f64)?,
+        server_writes_per_sec: o.read("server_writes_per_sec", Node::f64)?,
     })
 }
 
@@ -72,8 +72,7 @@ fn split_policy(node: &Node) -> Read<SplitPolicyKind> {
     Ok(match name {
         "key_prefix" => SplitPolicyKind::KeyPrefix {
             prefix_length: fields_of(node, name, contents, &["prefix_length"])?
-                .required("prefix_length")?
-                .u32()?,
+                .read("prefix_length", Node::u32)?,
         },
         _ => {
             no_fields(name, contents)?;
@@ -125,25 +124,25 @@ fn table(node: &Node) -> Read<TableLoad> {
         "operations",
     ])?;
     Ok(TableLoad {
-        name: o.required("name")?.string()?,
-        families: o.required("families")?.list(family)?,
-        key: o.required("key")?.list(key_field)?,
+        name: o.read("name", Node::string)?,
+        families: o.list("families", family)?,
+        key: o.list("key", key_field)?,
         unique: o.or("unique", false, Node::bool)?,
         pre_split: o.or("pre_split", Vec::new(), |n| n.list(Node::string))?,
         initial_rows: o.or("initial_rows", 0, Node::u64)?,
-        operations: o.required("operations")?.list(operation)?,
+        operations: o.list("operations", operation)?,
     })
 }
 
 fn family(node: &Node) -> Read<FamilyLoad> {
     let o = node.object(&["name", "columns"])?;
     Ok(FamilyLoad {
-        name: o.required("name")?.string()?,
-        columns: o.required("columns")?.list(|n| {
+        name: o.read("name", Node::string)?,
+        columns: o.list("columns", |n| {
             let o = n.object(&["qualifier", "value_size", "dynamic"])?;
             Ok(ColumnLoad {
-                qualifier: o.required("qualifier")?.string()?,
-                value_size: o.required("value_size")?.u64()?,
+                qualifier: o.read("qualifier", Node::string)?,
+                value_size: o.read("value_size", Node::u64)?,
                 dynamic: o.or("dynamic", false, Node::bool)?,
             })
         })?,
@@ -175,7 +174,7 @@ fn key_field(node: &Node) -> Read<KeyField> {
     Ok(match kind {
         "constant" => KeyField::Constant {
             name,
-            text: o.required("text")?.string()?,
+            text: o.read("text", Node::string)?,
         },
         "sequence" => KeyField::Sequence {
             name,
@@ -184,7 +183,7 @@ fn key_field(node: &Node) -> Read<KeyField> {
         },
         "entity" => KeyField::Entity {
             name,
-            count: o.required("count")?.u64()?,
+            count: o.read("count", Node::u64)?,
             distribution: o.or("distribution", Distribution::Uniform, distribution)?,
             format: format()?,
         },
@@ -194,21 +193,21 @@ fn key_field(node: &Node) -> Read<KeyField> {
         },
         "md5" => KeyField::Md5 {
             name,
-            of: o.required("of")?.string()?,
-            digits: o.required("digits")?.u32()?,
+            of: o.read("of", Node::string)?,
+            digits: o.read("digits", Node::u32)?,
         },
         "salt" => KeyField::Salt {
             name,
-            buckets: o.required("buckets")?.u64()?,
+            buckets: o.read("buckets", Node::u64)?,
             of: o.optional("of", Node::string)?,
         },
         _ => KeyField::Choice {
             name,
-            options: o.required("options")?.list(|n| {
+            options: o.list("options", |n| {
                 let o = n.object(&["text", "weight"])?;
                 Ok(Weighted {
-                    text: o.required("text")?.string()?,
-                    weight: o.required("weight")?.f64()?,
+                    text: o.read("text", Node::string)?,
+                    weight: o.read("weight", Node::f64)?,
                 })
             })?,
         },
@@ -233,14 +232,10 @@ fn distribution(node: &Node) -> Read<Distribution> {
     let (name, contents) = node.enumeration(&["uniform", "zipf", "recent"])?;
     Ok(match name {
         "zipf" => Distribution::Zipf {
-            s: fields_of(node, name, contents, &["s"])?
-                .required("s")?
-                .f64()?,
+            s: fields_of(node, name, contents, &["s"])?.read("s", Node::f64)?,
         },
         "recent" => Distribution::Recent {
-            decay: fields_of(node, name, contents, &["decay"])?
-                .required("decay")?
-                .f64()?,
+            decay: fields_of(node, name, contents, &["decay"])?.read("decay", Node::f64)?,
         },
         _ => {
             no_fields(name, contents)?;
@@ -281,11 +276,11 @@ fn operation(node: &Node) -> Read<Operation> {
         _ => &["name", "rate", "choose"],
     })?;
     let name = o.or("name", String::new(), Node::string)?;
-    let rate = rate(&o.required("rate")?)?;
+    let rate = o.read("rate", rate)?;
     if kind == "put_new" {
         return Ok(Operation::PutNew { name, rate });
     }
-    let choose = choose(&o.required("choose")?)?;
+    let choose = o.read("choose", choose)?;
     Ok(match kind {
         "update" => Operation::Update { name, rate, choose },
         "get" => Operation::Get { name, rate, choose },
@@ -294,16 +289,16 @@ fn operation(node: &Node) -> Read<Operation> {
             name,
             rate,
             choose,
-            fields: o.required("fields")?.u32()?,
-            limit: o.required("limit")?.u64()?,
+            fields: o.read("fields", Node::u32)?,
+            limit: o.read("limit", Node::u64)?,
         },
         _ => Operation::WindowScan {
             name,
             rate,
             choose,
-            fields: o.required("fields")?.u32()?,
-            window_ms: o.required("window_ms")?.u64()?,
-            limit: o.required("limit")?.u64()?,
+            fields: o.read("fields", Node::u32)?,
+            window_ms: o.read("window_ms", Node::u64)?,
+            limit: o.read("limit", Node::u64)?,
         },
     })
 }
@@ -312,14 +307,11 @@ fn choose(node: &Node) -> Read<Choose> {
     let (name, contents) = node.enumeration(&["uniform", "within_ms", "recent", "fresh"])?;
     Ok(match name {
         "within_ms" => Choose::WithinMs {
-            ms: fields_of(node, name, contents, &["ms"])?
-                .required("ms")?
-                .u64()?,
+            ms: fields_of(node, name, contents, &["ms"])?.read("ms", Node::u64)?,
         },
         "recent" => Choose::Recent {
             half_life_ms: fields_of(node, name, contents, &["half_life_ms"])?
-                .required("half_life_ms")?
-                .u64()?,
+                .read("half_life_ms", Node::u64)?,
         },
         "fresh" => {
             no_fields(name, contents)?;
@@ -335,7 +327,7 @@ fn choose(node: &Node) -> Read<Choose> {
 fn rate(node: &Node) -> Read<Rate> {
     let o = node.object(&["per_sec", "curve"])?;
     Ok(Rate {
-        per_sec: o.required("per_sec")?.f64()?,
+        per_sec: o.read("per_sec", Node::f64)?,
         curve: o.or("curve", Curve::Constant, curve)?,
     })
 }
@@ -346,16 +338,16 @@ fn curve(node: &Node) -> Read<Curve> {
         "daily" => {
             let o = fields_of(node, name, contents, &["peak_hour", "trough"])?;
             Curve::Daily {
-                peak_hour: o.required("peak_hour")?.f64()?,
-                trough: o.required("trough")?.f64()?,
+                peak_hour: o.read("peak_hour", Node::f64)?,
+                trough: o.read("trough", Node::f64)?,
             }
         }
         "burst" => {
             let o = fields_of(node, name, contents, &["start_ms", "length_ms", "factor"])?;
             Curve::Burst {
-                start_ms: o.required("start_ms")?.u64()?,
-                length_ms: o.required("length_ms")?.u64()?,
-                factor: o.required("factor")?.f64()?,
+                start_ms: o.read("start_ms", Node::u64)?,
+                length_ms: o.read("length_ms", Node::u64)?,
+                factor: o.read("factor", Node::f64)?,
             }
         }
         _ => {
@@ -382,7 +374,7 @@ pub(super) fn write(w: &Workload) -> Value {
     let c = &w.cluster;
     members.push(member(
         "cluster",
-        Value::object([
+        Value::object(vec![
             ("region_servers", c.region_servers.into()),
             ("max_filesize", c.max_filesize.into()),
             ("flush_size", c.flush_size.into()),
@@ -405,7 +397,7 @@ fn member(name: &str, value: impl Into<Value>) -> (String, Value) {
 }
 
 /// An enum's variant with fields: `{"name": {fields}}`.
-fn variant<const N: usize>(name: &str, fields: [(&str, Value); N]) -> Value {
+fn variant(name: &str, fields: Vec<(&str, Value)>) -> Value {
     Value::Object(vec![member(name, Value::object(fields))])
 }
 
@@ -415,7 +407,7 @@ fn write_split_policy(policy: SplitPolicyKind) -> Value {
         SplitPolicyKind::IncreasingToUpperBound => "increasing_to_upper_bound".into(),
         SplitPolicyKind::ConstantSize => "constant_size".into(),
         SplitPolicyKind::KeyPrefix { prefix_length } => {
-            variant("key_prefix", [("prefix_length", prefix_length.into())])
+            variant("key_prefix", vec![("prefix_length", prefix_length.into())])
         }
         SplitPolicyKind::None => "none".into(),
     }
@@ -430,7 +422,7 @@ fn write_table(t: &TableLoad) -> Value {
                 t.families
                     .iter()
                     .map(|f| {
-                        Value::object([
+                        Value::object(vec![
                             ("name", f.name.as_str().into()),
                             (
                                 "columns",
@@ -438,7 +430,7 @@ fn write_table(t: &TableLoad) -> Value {
                                     f.columns
                                         .iter()
                                         .map(|c| {
-                                            Value::object([
+                                            Value::object(vec![
                                                 ("qualifier", c.qualifier.as_str().into()),
                                                 ("value_size", c.value_size.into()),
                                                 ("dynamic", c.dynamic.into()),
@@ -473,7 +465,7 @@ fn write_table(t: &TableLoad) -> Value {
 }
 
 /// `{"kind": kind, "name": name (when set), fields...}`.
-fn tagged<const N: usize>(kind: &str, name: &str, fields: [(&str, Value); N]) -> Value {
+fn tagged(kind: &str, name: &str, fields: Vec<(&str, Value)>) -> Value {
     let mut members = vec![member("kind", kind)];
     if !name.is_empty() {
         members.push(member("name", name));
@@ -485,7 +477,7 @@ fn tagged<const N: usize>(kind: &str, name: &str, fields: [(&str, Value); N]) ->
 fn write_key_field(field: &KeyField) -> Value {
     match field {
         KeyField::Constant { name, text } => {
-            tagged("constant", name, [("text", text.as_str().into())])
+            tagged("constant", name, vec![("text", text.as_str().into())])
         }
         KeyField::Sequence {
             name,
@@ -494,7 +486,7 @@ fn write_key_field(field: &KeyField) -> Value {
         } => tagged(
             "sequence",
             name,
-            [
+            vec![
                 ("start", (*start).into()),
                 ("format", write_number_format(format)),
             ],
@@ -507,7 +499,7 @@ fn write_key_field(field: &KeyField) -> Value {
         } => tagged(
             "entity",
             name,
-            [
+            vec![
                 ("count", (*count).into()),
                 ("distribution", write_distribution(*distribution)),
                 ("format", write_number_format(format)),
@@ -518,15 +510,15 @@ fn write_key_field(field: &KeyField) -> Value {
                 .iter()
                 .find(|(_, e)| e == encoding)
                 .map_or("millis", |(n, _)| n);
-            tagged("timestamp", name, [("encoding", encoding.into())])
+            tagged("timestamp", name, vec![("encoding", encoding.into())])
         }
         KeyField::Md5 { name, of, digits } => tagged(
             "md5",
             name,
-            [("of", of.as_str().into()), ("digits", (*digits).into())],
+            vec![("of", of.as_str().into()), ("digits", (*digits).into())],
         ),
         KeyField::Salt { name, buckets, of } => {
-            let mut v = tagged("salt", name, [("buckets", (*buckets).into())]);
+            let mut v = tagged("salt", name, vec![("buckets", (*buckets).into())]);
             if let (Value::Object(members), Some(of)) = (&mut v, of) {
                 members.push(member("of", of.as_str()));
             }
@@ -535,13 +527,13 @@ fn write_key_field(field: &KeyField) -> Value {
         KeyField::Choice { name, options } => tagged(
             "choice",
             name,
-            [(
+            vec![(
                 "options",
                 Value::Array(
                     options
                         .iter()
                         .map(|o| {
-                            Value::object([
+                            Value::object(vec![
                                 ("text", o.text.as_str().into()),
                                 ("weight", o.weight.into()),
                             ])
@@ -554,7 +546,7 @@ fn write_key_field(field: &KeyField) -> Value {
 }
 
 fn write_number_format(f: &NumberFormat) -> Value {
-    Value::object([
+    Value::object(vec![
         (
             "base",
             match f.base {
@@ -571,14 +563,14 @@ fn write_number_format(f: &NumberFormat) -> Value {
 fn write_distribution(d: Distribution) -> Value {
     match d {
         Distribution::Uniform => "uniform".into(),
-        Distribution::Zipf { s } => variant("zipf", [("s", s.into())]),
-        Distribution::Recent { decay } => variant("recent", [("decay", decay.into())]),
+        Distribution::Zipf { s } => variant("zipf", vec![("s", s.into())]),
+        Distribution::Recent { decay } => variant("recent", vec![("decay", decay.into())]),
     }
 }
 
 fn write_operation(op: &Operation) -> Value {
     let rate = |r: &Rate| {
-        Value::object([
+        Value::object(vec![
             ("per_sec", r.per_sec.into()),
             (
                 "curve",
@@ -586,7 +578,7 @@ fn write_operation(op: &Operation) -> Value {
                     Curve::Constant => "constant".into(),
                     Curve::Daily { peak_hour, trough } => variant(
                         "daily",
-                        [("peak_hour", peak_hour.into()), ("trough", trough.into())],
+                        vec![("peak_hour", peak_hour.into()), ("trough", trough.into())],
                     ),
                     Curve::Burst {
                         start_ms,
@@ -594,7 +586,7 @@ fn write_operation(op: &Operation) -> Value {
                         factor,
                     } => variant(
                         "burst",
-                        [
+                        vec![
                             ("start_ms", start_ms.into()),
                             ("length_ms", length_ms.into()),
                             ("factor", factor.into()),
@@ -606,29 +598,37 @@ fn write_operation(op: &Operation) -> Value {
     };
     let choose = |c: &Choose| match *c {
         Choose::Uniform => "uniform".into(),
-        Choose::WithinMs { ms } => variant("within_ms", [("ms", ms.into())]),
+        Choose::WithinMs { ms } => variant("within_ms", vec![("ms", ms.into())]),
         Choose::Recent { half_life_ms } => {
-            variant("recent", [("half_life_ms", half_life_ms.into())])
+            variant("recent", vec![("half_life_ms", half_life_ms.into())])
         }
         Choose::Fresh => "fresh".into(),
     };
     match op {
-        Operation::PutNew { name, rate: r } => tagged("put_new", name, [("rate", rate(r))]),
+        Operation::PutNew { name, rate: r } => tagged("put_new", name, vec![("rate", rate(r))]),
         Operation::Update {
             name,
             rate: r,
             choose: c,
-        } => tagged("update", name, [("rate", rate(r)), ("choose", choose(c))]),
+        } => tagged(
+            "update",
+            name,
+            vec![("rate", rate(r)), ("choose", choose(c))],
+        ),
         Operation::Get {
             name,
             rate: r,
             choose: c,
-        } => tagged("get", name, [("rate", rate(r)), ("choose", choose(c))]),
+        } => tagged("get", name, vec![("rate", rate(r)), ("choose", choose(c))]),
         Operation::Delete {
             name,
             rate: r,
             choose: c,
-        } => tagged("delete", name, [("rate", rate(r)), ("choose", choose(c))]),
+        } => tagged(
+            "delete",
+            name,
+            vec![("rate", rate(r)), ("choose", choose(c))],
+        ),
         Operation::PrefixScan {
             name,
             rate: r,
@@ -638,7 +638,7 @@ fn write_operation(op: &Operation) -> Value {
         } => tagged(
             "prefix_scan",
             name,
-            [
+            vec![
                 ("rate", rate(r)),
                 ("choose", choose(c)),
                 ("fields", (*fields).into()),
@@ -655,7 +655,7 @@ fn write_operation(op: &Operation) -> Value {
         } => tagged(
             "window_scan",
             name,
-            [
+            vec![
                 ("rate", rate(r)),
                 ("choose", choose(c)),
                 ("fields", (*fields).into()),
