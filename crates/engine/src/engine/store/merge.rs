@@ -17,8 +17,12 @@ pub struct MergeIter<'a> {
     pub family: &'a Arc<[u8]>,
     /// Each source with the cell it would yield next.
     inputs: Vec<Input<'a>>,
-    /// The input whose head the merge yields next, found again whenever a head changes.
+    /// The input whose head the merge yields next.
     current: Option<usize>,
+    /// The input whose head comes next after `current`'s among the others: after a step,
+    /// `current` stays while its new head still comes before this one's (one comparison, not
+    /// one per input), as it does for every cell of a row from one run.
+    rival: Option<usize>,
     /// Yield the greatest cell first (the sources run backwards).
     descending: bool,
     /// Bit 0 is set once the memstore has yielded a cell, bit i + 1 once the i-th run source
@@ -42,6 +46,7 @@ impl<'a> MergeIter<'a> {
             family,
             inputs,
             current: None,
+            rival: None,
             descending: false,
             touched: 0,
             first_bit: 1,
@@ -50,7 +55,7 @@ impl<'a> MergeIter<'a> {
         if let Some((_, Source::Mem(..) | Source::MemBack(..))) = merge.inputs.first() {
             merge.first_bit = 0;
         }
-        merge.current = merge.min_index();
+        (merge.current, merge.rival) = merge.least_two();
         merge
     }
 
@@ -76,7 +81,7 @@ impl<'a> MergeIter<'a> {
             descending: true,
             ..MergeIter::new(family, sources)
         };
-        merge.current = merge.min_index();
+        (merge.current, merge.rival) = merge.least_two();
         merge
     }
 
@@ -101,7 +106,7 @@ impl<'a> MergeIter<'a> {
                 Source::MemBack(..) | Source::RunBack(_) => {}
             }
         }
-        self.current = self.min_index();
+        (self.current, self.rival) = self.least_two();
     }
 
     /// The next cell without consuming it.
@@ -121,25 +126,34 @@ impl<'a> MergeIter<'a> {
             .map(|c| c.row)
     }
 
+    /// Whether `a` comes before `b` in the merge's direction.
     #[inline]
-    fn min_index(&self) -> Option<usize> {
+    fn before(&self, a: &CellRef<'_>, b: &CellRef<'_>) -> bool {
+        let ord = a.cmp_key(b);
+        if self.descending {
+            ord == std::cmp::Ordering::Greater
+        } else {
+            ord == std::cmp::Ordering::Less
+        }
+    }
+
+    /// The input whose head comes first, and the one whose head comes next (at equal keys the
+    /// earlier input first).
+    fn least_two(&self) -> (Option<usize>, Option<usize>) {
         let mut best: Option<(usize, &CellRef<'a>)> = None;
+        let mut next: Option<(usize, &CellRef<'a>)> = None;
         for (i, (head, _)) in self.inputs.iter().enumerate() {
-            if let Some(c) = head {
-                let better = best.is_none_or(|(_, b)| {
-                    let ord = c.cmp_key(b);
-                    if self.descending {
-                        ord == std::cmp::Ordering::Greater
-                    } else {
-                        ord == std::cmp::Ordering::Less
-                    }
-                });
-                if better {
-                    best = Some((i, c));
-                }
+            let Some(c) = head else {
+                continue;
+            };
+            if best.is_none_or(|(_, b)| self.before(c, b)) {
+                next = best;
+                best = Some((i, c));
+            } else if next.is_none_or(|(_, n)| self.before(c, n)) {
+                next = Some((i, c));
             }
         }
-        best.map(|(i, _)| i)
+        (best.map(|(i, _)| i), next.map(|(i, _)| i))
     }
 }
 
@@ -157,11 +171,22 @@ impl<'a> Iterator for MergeIter<'a> {
             self.touched |= 1 << bit;
         }
         // One source (a store's one run, its memstore empty): its next head is the merge's.
-        self.current = if single {
-            (!ended).then_some(i)
-        } else {
-            self.min_index()
+        if single {
+            self.current = (!ended).then_some(i);
+            return out;
+        }
+        let rival = self
+            .rival
+            .and_then(|r| Some((r, self.inputs.get(r)?.0.as_ref()?)));
+        let stays = match (self.inputs.get(i).and_then(|(h, _)| h.as_ref()), rival) {
+            // At equal keys the earlier input comes first.
+            (Some(a), Some((r, b))) => self.before(a, b) || (i < r && a.cmp_key(b).is_eq()),
+            (Some(_), None) => true,
+            (None, _) => false,
         };
+        if !stays {
+            (self.current, self.rival) = self.least_two();
+        }
         out
     }
 }
