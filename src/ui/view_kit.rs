@@ -19,15 +19,12 @@ pub fn leaf(
     attributes: &'static [(&'static str, yew::virtual_dom::AttributeOrProperty)],
     child: Html,
 ) -> Html {
-    yew::virtual_dom::VTag::__new_other(
-        AttrValue::Static(tag),
-        NodeRef::default(),
-        None,
+    leaf_on(
+        tag,
         yew::virtual_dom::Attributes::Static(attributes),
         yew::virtual_dom::listeners::Listeners::None,
         child,
     )
-    .into()
 }
 
 /// An element of computed attributes (`keys` and their values, as `html!` lists them) around
@@ -38,15 +35,12 @@ pub fn leaf_with(
     values: Box<[Option<yew::virtual_dom::AttributeOrProperty>]>,
     child: Html,
 ) -> Html {
-    yew::virtual_dom::VTag::__new_other(
-        AttrValue::Static(tag),
-        NodeRef::default(),
-        None,
+    leaf_on(
+        tag,
         yew::virtual_dom::Attributes::Dynamic { keys, values },
         yew::virtual_dom::listeners::Listeners::None,
         child,
     )
-    .into()
 }
 
 /// An element with listeners (its attributes and listeners as `html!` makes them) around one

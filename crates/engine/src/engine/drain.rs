@@ -17,7 +17,7 @@ use super::family::FamilyDescriptor;
 use super::lsm::Dropped;
 use super::resolve::{FateTracker, Pass};
 use super::rules::Rules;
-use super::store::{Decoded, Run};
+use super::store::{merge, Decoded, Run};
 
 /// One input's blocks: owned and freed as read, or shared with another holder (a save in
 /// progress) and only read.
@@ -281,20 +281,7 @@ fn stretch(
 /// The input whose head sorts first and the one whose head sorts next (at equal keys the
 /// earlier input first, as in [`super::store::MergeIter`]).
 fn least_two(heads: &[Head<'_>]) -> (Option<usize>, Option<usize>) {
-    let mut best: Option<(usize, CellRef<'_>)> = None;
-    let mut next: Option<(usize, CellRef<'_>)> = None;
-    for (i, head) in heads.iter().enumerate() {
-        let Some(c) = head.cell else {
-            continue;
-        };
-        if best.is_none_or(|(_, b)| c.cmp_key(&b) == Ordering::Less) {
-            next = best;
-            best = Some((i, c));
-        } else if next.is_none_or(|(_, n)| c.cmp_key(&n) == Ordering::Less) {
-            next = Some((i, c));
-        }
-    }
-    (best.map(|(i, _)| i), next.map(|(i, _)| i))
+    merge::least_two(&mut heads.iter().map(|h| h.cell), false)
 }
 
 /// The merge that frees its inputs against the merge reads use (a [`super::store::MergeIter`]

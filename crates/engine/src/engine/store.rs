@@ -19,7 +19,7 @@ use super::resolve::{earliest_put, FateTracker, Pass};
 use super::rules::Rules;
 
 mod memstore;
-mod merge;
+pub(crate) mod merge;
 
 pub use memstore::Memstore;
 pub use merge::MergeIter;

@@ -137,24 +137,42 @@ impl<'a> MergeIter<'a> {
         }
     }
 
-    /// The input whose head comes first, and the one whose head comes next (at equal keys the
-    /// earlier input first).
+    /// The input whose head comes first, and the one whose head comes next.
     fn least_two(&self) -> (Option<usize>, Option<usize>) {
-        let mut best: Option<(usize, &CellRef<'a>)> = None;
-        let mut next: Option<(usize, &CellRef<'a>)> = None;
-        for (i, (head, _)) in self.inputs.iter().enumerate() {
-            let Some(c) = head else {
-                continue;
-            };
-            if best.is_none_or(|(_, b)| self.before(c, b)) {
-                next = best;
-                best = Some((i, c));
-            } else if next.is_none_or(|(_, n)| self.before(c, n)) {
-                next = Some((i, c));
-            }
-        }
-        (best.map(|(i, _)| i), next.map(|(i, _)| i))
+        least_two(
+            &mut self.inputs.iter().map(|(head, _)| *head),
+            self.descending,
+        )
     }
+}
+
+/// Of `heads` (an input's next cell each, `None` for an input run out), the one that comes
+/// first (the least cell, or the greatest when `descending`) and the one that comes next; at
+/// equal keys the earlier input first. What a merge yields from, and the head it must stay
+/// ahead of. One copy for every merge: it runs only when the input yielding changes.
+pub(crate) fn least_two(
+    heads: &mut dyn Iterator<Item = Option<CellRef<'_>>>,
+    descending: bool,
+) -> (Option<usize>, Option<usize>) {
+    let first = if descending {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Less
+    };
+    let mut best: Option<(usize, CellRef<'_>)> = None;
+    let mut next: Option<(usize, CellRef<'_>)> = None;
+    for (i, head) in heads.enumerate() {
+        let Some(c) = head else {
+            continue;
+        };
+        if best.is_none_or(|(_, b)| c.cmp_key(&b) == first) {
+            next = best;
+            best = Some((i, c));
+        } else if next.is_none_or(|(_, n)| c.cmp_key(&n) == first) {
+            next = Some((i, c));
+        }
+    }
+    (best.map(|(i, _)| i), next.map(|(i, _)| i))
 }
 
 impl<'a> Iterator for MergeIter<'a> {
