@@ -47,7 +47,7 @@ macro_rules! leaf {
     (@child $child:expr) => {
         ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child)
     };
-    (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $text:literal) => {
+    (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $($child:tt)+) => {
         $crate::ui::view_kit::leaf_with(
             $tag,
             &[$($key),*],
@@ -55,63 +55,28 @@ macro_rules! leaf {
                 ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
                 ::yew::virtual_dom::AttributeOrProperty::Attribute,
             )),*]),
-            $crate::ui::view_kit::text($text),
+            leaf!(@child $($child)+),
         )
     };
-    (@dyn $tag:literal, [$(($key:literal, $value:expr)),*], $child:expr) => {
-        $crate::ui::view_kit::leaf_with(
-            $tag,
-            &[$($key),*],
-            ::std::boxed::Box::new([$(::std::option::Option::map(
-                ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
-                ::yew::virtual_dom::AttributeOrProperty::Attribute,
-            )),*]),
-            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
-        )
-    };
-    ($tag:literal, [$(($key:literal, $value:literal)),*], $text:literal) => {
+    ($tag:literal, [$(($key:literal, $value:literal)),*], $($child:tt)+) => {
         $crate::ui::view_kit::leaf(
             $tag,
             &[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*],
-            $crate::ui::view_kit::text($text),
+            leaf!(@child $($child)+),
         )
     };
-    ($tag:literal, [$(($key:literal, $value:literal)),*], $child:expr) => {
-        $crate::ui::view_kit::leaf(
-            $tag,
-            &[$(($key, ::yew::virtual_dom::AttributeOrProperty::Static($value))),*],
-            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
-        )
-    };
-    ($tag:literal, $class:literal, $text:literal) => {
+    ($tag:literal, $class:literal, $($child:tt)+) => {
         $crate::ui::view_kit::leaf(
             $tag,
             &[(
                 "class",
                 ::yew::virtual_dom::AttributeOrProperty::Static($class),
             )],
-            $crate::ui::view_kit::text($text),
+            leaf!(@child $($child)+),
         )
     };
-    ($tag:literal, $class:literal, $child:expr) => {
-        $crate::ui::view_kit::leaf(
-            $tag,
-            &[(
-                "class",
-                ::yew::virtual_dom::AttributeOrProperty::Static($class),
-            )],
-            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
-        )
-    };
-    ($tag:literal, $text:literal) => {
-        $crate::ui::view_kit::leaf($tag, &[], $crate::ui::view_kit::text($text))
-    };
-    ($tag:literal, $child:expr) => {
-        $crate::ui::view_kit::leaf(
-            $tag,
-            &[],
-            ::yew::html::IntoPropValue::<::yew::Html>::into_prop_value($child),
-        )
+    ($tag:literal, $($child:tt)+) => {
+        $crate::ui::view_kit::leaf($tag, &[], leaf!(@child $($child)+))
     };
 }
 
