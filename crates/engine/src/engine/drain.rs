@@ -9,7 +9,6 @@
 //! rows, in which no part is freed, so every cell goes from its block to the writer without
 //! being copied, and frees the parts read past between stretches.
 
-use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::block::{BlockDrain, CellRef, CursorState, Encoding, FileWriter};
@@ -261,16 +260,8 @@ fn stretch(
         if let Some(h) = heads.get_mut(i) {
             *h = next;
         }
-        let other = rival.and_then(|r| heads.get(r)).and_then(|h| h.cell);
-        let stays = match (next.cell, other, rival) {
-            (Some(a), Some(b), Some(r)) => match a.cmp_key(&b) {
-                Ordering::Less => true,
-                Ordering::Equal => i < r,
-                Ordering::Greater => false,
-            },
-            (Some(_), None, _) => true,
-            (None, _, _) | (Some(_), Some(_), None) => false,
-        };
+        let other = rival.and_then(|r| Some((r, heads.get(r)?.cell?)));
+        let stays = merge::stays_first(next.cell, other, i, false);
         if !stays {
             (current, rival) = least_two(&heads);
         }

@@ -126,17 +126,6 @@ impl<'a> MergeIter<'a> {
             .map(|c| c.row)
     }
 
-    /// Whether `a` comes before `b` in the merge's direction.
-    #[inline]
-    fn before(&self, a: &CellRef<'_>, b: &CellRef<'_>) -> bool {
-        let ord = a.cmp_key(b);
-        if self.descending {
-            ord == std::cmp::Ordering::Greater
-        } else {
-            ord == std::cmp::Ordering::Less
-        }
-    }
-
     /// The input whose head comes first, and the one whose head comes next.
     fn least_two(&self) -> (Option<usize>, Option<usize>) {
         least_two(
@@ -154,11 +143,7 @@ pub(crate) fn least_two(
     heads: &mut dyn Iterator<Item = Option<CellRef<'_>>>,
     descending: bool,
 ) -> (Option<usize>, Option<usize>) {
-    let first = if descending {
-        std::cmp::Ordering::Greater
-    } else {
-        std::cmp::Ordering::Less
-    };
+    let first = first_order(descending);
     let mut best: Option<(usize, CellRef<'_>)> = None;
     let mut next: Option<(usize, CellRef<'_>)> = None;
     for (i, head) in heads.enumerate() {
@@ -173,6 +158,37 @@ pub(crate) fn least_two(
         }
     }
     (best.map(|(i, _)| i), next.map(|(i, _)| i))
+}
+
+/// Whether input `i`, after a step to its `next` head, still comes first against `rival`
+/// (the input whose head came next, and that head): its head comes before the rival's, or
+/// equals it from an earlier input. What lets a merge keep yielding from one input after
+/// one comparison.
+#[inline]
+pub(crate) fn stays_first(
+    next: Option<CellRef<'_>>,
+    rival: Option<(usize, CellRef<'_>)>,
+    i: usize,
+    descending: bool,
+) -> bool {
+    match (next, rival) {
+        (Some(a), Some((r, b))) => match a.cmp_key(&b) {
+            std::cmp::Ordering::Equal => i < r,
+            ord => ord == first_order(descending),
+        },
+        (Some(_), None) => true,
+        (None, _) => false,
+    }
+}
+
+/// How a cell that comes first compares to the others: less, or greater when `descending`.
+#[inline]
+fn first_order(descending: bool) -> std::cmp::Ordering {
+    if descending {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Less
+    }
 }
 
 impl<'a> Iterator for MergeIter<'a> {
@@ -193,15 +209,9 @@ impl<'a> Iterator for MergeIter<'a> {
             self.current = (!ended).then_some(i);
             return out;
         }
-        let rival = self
-            .rival
-            .and_then(|r| Some((r, self.inputs.get(r)?.0.as_ref()?)));
-        let stays = match (self.inputs.get(i).and_then(|(h, _)| h.as_ref()), rival) {
-            // At equal keys the earlier input comes first.
-            (Some(a), Some((r, b))) => self.before(a, b) || (i < r && a.cmp_key(b).is_eq()),
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
+        let next = self.inputs.get(i).and_then(|(h, _)| *h);
+        let rival = self.rival.and_then(|r| Some((r, self.inputs.get(r)?.0?)));
+        let stays = stays_first(next, rival, i, self.descending);
         if !stays {
             (self.current, self.rival) = self.least_two();
         }
