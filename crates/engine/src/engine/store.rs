@@ -770,19 +770,14 @@ impl<'a> RunBackCursor<'a> {
             None => n - 1,
         };
         c.counts.blocks_skipped += (n - 1 - b) as u64;
-        c.load(b);
-        if let Some(probe) = bound {
-            let end = c
-                .cells
-                .partition_point(|x| x.cmp_key(&probe) == std::cmp::Ordering::Less);
-            c.cells.truncate(end);
-        }
+        c.load(b, bound);
         c
     }
 
-    /// Reads block `i` into `cells` (counted as read); a damaged block reads as empty, or as
-    /// the cells before the damage.
-    fn load(&mut self, i: usize) {
+    /// Reads block `i` into `cells` (counted as read), up to the first cell at or after
+    /// `bound` (the block the bound falls in: the cells after it are not read); a damaged
+    /// block reads as empty, or as the cells before the damage.
+    fn load(&mut self, i: usize, bound: Option<CellRef<'_>>) {
         self.block = i;
         self.cells.clear();
         // The index says how many cells the block holds: the list grows once, not by doubling.
@@ -793,6 +788,9 @@ impl<'a> RunBackCursor<'a> {
             return;
         };
         while let Some(c) = cursor.next_in(self.keys) {
+            if bound.is_some_and(|b| c.cmp_key(&b) != std::cmp::Ordering::Less) {
+                return;
+            }
             self.cells.push(c);
         }
     }
@@ -808,7 +806,7 @@ impl<'a> Iterator for RunBackCursor<'a> {
             if self.block == 0 {
                 return None;
             }
-            self.load(self.block - 1);
+            self.load(self.block - 1, None);
         }
     }
 }
