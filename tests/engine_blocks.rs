@@ -489,3 +489,47 @@ fn the_header_records_table_family_and_key_range() {
         cells.iter().map(Cell::size).sum::<usize>() as u64
     );
 }
+
+/// A block's cells handed out one by one (`BlockCursor::next_in`, which reads a `NONE` cell
+/// straight from the block without keeping its parts) are the cells the cursor then says it
+/// is on (`current`, `current_in`, which read such a cell again), and the cells a walk by
+/// `advance` reads, in every encoding.
+#[test]
+fn a_cell_handed_out_is_the_cell_the_cursor_is_on() {
+    let cells = table_cells(40, 3);
+    for encoding in ENCODINGS {
+        let file = BlockFile::build(
+            5,
+            "t",
+            b"f",
+            options(encoding, BloomType::None, 256),
+            &cells,
+        );
+        let (walked, damaged) = read_all(&file);
+        assert!(damaged.is_empty());
+        let keys = rowkey::engine::Decoded::default();
+        let mut handed = Vec::new();
+        for i in 0..file.block_count() {
+            let mut cursor = file.block_cursor(i).expect("an undamaged block");
+            while let Some(c) = cursor.next_in(&keys) {
+                let cell = c.to_cell(&family());
+                let on = cursor.current().map(|c| c.to_cell(&family()));
+                let on_in = cursor.current_in(&keys).map(|c| c.to_cell(&family()));
+                assert!(
+                    same(&[cell.clone()], &on.into_iter().collect::<Vec<_>>()),
+                    "{encoding:?}: current"
+                );
+                assert!(
+                    same(&[cell.clone()], &on_in.into_iter().collect::<Vec<_>>()),
+                    "{encoding:?}: current_in"
+                );
+                handed.push(cell);
+            }
+        }
+        assert!(
+            same(&handed, &walked),
+            "{encoding:?}: the cells handed out are the cells walked"
+        );
+        assert_eq!(handed.len(), cells.len());
+    }
+}

@@ -161,42 +161,75 @@ fn len(b: &[u8], at: &mut usize) -> Option<usize> {
     usize::try_from(crate::kit::varint::get(b, at).ok()?).ok()
 }
 
-/// The `NONE`-encoded cell at `at` in `block`; `None` wherever [`CursorState::advance`]'s
-/// general reading gives an error (a truncated cell, a varint too long, a key shorter than its
-/// parts, an unknown cell type), which then reads it again to say which. Lengths under 128
-/// (nearly all) take one byte and the varints' short path.
+/// The `NONE`-encoded cell at `at` in `block`, borrowed from it, with its whole key and
+/// where the next cell starts; `None` wherever [`CursorState::advance`]'s general reading gives an error (a
+/// truncated cell, a varint too long, a key shorter than its parts, an unknown cell type),
+/// which then reads it again to say which. Lengths under 128 (nearly all) take one byte and
+/// the varints' short path.
 #[inline(always)]
-fn none_cell(b: &[u8], at: usize) -> Option<NoneCell> {
+fn none_cell_ref(b: &[u8], at: usize) -> Option<(CellRef<'_>, &[u8], usize)> {
     let mut at = at;
     let key_len = len(b, &mut at)?;
     let value_len = len(b, &mut at)?;
     let key_end = at.checked_add(key_len)?;
     let value_end = key_end.checked_add(value_len)?;
     let key = b.get(at..key_end)?;
-    if value_end > b.len() {
-        return None;
-    }
-    let key_at = at;
+    let value = b.get(key_end..value_end)?;
     at = value_end;
     let seq = crate::kit::varint::get(b, &mut at).ok()?;
     let ttl_ms = crate::kit::varint::get(b, &mut at).ok()?;
     // The key's parts, as `split_key` reads them.
     let mut k = 0;
     let row_len = len(key, &mut k)?;
-    let row = (k, k.checked_add(row_len)?);
-    k = row.1;
+    let row = key.get(k..k.checked_add(row_len)?)?;
+    k += row_len;
     let family_len = len(key, &mut k)?;
-    let family = (k, k.checked_add(family_len)?);
-    let tail = key.len().checked_sub(KEY_TAIL).filter(|t| *t >= family.1)?;
+    let family = key.get(k..k.checked_add(family_len)?)?;
+    k += family_len;
+    let tail = key.len().checked_sub(KEY_TAIL).filter(|t| *t >= k)?;
+    let qualifier = key.get(k..tail)?;
     let ts: [u8; 8] = key.get(tail..tail + 8)?.try_into().ok()?;
     let kind = CellKind::from_code(*key.get(tail + 8)?)?;
-    Some(NoneCell {
-        key: (key_at, key_end),
-        value: (key_end, value_end),
+    let cell = CellRef {
+        row,
+        family,
+        qualifier,
+        timestamp: u64::from_be_bytes(ts),
+        kind,
         seq,
         ttl_ms,
-        parts: (row, family, (family.1, tail), u64::from_be_bytes(ts), kind),
-        end: at,
+        value,
+    };
+    Some((cell, key, at))
+}
+
+/// The `NONE`-encoded cell at `at` in `block` as [`none_cell_ref`] reads it, its parts given
+/// as places in the block: what a walk that holds no borrow of its block keeps.
+#[inline(always)]
+fn none_cell(b: &[u8], at: usize) -> Option<NoneCell> {
+    let (c, key, end) = none_cell_ref(b, at)?;
+    let base = b.as_ptr() as usize;
+    let place = |s: &[u8]| {
+        let from = s.as_ptr() as usize - base;
+        (from, from + s.len())
+    };
+    let key = place(key);
+    let key_at = key.0;
+    let value = place(c.value);
+    let within = |r: (usize, usize)| (r.0 - key_at, r.1 - key_at);
+    Some(NoneCell {
+        key,
+        value,
+        seq: c.seq,
+        ttl_ms: c.ttl_ms,
+        parts: (
+            within(place(c.row)),
+            within(place(c.family)),
+            within(place(c.qualifier)),
+            c.timestamp,
+            c.kind,
+        ),
+        end,
     })
 }
 
@@ -499,6 +532,10 @@ pub struct CursorState {
     ttl_ms: u64,
     /// Parts of the current key: row, family, qualifier ranges, timestamp, kind.
     parts: Option<PartRanges>,
+    /// Where the current cell starts when [`BlockCursor::next_in`] read it straight from a
+    /// `NONE` block and handed it out without keeping its parts here: asked for again, it is
+    /// read again from there.
+    lazy: Option<usize>,
 }
 
 impl<'a> BlockCursor<'a> {
@@ -543,12 +580,7 @@ impl<'a> BlockCursor<'a> {
     /// copied into `keys` first. The value is always a slice of the block.
     #[inline]
     pub fn current_in(&self, keys: &'a Decoded) -> Option<CellRef<'a>> {
-        let block: &'a [u8] = self.block;
-        let key: &'a [u8] = match self.state.key_in_block {
-            Some((s, e)) => block.get(s..e)?,
-            None => keys.alloc_extend(&self.state.key),
-        };
-        self.state.cell(key, block)
+        self.state.current_in(self.block, keys)
     }
 
     /// Moves to the next cell and borrows it, as [`BlockCursor::advance`] then
@@ -558,8 +590,13 @@ impl<'a> BlockCursor<'a> {
     #[inline]
     pub fn next_in(&mut self, keys: &'a Decoded) -> Option<CellRef<'a>> {
         let block: &'a [u8] = self.block;
-        if let Some(c) = self.state.step_none(block) {
-            return self.state.cell(block.get(c.key.0..c.key.1)?, block);
+        let s = &mut self.state;
+        if s.encoding == Encoding::None && s.at < block.len() {
+            if let Some((cell, _, end)) = none_cell_ref(block, s.at) {
+                s.lazy = Some(s.at);
+                s.at = end;
+                return Some(cell);
+            }
         }
         match self.advance() {
             Ok(true) => self.current_in(keys),
@@ -586,6 +623,7 @@ impl CursorState {
             seq: 0,
             ttl_ms: 0,
             parts: None,
+            lazy: None,
         }
     }
 
@@ -598,6 +636,7 @@ impl CursorState {
         self.seq = 0;
         self.ttl_ms = 0;
         self.parts = None;
+        self.lazy = None;
     }
 
     /// Moves to the next cell of `block` (the block this walk started in); false past the
@@ -620,6 +659,7 @@ impl CursorState {
             return None;
         }
         let c = none_cell(block, self.at)?;
+        self.lazy = None;
         self.key_in_block = Some(c.key);
         self.value = c.value;
         self.seq = c.seq;
@@ -631,6 +671,7 @@ impl CursorState {
 
     #[inline(never)]
     fn advance_general(&mut self, block: &[u8]) -> Result<bool, FormatError> {
+        self.lazy = None;
         if self.at >= block.len() {
             self.parts = None;
             return Ok(false);
@@ -766,6 +807,9 @@ impl CursorState {
     /// The cell the walk is on in `block` (the block it walks), if any.
     #[inline]
     pub fn current<'k>(&'k self, block: &'k [u8]) -> Option<CellRef<'k>> {
+        if let Some(start) = self.lazy {
+            return none_cell_ref(block, start).map(|(c, _, _)| c);
+        }
         self.cell(self.key_bytes(block), block)
     }
 
@@ -776,6 +820,9 @@ impl CursorState {
     /// compaction's, `engine::drain`).
     #[inline]
     pub fn current_in<'b>(&self, block: &'b [u8], keys: &'b Decoded) -> Option<CellRef<'b>> {
+        if let Some(start) = self.lazy {
+            return none_cell_ref(block, start).map(|(c, _, _)| c);
+        }
         let key: &'b [u8] = match self.key_in_block {
             Some((s, e)) => block.get(s..e)?,
             None => keys.alloc_extend(&self.key),
