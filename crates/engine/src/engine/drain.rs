@@ -116,11 +116,12 @@ impl Walk {
     /// Moves past `head` (the walk's head, in its block) to the next cell.
     #[inline]
     fn step<'b>(&mut self, head: Head<'b>, blocks: &'b Blocks, keys: &'b Decoded) -> Head<'b> {
-        self.on = matches!(self.state.advance(head.block), Ok(true));
+        let cell = self.state.next_in(head.block, keys);
+        self.on = cell.is_some();
         if self.on {
             return Head {
                 block: head.block,
-                cell: self.state.current_in(head.block, keys),
+                cell,
             };
         }
         self.block += 1;

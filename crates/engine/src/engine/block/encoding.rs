@@ -585,23 +585,10 @@ impl<'a> BlockCursor<'a> {
 
     /// Moves to the next cell and borrows it, as [`BlockCursor::advance`] then
     /// [`BlockCursor::current_in`] do; `None` past the last cell or at a cell that does not
-    /// read (which `advance` reports). A `NONE` cell is read in one pass and handed out as it
-    /// is read, its parts kept for [`BlockCursor::current`] without being read again.
+    /// read (which `advance` reports). See [`CursorState::next_in`].
     #[inline]
     pub fn next_in(&mut self, keys: &'a Decoded) -> Option<CellRef<'a>> {
-        let block: &'a [u8] = self.block;
-        let s = &mut self.state;
-        if s.encoding == Encoding::None && s.at < block.len() {
-            if let Some((cell, _, end)) = none_cell_ref(block, s.at) {
-                s.lazy = Some(s.at);
-                s.at = end;
-                return Some(cell);
-            }
-        }
-        match self.advance() {
-            Ok(true) => self.current_in(keys),
-            _ => None,
-        }
+        self.state.next_in(self.block, keys)
     }
 
     /// The cell the cursor is on, if any.
@@ -649,6 +636,25 @@ impl CursorState {
             return Ok(true);
         }
         self.advance_general(block)
+    }
+
+    /// Moves to the next cell of `block` (the block this walk started in) and borrows it, as
+    /// [`CursorState::advance`] then [`CursorState::current_in`] do; `None` past the last cell
+    /// or at a cell that does not read. A `NONE` cell is built straight from the block and
+    /// its parts are not kept: asked for again (`current`), it is read again.
+    #[inline]
+    pub fn next_in<'b>(&mut self, block: &'b [u8], keys: &'b Decoded) -> Option<CellRef<'b>> {
+        if self.encoding == Encoding::None && self.at < block.len() {
+            if let Some((cell, _, end)) = none_cell_ref(block, self.at) {
+                self.lazy = Some(self.at);
+                self.at = end;
+                return Some(cell);
+            }
+        }
+        match self.advance(block) {
+            Ok(true) => self.current_in(block, keys),
+            _ => None,
+        }
     }
 
     /// Steps over the next cell in one pass when the block is `NONE`-encoded and the cell reads,
