@@ -51,6 +51,29 @@ pub fn get(b: &[u8], at: &mut usize) -> Result<u64, VarintError> {
     }
 }
 
+/// [`get`] with numbers of up to three bytes (under 2^21) read in line, not only those under
+/// 128: for a number that is usually that long, as a cell's sequence id is, where every cell
+/// of a read or a compaction reads one.
+#[inline(always)]
+pub fn get_short(b: &[u8], at: &mut usize) -> Result<u64, VarintError> {
+    let start = *at;
+    match *b.get(start..).unwrap_or_default() {
+        [b0, ..] if b0 < 0x80 => {
+            *at = start + 1;
+            Ok(u64::from(b0))
+        }
+        [b0, b1, ..] if b1 < 0x80 => {
+            *at = start + 2;
+            Ok(u64::from(b0 & 0x7f) | u64::from(b1) << 7)
+        }
+        [b0, b1, b2, ..] if b2 < 0x80 => {
+            *at = start + 3;
+            Ok(u64::from(b0 & 0x7f) | u64::from(b1 & 0x7f) << 7 | u64::from(b2) << 14)
+        }
+        _ => get_long(b, at),
+    }
+}
+
 fn get_long(b: &[u8], at: &mut usize) -> Result<u64, VarintError> {
     let start = *at;
     let rest = b.get(start..).unwrap_or_default();
@@ -97,6 +120,8 @@ mod tests {
             (300, 2),
             (16_383, 2),
             (16_384, 3),
+            (2_097_151, 3),
+            (2_097_152, 4),
             (u64::MAX, 10),
         ] {
             let mut out = Vec::new();
@@ -105,6 +130,9 @@ mod tests {
             assert_eq!(super::len(v), len, "{v}");
             let mut at = 0;
             assert_eq!(get(&out, &mut at)?, v);
+            assert_eq!(at, len);
+            let mut at = 0;
+            assert_eq!(get_short(&out, &mut at)?, v, "{v} read short");
             assert_eq!(at, len);
         }
         let mut out = Vec::new();
@@ -115,15 +143,22 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error() {
-        let mut at = 0;
-        assert_eq!(get(&[0x80, 0x80], &mut at), Err(VarintError::Truncated(2)));
-        let mut at = 0;
-        assert_eq!(get(&[], &mut at), Err(VarintError::Truncated(0)));
-        let mut at = 0;
-        assert_eq!(get(&[0xff; 11], &mut at), Err(VarintError::TooLong(10)));
-        let mut at = 0;
         let mut ten = vec![0xff; 9];
         ten.push(0x02);
-        assert_eq!(get(&ten, &mut at), Err(VarintError::TooLong(10)));
+        for read in [get, get_short] {
+            let mut at = 0;
+            assert_eq!(read(&[0x80, 0x80], &mut at), Err(VarintError::Truncated(2)));
+            let mut at = 0;
+            assert_eq!(
+                read(&[0x80, 0x80, 0x80], &mut at),
+                Err(VarintError::Truncated(3))
+            );
+            let mut at = 0;
+            assert_eq!(read(&[], &mut at), Err(VarintError::Truncated(0)));
+            let mut at = 0;
+            assert_eq!(read(&[0xff; 11], &mut at), Err(VarintError::TooLong(10)));
+            let mut at = 0;
+            assert_eq!(read(&ten, &mut at), Err(VarintError::TooLong(10)));
+        }
     }
 }

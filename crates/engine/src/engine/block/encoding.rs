@@ -176,7 +176,7 @@ fn none_cell_ref(b: &[u8], at: usize) -> Option<(CellRef<'_>, &[u8], usize)> {
     let key = b.get(at..key_end)?;
     let value = b.get(key_end..value_end)?;
     at = value_end;
-    let seq = crate::kit::varint::get(b, &mut at).ok()?;
+    let seq = crate::kit::varint::get_short(b, &mut at).ok()?;
     let ttl_ms = crate::kit::varint::get(b, &mut at).ok()?;
     // The key's parts, as `split_key` reads them.
     let mut k = 0;
