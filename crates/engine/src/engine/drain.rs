@@ -231,6 +231,8 @@ fn stretch(
         .collect();
     let mut tracker = decider.tracker();
     let mut row: Option<&[u8]> = None;
+    // Whether a cell of `row` has been written: the writer's last row is `row` then.
+    let mut written_in_row = false;
     let mut cells = 0;
     // The input yielding next, and the one whose head is the least of the others': after a
     // step, the input stays first while its new head is still below that one's (one
@@ -245,17 +247,21 @@ fn stretch(
         let Some(cell) = head.cell else {
             return false;
         };
-        if row != Some(cell.row) {
+        // The row is compared once here, for the tracker and the writer too.
+        let same_row = row == Some(cell.row);
+        if !same_row {
             if cells >= STRETCH_CELLS {
                 return true;
             }
             row = Some(cell.row);
+            written_in_row = false;
         }
         cells += 1;
-        let fate = tracker.decide(cell);
+        let fate = tracker.decide_in_row(cell, same_row);
         dropped.note(fate);
         if fate.kept() {
-            writer.add(cell);
+            writer.add_in_row(cell, !written_in_row);
+            written_in_row = true;
         }
         let next = walk.step(head, blocks, &keys);
         if let Some(h) = heads.get_mut(i) {

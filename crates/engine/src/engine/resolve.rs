@@ -555,10 +555,16 @@ impl<'a, 'f> FateTracker<'a, 'f> {
 
     /// The fate of the next cell (cells must come in cell order).
     pub fn decide(&mut self, cell: CellRef<'a>) -> Fate {
+        let same_row = self.row_start == Some((cell.row, cell.family));
+        self.decide_in_row(cell, same_row)
+    }
+
+    /// The fate of the next cell, told whether it is of the row and family of the cell before
+    /// it: a merge that has compared the rows already does not have them compared again.
+    pub(crate) fn decide_in_row(&mut self, cell: CellRef<'a>, same_row: bool) -> Fate {
         let (family, pass) = (self.family, self.pass);
-        let key = (cell.row, cell.family);
-        if self.row_start != Some(key) {
-            self.row_start = Some(key);
+        if !same_row {
+            self.row_start = Some((cell.row, cell.family));
             self.deletes = DeleteTracker::for_rules(self.rules);
             self.shadow = DeleteTracker::for_rules(self.rules);
             self.versions = ColumnTracker::default();

@@ -108,6 +108,14 @@ impl FileWriter {
     /// Adds the next cell (cells must come in cell order), read in place: its bytes are
     /// encoded straight into the block.
     pub fn add(&mut self, cell: CellRef<'_>) {
+        let new_row = self.header.cells == 0 || self.header.last_row.as_slice() != cell.row;
+        self.add_in_row(cell, new_row);
+    }
+
+    /// Adds the next cell, told whether its row is another than the last cell added's (true
+    /// for the first): a merge that has compared the rows already does not have them
+    /// compared again.
+    pub(crate) fn add_in_row(&mut self, cell: CellRef<'_>, new_row: bool) {
         if self.block_cells == 0 {
             self.block_key.clear();
             write_key(
@@ -128,8 +136,7 @@ impl FileWriter {
         }
         self.encoder.encode(&mut self.data, cell);
         self.block_cells += 1;
-        // The row is compared once: the header's last row and a `ROW` bloom both change with it.
-        let new_row = self.header.cells == 0 || self.header.last_row.as_slice() != cell.row;
+        // The header's last row and a `ROW` bloom both change with the row.
         if new_row {
             self.rows.start_row(
                 &self.header.last_row,
