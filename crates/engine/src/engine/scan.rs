@@ -388,6 +388,7 @@ where
             merge: store.cursor_back(probe, arena),
             row: Vec::with_capacity(region_scanner::FIRST_ROW_CELLS),
             left: 0,
+            checked: false,
         })
 }
 

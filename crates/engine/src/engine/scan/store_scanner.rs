@@ -28,6 +28,9 @@ pub(super) enum StoreCursor<'a> {
         row: Vec<CellRef<'a>>,
         /// How many of them are still to be handed out: the next is `row[left - 1]`.
         left: usize,
+        /// The cells still to be handed out are known to be of the row being read: gathered
+        /// for it (they all share one row), or the first of them compared with it.
+        checked: bool,
     },
 }
 
@@ -36,19 +39,27 @@ impl<'a> StoreCursor<'a> {
     fn next_row(&self) -> Option<&'a [u8]> {
         match self {
             StoreCursor::Forward(merge) => merge.peek().map(|c| c.row),
-            StoreCursor::Backward { merge, row, left } => {
-                match left.checked_sub(1).and_then(|i| row.get(i)) {
-                    Some(c) => Some(c.row),
-                    None => merge.peek().map(|c| c.row),
-                }
-            }
+            StoreCursor::Backward {
+                merge, row, left, ..
+            } => match left.checked_sub(1).and_then(|i| row.get(i)) {
+                Some(c) => Some(c.row),
+                None => merge.peek().map(|c| c.row),
+            },
         }
     }
 
     /// Makes `row`'s cells the ones [`StoreCursor::peek`] hands out.
     fn begin_row(&mut self, wanted: &[u8]) {
-        if let StoreCursor::Backward { merge, row, left } = self {
+        if let StoreCursor::Backward {
+            merge,
+            row,
+            left,
+            checked,
+        } = self
+        {
             if *left > 0 {
+                // Cells left from a row read in part: the first handed out is compared.
+                *checked = false;
                 return;
             }
             row.clear();
@@ -57,6 +68,7 @@ impl<'a> StoreCursor<'a> {
                 merge.next();
             }
             *left = row.len();
+            *checked = true;
         }
     }
 
@@ -71,12 +83,18 @@ impl<'a> StoreCursor<'a> {
                 merge.next()
             }
             StoreCursor::Backward {
-                row: cells, left, ..
+                row: cells,
+                left,
+                checked,
+                ..
             } => {
                 let i = left.checked_sub(1)?;
                 let cell = *cells.get(i)?;
-                if cell.row != row {
-                    return None;
+                if !*checked {
+                    if cell.row != row {
+                        return None;
+                    }
+                    *checked = true;
                 }
                 *left = i;
                 Some(cell)
