@@ -5,6 +5,7 @@
 //! the engine's hot paths ([`order`]) and the small ordered maps and sets there ([`sorted`]),
 //! a binary search over positions ([`partition`]) and the page's byte comparison ([`compare`]).
 
+pub mod append;
 pub mod base64;
 pub mod civil;
 pub mod compare;

@@ -249,9 +249,9 @@ impl Cells {
     fn push_at(&mut self, cell: CellRef<'_>, row: (usize, usize), family: u32) {
         self.counted += cell.size() as u64;
         let qualifier = self.bytes.len();
-        self.bytes.extend_from_slice(cell.qualifier);
+        crate::kit::append::append(&mut self.bytes, cell.qualifier);
         let value_start = self.bytes.len();
-        self.bytes.extend_from_slice(cell.value);
+        crate::kit::append::append(&mut self.bytes, cell.value);
         self.slots.push(Slot {
             family,
             row,
