@@ -307,11 +307,13 @@ pub(crate) fn none_row_size<'a>(block: &'a [u8], at: &mut usize) -> Option<(&'a 
 }
 
 /// Writes one `NONE`-encoded cell at the end of `out`: every key whole and nothing remembered
-/// between cells, so the cell's bytes are counted first and `out` grown once, then filled in
-/// place (the two lengths, the key as [`write_key`] writes it, the value, the sequence id and
-/// the TTL) rather than grown part by part.
+/// between cells. The cell's bytes are counted first and room made for them once, then its
+/// parts appended (the two lengths, the key as [`write_key`] writes it, the value, the sequence
+/// id and the TTL), the short ones by fixed-size moves (`kit::append`) instead of copies of a
+/// length known only when they run.
 #[inline]
 fn put_none_cell(out: &mut Vec<u8>, cell: CellRef<'_>) {
+    use crate::kit::append::append;
     use crate::kit::varint::len as varint_len;
     let key_len = varint_len(cell.row.len() as u64)
         + cell.row.len()
@@ -325,59 +327,19 @@ fn put_none_cell(out: &mut Vec<u8>, cell: CellRef<'_>) {
         + cell.value.len()
         + varint_len(cell.seq)
         + varint_len(cell.ttl_ms);
-    let start = out.len();
-    out.resize(start + total, 0);
-    let mut fill = Fill {
-        buf: out.get_mut(start..).unwrap_or_default(),
-        at: 0,
-    };
-    fill.varint(key_len as u64);
-    fill.varint(cell.value.len() as u64);
-    fill.varint(cell.row.len() as u64);
-    fill.bytes(cell.row);
-    fill.varint(cell.family.len() as u64);
-    fill.bytes(cell.family);
-    fill.bytes(cell.qualifier);
-    fill.bytes(&cell.timestamp.to_be_bytes());
-    fill.bytes(&[cell.kind as u8]);
-    fill.bytes(cell.value);
-    fill.varint(cell.seq);
-    fill.varint(cell.ttl_ms);
-}
-
-/// Bytes written into room already made, front to back (what [`put_none_cell`] fills).
-struct Fill<'b> {
-    buf: &'b mut [u8],
-    at: usize,
-}
-
-impl Fill<'_> {
-    #[inline(always)]
-    fn bytes(&mut self, src: &[u8]) {
-        let end = self.at + src.len();
-        if let Some(dst) = self.buf.get_mut(self.at..end) {
-            dst.copy_from_slice(src);
-        }
-        self.at = end;
-    }
-
-    /// A varint as [`put_varint`] writes it.
-    #[inline(always)]
-    fn varint(&mut self, mut v: u64) {
-        while v >= 0x80 {
-            self.byte((v as u8) | 0x80);
-            v >>= 7;
-        }
-        self.byte(v as u8);
-    }
-
-    #[inline(always)]
-    fn byte(&mut self, b: u8) {
-        if let Some(dst) = self.buf.get_mut(self.at) {
-            *dst = b;
-        }
-        self.at += 1;
-    }
+    out.reserve(total);
+    put_varint(out, key_len as u64);
+    put_varint(out, cell.value.len() as u64);
+    put_varint(out, cell.row.len() as u64);
+    append(out, cell.row);
+    put_varint(out, cell.family.len() as u64);
+    append(out, cell.family);
+    append(out, cell.qualifier);
+    out.extend_from_slice(&cell.timestamp.to_be_bytes());
+    out.push(cell.kind as u8);
+    append(out, cell.value);
+    put_varint(out, cell.seq);
+    put_varint(out, cell.ttl_ms);
 }
 
 fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
