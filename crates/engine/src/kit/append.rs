@@ -25,35 +25,33 @@ pub fn append(out: &mut Vec<u8>, src: &[u8]) {
     out.reserve(n);
     let len = out.len();
     let room = out.spare_capacity_mut();
-    match n {
+    let written = match n {
         1 => put::<1>(room, src, 0),
-        2..=3 => {
-            put::<2>(room, src, 0);
-            put::<2>(room, src, n - 2);
-        }
-        4..=7 => {
-            put::<4>(room, src, 0);
-            put::<4>(room, src, n - 4);
-        }
-        _ => {
-            put::<8>(room, src, 0);
-            put::<8>(room, src, n - 8);
-        }
+        2..=3 => put::<2>(room, src, 0) && put::<2>(room, src, n - 2),
+        4..=7 => put::<4>(room, src, 0) && put::<4>(room, src, n - 4),
+        _ => put::<8>(room, src, 0) && put::<8>(room, src, n - 8),
+    };
+    if !written {
+        out.extend_from_slice(src);
+        return;
     }
-    // SAFETY: `reserve(n)` made room for `n` more bytes, and the moves above wrote all of
-    // them: bytes `0..W` and `n - W..n` of `src`, with `W <= n <= 2 * W`, cover `0..n`.
+    // SAFETY: the moves above wrote bytes `0..W` and `n - W..n` of the room past the
+    // buffer's length (`reserve(n)` made at least `n` bytes of it), with `W <= n <= 2 * W`:
+    // together `0..n`, so the `n` bytes the length now takes in are written.
     unsafe { out.set_len(len + n) }
 }
 
-/// Writes `src[at..at + W]` to `room[at..at + W]` as one move of `W` bytes.
+/// Writes `src[at..at + W]` to `room[at..at + W]` as one move of `W` bytes; false (nothing
+/// written) where either is too short.
 #[inline(always)]
-fn put<const W: usize>(room: &mut [MaybeUninit<u8>], src: &[u8], at: usize) {
+fn put<const W: usize>(room: &mut [MaybeUninit<u8>], src: &[u8], at: usize) -> bool {
     let (Some(from), Some(to)) = (src.get(at..at + W), room.get_mut(at..at + W)) else {
-        return;
+        return false;
     };
     let mut word = [0u8; W];
     word.copy_from_slice(from);
     to.copy_from_slice(&word.map(MaybeUninit::new));
+    true
 }
 
 #[cfg(test)]
