@@ -10,13 +10,11 @@ use rowkey::engine::{
 };
 use rowkey::persist::{encode_placed_run_v2, load, RunPlace, Saver, StoredRecords};
 
-/// Table `t`, one family `f` with the given bloom, flushed by hand only: four runs, each
-/// holding every fourth group of rows, so any one row is in one run.
-fn four_runs(bloom: &str) -> Result<Engine, Box<dyn std::error::Error>> {
+/// An engine holding table `t` of the one family `f`, flushed by hand only, never compacted
+/// or split on its own.
+fn hand_flushed(f: FamilyDescriptor) -> Result<Engine, rowkey::engine::Error> {
     let clock = Clock::at(1_000_000);
     let mut e = clock.engine();
-    let mut f = FamilyDescriptor::new("f");
-    f.bloomfilter = bloom.into();
     let mut desc = TableDescriptor::new("t", vec![f]);
     desc.settings = TableSettings {
         flush_bytes: 1 << 30,
@@ -24,6 +22,15 @@ fn four_runs(bloom: &str) -> Result<Engine, Box<dyn std::error::Error>> {
         split_bytes: 0,
     };
     e.create_table(desc, vec![])?;
+    Ok(e)
+}
+
+/// Table `t`, one family `f` with the given bloom, flushed by hand only: four runs, each
+/// holding every fourth group of rows, so any one row is in one run.
+fn four_runs(bloom: &str) -> Result<Engine, Box<dyn std::error::Error>> {
+    let mut f = FamilyDescriptor::new("f");
+    f.bloomfilter = bloom.into();
+    let mut e = hand_flushed(f)?;
     for run in 0..4 {
         for i in 0..300 {
             let row = format!("row{:05}", i * 4 + run);
@@ -450,18 +457,10 @@ fn reversed_scans_read_whole_rows_backwards_from_any_start() -> TestResult {
     for encoding in ["NONE", "PREFIX", "FAST_DIFF"] {
         for (columns, pad) in [(3usize, 80usize), (1, 0)] {
             let blocksize = 1024;
-            let clock = Clock::at(1_000_000);
-            let mut e = clock.engine();
             let mut f = FamilyDescriptor::new("f");
             f.data_block_encoding = encoding.into();
             f.blocksize = blocksize;
-            let mut desc = TableDescriptor::new("t", vec![f]);
-            desc.settings = TableSettings {
-                flush_bytes: 1 << 30,
-                compaction_threshold: 100,
-                split_bytes: 0,
-            };
-            e.create_table(desc, vec![])?;
+            let mut e = hand_flushed(f)?;
             for run in 0..3 {
                 for i in 0..120 {
                     // Rows of one to `columns` cells, each row in one run.
