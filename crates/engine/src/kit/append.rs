@@ -5,9 +5,10 @@
 //! WebAssembly to one `memory.copy`, which the browser carries out as a call into its runtime:
 //! a few nanoseconds whatever the length, the whole cost of copying the two-byte qualifier and
 //! the sixteen-byte value of a typical cell. A read copies the qualifier and value of every
-//! cell it returns, a flush or a compaction the parts of every cell it writes; here a string of at most [`SHORT`] bytes is appended as its first and last
-//! eight bytes (two fixed-size moves that overlap for a shorter one), or four, or two, or one,
-//! which the compiler writes as plain loads and stores.
+//! cell it returns, a flush or a compaction the parts of every cell it writes. Here a string
+//! of at most [`SHORT`] bytes is appended as its first and last eight bytes (two fixed-size
+//! moves that overlap for a shorter one), or four, or two, or one, which the compiler writes
+//! as plain loads and stores.
 
 use std::mem::MaybeUninit;
 

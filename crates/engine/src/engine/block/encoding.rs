@@ -161,11 +161,11 @@ fn len(b: &[u8], at: &mut usize) -> Option<usize> {
     usize::try_from(crate::kit::varint::get(b, at).ok()?).ok()
 }
 
-/// The `NONE`-encoded cell at `at` in `block`, borrowed from it, with its whole key and
-/// where the next cell starts; `None` wherever [`CursorState::advance`]'s general reading gives an error (a
-/// truncated cell, a varint too long, a key shorter than its parts, an unknown cell type),
-/// which then reads it again to say which. Lengths under 128 (nearly all) take one byte and
-/// the varints' short path.
+/// The `NONE`-encoded cell at `at` in `block`, borrowed from it, with its whole key and where
+/// the next cell starts; `None` wherever [`CursorState::advance`]'s general reading gives an
+/// error (a truncated cell, a varint too long, a key shorter than its parts, an unknown cell
+/// type), which then reads it again to say which. Lengths under 128 (nearly all) take one byte
+/// and the varints' short path, sequence ids under 2^21 the next one.
 #[inline(always)]
 fn none_cell_ref(b: &[u8], at: usize) -> Option<(CellRef<'_>, &[u8], usize)> {
     let mut at = at;
