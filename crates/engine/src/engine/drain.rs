@@ -172,6 +172,48 @@ impl<'f> Decider<'f> {
     }
 }
 
+/// Where a rewrite (a flush's or a compaction's pass over its cells in order) stands in its
+/// row: the row of the last cell, compared once a cell, and whether a cell of it has been
+/// written. The fate tracker and the writer are told what it knows instead of comparing rows
+/// again.
+#[derive(Default)]
+pub(crate) struct RowState<'a> {
+    row: Option<&'a [u8]>,
+    written: bool,
+}
+
+impl<'a> RowState<'a> {
+    /// Moves to the row of the next cell; whether it is the row of the cell before.
+    #[inline]
+    pub(crate) fn enter(&mut self, row: &'a [u8]) -> bool {
+        let same = self.row == Some(row);
+        if !same {
+            self.row = Some(row);
+            self.written = false;
+        }
+        same
+    }
+
+    /// Decides the fate of `cell` (whose row `enter` was just told, answering `same_row`),
+    /// notes it in `dropped`, and writes the cell to `writer` when it is kept.
+    #[inline]
+    pub(crate) fn rewrite(
+        &mut self,
+        cell: CellRef<'a>,
+        same_row: bool,
+        tracker: &mut FateTracker<'a, '_>,
+        writer: &mut FileWriter,
+        dropped: &mut Dropped,
+    ) {
+        let fate = tracker.decide_in_row(cell, same_row);
+        dropped.note(fate);
+        if fate.kept() {
+            writer.add_in_row(cell, !self.written);
+            self.written = true;
+        }
+    }
+}
+
 /// About how many cells a stretch of the merge takes before it ends at the next row: the
 /// inputs' parts it has read past are freed between stretches.
 const STRETCH_CELLS: usize = 256;
@@ -230,9 +272,7 @@ fn stretch(
         .map(|(walk, blocks)| walk.head(blocks, &keys))
         .collect();
     let mut tracker = decider.tracker();
-    let mut row: Option<&[u8]> = None;
-    // Whether a cell of `row` has been written: the writer's last row is `row` then.
-    let mut written_in_row = false;
+    let mut rows = RowState::default();
     let mut cells = 0;
     // The input yielding next, and the one whose head is the least of the others': after a
     // step, the input stays first while its new head is still below that one's (one
@@ -247,22 +287,12 @@ fn stretch(
         let Some(cell) = head.cell else {
             return false;
         };
-        // The row is compared once here, for the tracker and the writer too.
-        let same_row = row == Some(cell.row);
-        if !same_row {
-            if cells >= STRETCH_CELLS {
-                return true;
-            }
-            row = Some(cell.row);
-            written_in_row = false;
+        let same_row = rows.enter(cell.row);
+        if !same_row && cells >= STRETCH_CELLS {
+            return true;
         }
         cells += 1;
-        let fate = tracker.decide_in_row(cell, same_row);
-        dropped.note(fate);
-        if fate.kept() {
-            writer.add_in_row(cell, !written_in_row);
-            written_in_row = true;
-        }
+        rows.rewrite(cell, same_row, &mut tracker, writer, dropped);
         let next = walk.step(head, blocks, &keys);
         if let Some(h) = heads.get_mut(i) {
             *h = next;

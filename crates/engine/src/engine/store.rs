@@ -440,22 +440,10 @@ impl Store {
         };
         let mut w = Run::writer(id, place, pass.family().file_options()).reserve(bytes);
         let mut dropped = Dropped::default();
-        // The row compared once a cell, for the tracker and the writer (as `drain::merge`
-        // does): whether a cell of it has been written tells the writer whether its row is new.
-        let mut row: Option<&[u8]> = None;
-        let mut written_in_row = false;
+        let mut rows = drain::RowState::default();
         for cell in cells {
-            let same_row = row == Some(cell.row);
-            if !same_row {
-                row = Some(cell.row);
-                written_in_row = false;
-            }
-            let fate = pass.decide_in_row(cell, same_row);
-            dropped.note(fate);
-            if fate.kept() {
-                w.add_in_row(cell, !written_in_row);
-                written_in_row = true;
-            }
+            let same_row = rows.enter(cell.row);
+            rows.rewrite(cell, same_row, &mut pass, &mut w, &mut dropped);
         }
         (Run::from_writer(w), dropped)
     }
