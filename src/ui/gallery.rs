@@ -43,7 +43,7 @@ pub fn Gallery() -> Html {
                     html! {
                         {leaf!("li", html! {<>
                             {leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("title", d.verdict.label()), ("class", "design-item")], [onclick(onclick)], list!(@mixed 3;
-                                leaf!(@dyn "span", [("aria-hidden", "true"), ("class", Classes::from(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {}),
+                                leaf!(@dyn "span", [("aria-hidden", "true"), ("class", crate::ui::view_kit::classes(&["dot", &d.verdict.label().replace(' ', "_").replace('-', "_")]))], html! {}),
                                 @seq(d.title),
                                 leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label())),
                             ))}

@@ -354,7 +354,7 @@ pub fn SimulateView() -> Html {
                     let current = i == *table;
                     let table = table.clone();
                     let onclick = Callback::from(move |_| table.set(i));
-                    html! { {leaf!(@on @dyn "button", [("aria-pressed", current.to_string()), ("class", Classes::from(classes!("sim-table-tab", current.then_some("current"))))], [onclick(onclick)], t.name.clone())} }
+                    html! { {leaf!(@on @dyn "button", [("aria-pressed", current.to_string()), ("class", if current { "sim-table-tab current" } else { "sim-table-tab" })], [onclick(onclick)], t.name.clone())} }
                 })
                 .collect();
             let t = (*table).min(sim.tables.len().saturating_sub(1));

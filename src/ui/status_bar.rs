@@ -235,7 +235,7 @@ pub fn StatusBar() -> Html {
                     <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
                     <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
                 </>})])}
-            {leaf!(@dyn "span", [("role", "status"), ("class", Classes::from(class))], text)}
+            {leaf!(@dyn "span", [("role", "status"), ("class", class)], text)}
             {retry}
             if let Some(u) = usage { {leaf!("span", "usage", u)} }
             {leaf!("details", "menu", list![

@@ -67,6 +67,23 @@ pub fn flag(on: bool, name: &'static str) -> Option<AttrValue> {
     on.then_some(AttrValue::Static(name))
 }
 
+/// A `class` attribute as `classes!` and `html!`'s `class={...}` make it, without yew's
+/// `Classes` (a set, whose code the page would carry for these few elements): each part's
+/// words (split at whitespace) in order, a word once however often it comes, and no attribute
+/// when there is no word. `classes(&["entry", ""])` is `entry`.
+pub fn classes(parts: &[&str]) -> Option<AttrValue> {
+    let mut out = String::new();
+    for word in parts.iter().flat_map(|part| part.split_whitespace()) {
+        if !out.split(' ').any(|seen| seen == word) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+    }
+    (!out.is_empty()).then(|| AttrValue::from(out))
+}
+
 /// Nodes side by side: what `html! { <>{a}{b}</> }` makes of them (a list without a key). The
 /// views call it through the [`list!`] macro.
 pub fn list(children: Vec<Html>) -> Html {
@@ -126,7 +143,7 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             let mark = if held { "✓" } else { "✗" };
             let class = if held { "held" } else { "broken" };
             html! {
-                {leaf!(@dyn "li", [("class", Classes::from(classes!("claim", class)))], list!(@mixed 3;
+                {leaf!(@dyn "li", [("class", classes(&["claim", class]))], list!(@mixed 3;
                     leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark),
                     leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " }),
                     @seq(text),
