@@ -105,7 +105,7 @@ pub fn subcommand(args: &[String]) -> Result<&'static Subcommand, CliError> {
             name: name.clone(),
             suggestion: SUBCOMMANDS
                 .iter()
-                .map(|s| (strsim::damerau_levenshtein(s.name, name), s.name))
+                .map(|s| (crate::commands::edit_distance(s.name, name), s.name))
                 .filter(|(d, _)| *d <= 2)
                 .min()
                 .map(|(_, s)| s),
