@@ -1,5 +1,6 @@
 //! The tables, with their families and regions, and a few ways in for newcomers.
 
+use std::fmt::Write as _;
 use yew::prelude::*;
 
 use super::state::use_app;
@@ -31,7 +32,7 @@ pub fn Sidebar() -> Html {
                 .map(|f| {
                     let mut label = f.name.clone();
                     if f.max_versions != 1 {
-                        label.push_str(&format!(" ·v{}", f.max_versions));
+                        let _ = write!(label, " ·v{}", f.max_versions);
                     }
                     if f.ttl_seconds.is_some() {
                         label.push_str(" ·ttl");
