@@ -72,7 +72,7 @@ impl Session {
             .map_err(|e| format!("Could not sample row keys: {e}"))?;
         let mut out = String::new();
         for (i, _) in samples.iter().filter(|s| !s.key.is_empty()).enumerate() {
-            let _ = write!(out, "{i}\n");
+            let _ = writeln!(out, "{i}");
         }
         Ok(out.into_bytes())
     }

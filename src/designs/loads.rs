@@ -379,9 +379,9 @@ pub fn drop_script(tables: &[String], enabled: impl Fn(&str) -> bool) -> String 
     let mut out = String::new();
     for t in tables {
         if enabled(t) {
-            let _ = write!(out, "disable {}\n", quote(t.as_bytes()));
+            let _ = writeln!(out, "disable {}", quote(t.as_bytes()));
         }
-        let _ = write!(out, "drop {}\n", quote(t.as_bytes()));
+        let _ = writeln!(out, "drop {}", quote(t.as_bytes()));
     }
     out
 }

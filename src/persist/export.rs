@@ -248,14 +248,14 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
         } else {
             format!(", SPLITS => [{}]", splits.join(", "))
         };
-        let _ = write!(out, "create {name}, {}{splits}\n", families.join(", "));
+        let _ = writeln!(out, "create {name}, {}{splits}", families.join(", "));
         for c in stored_cells(engine, &t.descriptor.name) {
             let line = cell_line(&name, &c);
             out.push_str(&line);
             out.push('\n');
         }
         if !t.enabled {
-            let _ = write!(out, "disable {name}\n");
+            let _ = writeln!(out, "disable {name}");
         }
     }
     out
@@ -302,7 +302,7 @@ pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
     );
     for k in runs {
         let Some(run) = &k.run else {
-            let _ = write!(out, "# run {}: {}; nothing could be read\n", k.id, k.why);
+            let _ = writeln!(out, "# run {}: {}; nothing could be read", k.id, k.why);
             continue;
         };
         let (name, said) = match &k.place {

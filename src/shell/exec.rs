@@ -139,7 +139,7 @@ pub(super) fn finish(out: &mut Outcome, seconds: f64) {
     if let Some(err) = &out.error {
         let mut text = format!("ERROR: {}\n", err.message);
         if let Some(cmd) = &err.command {
-            let _ = write!(text, "\nFor usage try 'help \"{cmd}\"'\n\n");
+            let _ = writeln!(text, "\nFor usage try 'help \"{cmd}\"'\n");
         }
         out.output = text;
     }
@@ -157,7 +157,7 @@ pub(super) fn finish(out: &mut Outcome, seconds: f64) {
     out.output = body;
     out.output.push_str(&format::took(seconds));
     if let Some(echo) = echo {
-        let _ = write!(out.output, "=> {echo}\n");
+        let _ = writeln!(out.output, "=> {echo}");
     }
 }
 

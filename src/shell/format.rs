@@ -114,7 +114,7 @@ pub fn scan_rows(
 ) -> Result<String, String> {
     let mut out = String::from(SCAN_HEADER);
     out.push_str(&scan_row_lines(rows, maxlength, time, conv)?);
-    let _ = write!(out, "{} row(s)\n", rows.len());
+    let _ = writeln!(out, "{} row(s)", rows.len());
     Ok(out)
 }
 
@@ -150,7 +150,7 @@ pub fn scan_metrics(stats: &OpStats, names: &[String]) -> String {
     order::sort(&mut hbase);
     let mut out = String::from("\nMETRIC  VALUE\n");
     for (name, value) in hbase {
-        let _ = write!(out, " {name} {value}\n");
+        let _ = writeln!(out, " {name} {value}");
     }
     let own: Vec<String> = measured
         .iter()
@@ -240,7 +240,7 @@ pub fn get_cells<'a>(
             cell_text(cell, maxlength, time, conv)?
         );
     }
-    let _ = write!(out, "{} row(s)\n", usize::from(any));
+    let _ = writeln!(out, "{} row(s)", usize::from(any));
     Ok(out)
 }
 
@@ -355,7 +355,7 @@ pub fn describe(table: &Table) -> String {
         out.push_str(&family_block(f));
         out.push_str("\n\n");
     }
-    let _ = write!(out, "{} row(s)\n", d.families.len());
+    let _ = writeln!(out, "{} row(s)", d.families.len());
     out
 }
 

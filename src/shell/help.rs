@@ -91,7 +91,7 @@ pub fn group(key: &str) -> Option<String> {
     order::sort(&mut names);
     let mut out = String::new();
     for name in names {
-        let _ = write!(out, "Command: {name}\n{}\n", full(name).unwrap_or_default());
+        let _ = writeln!(out, "Command: {name}\n{}", full(name).unwrap_or_default());
     }
     Some(out)
 }

@@ -112,7 +112,7 @@ pub(in crate::shell) fn list(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         out.push_str(n);
         out.push('\n');
     }
-    let _ = write!(out, "{} row(s)\n", names.len());
+    let _ = writeln!(out, "{} row(s)", names.len());
     Ok(Some(echo(out, format::ruby_array(&names))))
 }
 
@@ -153,7 +153,7 @@ fn family_leftovers(opts: Opts<'_>, family: &str) -> String {
             "Unknown argument ignored for column family {family}: {key}\n"
         );
         if let Some(near) = commands::closest(&key, FAMILY_OPTIONS.iter().copied()) {
-            let _ = write!(out, "Did you mean {near}?\n");
+            let _ = writeln!(out, "Did you mean {near}?");
         }
     }
     out

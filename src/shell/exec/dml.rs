@@ -647,7 +647,7 @@ fn scan_page(
             }));
         }
         _ => {
-            let _ = write!(text, "{rows} row(s)\n");
+            let _ = writeln!(text, "{rows} row(s)");
         }
     }
     Ok(Some(text))
@@ -698,7 +698,7 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
         }
     }
     let n = out.rows.len();
-    let _ = write!(text, "{n} row(s)\n");
+    let _ = writeln!(text, "{n} row(s)");
     ctx.trace = Some(trace_of(name, &out));
     Ok(Some(echo(text, n.to_string())))
 }

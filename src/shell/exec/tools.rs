@@ -305,6 +305,6 @@ pub(in crate::shell) fn list_regions(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<
     for r in rows.iter() {
         out.push_str(&line(&mut r.iter().cloned()));
     }
-    let _ = write!(out, " {} rows\n", rows.len());
+    let _ = writeln!(out, " {} rows", rows.len());
     Ok(Some(out))
 }
