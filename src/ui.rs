@@ -66,14 +66,7 @@ macro_rules! leaf {
         )
     };
     ($tag:literal, $class:literal, $($child:tt)+) => {
-        $crate::ui::view_kit::leaf(
-            $tag,
-            &[(
-                "class",
-                ::yew::virtual_dom::AttributeOrProperty::Static($class),
-            )],
-            leaf!(@child $($child)+),
-        )
+        $crate::ui::view_kit::leaf_class($tag, $class, leaf!(@child $($child)+))
     };
     ($tag:literal, $($child:tt)+) => {
         $crate::ui::view_kit::leaf($tag, &[], leaf!(@child $($child)+))

@@ -43,6 +43,21 @@ pub fn leaf_with(
     )
 }
 
+/// An element of one static class around one child: what `html!` builds for
+/// `<p class="hint">{child}</p>`, the class passed as a string rather than as a static list of
+/// attributes, a slice in the data for each element.
+pub fn leaf_class(tag: &'static str, class: &'static str, child: Html) -> Html {
+    leaf_on(
+        tag,
+        yew::virtual_dom::Attributes::Dynamic {
+            keys: &["class"],
+            values: Box::new([Some(yew::virtual_dom::AttributeOrProperty::Static(class))]),
+        },
+        yew::virtual_dom::listeners::Listeners::None,
+        child,
+    )
+}
+
 /// An element with listeners (its attributes and listeners as `html!` makes them) around one
 /// child: what `html!` builds for `<button class="link" {onclick}>{"Run"}</button>`.
 pub fn leaf_on(
