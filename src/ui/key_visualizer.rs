@@ -300,7 +300,13 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     );
     let options: Html = Metric::ALL
         .iter()
-        .map(|m| html! { <option value={m.label()} selected={*m == *metric}>{m.label()}</option> })
+        .map(|m| {
+            crate::ui::view_kit::option(
+                AttrValue::Static(m.label()),
+                *m == *metric,
+                crate::ui::view_kit::text(m.label()),
+            )
+        })
         .collect();
     let servers = props.sim.workload.cluster.region_servers;
     let server_labels: Html = (0..servers)

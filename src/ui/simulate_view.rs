@@ -361,9 +361,19 @@ pub fn SimulateView() -> Html {
             let [counted, estimated] = Provenance::sentences(sim.ops_per_sample);
             let compare = match *compare_with {
                 Some(b) if sim.tables.len() > 1 => {
-                    let others: Html = sim.tables.iter().enumerate().filter(|(i, _)| *i != t).map(|(i, o)| {
-                        html! { <option value={i.to_string()} selected={i == b}>{o.name.clone()}</option> }
-                    }).collect();
+                    let others: Html = sim
+                        .tables
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != t)
+                        .map(|(i, o)| {
+                            crate::ui::view_kit::option(
+                                AttrValue::from(i.to_string()),
+                                i == b,
+                                Html::from(o.name.clone()),
+                            )
+                        })
+                        .collect();
                     let on_b = {
                         let compare_with = compare_with.clone();
                         Callback::from(move |e: Event| {

@@ -77,6 +77,20 @@ pub fn leaf_on(
     .into()
 }
 
+/// An option of a select, `<option value={value} selected={selected}>{label}</option>`, built
+/// in one place.
+pub fn option(value: AttrValue, selected: bool, label: Html) -> Html {
+    leaf_with(
+        "option",
+        &["value", "selected"],
+        Box::new([
+            Some(yew::virtual_dom::AttributeOrProperty::Attribute(value)),
+            flag(selected, "selected").map(yew::virtual_dom::AttributeOrProperty::Attribute),
+        ]),
+        label,
+    )
+}
+
 /// A boolean attribute as `html!` writes `disabled={on}`: its name when on, absent when off.
 pub fn flag(on: bool, name: &'static str) -> Option<AttrValue> {
     on.then_some(AttrValue::Static(name))

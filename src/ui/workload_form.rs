@@ -49,9 +49,13 @@ fn choice(label: &str, options: &[(&str, &str)], current: &str, emit: Callback<S
     let onchange = Callback::from(move |e: Event| emit.emit(super::event_value(&e)));
     let opts: Html = options
         .iter()
-        .map(
-            |(v, l)| html! { <option value={v.to_string()} selected={*v == current}>{*l}</option> },
-        )
+        .map(|(v, l)| {
+            crate::ui::view_kit::option(
+                AttrValue::from(v.to_string()),
+                *v == current,
+                Html::from(*l),
+            )
+        })
         .collect();
     html! { {leaf!("label", "wf-field", list!(@mixed 2;
         @seq(label),
