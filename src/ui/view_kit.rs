@@ -32,15 +32,31 @@ pub fn leaf(
 pub fn leaf_with(
     tag: &'static str,
     keys: &'static [&'static str],
-    values: Box<[Option<yew::virtual_dom::AttributeOrProperty>]>,
+    values: Box<[Option<AttrValue>]>,
     child: Html,
 ) -> Html {
     leaf_on(
         tag,
-        yew::virtual_dom::Attributes::Dynamic { keys, values },
+        computed(keys, values),
         yew::virtual_dom::listeners::Listeners::None,
         child,
     )
+}
+
+/// Computed attributes as `html!` makes them (`keys` and their values, each one there an
+/// attribute): the views pass the values, and each is wrapped here rather than at its site.
+pub fn computed(
+    keys: &'static [&'static str],
+    values: Box<[Option<AttrValue>]>,
+) -> yew::virtual_dom::Attributes {
+    yew::virtual_dom::Attributes::Dynamic {
+        keys,
+        values: values
+            .into_vec()
+            .into_iter()
+            .map(|v| v.map(yew::virtual_dom::AttributeOrProperty::Attribute))
+            .collect(),
+    }
 }
 
 /// An element of one static class around one child: what `html!` builds for
@@ -83,10 +99,7 @@ pub fn option(value: AttrValue, selected: bool, label: Html) -> Html {
     leaf_with(
         "option",
         &["value", "selected"],
-        Box::new([
-            Some(yew::virtual_dom::AttributeOrProperty::Attribute(value)),
-            flag(selected, "selected").map(yew::virtual_dom::AttributeOrProperty::Attribute),
-        ]),
+        Box::new([Some(value), flag(selected, "selected")]),
         label,
     )
 }
