@@ -226,21 +226,21 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .iter()
         .map(|(p, ops)| {
             html! {
-                {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], list!(@mixed 2;
+                {leaf!("li", leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], list!(@mixed 2;
                     leaf!("code", to_printable(p)),
                     @seq(format!(" · {} operations", number(ops.round()))),
-                ))}</>})}
+                )))}
             }
         })
         .collect();
     let crumbs: Html = {
         let mut out = vec![
-            html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(scope_now.path.is_empty(), "disabled")), ("class", "link")], [onclick(drill(Scope::whole(run)))], "whole table")}</>})} },
+            html! { {leaf!("li", leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(scope_now.path.is_empty(), "disabled")), ("class", "link")], [onclick(drill(Scope::whole(run)))], "whole table"))} },
         ];
         let mut s = Scope::whole(run);
         for p in &scope_now.path {
             s = s.into_prefix(p);
-            out.push(html! { {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link")], [onclick(drill(s.clone()))], to_printable(p))}</>})} });
+            out.push(html! { {leaf!("li", leaf!(@on "button", [("class", "link")], [onclick(drill(s.clone()))], to_printable(p)))} });
         }
         out.into_iter().collect()
     };

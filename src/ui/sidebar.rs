@@ -41,12 +41,10 @@ pub fn Sidebar() -> Html {
                 })
                 .collect();
             html! {
-                {leaf!("li", html! {<>
-                    {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", "table-item")], [onclick(onclick)], list![leaf!("span", "table-name", html! {<>
+                {leaf!("li", leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", "table-item")], [onclick(onclick)], list![leaf!("span", "table-name", html! {<>
                             {leaf!("span", name.clone())}
                             if !t.enabled { {leaf!("span", "badge off", "disabled")} }
-                        </>}), leaf!("span", "families", families), leaf!("span", "meta", format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell")))])}
-                </>})}
+                        </>}), leaf!("span", "families", families), leaf!("span", "meta", format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell")))]))}
             }
         })
         .collect();
