@@ -34,7 +34,7 @@ SIZE_BUDGET_KB=${ROWKEY_SIZE_BUDGET_KB:-600}
 # free called rather than inlined, the "did you mean" distance and the simulator's maps without
 # strsim and SipHash, text appended with write!, a class-only element's class passed as a string,
 # the selects' options and the computed attributes made in one place, no fragment around a lone
-# child element.
+# child element, generate's keys without std::io.
 SIZE_HELD_KB=719
 # The release build's toolchain: a pinned nightly that compiles the standard library with the app
 # (`-Z build-std`, optimized for size like the app) and makes a panic abort at once instead of
