@@ -153,12 +153,10 @@ pub fn DesignView() -> Html {
             let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i).into()));
             let button = match command {
                 Ok(command) => html! { {leaf!(@on @dyn "button", [("title", command), ("class", "pattern")], [onclick(onclick)], p.name)} },
-                Err(why) => html! {
-                    <>
-                        {leaf!("span", "pattern off", p.name)}
-                        {leaf!("div", [("role", "note"), ("class", "pattern-off")], format!("Not in cbt: {why}. Switch the console to HBase to run it."))}
-                    </>
-                },
+                Err(why) => list![
+                    leaf!("span", "pattern off", p.name),
+                    leaf!("div", [("role", "note"), ("class", "pattern-off")], format!("Not in cbt: {why}. Switch the console to HBase to run it.")),
+                ],
             };
             html! {
                 {leaf!("li", list!(@mixed 3;

@@ -71,16 +71,18 @@ pub fn Gallery() -> Html {
         let selected = app.selected_compare == Some(ID);
         html! { {leaf!("li", leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], TITLE))} }
     };
-    html! {
-        <>
-            {leaf!("h2", "gallery-heading", "Design gallery")}
-            {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], list!(@mixed 2;
+    list![
+        leaf!("h2", "gallery-heading", "Design gallery"),
+        leaf!(
+            "ul",
+            [("aria-label", "Designs"), ("class", "gallery")],
+            list!(@mixed 2;
                 groups,
                 leaf!("li", "group-wrap", list![
                     leaf!("h3", "group", "A/B compare"),
                     leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>}),
                 ]),
-            ))}
-        </>
-    }
+            )
+        ),
+    ]
 }

@@ -121,10 +121,10 @@ fn render(
             }
             {diagnosis(findings)}
             {skew(table, activity)}
-            {leaf!("div", "heatmaps", html! {<>
-                {heatmap(&name, activity, OpKind::Write, now)}
-                {heatmap(&name, activity, OpKind::Read, now)}
-            </>})}
+            {leaf!("div", "heatmaps", list![
+                heatmap(&name, activity, OpKind::Write, now),
+                heatmap(&name, activity, OpKind::Read, now),
+            ])}
             {leaf!("p", "legend heatmap-legend", list!(@mixed 3;
                 crate::ui::view_kit::text("How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "),
                 leaf!("span", "swatch split-sw", html! {}),

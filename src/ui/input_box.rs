@@ -393,9 +393,11 @@ pub fn InputBox() -> Html {
         ])),
     )
     .into();
-    html! {
-        <>
-            {leaf!("div", "input-row", html! {<>
+    list![
+        leaf!(
+            "div",
+            "input-row",
+            html! {<>
                 {list}
                 <DialectSwitch />
                 if cbt { <super::cbt_file::CbtFile /> }
@@ -409,9 +411,13 @@ pub fn InputBox() -> Html {
                 if running {
                     {leaf!(@on "button", [("class", "action")], [onclick(cancel)], "Cancel")}
                 }
-            </>})}
-            {lint}
-            {leaf!("div", [("id", "input-hint"), ("class", "hint-line")], html! {<>
+            </>}
+        ),
+        lint,
+        leaf!(
+            "div",
+            [("id", "input-hint"), ("class", "hint-line")],
+            html! {<>
                 if running {
                     {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
                 } else if cbt {
@@ -422,7 +428,7 @@ pub fn InputBox() -> Html {
                 } else {
                     {leaf!("kbd", "Enter")}{" runs · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "Ctrl+Enter")}{" runs an open line · "}{leaf!("kbd", "Tab")}{" completes · "}{leaf!("kbd", "↑")}{" history"}
                 }
-            </>})}
-        </>
-    }
+            </>}
+        ),
+    ]
 }

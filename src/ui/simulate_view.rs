@@ -331,12 +331,18 @@ pub fn SimulateView() -> Html {
             .map(|id| html! { <option value={id}>{id}</option> })
             .collect()
     };
-    let gallery_options = html! {
-        <>
-            {leaf!("optgroup", [("label", "Gallery designs")], options(gallery::ids()))}
-            {leaf!("optgroup", [("label", "Compare pairs (both tables)")], options(gallery::PAIRS.ids()))}
-        </>
-    };
+    let gallery_options = list![
+        leaf!(
+            "optgroup",
+            [("label", "Gallery designs")],
+            options(gallery::ids())
+        ),
+        leaf!(
+            "optgroup",
+            [("label", "Compare pairs (both tables)")],
+            options(gallery::PAIRS.ids())
+        ),
+    ];
     let running = run.running();
     let status = status_line(&run.state);
     // The longest stretch the run held the page, for the end-to-end tests.
