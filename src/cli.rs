@@ -8,6 +8,7 @@
 //! rowkey simulate WORKLOAD.json [--json] | --design ID [--hours H] [--json]
 //! ```
 
+use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -87,10 +88,11 @@ pub enum CliError {
 pub fn usage() -> String {
     let mut out = String::from("usage: rowkey <subcommand> [ARGS]\n");
     for s in SUBCOMMANDS {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "  rowkey {} {}\n      {}\n",
             s.name, s.usage, s.summary
-        ));
+        );
     }
     out
 }
@@ -105,7 +107,7 @@ pub fn subcommand(args: &[String]) -> Result<&'static Subcommand, CliError> {
             name: name.clone(),
             suggestion: SUBCOMMANDS
                 .iter()
-                .map(|s| (strsim::damerau_levenshtein(s.name, name), s.name))
+                .map(|s| (crate::commands::edit_distance(s.name, name), s.name))
                 .filter(|(d, _)| *d <= 2)
                 .min()
                 .map(|(_, s)| s),

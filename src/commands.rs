@@ -312,7 +312,7 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let limit = (word.chars().count() / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = strsim::damerau_levenshtein(&word, &c.to_ascii_lowercase());
+        let d = edit_distance(&word, &c.to_ascii_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
@@ -320,9 +320,124 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c)
 }
 
+/// The Damerau–Levenshtein distance of `a` and `b` in characters: the fewest insertions,
+/// deletions, substitutions and swaps of two adjacent characters that turn one into the other,
+/// a swapped pair still editable in between ("ca" to "abc" is 2). Lowrance and Wagner's
+/// algorithm, which `strsim::damerau_levenshtein` implements too (its tests compare the two);
+/// written here so that the page does not carry that crate's generic character map.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let (n, m) = (a.len(), b.len());
+    let far = n + m;
+    // d[(i + 1) * w + j + 1] is the distance of a[..i] and b[..j]; row and column 0 hold `far`.
+    let w = m + 2;
+    let mut d = vec![far; (n + 2) * w];
+    for i in 0..=n {
+        d[(i + 1) * w + 1] = i;
+    }
+    for j in 0..=m {
+        d[w + j + 1] = j;
+    }
+    // The last row of `a` (1-based) holding each character seen so far.
+    let mut last_row: Vec<(char, usize)> = Vec::new();
+    for i in 1..=n {
+        // The last column of `b` (1-based) in this row whose character matched a[i - 1].
+        let mut last_match = 0;
+        for j in 1..=m {
+            let k = last_row
+                .iter()
+                .find(|(c, _)| *c == b[j - 1])
+                .map_or(0, |&(_, row)| row);
+            let l = last_match;
+            let cost = if a[i - 1] == b[j - 1] {
+                last_match = j;
+                0
+            } else {
+                1
+            };
+            d[(i + 1) * w + j + 1] = (d[i * w + j] + cost)
+                .min(d[(i + 1) * w + j] + 1)
+                .min(d[i * w + j + 1] + 1)
+                .min(d[k * w + l] + (i - k - 1) + 1 + (j - l - 1));
+        }
+        match last_row.iter_mut().find(|(c, _)| *c == a[i - 1]) {
+            Some(seen) => seen.1 = i,
+            None => last_row.push((a[i - 1], i)),
+        }
+    }
+    d[(n + 1) * w + m + 1]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The distance agrees with strsim's on every pair of commands and option keys of both
+    /// dialects, on their slips, and on the cases its own tests name.
+    #[test]
+    fn edit_distance_is_strsims() {
+        let mut words: Vec<String> = [Dialect::HBase, Dialect::Cbt]
+            .into_iter()
+            .flat_map(|d| {
+                of(d).flat_map(move |c| {
+                    std::iter::once(c.name).chain(options(d, c.name).iter().copied())
+                })
+            })
+            .map(str::to_string)
+            .collect();
+        let slips: Vec<String> = words
+            .iter()
+            .flat_map(|w| {
+                let c: Vec<char> = w.chars().collect();
+                let swapped = (c.len() > 2).then(|| {
+                    let mut s = c.clone();
+                    s.swap(0, 2);
+                    s.into_iter().collect::<String>()
+                });
+                [
+                    w.chars().rev().collect::<String>(),
+                    w[w.len() / 2..].to_string(),
+                ]
+                .into_iter()
+                .chain(swapped)
+            })
+            .collect();
+        words.extend(slips);
+        words.extend(
+            [
+                "",
+                "a",
+                "ab",
+                "ba",
+                "ca",
+                "abc",
+                "acb",
+                "cab",
+                "bca",
+                "Ü",
+                "üb",
+                "bü",
+                "a\u{301}b",
+                "ab\u{301}",
+            ]
+            .map(str::to_string),
+        );
+        let mut pairs = 0;
+        for a in &words {
+            for b in words.iter().step_by(7) {
+                assert_eq!(
+                    edit_distance(a, b),
+                    strsim::damerau_levenshtein(a, b),
+                    "{a} {b}"
+                );
+                pairs += 1;
+            }
+        }
+        assert!(pairs > 10_000, "{pairs} pairs");
+        assert_eq!(edit_distance("ca", "abc"), 2);
+        assert_eq!(edit_distance("sacn", "scan"), 1);
+    }
 
     #[test]
     fn closest_takes_slips_and_refuses_strangers() {

@@ -29,6 +29,7 @@
 //! field is a cell, its text taken as it is (no `\xHH` escapes), all at one timestamp.
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use crate::bytes::from_printable;
 use crate::kit::order;
@@ -183,13 +184,14 @@ impl ImportedTable {
             let mut column = c.family.as_bytes().to_vec();
             column.push(b':');
             column.extend_from_slice(&c.qualifier);
-            out.push_str(&format!(
+            let _ = write!(
+                out,
                 "put {table}, {}, {}, {}, {}\n",
                 quote(&c.row),
                 quote(&column),
                 quote(&c.value),
                 c.timestamp
-            ));
+            );
         }
         out
     }

@@ -2,6 +2,7 @@
 //! text, an executor over the engine, and output formatted as the HBase 2.x shell formats it.
 //! The browser console and the command-line shell both run through [`Shell::run`].
 
+use std::fmt::Write as _;
 mod ast;
 pub mod commands;
 mod complete;
@@ -307,7 +308,7 @@ impl Shell {
                     "NoMethodError: undefined method `{method}' for Hbase::Table - {table}"
                 );
                 if let Some(near) = crate::commands::closest(method, commands::table_methods()) {
-                    message.push_str(&format!("\nDid you mean '{near}'?"));
+                    let _ = write!(message, "\nDid you mean '{near}'?");
                 }
                 return Err(error(message, var_span.end + 1..name_span.end));
             }

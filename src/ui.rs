@@ -18,13 +18,12 @@ macro_rules! leaf {
     (@on @dyn $tag:literal, [$(($key:literal, $value:expr)),*], [$($event:ident($handler:expr)),*], $($child:tt)+) => {
         $crate::ui::view_kit::leaf_on(
             $tag,
-            ::yew::virtual_dom::Attributes::Dynamic {
-                keys: &[$($key),*],
-                values: ::std::boxed::Box::new([$(::std::option::Option::map(
-                    ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
-                    ::yew::virtual_dom::AttributeOrProperty::Attribute,
-                )),*]),
-            },
+            $crate::ui::view_kit::computed(
+                &[$($key),*],
+                ::std::boxed::Box::new([$(
+                    ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value)
+                ),*]),
+            ),
             ::yew::virtual_dom::listeners::Listeners::Pending(::std::boxed::Box::new([
                 $(::yew::html::$event::Wrapper::__macro_new($handler)),*
             ])),
@@ -51,10 +50,9 @@ macro_rules! leaf {
         $crate::ui::view_kit::leaf_with(
             $tag,
             &[$($key),*],
-            ::std::boxed::Box::new([$(::std::option::Option::map(
-                ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value),
-                ::yew::virtual_dom::AttributeOrProperty::Attribute,
-            )),*]),
+            ::std::boxed::Box::new([$(
+                ::yew::html::IntoPropValue::<::std::option::Option<::yew::virtual_dom::AttrValue>>::into_prop_value($value)
+            ),*]),
             leaf!(@child $($child)+),
         )
     };
@@ -66,14 +64,7 @@ macro_rules! leaf {
         )
     };
     ($tag:literal, $class:literal, $($child:tt)+) => {
-        $crate::ui::view_kit::leaf(
-            $tag,
-            &[(
-                "class",
-                ::yew::virtual_dom::AttributeOrProperty::Static($class),
-            )],
-            leaf!(@child $($child)+),
-        )
+        $crate::ui::view_kit::leaf_class($tag, $class, leaf!(@child $($child)+))
     };
     ($tag:literal, $($child:tt)+) => {
         $crate::ui::view_kit::leaf($tag, &[], leaf!(@child $($child)+))

@@ -6,6 +6,7 @@
 use super::session::Session;
 use crate::engine::{Row, Scan};
 use crate::kit::sorted::SortedMap;
+use std::fmt::Write as _;
 
 /// Every row of the table, all versions, in key order.
 fn rows(session: &mut Session, table: &str) -> Result<Vec<Row>, String> {
@@ -184,7 +185,9 @@ pub fn quote(bytes: &[u8]) -> String {
             b'\'' => out.push_str("\\'"),
             b'\\' => out.push_str("\\\\"),
             0x20..=0x7e => out.push(b as char),
-            _ => out.push_str(&format!("\\x{b:02x}")),
+            _ => {
+                let _ = write!(out, "\\x{b:02x}");
+            }
         }
     }
     out.push('\'');

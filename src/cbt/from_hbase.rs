@@ -16,6 +16,7 @@
 //! argument: the error says which.
 
 use crate::shell::{parse_script, Command, Value};
+use std::fmt::Write as _;
 
 use super::export::quote;
 
@@ -83,7 +84,9 @@ pub fn cbt_line(c: &Command) -> Result<String, String> {
                     ("STARTROW", Value::Str(b)) => push_arg(&mut line, "start", b),
                     ("STOPROW", Value::Str(b)) => push_arg(&mut line, "end", b),
                     ("ROWPREFIXFILTER", Value::Str(b)) => push_arg(&mut line, "prefix", b),
-                    ("LIMIT", Value::Int(n)) => line.push_str(&format!(" count={n}")),
+                    ("LIMIT", Value::Int(n)) => {
+                        let _ = write!(line, " count={n}");
+                    }
                     ("REVERSED", Value::Ident(t)) if t == "true" => line.push_str(" reversed=true"),
                     ("COLUMN" | "COLUMNS", v) => columns = column_list(v)?,
                     (other, _) => return Err(no_argument("scan", other)),

@@ -4,6 +4,7 @@ use super::args::{take_timestamp, text, Call};
 use super::print;
 use super::session::Session;
 use crate::engine::Mutation;
+use std::fmt::Write as _;
 
 impl Session {
     /// `import TABLE FILE`: a CSV whose first rows name families (unless `column-family=`
@@ -147,12 +148,13 @@ impl Session {
             let (Some(first), Some(last)) = (batch.first(), batch.last()) else {
                 continue;
             };
-            log.push_str(&format!(
+            let _ = write!(
+                log,
                 "[0] Writing batch:: size: {}, firstRowKey: {}, lastRowKey: {}\n",
                 batch.len(),
                 text(&first.0),
                 text(&last.0)
-            ));
+            );
             for (key, mutations) in batch {
                 let unknown = self.engine.table(table).ok().and_then(|t| {
                     mutations.iter().find_map(|m| match m {
@@ -195,7 +197,7 @@ impl Session {
                 "error: applying bulk mutations had {errors} errors, first:{first}"
             ));
         }
-        log.push_str(&format!("Done importing {} rows.", rows.len()));
+        let _ = write!(log, "Done importing {} rows.", rows.len());
         self.warnings.push(log);
         Ok(Vec::new())
     }

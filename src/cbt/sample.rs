@@ -16,6 +16,7 @@
 use super::args::Call;
 use super::session::Session;
 use crate::engine::Scan;
+use std::fmt::Write as _;
 
 /// One sample: a key that ends a section of the table, and the bytes before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +72,7 @@ impl Session {
             .map_err(|e| format!("Could not sample row keys: {e}"))?;
         let mut out = String::new();
         for (i, _) in samples.iter().filter(|s| !s.key.is_empty()).enumerate() {
-            out.push_str(&format!("{i}\n"));
+            let _ = writeln!(out, "{i}");
         }
         Ok(out.into_bytes())
     }

@@ -2,6 +2,7 @@
 //! summary of a batch and the transcript a person can copy.
 
 use crate::dialect::Dialect;
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use crate::kit::order;
@@ -216,11 +217,12 @@ impl Entry {
         };
         let errors = self.tally.errors;
         if let Some(first) = self.tally.first_error {
-            out.push_str(&format!(
+            let _ = write!(
+                out,
                 ", {} error{}, first on line {first}",
                 thousands(errors as u64),
                 if errors == 1 { "" } else { "s" },
-            ));
+            );
         }
         out
     }

@@ -10,6 +10,7 @@
 //! and nothing else, so row keys and values that happen to spell a table name stay as they are.
 
 use crate::kit::sorted::SortedMap;
+use std::fmt::Write as _;
 
 use crate::json::{self, Node};
 
@@ -378,9 +379,9 @@ pub fn drop_script(tables: &[String], enabled: impl Fn(&str) -> bool) -> String 
     let mut out = String::new();
     for t in tables {
         if enabled(t) {
-            out.push_str(&format!("disable {}\n", quote(t.as_bytes())));
+            let _ = writeln!(out, "disable {}", quote(t.as_bytes()));
         }
-        out.push_str(&format!("drop {}\n", quote(t.as_bytes())));
+        let _ = writeln!(out, "drop {}", quote(t.as_bytes()));
     }
     out
 }

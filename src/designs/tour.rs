@@ -8,6 +8,7 @@
 use super::lesson::{self, scanned_is_returned, Claim, Measure, PatternRun};
 use super::Design;
 use crate::shell::{quote, Shell};
+use std::fmt::Write as _;
 
 /// Most steps a tour has: the opening count and the access patterns of the design with most
 /// of them (org.departments' six).
@@ -109,7 +110,7 @@ impl Step {
         let lines: Vec<&str> = self.command.lines().collect();
         let mut shown = lines[..lines.len().min(PREVIEW_LINES)].join("\n");
         if lines.len() > PREVIEW_LINES {
-            shown.push_str(&format!("\n… {} more lines", lines.len() - PREVIEW_LINES));
+            let _ = write!(shown, "\n… {} more lines", lines.len() - PREVIEW_LINES);
         }
         shown
     }

@@ -7,6 +7,7 @@ use crate::engine::{
 };
 use crate::json::{self, Node, Value};
 use crate::shell::{parse_script, quote, Shell};
+use std::fmt::Write as _;
 
 use super::catalog::{families_from_json, families_to_json, settings_from_json, settings_to_json};
 
@@ -247,14 +248,14 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
         } else {
             format!(", SPLITS => [{}]", splits.join(", "))
         };
-        out.push_str(&format!("create {name}, {}{splits}\n", families.join(", ")));
+        let _ = writeln!(out, "create {name}, {}{splits}", families.join(", "));
         for c in stored_cells(engine, &t.descriptor.name) {
             let line = cell_line(&name, &c);
             out.push_str(&line);
             out.push('\n');
         }
         if !t.enabled {
-            out.push_str(&format!("disable {name}\n"));
+            let _ = writeln!(out, "disable {name}");
         }
     }
     out
@@ -301,10 +302,7 @@ pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
     );
     for k in runs {
         let Some(run) = &k.run else {
-            out.push_str(&format!(
-                "# run {}: {}; nothing could be read\n",
-                k.id, k.why
-            ));
+            let _ = writeln!(out, "# run {}: {}; nothing could be read", k.id, k.why);
             continue;
         };
         let (name, said) = match &k.place {
@@ -331,12 +329,13 @@ pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
                 "its table is not recorded (written by an older Rowkey)".to_string(),
             ),
         };
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "# run {}: {said}; {} cells; {}\n",
             k.id,
             run.len(),
             k.why
-        ));
+        );
         for c in &run.cells() {
             out.push_str(&cell_line(&name, c));
             out.push('\n');

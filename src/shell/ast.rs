@@ -2,6 +2,7 @@
 //! tree gives canonical shell text that parses back to the same tree.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::ops::Range;
 
 /// An argument value.
@@ -102,7 +103,9 @@ pub fn quote(bytes: &[u8]) -> String {
             b'\\' => out.push_str("\\\\"),
             b'#' => out.push_str("\\x23"),
             b' '..=b'~' => out.push(char::from(b)),
-            _ => out.push_str(&format!("\\x{b:02X}")),
+            _ => {
+                let _ = write!(out, "\\x{b:02X}");
+            }
         }
     }
     out.push('"');

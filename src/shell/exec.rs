@@ -5,6 +5,7 @@
 //! (`general`, `ddl`, `dml`, `tools`), and Rowkey's own commands in `rowkey`. `args` reads
 //! arguments and option hashes.
 
+use std::fmt::Write as _;
 mod args;
 pub(super) mod ddl;
 pub(super) mod dml;
@@ -138,7 +139,7 @@ pub(super) fn finish(out: &mut Outcome, seconds: f64) {
     if let Some(err) = &out.error {
         let mut text = format!("ERROR: {}\n", err.message);
         if let Some(cmd) = &err.command {
-            text.push_str(&format!("\nFor usage try 'help \"{cmd}\"'\n\n"));
+            let _ = writeln!(text, "\nFor usage try 'help \"{cmd}\"'\n");
         }
         out.output = text;
     }
@@ -156,7 +157,7 @@ pub(super) fn finish(out: &mut Outcome, seconds: f64) {
     out.output = body;
     out.output.push_str(&format::took(seconds));
     if let Some(echo) = echo {
-        out.output.push_str(&format!("=> {echo}\n"));
+        let _ = writeln!(out.output, "=> {echo}");
     }
 }
 
@@ -247,7 +248,7 @@ fn undefined(cmd: &Command) -> String {
     if let Some(near) =
         crate::commands::closest(name, crate::commands::of(Dialect::HBase).map(|c| c.name))
     {
-        message.push_str(&format!("\nDid you mean '{near}'?"));
+        let _ = write!(message, "\nDid you mean '{near}'?");
     }
     message
 }

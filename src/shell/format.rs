@@ -7,6 +7,7 @@ use crate::engine::{
 };
 use crate::kit::civil::CivilTime;
 use crate::kit::order;
+use std::fmt::Write as _;
 
 /// How cell timestamps print in `get` and `scan`.
 pub enum TimeFormat {
@@ -67,9 +68,9 @@ fn local_date_time(millis: i64) -> String {
     };
     let mut out = format!("{year}-{month:02}-{day:02}T{hour:02}:{minute:02}");
     if second > 0 || milli > 0 {
-        out.push_str(&format!(":{second:02}"));
+        let _ = write!(out, ":{second:02}");
         if milli > 0 {
-            out.push_str(&format!(".{milli:03}"));
+            let _ = write!(out, ".{milli:03}");
         }
     }
     out
@@ -113,7 +114,7 @@ pub fn scan_rows(
 ) -> Result<String, String> {
     let mut out = String::from(SCAN_HEADER);
     out.push_str(&scan_row_lines(rows, maxlength, time, conv)?);
-    out.push_str(&format!("{} row(s)\n", rows.len()));
+    let _ = writeln!(out, "{} row(s)", rows.len());
     Ok(out)
 }
 
@@ -149,7 +150,7 @@ pub fn scan_metrics(stats: &OpStats, names: &[String]) -> String {
     order::sort(&mut hbase);
     let mut out = String::from("\nMETRIC  VALUE\n");
     for (name, value) in hbase {
-        out.push_str(&format!(" {name} {value}\n"));
+        let _ = writeln!(out, " {name} {value}");
     }
     let own: Vec<String> = measured
         .iter()
@@ -157,10 +158,11 @@ pub fn scan_metrics(stats: &OpStats, names: &[String]) -> String {
         .map(|m| format!("{} {}", m.name, m.value))
         .collect();
     if !own.is_empty() {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "Rowkey's own counters (HBase has none): {}\n",
             own.join(", ")
-        ));
+        );
     }
     let unmeasured: Vec<&str> = UNMEASURED_METRICS
         .iter()
@@ -168,10 +170,11 @@ pub fn scan_metrics(stats: &OpStats, names: &[String]) -> String {
         .filter(|n| wanted(n))
         .collect();
     if !unmeasured.is_empty() {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "Not measured in a single-machine playground (no client-server calls): {}\n",
             unmeasured.join(", ")
-        ));
+        );
     }
     let unknown: Vec<&str> = names
         .iter()
@@ -183,10 +186,11 @@ pub fn scan_metrics(stats: &OpStats, names: &[String]) -> String {
         })
         .collect();
     if !unknown.is_empty() {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "No scan metric is called {} (HBase prints nothing for it).\n",
             unknown.join(", ")
-        ));
+        );
     }
     out
 }
@@ -205,12 +209,13 @@ pub fn scan_row_lines(
     for row in rows {
         let key = to_printable(row.row());
         for cell in &row.cells {
-            out.push_str(&format!(
+            let _ = write!(
+                out,
                 " {} column={}, {}\n",
                 key,
                 column_name(cell),
                 cell_text(cell, maxlength, time, conv)?
-            ));
+            );
         }
     }
     Ok(out)
@@ -228,13 +233,14 @@ pub fn get_cells<'a>(
     let mut out = String::from("COLUMN  CELL\n");
     let any = cells.len() > 0;
     for cell in cells {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             " {} {}\n",
             column_name(cell),
             cell_text(cell, maxlength, time, conv)?
-        ));
+        );
     }
-    out.push_str(&format!("{} row(s)\n", usize::from(any)));
+    let _ = writeln!(out, "{} row(s)", usize::from(any));
     Ok(out)
 }
 
@@ -349,7 +355,7 @@ pub fn describe(table: &Table) -> String {
         out.push_str(&family_block(f));
         out.push_str("\n\n");
     }
-    out.push_str(&format!("{} row(s)\n", d.families.len()));
+    let _ = writeln!(out, "{} row(s)", d.families.len());
     out
 }
 

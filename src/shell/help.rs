@@ -2,6 +2,7 @@
 
 use crate::commands::{self, Dialect, Group};
 use crate::kit::order;
+use std::fmt::Write as _;
 
 /// The general help: how to type commands, then every group of the command table and its
 /// commands.
@@ -19,11 +20,12 @@ pub fn general() -> String {
         if names.is_empty() {
             continue;
         }
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "  Group name: {}\n  Commands: {}\n\n",
             group.name(),
             names.join(", ")
-        ));
+        );
     }
     out.push_str(
         "Bytes print as HBase prints them: printable ASCII as is, anything else as \\xHH.\n\
@@ -89,10 +91,7 @@ pub fn group(key: &str) -> Option<String> {
     order::sort(&mut names);
     let mut out = String::new();
     for name in names {
-        out.push_str(&format!(
-            "Command: {name}\n{}\n",
-            full(name).unwrap_or_default()
-        ));
+        let _ = writeln!(out, "Command: {name}\n{}", full(name).unwrap_or_default());
     }
     Some(out)
 }

@@ -365,7 +365,8 @@ pub(crate) fn check_unique(
         .sum();
     let puts = (per_sec * workload.duration_ms as f64 / 1000.0) as u64 + table.initial_rows;
     let rows = puts.min(UNIQUE_CHECK_ROWS);
-    let mut seen = std::collections::HashMap::with_capacity(rows as usize);
+    let mut seen = crate::kit::hash::FastMap::default();
+    seen.reserve(rows as usize);
     let mut made = MadeKey::default();
     for row in 0..rows {
         let at_ms = if per_sec > 0.0 {

@@ -191,10 +191,10 @@ pub fn CompareView() -> Html {
             {leaf!(@on "button", [("class", "compare-run")], [onclick(run)], if shown.is_some() { "Run both again" } else { "Run both" })}
             {leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched.")}
             {error}
-            {leaf!("div", [("aria-live", "polite"), ("class", "compare-sides")], html! {<>
-                {side_html("A", &pair.a, a, keys)}
-                {side_html("B", &pair.b, b, keys)}
-            </>})}
+            {leaf!("div", [("aria-live", "polite"), ("class", "compare-sides")], list![
+                side_html("A", &pair.a, a, keys),
+                side_html("B", &pair.b, b, keys),
+            ])}
             {versus}
             <super::pair_simulation::PairSimulation key={pair.id} pair={pair.id} />
         </>})}

@@ -107,10 +107,10 @@ pub fn DeleteModelsView() -> Html {
             leaf!("p", "why", "HBase's delete writes a marker that hides every older cell until a major compaction removes it; Bigtable's delete removes the cells that exist and leaves no marker, so an older write comes straight back."),
             leaf!("p", "hint", "Each side runs on an engine of its own: your tables are not touched."),
             claims(h, b),
-            leaf!("div", "compare-sides", html! {<>
-                {side_html("A", &HBASE, h)}
-                {side_html("B", &BIGTABLE, b)}
-            </>}),
+            leaf!("div", "compare-sides", list![
+                side_html("A", &HBASE, h),
+                side_html("B", &BIGTABLE, b),
+            ]),
         ))}
     }
 }

@@ -97,7 +97,7 @@ pub fn DesignView() -> Html {
             let name = t.to_string();
             let selected = app.selected_table.as_deref() == Some(t);
             let onclick = Callback::from(move |_| app.dispatch(Action::SelectTable(name.clone()).into()));
-            html! { {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", Classes::from(classes!("chip", "table-chip")))], [onclick(onclick)], t.to_string())} }
+            html! { {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", "chip table-chip")], [onclick(onclick)], t.to_string())} }
         })
         .collect();
     let renamed = placement.is_renamed().then(|| {
@@ -153,12 +153,10 @@ pub fn DesignView() -> Html {
             let onclick = Callback::from(move |_| app.dispatch(Action::RunPattern(i).into()));
             let button = match command {
                 Ok(command) => html! { {leaf!(@on @dyn "button", [("title", command), ("class", "pattern")], [onclick(onclick)], p.name)} },
-                Err(why) => html! {
-                    <>
-                        {leaf!("span", "pattern off", p.name)}
-                        {leaf!("div", [("role", "note"), ("class", "pattern-off")], format!("Not in cbt: {why}. Switch the console to HBase to run it."))}
-                    </>
-                },
+                Err(why) => list![
+                    leaf!("span", "pattern off", p.name),
+                    leaf!("div", [("role", "note"), ("class", "pattern-off")], format!("Not in cbt: {why}. Switch the console to HBase to run it.")),
+                ],
             };
             html! {
                 {leaf!("li", list!(@mixed 3;
@@ -195,7 +193,7 @@ pub fn DesignView() -> Html {
     html! {
         {leaf!("section", [("aria-label", "Design"), ("class", "view design-card")], html! {<>
             {leaf!("div", "design-head", list![
-                leaf!(@dyn "span", [("class", Classes::from(classes!("verdict", design.verdict.label().replace(' ', "-").replace('-', "_"))))], design.verdict.label()),
+                leaf!(@dyn "span", [("class", crate::ui::view_kit::classes(&["verdict", &design.verdict.label().replace(' ', "-").replace('-', "_")]))], design.verdict.label()),
                 leaf!(@on "button", [("class", "link")], [onclick(close)], "close"),
             ])}
             {leaf!("h2", [("tabindex", "-1"), ("class", "design-title")], design.title)}
@@ -244,7 +242,7 @@ fn size_control(app: &super::state::AppHandle, current: &Size, loaded: bool, nam
                 }
             });
             html! {
-                {leaf!(@on @dyn "button", [("aria-pressed", pressed.to_string()), ("data-size", size.label()), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", Classes::from(classes!("chip", "size-chip")))], [onclick(onclick)], size.label())}
+                {leaf!(@on @dyn "button", [("aria-pressed", pressed.to_string()), ("data-size", size.label()), ("disabled", crate::ui::view_kit::flag(!can_run, "disabled")), ("class", "chip size-chip")], [onclick(onclick)], size.label())}
             }
         })
         .collect();

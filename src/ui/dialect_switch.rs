@@ -34,7 +34,7 @@ pub fn DialectSwitch() -> Html {
             let d = *dialect;
             let onclick = Callback::from(move |_: MouseEvent| app.dispatch(Action::SetDialect(d).into()));
             html! {
-                {leaf!(@on @dyn "button", [("aria-pressed", (d == current).to_string()), ("title", format!("{title} (Alt+M switches)")), ("class", Classes::from(classes!("tool", (d == current).then_some("chosen"))))], [onclick(onclick)], *label)}
+                {leaf!(@on @dyn "button", [("aria-pressed", (d == current).to_string()), ("title", format!("{title} (Alt+M switches)")), ("class", if d == current { "tool chosen" } else { "tool" })], [onclick(onclick)], *label)}
             }
         })
         .collect();

@@ -116,7 +116,7 @@ fn ack(mark: Mark) -> Html {
         ),
     };
     // The label is drawn by CSS, so copying the output does not copy it.
-    html! { <span class={classes!("ack", class)} data-label={label} {title} role="img" aria-label={label}></span> }
+    html! { {leaf!(@dyn "span", [("data-label", label), ("title", title), ("role", "img"), ("aria-label", label), ("class", crate::ui::view_kit::classes(&["ack", class]))], html! {})} }
 }
 
 /// Copies the entry's whole text as the shell printed it, built when asked (a batch's
@@ -249,14 +249,14 @@ pub fn EntryView(props: &EntryProps) -> Html {
     };
     let failed = entry.failed();
     if let EntryKind::Note { .. } = entry.kind {
-        return html! { {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", "note", failed.then_some("failed"))))], leaf!("pre", "output", text.as_str()))} };
+        return html! { {leaf!(@dyn "div", [("class", if failed { "entry note failed" } else { "entry note" })], leaf!("pre", "output", text.as_str()))} };
     }
     let copy = html! { {leaf!(@on "button", [("title", "Copy exactly what the shell printed"), ("class", "tool")], [onclick(copy_text(console.clone(), index))], "copy")} };
     if !entry.is_batch() {
         let item = entry.items.first();
         let out = (*text).clone();
         return html! {
-            {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", failed.then_some("failed"))))], list!(@mixed 3;
+            {leaf!(@dyn "div", [("class", if failed { "entry failed" } else { "entry" })], list!(@mixed 3;
                 leaf!("div", "prompt-line", list![
                     leaf!("span", "prompt", entry.prompt(1)),
                     leaf!("span", "typed", input_text(entry, item.and_then(|i| i.error_span.as_ref()))),
@@ -303,7 +303,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .map(|(n, i)| more_bar(entry, n, i, &props.dispatch))
         .collect();
     html! {
-        {leaf!(@dyn "div", [("class", Classes::from(classes!("entry", "batch", failed.then_some("has-errors"))))], html! {<>
+        {leaf!(@dyn "div", [("class", if failed { "entry batch has-errors" } else { "entry batch" })], html! {<>
             {leaf!("div", "prompt-line", list![
                 leaf!("span", "prompt", entry.prompt(1)),
                 leaf!("span", "typed", input_text(entry, None)),

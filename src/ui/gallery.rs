@@ -41,13 +41,11 @@ pub fn Gallery() -> Html {
                     let onclick = Callback::from(move |_| app2.dispatch(Action::OpenDesign(id).into()));
                     let selected = app.selected_design == Some(d.id);
                     html! {
-                        {leaf!("li", html! {<>
-                            {leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("title", d.verdict.label()), ("class", "design-item")], [onclick(onclick)], list!(@mixed 3;
-                                leaf!(@dyn "span", [("aria-hidden", "true"), ("class", Classes::from(classes!("dot", d.verdict.label().replace(' ', "_").replace('-', "_"))))], html! {}),
+                        {leaf!("li", leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("title", d.verdict.label()), ("class", "design-item")], [onclick(onclick)], list!(@mixed 3;
+                                leaf!(@dyn "span", [("aria-hidden", "true"), ("class", crate::ui::view_kit::classes(&["dot", &d.verdict.label().replace(' ', "_").replace('-', "_")]))], html! {}),
                                 @seq(d.title),
                                 leaf!("span", "visually-hidden", format!(" ({})", d.verdict.label())),
-                            ))}
-                        </>})}
+                            )))}
                     }
                 })
                 .collect();
@@ -63,7 +61,7 @@ pub fn Gallery() -> Html {
             let app2 = app.clone();
             let onclick = { let id = p.id; Callback::from(move |_| app2.dispatch(Action::OpenCompare(id).into())) };
             let selected = app.selected_compare == Some(p.id);
-            html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], p.title)}</>})} }
+            html! { {leaf!("li", leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], p.title))} }
         })
         .collect();
     let delete_models = {
@@ -71,18 +69,20 @@ pub fn Gallery() -> Html {
         let app2 = app.clone();
         let onclick = Callback::from(move |_| app2.dispatch(Action::OpenCompare(ID).into()));
         let selected = app.selected_compare == Some(ID);
-        html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], TITLE)}</>})} }
+        html! { {leaf!("li", leaf!(@on @dyn "button", [("aria-current", selected.to_string()), ("class", "design-item compare-item")], [onclick(onclick)], TITLE))} }
     };
-    html! {
-        <>
-            {leaf!("h2", "gallery-heading", "Design gallery")}
-            {leaf!("ul", [("aria-label", "Designs"), ("class", "gallery")], list!(@mixed 2;
+    list![
+        leaf!("h2", "gallery-heading", "Design gallery"),
+        leaf!(
+            "ul",
+            [("aria-label", "Designs"), ("class", "gallery")],
+            list!(@mixed 2;
                 groups,
                 leaf!("li", "group-wrap", list![
                     leaf!("h3", "group", "A/B compare"),
                     leaf!("ul", [("aria-label", "A/B compare"), ("class", "gallery")], html! {<>{pairs}{delete_models}</>}),
                 ]),
-            ))}
-        </>
-    }
+            )
+        ),
+    ]
 }

@@ -121,10 +121,10 @@ fn render(
             }
             {diagnosis(findings)}
             {skew(table, activity)}
-            {leaf!("div", "heatmaps", html! {<>
-                {heatmap(&name, activity, OpKind::Write, now)}
-                {heatmap(&name, activity, OpKind::Read, now)}
-            </>})}
+            {leaf!("div", "heatmaps", list![
+                heatmap(&name, activity, OpKind::Write, now),
+                heatmap(&name, activity, OpKind::Read, now),
+            ])}
             {leaf!("p", "legend heatmap-legend", list!(@mixed 3;
                 crate::ui::view_kit::text("How to read the heatmaps: time runs left to right (a tick is one operation); the key order runs top to bottom, the first key at the top, in 64 bands; the stronger a cell, the more operations fell there. "),
                 leaf!("span", "swatch split-sw", html! {}),
@@ -142,7 +142,7 @@ fn diagnosis(findings: &[Finding]) -> Html {
     let rules: Vec<&str> = findings.iter().map(|f| f.rule).collect();
     html! {
         {leaf!(@dyn "ul", [("aria-label", "Diagnosis"), ("data-rules", rules.join(" ")), ("class", "diagnosis")], html! {<>
-            { for findings.iter().map(|f| html! { {leaf!(@dyn "li", [("class", Classes::from(f.rule))], f.text.clone())} }) }
+            { for findings.iter().map(|f| html! { {leaf!(@dyn "li", [("class", crate::ui::view_kit::classes(&[f.rule]))], f.text.clone())} }) }
         </>})}
     }
 }
@@ -257,7 +257,7 @@ fn heatmap(table: &str, activity: &Activity, kind: OpKind, now: u64) -> Html {
         OpKind::Read => ("the read heatmap", "read-heatmap"),
     };
     html! {
-        {leaf!(@dyn "figure", [("data-total", total.to_string()), ("data-last-bucket", last_bucket.to_string()), ("data-axis", if axis.seconds.is_some() { "seconds" } else { "ticks" }), ("class", Classes::from(classes!("heatmap", if kind == OpKind::Write { "writes" } else { "reads" })))], html! {<>
+        {leaf!(@dyn "figure", [("data-total", total.to_string()), ("data-last-bucket", last_bucket.to_string()), ("data-axis", if axis.seconds.is_some() { "seconds" } else { "ticks" }), ("class", if kind == OpKind::Write { "heatmap writes" } else { "heatmap reads" })], html! {<>
             {leaf!("figcaption", caption.clone())}
             {leaf!(@dyn "svg", [("width", width.to_string()), ("height", (h + AXIS_H).to_string()), ("viewBox", format!("0 0 {width} {}", h + AXIS_H)), ("role", "img"), ("aria-label", caption.clone())], html! {<>
                 {leaf!(@dyn "rect", [("x", "0"), ("y", "0"), ("width", width.to_string()), ("height", h.to_string()), ("class", "bg")], html! {})}

@@ -2,6 +2,7 @@
 //! what it reads as (or the line that is wrong), name the table, import. The text is data: it is
 //! shown only as text, and it reaches the engine as quoted shell commands.
 
+use std::fmt::Write as _;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -41,10 +42,11 @@ fn summary(t: &ImportedTable) -> String {
         families.join(", ")
     );
     if t.markers_skipped > 0 {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             " {} left out.",
             count_of(t.markers_skipped as u64, "delete marker")
-        ));
+        );
     }
     out
 }

@@ -49,7 +49,7 @@ fn coloured(text: &str) -> Html {
         }
         if let Some(piece) = text.get(range.clone()) {
             out.push(
-                html! { {leaf!(@dyn "span", [("class", Classes::from(class.css()))], piece)} },
+                html! { {leaf!(@dyn "span", [("class", crate::ui::view_kit::classes(&[class.css()]))], piece)} },
             );
             at = range.end;
         }
@@ -329,9 +329,75 @@ pub fn InputBox() -> Html {
     let active = (*choices)
         .as_ref()
         .map(|c| format!("completion-{}", c.chosen));
-    html! {
-        <>
-            {leaf!("div", "input-row", html! {<>
+    // The textarea as `html!` builds it (its attributes in its order, the class last), its class
+    // without yew's `Classes` (view_kit::classes).
+    let textarea: Html = yew::virtual_dom::VTag::__new_textarea(
+        None,
+        None,
+        input_ref,
+        None,
+        yew::virtual_dom::Attributes::Dynamic {
+            keys: &[
+                "id",
+                "rows",
+                "spellcheck",
+                "autocomplete",
+                "autocapitalize",
+                "placeholder",
+                "aria-label",
+                "aria-describedby",
+                "aria-controls",
+                "aria-activedescendant",
+                "disabled",
+                "class",
+            ],
+            values: Box::new(
+                [
+                    Some(AttrValue::Static("console-input")),
+                    Some(AttrValue::Static("2")),
+                    Some(AttrValue::Static("false")),
+                    Some(AttrValue::Static("off")),
+                    Some(AttrValue::Static("off")),
+                    Some(AttrValue::Static(if loading {
+                        "Loading your tables…"
+                    } else if cbt {
+                        "createtable t families=cf"
+                    } else {
+                        "create 't', 'f'"
+                    })),
+                    Some(AttrValue::Static(if cbt {
+                        "cbt command"
+                    } else {
+                        "HBase shell command"
+                    })),
+                    Some(AttrValue::Static("input-hint")),
+                    choices
+                        .is_some()
+                        .then_some(AttrValue::Static("completions")),
+                    active.map(AttrValue::from),
+                    crate::ui::view_kit::flag(loading, "disabled"),
+                    Some(AttrValue::Static(if plain {
+                        "input plain"
+                    } else {
+                        "input"
+                    })),
+                ]
+                .map(|v| v.map(yew::virtual_dom::AttributeOrProperty::Attribute)),
+            ),
+        },
+        yew::virtual_dom::listeners::Listeners::Pending(Box::new([
+            yew::html::oninput::Wrapper::__macro_new(oninput),
+            yew::html::onkeydown::Wrapper::__macro_new(onkeydown),
+            yew::html::onscroll::Wrapper::__macro_new(onscroll),
+            yew::html::onblur::Wrapper::__macro_new(onblur),
+        ])),
+    )
+    .into();
+    list![
+        leaf!(
+            "div",
+            "input-row",
+            html! {<>
                 {list}
                 <DialectSwitch />
                 if cbt { <super::cbt_file::CbtFile /> }
@@ -340,19 +406,18 @@ pub fn InputBox() -> Html {
                     if !plain {
                         <pre class="highlight" ref={overlay_ref} aria-hidden="true">{coloured(&draft)}</pre>
                     }
-                    <textarea ref={input_ref} id="console-input" class={classes!("input", plain.then_some("plain"))} rows="2" spellcheck="false" autocomplete="off"
-                        autocapitalize="off" placeholder={if loading { "Loading your tables…" } else if cbt { "createtable t families=cf" } else { "create 't', 'f'" }} disabled={loading}
-                        aria-label={if cbt { "cbt command" } else { "HBase shell command" }} aria-describedby="input-hint"
-                        aria-controls={choices.is_some().then_some("completions")}
-                        aria-activedescendant={active}
-                        {oninput} {onkeydown} {onscroll} {onblur} />
+                    {textarea}
                 </>})}
                 if running {
                     {leaf!(@on "button", [("class", "action")], [onclick(cancel)], "Cancel")}
                 }
-            </>})}
-            {lint}
-            {leaf!("div", [("id", "input-hint"), ("class", "hint-line")], html! {<>
+            </>}
+        ),
+        lint,
+        leaf!(
+            "div",
+            [("id", "input-hint"), ("class", "hint-line")],
+            html! {<>
                 if running {
                     {"A batch is running: Ctrl+C or Cancel stops it; what ran is kept."}
                 } else if cbt {
@@ -363,7 +428,7 @@ pub fn InputBox() -> Html {
                 } else {
                     {leaf!("kbd", "Enter")}{" runs · "}{leaf!("kbd", "Shift+Enter")}{" new line · "}{leaf!("kbd", "Ctrl+Enter")}{" runs an open line · "}{leaf!("kbd", "Tab")}{" completes · "}{leaf!("kbd", "↑")}{" history"}
                 }
-            </>})}
-        </>
-    }
+            </>}
+        ),
+    ]
 }

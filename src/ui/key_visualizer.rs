@@ -226,21 +226,21 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
         .iter()
         .map(|(p, ops)| {
             html! {
-                {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], list!(@mixed 2;
+                {leaf!("li", leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], list!(@mixed 2;
                     leaf!("code", to_printable(p)),
                     @seq(format!(" · {} operations", number(ops.round()))),
-                ))}</>})}
+                )))}
             }
         })
         .collect();
     let crumbs: Html = {
         let mut out = vec![
-            html! { {leaf!("li", html! {<>{leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(scope_now.path.is_empty(), "disabled")), ("class", "link")], [onclick(drill(Scope::whole(run)))], "whole table")}</>})} },
+            html! { {leaf!("li", leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(scope_now.path.is_empty(), "disabled")), ("class", "link")], [onclick(drill(Scope::whole(run)))], "whole table"))} },
         ];
         let mut s = Scope::whole(run);
         for p in &scope_now.path {
             s = s.into_prefix(p);
-            out.push(html! { {leaf!("li", html! {<>{leaf!(@on "button", [("class", "link")], [onclick(drill(s.clone()))], to_printable(p))}</>})} });
+            out.push(html! { {leaf!("li", leaf!(@on "button", [("class", "link")], [onclick(drill(s.clone()))], to_printable(p)))} });
         }
         out.into_iter().collect()
     };
@@ -300,7 +300,13 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     );
     let options: Html = Metric::ALL
         .iter()
-        .map(|m| html! { <option value={m.label()} selected={*m == *metric}>{m.label()}</option> })
+        .map(|m| {
+            crate::ui::view_kit::option(
+                AttrValue::Static(m.label()),
+                *m == *metric,
+                crate::ui::view_kit::text(m.label()),
+            )
+        })
         .collect();
     let servers = props.sim.workload.cluster.region_servers;
     let server_labels: Html = (0..servers)

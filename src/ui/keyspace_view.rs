@@ -322,7 +322,7 @@ pub fn KeyspaceView() -> Html {
                 })
             };
             html! {
-                {leaf!(@on @dyn "div", [("role", "option"), ("id", format!("krow-{i}")), ("aria-selected", (*i == *focus).to_string()), ("class", Classes::from(classes!(class)))], [onclick(onclick)], html! {<>
+                {leaf!(@on @dyn "div", [("role", "option"), ("id", format!("krow-{i}")), ("aria-selected", (*i == *focus).to_string()), ("class", crate::ui::view_kit::classes(&class))], [onclick(onclick)], html! {<>
                     {leaf!("span", "kn", group(*i as u64 + 1))}
                     {leaf!("span", "kk", super::show_key(key, app.prefs.keys))}
                     if let Some(d) = date { {leaf!("span", "kd", d)} }
@@ -356,7 +356,7 @@ pub fn KeyspaceView() -> Html {
                 {leaf!("span", [("id", "key-dates-help"), ("class", "visually-hidden")], "Recognises epoch milliseconds, reversed timestamps, yyyyMMddHHmmss and 8-byte times at the key's start or after its first field.")}
             </>})}
             if let Some((bad, text)) = (*message).clone() {
-                {leaf!(@dyn "p", [("role", "status"), ("class", Classes::from(classes!("jump-note", bad.then_some("bad"))))], text)}
+                {leaf!(@dyn "p", [("role", "status"), ("class", crate::ui::view_kit::classes(&["jump-note", if bad { "bad" } else { "" }]))], text)}
             }
             if let Some(note) = read_note { {leaf!("p", "legend", note)} }
             if rows == 0 {

@@ -74,9 +74,7 @@ pub fn LinkDialog() -> Html {
                     {leaf!("h2", [("id", "link-title")], "This link cannot be opened")}
                     {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("{}{}.", e.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default(), e.chars().skip(1).collect::<String>()))}
                     {leaf!("p", "Nothing was changed. Ask whoever sent it for a file export instead (Export… → All tables · HBase shell script), and load it with Import… at the top of the page.")}
-                    {leaf!("div", "modal-choices", html! {<>
-                        {leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(answer(false))], "Close")}
-                    </>})}
+                    {leaf!("div", "modal-choices", leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(answer(false))], "Close"))}
                 </Modal>
             };
         }

@@ -354,7 +354,7 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
     let dropped = e.dropped.describe();
     let kept = e.dropped.kept_deleted;
     html! {
-        {leaf!(@dyn "li", [("data-kind", e.kind.name()), ("data-inputs", ids(&e.inputs)), ("data-outputs", ids(&e.outputs)), ("data-dropped", e.dropped.total().to_string()), ("class", Classes::from(classes!("lsm-event", e.kind.name().replace(' ', "-"))))], html! {<>
+        {leaf!(@dyn "li", [("data-kind", e.kind.name()), ("data-inputs", ids(&e.inputs)), ("data-outputs", ids(&e.outputs)), ("data-dropped", e.dropped.total().to_string()), ("class", crate::ui::view_kit::classes(&["lsm-event", &e.kind.name().replace(' ', "-")]))], html! {<>
             {leaf!("span", "ev-no", format!("#{}", e.serial))}{" "}{what}
             if !dropped.is_empty() {
                 {leaf!("div", "ev-dropped", format!("dropped {}: {dropped}", e.dropped.total()))}

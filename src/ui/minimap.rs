@@ -374,7 +374,7 @@ fn bands(r: &RegionStarts, rows: usize, keys: KeyDisplay) -> Html {
             };
             html! {
                 {leaf!("g", html! {<>
-                    {leaf!(@dyn "rect", [("x", "0"), ("y", format!("{y0:.1}")), ("width", "22"), ("height", format!("{:.1}", (y1 - y0).max(0.5))), ("class", Classes::from(if n % 2 == 0 { "band" } else { "band alt" }))], leaf!("title", title))}
+                    {leaf!(@dyn "rect", [("x", "0"), ("y", format!("{y0:.1}")), ("width", "22"), ("height", format!("{:.1}", (y1 - y0).max(0.5))), ("class", if n % 2 == 0 { "band" } else { "band alt" })], leaf!("title", title))}
                     if first > 0 { {leaf!(@dyn "line", [("x1", "0"), ("x2", WIDTH.to_string()), ("y1", format!("{y0:.1}")), ("y2", format!("{y0:.1}")), ("class", "split")], html! {})} }
                 </>})}
             }
@@ -407,7 +407,7 @@ fn marks(d: &MinimapData) -> Html {
         };
         let column = |class: &'static str, x: f64, at: &[Run], what: String| -> Html {
             html! {
-                {leaf!(@dyn "g", [("class", Classes::from(class))], html! {<>
+                {leaf!(@dyn "g", [("class", crate::ui::view_kit::classes(&[class]))], html! {<>
                     {leaf!("title", what)}
                     { for at.iter().map(|(y0, y1)| html! {
                         {leaf!(@dyn "rect", [("x", x.to_string()), ("y", y0.to_string()), ("width", ROWS_W.to_string()), ("height", (y1 - y0).max(2).to_string())], html! {})}
@@ -419,7 +419,7 @@ fn marks(d: &MinimapData) -> Html {
             <>
             {column("rows-returned", RETURNED_X, &r.returned_at, format!("{} rows returned", group(r.returned)))}
             {column("rows-filtered", FILTERED_X, &r.filtered_at, format!("{} rows filtered (ROWS_FILTERED)", group(r.filtered)))}
-            {leaf!(@dyn "g", [("class", Classes::from(classes!("bracket", r.reversed.then_some("reversed"))))], list![
+            {leaf!(@dyn "g", [("class", if r.reversed { "bracket reversed" } else { "bracket" })], list![
                 leaf!(@dyn "path", [("d", format!("M44,{y0:.1} h-6 V{y1:.1} h6"))], html! {}),
                 leaf!(@dyn "line", [("x1", "52"), ("x2", "52"), ("y1", format!("{y0:.1}")), ("y2", format!("{y1:.1}"))], html! {}),
                 leaf!(@dyn "path", [("d", arrow), ("class", "arrow")], html! {}),

@@ -20,7 +20,7 @@ fn meter(label: &str, returned: u64, examined: u64) -> Html {
                 @seq(label),
                 leaf!("span", format!("{returned} returned of {examined} examined")),
             )),
-            leaf!("div", "meter-bar", html! {<>{leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {})}</>}),
+            leaf!("div", "meter-bar", leaf!(@dyn "span", [("style", format!("width:{pct:.1}%"))], html! {})),
         ])}
     }
 }

@@ -34,9 +34,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
                 Callback::from(move |_| sort.set(sort.toggle(c)))
             };
             html! {
-                {leaf!(@dyn "th", [("scope", "col"), ("aria-sort", order)], html! {<>
-                    {leaf!(@on "button", [("class", "link sort")], [onclick(onclick)], html! {<>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</>})}
-                </>})}
+                {leaf!(@dyn "th", [("scope", "col"), ("aria-sort", order)], leaf!(@on "button", [("class", "link sort")], [onclick(onclick)], html! {<>{c.label()}{match order { "descending" => " ▼", "ascending" => " ▲", _ => "" }}</>}))}
             }
         })
         .collect();
@@ -48,7 +46,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
                 {leaf!("tr", list![
                     leaf!("td", r.figures.region),
                     leaf!("td", format!("rs{}", r.figures.server)),
-                    leaf!("td", "key", html! {<>{leaf!(@dyn "code", [("title", r.start_key.clone())], if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() })}</>}),
+                    leaf!("td", "key", leaf!(@dyn "code", [("title", r.start_key.clone())], if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() })),
                     leaf!("td", rate(r.figures.requests_per_sec)),
                     leaf!("td", rate(r.figures.reads_per_sec)),
                     leaf!("td", rate(r.figures.filtered_reads_per_sec)),

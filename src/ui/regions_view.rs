@@ -237,14 +237,12 @@ fn tile(
     );
     let style = format!("--heat:{heat:.3}; flex-grow:{}", 1 + bytes / 1024);
     html! {
-        <div class={classes!("region", hot.then_some("hot"))} {style} {title} role="listitem">
+        {leaf!(@dyn "div", [("style", style), ("title", title), ("role", "listitem"), ("class", if hot { "region hot" } else { "region" })], html! {<>
             {leaf!("div", "region-key", start)}
             {leaf!("div", "region-size", crate::kit::text::human_bytes(bytes as u64))}
-            {leaf!("div", "region-lsm", html! {<>
-                {leaf!(@dyn "span", [("style", format!("width:{fill:.0}%")), ("class", "memfill")], html! {})}
-            </>})}
+            {leaf!("div", "region-lsm", leaf!(@dyn "span", [("style", format!("width:{fill:.0}%")), ("class", "memfill")], html! {}))}
             {leaf!("div", "region-runs", format!("{runs} run{}", if runs == 1 { "" } else { "s" }))}
             if hot { {leaf!("div", "hot-badge", format!("HOT {:.0}%", share * 100.0))} }
-        </div>
+        </>})}
     }
 }

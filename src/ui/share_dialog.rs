@@ -107,16 +107,14 @@ pub fn ShareLink() -> Html {
                 let app = app.clone();
                 Callback::from(move |_: MouseEvent| super::status_bar::export_all(&app))
             };
-            html! {
-                <>
-                    {leaf!("p", [("role", "alert"), ("class", "import-error")], format!("This session is too long for a link: {e}."))}
-                    {leaf!("p", format!("It holds {}. Export the tables as an HBase shell script instead; whoever gets the file loads it with Import….", holds.join(" and ")))}
-                    {leaf!("div", "modal-choices", list![
+            list![
+                leaf!("p", [("role", "alert"), ("class", "import-error")], format!("This session is too long for a link: {e}.")),
+                leaf!("p", format!("It holds {}. Export the tables as an HBase shell script instead; whoever gets the file loads it with Import….", holds.join(" and "))),
+                leaf!("div", "modal-choices", list![
                         leaf!(@on "button", [("autofocus", "autofocus"), ("class", "action primary")], [onclick(export)], "Export all tables · HBase shell script"),
                         leaf!(@on "button", [("class", "action")], [onclick({ let close = close.clone(); Callback::from(move |_: MouseEvent| close.emit(())) })], "Close"),
-                    ])}
-                </>
-            }
+                    ]),
+            ]
         }
     };
     html! {

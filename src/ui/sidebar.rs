@@ -1,5 +1,6 @@
 //! The tables, with their families and regions, and a few ways in for newcomers.
 
+use std::fmt::Write as _;
 use yew::prelude::*;
 
 use super::state::use_app;
@@ -31,7 +32,7 @@ pub fn Sidebar() -> Html {
                 .map(|f| {
                     let mut label = f.name.clone();
                     if f.max_versions != 1 {
-                        label.push_str(&format!(" ·v{}", f.max_versions));
+                        let _ = write!(label, " ·v{}", f.max_versions);
                     }
                     if f.ttl_seconds.is_some() {
                         label.push_str(" ·ttl");
@@ -40,12 +41,10 @@ pub fn Sidebar() -> Html {
                 })
                 .collect();
             html! {
-                {leaf!("li", html! {<>
-                    {leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", "table-item")], [onclick(onclick)], list![leaf!("span", "table-name", html! {<>
+                {leaf!("li", leaf!(@on @dyn "button", [("aria-pressed", selected.to_string()), ("class", "table-item")], [onclick(onclick)], list![leaf!("span", "table-name", html! {<>
                             {leaf!("span", name.clone())}
                             if !t.enabled { {leaf!("span", "badge off", "disabled")} }
-                        </>}), leaf!("span", "families", families), leaf!("span", "meta", format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell")))])}
-                </>})}
+                        </>}), leaf!("span", "families", families), leaf!("span", "meta", format!("{} · {}", count_of(t.regions.len() as u64, "region"), count_of(cells as u64, "cell")))]))}
             }
         })
         .collect();

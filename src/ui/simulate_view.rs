@@ -331,12 +331,18 @@ pub fn SimulateView() -> Html {
             .map(|id| html! { <option value={id}>{id}</option> })
             .collect()
     };
-    let gallery_options = html! {
-        <>
-            {leaf!("optgroup", [("label", "Gallery designs")], options(gallery::ids()))}
-            {leaf!("optgroup", [("label", "Compare pairs (both tables)")], options(gallery::PAIRS.ids()))}
-        </>
-    };
+    let gallery_options = list![
+        leaf!(
+            "optgroup",
+            [("label", "Gallery designs")],
+            options(gallery::ids())
+        ),
+        leaf!(
+            "optgroup",
+            [("label", "Compare pairs (both tables)")],
+            options(gallery::PAIRS.ids())
+        ),
+    ];
     let running = run.running();
     let status = status_line(&run.state);
     // The longest stretch the run held the page, for the end-to-end tests.
@@ -354,16 +360,26 @@ pub fn SimulateView() -> Html {
                     let current = i == *table;
                     let table = table.clone();
                     let onclick = Callback::from(move |_| table.set(i));
-                    html! { {leaf!(@on @dyn "button", [("aria-pressed", current.to_string()), ("class", Classes::from(classes!("sim-table-tab", current.then_some("current"))))], [onclick(onclick)], t.name.clone())} }
+                    html! { {leaf!(@on @dyn "button", [("aria-pressed", current.to_string()), ("class", if current { "sim-table-tab current" } else { "sim-table-tab" })], [onclick(onclick)], t.name.clone())} }
                 })
                 .collect();
             let t = (*table).min(sim.tables.len().saturating_sub(1));
             let [counted, estimated] = Provenance::sentences(sim.ops_per_sample);
             let compare = match *compare_with {
                 Some(b) if sim.tables.len() > 1 => {
-                    let others: Html = sim.tables.iter().enumerate().filter(|(i, _)| *i != t).map(|(i, o)| {
-                        html! { <option value={i.to_string()} selected={i == b}>{o.name.clone()}</option> }
-                    }).collect();
+                    let others: Html = sim
+                        .tables
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != t)
+                        .map(|(i, o)| {
+                            crate::ui::view_kit::option(
+                                AttrValue::from(i.to_string()),
+                                i == b,
+                                Html::from(o.name.clone()),
+                            )
+                        })
+                        .collect();
                     let on_b = {
                         let compare_with = compare_with.clone();
                         Callback::from(move |e: Event| {

@@ -221,21 +221,21 @@ pub fn StatusBar() -> Html {
             {leaf!("span", "logo", "Rowkey")}
             {leaf!("span", "tagline", "HBase schema design, running in your browser")}
             {leaf!("span", "spacer", html! {})}
-            {leaf!("span", "prefs", list![leaf!("label", [("for", "pref-theme")], "Theme"), leaf!(@on "select", [("id", "pref-theme"), ("class", "action")], [onchange(on_theme)], html! {<>
-                    <option value="system" selected={prefs.theme == Theme::System}>{"System"}</option>
-                    <option value="light" selected={prefs.theme == Theme::Light}>{"Light"}</option>
-                    <option value="dark" selected={prefs.theme == Theme::Dark}>{"Dark"}</option>
-                </>}), leaf!("label", [("for", "pref-time")], "Timestamps"), leaf!(@on "select", [("id", "pref-time"), ("class", "action")], [onchange(on_time)], html! {<>
-                    <option value="epoch" selected={prefs.timestamps == Timestamps::Epoch}>{"epoch ms"}</option>
-                    <option value="local" selected={prefs.timestamps == Timestamps::Local}>{"local time"}</option>
-                </>}), leaf!("label", [("for", "pref-cbt-zone")], "cbt times"), leaf!(@on "select", [("id", "pref-cbt-zone"), ("class", "action")], [onchange(on_cbt_zone)], html! {<>
-                    <option value="local" selected={prefs.cbt_zone == CbtZone::Local}>{"local zone"}</option>
-                    <option value="utc" selected={prefs.cbt_zone == CbtZone::Utc}>{"UTC"}</option>
-                </>}), leaf!("label", [("for", "pref-keys")], "Keys"), leaf!(@on "select", [("id", "pref-keys"), ("class", "action")], [onchange(on_keys)], html! {<>
-                    <option value="hbase" selected={prefs.keys == KeyDisplay::Hbase}>{"as HBase prints (\\xHH)"}</option>
-                    <option value="utf8" selected={prefs.keys == KeyDisplay::Utf8}>{"UTF-8"}</option>
-                </>})])}
-            {leaf!(@dyn "span", [("role", "status"), ("class", Classes::from(class))], text)}
+            {leaf!("span", "prefs", list![leaf!("label", [("for", "pref-theme")], "Theme"), leaf!(@on "select", [("id", "pref-theme"), ("class", "action")], [onchange(on_theme)], list![
+                crate::ui::view_kit::option(AttrValue::Static("system"), prefs.theme == Theme::System, crate::ui::view_kit::text("System")),
+                crate::ui::view_kit::option(AttrValue::Static("light"), prefs.theme == Theme::Light, crate::ui::view_kit::text("Light")),
+                crate::ui::view_kit::option(AttrValue::Static("dark"), prefs.theme == Theme::Dark, crate::ui::view_kit::text("Dark")),
+            ]), leaf!("label", [("for", "pref-time")], "Timestamps"), leaf!(@on "select", [("id", "pref-time"), ("class", "action")], [onchange(on_time)], list![
+                    crate::ui::view_kit::option(AttrValue::Static("epoch"), prefs.timestamps == Timestamps::Epoch, crate::ui::view_kit::text("epoch ms")),
+                    crate::ui::view_kit::option(AttrValue::Static("local"), prefs.timestamps == Timestamps::Local, crate::ui::view_kit::text("local time")),
+                ]), leaf!("label", [("for", "pref-cbt-zone")], "cbt times"), leaf!(@on "select", [("id", "pref-cbt-zone"), ("class", "action")], [onchange(on_cbt_zone)], list![
+                    crate::ui::view_kit::option(AttrValue::Static("local"), prefs.cbt_zone == CbtZone::Local, crate::ui::view_kit::text("local zone")),
+                    crate::ui::view_kit::option(AttrValue::Static("utc"), prefs.cbt_zone == CbtZone::Utc, crate::ui::view_kit::text("UTC")),
+                ]), leaf!("label", [("for", "pref-keys")], "Keys"), leaf!(@on "select", [("id", "pref-keys"), ("class", "action")], [onchange(on_keys)], list![
+                    crate::ui::view_kit::option(AttrValue::Static("hbase"), prefs.keys == KeyDisplay::Hbase, crate::ui::view_kit::text("as HBase prints (\\xHH)")),
+                    crate::ui::view_kit::option(AttrValue::Static("utf8"), prefs.keys == KeyDisplay::Utf8, crate::ui::view_kit::text("UTF-8")),
+                ])])}
+            {leaf!(@dyn "span", [("role", "status"), ("class", class)], text)}
             {retry}
             if let Some(u) = usage { {leaf!("span", "usage", u)} }
             {leaf!("details", "menu", list![

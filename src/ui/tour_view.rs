@@ -57,12 +57,21 @@ pub fn TourView(props: &TourProps) -> Html {
                     .iter()
                     .map(|(claim, held)| (claim.explain(&run.measures), *held)),
             );
-            html! {
-                <>
-                    {leaf!("div", "tour-ran", format!("Ran. Now in the {} view:", current.view.label()))}
-                    {leaf!("ul", [("aria-label", "The step's number"), ("class", "claims tour-claims")], checks)}
-                </>
-            }
+            list![
+                leaf!(
+                    "div",
+                    "tour-ran",
+                    format!("Ran. Now in the {} view:", current.view.label())
+                ),
+                leaf!(
+                    "ul",
+                    [
+                        ("aria-label", "The step's number"),
+                        ("class", "claims tour-claims")
+                    ],
+                    checks
+                ),
+            ]
         }
         _ => html! {},
     };

@@ -282,7 +282,6 @@ fn stack_figure(
                 place(c.part),
                 fate_text(c, versions)
             );
-            let class = classes!("mark", fate_class(c.fate), c.cell.kind.name().to_string());
             let shape = match c.cell.kind {
                 CellKind::Put => {
                     let y = y_of(&(fam, column_of(c)));
@@ -294,10 +293,10 @@ fn stack_figure(
                 }
                 CellKind::DeleteColumn => {
                     let y = y_of(&(fam, column_of(c)));
-                    html! { <>
-                        {leaf!(@dyn "rect", [("x", fmt(left)), ("y", fmt(y - 8.0)), ("width", fmt((x - left).max(2.0))), ("height", "16"), ("rx", "3"), ("class", "span")], html! {})}
-                        {leaf!(@dyn "path", [("d", format!("M{} {} l10 10 m0 -10 l-10 10", fmt(x - 5.0), fmt(y - 5.0)))], html! {})}
-                    </> }
+                    list![
+                        leaf!(@dyn "rect", [("x", fmt(left)), ("y", fmt(y - 8.0)), ("width", fmt((x - left).max(2.0))), ("height", "16"), ("rx", "3"), ("class", "span")], html! {}),
+                        leaf!(@dyn "path", [("d", format!("M{} {} l10 10 m0 -10 l-10 10", fmt(x - 5.0), fmt(y - 5.0)))], html! {}),
+                    ]
                 }
                 CellKind::DeleteFamily => {
                     let (lo, hi) = family_span(&fam);
@@ -309,11 +308,10 @@ fn stack_figure(
                 }
             };
             html! {
-                <g {class} data-column={column_of(c)} data-ts={ts.to_string()} data-kind={c.cell.kind.name()}
-                    data-fate={fate_class(c.fate)} data-part={place(c.part)}>
-                    {leaf!("title", label)}
-                    {shape}
-                </g>
+                {leaf!(@dyn "g", [("data-column", column_of(c)), ("data-ts", ts.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", crate::ui::view_kit::classes(&["mark", fate_class(c.fate), c.cell.kind.name()]))], list![
+                    leaf!("title", label),
+                    shape,
+                ])}
             }
         })
         .collect();
@@ -333,7 +331,7 @@ fn stack_figure(
                 if v.chars().count() > 40 { format!("{}…", v.chars().take(40).collect::<String>()) } else { v }
             };
             html! {
-                {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", Classes::from(fate_class(c.fate)))], list![
+                {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", crate::ui::view_kit::classes(&[fate_class(c.fate)]))], list![
                     leaf!("td", column_of(c)),
                     leaf!("td", "ts", c.cell.timestamp),
                     leaf!("td", "val", value),

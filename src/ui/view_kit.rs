@@ -32,12 +32,43 @@ pub fn leaf(
 pub fn leaf_with(
     tag: &'static str,
     keys: &'static [&'static str],
-    values: Box<[Option<yew::virtual_dom::AttributeOrProperty>]>,
+    values: Box<[Option<AttrValue>]>,
     child: Html,
 ) -> Html {
     leaf_on(
         tag,
-        yew::virtual_dom::Attributes::Dynamic { keys, values },
+        computed(keys, values),
+        yew::virtual_dom::listeners::Listeners::None,
+        child,
+    )
+}
+
+/// Computed attributes as `html!` makes them (`keys` and their values, each one there an
+/// attribute): the views pass the values, and each is wrapped here rather than at its site.
+pub fn computed(
+    keys: &'static [&'static str],
+    values: Box<[Option<AttrValue>]>,
+) -> yew::virtual_dom::Attributes {
+    yew::virtual_dom::Attributes::Dynamic {
+        keys,
+        values: values
+            .into_vec()
+            .into_iter()
+            .map(|v| v.map(yew::virtual_dom::AttributeOrProperty::Attribute))
+            .collect(),
+    }
+}
+
+/// An element of one static class around one child: what `html!` builds for
+/// `<p class="hint">{child}</p>`, the class passed as a string rather than as a static list of
+/// attributes, a slice in the data for each element.
+pub fn leaf_class(tag: &'static str, class: &'static str, child: Html) -> Html {
+    leaf_on(
+        tag,
+        yew::virtual_dom::Attributes::Dynamic {
+            keys: &["class"],
+            values: Box::new([Some(yew::virtual_dom::AttributeOrProperty::Static(class))]),
+        },
         yew::virtual_dom::listeners::Listeners::None,
         child,
     )
@@ -62,9 +93,37 @@ pub fn leaf_on(
     .into()
 }
 
+/// An option of a select, `<option value={value} selected={selected}>{label}</option>`, built
+/// in one place.
+pub fn option(value: AttrValue, selected: bool, label: Html) -> Html {
+    leaf_with(
+        "option",
+        &["value", "selected"],
+        Box::new([Some(value), flag(selected, "selected")]),
+        label,
+    )
+}
+
 /// A boolean attribute as `html!` writes `disabled={on}`: its name when on, absent when off.
 pub fn flag(on: bool, name: &'static str) -> Option<AttrValue> {
     on.then_some(AttrValue::Static(name))
+}
+
+/// A `class` attribute as `classes!` and `html!`'s `class={...}` make it, without yew's
+/// `Classes` (a set, whose code the page would carry for these few elements): each part's
+/// words (split at whitespace) in order, a word once however often it comes, and no attribute
+/// when there is no word. `classes(&["entry", ""])` is `entry`.
+pub fn classes(parts: &[&str]) -> Option<AttrValue> {
+    let mut out = String::new();
+    for word in parts.iter().flat_map(|part| part.split_whitespace()) {
+        if !out.split(' ').any(|seen| seen == word) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+    }
+    (!out.is_empty()).then(|| AttrValue::from(out))
 }
 
 /// Nodes side by side: what `html! { <>{a}{b}</> }` makes of them (a list without a key). The
@@ -126,7 +185,7 @@ pub fn checks(items: impl Iterator<Item = (String, bool)>) -> Html {
             let mark = if held { "✓" } else { "✗" };
             let class = if held { "held" } else { "broken" };
             html! {
-                {leaf!(@dyn "li", [("class", Classes::from(classes!("claim", class)))], list!(@mixed 3;
+                {leaf!(@dyn "li", [("class", classes(&["claim", class]))], list!(@mixed 3;
                     leaf!("span", [("aria-hidden", "true"), ("class", "claim-mark")], mark),
                     leaf!("span", "visually-hidden", if held { "holds: " } else { "does not hold: " }),
                     @seq(text),

@@ -103,7 +103,7 @@ pub fn VirtualText(props: &VirtualTextProps) -> Html {
                 .max(start);
             let line = text.get(start..end).unwrap_or("");
             let class = line.starts_with("ERROR").then_some("err");
-            html! { {leaf!(@dyn "div", [("class", Classes::from(classes!(class)))], line)} }
+            html! { {leaf!(@dyn "div", [("class", crate::ui::view_kit::classes(&[class.unwrap_or_default()]))], line)} }
         })
         .collect();
     let height = format!("height:{}px", lines as f64 * LINE_PX);

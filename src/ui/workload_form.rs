@@ -49,9 +49,13 @@ fn choice(label: &str, options: &[(&str, &str)], current: &str, emit: Callback<S
     let onchange = Callback::from(move |e: Event| emit.emit(super::event_value(&e)));
     let opts: Html = options
         .iter()
-        .map(
-            |(v, l)| html! { <option value={v.to_string()} selected={*v == current}>{*l}</option> },
-        )
+        .map(|(v, l)| {
+            crate::ui::view_kit::option(
+                AttrValue::from(v.to_string()),
+                *v == current,
+                Html::from(*l),
+            )
+        })
         .collect();
     html! { {leaf!("label", "wf-field", list!(@mixed 2;
         @seq(label),
@@ -91,10 +95,22 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
             };
             (
                 "entity id",
-                html! { <>
-                    {field("entities", count.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}
-                    {select("drawn", &[("uniform", "uniformly"), ("zipf", "Zipf, s = 1.1"), ("recent", "most recent first, decay 0.99")], d, on, move |v| FormAction::FieldDistribution(t, f, v))}
-                </> },
+                list![
+                    field("entities", count.to_string(), on, move |v| {
+                        FormAction::FieldValue(t, f, v)
+                    }),
+                    select(
+                        "drawn",
+                        &[
+                            ("uniform", "uniformly"),
+                            ("zipf", "Zipf, s = 1.1"),
+                            ("recent", "most recent first, decay 0.99")
+                        ],
+                        d,
+                        on,
+                        move |v| FormAction::FieldDistribution(t, f, v)
+                    ),
+                ],
             )
         }
         KeyField::Timestamp { encoding, .. } => {
@@ -122,11 +138,27 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
         }
         KeyField::Md5 { digits, of, .. } => (
             "MD5 prefix",
-            html! { <>{field("hex digits", digits.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}{leaf!("span", "hint", format!(" of {of}"))}</> },
+            list![
+                field("hex digits", digits.to_string(), on, move |v| {
+                    FormAction::FieldValue(t, f, v)
+                }),
+                leaf!("span", "hint", format!(" of {of}")),
+            ],
         ),
         KeyField::Salt { buckets, of, .. } => (
             "salt bucket",
-            html! { <>{field("buckets", buckets.to_string(), on, move |v| FormAction::FieldValue(t, f, v))}{leaf!("span", "hint", of.as_ref().map(|o| format!(" hash of {o}")).unwrap_or_else(|| " random".into()))}</> },
+            list![
+                field("buckets", buckets.to_string(), on, move |v| {
+                    FormAction::FieldValue(t, f, v)
+                }),
+                leaf!(
+                    "span",
+                    "hint",
+                    of.as_ref()
+                        .map(|o| format!(" hash of {o}"))
+                        .unwrap_or_else(|| " random".into())
+                ),
+            ],
         ),
         KeyField::Choice { options, .. } => (
             "weighted choice",
@@ -274,16 +306,16 @@ pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
     let hours = w.duration_ms as f64 / 3_600_000.0;
     html! {
         {leaf!("div", "workload-form", list!(@mixed 3;
-            leaf!("fieldset", "wf-cluster", list![leaf!("legend", "Run and cluster"), leaf!("div", "wf-grid", html! {<>
-                    {field("hours of traffic", hours.to_string(), on, FormAction::DurationHours)}
-                    {field("seed", w.seed.to_string(), on, FormAction::Seed)}
-                    {field("region servers", c.region_servers.to_string(), on, FormAction::RegionServers)}
-                    {field("MAX_FILESIZE (MB)", (c.max_filesize as f64 / MB).to_string(), on, FormAction::MaxFileSizeMb)}
-                    {field("flush size (MB)", (c.flush_size as f64 / MB).to_string(), on, FormAction::FlushSizeMb)}
-                    {select("split policy", &[("stepping", "SteppingSplitPolicy (default)"), ("increasing_to_upper_bound", "IncreasingToUpperBound"), ("constant_size", "ConstantSize"), ("key_prefix", "KeyPrefix (4 bytes)"), ("none", "none")], policy, on, FormAction::Policy)}
-                    {field("reads/s a server serves", c.server_reads_per_sec.to_string(), on, FormAction::ServerReads)}
-                    {field("writes/s a server takes", c.server_writes_per_sec.to_string(), on, FormAction::ServerWrites)}
-                </>})]),
+            leaf!("fieldset", "wf-cluster", list![leaf!("legend", "Run and cluster"), leaf!("div", "wf-grid", list![
+                field("hours of traffic", hours.to_string(), on, FormAction::DurationHours),
+                field("seed", w.seed.to_string(), on, FormAction::Seed),
+                field("region servers", c.region_servers.to_string(), on, FormAction::RegionServers),
+                field("MAX_FILESIZE (MB)", (c.max_filesize as f64 / MB).to_string(), on, FormAction::MaxFileSizeMb),
+                field("flush size (MB)", (c.flush_size as f64 / MB).to_string(), on, FormAction::FlushSizeMb),
+                select("split policy", &[("stepping", "SteppingSplitPolicy (default)"), ("increasing_to_upper_bound", "IncreasingToUpperBound"), ("constant_size", "ConstantSize"), ("key_prefix", "KeyPrefix (4 bytes)"), ("none", "none")], policy, on, FormAction::Policy),
+                field("reads/s a server serves", c.server_reads_per_sec.to_string(), on, FormAction::ServerReads),
+                field("writes/s a server takes", c.server_writes_per_sec.to_string(), on, FormAction::ServerWrites),
+            ])]),
             tables,
             button("add a table", "Add a table".into(), on, FormAction::AddTable),
         ))}

@@ -283,7 +283,7 @@ pub fn load(clock: Box<dyn Fn() -> u64>, mut records: StoredRecords) -> Loaded {
     let stored_runs: SortedSet<u64> = opened.iter().map(|(id, _)| *id).collect();
     // Runs.
     let mut runs: HashMap<u64, Arc<Run>> = HashMap::new();
-    let mut places: HashMap<u64, Option<RunPlace>> = HashMap::new();
+    let mut places: crate::kit::hash::FastMap<u64, Option<RunPlace>> = Default::default();
     // The runs' rows as stored behind them: the key index is built from these.
     let mut counted = RunRows::new();
     let mut damaged_runs: Vec<(u64, String)> = Vec::new();

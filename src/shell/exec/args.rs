@@ -1,6 +1,7 @@
 //! Reading a command's arguments: by position with count checks, values of the expected kind,
 //! and `{KEY => value}` hashes whose unread keys are refused.
 
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use crate::commands;
@@ -213,7 +214,7 @@ impl<'a> Opts<'a> {
                 let mut message =
                     format!("unknown option {key}; expected one of {}", known.join(", "));
                 if let Some(near) = commands::closest(&key, known.iter().copied()) {
-                    message.push_str(&format!("\nDid you mean {near}?"));
+                    let _ = write!(message, "\nDid you mean {near}?");
                 }
                 return fail(message, span);
             }

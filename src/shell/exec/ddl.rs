@@ -1,5 +1,6 @@
 //! HBase's `ddl` group: creating, altering, describing, listing, enabling and dropping tables.
 
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::args::{bool_of, bytes_of, fail, int_of, kind_name, uint_of, word_of, Args, Opts, Res};
@@ -111,7 +112,7 @@ pub(in crate::shell) fn list(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         out.push_str(n);
         out.push('\n');
     }
-    out.push_str(&format!("{} row(s)\n", names.len()));
+    let _ = writeln!(out, "{} row(s)", names.len());
     Ok(Some(echo(out, format::ruby_array(&names))))
 }
 
@@ -147,11 +148,12 @@ fn family_leftovers(opts: Opts<'_>, family: &str) -> String {
         if FAMILY_ACCEPTED.contains(&key.as_str()) {
             continue;
         }
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "Unknown argument ignored for column family {family}: {key}\n"
-        ));
+        );
         if let Some(near) = commands::closest(&key, FAMILY_OPTIONS.iter().copied()) {
-            out.push_str(&format!("Did you mean {near}?\n"));
+            let _ = writeln!(out, "Did you mean {near}?");
         }
     }
     out

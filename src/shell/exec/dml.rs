@@ -1,6 +1,7 @@
 //! HBase's `dml` group: writes (put, delete, deleteall, incr, append, the atomic row
 //! operations), reads (get, scan, count, get_counter) and emptying a table (truncate).
 
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::args::{
@@ -381,7 +382,9 @@ fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
                     b'"' => out.push_str("\\\""),
                     b'\\' => out.push_str("\\\\"),
                     b' '..=b'~' => out.push(char::from(c)),
-                    _ => out.push_str(&format!("\\x{c:02X}")),
+                    _ => {
+                        let _ = write!(out, "\\x{c:02X}");
+                    }
                 }
             }
             out.push('"');
@@ -643,7 +646,9 @@ fn scan_page(
                 rows,
             }));
         }
-        _ => text.push_str(&format!("{rows} row(s)\n")),
+        _ => {
+            let _ = writeln!(text, "{rows} row(s)");
+        }
     }
     Ok(Some(text))
 }
@@ -684,15 +689,16 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
     let mut text = String::new();
     for (i, row) in out.rows.iter().enumerate() {
         if (i as u64 + 1).is_multiple_of(interval) {
-            text.push_str(&format!(
+            let _ = write!(
+                text,
                 "Current count: {}, row: {}\n",
                 i + 1,
                 to_printable(row.row())
-            ));
+            );
         }
     }
     let n = out.rows.len();
-    text.push_str(&format!("{n} row(s)\n"));
+    let _ = writeln!(text, "{n} row(s)");
     ctx.trace = Some(trace_of(name, &out));
     Ok(Some(echo(text, n.to_string())))
 }

@@ -387,29 +387,72 @@ impl Template {
     }
 
     fn render(&self, n: u64, out: &mut Vec<u8>) {
-        use std::io::Write;
         for piece in &self.0 {
-            // Writing into a Vec cannot fail.
-            let _ = match piece {
-                Piece::Text(t) => {
-                    out.extend_from_slice(t);
-                    Ok(())
-                }
-                Piece::Decimal { width } => write!(out, "{n:0width$}"),
-                Piece::Hex { width } => write!(out, "{n:0width$x}"),
+            match piece {
+                Piece::Text(t) => out.extend_from_slice(t),
+                Piece::Decimal { width } => push_digits(out, n, 10, *width),
+                Piece::Hex { width } => push_digits(out, n, 16, *width),
                 Piece::Salt { digits } => {
-                    let hex = format!("{:016x}", hash(n));
-                    out.extend_from_slice(hex.as_bytes().get(..*digits).unwrap_or_default());
-                    Ok(())
+                    // The first digits of the hash's 16 hex digits.
+                    let start = out.len();
+                    push_digits(out, hash(n), 16, 16);
+                    out.truncate(start + digits);
                 }
-            };
+            }
         }
     }
+}
+
+/// `n`'s digits in `radix` (10, or 16 in lower case), zero-padded to `width`: what
+/// `{n:0width$}` and `{n:0width$x}` write, without a formatter or a string for each key.
+fn push_digits(out: &mut Vec<u8>, n: u64, radix: u64, width: usize) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut v = n;
+    loop {
+        at -= 1;
+        buf[at] = b"0123456789abcdef"[(v % radix) as usize];
+        v /= radix;
+        if v == 0 {
+            break;
+        }
+    }
+    out.resize(out.len() + width.saturating_sub(buf.len() - at), b'0');
+    out.extend_from_slice(&buf[at..]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The digits are `format!`'s, at every width a template allows, in both radixes.
+    #[test]
+    fn digits_are_formats() {
+        let numbers = [
+            0,
+            1,
+            9,
+            10,
+            15,
+            16,
+            255,
+            4096,
+            99_999,
+            1 << 32,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        for n in numbers {
+            for width in 0..=20 {
+                let mut out = b"k".to_vec();
+                push_digits(&mut out, n, 10, width);
+                assert_eq!(out, format!("k{n:0width$}").into_bytes());
+                let mut out = Vec::new();
+                push_digits(&mut out, n, 16, width);
+                assert_eq!(out, format!("{n:0width$x}").into_bytes());
+            }
+        }
+    }
 
     #[test]
     fn random_order_writes_every_row_once() {

@@ -6,6 +6,7 @@ use crate::bytes::to_printable;
 use crate::engine::Region;
 use crate::shell::ast::{Spanned, Value};
 use md5::Digest;
+use std::fmt::Write as _;
 
 pub(in crate::shell) fn flush(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let engine = &mut *ctx.engine;
@@ -276,7 +277,7 @@ pub(in crate::shell) fn list_regions(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<
                         .sum::<u64>()
                         .to_string(),
                     "REQ" => (region.stats.reads + region.stats.writes).to_string(),
-                    _ => format!("{locality:?}"),
+                    _ => crate::shell::convert::ruby_float(locality),
                 })
                 .collect();
             rows.push(row);
@@ -304,6 +305,6 @@ pub(in crate::shell) fn list_regions(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<
     for r in rows.iter() {
         out.push_str(&line(&mut r.iter().cloned()));
     }
-    out.push_str(&format!(" {} rows\n", rows.len()));
+    let _ = writeln!(out, " {} rows", rows.len());
     Ok(Some(out))
 }

@@ -3,9 +3,9 @@
 //! a single pass gives; rows and prefixes are held as sample indices (never borrowed keys),
 //! so a tally can wait in a run between two calls.
 
-use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use crate::kit::hash::FastMap;
 use crate::simulate::run::Sample;
 use crate::simulate::OpKind;
 
@@ -33,7 +33,7 @@ pub struct RowFigures {
 #[derive(Clone, Debug, Default)]
 pub struct RowTally {
     /// A key's hash → its first row in `rows` (others with the hash chained by `next`).
-    slots: HashMap<u64, u32>,
+    slots: FastMap<u64, u32>,
     pub rows: Vec<RowFigures>,
     /// Every operation's reads and writes (scans included).
     pub reads: f64,
@@ -128,7 +128,7 @@ impl RowTally {
 /// field (sample index and length); and every operation's weight.
 #[derive(Clone, Debug, Default)]
 pub struct EntityTally {
-    pub entities: HashMap<u64, (f64, Vec<(u32, u32)>)>,
+    pub entities: FastMap<u64, (f64, Vec<(u32, u32)>)>,
     pub total: f64,
 }
 
