@@ -63,9 +63,8 @@ impl<'a> StoreCursor<'a> {
                 return;
             }
             row.clear();
-            while let Some(cell) = merge.peek().filter(|c| c.row == wanted) {
+            while let Some(cell) = merge.next_in_row(wanted) {
                 row.push(cell);
-                merge.next();
             }
             *left = row.len();
             *checked = true;
@@ -76,12 +75,7 @@ impl<'a> StoreCursor<'a> {
     #[inline]
     fn next_in_row(&mut self, row: &[u8]) -> Option<CellRef<'a>> {
         match self {
-            StoreCursor::Forward(merge) => {
-                if merge.peek_row()? != row {
-                    return None;
-                }
-                merge.next()
-            }
+            StoreCursor::Forward(merge) => merge.next_in_row(row),
             StoreCursor::Backward {
                 row: cells,
                 left,

@@ -126,6 +126,16 @@ impl<'a> MergeIter<'a> {
             .map(|c| c.row)
     }
 
+    /// The next cell when it is a cell of `row`, moving past it; `None`, not moving, when the
+    /// next cell is of another row or there is none.
+    #[inline]
+    pub fn next_in_row(&mut self, row: &[u8]) -> Option<CellRef<'a>> {
+        if self.peek_row()? != row {
+            return None;
+        }
+        self.next()
+    }
+
     /// The input whose head comes first, and the one whose head comes next.
     fn least_two(&self) -> (Option<usize>, Option<usize>) {
         least_two(
