@@ -443,6 +443,79 @@ fn a_damaged_block_is_reported_and_the_rest_reads() -> Result<(), FormatError> {
     Ok(())
 }
 
+/// CRC-32 (IEEE, reflected, as zlib takes it), bit by bit: the reference the stored checksums
+/// are checked against.
+fn crc32_reference(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// A file written in memory holds no block checksums (no read of it checks them); its bytes
+/// carry every block's checksum once they leave memory, also when the file spans several parts
+/// and when it was copied under another header (a run moved to another table or region).
+#[test]
+fn a_written_file_takes_its_checksums_when_its_bytes_leave_memory() -> Result<(), FormatError> {
+    let cells = table_cells(2_000, 4);
+    for encoding in ENCODINGS {
+        let written = BlockFile::build(
+            7,
+            "t",
+            b"f",
+            options(encoding, BloomType::Row, 1024),
+            &cells,
+        );
+        let moved = written.with_place("u", b"f", b"row00100", b"row03000")?;
+        for file in [&written, &moved] {
+            let bytes = file.to_bytes();
+            assert!(
+                bytes.len() > 3 * 64 * 1024,
+                "{} bytes: one part only",
+                bytes.len()
+            );
+            // The blocks lie one after another, each followed by its checksum, from the first.
+            let first = file.block(0)?;
+            let mut at = bytes
+                .windows(first.len())
+                .position(|w| w == first)
+                .unwrap_or(usize::MAX);
+            for i in 0..file.block_count() {
+                let payload = file.block(i)?;
+                assert_eq!(
+                    bytes.get(at..at + payload.len()),
+                    Some(payload),
+                    "block {i}"
+                );
+                let end = at + payload.len();
+                let stored = bytes
+                    .get(end..end + 4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+                assert_eq!(
+                    stored,
+                    Some(crc32_reference(payload)),
+                    "block {i}'s checksum"
+                );
+                at = end + 4;
+            }
+            let back = BlockFile::open(bytes.into_boxed_slice())?;
+            assert_eq!(back.verify(), Vec::new());
+            let (read, errors) = read_all(&back);
+            assert!(errors.is_empty());
+            assert!(same(&read, &cells));
+        }
+    }
+    Ok(())
+}
+
 /// A flipped byte in the index or header refuses the whole file with a clear error.
 #[test]
 fn a_damaged_index_or_header_refuses_the_file() {

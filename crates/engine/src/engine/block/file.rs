@@ -94,6 +94,9 @@ pub struct BlockFile {
     row_starts: OnceLock<Box<[OnceLock<Option<RowStarts>>]>>,
     /// Where the data blocks start in the first part (just past the header).
     data_at: usize,
+    /// The file was written in memory and its blocks' checksums are not taken yet: they are
+    /// taken into its bytes when they leave memory ([`BlockFile::to_bytes`]).
+    checksums_pending: bool,
 }
 
 impl BlockFile {
@@ -114,8 +117,10 @@ impl BlockFile {
 
     /// A file of no cells: what stands in for a written file that does not open.
     pub(super) fn empty(id: u64, table: &str, family: &[u8], options: FileOptions) -> BlockFile {
+        // No blocks: no checksum to take.
         let bytes = FileWriter::new(id, table, family, options)
-            .finish()
+            .finish_parts()
+            .concat()
             .into_boxed_slice();
         BlockFile {
             parts: vec![bytes],
@@ -126,6 +131,7 @@ impl BlockFile {
             checked: Vec::new(),
             row_starts: OnceLock::new(),
             data_at: 0,
+            checksums_pending: false,
         }
     }
 
@@ -356,19 +362,23 @@ impl BlockFile {
             checked,
             row_starts: OnceLock::new(),
             data_at,
+            checksums_pending: false,
         })
     }
 
-    /// Opens the parts a [`FileWriter`] has just written, as [`BlockFile::open_parts`] does,
-    /// its data blocks taken as checked: the writer took each block's checksum from the very
-    /// bytes held here, which have never left memory, so the first read (a compaction's, most
-    /// often) does not take it again. A file read back from storage is opened by `open`.
+    /// Opens the parts a [`FileWriter`] has just written (or a copy of them), as
+    /// [`BlockFile::open_parts`] does, its data blocks taken as checked and their checksums
+    /// left to be taken: the bytes held here have never left memory, so no read checks them
+    /// (a compaction's, most often), and only a file whose bytes are stored pays for its
+    /// checksums ([`BlockFile::to_bytes`]), not the many runs compacted away before a save. A
+    /// file read back from storage is opened by `open`.
     pub(super) fn open_written(parts: Vec<Box<[u8]>>) -> Result<BlockFile, FormatError> {
-        let file = BlockFile::open_parts(parts)?;
+        let mut file = BlockFile::open_parts(parts)?;
         for checked in &file.checked {
             // A fresh list: nothing has been set yet.
             let _ = checked.set(true);
         }
+        file.checksums_pending = true;
         Ok(file)
     }
 
@@ -397,12 +407,34 @@ impl BlockFile {
         let mut parts = Vec::with_capacity(self.parts.len());
         parts.push(out.into_boxed_slice());
         parts.extend(self.parts.iter().skip(1).cloned());
-        BlockFile::open_parts(parts)
+        if self.checksums_pending {
+            BlockFile::open_written(parts)
+        } else {
+            BlockFile::open_parts(parts)
+        }
     }
 
-    /// The file's bytes, as stored: its parts one after another.
+    /// The file's bytes, as stored: its parts one after another, each data block followed by
+    /// its checksum (taken here for a file written in memory, whose blocks hold none yet).
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.parts.concat()
+        let mut out = self.parts.concat();
+        if self.checksums_pending {
+            let mut part_at = Vec::with_capacity(self.parts.len());
+            let mut at = 0;
+            for p in &self.parts {
+                part_at.push(at);
+                at += p.len();
+            }
+            for e in &self.blocks {
+                let start = part_at.get(e.part as usize).copied().unwrap_or(0) + e.offset as usize;
+                let end = start + e.len as usize;
+                let crc = crate::kit::crc32::hash(out.get(start..end).unwrap_or_default());
+                if let Some(slot) = out.get_mut(end..end + 4) {
+                    slot.copy_from_slice(&crc.to_le_bytes());
+                }
+            }
+        }
+        out
     }
 
     /// The file's size in bytes.
