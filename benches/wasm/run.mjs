@@ -36,6 +36,7 @@ const reads = {
   scan: { n: 5_000, unit: 'µs', run: (r) => x.scans(5_000, 0, r * 5_000), cells: 100 },
   reversed: { n: 5_000, unit: 'µs', run: (r) => x.scans(5_000, 1, r * 5_000), cells: 100 },
   full: { n: 1, unit: 'ms', run: () => x.full(), cells: rows * 10 },
+  ...(x.full_kept ? { fullKept: { n: 1, unit: 'ms', run: () => x.full_kept(), cells: rows * 10 } } : {}),
 };
 const times = Object.fromEntries(Object.keys(reads).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {

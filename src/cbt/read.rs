@@ -155,12 +155,10 @@ impl Session {
         };
         // A count is a read of the rows (cbt reads them with a keys-only filter): the views and
         // the tablets' load see it as one.
-        let rows = self
-            .engine
-            .scan(&table, &mut scan)
-            .map_err(|e| format!("Reading rows: {e}"))?
-            .rows
-            .len();
+        let mut rows = 0u64;
+        self.engine
+            .scan_each(&table, &mut scan, &mut |_| rows += 1)
+            .map_err(|e| format!("Reading rows: {e}"))?;
         Ok(format!("{rows}\n").into_bytes())
     }
 

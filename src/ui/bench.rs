@@ -9,7 +9,9 @@
 //!   `bytes` (cells as `[len][row][len][qualifier][len][value]`, family `f`, one put per row)
 //!   and flushed; returns the cells written. It becomes the selected table;
 //! - `select(layout)`: selects the table of that layout for the calls below;
-//! - `get(row)`, `scan(start, rows, reversed)`, `fullScan()`: the cells a read returned;
+//! - `get(row)`, `scan(start, rows, reversed)`, `fullScan()`: the cells a read returned (the
+//!   full scan's rows handed over one by one, as a scanner hands them, and not kept;
+//!   `fullScanKept()` keeps them all in its result, as a get's or scan's are);
 //! - `saveRestore()`: the table saved and restored through IndexedDB, the figures as JSON (the
 //!   page's garbage collected before each timed step when the page sets
 //!   `window.rowkeyBenchCollect`);
@@ -115,6 +117,20 @@ pub(super) fn expose(window: &web_sys::Window) {
     );
     set(
         "fullScan",
+        leak(Closure::<dyn Fn() -> u32>::new(|| {
+            with_selected(|e| {
+                let mut n = 0;
+                e.as_ref().map(|engine| {
+                    engine.read_each(TABLE, &mut Scan::default(), &mut |row| {
+                        n += row.cells.len() as u32
+                    })
+                });
+                n
+            })
+        })),
+    );
+    set(
+        "fullScanKept",
         leak(Closure::<dyn Fn() -> u32>::new(|| {
             read(&mut Scan::default())
         })),

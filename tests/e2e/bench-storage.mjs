@@ -30,7 +30,9 @@
 //
 // Operations: load every cell; 10,000 gets of a random row (its 10 cells); 2,000 scans of 10
 // rows (100 cells) forward and 2,000 reversed from random start rows; one full scan counting
-// the cells. Then the memory each store holds (Rowkey: the growth of the WebAssembly memory, its
+// the cells (Rowkey's rows handed over one at a time, as HBase's scanner hands them and as the
+// other stores' iterators and statements step, each row's buffer used again for the next; and
+// for Rowkey alone, the same scan with every row kept in one result, `full scan, rows kept`). Then the memory each store holds (Rowkey: the growth of the WebAssembly memory, its
 // high-water mark, by one load of each layout in a freshly opened page, since WebAssembly memory
 // never shrinks; sql.js: its own WebAssembly memory and the JavaScript heap; the others: the
 // JavaScript heap, measured after a garbage collection), and Rowkey's save and restore of each
@@ -177,6 +179,7 @@ await page.evaluate(async ([cells, sqlBase, collect]) => {
     forward: (row) => window.rowkeyBench.scan(row, 10, false),
     reversed: (row) => window.rowkeyBench.scan(row, 10, true),
     full: () => window.rowkeyBench.fullScan(),
+    fullKept: () => window.rowkeyBench.fullScanKept(),
     drop: () => window.rowkeyBench.clear(),
   });
   const stores = {
@@ -261,7 +264,7 @@ await page.evaluate(async ([cells, sqlBase, collect]) => {
   };
 
 
-  const workload = { load: null, get: gets, forward, reversed, full: null };
+  const workload = { load: null, get: gets, forward, reversed, full: null, fullKept: null };
   // Rowkey's save and restore collect the garbage before each timed step through this hook.
   if (collect) window.rowkeyBenchCollect = () => gc();
   window.__bench = {
@@ -272,6 +275,7 @@ await page.evaluate(async ([cells, sqlBase, collect]) => {
       const s = stores[store];
       s.select?.();
       if (op === 'drop') { await s.drop(); return {}; }
+      if (!s[op]) return { skipped: true };
       const before = op === 'load' ? heap() : 0;
       const list = workload[op];
       let n = 0;
@@ -298,7 +302,7 @@ await page.evaluate(async ([cells, sqlBase, collect]) => {
 const STORES = PERSIST_ONLY ? ['rowkey', 'rowkeyRuns'] : (process.env.ROWKEY_BENCH_STORES?.split(',') ?? ['rowkey', 'rowkeyRuns', 'array', 'sqljs', 'memoryLevel']);
 const NAMES = { rowkey: 'Rowkey, 16 regions', rowkeyRuns: 'Rowkey, runs', array: 'JS array', sqljs: 'sql.js', memoryLevel: 'memory-level' };
 const LAYOUTS = { rowkey: 'regions', rowkeyRuns: 'runs' };
-const OPS = ['load', 'get', 'forward', 'reversed', 'full'];
+const OPS = ['load', 'get', 'forward', 'reversed', 'full', 'fullKept'];
 const { cells, stringHeap, sqlBefore } = await page.evaluate(() => ({ ...window.__bench }));
 const results = {}; // results[op][store] = [{ ms, n, heap, wasm }, ...]
 const persist = { regions: [], runs: [] };
@@ -340,10 +344,12 @@ const LABEL = {
   forward: '2,000 10-row scans',
   reversed: '2,000 10-row scans reversed',
   full: 'full scan',
+  fullKept: 'full scan, rows kept',
 };
 // The figure shown for an operation, from its median time.
 const figure = (op, ms) => {
-  if (op === 'load' || op === 'full') return `${fmt(ms)} ms ${fmt(cells / ms / 1000, 2)} M cells/s`;
+  if (ms === undefined) return '-';
+  if (op === 'load' || op.startsWith('full')) return `${fmt(ms)} ms ${fmt(cells / ms / 1000, 2)} M cells/s`;
   return `${fmt(ms)} ms ${fmt((ms * 1000) / OPS_COUNT[op], 1)} µs each`;
 };
 const W = 26;
@@ -354,11 +360,17 @@ if (!PERSIST_ONLY) {
   console.log(`Rowkey storage benchmark: ${fmt(cells)} cells (${fmt(cells / 10)} rows × 10 columns, 26-byte keys, 16-byte values), medians of ${ROUNDS} rounds`);
   console.log(`${'operation'.padEnd(28)}${STORES.map((s) => cell(NAMES[s])).join('')}`);
   for (const op of OPS) {
-    const ms = Object.fromEntries(STORES.map((s) => [s, median(results[op][s].map((r) => r.ms))]));
-    const counts = STORES.map((s) => results[op][s][0].n);
-    if (new Set(counts).size > 1) mismatches.push(`${op}: ${STORES.map((s, i) => `${NAMES[s]} ${counts[i]}`).join(', ')}`);
+    // A store without the operation (the rows kept: Rowkey's alone) shows `-`.
+    const ran = STORES.filter((s) => !results[op][s][0].skipped);
+    const ms = Object.fromEntries(ran.map((s) => [s, median(results[op][s].map((r) => r.ms))]));
+    const counts = ran.map((s) => results[op][s][0].n);
+    // The rows kept are the same cells as the array's full scan.
+    if (op === 'fullKept' && results.full.array) counts.push(results.full.array[0].n);
+    if (new Set(counts).size > 1) mismatches.push(`${op}: ${ran.map((s, i) => `${NAMES[s]} ${counts[i]}`).join(', ')}`);
     console.log(`${LABEL[op].padEnd(28)}${STORES.map((s) => cell(figure(op, ms[s]))).join('')}`);
-    console.log(`${'  speed ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(`${fmt(ms.array / ms[s], 2)}×`)).join('')}`);
+    // Rowkey's kept rows against the array's full scan.
+    const array = ms.array ?? median(results.full.array.map((r) => r.ms));
+    console.log(`${'  speed ÷ the JS array\'s'.padEnd(28)}${STORES.map((s) => cell(ms[s] === undefined ? '-' : `${fmt(array / ms[s], 2)}×`)).join('')}`);
   }
   const heapOf = (s) => median(results.load[s].map((r) => r.heap));
   // sql.js: the first round's growth; WebAssembly memory never shrinks, so later rounds add the

@@ -287,7 +287,28 @@ impl Engine {
 
     /// Runs a get or scan and records it in the regions' statistics.
     pub fn scan(&mut self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
-        let out = self.read(table, scan)?;
+        self.scan_rows(table, scan, scan::Rows::Keep)
+    }
+
+    /// Runs a scan as [`Engine::scan`] does, handing each row to `each` as it is read instead
+    /// of keeping it: the output holds no rows, and the read holds one row at a time.
+    pub fn scan_each(
+        &mut self,
+        table: &str,
+        scan: &mut Scan,
+        each: &mut dyn FnMut(&Row),
+    ) -> Result<ScanOutput> {
+        self.scan_rows(table, scan, scan::Rows::Each(each))
+    }
+
+    fn scan_rows(
+        &mut self,
+        table: &str,
+        scan: &mut Scan,
+        rows: scan::Rows<'_>,
+    ) -> Result<ScanOutput> {
+        let t = self.enabled_table(table)?;
+        let out = scan::run(t, scan, self.now(), rows)?;
         self.tick += 1;
         if let Some(t) = self.tables.get_mut(table) {
             for read in &out.per_region {
@@ -306,6 +327,18 @@ impl Engine {
     /// A read that leaves the statistics alone (for read-modify-write and the views).
     pub fn read(&self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
         let t = self.enabled_table(table)?;
-        scan::run(t, scan, self.now())
+        scan::run(t, scan, self.now(), scan::Rows::Keep)
+    }
+
+    /// A read that leaves the statistics alone, handing each row to `each` as it is read
+    /// ([`Engine::scan_each`]).
+    pub fn read_each(
+        &self,
+        table: &str,
+        scan: &mut Scan,
+        each: &mut dyn FnMut(&Row),
+    ) -> Result<ScanOutput> {
+        let t = self.enabled_table(table)?;
+        scan::run(t, scan, self.now(), scan::Rows::Each(each))
     }
 }

@@ -420,10 +420,19 @@ fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
 
 /// What a read touched, for the views.
 fn trace_of(table: String, out: &ScanOutput) -> ReadTrace {
+    trace_returning(
+        table,
+        out,
+        out.rows.iter().map(|r| r.row().to_vec()).collect(),
+    )
+}
+
+/// What a read that handed its rows over one by one touched: `returned` are their keys.
+fn trace_returning(table: String, out: &ScanOutput, returned: Vec<Vec<u8>>) -> ReadTrace {
     ReadTrace {
         table,
         examined: out.examined.clone(),
-        returned: out.rows.iter().map(|r| r.row().to_vec()).collect(),
+        returned,
         stats: out.stats.clone(),
     }
 }
@@ -682,24 +691,27 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
             vec![filter, first_key],
         )),
     });
+    // The rows are counted as the scanner hands them over (`_count_internal` loops over the
+    // scanner), not kept.
+    let mut text = String::new();
+    let mut returned = Vec::new();
     let out = ctx
         .engine
-        .scan(&name, &mut scan)
+        .scan_each(&name, &mut scan, &mut |row| {
+            returned.push(row.row().to_vec());
+            let n = returned.len() as u64;
+            if n.is_multiple_of(interval) {
+                let _ = write!(
+                    text,
+                    "Current count: {n}, row: {}\n",
+                    to_printable(row.row())
+                );
+            }
+        })
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
-    let mut text = String::new();
-    for (i, row) in out.rows.iter().enumerate() {
-        if (i as u64 + 1).is_multiple_of(interval) {
-            let _ = write!(
-                text,
-                "Current count: {}, row: {}\n",
-                i + 1,
-                to_printable(row.row())
-            );
-        }
-    }
-    let n = out.rows.len();
+    let n = returned.len();
     let _ = writeln!(text, "{n} row(s)");
-    ctx.trace = Some(trace_of(name, &out));
+    ctx.trace = Some(trace_returning(name, &out, returned));
     Ok(Some(echo(text, n.to_string())))
 }
 

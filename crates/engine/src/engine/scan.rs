@@ -148,8 +148,16 @@ pub struct Examined {
     pub count: u64,
 }
 
+/// Where a read's rows go: kept in its output ([`ScanOutput::rows`]), or each handed to the
+/// caller as it is read and not kept (HBase's `ResultScanner`, row by row), so that a read of
+/// a whole table holds one row at a time.
+pub enum Rows<'f> {
+    Keep,
+    Each(&'f mut dyn FnMut(&Row)),
+}
+
 /// Runs a scan against a table.
-pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput> {
+pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64, rows: Rows<'_>) -> Result<ScanOutput> {
     let desc = &table.descriptor;
     if scan.raw && scan.columns.iter().any(|(_, q)| q.is_some()) {
         // StoreScanner's constructor: a raw scan reads whole families.
@@ -205,7 +213,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64) -> Result<ScanOutput
     if let Some(f) = template.as_mut() {
         f.set_reversed(scan.reversed);
     }
-    let out = walk(table, scan, &specs, template.as_deref(), now);
+    let out = walk(table, scan, &specs, template.as_deref(), now, rows);
     scan.filter = template;
     Ok(out)
 }
@@ -219,8 +227,10 @@ fn walk(
     specs: &[(usize, ReadSpec<'_>)],
     template: Option<&dyn Filter>,
     now: u64,
+    mut rows: Rows<'_>,
 ) -> ScanOutput {
     let mut out = ScanOutput::default();
+    let mut returned = 0;
     let regions = &table.regions;
     let first = if scan.reversed && scan.start_row.is_empty() {
         regions.len().saturating_sub(1)
@@ -258,7 +268,7 @@ fn walk(
     };
     // A limited scan's rows are gathered without growing the list (up to a thousand rows
     // reserved; a longer limit grows it as the rows come).
-    if let Some(limit) = scan.limit {
+    if let (Some(limit), Rows::Keep) = (scan.limit, &rows) {
         out.rows.reserve(limit.min(1024));
     }
     for region in order {
@@ -278,15 +288,22 @@ fn walk(
                 now,
             ),
         };
-        let room = scan.limit.map(|l| l.saturating_sub(out.rows.len()));
+        let room = scan.limit.map(|l| l.saturating_sub(returned));
         let filter = template.map(|t| t.clone_box());
         let mut scanner = RegionScanner::new(region, scan, direction, stores, filter, room);
-        let rows_before = out.rows.len();
+        let returned_before = returned;
         let mut scan_done = false;
         loop {
             match scanner.next_row() {
                 Step::Row(row) => {
-                    out.rows.push(row);
+                    returned += 1;
+                    match &mut rows {
+                        Rows::Keep => out.rows.push(row),
+                        Rows::Each(each) => {
+                            each(&row);
+                            scanner.give_back(row.cells);
+                        }
+                    }
                     match scanner.finished_after_row() {
                         Some(Step::ScanDone) => {
                             scan_done = true;
@@ -313,11 +330,11 @@ fn walk(
             f.filter_all_remaining()
         });
         record_region(&mut out, &scanner);
-        if scan_done || (filter_done && out.rows.len() == rows_before) {
+        if scan_done || (filter_done && returned == returned_before) {
             break;
         }
     }
-    out.stats.rows_returned = out.rows.len() as u64;
+    out.stats.rows_returned = returned as u64;
     out
 }
 

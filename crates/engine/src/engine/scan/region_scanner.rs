@@ -187,6 +187,14 @@ impl<'a, 's> RegionScanner<'a, 's> {
         }
     }
 
+    /// Takes back a returned row's buffer once its caller has read the row (a read that hands
+    /// each row over instead of keeping it: [`super::Rows::Each`]), so the next row is read
+    /// into the same room and a scan allocates nothing per row.
+    pub fn give_back(&mut self, mut cells: Cells) {
+        cells.clear();
+        self.row_buf = cells;
+    }
+
     /// Whether the scanner has returned its last row: the limit is reached, or (`nextRaw`)
     /// the filter, reset after a returned row, says nothing more can pass.
     pub fn finished_after_row(&mut self) -> Option<Step> {

@@ -1,0 +1,71 @@
+//! A scan whose rows are handed over one by one (`Engine::read_each`, HBase's `ResultScanner`
+//! row by row) reads each row into the room the row before it used: a full scan of ten times
+//! the rows allocates exactly as often, where a scan that keeps its rows allocates for each.
+//! (One test in this file: the allocation counter is process-wide.)
+mod common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+use common::*;
+use counting_alloc::{measure, Counting};
+use rowkey::engine::{Engine, FamilyDescriptor, Scan, TableDescriptor};
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// `rows` rows of ten columns in three regions, the first half of them flushed into runs and
+/// the rest in the memstores.
+fn table(rows: usize) -> Result<Engine, rowkey::engine::Error> {
+    let clock = Clock::at(1_000);
+    let mut e = clock.engine();
+    let mut desc = TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]);
+    desc.settings.flush_bytes = u64::MAX;
+    desc.settings.split_bytes = 0;
+    e.create_table(desc, vec![b"row-1".to_vec(), b"row-2".to_vec()])?;
+    let row = |r: usize| format!("row-{}{r:06}", r % 3);
+    for r in 0..rows {
+        if r == rows / 2 {
+            e.flush("t")?;
+        }
+        let cells: Vec<_> = (0..10)
+            .map(|c| put("f", &format!("c{c}"), Some(100), &format!("v{r}-{c}")))
+            .collect();
+        e.mutate("t", row(r).as_bytes(), &cells)?;
+    }
+    Ok(e)
+}
+
+/// A full scan through `read_each`: the cells handed over, the allocations it made.
+fn handed_over(e: &Engine) -> Result<(usize, usize), rowkey::engine::Error> {
+    let mut cells = 0;
+    let (out, allocated) = measure(|| {
+        e.read_each("t", &mut Scan::default(), &mut |row| {
+            cells += row.cells.len()
+        })
+    });
+    out?;
+    Ok((cells, allocated.count))
+}
+
+#[test]
+fn a_scan_handing_rows_over_allocates_the_same_for_ten_times_the_rows() -> TestResult {
+    let small = table(2_000)?;
+    let large = table(20_000)?;
+    let (small_cells, small_allocs) = handed_over(&small)?;
+    let (large_cells, large_allocs) = handed_over(&large)?;
+    let (kept, kept_allocs) = measure(|| large.read("t", &mut Scan::default()));
+    println!(
+        "{small_cells} cells: {small_allocs} allocations; {large_cells} cells: {large_allocs} allocations; kept: {} allocations",
+        kept_allocs.count
+    );
+    assert_eq!((small_cells, large_cells), (20_000, 200_000));
+    assert_eq!(kept?.rows.len(), 20_000);
+    assert_eq!(small_allocs, large_allocs, "ten times the rows");
+    // Keeping the rows costs at least an allocation a row.
+    assert!(
+        kept_allocs.count >= 20_000,
+        "{} allocations",
+        kept_allocs.count
+    );
+    Ok(())
+}
