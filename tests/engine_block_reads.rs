@@ -544,6 +544,27 @@ fn reversed_scans_read_whole_rows_backwards_from_any_start() -> TestResult {
                     start - stop,
                     "{encoding} {blocksize}: from {start} to {stop}"
                 );
+                // The stop row costs no other block than the limit that ends at the same row:
+                // both read up to the first cell past the last row returned (the row that ends
+                // the scan is not read whole, nor any block below it).
+                if start > stop {
+                    let limited = e.read(
+                        "t",
+                        &mut Scan {
+                            reversed: true,
+                            start_row: all[start].clone(),
+                            limit: Some(start - stop),
+                            ..Scan::default()
+                        },
+                    )?;
+                    assert_eq!(got.rows, limited.rows, "{encoding}: from {start} to {stop}");
+                    let blocks = |s: &rowkey::engine::OpStats| (s.blocks_read, s.block_bytes_read);
+                    assert_eq!(
+                        blocks(&got.stats),
+                        blocks(&limited.stats),
+                        "{encoding} {blocksize}: blocks read from {start} to {stop}"
+                    );
+                }
             }
         }
     }
