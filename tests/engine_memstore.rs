@@ -87,7 +87,7 @@ fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
         assert_eq!(read, first, "forwards from {row:?}");
         let last = written.iter().rev().find(|c| **c < at).map(fields);
         let back = store
-            .cursor_back(Some(at.as_ref()), &arena)
+            .cursor_back(Some(at.as_ref()), None, &arena)
             .next()
             .map(|c| fields(&c.to_cell(&family)));
         assert_eq!(back, last, "backwards from {row:?}");

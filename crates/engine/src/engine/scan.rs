@@ -383,7 +383,7 @@ where
 /// nearer of the region's end and the row just past the scan's start.
 fn backward_cursors<'a, 'r>(
     region: &'a Region,
-    scan: &Scan,
+    scan: &'r Scan,
     specs: &'r [(usize, ReadSpec<'_>)],
     past_start: &'r [u8],
     arena: &'a Decoded,
@@ -398,11 +398,15 @@ where
         (false, false) => Some(past_start.min(region.end.as_slice())),
     };
     let probe = bound.map(|row| CellRef::first_on_row(row, b""));
+    // A store with nothing between the stop row and the bound is not read: the first cell it
+    // would hand out ends the scan (`StoreFileReader.passesKeyRangeFilter` leaves out a file
+    // below a reversed scan's stop row; here by the block the bound falls in).
+    let floor = (!scan.stop_row.is_empty()).then_some(scan.stop_row.as_slice());
     specs
         .iter()
         .filter_map(|(fi, _)| region.stores.get(*fi))
         .map(move |store| StoreCursor::Backward {
-            merge: store.cursor_back(probe, arena),
+            merge: store.cursor_back(probe, floor, arena),
             row: Vec::with_capacity(region_scanner::FIRST_ROW_CELLS),
             left: 0,
             checked: false,

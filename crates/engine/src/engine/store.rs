@@ -321,18 +321,33 @@ impl Store {
     pub fn cursor_back<'a>(
         &'a self,
         bound: Option<CellRef<'_>>,
+        floor: Option<&[u8]>,
         arena: &'a Decoded,
     ) -> MergeIter<'a> {
         let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         match bound {
             _ if self.memstore.is_empty() => {}
-            Some(probe) => sources.push((None, Source::MemBack(self.memstore.before(probe).rev()))),
+            Some(probe) => {
+                let cells = self.memstore.before(probe).rev();
+                // A memstore whose greatest cell before the bound is below the floor has
+                // nothing for the read.
+                if !floor.is_some_and(|f| cells.clone().next().is_none_or(|c| c.row < f)) {
+                    sources.push((None, Source::MemBack(cells)));
+                }
+            }
             None => sources.push((None, Source::MemBack(self.memstore.iter().rev()))),
         }
         for run in &self.runs {
             if run.is_empty() || bound.is_some_and(|p| run.first_row() >= p.row) {
                 skipped.runs_skipped_range += 1;
+                continue;
+            }
+            if let Some(read) = bound
+                .zip(floor)
+                .and_then(|(probe, floor)| RunBackCursor::nothing_from(run, probe, floor))
+            {
+                skipped.add(&read);
                 continue;
             }
             sources.push((
@@ -770,6 +785,24 @@ impl<'a> RunBackCursor<'a> {
         c.counts.blocks_skipped += (n - 1 - b) as u64;
         c.load(b, bound);
         c
+    }
+
+    /// What reading `run` backwards from below `bound` read, when the block the bound falls in
+    /// shows (by its row index) that the run's greatest row before the bound is below `floor`:
+    /// the run has no cell the read wants (its first would end the read), and its block is
+    /// counted as read, as a cursor's first step would read it, without decoding a cell. `None`
+    /// when the run may have such a cell, or the block cannot say.
+    fn nothing_from(run: &Run, bound: CellRef<'_>, floor: &[u8]) -> Option<ReadCounts> {
+        let n = run.file.block_count();
+        let b = run.file.seek_key(bound);
+        let block = run.file.block(b).ok()?;
+        let last = run.file.last_row_before(b, block, bound.row)?;
+        (last < floor).then(|| ReadCounts {
+            blocks_read: 1,
+            bytes_read: block.len() as u64,
+            blocks_skipped: n.saturating_sub(1 + b) as u64,
+            ..ReadCounts::default()
+        })
     }
 
     /// Reads block `i` into `cells` (counted as read), up to the first cell at or after

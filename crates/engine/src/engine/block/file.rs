@@ -558,14 +558,30 @@ impl BlockFile {
     /// for; see [`RowStarts`]); `None` for a block whose keys are delta-encoded or which is too
     /// long to index (the read steps from where it is).
     pub(crate) fn row_start(&self, i: usize, block: &[u8], row: &[u8]) -> Option<usize> {
+        self.row_index(i, block).map(|s| s.seek(block, row))
+    }
+
+    /// The last row of block `i` (whose payload is `block`) before `row`, by the block's row
+    /// index (see [`BlockFile::row_start`]); `None` where the index cannot say.
+    pub(crate) fn last_row_before<'b>(
+        &self,
+        i: usize,
+        block: &'b [u8],
+        row: &[u8],
+    ) -> Option<&'b [u8]> {
+        self.row_index(i, block)?.last_row_before(block, row)
+    }
+
+    /// Block `i`'s row index, built the first time it is asked for; `None` for a block whose
+    /// keys are delta-encoded or which is too long to index.
+    fn row_index(&self, i: usize, block: &[u8]) -> Option<&RowStarts> {
         if self.header.options.encoding != Encoding::None {
             return None;
         }
         let all = self
             .row_starts
             .get_or_init(|| (0..self.blocks.len()).map(|_| OnceLock::new()).collect());
-        let starts = all.get(i)?.get_or_init(|| RowStarts::build(block));
-        starts.as_ref().map(|s| s.seek(block, row))
+        all.get(i)?.get_or_init(|| RowStarts::build(block)).as_ref()
     }
 
     /// Checks every block's checksum; the blocks found damaged.

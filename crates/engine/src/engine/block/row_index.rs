@@ -64,14 +64,32 @@ impl RowStarts {
     /// after `row`; past the last listed row, the block's end when every row is listed, else
     /// that row's start (the read steps on from it).
     pub(crate) fn seek(&self, block: &[u8], row: &[u8]) -> usize {
-        let starts = self.starts.get(..usize::from(self.len)).unwrap_or_default();
-        let before =
-            starts.partition_point(|&s| none_row(block, usize::from(s)).is_some_and(|r| r < row));
+        let (starts, before) = self.before(block, row);
         match starts.get(before) {
             Some(&s) => usize::from(s),
             None if self.complete => block.len(),
             None => starts.last().map_or(0, |&s| usize::from(s)),
         }
+    }
+
+    /// The last row of `block` before `row`, when the index can say: `None` when no row of the
+    /// block comes before it, or when every listed row does and the block holds more rows than
+    /// are listed.
+    pub(crate) fn last_row_before<'b>(&self, block: &'b [u8], row: &[u8]) -> Option<&'b [u8]> {
+        let (starts, before) = self.before(block, row);
+        if before == 0 || (before == starts.len() && !self.complete) {
+            return None;
+        }
+        let at = starts.get(before - 1)?;
+        none_row(block, usize::from(*at))
+    }
+
+    /// The listed row starts, and how many of them start rows before `row`.
+    fn before<'s>(&'s self, block: &[u8], row: &[u8]) -> (&'s [u16], usize) {
+        let starts = self.starts.get(..usize::from(self.len)).unwrap_or_default();
+        let before =
+            starts.partition_point(|&s| none_row(block, usize::from(s)).is_some_and(|r| r < row));
+        (starts, before)
     }
 }
 
@@ -127,6 +145,25 @@ mod tests {
         // "i" and "j" are not listed: the read steps on from "h".
         assert_eq!(index.seek(&b, b"j"), starts[7]);
         assert_eq!(index.seek(&b, b"z"), starts[7]);
+    }
+
+    #[test]
+    fn the_last_row_before_a_row_is_known_where_every_row_before_it_is_listed() {
+        let (b, _) = block(&["r1", "r3", "r5"], 3);
+        let index = RowStarts::build(&b).expect("index");
+        let before = |row: &[u8]| index.last_row_before(&b, row);
+        assert_eq!(before(b"r0"), None);
+        assert_eq!(before(b"r1"), None);
+        assert_eq!(before(b"r2"), Some(&b"r1"[..]));
+        assert_eq!(before(b"r5"), Some(&b"r3"[..]));
+        assert_eq!(before(b"r6"), Some(&b"r5"[..]));
+        // Past the eight listed rows of a longer block, the index cannot say.
+        let rows = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+        let (b, _) = block(&rows, 1);
+        let index = RowStarts::build(&b).expect("index");
+        assert_eq!(index.last_row_before(&b, b"h"), Some(&b"g"[..]));
+        assert_eq!(index.last_row_before(&b, b"i"), None);
+        assert_eq!(index.last_row_before(&b, b"z"), None);
     }
 
     #[test]
