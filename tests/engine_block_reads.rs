@@ -571,15 +571,16 @@ fn reversed_scans_read_whole_rows_backwards_from_any_start() -> TestResult {
     Ok(())
 }
 
-/// A reversed scan down to a stop row leaves out a run (or the memstore) whose greatest row
-/// below the scan's start is under the stop row: it has nothing the scan wants
-/// (`StoreFileReader.passesKeyRangeFilter` leaves out a file below a reversed scan's stop row;
-/// here the block the start falls in says so by its row index). Three runs and the memstore
-/// each hold every fourth group of five rows, so a scan over one group finds it in one of
-/// them: every group's rows come back, with the cells, the cells examined and the blocks read
-/// of the same scan ended by a limit instead.
+/// A scan leaves out a run (or the memstore) that has nothing between its start and its stop
+/// row: reversed, one whose greatest row below the start is under the stop row (the block the
+/// start falls in says so by its row index); forwards, one whose first cell from the start on
+/// is at or past the stop row (`StoreFileReader.passesKeyRangeFilter` leaves out a file
+/// outside a scan's rows). Three runs and the memstore each hold every fourth group of five
+/// rows, so a scan over one group finds it in one of them: every group's rows come back both
+/// ways, with the cells, the cells examined and the blocks read of the same scan ended by a
+/// limit instead.
 #[test]
-fn a_reversed_scan_leaves_out_the_runs_below_its_stop_row() -> TestResult {
+fn a_scan_leaves_out_the_runs_with_nothing_before_its_stop_row() -> TestResult {
     for encoding in ["NONE", "FAST_DIFF"] {
         let mut f = FamilyDescriptor::new("f");
         f.data_block_encoding = encoding.into();
@@ -600,24 +601,33 @@ fn a_reversed_scan_leaves_out_the_runs_below_its_stop_row() -> TestResult {
                 e.flush("t")?;
             }
         }
-        for g in 0..120 {
+        for (g, reversed) in (0..120).flat_map(|g| [(g, true), (g, false)]) {
+            let (start, stop) = if reversed {
+                (format!("g{g:03}-~"), format!("g{g:03}-"))
+            } else {
+                (format!("g{g:03}-"), format!("g{g:03}-~"))
+            };
             let scan = |limit: Option<usize>, stop: &str| Scan {
-                reversed: true,
-                start_row: format!("g{g:03}-~").into_bytes(),
+                reversed,
+                start_row: start.clone().into_bytes(),
                 stop_row: stop.as_bytes().to_vec(),
                 limit,
                 ..Scan::default()
             };
-            let stopped = e.read("t", &mut scan(None, &format!("g{g:03}-")))?;
+            let stopped = e.read("t", &mut scan(None, &stop))?;
             let limited = e.read("t", &mut scan(Some(5), ""))?;
             let rows: Vec<String> = stopped
                 .rows
                 .iter()
                 .map(|r| String::from_utf8_lossy(r.row()).into_owned())
                 .collect();
-            let want: Vec<String> = (0..5).rev().map(|r| group_row(g, r)).collect();
-            assert_eq!(rows, want, "{encoding}: group {g}");
-            assert_eq!(stopped.rows, limited.rows, "{encoding}: group {g}");
+            let mut want: Vec<String> = (0..5).map(|r| group_row(g, r)).collect();
+            if reversed {
+                want.reverse();
+            }
+            let what = format!("{encoding}: group {g}, reversed {reversed}");
+            assert_eq!(rows, want, "{what}");
+            assert_eq!(stopped.rows, limited.rows, "{what}");
             let counts = |s: &rowkey::engine::OpStats| {
                 (
                     s.cells_examined,
@@ -626,11 +636,7 @@ fn a_reversed_scan_leaves_out_the_runs_below_its_stop_row() -> TestResult {
                     s.rows_examined,
                 )
             };
-            assert_eq!(
-                counts(&stopped.stats),
-                counts(&limited.stats),
-                "{encoding}: group {g}"
-            );
+            assert_eq!(counts(&stopped.stats), counts(&limited.stats), "{what}");
         }
     }
     Ok(())

@@ -81,7 +81,7 @@ fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
         let at = probe(&row, &family);
         let first = written.iter().find(|c| **c >= at).map(fields);
         let read = store
-            .cursor_from(&row, &arena)
+            .cursor_from(&row, None, &arena)
             .next()
             .map(|c| fields(&c.to_cell(&family)));
         assert_eq!(read, first, "forwards from {row:?}");

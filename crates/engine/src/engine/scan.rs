@@ -367,6 +367,11 @@ where
 {
     let lower = scan.start_row.as_slice().max(region.start.as_slice());
     let get = scan.stop_inclusive && scan.start_row == scan.stop_row;
+    // A store whose first cell from the start on is at or past the stop row is not read on:
+    // that cell would end the scan (`StoreFileReader.passesKeyRangeFilter` leaves out a file
+    // past the stop row; here by the cell the seek finds).
+    let ceiling =
+        (!scan.stop_row.is_empty() && !scan.stop_inclusive).then_some(scan.stop_row.as_slice());
     specs
         .iter()
         .filter_map(|(fi, spec)| region.stores.get(*fi).map(|s| (s, spec)))
@@ -374,7 +379,7 @@ where
             StoreCursor::Forward(if get {
                 store.cursor_get(lower, spec.columns, arena)
             } else {
-                store.cursor_from(lower, arena)
+                store.cursor_from(lower, ceiling, arena)
             })
         })
 }

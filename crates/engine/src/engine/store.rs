@@ -247,30 +247,52 @@ impl Store {
         self.memstore.len() + self.runs.iter().map(|r| r.len()).sum::<usize>()
     }
 
-    /// A merged cursor over memstore and runs, from the first cell of `row` on.
-    pub fn cursor_from<'a>(&'a self, row: &[u8], arena: &'a Decoded) -> MergeIter<'a> {
-        self.cursor_at_key(CellRef::first_on_row(row, &self.family), arena)
+    /// A merged cursor over memstore and runs, from the first cell of `row` on. With a
+    /// `ceiling` (a scan's stop row, exclusive), a run whose first cell from `row` on is of
+    /// the ceiling's row or after is left out once its block is read: that cell would end the
+    /// scan, and the run has nothing else for it.
+    pub fn cursor_from<'a>(
+        &'a self,
+        row: &[u8],
+        ceiling: Option<&[u8]>,
+        arena: &'a Decoded,
+    ) -> MergeIter<'a> {
+        self.cursor_at_key(CellRef::first_on_row(row, &self.family), ceiling, arena)
     }
 
     /// A merged cursor from `probe` on (a cell that sorts first on its row, family ignored).
     /// Runs whose last row is before the probe's are skipped unread.
     pub fn cursor_at<'a>(&'a self, probe: &Cell, arena: &'a Decoded) -> MergeIter<'a> {
-        self.cursor_at_key(probe.as_ref(), arena)
+        self.cursor_at_key(probe.as_ref(), None, arena)
     }
 
-    fn cursor_at_key<'a>(&'a self, probe: CellRef<'_>, arena: &'a Decoded) -> MergeIter<'a> {
+    fn cursor_at_key<'a>(
+        &'a self,
+        probe: CellRef<'_>,
+        ceiling: Option<&[u8]>,
+        arena: &'a Decoded,
+    ) -> MergeIter<'a> {
         let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
-        sources.extend(self.memstore_from(probe).map(|m| (None, m)));
+        if let Some(mem) = self.memstore_from(probe) {
+            let past = |c: &[u8]| self.memstore.from(probe).next().is_none_or(|h| h.row >= c);
+            if !ceiling.is_some_and(past) {
+                sources.push((None, mem));
+            }
+        }
         for run in &self.runs {
             if run.is_empty() || run.last_row() < probe.row {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            sources.push((
-                None,
-                Source::Run(Box::new(RunCursor::new(run, arena, probe))),
-            ));
+            let cursor = RunCursor::new(run, arena, probe);
+            if let (Some(head), Some(ceiling)) = (cursor.pending, ceiling) {
+                if head.row >= ceiling {
+                    skipped.add(&cursor.counts);
+                    continue;
+                }
+            }
+            sources.push((None, Source::Run(Box::new(cursor))));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
