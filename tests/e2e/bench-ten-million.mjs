@@ -4,7 +4,7 @@
 //
 // In the release page: `generate` writes CELLS (default 10,000,000) cells in rows of 10 columns,
 // then, each timed from the Enter keydown to the output plus one frame: a `get` of one row and a
-// `scan` with `LIMIT => 10`; each view's tab shown in turn (time to its panel's first paint,
+// `scan` with `LIMIT => 10`, and a `count` of every row; each view's tab shown in turn (time to its panel's first paint,
 // a screenshot of each in target/); then the page is reloaded and the same get and scan must
 // answer the same rows from what IndexedDB restored. Prints how long each step took, the
 // JavaScript heap, the origin's IndexedDB usage (`navigator.storage.estimate()`) and, in a build
@@ -59,6 +59,11 @@ try {
   const scanMs = await timedCommand(page, scan, rowsDone);
   const scanOut = await lastText(page);
   console.log(`get of a row: ${getMs.total.toFixed(1)} ms; scan LIMIT 10: ${scanMs.total.toFixed(1)} ms (Enter to text + 1 frame)`);
+  // `count` reads every row (each handed over as it is read, its first cell only) and prints
+  // every thousandth.
+  const countMs = await timedCommand(page, "count 'bench'", `return /\\d+ row\\(s\\)/.test(entry.textContent)`);
+  const counted = (await lastText(page)).match(/(\d+) row\(s\)/)?.[1];
+  console.log(`count: ${s(countMs.total)} (Enter to text + 1 frame), ${counted} rows counted (${ROWS} written); ${await figures(page)}`);
 
   const tabs = await page.locator('.view-tab').allInnerTexts();
   for (const [i, name] of tabs.entries()) {
