@@ -11,6 +11,9 @@
 //! commit reads the transaction's `error` (a full disk arrives as an aborted transaction whose
 //! error is a `QuotaExceededError`, or in Chromium sometimes an `UnknownError`).
 //!
+//! It speaks to the browser's IndexedDB objects directly (`web_sys`): a request, and a
+//! transaction's end, is awaited as a promise whose resolve and reject are its event handlers.
+//!
 //! Stores written by the first layout (`catalog`, `memstores`, log records under plain numbers)
 //! read as generation 0.
 
