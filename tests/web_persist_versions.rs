@@ -9,37 +9,16 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use rowkey::engine::{Engine, Scan};
+#[path = "common/browser.rs"]
+mod browser;
+
+use browser::{rows, run_js, shell};
 use rowkey::persist::idb::Idb;
 use rowkey::persist::{load, Saver, StorageErrorKind};
 use rowkey::shell::Shell;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn shell() -> Shell {
-    let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
-    engine.record_changes(true);
-    Shell::new(engine, Box::new(|| 0.0))
-}
-
-fn rows(e: &Engine, table: &str) -> Vec<String> {
-    let mut raw = Scan {
-        raw: true,
-        max_versions: u32::MAX,
-        ..Scan::default()
-    };
-    e.read(table, &mut raw)
-        .map(|o| {
-            o.rows
-                .into_iter()
-                .flat_map(|r| r.cells)
-                .map(|c| format!("{:?}/{}/{:?}/{:?}", c.row, c.timestamp, c.kind, c.value))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// Runs commands, saving after each as the app does.
 async fn run_and_save(idb: &Idb, sh: &mut Shell, commands: &[&str]) -> Result<(), String> {
@@ -50,17 +29,6 @@ async fn run_and_save(idb: &Idb, sh: &mut Shell, commands: &[&str]) -> Result<()
         idb.apply(&plan).await.map_err(|e| e.to_string())?;
     }
     Ok(())
-}
-
-/// Runs a script whose value is a promise, and awaits it.
-async fn run_js(script: &str) -> Result<wasm_bindgen::JsValue, String> {
-    let promise: js_sys::Promise = js_sys::eval(script)
-        .map_err(|e| format!("{e:?}"))?
-        .dyn_into()
-        .map_err(|e| format!("{e:?}"))?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map_err(|e| format!("{e:?}"))
 }
 
 /// The version of database `name` and its stores, sorted, as "4: activity,meta,runs,wal".
