@@ -1,6 +1,6 @@
 //! The IndexedDB storage layer in a real browser: plans commit and read back, the log replays,
 //! a damaged record is reported and skipped, a damaged catalog falls back a generation, and a
-//! record of the wrong type is reported on its own (records are read with a cursor).
+//! record of the wrong type is reported on its own (each record is read by a request of its own).
 #![cfg(target_arch = "wasm32")]
 
 #[path = "common/browser.rs"]
