@@ -1,39 +1,19 @@
 //! The IndexedDB storage layer in a real browser: plans commit and read back, the log replays,
 //! a damaged record is reported and skipped, a damaged catalog falls back a generation, and a
-//! record of the wrong type is reported on its own (records are read with a cursor).
+//! record of the wrong type is reported on its own (each record is read by a request of its own).
 #![cfg(target_arch = "wasm32")]
 
-use rowkey::engine::{Engine, Scan};
+#[path = "common/browser.rs"]
+mod browser;
+
+use browser::{rows, run_js, shell};
+use rowkey::engine::Scan;
 use rowkey::persist::idb::Idb;
 use rowkey::persist::{load, SavePlan, Saver};
 use rowkey::shell::Shell;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn shell() -> Shell {
-    let mut engine = Engine::new(Box::new(|| 1_700_000_000_000));
-    engine.record_changes(true);
-    Shell::new(engine, Box::new(|| 0.0))
-}
-
-fn rows(e: &Engine, table: &str) -> Vec<String> {
-    let mut raw = Scan {
-        raw: true,
-        max_versions: u32::MAX,
-        ..Scan::default()
-    };
-    e.read(table, &mut raw)
-        .map(|o| {
-            o.rows
-                .into_iter()
-                .flat_map(|r| r.cells)
-                .map(|c| format!("{:?}/{}/{:?}/{:?}", c.row, c.timestamp, c.kind, c.value))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// Runs commands, saving after each as the app does.
 async fn run_and_save(
@@ -166,13 +146,7 @@ async fn flip_stored(db: &str, store: &str, key: &str) -> Result<(), String> {
     let script = format!(
         "new Promise((ok, fail) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => {{ const d = r.result; const tx = d.transaction('{store}', 'readwrite'); const s = tx.objectStore('{store}'); const key = {key}; const g = s.get(key); g.onsuccess = () => {{ const v = new Uint8Array(g.result); v[v.length >> 1] ^= 0x20; s.put(v, key); }}; tx.oncomplete = () => {{ d.close(); ok(true); }}; tx.onerror = () => fail(tx.error); }}; r.onerror = () => fail(r.error); }})"
     );
-    let promise: js_sys::Promise = js_sys::eval(&script)
-        .map_err(|e| format!("{e:?}"))?
-        .dyn_into()
-        .map_err(|e| format!("{e:?}"))?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
+    run_js(&script).await?;
     Ok(())
 }
 
@@ -253,13 +227,7 @@ async fn a_record_of_the_wrong_type_is_reported_not_paired_with_the_next_key() -
     let script = format!(
         "new Promise((ok, fail) => {{ const r = indexedDB.open('{name}'); r.onsuccess = () => {{ const d = r.result; const tx = d.transaction('wal', 'readwrite'); tx.objectStore('wal').put('not bytes', [1, 1]); tx.oncomplete = () => {{ d.close(); ok(true); }}; tx.onerror = () => fail(tx.error); }}; }})"
     );
-    let promise: js_sys::Promise = js_sys::eval(&script)
-        .map_err(|e| format!("{e:?}"))?
-        .dyn_into()
-        .map_err(|e| format!("{e:?}"))?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
+    run_js(&script).await?;
     let idb = Idb::open(name).await.map_err(|e| e.to_string())?;
     let records = idb.read_all().await.map_err(|e| e.to_string())?;
     assert_eq!(records.unreadable.len(), 1, "{:?}", records.unreadable);

@@ -11,21 +11,20 @@
 //! commit reads the transaction's `error` (a full disk arrives as an aborted transaction whose
 //! error is a `QuotaExceededError`, or in Chromium sometimes an `UnknownError`).
 //!
+//! It speaks to the browser's IndexedDB objects directly (`web_sys`): a request, and a
+//! transaction's end, is awaited as a promise whose resolve and reject are its event handlers.
+//!
 //! Stores written by the first layout (`catalog`, `memstores`, log records under plain numbers)
 //! read as generation 0.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use indexed_db_futures::database::Database;
-use indexed_db_futures::error::{Error as IdbLibError, OpenDbError};
-use indexed_db_futures::internals::SystemRepr;
-use indexed_db_futures::object_store::ObjectStore;
-use indexed_db_futures::prelude::*;
-use indexed_db_futures::transaction::TransactionMode;
 use js_sys::{Array, Promise, Uint8Array};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbObjectStore, IdbOpenDbRequest, IdbRequest, IdbTransaction};
 
 use super::plan::{open_activity, RunReader, SavePlan, StoredRecords, WalKey};
 use super::queue::{StorageError, StorageErrorKind};
@@ -57,23 +56,49 @@ fn from_dom(e: &web_sys::DomException) -> Failed {
     failed(StorageErrorKind::from_name(&name), &name, &e.message())
 }
 
-fn from_lib(e: IdbLibError) -> Failed {
-    match e {
-        IdbLibError::DomException(d) => from_dom(&web_sys::DomException::from(d)),
-        other => failed(StorageErrorKind::Unknown, "Error", &other.to_string()),
-    }
+/// A failure the browser gave no `DOMException` for.
+fn unknown(message: &str) -> Failed {
+    failed(StorageErrorKind::Unknown, "Error", message)
 }
 
-fn from_open(e: OpenDbError) -> Failed {
-    match e {
-        OpenDbError::Base(e) => from_lib(e),
-        other => failed(StorageErrorKind::Unknown, "Error", &other.to_string()),
+/// The page's IndexedDB.
+fn factory() -> Result<web_sys::IdbFactory, Failed> {
+    let window = web_sys::window().ok_or_else(|| unknown("Unsupported environment"))?;
+    window
+        .indexed_db()
+        .map_err(from_js)?
+        .ok_or_else(|| unknown("The `indexedDB` getter returned `null` or `undefined`"))
+}
+
+/// A request's answer to come: a promise whose own resolve and reject are the request's
+/// `success` and `error` handlers (no closure of WebAssembly's to keep alive or free).
+fn answered(request: &IdbRequest) -> JsFuture {
+    JsFuture::from(Promise::new(&mut |resolve, reject| {
+        request.set_onsuccess(Some(&resolve));
+        request.set_onerror(Some(&reject));
+    }))
+}
+
+/// The value a request was answered with (`undefined`: no record under its key), or its
+/// error.
+async fn answer(request: &IdbRequest, answered: JsFuture) -> Result<JsValue, Failed> {
+    if answered.await.is_err() {
+        return Err(match request.error() {
+            Ok(Some(e)) => from_dom(&e),
+            _ => unknown("a read failed"),
+        });
     }
+    request.result().map_err(from_js)
+}
+
+/// Every store, as the names a transaction takes.
+fn all_stores() -> Array {
+    STORES.iter().map(|s| JsValue::from_str(s)).collect()
 }
 
 /// An open Rowkey database.
 pub struct Idb {
-    db: Database,
+    db: IdbDatabase,
     /// Another tab asked for a version change and this connection was closed for it.
     version_changed: Rc<Cell<bool>>,
 }
@@ -188,43 +213,24 @@ fn now() -> f64 {
 }
 
 /// A record's key, the request for its value (made, not yet answered) and its answer to come.
-type Pending = (JsValue, web_sys::IdbRequest, JsFuture);
+type Pending = (JsValue, IdbRequest, JsFuture);
 
 /// Requests every record of a store, one request each, all made before any is awaited: the
 /// caller decodes each as it arrives while the browser reads the ones after it. The keys come
 /// first (one request).
-async fn request_each(store: &ObjectStore<'_>) -> Result<Vec<Pending>, Failed> {
-    let keys: Vec<JsValue> = store
-        .get_all_keys::<JsValue>()
-        .await
-        .map_err(from_lib)?
-        .collect::<Result<_, _>>()
-        .map_err(from_lib)?;
-    let mut pending = Vec::with_capacity(keys.len());
-    for key in keys {
-        let request = store.as_sys().get(&key).map_err(from_js)?;
-        let answered = Promise::new(&mut |resolve, reject| {
-            request.set_onsuccess(Some(&resolve));
-            request.set_onerror(Some(&reject));
-        });
-        pending.push((key, request, JsFuture::from(answered)));
+async fn request_each(store: &IdbObjectStore) -> Result<Vec<Pending>, Failed> {
+    let request = store.get_all_keys().map_err(from_js)?;
+    let keys: Array = answer(&request, answered(&request))
+        .await?
+        .dyn_into()
+        .map_err(from_js)?;
+    let mut pending = Vec::with_capacity(keys.length() as usize);
+    for key in keys.iter() {
+        let request = store.get(&key).map_err(from_js)?;
+        let answer = answered(&request);
+        pending.push((key, request, answer));
     }
     Ok(pending)
-}
-
-/// The value a pending request was answered with (`None`: no record under its key).
-async fn answer(
-    request: web_sys::IdbRequest,
-    answered: JsFuture,
-) -> Result<Option<JsValue>, Failed> {
-    if answered.await.is_err() {
-        return Err(match request.error() {
-            Ok(Some(e)) => from_dom(&e),
-            _ => failed(StorageErrorKind::Unknown, "Error", "a read failed"),
-        });
-    }
-    let value = request.result().map_err(from_js)?;
-    Ok((!value.is_undefined()).then_some(value))
 }
 
 /// A thrown JavaScript value as a storage error.
@@ -247,42 +253,42 @@ impl Idb {
         name: &str,
         on_blocked: impl FnOnce() + 'static,
     ) -> Result<Idb, StorageError> {
-        let db = Database::open(name)
-            .with_version(VERSION)
-            .with_on_blocked(move |_event| {
-                on_blocked();
-                Ok(())
-            })
-            .with_on_upgrade_needed(|_event, db: Database| {
-                let existing: Vec<String> = db.object_store_names().collect();
-                if !existing.iter().any(|n| n == RUNS) {
-                    db.create_object_store(RUNS).build()?;
+        let request: IdbOpenDbRequest = factory()
+            .and_then(|f| f.open_with_u32(name, VERSION).map_err(from_js))
+            .map_err(|e| *e)?;
+        // The stores a database of an earlier version lacks are made; those it has keep their
+        // records. An error thrown here aborts the upgrade, and the open fails with it.
+        let upgrading = request.clone();
+        let upgrade = Closure::<dyn FnMut() -> Result<(), JsValue>>::once(move || {
+            let db: IdbDatabase = upgrading.result()?.unchecked_into();
+            let existing = db.object_store_names();
+            for store in STORES {
+                if !existing.contains(store) {
+                    db.create_object_store(store)?;
                 }
-                if !existing.iter().any(|n| n == WAL) {
-                    db.create_object_store(WAL).build()?;
-                }
-                if !existing.iter().any(|n| n == META) {
-                    db.create_object_store(META).build()?;
-                }
-                if !existing.iter().any(|n| n == ACTIVITY) {
-                    db.create_object_store(ACTIVITY).build()?;
-                }
-                Ok(())
-            })
-            .await
-            .map_err(|e| *from_open(e))?;
+            }
+            Ok(())
+        });
+        let blocked = Closure::<dyn FnMut()>::once(on_blocked);
+        request.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
+        request.set_onblocked(Some(blocked.as_ref().unchecked_ref()));
+        let opened = answer(&request, answered(&request)).await;
+        // Neither event comes after the answer; the handlers go before their closures do.
+        request.set_onupgradeneeded(None);
+        request.set_onblocked(None);
         Ok(Idb {
-            db,
+            db: opened.map_err(|e| *e)?.unchecked_into(),
             version_changed: Rc::new(Cell::new(false)),
         })
     }
 
     /// Deletes the whole database.
     pub async fn delete(name: &str) -> Result<(), StorageError> {
-        Database::delete_by_name(name)
-            .map_err(|e| *from_open(e))?
-            .await
-            .map_err(|e| *from_lib(e))
+        let deleted = async {
+            let request = factory()?.delete_database(name).map_err(from_js)?;
+            answer(&request, answered(&request)).await.map(drop)
+        };
+        deleted.await.map_err(|e| *e)
     }
 
     /// Closes the connection (another tab's upgrade can then proceed).
@@ -294,14 +300,14 @@ impl Idb {
     /// other tab's upgrade proceeds) and `f` tells the person to reload.
     pub fn on_version_change(&self, f: impl Fn() + 'static) {
         let flag = self.version_changed.clone();
-        let raw: web_sys::IdbDatabase = self.db.as_sys().clone().unchecked_into();
-        let closing = raw.clone();
-        let closure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        let closing = self.db.clone();
+        let closure = Closure::<dyn Fn()>::new(move || {
             flag.set(true);
             closing.close();
             f();
         });
-        raw.set_onversionchange(Some(closure.as_ref().unchecked_ref()));
+        self.db
+            .set_onversionchange(Some(closure.as_ref().unchecked_ref()));
         closure.forget();
     }
 
@@ -327,9 +333,12 @@ impl Idb {
     pub async fn read_all_timed(&self) -> Result<(StoredRecords, ReadTimes), StorageError> {
         let mut times = ReadTimes::default();
         let result = async {
-            let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
+            let tx = self
+                .db
+                .transaction_with_str_sequence(&all_stores())
+                .map_err(from_js)?;
             let mut records = StoredRecords::default();
-            let store = |n: &str| tx.object_store(n).map_err(from_lib);
+            let store = |n: &str| tx.object_store(n).map_err(from_js);
             // The history's records are requested first and decoded while the browser reads
             // the runs; each run is opened (its blocks checked, its rows read) while the
             // browser reads the runs after it.
@@ -337,10 +346,8 @@ impl Idb {
             let runs = request_each(&store(RUNS)?).await?;
             times.requested_at = now();
             for (key, request, answered) in activity {
-                let value = answer(request, answered).await?;
-                if let (Some(key), Some(bytes)) =
-                    (key.as_string(), value.as_ref().and_then(js_to_bytes))
-                {
+                let value = answer(&request, answered).await?;
+                if let (Some(key), Some(bytes)) = (key.as_string(), js_to_bytes(&value)) {
                     let opened = open_activity(&key, &bytes);
                     records.opened_activity.push((key, opened));
                 }
@@ -348,14 +355,14 @@ impl Idb {
             let mut reader = RunReader::default();
             let mut waiting = now();
             for (key, request, answered) in runs {
-                let value = answer(request, answered).await?;
+                let value = answer(&request, answered).await?;
                 let arrived = now();
                 if times.first_run_at == 0.0 {
                     times.first_run_at = arrived;
                 }
                 times.longest_wait_ms = times.longest_wait_ms.max(arrived - waiting);
                 times.last_run_at = arrived;
-                match (run_key(&key), value.as_ref().and_then(js_to_bytes)) {
+                match (run_key(&key), js_to_bytes(&value)) {
                     (Some((id, None)), Some(bytes)) => reader.record(id, bytes),
                     (Some((id, Some(k))), Some(bytes)) => reader.part(id, k, bytes),
                     _ => records.unreadable.push(format!(
@@ -371,8 +378,8 @@ impl Idb {
             times.runs_done_at = now();
             times.opening_ms += times.runs_done_at - finishing;
             for (key, request, answered) in request_each(&store(WAL)?).await? {
-                let value = answer(request, answered).await?;
-                match (parse_wal_key(&key), value.as_ref().and_then(js_to_bytes)) {
+                let value = answer(&request, answered).await?;
+                match (parse_wal_key(&key), js_to_bytes(&value)) {
                     (Some(k), Some(bytes)) => {
                         records.wal.insert(k, bytes);
                     }
@@ -382,9 +389,9 @@ impl Idb {
                 }
             }
             for (key, request, answered) in request_each(&store(META)?).await? {
-                let value = answer(request, answered).await?;
+                let value = answer(&request, answered).await?;
                 let name = key.as_string().unwrap_or_default();
-                match (parse_meta_key(&name), value.as_ref().and_then(js_to_bytes)) {
+                match (parse_meta_key(&name), js_to_bytes(&value)) {
                     (Some((true, g)), Some(bytes)) => {
                         records.catalogs.insert(g, bytes);
                     }
@@ -408,12 +415,15 @@ impl Idb {
     /// not opened: what the benchmark's raw blob is read with.
     pub async fn read_run_bytes(&self) -> Result<Vec<Vec<u8>>, StorageError> {
         let result = async {
-            let tx = self.db.transaction(STORES).build().map_err(from_lib)?;
+            let tx = self
+                .db
+                .transaction_with_str_sequence(&all_stores())
+                .map_err(from_js)?;
             let mut out = Vec::new();
-            let store = tx.object_store(RUNS).map_err(from_lib)?;
+            let store = tx.object_store(RUNS).map_err(from_js)?;
             for (_, request, answered) in request_each(&store).await? {
-                let value = answer(request, answered).await?;
-                out.extend(value.as_ref().and_then(js_to_bytes));
+                let value = answer(&request, answered).await?;
+                out.extend(js_to_bytes(&value));
             }
             Ok(out)
         }
@@ -429,91 +439,99 @@ impl Idb {
         }
         let tx = self
             .db
-            .transaction(STORES)
-            .with_mode(TransactionMode::Readwrite)
-            .build()
-            .map_err(|e| self.classify(*from_lib(e)))?;
-        let raw: web_sys::IdbTransaction = tx.as_sys().clone().unchecked_into();
-        let result = async {
-            let e = from_lib;
-            let runs = tx.object_store(RUNS).map_err(e)?;
-            let wal = tx.object_store(WAL).map_err(e)?;
-            let meta = tx.object_store(META).map_err(e)?;
-            let activity = tx.object_store(ACTIVITY).map_err(e)?;
-            if plan.clear_all {
-                for s in [&runs, &wal, &meta, &activity] {
-                    s.clear().map_err(e)?;
-                }
+            .transaction_with_str_sequence_and_mode(
+                &all_stores(),
+                web_sys::IdbTransactionMode::Readwrite,
+            )
+            .map_err(|e| self.classify(*from_js(e)))?;
+        // Settled when the transaction ends: `complete` once it committed, `abort` when it did
+        // not (a failed request, a full disk), with the transaction's `error` saying why.
+        let ended = JsFuture::from(Promise::new(&mut |resolve, reject| {
+            tx.set_oncomplete(Some(&resolve));
+            tx.set_onabort(Some(&reject));
+        }));
+        let result = match write_plan(&tx, plan) {
+            Ok(()) => {
+                // `commit` only hastens the end: every request is made, and a transaction
+                // whose requests are done commits by itself.
+                #[allow(deprecated)]
+                let _ = tx.commit();
+                ended.await.map(drop).map_err(|_| {
+                    unknown("Expected the Transaction to be committed, but it was aborted.")
+                })
             }
-            // A run's id is stored once (a run whose record is written again, from a layout
-            // before block files, never had parts), so a put deletes no parts.
-            for (id, bytes) in &plan.put_runs {
-                runs.put(bytes_to_js(bytes))
-                    .with_key(*id as f64)
-                    .primitive()
-                    .map_err(e)?;
+            Err(e) => {
+                // A request that could not be made: none of the plan's writes is kept.
+                let _ = tx.abort();
+                Err(e)
             }
-            for (key, bytes) in &plan.put_parts {
-                runs.put(bytes_to_js(bytes))
-                    .with_key(part_key(*key))
-                    .primitive()
-                    .map_err(e)?;
-            }
-            for id in &plan.delete_runs {
-                runs.delete(*id as f64).primitive().map_err(e)?;
-                let parts = parts_of(*id)?;
-                runs.as_sys().delete(&parts).map_err(from_js)?;
-            }
-            if let Some(c) = &plan.checkpoint {
-                meta.put(bytes_to_js(&c.catalog))
-                    .with_key(catalog_key(c.generation))
-                    .primitive()
-                    .map_err(e)?;
-                meta.put(bytes_to_js(&c.memstores))
-                    .with_key(memstores_key(c.generation))
-                    .primitive()
-                    .map_err(e)?;
-            }
-            for g in &plan.delete_generations {
-                meta.delete(catalog_key(*g)).primitive().map_err(e)?;
-                meta.delete(memstores_key(*g)).primitive().map_err(e)?;
-            }
-            if let Some(below) = plan.delete_wal_below.filter(|b| *b > 0) {
-                // Plain numbers (generation 0, the first layout) sort before every array key.
-                let upper: JsValue = Array::of1(&(below as f64).into()).into();
-                let range =
-                    web_sys::IdbKeyRange::upper_bound_with_open(&upper, true).map_err(from_js)?;
-                wal.as_sys().delete(&range).map_err(from_js)?;
-            }
-            if let Some((key, bytes)) = &plan.wal {
-                wal.put(bytes_to_js(bytes))
-                    .with_key(wal_key(*key))
-                    .primitive()
-                    .map_err(e)?;
-            }
-            if let Some(w) = &plan.activity {
-                if w.replace_all {
-                    activity.clear().map_err(e)?;
-                }
-                for key in &w.delete {
-                    activity.delete(key.as_str()).primitive().map_err(e)?;
-                }
-                for (key, bytes) in &w.put {
-                    activity
-                        .put(bytes_to_js(bytes))
-                        .with_key(key.as_str())
-                        .primitive()
-                        .map_err(e)?;
-                }
-            }
-            tx.commit().await.map_err(e)
-        }
-        .await;
+        };
         result.map_err(|fallback| {
-            let error = raw.error().map(|d| from_dom(&d)).unwrap_or(fallback);
+            let error = tx.error().map(|d| from_dom(&d)).unwrap_or(fallback);
             self.classify(*error)
         })
     }
+}
+
+/// Makes a save plan's requests in a readwrite transaction over every store, all before the
+/// transaction is left to commit.
+fn write_plan(tx: &IdbTransaction, plan: &SavePlan) -> Result<(), Failed> {
+    let store = |name: &str| tx.object_store(name).map_err(from_js);
+    let (runs, wal, meta, activity) = (store(RUNS)?, store(WAL)?, store(META)?, store(ACTIVITY)?);
+    let put = |s: &IdbObjectStore, key: &JsValue, bytes: &[u8]| {
+        s.put_with_key(&bytes_to_js(bytes), key)
+            .map(drop)
+            .map_err(from_js)
+    };
+    // A key, or a range of keys.
+    let delete = |s: &IdbObjectStore, keys: &JsValue| s.delete(keys).map(drop).map_err(from_js);
+    let clear = |s: &IdbObjectStore| s.clear().map(drop).map_err(from_js);
+    if plan.clear_all {
+        for s in [&runs, &wal, &meta, &activity] {
+            clear(s)?;
+        }
+    }
+    // A run's id is stored once (a run whose record is written again, from a layout before
+    // block files, never had parts), so a put deletes no parts.
+    for (id, bytes) in &plan.put_runs {
+        put(&runs, &JsValue::from_f64(*id as f64), bytes)?;
+    }
+    for (key, bytes) in &plan.put_parts {
+        put(&runs, &part_key(*key), bytes)?;
+    }
+    for id in &plan.delete_runs {
+        delete(&runs, &JsValue::from_f64(*id as f64))?;
+        delete(&runs, parts_of(*id)?.as_ref())?;
+    }
+    if let Some(c) = &plan.checkpoint {
+        put(&meta, &catalog_key(c.generation).into(), &c.catalog)?;
+        put(&meta, &memstores_key(c.generation).into(), &c.memstores)?;
+    }
+    for g in &plan.delete_generations {
+        delete(&meta, &catalog_key(*g).into())?;
+        delete(&meta, &memstores_key(*g).into())?;
+    }
+    if let Some(below) = plan.delete_wal_below.filter(|b| *b > 0) {
+        // Plain numbers (generation 0, the first layout) sort before every array key.
+        let upper: JsValue = Array::of1(&(below as f64).into()).into();
+        let range = web_sys::IdbKeyRange::upper_bound_with_open(&upper, true).map_err(from_js)?;
+        delete(&wal, range.as_ref())?;
+    }
+    if let Some((key, bytes)) = &plan.wal {
+        put(&wal, &wal_key(*key), bytes)?;
+    }
+    if let Some(w) = &plan.activity {
+        if w.replace_all {
+            clear(&activity)?;
+        }
+        for key in &w.delete {
+            delete(&activity, &key.as_str().into())?;
+        }
+        for (key, bytes) in &w.put {
+            put(&activity, &key.as_str().into(), bytes)?;
+        }
+    }
+    Ok(())
 }
 
 /// Bytes the tables use in IndexedDB and the quota, as the browser estimates them. Where the
