@@ -5,32 +5,15 @@
 mod common;
 use common::*;
 
-use rowkey::engine::{
-    BloomType, Encoding, Engine, FamilyDescriptor, Scan, TableDescriptor, TableSettings,
-};
+use rowkey::engine::{BloomType, Encoding, Engine, FamilyDescriptor, Scan, TableDescriptor};
 use rowkey::persist::{encode_placed_run_v2, load, RunPlace, Saver, StoredRecords};
-
-/// An engine holding table `t` of the one family `f`, flushed by hand only, never compacted
-/// or split on its own.
-fn hand_flushed(f: FamilyDescriptor) -> Result<Engine, rowkey::engine::Error> {
-    let clock = Clock::at(1_000_000);
-    let mut e = clock.engine();
-    let mut desc = TableDescriptor::new("t", vec![f]);
-    desc.settings = TableSettings {
-        flush_bytes: 1 << 30,
-        compaction_threshold: 100,
-        split_bytes: 0,
-    };
-    e.create_table(desc, vec![])?;
-    Ok(e)
-}
 
 /// Table `t`, one family `f` with the given bloom, flushed by hand only: four runs, each
 /// holding every fourth group of rows, so any one row is in one run.
 fn four_runs(bloom: &str) -> Result<Engine, Box<dyn std::error::Error>> {
     let mut f = FamilyDescriptor::new("f");
     f.bloomfilter = bloom.into();
-    let mut e = hand_flushed(f)?;
+    let mut e = hand_flushed(f, vec![])?;
     for run in 0..4 {
         for i in 0..300 {
             let row = format!("row{:05}", i * 4 + run);
@@ -460,7 +443,7 @@ fn reversed_scans_read_whole_rows_backwards_from_any_start() -> TestResult {
             let mut f = FamilyDescriptor::new("f");
             f.data_block_encoding = encoding.into();
             f.blocksize = blocksize;
-            let mut e = hand_flushed(f)?;
+            let mut e = hand_flushed(f, vec![])?;
             for run in 0..3 {
                 for i in 0..120 {
                     // Rows of one to `columns` cells, each row in one run.
@@ -584,7 +567,7 @@ fn a_scan_leaves_out_the_runs_with_nothing_before_its_stop_row() -> TestResult {
     for encoding in ["NONE", "FAST_DIFF"] {
         let mut f = FamilyDescriptor::new("f");
         f.data_block_encoding = encoding.into();
-        let mut e = hand_flushed(f)?;
+        let mut e = hand_flushed(f, vec![])?;
         let group_row = |g: usize, r: usize| format!("g{g:03}-r{r}");
         for holder in 0..4 {
             for g in (holder..120).step_by(4) {

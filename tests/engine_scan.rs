@@ -114,76 +114,51 @@ fn scan_reports_rows_examined_against_returned() -> TestResult {
 /// runs and the rest in memstores; and the regions' recorded statistics come out the same.
 #[test]
 fn rows_handed_over_one_by_one_are_the_rows_a_read_keeps() -> TestResult {
-    let scans: Vec<(
-        &str,
-        Box<dyn Fn() -> Result<Scan, Box<dyn std::error::Error>>>,
-    )> = vec![
-        ("every row", Box::new(|| Ok(Scan::default()))),
+    type Make = Box<dyn Fn() -> Result<Scan, Box<dyn std::error::Error>>>;
+    let plain = |scan: fn() -> Scan| -> Make { Box::new(move || Ok(scan())) };
+    let filtered = |text: &'static str| -> Make {
+        Box::new(move || {
+            Ok(Scan {
+                filter: Some(rowkey::filter::parse_filter(text)?),
+                ..Scan::default()
+            })
+        })
+    };
+    let scans: Vec<(&str, Make)> = vec![
+        ("every row", plain(Scan::default)),
         (
             "reversed",
-            Box::new(|| {
-                Ok(Scan {
-                    reversed: true,
-                    ..Scan::default()
-                })
+            plain(|| Scan {
+                reversed: true,
+                ..Scan::default()
             }),
         ),
         (
             "limit 2",
-            Box::new(|| {
-                Ok(Scan {
-                    limit: Some(2),
-                    ..Scan::default()
-                })
+            plain(|| Scan {
+                limit: Some(2),
+                ..Scan::default()
             }),
         ),
         (
             "reversed, limit 3 from c",
-            Box::new(|| {
-                Ok(Scan {
-                    reversed: true,
-                    start_row: b"c".to_vec(),
-                    limit: Some(3),
-                    ..Scan::default()
-                })
+            plain(|| Scan {
+                reversed: true,
+                start_row: b"c".to_vec(),
+                limit: Some(3),
+                ..Scan::default()
             }),
         ),
         (
             "family g",
-            Box::new(|| {
-                Ok(Scan {
-                    columns: vec![(b"g".to_vec(), None)],
-                    ..Scan::default()
-                })
+            plain(|| Scan {
+                columns: vec![(b"g".to_vec(), None)],
+                ..Scan::default()
             }),
         ),
-        (
-            "PageFilter(2)",
-            Box::new(|| {
-                Ok(Scan {
-                    filter: Some(rowkey::filter::parse_filter("PageFilter(2)")?),
-                    ..Scan::default()
-                })
-            }),
-        ),
-        (
-            "PrefixFilter('b')",
-            Box::new(|| {
-                Ok(Scan {
-                    filter: Some(rowkey::filter::parse_filter("PrefixFilter('b')")?),
-                    ..Scan::default()
-                })
-            }),
-        ),
-        (
-            "ValueFilter(=, 'binary:c')",
-            Box::new(|| {
-                Ok(Scan {
-                    filter: Some(rowkey::filter::parse_filter("ValueFilter(=, 'binary:c')")?),
-                    ..Scan::default()
-                })
-            }),
-        ),
+        ("PageFilter", filtered("PageFilter(2)")),
+        ("PrefixFilter", filtered("PrefixFilter('b')")),
+        ("ValueFilter", filtered("ValueFilter(=, 'binary:c')")),
     ];
     for splits in [vec![], vec![b"b".to_vec(), b"c".to_vec()]] {
         let mut kept = table_with_rows(splits.clone())?;

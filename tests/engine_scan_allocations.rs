@@ -8,7 +8,7 @@ mod counting_alloc;
 
 use common::*;
 use counting_alloc::{measure, Counting};
-use rowkey::engine::{Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor};
+use rowkey::engine::{Engine, FamilyDescriptor, Mutation, Scan};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -16,12 +16,7 @@ static ALLOC: Counting = Counting;
 /// One region, `rows` rows of ten columns flushed into one run; every `rows / 10`-th row has
 /// the value `needle` in column `c3`.
 fn table(rows: usize) -> Result<Engine, rowkey::engine::Error> {
-    let clock = Clock::at(1_000);
-    let mut e = clock.engine();
-    let mut desc = TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]);
-    desc.settings.flush_bytes = u64::MAX;
-    desc.settings.split_bytes = 0;
-    e.create_table(desc, vec![])?;
+    let mut e = hand_flushed(FamilyDescriptor::new("f"), vec![])?;
     for r in 0..rows {
         let cells: Vec<Mutation> = (0..10)
             .map(|c| {

@@ -8,7 +8,7 @@ mod counting_alloc;
 
 use common::*;
 use counting_alloc::{measure, Counting};
-use rowkey::engine::{Engine, FamilyDescriptor, Scan, TableDescriptor};
+use rowkey::engine::{Engine, FamilyDescriptor, Scan};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -16,12 +16,10 @@ static ALLOC: Counting = Counting;
 /// `rows` rows of ten columns in three regions, the first half of them flushed into runs and
 /// the rest in the memstores.
 fn table(rows: usize) -> Result<Engine, rowkey::engine::Error> {
-    let clock = Clock::at(1_000);
-    let mut e = clock.engine();
-    let mut desc = TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]);
-    desc.settings.flush_bytes = u64::MAX;
-    desc.settings.split_bytes = 0;
-    e.create_table(desc, vec![b"row-1".to_vec(), b"row-2".to_vec()])?;
+    let mut e = hand_flushed(
+        FamilyDescriptor::new("f"),
+        vec![b"row-1".to_vec(), b"row-2".to_vec()],
+    )?;
     let row = |r: usize| format!("row-{}{r:06}", r % 3);
     for r in 0..rows {
         if r == rows / 2 {

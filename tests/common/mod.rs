@@ -42,6 +42,23 @@ pub fn region_starts(e: &Engine, table: &str) -> Result<Vec<Vec<u8>>, rowkey::en
         .collect())
 }
 
+/// An engine at time 1_000_000 holding table `t` of the one family `f`, split at `splits`,
+/// flushed by hand only: never flushed, compacted or split on its own.
+pub fn hand_flushed(
+    f: FamilyDescriptor,
+    splits: Vec<Vec<u8>>,
+) -> Result<Engine, rowkey::engine::Error> {
+    let mut e = Clock::at(1_000_000).engine();
+    let mut desc = TableDescriptor::new("t", vec![f]);
+    desc.settings = rowkey::engine::TableSettings {
+        flush_bytes: 1 << 30,
+        compaction_threshold: 100,
+        split_bytes: 0,
+    };
+    e.create_table(desc, splits)?;
+    Ok(e)
+}
+
 /// An engine at time 1_000_000 with table `t`, families as given (name, versions).
 pub fn engine_with(families: &[(&str, u32)]) -> Result<(Engine, Clock), rowkey::engine::Error> {
     let clock = Clock::at(1_000_000);
