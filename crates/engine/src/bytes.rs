@@ -2,6 +2,7 @@
 //! as `\xHH`.
 
 /// HBase's `Bytes.toStringBinary`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn to_printable(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for &b in bytes {
@@ -16,12 +17,14 @@ pub fn to_printable(bytes: &[u8]) -> String {
 
 /// HBase's `Bytes.toBytesBinary`: the inverse of [`to_printable`]; a `\x` not followed by two
 /// hex digits stays as written.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn from_printable(text: &str) -> Vec<u8> {
     to_bytes_binary(text.as_bytes())
 }
 
 /// [`from_printable`] over bytes: `\xHH` (two hex digits, either case) is one byte, every
 /// other byte stays.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn to_bytes_binary(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -46,6 +49,7 @@ pub fn to_bytes_binary(b: &[u8]) -> Vec<u8> {
 
 /// The smallest key greater than every key starting with `prefix` (empty when none is:
 /// all bytes 0xFF), as HBase computes a prefix scan's stop row.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn prefix_stop(prefix: &[u8]) -> Vec<u8> {
     let mut stop = prefix.to_vec();
     while let Some(last) = stop.pop() {

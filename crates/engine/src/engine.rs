@@ -177,6 +177,7 @@ impl Engine {
     }
 
     /// The current time: the time of the command under way, or else the clock's.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn now(&self) -> u64 {
         self.command_time.unwrap_or_else(|| (self.clock)())
     }
@@ -186,6 +187,7 @@ impl Engine {
     /// millisecond share it, and their sequence numbers order them: of two puts of a column in
     /// the same millisecond the later one is read, and a delete marker hides a put stamped in
     /// the same millisecond after it (see `Cell`'s order and the delete tracker).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_timestamp(&mut self) -> u64 {
         let ts = self.now();
         self.last_ts = self.last_ts.max(ts);
@@ -199,6 +201,7 @@ impl Engine {
     /// and a script gives the same result however fast it runs. Every write of the command
     /// (all the columns of a `put`, every row of `generate`) shares this time, until
     /// [`Engine::end_command`].
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn begin_command(&mut self) -> u64 {
         let ts = (self.clock)().max(self.last_ts.saturating_add(1));
         self.last_ts = ts;
@@ -208,17 +211,20 @@ impl Engine {
 
     /// Goes on with a command begun earlier (the next step of `generate`, the next page of a
     /// scan) at the time it was given.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn resume_command(&mut self, ts: u64) {
         self.command_time = Some(ts);
     }
 
     /// Ends the command under way: the time comes from the clock again.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn end_command(&mut self) {
         self.command_time = None;
     }
 
     /// The next sequence id of `table` ([`Table::seq`]); the engine keeps the highest id of
     /// any table, which a saved catalog carries.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_seq(&mut self, table: &str) -> u64 {
         let seq = match self.tables.get_mut(table) {
             Some(t) => {
@@ -231,36 +237,43 @@ impl Engine {
         seq
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn counters(&self) -> Counters {
         self.counters
     }
 
     /// The logical clock of the statistics: one tick per operation.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn tick(&self) -> u64 {
         self.tick
     }
 
     /// Keeps written cells in [`Changes::wal`] from now on, for a host that saves them.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn record_changes(&mut self, on: bool) {
         self.recording = on;
     }
 
     /// Hands over and clears the record of what changed.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn take_changes(&mut self) -> Changes {
         std::mem::take(&mut self.changes)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn table(&self, name: &str) -> Result<&Table> {
         self.tables
             .get(name)
             .ok_or_else(|| Error::TableNotFound(name.to_string()))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
         self.tables
             .get_mut(name)
@@ -275,10 +288,12 @@ impl Engine {
         Ok(t)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
         self.tables.values()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn exists(&self, name: &str) -> bool {
         self.tables.contains_key(name)
     }
@@ -286,12 +301,14 @@ impl Engine {
     // ---- reads -------------------------------------------------------------------------
 
     /// Runs a get or scan and records it in the regions' statistics.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn scan(&mut self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
         self.scan_rows(table, scan, scan::Rows::Keep)
     }
 
     /// Runs a scan as [`Engine::scan`] does, handing each row to `each` as it is read instead
     /// of keeping it: the output holds no rows, and the read holds one row at a time.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn scan_each(
         &mut self,
         table: &str,
@@ -301,6 +318,7 @@ impl Engine {
         self.scan_rows(table, scan, scan::Rows::Each(each))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn scan_rows(
         &mut self,
         table: &str,
@@ -325,6 +343,7 @@ impl Engine {
     }
 
     /// A read that leaves the statistics alone (for read-modify-write and the views).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn read(&self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
         let t = self.enabled_table(table)?;
         scan::run(t, scan, self.now(), scan::Rows::Keep)
@@ -332,6 +351,7 @@ impl Engine {
 
     /// A read that leaves the statistics alone, handing each row to `each` as it is read
     /// ([`Engine::scan_each`]).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn read_each(
         &self,
         table: &str,

@@ -20,6 +20,7 @@ pub mod varint;
 /// The number of leading `i` in `0..n` for which `pred` holds (it must hold for a prefix and
 /// for nothing after it): a binary search over positions, for what is not one slice.
 #[inline]
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn partition(n: usize, pred: impl Fn(usize) -> bool) -> usize {
     let (mut lo, mut hi) = (0, n);
     while lo < hi {

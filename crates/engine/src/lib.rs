@@ -4,11 +4,14 @@
 //! the browser; the app (`rowkey`) re-exports these four modules under the same names.
 //!
 //! It is a crate of its own for one reason: the release build optimizes it for speed
-//! (`opt-level = 3`) while the app around it, most of the download, is optimized for size. Its
-//! cold code (table administration, splits, the catalog, dates and text) is marked
+//! (`opt-level = 3`) while the app around it, most of the download, is optimized for size. What
+//! a load or a read does not run per cell, per block or per operation (table administration,
+//! splits, the catalog, opening and saving runs, the filters, dates and text) is marked
 //! `#[cfg_attr(rowkey_cold, optimize(size))]`: compiled for size where the compiler allows it (the
 //! release build's nightly; `build.rs` sets `rowkey_cold`), so the speed stays where reads and
-//! writes run and the download does not carry it elsewhere.
+//! writes run and the download does not carry it elsewhere. An unmarked function is on those
+//! paths, or `#[inline]` and compiled as its callers are: mark a new one for size unless a
+//! profile of a load or a read (`node --cpu-prof` on `benches/wasm`) finds it there.
 //!
 //! ```
 //! use rowkey_engine::engine::{Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor};

@@ -62,6 +62,7 @@ pub struct Op {
 
 impl Op {
     /// Whether the operation covered `row`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn covers(&self, row: &[u8]) -> bool {
         match &self.stop {
             None => self.start.as_slice() == row,
@@ -166,10 +167,12 @@ mod key_text {
     use serde::de::{Error, SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serializer};
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn serialize<S: Serializer>(key: &[u8], s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&base64::encode(key, Alphabet::Standard))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
         d.deserialize_any(KeyVisitor)
     }
@@ -179,15 +182,18 @@ mod key_text {
     impl<'de> Visitor<'de> for KeyVisitor {
         type Value = Vec<u8>;
 
+        #[cfg_attr(rowkey_cold, optimize(size))]
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a key as base64 text or as an array of bytes")
         }
 
+        #[cfg_attr(rowkey_cold, optimize(size))]
         fn visit_str<E: Error>(self, v: &str) -> Result<Vec<u8>, E> {
             base64::decode(v, Alphabet::Standard)
                 .map_err(|e| E::custom(format!("a key in base64: {e}")))
         }
 
+        #[cfg_attr(rowkey_cold, optimize(size))]
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
             let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 12));
             while let Some(b) = seq.next_element::<u8>()? {
@@ -201,6 +207,7 @@ mod key_text {
     struct Key(Vec<u8>);
 
     impl<'de> Deserialize<'de> for Key {
+        #[cfg_attr(rowkey_cold, optimize(size))]
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
             deserialize(d).map(Key)
         }
@@ -211,6 +218,7 @@ mod key_text {
         use crate::kit::base64::{self, Alphabet};
         use serde::{Deserialize, Deserializer, Serializer};
 
+        #[cfg_attr(rowkey_cold, optimize(size))]
         pub fn serialize<S: Serializer>(key: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
             match key {
                 Some(k) => s.serialize_some(&base64::encode(k, Alphabet::Standard)),
@@ -218,6 +226,7 @@ mod key_text {
             }
         }
 
+        #[cfg_attr(rowkey_cold, optimize(size))]
         pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
             Option::<super::Key>::deserialize(d).map(|k| k.map(|k| k.0))
         }
@@ -243,6 +252,7 @@ mod sparse {
         Sparse { len: usize, at: Vec<(usize, T)> },
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn serialize<S: Serializer, T: Serialize + Default + PartialEq>(
         values: &[T],
         s: S,
@@ -259,6 +269,7 @@ mod sparse {
         .serialize(s)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn deserialize<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
     where
         D: Deserializer<'de>,
@@ -284,6 +295,7 @@ mod sparse {
 }
 
 impl Default for Grid {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn default() -> Self {
         Grid {
             origin: None,
@@ -297,6 +309,7 @@ impl Default for Grid {
 
 impl Grid {
     /// The time bucket of `tick`, merging buckets first when it lies past the last one.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn time_bucket(&mut self, tick: u64) -> usize {
         let origin = *self.origin.get_or_insert(tick);
         let mut t = tick.saturating_sub(origin) / self.width;
@@ -308,6 +321,7 @@ impl Grid {
     }
 
     /// Merges time buckets in pairs: twice the ticks per bucket, the second half empty.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fold(&mut self) {
         for counts in [&mut self.reads, &mut self.writes] {
             for t in 0..TIME_BUCKETS / 2 {
@@ -340,6 +354,7 @@ impl Grid {
     }
 
     /// Counts one operation over the key buckets from `from` to `to` (places in [0, 1]).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn add(&mut self, kind: OpKind, tick: u64, wall_ms: u64, from: f64, to: f64) {
         let t = self.time_bucket(tick);
         if let Some(w) = self.wall_ms.get_mut(t) {
@@ -361,6 +376,7 @@ impl Grid {
     }
 
     /// The count of one cell of the grid.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn at(&self, kind: OpKind, time: usize, key: usize) -> u32 {
         let counts = match kind {
             OpKind::Read => &self.reads,
@@ -370,6 +386,7 @@ impl Grid {
     }
 
     /// Time buckets in use (from the first to the one holding the newest operation).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn used(&self, now: u64) -> usize {
         match self.origin {
             None => 0,
@@ -379,12 +396,14 @@ impl Grid {
 }
 
 /// The key bucket of a place in the key order.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn key_bucket(place: f64) -> usize {
     let k = (place.clamp(0.0, 1.0) * KEY_BUCKETS as f64) as usize;
     k.min(KEY_BUCKETS - 1)
 }
 
 /// The place of the `index`-th of `rows` rows in the key order: 0 for the first, 1 for the last.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn place_of(index: usize, rows: usize) -> f64 {
     if rows <= 1 {
         return 0.0;
@@ -420,6 +439,7 @@ pub struct SavedActivity {
 }
 
 impl Activity {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new() -> Activity {
         Activity::default()
     }
@@ -440,6 +460,7 @@ impl Activity {
     }
 
     /// Changes whenever anything is recorded: savers keep what they encoded until it changes.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn marker(&self) -> (u64, u64, usize, Option<u64>) {
         (
             self.reads,
@@ -450,6 +471,7 @@ impl Activity {
     }
 
     /// Records a write of `row` at `place` in the key order.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn record_write(&mut self, row: &[u8], region: u64, tick: u64, wall_ms: u64, place: f64) {
         self.writes += 1;
         self.grid.add(OpKind::Write, tick, wall_ms, place, place);
@@ -467,6 +489,7 @@ impl Activity {
     /// Records a read of one region: a row (`stop: None`) or `[start, stop)`, spanning the
     /// places `from..to` of the key order.
     #[allow(clippy::too_many_arguments)]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn record_read(
         &mut self,
         start: &[u8],
@@ -490,6 +513,7 @@ impl Activity {
         });
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn push(&mut self, op: Op) {
         if self.ops.len() == OPS_KEPT {
             self.ops.pop_front();
@@ -505,22 +529,26 @@ impl Activity {
 
     /// The sequence number the next operation gets (operations are numbered from 0 as
     /// recorded; the ones kept are `first_seq()..recorded()`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn recorded(&self) -> u64 {
         self.recorded
     }
 
     /// The sequence number of the oldest operation kept.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn first_seq(&self) -> u64 {
         self.recorded.saturating_sub(self.ops.len() as u64)
     }
 
     /// The kept operation numbered `seq` (`None` when it is no longer kept or not yet recorded).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn op(&self, seq: u64) -> Option<&Op> {
         let i = seq.checked_sub(self.first_seq())?;
         self.ops.get(usize::try_from(i).ok()?)
     }
 
     /// The kept operations numbered `from..to`, oldest first.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn ops_between(&self, from: u64, to: u64) -> impl Iterator<Item = &Op> {
         let first = self.first_seq();
         let skip = from.saturating_sub(first) as usize;
@@ -561,6 +589,7 @@ impl Activity {
         self
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn record_split(&mut self, mark: SplitMark) {
         if self.splits.len() == SPLITS_KEPT {
             self.splits.pop_front();
@@ -568,16 +597,19 @@ impl Activity {
         self.splits.push_back(mark);
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn set_last_read(&mut self, read: LastRead) {
         self.last_read = Some(read);
     }
 
     /// The operations kept, oldest first.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn ops(&self) -> impl DoubleEndedIterator<Item = &Op> + ExactSizeIterator {
         self.ops.iter()
     }
 
     /// The last `n` operations of a kind, newest first.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn last(&self, kind: OpKind, n: usize) -> impl Iterator<Item = &Op> {
         self.ops
             .iter()
@@ -587,10 +619,12 @@ impl Activity {
     }
 
     /// The splits remembered, oldest first.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn splits(&self) -> impl DoubleEndedIterator<Item = &SplitMark> {
         self.splits.iter()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn last_read(&self) -> Option<&LastRead> {
         self.last_read.as_ref()
     }
@@ -608,6 +642,7 @@ impl Activity {
     /// Of the last `n` operations of `kind`, how many fell in each of the table's regions as
     /// they are now (a range counts in every region it overlaps), indexed like
     /// `table.regions`; and how many operations were counted.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn per_region(&self, table: &Table, kind: Option<OpKind>, n: usize) -> (Vec<u64>, u64) {
         let starts = Starts::of(table);
         // A region keeps its id only as long as its bounds (a split gives both daughters new
@@ -652,6 +687,7 @@ struct Starts {
 }
 
 impl Starts {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn of(table: &Table) -> Starts {
         let mut bytes = Vec::with_capacity(table.regions.iter().map(|r| r.start.len()).sum());
         let mut ends = Vec::with_capacity(table.regions.len());
@@ -664,16 +700,19 @@ impl Starts {
         Starts { bytes, ends, heads }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn len(&self) -> usize {
         self.ends.len()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn get(&self, i: usize) -> Option<&[u8]> {
         let from = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
         self.bytes.get(from..*self.ends.get(i)?)
     }
 
     /// As [`Table::region_index`]: the last region starting at or before `row`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn index(&self, row: &[u8]) -> usize {
         let row_head = head(row);
         let at_or_before = |i: usize| match self.heads.get(i).map(|h| h.cmp(&row_head)) {
@@ -698,6 +737,7 @@ impl Op {
 
     /// [`Op::regions`] over `count` regions, `index` finding a row's region and `start`
     /// giving a region's start key.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn regions_by<'a>(
         &self,
         count: usize,
@@ -725,12 +765,14 @@ impl Op {
 
 impl super::Engine {
     /// The table's activity (`None` for an unknown table or one nothing ran on yet).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn activity(&self, table: &str) -> Option<&Activity> {
         self.activity.get(table)
     }
 
     /// Puts back an activity saved earlier (the host keeps it outside the catalog); ignored
     /// for a table that does not exist.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn restore_activity(&mut self, table: &str, activity: Activity) {
         if self.tables.contains_key(table) {
             let activity = activity.with_ops(Vec::new());
@@ -739,6 +781,7 @@ impl super::Engine {
     }
 
     /// The place of `row` in the table's key order, in [0, 1]: the first row 0, the last 1.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn place(&self, table: &str, row: &[u8]) -> f64 {
         match self.tables.get(table) {
             Some(t) => place_of(t.keys.row_position(row).index, t.keys.row_count()),
@@ -760,6 +803,7 @@ impl super::Engine {
     }
 
     /// Records a get or scan: one operation per region it read, and the read's bounds.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn note_read(&mut self, table: &str, scan: &super::Scan, out: &super::ScanOutput) {
         let (tick, wall) = (self.tick, self.now());
         let Some(t) = self.tables.get(table) else {

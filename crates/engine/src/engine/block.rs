@@ -58,6 +58,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// The name HBase's shell uses.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             Encoding::None => "NONE",
@@ -67,6 +68,7 @@ impl Encoding {
     }
 
     /// The encoding for a `DATA_BLOCK_ENCODING` value Rowkey writes.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn parse(name: &str) -> Option<Encoding> {
         match name.to_ascii_uppercase().as_str() {
             "NONE" => Some(Encoding::None),
@@ -76,6 +78,7 @@ impl Encoding {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn code(self) -> u8 {
         match self {
             Encoding::None => 0,
@@ -84,6 +87,7 @@ impl Encoding {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn from_code(code: u8) -> Option<Encoding> {
         match code {
             0 => Some(Encoding::None),
@@ -109,6 +113,7 @@ pub enum BloomType {
 
 impl BloomType {
     /// The name HBase's shell uses.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             BloomType::None => "NONE",
@@ -118,6 +123,7 @@ impl BloomType {
     }
 
     /// The type for a `BLOOMFILTER` value Rowkey writes.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn parse(name: &str) -> Option<BloomType> {
         match name.to_ascii_uppercase().as_str() {
             "NONE" => Some(BloomType::None),
@@ -127,6 +133,7 @@ impl BloomType {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn code(self) -> u8 {
         match self {
             BloomType::None => 0,
@@ -135,6 +142,7 @@ impl BloomType {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn from_code(code: u8) -> Option<BloomType> {
         match code {
             0 => Some(BloomType::None),
@@ -155,6 +163,7 @@ pub struct FileOptions {
 }
 
 impl Default for FileOptions {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn default() -> Self {
         FileOptions {
             block_size: DEFAULT_BLOCKSIZE,

@@ -40,6 +40,7 @@ impl CellKind {
     }
 
     /// The name HBase prints in raw scans (`type=DeleteColumn`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             CellKind::Put => "Put",
@@ -217,6 +218,7 @@ impl Cell {
     }
 
     /// A put cell.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn put(
         row: &[u8],
         family: &Arc<[u8]>,

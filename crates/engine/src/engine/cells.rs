@@ -169,6 +169,7 @@ impl Cells {
 
     /// Owned copies of the cells.
     #[inline(never)]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn to_vec(&self) -> Vec<Cell> {
         self.iter_with_family()
             .map(|(c, family)| c.to_cell(family))
@@ -207,6 +208,7 @@ impl Cells {
     }
 
     /// Adds an owned cell.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn push_cell(&mut self, cell: Cell) {
         self.push(cell.as_ref(), &cell.family);
     }
@@ -214,6 +216,7 @@ impl Cells {
     /// Lets `edit` change the cells as owned [`Cell`]s (a filter's `filter_row_cells`), then
     /// holds what it left.
     #[inline(never)]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(crate) fn edit_owned(&mut self, edit: &mut dyn FnMut(&mut Vec<Cell>)) {
         let mut owned = self.to_vec();
         edit(&mut owned);
@@ -363,6 +366,7 @@ impl Extend<Cell> for Cells {
 }
 
 impl From<Vec<Cell>> for Cells {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn from(cells: Vec<Cell>) -> Cells {
         cells.into_iter().collect()
     }
@@ -370,6 +374,7 @@ impl From<Vec<Cell>> for Cells {
 
 /// Equal when the cells are, one by one (coordinates, sequence numbers, TTLs and values).
 impl PartialEq for Cells {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn eq(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())
     }
@@ -378,6 +383,7 @@ impl PartialEq for Cells {
 impl Eq for Cells {}
 
 impl std::fmt::Debug for Cells {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }

@@ -60,6 +60,7 @@ pub struct MissingFamily {
 impl Error {
     /// The table `table` has no family `family`: HBase's `NoSuchColumnFamilyException`, which
     /// names the region the operation reached.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn no_such_family(family: &[u8], table: &str, region: String) -> Error {
         Error::NoSuchColumnFamily(Box::new(MissingFamily {
             family: crate::bytes::to_printable(family),

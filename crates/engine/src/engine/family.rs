@@ -16,6 +16,7 @@ pub enum KeepDeletedCells {
 }
 
 impl KeepDeletedCells {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             KeepDeletedCells::False => "FALSE",
@@ -25,6 +26,7 @@ impl KeepDeletedCells {
     }
 
     /// True unless deleted cells are purged.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn keeps(self) -> bool {
         self != KeepDeletedCells::False
     }
@@ -53,6 +55,7 @@ pub struct FamilyDescriptor {
 
 impl FamilyDescriptor {
     /// A family with HBase 2.x defaults.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(name: &str) -> FamilyDescriptor {
         FamilyDescriptor {
             name: name.to_string(),
@@ -73,6 +76,7 @@ impl FamilyDescriptor {
     /// How the family's runs are written: its `BLOCKSIZE`, `DATA_BLOCK_ENCODING` and
     /// `BLOOMFILTER`. HBase's values Rowkey has no writer for are written as their nearest
     /// kin: `DIFF` as `FAST_DIFF`, `ROW_INDEX_V1` as `NONE`, `ROWPREFIX_FIXED_LENGTH` as `ROW`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn file_options(&self) -> FileOptions {
         let encoding = match self.data_block_encoding.as_str() {
             "DIFF" => Encoding::FastDiff,
@@ -94,6 +98,7 @@ impl FamilyDescriptor {
     /// shows), which the playground writes at its own scale
     /// ([`DEFAULT_BLOCKSIZE`](super::block::DEFAULT_BLOCKSIZE)) so that a run of a few
     /// thousand cells holds many blocks.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn working_blocksize(&self) -> u64 {
         if self.blocksize == super::block::HBASE_BLOCKSIZE {
             super::block::DEFAULT_BLOCKSIZE
@@ -103,6 +108,7 @@ impl FamilyDescriptor {
     }
 
     /// The oldest timestamp that has not expired at `now` (0 when the family has no TTL).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn oldest_unexpired(&self, now: u64) -> u64 {
         match self.ttl_seconds {
             Some(secs) => now.saturating_sub(secs.saturating_mul(1000)),

@@ -43,6 +43,7 @@ pub enum ReturnCode {
 
 impl ReturnCode {
     /// INCLUDE, INCLUDE_AND_NEXT_COL or INCLUDE_AND_SEEK_NEXT_ROW.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn includes(self) -> bool {
         matches!(
             self,
@@ -51,6 +52,7 @@ impl ReturnCode {
     }
 
     /// HBase's constant name (`INCLUDE_AND_NEXT_COL`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn java_name(self) -> &'static str {
         match self {
             ReturnCode::Include => "INCLUDE",
@@ -78,6 +80,7 @@ pub enum CompareOp {
 
 impl CompareOp {
     /// The operator for its filter-language symbol or its Java name.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn parse(text: &str) -> Option<CompareOp> {
         Some(match text {
             "<" | "LESS" => CompareOp::Less,
@@ -90,6 +93,7 @@ impl CompareOp {
         })
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn java_name(self) -> &'static str {
         match self {
             CompareOp::Less => "LESS",
@@ -104,6 +108,7 @@ impl CompareOp {
     /// A compare filter's verdict (`CompareFilter.compare`): `ord` is the comparator compared
     /// with the cell's bytes, and the cell passes when `cell OP operand` holds. True means
     /// "filter the cell out".
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn filters_out(self, ord: Ordering) -> bool {
         match self {
             CompareOp::Less => ord != Ordering::Greater,
@@ -117,6 +122,7 @@ impl CompareOp {
 
     /// Check-and-mutate's verdict, which reads the other way round: it holds when
     /// `expected OP actual`, `ord` being the expected value compared with the actual one.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn matches(self, ord: Ordering) -> bool {
         match self {
             CompareOp::Less => ord == Ordering::Less,
@@ -137,37 +143,47 @@ impl CompareOp {
 /// own.
 pub trait Filter: FilterClone {
     /// Clears the per-row state; called before each row.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {}
     /// Tells the filter the scan runs backwards (row order only; cells within a row stay in
     /// cell order).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn set_reversed(&mut self, _reversed: bool) {}
     /// True when no further row can pass: the region's scan ends.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         false
     }
     /// True drops the whole row before its cells are read.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_key(&mut self, _row: &[u8]) -> bool {
         false
     }
     /// The verdict on one cell, read in place: only a cell the read returns is copied.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         ReturnCode::Include
     }
     /// Rewrites a cell the filter included (KeyOnlyFilter drops the value).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn transform_cell(&self, cell: Cell) -> Cell {
         cell
     }
     /// Edits the row's cells once all were read (only when `has_filter_row`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_cells(&mut self, _cells: &mut Vec<Cell>) {}
     /// Whether the filter needs the whole row (`filter_row_cells`, `filter_row`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn has_filter_row(&self) -> bool {
         false
     }
     /// True drops the row after its cells were read.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         false
     }
     /// Where to seek after `SeekNextUsingHint` (`getNextCellHint`); `None` reads on.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, _cell: &CellRef<'_>) -> Option<Cell> {
         None
     }
@@ -179,6 +195,7 @@ pub trait FilterClone {
 }
 
 impl<T: Filter + Clone + 'static> FilterClone for T {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn clone_box(&self) -> Box<dyn Filter> {
         Box::new(self.clone())
     }
@@ -188,12 +205,14 @@ impl<T: Filter + Clone + 'static> FilterClone for T {
 /// does not require it: a `Debug` method in every filter's vtable kept all their formatting
 /// code, and through it `Debug` of strings and chars, in the page (1.4 KB of the download).
 impl std::fmt::Debug for dyn Filter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Filter")
     }
 }
 
 impl Clone for Box<dyn Filter> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn clone(&self) -> Self {
         self.clone_box()
     }
@@ -201,21 +220,25 @@ impl Clone for Box<dyn Filter> {
 
 /// A probe that sorts before every cell of `cell`'s row and family with qualifier `qualifier`
 /// (`PrivateCellUtil.createFirstOnRowCol`).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn first_on_column(cell: &CellRef<'_>, qualifier: &[u8]) -> Cell {
     first_on_column_at(cell, qualifier, u64::MAX)
 }
 
 /// A probe that sorts before every version of the column at or below `timestamp`
 /// (`PrivateCellUtil.createFirstOnRowColTS`).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn first_on_column_at(cell: &CellRef<'_>, qualifier: &[u8], timestamp: u64) -> Cell {
     probe(cell, qualifier, timestamp, CellKind::DeleteFamily, u64::MAX)
 }
 
 /// A probe that sorts after every cell of `cell`'s column (`PrivateCellUtil.createLastOnRowCol`).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn last_on_column(cell: &CellRef<'_>) -> Cell {
     probe(cell, cell.qualifier, 0, CellKind::Put, 0)
 }
 
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn probe(cell: &CellRef<'_>, qualifier: &[u8], timestamp: u64, kind: CellKind, seq: u64) -> Cell {
     Cell {
         row: cell.row.to_vec(),

@@ -46,6 +46,7 @@ pub struct LoadSplit {
 }
 
 /// The load rule over one window of operations: the region it splits, if any.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn load_split<'a>(table: &Table, window: impl Iterator<Item = &'a Op>) -> Option<LoadSplit> {
     let spans: Vec<(&Op, RangeInclusive<usize>)> =
         window.map(|op| (op, op.regions(table))).collect();
@@ -99,6 +100,7 @@ impl Engine {
     }
 
     /// The operations recorded on `table` so far.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn recorded_ops(&self, table: &str) -> u64 {
         self.activity.get(table).map_or(0, |a| a.recorded())
     }

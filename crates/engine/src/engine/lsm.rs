@@ -49,6 +49,7 @@ pub struct Dropped {
 
 impl Dropped {
     /// Counts the fate of one input cell.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn note(&mut self, fate: Fate) {
         match fate {
             Fate::Visible | Fate::Marker => {}
@@ -62,10 +63,12 @@ impl Dropped {
     }
 
     /// Cells left out, all reasons together.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn total(&self) -> u64 {
         self.versions + self.deleted + self.markers + self.expired + self.replaced
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn add(&mut self, other: &Dropped) {
         self.versions += other.versions;
         self.deleted += other.deleted;
@@ -183,6 +186,7 @@ pub struct EventLog {
 }
 
 impl EventLog {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(crate) fn push(&mut self, event: LsmEvent) {
         if self.events.len() == EVENTS_KEPT {
             self.events.pop_front();
@@ -191,18 +195,22 @@ impl EventLog {
     }
 
     /// Oldest first.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &LsmEvent> {
         self.events.iter()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn last(&self) -> Option<&LsmEvent> {
         self.events.back()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn len(&self) -> usize {
         self.events.len()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
     }

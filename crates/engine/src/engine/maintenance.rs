@@ -67,6 +67,7 @@ impl Engine {
     }
 
     /// Flushes every memstore of the table (the shell's `flush` flushes every family).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn flush(&mut self, table: &str) -> Result<()> {
         let n = self.table(table)?.regions.len();
         self.keep_before(table, None, LsmEventKind::Flush);
@@ -77,6 +78,7 @@ impl Engine {
     }
 
     /// Flushes one family's memstore in every region (the shell's `flush 't', 'f'`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn flush_family(&mut self, table: &str, family: &[u8]) -> Result<()> {
         let t = self.table(table)?;
         let Some(fi) = t.descriptor.family_index(family) else {
@@ -197,6 +199,7 @@ impl Engine {
 
     /// Compacts every store of the table: minor merges runs keeping markers; major also drops
     /// markers and the cells they mask.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn compact(&mut self, table: &str, major: bool) -> Result<()> {
         let t = self.table(table)?;
         let shape: Vec<usize> = t.regions.iter().map(|r| r.stores.len()).collect();
@@ -219,6 +222,7 @@ impl Engine {
     /// policy ([`CompactionPolicy::select`], `ExploringCompactionPolicy`) picks the window of
     /// runs to merge, and a store where no window qualifies (fewer runs than the compaction
     /// threshold, or none in ratio) is left as it is. Returns how many stores compacted.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn compact_requested(
         &mut self,
         table: &str,
@@ -368,6 +372,7 @@ impl Engine {
     }
 
     /// Splits the region holding `at` at that row, or with `None` every region at its mid key.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn split(&mut self, table: &str, at: Option<&[u8]>) -> Result<()> {
         let t = self.table(table)?;
         match at {
@@ -403,6 +408,7 @@ impl Engine {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn split_region(&mut self, table: &str, idx: usize, at: &[u8], cause: SplitCause) {
         self.flush_region(table, idx, &[]);
         let tick = self.tick;

@@ -33,6 +33,7 @@ pub struct CompactionPolicy {
 impl CompactionPolicy {
     /// HBase's defaults, with the table's flush size as the minimum compaction size and its
     /// compaction threshold as the minimum number of files.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(min_files: u64, flush_bytes: u64) -> CompactionPolicy {
         CompactionPolicy {
             min_files: usize::try_from(min_files).unwrap_or(usize::MAX).max(2),
@@ -45,6 +46,7 @@ impl CompactionPolicy {
 
     /// The runs to merge, as a range of `sizes` (byte sizes, oldest first), or `None` when no
     /// window qualifies (`ExploringCompactionPolicy.applyCompactionPolicy`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn select(&self, sizes: &[u64]) -> Option<Range<usize>> {
         let might_be_stuck = sizes.len() >= self.blocking_files;
         let mut best: Option<(Range<usize>, u64)> = None;
@@ -69,6 +71,7 @@ impl CompactionPolicy {
     }
 
     /// `filesInRatio`: no file larger than `ratio` times the sum of the others.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn in_ratio(&self, window: &[u64], total: u64) -> bool {
         window.len() < 2
             || window
@@ -78,6 +81,7 @@ impl CompactionPolicy {
 
     /// `isBetterSelection`: more files, or as many and fewer bytes; when stuck, more files per
     /// byte, by a margin of 5%.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn better(
         &self,
         best: Option<&(Range<usize>, u64)>,

@@ -49,6 +49,7 @@ pub struct Marker {
 impl<'a> DeleteTracker<'a> {
     /// A tracker for a table's rules: HBase's markers mask by timestamp; without markers, a
     /// delete masks by sequence (see [`DeleteTracker::by_seq`]).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn for_rules(rules: Rules) -> DeleteTracker<'a> {
         DeleteTracker {
             by_seq: !rules.masks_deletes(),
@@ -277,6 +278,7 @@ impl<'a, 's> RowResolver<'a, 's> {
     /// (`StoreScanner`: `oldestUnexpiredTS = scan.isRaw() ? 0 : now - ttl`).
     /// Under rules that retain only at compaction, a read applies neither the family's
     /// VERSIONS nor its TTL.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(spec: &'s ReadSpec<'s>, family: &'s FamilyDescriptor, now: u64) -> Self {
         let retains = spec.rules.retains_in(Pass::Read);
         let family_versions = if retains {
@@ -443,6 +445,7 @@ impl Fate {
 ///
 /// Under `rules` that retain only at compaction, a read and a flush keep every version and
 /// nothing expires; without delete markers, no marker masks.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn fates<'a>(
     cells: impl IntoIterator<Item = &'a Cell>,
     family: &FamilyDescriptor,
@@ -461,6 +464,7 @@ pub fn fates<'a>(
 
 /// The oldest timestamp of a put among `cells` (`u64::MAX` when there is none): what a major
 /// compaction takes from its inputs (`Compactor.getFileDetails`, each file's EARLIEST_PUT_TS).
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub(crate) fn earliest_put<'a>(cells: impl IntoIterator<Item = CellRef<'a>>) -> u64 {
     cells
         .into_iter()
@@ -503,6 +507,7 @@ pub(crate) struct FateTracker<'a, 'f> {
 }
 
 impl<'a, 'f> FateTracker<'a, 'f> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(
         family: &'f FamilyDescriptor,
         rules: Rules,
@@ -549,6 +554,7 @@ impl<'a, 'f> FateTracker<'a, 'f> {
     }
 
     /// The family whose cells the tracker decides.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn family(&self) -> &'f FamilyDescriptor {
         self.family
     }

@@ -41,6 +41,7 @@ struct SavedRules {
 }
 
 impl From<SavedRules> for Rules {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn from(s: SavedRules) -> Rules {
         let splits = s.splits.unwrap_or(match s.deletes {
             DeleteMasking::Markers => SplitRule::Size,
@@ -104,6 +105,7 @@ pub enum TimestampUnit {
 
 impl TimestampUnit {
     /// Timestamp units in one millisecond.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn per_millisecond(self) -> u64 {
         match self {
             TimestampUnit::Milliseconds => 1,
@@ -112,6 +114,7 @@ impl TimestampUnit {
     }
 
     /// The timestamp of a clock reading in epoch milliseconds.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_millis(self, ms: u64) -> u64 {
         ms.saturating_mul(self.per_millisecond())
     }
@@ -127,16 +130,19 @@ impl Rules {
     };
 
     /// Whether a busy region splits by its load ([`super::load`]).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn splits_by_load(&self) -> bool {
         self.splits == SplitRule::SizeAndLoad
     }
 
     /// Whether delete markers mask the cells they name.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn masks_deletes(&self) -> bool {
         self.deletes == DeleteMasking::Markers
     }
 
     /// Whether a pass over a store's cells applies VERSIONS and TTL.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn retains_in(&self, pass: Pass) -> bool {
         match self.retention {
             Retention::AtRead => true,
@@ -146,12 +152,14 @@ impl Rules {
 
     /// The oldest timestamp the family's TTL has not expired at `now_ms` (the clock, epoch
     /// milliseconds), in this table's unit; 0 when the family has no TTL.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn oldest_unexpired(&self, family: &FamilyDescriptor, now_ms: u64) -> u64 {
         self.timestamps.from_millis(family.oldest_unexpired(now_ms))
     }
 
     /// True when a cell's own TTL (a put's `TTL` attribute, in milliseconds) has run out at
     /// `now_ms`: once `timestamp + ttl` is in the past (`ScanQueryMatcher.isCellTTLExpired`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn cell_expired(&self, cell: &CellRef<'_>, now_ms: u64) -> bool {
         let per_ms = self.timestamps.per_millisecond();
         cell.ttl_ms != 0

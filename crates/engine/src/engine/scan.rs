@@ -53,6 +53,7 @@ pub struct Scan {
 }
 
 impl Default for Scan {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn default() -> Self {
         Scan {
             start_row: Vec::new(),
@@ -81,6 +82,7 @@ impl Scan {
     }
 
     /// A scan of the rows starting with `prefix`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn prefix(prefix: &[u8]) -> Scan {
         Scan {
             start_row: prefix.to_vec(),

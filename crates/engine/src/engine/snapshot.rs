@@ -86,6 +86,7 @@ impl Engine {
     }
 
     /// Every run of every store.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn all_runs(&self) -> impl Iterator<Item = &Arc<Run>> {
         self.tables
             .values()
@@ -95,6 +96,7 @@ impl Engine {
     }
 
     /// The cells in memstores, per table.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn memstore_cells(&self) -> Vec<(String, Vec<Cell>)> {
         self.tables
             .values()
@@ -114,6 +116,7 @@ impl Engine {
 
     /// Rebuilds an engine from a catalog and the runs it names. Runs that are missing are
     /// reported, and their stores start without them.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn restore(
         clock: Box<dyn Fn() -> u64>,
         catalog: Catalog,
@@ -124,6 +127,7 @@ impl Engine {
 
     /// [`Engine::restore`], each table's key index built from the rows `counted` holds for
     /// its runs (counted when they were stored) and from the cells of the others.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn restore_counted(
         clock: Box<dyn Fn() -> u64>,
         catalog: Catalog,
@@ -168,11 +172,13 @@ impl Engine {
     }
 
     /// The clocks a saved record carries: the last server timestamp and sequence number.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn clocks(&self) -> (u64, u64) {
         (self.last_ts, self.seq)
     }
 
     /// Moves the clocks forward to at least what a saved record carried.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn raise_clocks(&mut self, last_ts: u64, seq: u64) {
         self.last_ts = self.last_ts.max(last_ts);
         self.seq = self.seq.max(seq);
@@ -184,6 +190,7 @@ impl Engine {
     /// Puts logged cells back into the memstores, keeping their timestamps and sequence
     /// numbers (recovery replays the write-ahead log this way). Cells of unknown tables or
     /// families are skipped and counted.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn replay(&mut self, table: &str, cells: Vec<Cell>) -> usize {
         let mut skipped = 0;
         let Some(t) = self.tables.get_mut(table) else {

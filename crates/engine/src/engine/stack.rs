@@ -75,6 +75,7 @@ impl Engine {
 
     /// Keeps the stack of this row from before every flush and major compaction that
     /// touches its region, until another row is watched.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn watch_row(&mut self, table: &str, row: &[u8]) {
         let same = self
             .watched
@@ -87,6 +88,7 @@ impl Engine {
     }
 
     /// The watched row's stack from before the last flush or major compaction of its region.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn row_before(&self, table: &str, row: &[u8]) -> Option<&RowBefore> {
         self.before
             .as_ref()

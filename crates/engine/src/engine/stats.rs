@@ -102,6 +102,7 @@ pub struct RegionStats {
 }
 
 impl RegionStats {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(crate) fn record(&mut self, reads: u32, writes: u32, bytes_read: u64, bytes_written: u64) {
         self.reads += u64::from(reads);
         self.writes += u64::from(writes);

@@ -65,6 +65,7 @@ impl Run {
     }
 
     /// Writes `cells` (in cell order) as a block file.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn write(id: u64, place: RunPlacement<'_>, options: FileOptions, cells: &[Cell]) -> Run {
         let mut w = Run::writer(id, place, options);
         for c in cells {
@@ -94,6 +95,7 @@ impl Run {
     }
 
     /// A run over an opened block file (the file's header gives id and family).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_file(file: BlockFile) -> Run {
         let h = file.header();
         Run {
@@ -111,6 +113,7 @@ impl Run {
     }
 
     /// The run's blocks, to be read once and freed as read (see [`BlockDrain`]).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn into_drain(self) -> BlockDrain {
         self.file.into_drain()
     }
@@ -193,6 +196,7 @@ impl Run {
     }
 
     /// Every cell, copied out (damaged blocks left out).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn cells(&self) -> Vec<Cell> {
         let mut out = Vec::with_capacity(self.len());
         let keys = Decoded::default();
@@ -201,6 +205,7 @@ impl Run {
     }
 
     /// The blocks whose checksum does not match.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn damaged_blocks(&self) -> Vec<FormatError> {
         self.file.verify()
     }
@@ -234,6 +239,7 @@ impl Store {
     }
 
     /// The memstore's cells in order, read in place.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn memstore_cells(&self) -> impl Iterator<Item = CellRef<'_>> {
         self.memstore.iter()
     }
@@ -382,6 +388,7 @@ impl Store {
 
     /// The stored cells of `row`, copied out, each with where it sits, memstore first, then
     /// the runs newest first (runs whose key range or bloom rules the row out are not read).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn row_cells(&self, row: &[u8]) -> Vec<(Cell, Part)> {
         let probe = CellRef::first_on_row(row, &self.family);
         let mut out: Vec<(Cell, Part)> = self
@@ -406,6 +413,7 @@ impl Store {
     }
 
     /// A summary of one run of this store in `region`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn summary(&self, run: &Run, region: u64) -> RunSummary {
         RunSummary {
             part: Part::Run(run.id),
@@ -419,12 +427,14 @@ impl Store {
     }
 
     /// The family's name as text.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn family_name(&self) -> String {
         String::from_utf8_lossy(&self.family).into_owned()
     }
 
     /// Writes the memstore out as a new run, applying versions and TTL but keeping delete
     /// markers (HBase flushes retain deletes). `None` when the memstore is empty.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn flush(
         &mut self,
         family: &FamilyDescriptor,
@@ -461,6 +471,7 @@ impl Store {
     /// Writes the cells of a sorted stream that a flush or compaction keeps as a run of this
     /// store, as they come: each cell is read in place, its fate decided, and a kept one
     /// encoded straight into the run's blocks. `bytes` is about how much the run will hold.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn rewrite<'c>(
         &self,
         id: u64,
@@ -487,6 +498,7 @@ impl Store {
 
     /// Puts a rewrite's output run in place (first when `newest`, else as the only run) and
     /// describes the rewrite.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn install(
         &mut self,
         inputs: Vec<RunSummary>,
@@ -515,6 +527,7 @@ impl Store {
     /// Merges all runs into one. A minor compaction keeps delete markers; a major one drops
     /// them with the cells they mask (unless KEEP_DELETED_CELLS). `None` when there is
     /// nothing to merge.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn compact(
         &mut self,
         family: &FamilyDescriptor,

@@ -30,6 +30,7 @@ pub struct TableSettings {
 }
 
 impl Default for TableSettings {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn default() -> Self {
         TableSettings {
             flush_bytes: 16 * 1024,
@@ -70,28 +71,33 @@ impl TableDescriptor {
     }
 
     /// `READONLY => true`: every write is refused (`HRegion.checkReadOnly`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn read_only(&self) -> bool {
         self.attribute_is("READONLY", true)
     }
 
     /// `SPLIT_ENABLED => false` stops automatic splits (`RegionSplitPolicy.shouldSplit` asks
     /// `TableDescriptor.isSplitEnabled`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn split_enabled(&self) -> bool {
         !self.attribute_is("SPLIT_ENABLED", false)
     }
 
     /// Whether a boolean attribute is set to `value` (Java's `Boolean.valueOf`: only "true",
     /// in any case, is true).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn attribute_is(&self, key: &str, value: bool) -> bool {
         self.attributes
             .get(key)
             .is_some_and(|v| v.eq_ignore_ascii_case("true") == value)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn family(&self, name: &[u8]) -> Option<&FamilyDescriptor> {
         self.families.iter().find(|f| f.name.as_bytes() == name)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn family_index(&self, name: &[u8]) -> Option<usize> {
         self.families.iter().position(|f| f.name.as_bytes() == name)
     }
@@ -120,18 +126,22 @@ impl Region {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn contains(&self, row: &[u8]) -> bool {
         row >= self.start.as_slice() && (self.end.is_empty() || row < self.end.as_slice())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn memstore_bytes(&self) -> usize {
         self.stores.iter().map(|s| s.memstore_bytes).sum()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn bytes(&self) -> usize {
         self.stores.iter().map(Store::bytes).sum()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn run_count(&self) -> usize {
         self.stores.iter().map(|s| s.runs.len()).sum()
     }
@@ -144,6 +154,7 @@ impl Region {
     /// A run whose rows `counted` holds (as they were counted when it was stored) is not
     /// walked: its stretches are those rows, moved out of `counted` with their keys (a run
     /// named twice is walked the second time).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn row_sizes<'a>(&'a self, keys: &'a Decoded, counted: &mut RunRows) -> Vec<Stretch<'a>> {
         let mut out: Vec<Stretch<'a>> = Vec::new();
         for store in &self.stores {
@@ -175,6 +186,7 @@ impl Region {
     }
 
     /// [`Region::row_sizes`] in key order, each row once.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn sorted_row_sizes<'a>(
         &'a self,
         keys: &'a Decoded,
@@ -217,12 +229,14 @@ impl Region {
     }
 
     /// Every row of the region with its stored cells counted, in key order.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn rows(&self) -> Vec<KeyEntry> {
         self.rows_counted(&mut RunRows::new())
     }
 
     /// [`Region::rows`], the runs whose rows `counted` holds taken from there (moved out, their
     /// keys not copied again).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn rows_counted(&self, counted: &mut RunRows) -> Vec<KeyEntry> {
         let keys = Decoded::default();
         self.sorted_row_sizes(&keys, counted)
@@ -239,6 +253,7 @@ impl Region {
     }
 
     /// The stored cells of one row in this region and their bytes.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn row_cells(&self, row: &[u8]) -> (u32, u64) {
         let (mut cells, mut bytes) = (0u32, 0u64);
         for store in &self.stores {
@@ -281,12 +296,14 @@ pub struct Table {
 
 impl Table {
     /// Recounts every row from the stores (after a restore, or a family removed).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn rebuild_keys(&mut self) {
         self.rebuild_keys_counted(&mut RunRows::new());
     }
 
     /// [`Table::rebuild_keys`], the runs whose rows `counted` holds taken from there (a
     /// reload's runs, counted when they were stored; moved out of `counted`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn rebuild_keys_counted(&mut self, counted: &mut RunRows) {
         self.keys =
             KeyIndex::from_sorted(self.regions.iter().flat_map(|r| r.rows_counted(counted)));

@@ -226,6 +226,7 @@ impl Engine {
     }
 
     /// The timestamp of the newest visible version of a column.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn latest_timestamp(
         &self,
         table: &str,
@@ -244,6 +245,7 @@ impl Engine {
     }
 
     /// The newest visible value of a column, with its timestamp.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn latest_value(
         &self,
         table: &str,
@@ -263,6 +265,7 @@ impl Engine {
     }
 
     /// Adds `amount` to an 8-byte big-endian counter (absent counts as 0) and returns the sum.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn increment(
         &mut self,
         table: &str,
@@ -295,6 +298,7 @@ impl Engine {
     }
 
     /// Appends `suffix` to a column's value and returns the new value.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn append(
         &mut self,
         table: &str,
@@ -312,6 +316,7 @@ impl Engine {
     }
 
     /// Writes the result of a read-modify-write at a timestamp newer than the value it read.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn write_derived(
         &mut self,
         table: &str,
@@ -341,6 +346,7 @@ impl Engine {
     }
 
     /// Applies `mutations` to the row if the condition on one column holds; says whether it did.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn check_and_mutate(
         &mut self,
         table: &str,

@@ -12,6 +12,7 @@ pub struct FamilyFilter {
 }
 
 impl Filter for FamilyFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self
             .op
@@ -32,6 +33,7 @@ pub struct QualifierFilter {
 }
 
 impl Filter for QualifierFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self
             .op
@@ -53,6 +55,7 @@ pub struct ColumnPrefixFilter {
 }
 
 impl Filter for ColumnPrefixFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let q = cell.qualifier;
         if q.starts_with(&self.prefix) {
@@ -63,6 +66,7 @@ impl Filter for ColumnPrefixFilter {
             ReturnCode::NextRow
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         Some(first_on_column(cell, &self.prefix))
     }
@@ -82,6 +86,7 @@ pub struct MultipleColumnPrefixFilter {
 impl MultipleColumnPrefixFilter {
     /// The filter over `prefixes`, sorted; `None` when two are equal (HBase: "prefixes must be
     /// distinct").
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(mut prefixes: Vec<Vec<u8>>) -> Option<MultipleColumnPrefixFilter> {
         order::sort(&mut prefixes);
         if prefixes.windows(2).any(|w| w.first() == w.get(1)) {
@@ -95,6 +100,7 @@ impl MultipleColumnPrefixFilter {
 }
 
 impl Filter for MultipleColumnPrefixFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let q = cell.qualifier;
         let at_or_below = self.prefixes.partition_point(|p| p.as_slice() <= q);
@@ -121,6 +127,7 @@ impl Filter for MultipleColumnPrefixFilter {
             None => ReturnCode::NextRow,
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         Some(first_on_column(cell, &self.hint))
     }
@@ -138,6 +145,7 @@ pub struct ColumnRangeFilter {
 /// `ColumnRangeFilter.filterCell`: below the minimum seeks to it, the excluded minimum itself
 /// skips its column, past the maximum ends the row in this family.
 impl Filter for ColumnRangeFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let q = cell.qualifier;
         if let Some(min) = &self.min {
@@ -155,6 +163,7 @@ impl Filter for ColumnRangeFilter {
         }
         ReturnCode::Include
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         Some(first_on_column(
             cell,
@@ -171,18 +180,22 @@ pub struct ColumnCountGetFilter {
 }
 
 impl ColumnCountGetFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(limit: i64) -> ColumnCountGetFilter {
         ColumnCountGetFilter { limit, count: 0 }
     }
 }
 
 impl Filter for ColumnCountGetFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.count = 0;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         self.count > self.limit
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         self.count += 1;
         if self.filter_all_remaining() {
@@ -205,6 +218,7 @@ pub struct ColumnPaginationFilter {
 }
 
 impl ColumnPaginationFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(limit: i64, offset: i64) -> ColumnPaginationFilter {
         ColumnPaginationFilter {
             limit,
@@ -215,6 +229,7 @@ impl ColumnPaginationFilter {
     }
 
     /// The bookmark form: `limit` columns from `column_offset` on.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn from_column(limit: i64, column_offset: &[u8]) -> ColumnPaginationFilter {
         ColumnPaginationFilter {
             limit,
@@ -226,9 +241,11 @@ impl ColumnPaginationFilter {
 }
 
 impl Filter for ColumnPaginationFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.count = 0;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if let Some(start) = &self.column_offset {
             if self.count >= self.limit {
@@ -252,6 +269,7 @@ impl Filter for ColumnPaginationFilter {
         self.count += 1;
         code
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         self.column_offset
             .as_deref()
@@ -270,6 +288,7 @@ pub struct TimestampsFilter {
 }
 
 impl TimestampsFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(mut timestamps: Vec<u64>, can_hint: bool) -> TimestampsFilter {
         order::sort(&mut timestamps);
         timestamps.dedup();
@@ -281,6 +300,7 @@ impl TimestampsFilter {
 }
 
 impl Filter for TimestampsFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.timestamps.binary_search(&cell.timestamp).is_ok() {
             ReturnCode::Include
@@ -296,6 +316,7 @@ impl Filter for TimestampsFilter {
             ReturnCode::Skip
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         if !self.can_hint {
             return None;

@@ -17,6 +17,7 @@ pub enum Comparator {
 
 impl Comparator {
     /// The comparator's operand compared with `value` (HBase's `compareTo`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn compare_to(&self, value: &[u8]) -> Ordering {
         match self {
             Comparator::Binary(v) => v.as_slice().cmp(value),
@@ -45,6 +46,7 @@ impl Comparator {
     }
 
     /// True for the comparators that only answer equal or not.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn equality_only(&self) -> bool {
         matches!(self, Comparator::Regex(_) | Comparator::Substring(_))
     }
@@ -56,6 +58,7 @@ impl Comparator {
 /// signs). Any other character stays: outside Latin-1 it matches nothing either way. (The
 /// standard library's full `to_lowercase` brings Unicode's case tables, 26 KB of the download,
 /// for no other difference.)
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn latin1_lowercase(c: char) -> char {
     match c {
         'A'..='Z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{DE}' => {
@@ -70,6 +73,7 @@ pub fn latin1_lowercase(c: char) -> char {
 }
 
 /// Bytes read as ISO-8859-1, as HBase's regex and substring comparators read them.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()
 }

@@ -37,6 +37,7 @@ pub struct FilterList {
 }
 
 impl FilterList {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(must_pass_all: bool, filters: Vec<Box<dyn Filter>>) -> FilterList {
         let n = filters.len();
         FilterList {
@@ -55,6 +56,7 @@ impl FilterList {
     /// hint as not yet reached once the scan has passed it, and the hinting filter keeps
     /// voting SEEK_NEXT_USING_HINT for the rest of the row without being asked, as HBase's
     /// code does.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn compare(&self, a: &CellRef<'_>, b: &Cell) -> Ordering {
         let ord = a.cmp_cell(b);
         if self.reversed {
@@ -64,6 +66,7 @@ impl FilterList {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell_and(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let mut rc = Include;
         self.seekers.clear();
@@ -88,6 +91,7 @@ impl FilterList {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell_or(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let mut rc: Option<ReturnCode> = None;
         for i in 0..self.filters.len() {
@@ -130,6 +134,7 @@ impl FilterList {
 
     /// `calculateReturnCodeByPrevCellAndRC`: what filter `i` said about an earlier cell still
     /// holds for this one while the scan has not passed the column, row or hint it named.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn code_from_previous(
         &self,
         i: usize,
@@ -152,6 +157,7 @@ impl FilterList {
 }
 
 /// `FilterListWithAND.mergeReturnCode`: the larger step wins.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn merge_and(rc: ReturnCode, local: ReturnCode) -> ReturnCode {
     if rc == SeekNextUsingHint || local == SeekNextUsingHint {
         return SeekNextUsingHint;
@@ -173,6 +179,7 @@ fn merge_and(rc: ReturnCode, local: ReturnCode) -> ReturnCode {
 }
 
 /// `FilterListWithOR.mergeReturnCode`: the smaller step wins (its table, row by row).
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn merge_or(rc: ReturnCode, local: ReturnCode) -> ReturnCode {
     match (local, rc) {
         (Include, _) => Include,
@@ -196,6 +203,7 @@ fn merge_or(rc: ReturnCode, local: ReturnCode) -> ReturnCode {
 }
 
 impl Filter for FilterList {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.filters.iter_mut().for_each(|f| f.reset());
         if !self.must_pass_all {
@@ -204,12 +212,14 @@ impl Filter for FilterList {
         }
         self.seekers.clear();
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn set_reversed(&mut self, reversed: bool) {
         self.reversed = reversed;
         self.filters
             .iter_mut()
             .for_each(|f| f.set_reversed(reversed));
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         if self.filters.is_empty() {
             return false;
@@ -220,6 +230,7 @@ impl Filter for FilterList {
             self.filters.iter().all(|f| f.filter_all_remaining())
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         if self.filters.is_empty() {
             return false;
@@ -238,6 +249,7 @@ impl Filter for FilterList {
             rejected == self.filters.len()
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.filters.is_empty() {
             return Include;
@@ -248,6 +260,7 @@ impl Filter for FilterList {
             self.filter_cell_or(cell)
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn transform_cell(&self, cell: Cell) -> Cell {
         self.filters
             .iter()
@@ -255,14 +268,17 @@ impl Filter for FilterList {
             .filter(|(_, included)| **included)
             .fold(cell, |c, (f, _)| f.transform_cell(c))
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn has_filter_row(&self) -> bool {
         self.filters.iter().any(|f| f.has_filter_row())
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
         self.filters
             .iter_mut()
             .for_each(|f| f.filter_row_cells(cells));
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         // Both lists stop asking at the first answer that decides (so a PageFilter after it
         // does not count the row).
@@ -272,6 +288,7 @@ impl Filter for FilterList {
             !self.filters.is_empty() && self.filters.iter_mut().all(|f| f.filter_row())
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         if self.must_pass_all {
             // The furthest hint of the filters that asked for one.
@@ -315,6 +332,7 @@ pub struct SkipFilter {
 }
 
 impl SkipFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(inner: Box<dyn Filter>) -> SkipFilter {
         SkipFilter {
             inner,
@@ -324,24 +342,30 @@ impl SkipFilter {
 }
 
 impl Filter for SkipFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.inner.reset();
         self.filter_row = false;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn set_reversed(&mut self, reversed: bool) {
         self.inner.set_reversed(reversed);
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let code = self.inner.filter_cell(cell);
         self.filter_row |= code != Include;
         code
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn transform_cell(&self, cell: Cell) -> Cell {
         self.inner.transform_cell(cell)
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn has_filter_row(&self) -> bool {
         true
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         self.filter_row
     }
@@ -356,21 +380,26 @@ pub struct WhileMatchFilter {
 }
 
 impl WhileMatchFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(inner: Box<dyn Filter>) -> WhileMatchFilter {
         WhileMatchFilter { inner, done: false }
     }
 }
 
 impl Filter for WhileMatchFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.inner.reset();
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn set_reversed(&mut self, reversed: bool) {
         self.inner.set_reversed(reversed);
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         self.done || self.inner.filter_all_remaining()
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         if self.filter_all_remaining() {
             return true;
@@ -379,17 +408,21 @@ impl Filter for WhileMatchFilter {
         self.done |= drop;
         drop
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let code = self.inner.filter_cell(cell);
         self.done |= code != Include;
         code
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn transform_cell(&self, cell: Cell) -> Cell {
         self.inner.transform_cell(cell)
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn has_filter_row(&self) -> bool {
         true
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         let drop = self.inner.filter_row();
         self.done |= drop;

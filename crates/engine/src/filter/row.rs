@@ -15,6 +15,7 @@ pub struct PrefixFilter {
 }
 
 impl PrefixFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(prefix: &[u8]) -> PrefixFilter {
         PrefixFilter {
             prefix: prefix.to_vec(),
@@ -26,15 +27,19 @@ impl PrefixFilter {
 }
 
 impl Filter for PrefixFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn set_reversed(&mut self, reversed: bool) {
         self.reversed = reversed;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.filter_row = true;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         self.passed
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         if self.passed || row.len() < self.prefix.len() {
             return true;
@@ -47,6 +52,7 @@ impl Filter for PrefixFilter {
         self.filter_row = cmp.is_ne();
         self.filter_row
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.filter_row {
             ReturnCode::NextRow
@@ -54,6 +60,7 @@ impl Filter for PrefixFilter {
             ReturnCode::Include
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         self.filter_row
     }
@@ -69,6 +76,7 @@ pub struct RowFilter {
 }
 
 impl RowFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(op: CompareOp, comparator: Comparator) -> RowFilter {
         RowFilter {
             op,
@@ -79,15 +87,18 @@ impl RowFilter {
 }
 
 impl Filter for RowFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.filter_out_row = false;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         if self.op.filters_out(self.comparator.compare_to(row)) {
             self.filter_out_row = true;
         }
         self.filter_out_row
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.filter_out_row {
             ReturnCode::NextRow
@@ -95,6 +106,7 @@ impl Filter for RowFilter {
             ReturnCode::Include
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         self.filter_out_row
     }
@@ -109,6 +121,7 @@ pub struct InclusiveStopFilter {
 }
 
 impl InclusiveStopFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(stop: Vec<u8>) -> InclusiveStopFilter {
         InclusiveStopFilter {
             stop,
@@ -119,12 +132,15 @@ impl InclusiveStopFilter {
 }
 
 impl Filter for InclusiveStopFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn set_reversed(&mut self, reversed: bool) {
         self.reversed = reversed;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         self.done
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_key(&mut self, row: &[u8]) -> bool {
         if self.done {
             return true;
@@ -136,6 +152,7 @@ impl Filter for InclusiveStopFilter {
         };
         self.done
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.done {
             ReturnCode::NextRow
@@ -156,6 +173,7 @@ pub struct PageFilter {
 }
 
 impl PageFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(page_size: i64) -> PageFilter {
         PageFilter {
             page_size,
@@ -165,15 +183,19 @@ impl PageFilter {
 }
 
 impl Filter for PageFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         self.accepted >= self.page_size
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_key(&mut self, _row: &[u8]) -> bool {
         self.filter_all_remaining()
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn has_filter_row(&self) -> bool {
         true
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         self.accepted += 1;
         self.accepted > self.page_size
@@ -187,9 +209,11 @@ pub struct FirstKeyOnlyFilter {
 }
 
 impl Filter for FirstKeyOnlyFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.found = false;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, _cell: &CellRef<'_>) -> ReturnCode {
         if self.found {
             return ReturnCode::NextRow;
@@ -206,6 +230,7 @@ pub struct KeyOnlyFilter {
 }
 
 impl Filter for KeyOnlyFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn transform_cell(&self, mut cell: Cell) -> Cell {
         cell.value = if self.len_as_value {
             (cell.value.len() as u32).to_be_bytes().to_vec()
@@ -242,6 +267,7 @@ pub struct FuzzyRowFilter {
 }
 
 impl FuzzyRowFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(rules: Vec<(Vec<u8>, Vec<u8>)>) -> FuzzyRowFilter {
         FuzzyRowFilter {
             rules,
@@ -255,6 +281,7 @@ impl FuzzyRowFilter {
     }
 
     /// Whether the row matches rule `i` (`satisfies`: YES).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn satisfies(&self, i: usize, row: &[u8]) -> bool {
         let Some((key, mask)) = self.rules.get(i) else {
             return false;
@@ -267,6 +294,7 @@ impl FuzzyRowFilter {
 
     /// `RowTracker.updateTracker`: brings every candidate past `row` (in the scan's direction)
     /// and returns the nearest, or `None` when no rule can match any further row.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_row(&mut self, row: &[u8]) -> Option<Vec<u8>> {
         let reversed = self.reversed;
         let ahead = |candidate: &[u8]| {
@@ -301,15 +329,19 @@ impl FuzzyRowFilter {
 }
 
 impl Filter for FuzzyRowFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn set_reversed(&mut self, reversed: bool) {
         self.reversed = reversed;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.filter_row = false;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_all_remaining(&self) -> bool {
         self.done
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         let n = self.rules.len();
         let start = self.last_found.unwrap_or(0);
@@ -327,9 +359,11 @@ impl Filter for FuzzyRowFilter {
         self.done = self.hint.is_none();
         ReturnCode::SeekNextUsingHint
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         self.filter_row
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_cell_hint(&self, cell: &CellRef<'_>) -> Option<Cell> {
         self.hint
             .as_ref()
@@ -344,6 +378,7 @@ impl Filter for FuzzyRowFilter {
 /// trailing free bytes are trimmed. Reversed, the result is bumped past its last non-0xFF
 /// byte as HBase does; Rowkey's reversed scans read on rather than seek backwards, so there it
 /// only decides whether any row is left.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn next_for_rule(reversed: bool, row: &[u8], key: &[u8], mask: &[u8]) -> Option<Vec<u8>> {
     let len = row.len().max(key.len());
     let mut result = key.to_vec();

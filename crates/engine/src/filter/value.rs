@@ -11,6 +11,7 @@ pub struct ValueFilter {
 }
 
 impl Filter for ValueFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
             ReturnCode::Skip
@@ -38,6 +39,7 @@ pub struct SingleColumnValueFilter {
 
 impl SingleColumnValueFilter {
     /// The filter over `family:qualifier`; `exclude` makes it SingleColumnValueExcludeFilter.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(
         family: Vec<u8>,
         qualifier: Vec<u8>,
@@ -60,16 +62,19 @@ impl SingleColumnValueFilter {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn is_column(&self, cell: &CellRef<'_>) -> bool {
         cell.family == self.family.as_slice() && cell.qualifier == self.qualifier
     }
 }
 
 impl Filter for SingleColumnValueFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.found = false;
         self.matched = false;
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if self.matched {
             return ReturnCode::Include;
@@ -91,14 +96,17 @@ impl Filter for SingleColumnValueFilter {
         self.matched = true;
         ReturnCode::Include
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn has_filter_row(&self) -> bool {
         true
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
         if self.exclude {
             cells.retain(|c| !self.is_column(&c.as_ref()));
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row(&mut self) -> bool {
         if self.found {
             !self.matched
@@ -120,6 +128,7 @@ pub struct DependentColumnFilter {
 }
 
 impl DependentColumnFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(
         family: Vec<u8>,
         qualifier: Vec<u8>,
@@ -137,9 +146,11 @@ impl DependentColumnFilter {
 }
 
 impl Filter for DependentColumnFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn reset(&mut self) {
         self.stamps.clear();
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
         if cell.family.as_ref() != self.family.as_slice() || cell.qualifier != self.qualifier {
             return ReturnCode::Include;
@@ -156,9 +167,11 @@ impl Filter for DependentColumnFilter {
             ReturnCode::Include
         }
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn has_filter_row(&self) -> bool {
         true
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_row_cells(&mut self, cells: &mut Vec<Cell>) {
         cells.retain(|c| self.stamps.contains(&c.timestamp));
     }

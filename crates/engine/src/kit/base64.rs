@@ -78,6 +78,7 @@ static URL_VALUES: [u8; 256] = values_of(Alphabet::UrlNoPad);
 
 impl Alphabet {
     /// [`Alphabet::value`] for the table.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     const fn value_const(self, c: u8) -> Option<u8> {
         let standard = matches!(self, Alphabet::Standard);
         match c {

@@ -13,12 +13,14 @@ pub struct Fold(u64);
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
 impl Fold {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn add(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
     }
 }
 
 impl Hasher for Fold {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn write(&mut self, bytes: &[u8]) {
         let mut words = bytes.chunks_exact(8);
         for w in &mut words {
@@ -34,14 +36,17 @@ impl Hasher for Fold {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn write_usize(&mut self, n: usize) {
         self.add(n as u64);
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn write_u64(&mut self, n: u64) {
         self.add(n);
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn finish(&self) -> u64 {
         self.0
     }

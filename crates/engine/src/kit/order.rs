@@ -13,6 +13,7 @@
 use std::cmp::Ordering;
 
 /// Sorts `items` by `cmp`, stably (equal items keep their order), like `slice::sort_by`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     let swaps = {
         let items: &[T] = items;
@@ -27,11 +28,13 @@ pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
 }
 
 /// Sorts `items` by the key `key` gives each, stably, like `slice::sort_by_key`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn sort_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));
 }
 
 /// Sorts `items` in their natural order, like `slice::sort`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
@@ -39,6 +42,7 @@ pub fn sort<T: Ord>(items: &mut [T]) {
 /// The swaps that put `len` items in the order `cmp` (over their positions) gives: the one
 /// instance of the standard library's stable sort, on positions, then the permutation walked
 /// cycle by cycle (position `k` receives the item at `order[k]`).
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn swaps_into_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<(usize, usize)> {
     let mut order: Vec<usize> = (0..len).collect();
     order.sort_by(|&a, &b| cmp(a, b));

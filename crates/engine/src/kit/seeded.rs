@@ -5,6 +5,7 @@
 const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// SplitMix64's finalizer: spreads the bits of `z` over the whole word.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn finalize(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -12,6 +13,7 @@ fn finalize(mut z: u64) -> u64 {
 }
 
 /// A well-spread 64-bit hash of `x`: the first number of the sequence seeded with `x`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub fn hash(x: u64) -> u64 {
     finalize(x.wrapping_add(GOLDEN_GAMMA))
 }
@@ -21,16 +23,19 @@ pub fn hash(x: u64) -> u64 {
 pub struct Gen(u64);
 
 impl Gen {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(seed: u64) -> Gen {
         Gen(seed)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
         finalize(self.0)
     }
 
     /// A number in `0..n` (0 when `n` is 0).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn below(&mut self, n: u64) -> u64 {
         if n == 0 {
             0
@@ -40,17 +45,20 @@ impl Gen {
     }
 
     /// A number in `[0, 1)`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// An index in `0..n` where small indices are far likelier: `n * u^skew` for a uniform
     /// `u`. With `skew` 3 the first tenth of the indices draws about 46 % of the picks.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn skewed(&mut self, n: u64, skew: f64) -> u64 {
         ((n as f64 * self.unit().powf(skew)) as u64).min(n.saturating_sub(1))
     }
 
     /// An index in `0..n` where large indices (the recent ones) are likelier.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn recent(&mut self, n: u64, skew: f64) -> u64 {
         n.saturating_sub(1) - self.skewed(n, skew)
     }

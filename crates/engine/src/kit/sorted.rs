@@ -23,6 +23,7 @@ pub struct SortedMap<K, V> {
 }
 
 impl<K, V> Default for SortedMap<K, V> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn default() -> Self {
         SortedMap {
             entries: Vec::new(),
@@ -31,6 +32,7 @@ impl<K, V> Default for SortedMap<K, V> {
 }
 
 impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map()
             .entries(self.entries.iter().map(|(k, v)| (k, v)))
@@ -53,6 +55,7 @@ fn position<T, Q: Ord + ?Sized>(
 }
 
 /// The positions of `entries` within `range`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn span<T, Q: Ord + ?Sized>(
     entries: &[T],
     range: &impl RangeBounds<Q>,
@@ -72,12 +75,14 @@ fn span<T, Q: Ord + ?Sized>(
 }
 
 impl<K: Ord, V> SortedMap<K, V> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub const fn new() -> Self {
         SortedMap {
             entries: Vec::new(),
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where
         K: Borrow<Q>,
@@ -85,18 +90,22 @@ impl<K: Ord, V> SortedMap<K, V> {
         position(&self.entries, key, |(k, _)| k.borrow())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn clear(&mut self) {
         self.entries.clear();
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
     where
         K: Borrow<Q>,
@@ -105,6 +114,7 @@ impl<K: Ord, V> SortedMap<K, V> {
         self.entries.get(i).map(|(_, v)| v)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
     where
         K: Borrow<Q>,
@@ -113,6 +123,7 @@ impl<K: Ord, V> SortedMap<K, V> {
         self.entries.get_mut(i).map(|(_, v)| v)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
     where
         K: Borrow<Q>,
@@ -121,6 +132,7 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     /// Sets `key` to `value`, returning the value it replaced.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
         match self.find(&key) {
             Ok(i) => self
@@ -134,6 +146,7 @@ impl<K: Ord, V> SortedMap<K, V> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
     where
         K: Borrow<Q>,
@@ -143,36 +156,44 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     /// The place of `key`, to read or fill, as `BTreeMap::entry`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn entry(&mut self, key: K) -> Entry<'_, K, V> {
         let at = self.find(&key);
         Entry { map: self, at, key }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> {
         self.entries.iter_mut().map(|(k, v)| (&*k, v))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn keys(&self) -> Keys<'_, K, V> {
         Keys(self.entries.iter())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
         self.entries.iter().map(|(_, v)| v)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> {
         self.entries.iter_mut().map(|(_, v)| v)
     }
 
     /// The entries with keys in `range`, in order.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn range<Q: Ord + ?Sized>(
         &self,
         range: impl RangeBounds<Q>,
@@ -184,10 +205,12 @@ impl<K: Ord, V> SortedMap<K, V> {
         self.entries[at].iter().map(|(k, v)| (k, v))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn first_key_value(&self) -> Option<(&K, &V)> {
         self.entries.first().map(|(k, v)| (k, v))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn last_key_value(&self) -> Option<(&K, &V)> {
         self.entries.last().map(|(k, v)| (k, v))
     }
@@ -197,6 +220,7 @@ impl<K: Ord, V> SortedMap<K, V> {
 pub struct Keys<'a, K, V>(std::slice::Iter<'a, (K, V)>);
 
 impl<K, V> Clone for Keys<'_, K, V> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn clone(&self) -> Self {
         Keys(self.0.clone())
     }
@@ -204,15 +228,18 @@ impl<K, V> Clone for Keys<'_, K, V> {
 
 impl<'a, K, V> Iterator for Keys<'a, K, V> {
     type Item = &'a K;
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next(&mut self) -> Option<&'a K> {
         self.0.next().map(|(k, _)| k)
     }
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
     }
 }
 
 impl<K, V> DoubleEndedIterator for Keys<'_, K, V> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_back(&mut self) -> Option<Self::Item> {
         self.0.next_back().map(|(k, _)| k)
     }
@@ -221,6 +248,7 @@ impl<K, V> DoubleEndedIterator for Keys<'_, K, V> {
 impl<K, V> ExactSizeIterator for Keys<'_, K, V> {}
 
 impl<K: fmt::Debug, V> fmt::Debug for Keys<'_, K, V> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.clone()).finish()
     }
@@ -235,6 +263,7 @@ pub struct Entry<'a, K, V> {
 
 impl<'a, K, V> Entry<'a, K, V> {
     /// The key's value, made by `make` first if the map has none.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn or_insert_with(self, make: impl FnOnce() -> V) -> &'a mut V {
         let i = match self.at {
             Ok(i) => i,
@@ -246,10 +275,12 @@ impl<'a, K, V> Entry<'a, K, V> {
         &mut self.map.entries[i].1
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn or_insert(self, value: V) -> &'a mut V {
         self.or_insert_with(|| value)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn or_default(self) -> &'a mut V
     where
         V: Default,
@@ -260,6 +291,7 @@ impl<'a, K, V> Entry<'a, K, V> {
 
 impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
     /// Built by inserting one by one: the last value of a key wins, as with `BTreeMap`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Self {
         let mut map = SortedMap::new();
         map.extend(pairs);
@@ -270,6 +302,7 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
 impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
     /// Appended, then put in order once if they did not come in order (one sort, not a move
     /// of the entries after each): the last value of a key wins, as with `BTreeMap`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, pairs: I) {
         let start = self.entries.len();
         self.entries.extend(pairs);
@@ -290,6 +323,7 @@ impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
 }
 
 /// Whether the items from `start` on are strictly increasing and above the ones before.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn in_order<T, K: Ord>(items: &[T], start: usize, key_of: impl Fn(&T) -> &K) -> bool {
     items
         .get(start.saturating_sub(1)..)
@@ -299,6 +333,7 @@ fn in_order<T, K: Ord>(items: &[T], start: usize, key_of: impl Fn(&T) -> &K) -> 
 impl<K, V> IntoIterator for SortedMap<K, V> {
     type Item = (K, V);
     type IntoIter = std::vec::IntoIter<(K, V)>;
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn into_iter(self) -> Self::IntoIter {
         self.entries.into_iter()
     }
@@ -307,6 +342,7 @@ impl<K, V> IntoIterator for SortedMap<K, V> {
 impl<'a, K, V> IntoIterator for &'a SortedMap<K, V> {
     type Item = (&'a K, &'a V);
     type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
     }
@@ -315,6 +351,7 @@ impl<'a, K, V> IntoIterator for &'a SortedMap<K, V> {
 /// Written and read as a map, as `BTreeMap` is (the engine's derived records: the native
 /// command line's report, tables' attributes).
 impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for SortedMap<K, V> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_map(self.entries.iter().map(|(k, v)| (k, v)))
     }
@@ -323,15 +360,18 @@ impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for SortedMap<K,
 impl<'de, K: Ord + serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deserialize<'de>
     for SortedMap<K, V>
 {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visit<K, V>(std::marker::PhantomData<(K, V)>);
         impl<'de, K: Ord + serde::Deserialize<'de>, V: serde::Deserialize<'de>>
             serde::de::Visitor<'de> for Visit<K, V>
         {
             type Value = SortedMap<K, V>;
+            #[cfg_attr(rowkey_cold, optimize(size))]
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a map")
             }
+            #[cfg_attr(rowkey_cold, optimize(size))]
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 mut access: A,
@@ -354,22 +394,26 @@ pub struct SortedSet<T> {
 }
 
 impl<T> Default for SortedSet<T> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn default() -> Self {
         SortedSet { items: Vec::new() }
     }
 }
 
 impl<T: fmt::Debug> fmt::Debug for SortedSet<T> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.items.iter()).finish()
     }
 }
 
 impl<T: Ord> SortedSet<T> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub const fn new() -> Self {
         SortedSet { items: Vec::new() }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn find<Q: Ord + ?Sized>(&self, item: &Q) -> Result<usize, usize>
     where
         T: Borrow<Q>,
@@ -377,18 +421,22 @@ impl<T: Ord> SortedSet<T> {
         position(&self.items, item, |t| t.borrow())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn clear(&mut self) {
         self.items.clear();
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn contains<Q: Ord + ?Sized>(&self, item: &Q) -> bool
     where
         T: Borrow<Q>,
@@ -397,6 +445,7 @@ impl<T: Ord> SortedSet<T> {
     }
 
     /// Adds `item`; false when the set held it already.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn insert(&mut self, item: T) -> bool {
         match self.find(&item) {
             Ok(_) => false,
@@ -407,6 +456,7 @@ impl<T: Ord> SortedSet<T> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn remove<Q: Ord + ?Sized>(&mut self, item: &Q) -> bool
     where
         T: Borrow<Q>,
@@ -420,23 +470,28 @@ impl<T: Ord> SortedSet<T> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
         self.items.retain(keep);
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.items.iter()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn first(&self) -> Option<&T> {
         self.items.first()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn last(&self) -> Option<&T> {
         self.items.last()
     }
 
     /// The items in `range`, in order.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn range<Q: Ord + ?Sized>(&self, range: impl RangeBounds<Q>) -> std::slice::Iter<'_, T>
     where
         T: Borrow<Q>,
@@ -445,12 +500,14 @@ impl<T: Ord> SortedSet<T> {
     }
 
     /// The items of this set not in `other`, in order.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn difference<'a>(&'a self, other: &'a SortedSet<T>) -> impl Iterator<Item = &'a T> + 'a {
         self.items.iter().filter(move |t| !other.contains(*t))
     }
 }
 
 impl<T: Ord> FromIterator<T> for SortedSet<T> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
         let mut set = SortedSet::new();
         set.extend(items);
@@ -461,6 +518,7 @@ impl<T: Ord> FromIterator<T> for SortedSet<T> {
 impl<T: Ord> Extend<T> for SortedSet<T> {
     /// Appended, then put in order once if they did not come in order; an item the set
     /// holds already stays as it was, as with `BTreeSet`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
         let start = self.items.len();
         self.items.extend(items);
@@ -475,6 +533,7 @@ impl<T: Ord> Extend<T> for SortedSet<T> {
 impl<T> IntoIterator for SortedSet<T> {
     type Item = T;
     type IntoIter = std::vec::IntoIter<T>;
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn into_iter(self) -> Self::IntoIter {
         self.items.into_iter()
     }
@@ -483,6 +542,7 @@ impl<T> IntoIterator for SortedSet<T> {
 impl<'a, T> IntoIterator for &'a SortedSet<T> {
     type Item = &'a T;
     type IntoIter = std::slice::Iter<'a, T>;
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn into_iter(self) -> Self::IntoIter {
         self.items.iter()
     }

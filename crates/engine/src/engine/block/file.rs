@@ -101,6 +101,7 @@ pub struct BlockFile {
 
 impl BlockFile {
     /// Writes `cells` (in cell order) as a block file and opens it.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn build<'c>(
         id: u64,
         table: &str,
@@ -116,6 +117,7 @@ impl BlockFile {
     }
 
     /// A file of no cells: what stands in for a written file that does not open.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn empty(id: u64, table: &str, family: &[u8], options: FileOptions) -> BlockFile {
         // No blocks: no checksum to take.
         let bytes = FileWriter::new(id, table, family, options)
@@ -137,6 +139,7 @@ impl BlockFile {
 
     /// Opens a file's bytes: checks the trailer, the header's and the meta section's
     /// checksums, and reads the index and bloom. Data blocks are checked when first read.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn open(bytes: Box<[u8]>) -> Result<BlockFile, FormatError> {
         BlockFile::open_parts(vec![bytes])
     }
@@ -144,6 +147,7 @@ impl BlockFile {
     /// Opens a file held in parts which one after another are its bytes, as
     /// [`BlockFile::open`] does: the header must lie in the first part, the index, bloom and
     /// trailer in the last, and each data block with its checksum in one part.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn open_parts(parts: Vec<Box<[u8]>>) -> Result<BlockFile, FormatError> {
         let lens: Vec<usize> = parts.iter().map(|p| p.len()).collect();
         BlockFile::open_sized(parts, &lens)
@@ -153,6 +157,7 @@ impl BlockFile {
     /// one): `first` is its first part (the header), `last` its last (index, bloom, trailer),
     /// and `lens` the lengths of the parts between, in order. Until a part comes
     /// ([`BlockFile::arrive`]) its blocks read as damaged.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn open_arriving(
         first: Box<[u8]>,
         lens: &[usize],
@@ -173,6 +178,7 @@ impl BlockFile {
     /// [`BlockFile::open_arriving`] has come: it takes its place and its blocks' checksums are
     /// checked now, while the parts after it are still being read; the blocks found damaged.
     /// A part that was not awaited, or of another length than the index gives it, is refused.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn arrive(&mut self, p: usize, bytes: Box<[u8]>) -> Result<Vec<FormatError>, FormatError> {
         let awaited = p > 0 && p + 1 < self.parts.len();
         // The part's blocks, one stretch of the index (blocks lie in their parts' order).
@@ -372,6 +378,7 @@ impl BlockFile {
     /// (a compaction's, most often), and only a file whose bytes are stored pays for its
     /// checksums ([`BlockFile::to_bytes`]), not the many runs compacted away before a save. A
     /// file read back from storage is opened by `open`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn open_written(parts: Vec<Box<[u8]>>) -> Result<BlockFile, FormatError> {
         let mut file = BlockFile::open_parts(parts)?;
         for checked in &file.checked {
@@ -384,6 +391,7 @@ impl BlockFile {
 
     /// The same file under another header: the run moved to another table, family or region
     /// range (blocks, index and bloom are copied as they are).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn with_place(
         &self,
         table: &str,
@@ -416,6 +424,7 @@ impl BlockFile {
 
     /// The file's bytes, as stored: its parts one after another, each data block followed by
     /// its checksum (taken here for a file written in memory, whose blocks hold none yet).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = self.parts.concat();
         if self.checksums_pending {
@@ -497,6 +506,7 @@ impl BlockFile {
 
     /// The first row of the middle block: where HBase splits a region whose largest file this
     /// is (`HFileReaderImpl.midKey`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn mid_row(&self) -> Option<&[u8]> {
         self.first_key(self.blocks.len() / 2).map(|k| k.row)
     }
@@ -528,6 +538,7 @@ impl BlockFile {
     }
 
     /// The file taken apart to be read once, front to back, each part freed once read.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn into_drain(self) -> BlockDrain {
         let mut parts: Vec<Option<Box<[u8]>>> = self.parts.into_iter().map(Some).collect();
         // The index and bloom, once the blocks are listed, are not read again: a part past
@@ -585,6 +596,7 @@ impl BlockFile {
     }
 
     /// Checks every block's checksum; the blocks found damaged.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn verify(&self) -> Vec<FormatError> {
         (0..self.blocks.len())
             .filter_map(|i| self.block(i).err())
@@ -693,6 +705,7 @@ impl BlockFile {
     }
 
     /// A cursor before the first cell.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn cursor(&self) -> FileCursor<'_> {
         FileCursor {
             file: self,
@@ -809,6 +822,7 @@ pub struct FileCursor<'f> {
 impl<'f> FileCursor<'f> {
     /// Loads block `i` and moves to its first cell, stepping over damaged blocks; `false` past
     /// the last block.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn load(&mut self, mut i: usize) -> bool {
         while i < self.file.blocks.len() {
             self.block = i;
@@ -835,6 +849,7 @@ impl<'f> FileCursor<'f> {
     }
 
     /// Loads the first block on the first look.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn start(&mut self) {
         if !self.started {
             self.started = true;
@@ -843,12 +858,14 @@ impl<'f> FileCursor<'f> {
     }
 
     /// The cell the cursor is on.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn current(&mut self) -> Option<CellRef<'_>> {
         self.start();
         self.cursor.as_ref().and_then(|c| c.current())
     }
 
     /// Moves to the next cell.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn advance(&mut self) {
         self.start();
         let Some(c) = self.cursor.as_mut() else {
@@ -871,6 +888,7 @@ impl<'f> FileCursor<'f> {
     /// Moves forwards to the first cell at or after `target`: the index picks the block (the
     /// blocks jumped over are counted as skipped, and never read), then the block is walked
     /// from its start.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn seek(&mut self, target: &Cell) {
         let b = self.file.seek_block(target);
         if !self.started {

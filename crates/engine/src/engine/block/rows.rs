@@ -37,6 +37,7 @@ impl CountedRows {
     /// bytes are the writer's counts at its end less those at its start, so a cell of the
     /// same row as the one before costs nothing here.
     #[inline]
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn start_row(&mut self, previous: &[u8], row: &[u8], cells: u64, bytes: u64) {
         self.end_row(cells, bytes);
         let shared = previous.iter().zip(row).take_while(|(a, b)| a == b).count();
@@ -64,12 +65,14 @@ impl CountedRows {
 
     /// Ends the last row (as [`CountedRows::end_row`]) and gives back the room the list grew
     /// into.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn finish(&mut self, cells: u64, bytes: u64) {
         self.end_row(cells, bytes);
         self.seal();
     }
 
     /// Puts the chunk being written, if it holds anything, after the full ones.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn seal(&mut self) {
         if !self.bytes.is_empty() {
             let chunk = std::mem::take(&mut self.bytes).into_boxed_slice();
@@ -78,15 +81,18 @@ impl CountedRows {
     }
 
     /// How many rows were counted (ended).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn len(&self) -> usize {
         self.rows
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.rows == 0
     }
 
     /// Each row counted, in order: the row, its cells and their bytes.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn for_each(&self, mut f: impl FnMut(&[u8], u32, u64)) {
         let mut row: Vec<u8> = Vec::new();
         for b in self.chunks.iter().map(|c| &c[..]).chain([&self.bytes[..]]) {
@@ -113,6 +119,7 @@ impl CountedRows {
     }
 
     /// Heap bytes held.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn heap_bytes(&self) -> usize {
         self.chunks.iter().map(|c| c.len()).sum::<usize>() + self.bytes.capacity()
     }

@@ -50,6 +50,7 @@ pub struct FileWriter {
 }
 
 impl FileWriter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn new(id: u64, table: &str, family: &[u8], options: FileOptions) -> FileWriter {
         FileWriter {
             header: Header {
@@ -87,6 +88,7 @@ impl FileWriter {
     /// Makes room up front for the index of about `bytes` of blocks: a rewrite that knows
     /// about how much it writes grows that list once instead of doubling it. The blocks go
     /// into parts of about [`PART_BYTES`], which never grow by doubling.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn reserve(mut self, bytes: usize) -> FileWriter {
         let blocks = bytes as u64 / self.header.options.block_size.max(1) + 1;
         self.expected_blocks = usize::try_from(blocks).unwrap_or(0);
@@ -94,11 +96,13 @@ impl FileWriter {
     }
 
     /// The header the file will have, as it stands.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub(super) fn into_header(self) -> Header {
         self.header
     }
 
     /// Records the key range of the region the run is written for.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn region(mut self, start: &[u8], end: &[u8]) -> FileWriter {
         self.header.region_start = start.to_vec();
         self.header.region_end = end.to_vec();
@@ -218,6 +222,7 @@ impl FileWriter {
     }
 
     /// Finishes the file and opens it, with the rows counted while it was written.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn into_counted(mut self) -> (BlockFile, CountedRows) {
         let mut rows = std::mem::take(&mut self.rows);
         rows.finish(self.header.cells, self.header.cell_bytes);
@@ -225,6 +230,7 @@ impl FileWriter {
     }
 
     /// Finishes the file and opens it.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn into_file(self) -> BlockFile {
         let (id, options) = (self.header.id, self.header.options);
         let (table, family) = (self.header.table.clone(), self.header.family.clone());
@@ -234,6 +240,7 @@ impl FileWriter {
     }
 
     /// The file's bytes: the header, the data blocks, the index and bloom, the trailer.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn finish(self) -> Vec<u8> {
         self.into_file().to_bytes()
     }
@@ -286,6 +293,7 @@ impl FileWriter {
 }
 
 /// Writes the magic, the version and the header, with the header's crc32.
+#[cfg_attr(rowkey_cold, optimize(size))]
 pub(super) fn write_header(out: &mut Vec<u8>, h: &Header) {
     let start = out.len();
     out.extend_from_slice(MAGIC);

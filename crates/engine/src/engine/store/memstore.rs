@@ -53,6 +53,7 @@ pub struct Memstore {
 }
 
 impl std::fmt::Debug for Memstore {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Memstore")
             .field("cells", &self.len)
@@ -164,6 +165,7 @@ impl Memstore {
     /// Moves the cells at or after `probe` (its family ignored) into a memstore of their own.
     /// Both halves are written anew, each into chunks of its own: a region splits rarely, and
     /// its memstore is most often empty by then.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn split_off(&mut self, probe: CellRef<'_>) -> Memstore {
         let mut lower = Memstore::new(self.family.clone());
         lower.extend(self.before(probe));
@@ -174,6 +176,7 @@ impl Memstore {
     }
 
     /// The rows of the first and the last cell.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn first_and_last_rows(&self) -> Option<(&[u8], &[u8])> {
         let first = *self.leaves.first()?.first()?;
         let last = *self.leaves.last()?.last()?;
@@ -181,6 +184,7 @@ impl Memstore {
     }
 
     /// Adds cells that come in order after every cell held.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn extend<'c>(&mut self, cells: impl Iterator<Item = CellRef<'c>>) {
         for cell in cells {
             self.insert(cell);
