@@ -325,8 +325,7 @@ impl Engine {
         scan: &mut Scan,
         rows: scan::Rows<'_>,
     ) -> Result<ScanOutput> {
-        let t = self.enabled_table(table)?;
-        let out = scan::run(t, scan, self.now(), rows)?;
+        let out = self.read_rows(table, scan, rows)?;
         self.tick += 1;
         if let Some(t) = self.tables.get_mut(table) {
             for read in &out.per_region {
@@ -345,8 +344,7 @@ impl Engine {
     /// A read that leaves the statistics alone (for read-modify-write and the views).
     #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn read(&self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
-        let t = self.enabled_table(table)?;
-        scan::run(t, scan, self.now(), scan::Rows::Keep)
+        self.read_rows(table, scan, scan::Rows::Keep)
     }
 
     /// A read that leaves the statistics alone, handing each row to `each` as it is read
@@ -358,7 +356,12 @@ impl Engine {
         scan: &mut Scan,
         each: &mut dyn FnMut(&Row),
     ) -> Result<ScanOutput> {
+        self.read_rows(table, scan, scan::Rows::Each(each))
+    }
+
+    /// A read of an enabled table, its rows going where `rows` says.
+    fn read_rows(&self, table: &str, scan: &mut Scan, rows: scan::Rows<'_>) -> Result<ScanOutput> {
         let t = self.enabled_table(table)?;
-        scan::run(t, scan, self.now(), scan::Rows::Each(each))
+        scan::run(t, scan, self.now(), rows)
     }
 }

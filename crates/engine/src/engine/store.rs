@@ -281,7 +281,10 @@ impl Store {
         let mut skipped = ReadCounts::default();
         let mut sources = Vec::with_capacity(self.runs.len() + 1);
         if let Some(mem) = self.memstore_from(probe) {
-            let past = |c: &[u8]| self.memstore.from(probe).next().is_none_or(|h| h.row >= c);
+            let past = |c: &[u8]| match &mem {
+                Source::Mem(_, cells) => cells.clone().next().is_none_or(|h| h.row >= c),
+                _ => false,
+            };
             if !ceiling.is_some_and(past) {
                 sources.push((None, mem));
             }
@@ -371,16 +374,18 @@ impl Store {
                 skipped.runs_skipped_range += 1;
                 continue;
             }
-            if let Some(read) = bound
+            // The block the bound falls in, sought once for both.
+            let at = bound.map(|probe| (probe, run.file.seek_key(probe)));
+            if let Some(read) = at
                 .zip(floor)
-                .and_then(|(probe, floor)| RunBackCursor::nothing_from(run, probe, floor))
+                .and_then(|((probe, b), floor)| RunBackCursor::nothing_from(run, b, probe, floor))
             {
                 skipped.add(&read);
                 continue;
             }
             sources.push((
                 None,
-                Source::RunBack(Box::new(RunBackCursor::new(run, arena, bound))),
+                Source::RunBack(Box::new(RunBackCursor::new(run, arena, at))),
             ));
         }
         MergeIter::descending(&self.family, sources).with_skipped(skipped)
@@ -801,7 +806,12 @@ pub struct RunBackCursor<'a> {
 }
 
 impl<'a> RunBackCursor<'a> {
-    fn new(run: &'a Run, keys: &'a Decoded, bound: Option<CellRef<'_>>) -> RunBackCursor<'a> {
+    /// A cursor from below `bound` and the block it falls in (the run's last cell without one).
+    fn new(
+        run: &'a Run,
+        keys: &'a Decoded,
+        bound: Option<(CellRef<'_>, usize)>,
+    ) -> RunBackCursor<'a> {
         let n = run.file.block_count();
         let mut c = RunBackCursor {
             run,
@@ -813,23 +823,19 @@ impl<'a> RunBackCursor<'a> {
         if n == 0 {
             return c;
         }
-        let b = match bound {
-            Some(probe) => run.file.seek_key(probe),
-            None => n - 1,
-        };
+        let b = bound.map_or(n - 1, |(_, b)| b);
         c.counts.blocks_skipped += (n - 1 - b) as u64;
-        c.load(b, bound);
+        c.load(b, bound.map(|(probe, _)| probe));
         c
     }
 
-    /// What reading `run` backwards from below `bound` read, when the block the bound falls in
-    /// shows (by its row index) that the run's greatest row before the bound is below `floor`:
+    /// What reading `run` backwards from below `bound` read, when block `b`, the one the bound
+    /// falls in, shows (by its row index) that the run's greatest row before the bound is below `floor`:
     /// the run has no cell the read wants (its first would end the read), and its block is
     /// counted as read, as a cursor's first step would read it, without decoding a cell. `None`
     /// when the run may have such a cell, or the block cannot say.
-    fn nothing_from(run: &Run, bound: CellRef<'_>, floor: &[u8]) -> Option<ReadCounts> {
+    fn nothing_from(run: &Run, b: usize, bound: CellRef<'_>, floor: &[u8]) -> Option<ReadCounts> {
         let n = run.file.block_count();
-        let b = run.file.seek_key(bound);
         let block = run.file.block(b).ok()?;
         let last = run.file.last_row_before(b, block, bound.row)?;
         (last < floor).then(|| ReadCounts {
