@@ -24,6 +24,11 @@ fn options(encoding: Encoding, bloom: BloomType, block_size: u64) -> FileOptions
     }
 }
 
+/// `cells` (in cell order) written as a block file of table `t`, family `f`.
+fn built(encoding: Encoding, bloom: BloomType, block_size: u64, cells: &[Cell]) -> BlockFile {
+    BlockFile::build(1, "t", b"f", options(encoding, bloom, block_size), cells)
+}
+
 /// `rows` rows of `cols` columns, two versions each, in cell order.
 fn table_cells(rows: usize, cols: usize) -> Vec<Cell> {
     let f = family();
@@ -106,13 +111,7 @@ proptest! {
     #[test]
     fn each_encoding_round_trips(cells in arb_cells(), block_size in 1u64..600) {
         for encoding in ENCODINGS {
-            let file = BlockFile::build(
-                9,
-                "t",
-                b"f",
-                options(encoding, BloomType::Row, block_size),
-                &cells,
-            );
+            let file = built(encoding, BloomType::Row, block_size, &cells);
             let (back, damaged) = read_all(&file);
             prop_assert!(damaged.is_empty());
             prop_assert!(same(&back, &cells), "{encoding:?}: {back:?} != {cells:?}");
@@ -135,7 +134,7 @@ proptest! {
         block_size in 1u64..600,
     ) {
         for encoding in ENCODINGS {
-            let file = BlockFile::build(3, "t", b"f", options(encoding, BloomType::Row, block_size), &cells);
+            let file = built(encoding, BloomType::Row, block_size, &cells);
             for i in 0..file.block_count() {
                 let mut read = file.block_cursor(i).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let mut want = None;
@@ -164,7 +163,7 @@ proptest! {
     #[test]
     fn corrupted_bytes_never_panic(cells in arb_cells(), at in any::<usize>(), xor in 1u8..=255) {
         for encoding in ENCODINGS {
-            let file = BlockFile::build(1, "t", b"f", options(encoding, BloomType::RowCol, 64), &cells);
+            let file = built(encoding, BloomType::RowCol, 64, &cells);
             let mut bytes = file.to_bytes();
             let i = at % bytes.len();
             bytes[i] ^= xor;
@@ -181,15 +180,9 @@ proptest! {
 fn fast_diff_is_smaller_than_prefix_and_prefix_than_none() {
     let cells = table_cells(300, 5);
     let size = |encoding| {
-        BlockFile::build(
-            1,
-            "t",
-            b"f",
-            options(encoding, BloomType::None, 1024),
-            &cells,
-        )
-        .to_bytes()
-        .len()
+        built(encoding, BloomType::None, 1024, &cells)
+            .to_bytes()
+            .len()
     };
     let (none, prefix, fast) = (
         size(Encoding::None),
@@ -204,7 +197,7 @@ fn fast_diff_is_smaller_than_prefix_and_prefix_than_none() {
 fn a_row_bloom_never_says_no_to_a_row_the_run_holds() {
     let cells = table_cells(2_000, 3);
     for encoding in ENCODINGS {
-        let file = BlockFile::build(1, "t", b"f", options(encoding, BloomType::Row, 512), &cells);
+        let file = built(encoding, BloomType::Row, 512, &cells);
         for r in 0..2_000 {
             let row = format!("row{:05}", r * 2);
             let mut counts = ReadCounts::default();
@@ -219,13 +212,7 @@ fn a_row_bloom_never_says_no_to_a_row_the_run_holds() {
 #[test]
 fn a_rowcol_bloom_never_says_no_to_a_column_the_run_holds() -> Result<(), String> {
     let cells = table_cells(1_000, 4);
-    let file = BlockFile::build(
-        1,
-        "t",
-        b"f",
-        options(Encoding::FastDiff, BloomType::RowCol, 512),
-        &cells,
-    );
+    let file = built(Encoding::FastDiff, BloomType::RowCol, 512, &cells);
     let mut counts = ReadCounts::default();
     for c in &cells {
         if !file.may_hold_columns(&c.row, std::slice::from_ref(&c.qualifier), &mut counts) {
@@ -248,20 +235,8 @@ fn a_rowcol_bloom_never_says_no_to_a_column_the_run_holds() -> Result<(), String
 #[test]
 fn a_get_that_misses_reads_no_data_block() {
     let cells = table_cells(2_000, 3);
-    let with_bloom = BlockFile::build(
-        1,
-        "t",
-        b"f",
-        options(Encoding::None, BloomType::Row, 1024),
-        &cells,
-    );
-    let without = BlockFile::build(
-        2,
-        "t",
-        b"f",
-        options(Encoding::None, BloomType::None, 1024),
-        &cells,
-    );
+    let with_bloom = built(Encoding::None, BloomType::Row, 1024, &cells);
+    let without = built(Encoding::None, BloomType::None, 1024, &cells);
     let mut bloom_counts = ReadCounts::default();
     let mut plain_counts = ReadCounts::default();
     for r in 0..2_000 {
@@ -296,13 +271,7 @@ fn a_get_that_misses_reads_no_data_block() {
 fn the_index_seeks_to_the_one_block_holding_a_row() {
     let cells = table_cells(2_000, 3);
     for encoding in ENCODINGS {
-        let file = BlockFile::build(
-            1,
-            "t",
-            b"f",
-            options(encoding, BloomType::None, 700),
-            &cells,
-        );
+        let file = built(encoding, BloomType::None, 700, &cells);
         assert!(file.block_count() > 50, "{} blocks", file.block_count());
         for r in [0usize, 1, 777, 1_234, 1_999] {
             let row = format!("row{:05}", r * 2);
@@ -365,13 +334,7 @@ fn a_seek_among_blocks_whose_rows_share_their_first_eight_bytes_names_the_right_
         }
     }
     cells.sort();
-    let file = BlockFile::build(
-        1,
-        "t",
-        b"f",
-        options(Encoding::None, BloomType::None, 256),
-        &cells,
-    );
+    let file = built(Encoding::None, BloomType::None, 256, &cells);
     let blocks = file.block_count();
     assert!(blocks > 100, "{blocks} blocks");
     // The last block whose first key is at or before `target`, read from every block's key.
@@ -417,7 +380,7 @@ fn a_seek_among_blocks_whose_rows_share_their_first_eight_bytes_names_the_right_
 fn a_damaged_block_is_reported_and_the_rest_reads() -> Result<(), FormatError> {
     let cells = table_cells(500, 3);
     for encoding in ENCODINGS {
-        let file = BlockFile::build(1, "t", b"f", options(encoding, BloomType::Row, 512), &cells);
+        let file = built(encoding, BloomType::Row, 512, &cells);
         let n = file.block_count();
         assert!(n > 10);
         let victim = n / 2;
@@ -467,13 +430,7 @@ fn crc32_reference(bytes: &[u8]) -> u32 {
 fn a_written_file_takes_its_checksums_when_its_bytes_leave_memory() -> Result<(), FormatError> {
     let cells = table_cells(2_000, 4);
     for encoding in ENCODINGS {
-        let written = BlockFile::build(
-            7,
-            "t",
-            b"f",
-            options(encoding, BloomType::Row, 1024),
-            &cells,
-        );
+        let written = built(encoding, BloomType::Row, 1024, &cells);
         let moved = written.with_place("u", b"f", b"row00100", b"row03000")?;
         for file in [&written, &moved] {
             let bytes = file.to_bytes();
@@ -571,13 +528,7 @@ fn the_header_records_table_family_and_key_range() {
 fn a_cell_handed_out_is_the_cell_the_cursor_is_on() {
     let cells = table_cells(40, 3);
     for encoding in ENCODINGS {
-        let file = BlockFile::build(
-            5,
-            "t",
-            b"f",
-            options(encoding, BloomType::None, 256),
-            &cells,
-        );
+        let file = built(encoding, BloomType::None, 256, &cells);
         let (walked, damaged) = read_all(&file);
         assert!(damaged.is_empty());
         let keys = rowkey::engine::Decoded::default();
