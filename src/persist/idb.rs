@@ -145,14 +145,14 @@ fn parse_meta_key(key: &str) -> Option<(bool, u64)> {
     }
 }
 
-fn wal_key(key: WalKey) -> JsValue {
-    Array::of2(&(key.0 as f64).into(), &(key.1 as f64).into()).into()
+/// A key of two numbers, `[a, b]`: a log record's `[generation, number]`, a run part's
+/// `[id, part]` (arrays sort after numbers, so every run's record is read before any part).
+fn pair_key((a, b): (u64, u64)) -> JsValue {
+    Array::of2(&(a as f64).into(), &(b as f64).into()).into()
 }
 
-fn parse_wal_key(v: &JsValue) -> Option<WalKey> {
-    if let Some(n) = number(v) {
-        return Some((0, n));
-    }
+/// A key of two numbers back.
+fn key_pair(v: &JsValue) -> Option<(u64, u64)> {
     let a = v.dyn_ref::<Array>()?;
     if a.length() != 2 {
         return None;
@@ -160,10 +160,12 @@ fn parse_wal_key(v: &JsValue) -> Option<WalKey> {
     Some((number(&a.get(0))?, number(&a.get(1))?))
 }
 
-/// The key of part `k` of run `id`: `[id, k]` (arrays sort after numbers, so every run's
-/// record is read before any part).
-fn part_key((id, k): (u64, u64)) -> JsValue {
-    Array::of2(&(id as f64).into(), &(k as f64).into()).into()
+/// A log record's key back: a plain number (the first layout's) is of generation 0.
+fn parse_wal_key(v: &JsValue) -> Option<WalKey> {
+    match number(v) {
+        Some(n) => Some((0, n)),
+        None => key_pair(v),
+    }
 }
 
 /// Every part of run `id`: the keys from `[id]` up to, not including, `[id + 1]`.
@@ -176,14 +178,10 @@ fn parts_of(id: u64) -> Result<web_sys::IdbKeyRange, Failed> {
 
 /// A key of the runs store back: a run's id, and the part's number when it is a part's.
 fn run_key(v: &JsValue) -> Option<(u64, Option<u64>)> {
-    if let Some(id) = number(v) {
-        return Some((id, None));
+    match number(v) {
+        Some(id) => Some((id, None)),
+        None => key_pair(v).map(|(id, k)| (id, Some(k))),
     }
-    let a = v.dyn_ref::<Array>()?;
-    if a.length() != 2 {
-        return None;
-    }
-    Some((number(&a.get(0))?, Some(number(&a.get(1))?)))
 }
 
 /// When a read's steps ended and what opening the run records cost (the benchmark's split of a
@@ -497,7 +495,7 @@ fn write_plan(tx: &IdbTransaction, plan: &SavePlan) -> Result<(), Failed> {
         put(&runs, &JsValue::from_f64(*id as f64), bytes)?;
     }
     for (key, bytes) in &plan.put_parts {
-        put(&runs, &part_key(*key), bytes)?;
+        put(&runs, &pair_key(*key), bytes)?;
     }
     for id in &plan.delete_runs {
         delete(&runs, &JsValue::from_f64(*id as f64))?;
@@ -518,7 +516,7 @@ fn write_plan(tx: &IdbTransaction, plan: &SavePlan) -> Result<(), Failed> {
         delete(&wal, range.as_ref())?;
     }
     if let Some((key, bytes)) = &plan.wal {
-        put(&wal, &wal_key(*key), bytes)?;
+        put(&wal, &pair_key(*key), bytes)?;
     }
     if let Some(w) = &plan.activity {
         if w.replace_all {
