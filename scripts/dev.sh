@@ -47,8 +47,9 @@ SIZE_BUDGET_KB=${ROWKEY_SIZE_BUDGET_KB:-600}
 # since the engine's code outside its read and write paths is compiled for size (728,369 bytes;
 # its reads and load within 2% of their speed before, the README's size budget). 710 with the
 # re-read of the night's engine work (727,494 bytes). 702 since the names the WebAssembly and its
-# glue share are shortened (scripts/short-names.mjs; 719,033 bytes).
-SIZE_HELD_KB=702
+# glue share are shortened (scripts/shrink.mjs; 719,033 bytes). 693 since Rust's type ids are
+# renumbered by the same script (710,462 bytes).
+SIZE_HELD_KB=693
 # The release build's toolchain: a pinned nightly that compiles the standard library with the app
 # (`-Z build-std`, optimized for size like the app) and makes a panic abort at once instead of
 # formatting a message no page shows (`-C panic=immediate-abort`). Only the WebAssembly release
@@ -124,15 +125,15 @@ build() {
 }
 
 # Minifies the JavaScript glue wasm-bindgen writes (esbuild, an npm dev dependency; 11 -> 9 KB
-# gzipped), shortens the names the glue and the WebAssembly know each other by
-# (scripts/short-names.mjs; 8 KB gzipped) and puts both files' new digests into index.html's
-# integrity attributes. Trunk's own minifier cannot parse the glue's `export default`.
+# gzipped), shortens the names the glue and the WebAssembly know each other by and renumbers
+# Rust's type ids (scripts/shrink.mjs; 8 and 7 KB gzipped), and puts both files' new digests
+# into index.html's integrity attributes. Trunk's own minifier cannot parse the glue's `export default`.
 minify_glue() {
   local dir=$1 js wasm
   js=$(ls "$dir"/*.js | grep -v '/sw.js$' | head -1)
   wasm=$(ls "$dir"/*.wasm | head -1)
   esbuild "$js" --minify --format=esm --outfile="$js" --allow-overwrite --log-level=warning
-  node scripts/short-names.mjs "$js" "$wasm"
+  node scripts/shrink.mjs "$js" "$wasm"
   node -e '
     const fs = require("fs"), crypto = require("crypto"), path = require("path");
     const [html, ...files] = process.argv.slice(1);
