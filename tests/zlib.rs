@@ -153,6 +153,48 @@ fn decompress_reads_what_miniz_writes_at_every_level() -> TestResult {
 }
 
 #[test]
+fn decompress_reads_what_zlib_itself_writes() -> TestResult {
+    // tests/fixtures/zlib/make.py wrote these with zlib 1.2.13, from this text.
+    let text: String = (0..100)
+        .map(|i| {
+            format!(
+                "put 'users', 'u{i:05}', 'info:name', 'name {}'\n",
+                i * 7 % 100
+            )
+        })
+        .collect();
+    let streams: [(&str, &[u8]); 8] = [
+        ("level 6", include_bytes!("fixtures/zlib/level-6.zz")),
+        (
+            "a 512-byte window",
+            include_bytes!("fixtures/zlib/window-512.zz"),
+        ),
+        (
+            "a 4 KB window, level 1",
+            include_bytes!("fixtures/zlib/window-4k-level-1.zz"),
+        ),
+        ("fixed codes only", include_bytes!("fixtures/zlib/fixed.zz")),
+        (
+            "Huffman codes only",
+            include_bytes!("fixtures/zlib/huffman-only.zz"),
+        ),
+        (
+            "run-length matches only",
+            include_bytes!("fixtures/zlib/rle.zz"),
+        ),
+        ("stored", include_bytes!("fixtures/zlib/stored.zz")),
+        (
+            "a sync and a full flush midway",
+            include_bytes!("fixtures/zlib/flushes.zz"),
+        ),
+    ];
+    for (name, stream) in streams {
+        assert_eq!(decompress(stream, LIMIT)?, text.as_bytes(), "{name}");
+    }
+    Ok(())
+}
+
+#[test]
 fn random_bytes_are_stored_and_text_coded() {
     // Noise does not compress: each block of 16,384 symbols (one a byte, without matches) is
     // stored, for 5 bytes more (13 blocks), besides the header and the checksum.
