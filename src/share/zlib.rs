@@ -4,15 +4,16 @@
 //!
 //! The compressor finds matches over deflate's 32 KB window through chains of positions hashed
 //! by their first three bytes, defers a match by one byte when the next one is longer (zlib's
-//! lazy matching), and writes each block of up to [`BLOCK_SYMBOLS`] symbols in whichever of
-//! deflate's three forms is smallest: its own Huffman codes (limited to 15 bits, the code
-//! lengths' code to 7), the fixed codes, or the bytes stored. Its output depends on the input
-//! only.
+//! lazy matching), and writes each block of up to 16,384 symbols in whichever of deflate's
+//! three forms is smallest: its own Huffman codes (limited to 15 bits, the code lengths' code
+//! to 7), the fixed codes, or the bytes stored. Its output depends on the input only. Besides
+//! the output it allocates the hash chains (256 KB) and one block's symbols (64 KB).
 //!
 //! The decompressor decodes codes bit by bit against their canonical counts (as Mark Adler's
 //! `puff.c` does: small, and fast enough for a link), checks the header, every code's lengths
 //! and the Adler-32, and refuses to write past a limit: a damaged or crafted stream is an
-//! [`Error`], never a panic nor an allocation past the limit.
+//! [`Error`], never a panic nor more output than the limit (the output grows as a vector
+//! does, so its allocation stays below twice the limit).
 
 use thiserror::Error;
 
