@@ -12,7 +12,7 @@
 //! The decompressor decodes codes bit by bit against their canonical counts (as Mark Adler's
 //! `puff.c` does: small, and fast enough for a link), checks the header, every code's lengths
 //! and the Adler-32, and refuses to write past a limit: a damaged or crafted stream is an
-//! [`Error`], never a panic nor more output than the limit (the output grows as a vector
+//! [`enum@Error`], never a panic nor more output than the limit (the output grows as a vector
 //! does, so its allocation stays below twice the limit).
 
 use thiserror::Error;
