@@ -16,6 +16,8 @@
 //! shell's. Opening a link never runs or saves anything by itself: [`decode`] only reads, and
 //! what it holds waits for the person's answer.
 
+pub mod zlib;
+
 use crate::kit::base64::{self, Alphabet};
 
 use crate::analysis::{existing_changed, Access, Analyzer};
@@ -153,7 +155,7 @@ pub enum ShareError {
 /// The fragment (without `#`) of a link to this session.
 pub fn encode(shared: &Shared) -> Result<String, ShareError> {
     let json = to_wire(shared).to_compact();
-    let packed = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9);
+    let packed = zlib::compress(json.as_bytes());
     let fragment = format!(
         "s={VERSION}.{}",
         base64::encode(&packed, Alphabet::UrlNoPad)
@@ -198,7 +200,7 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     };
     let packed = base64::decode(data.trim_end(), Alphabet::UrlNoPad)
         .map_err(|_| ShareError::Damaged("it holds characters, or a length, that no link has"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_INFLATED)
+    let json = zlib::decompress(&packed, MAX_INFLATED)
         .map_err(|_| ShareError::Damaged("its compressed contents do not check out"))?;
     let not_a_session = |_| ShareError::Damaged("its contents are not a session");
     let text = std::str::from_utf8(&json)
