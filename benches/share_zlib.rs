@@ -10,10 +10,13 @@ use std::time::{Duration, Instant};
 use rowkey::designs;
 use rowkey::dialect::HistoryLine;
 use rowkey::kit::base64::{self, Alphabet};
-use rowkey::kit::seeded::Gen;
 use rowkey::share::zlib::{compress, decompress};
 use rowkey::share::{encode, Shared};
 use rowkey::simulate::gallery;
+
+#[path = "../tests/common/words.rs"]
+mod words;
+use words::text;
 
 const LIMIT: usize = 64 * 1024 * 1024;
 
@@ -66,40 +69,12 @@ fn puts_json(n: usize) -> Vec<u8> {
     json.into_bytes()
 }
 
-fn words(n: usize) -> Vec<u8> {
-    const WORDS: [&str; 16] = [
-        "put",
-        "'users',",
-        "'info:name',",
-        "scan",
-        "row",
-        "family",
-        "the",
-        "region",
-        "of",
-        "a",
-        "value",
-        "timestamp",
-        "=>",
-        "{NAME",
-        "VERSIONS",
-        "3}",
-    ];
-    let mut g = Gen::new(6);
-    let mut out = Vec::with_capacity(n + 16);
-    while out.len() < n {
-        out.extend_from_slice(WORDS[g.below(16) as usize].as_bytes());
-        out.push(if g.below(9) == 0 { b'\n' } else { b' ' });
-    }
-    out
-}
-
 fn main() {
     let inputs = [
         ("weibo.posts session", design_json("weibo.posts")),
         ("5,000 puts", puts_json(5_000)),
         ("20,000 puts", puts_json(20_000)),
-        ("1 MB of words", words(1 << 20)),
+        ("1 MB of words", text(6, 1 << 20)),
     ];
     for (name, data) in &inputs {
         let ours = compress(data);

@@ -10,6 +10,10 @@ use rowkey::share::zlib::{compress, decompress, Error};
 use rowkey::share::{encode, ShareError, Shared};
 use rowkey::simulate::gallery;
 
+#[path = "common/words.rs"]
+mod words;
+use words::text;
+
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const LIMIT: usize = 8 * 1024 * 1024;
@@ -18,35 +22,6 @@ const LIMIT: usize = 8 * 1024 * 1024;
 fn noise(seed: u64, n: usize) -> Vec<u8> {
     let mut g = Gen::new(seed);
     (0..n).map(|_| g.next_u64() as u8).collect()
-}
-
-/// About `n` bytes of text: seeded words from a small vocabulary, with line breaks.
-fn text(seed: u64, n: usize) -> Vec<u8> {
-    const WORDS: [&str; 16] = [
-        "put",
-        "'users',",
-        "'info:name',",
-        "scan",
-        "row",
-        "family",
-        "the",
-        "region",
-        "of",
-        "a",
-        "value",
-        "timestamp",
-        "=>",
-        "{NAME",
-        "VERSIONS",
-        "3}",
-    ];
-    let mut g = Gen::new(seed);
-    let mut out = Vec::with_capacity(n + 16);
-    while out.len() < n {
-        out.extend_from_slice(WORDS[g.below(16) as usize].as_bytes());
-        out.push(if g.below(9) == 0 { b'\n' } else { b' ' });
-    }
-    out
 }
 
 /// The deterministic inputs every round trip and cross-check runs on.
