@@ -127,7 +127,12 @@ impl Parser<'_> {
             .next()
         {
             None => self.error(&format!("expected {what}, found the end of the text")),
-            Some(c) => self.error(&format!("expected {what}, found `{}`", c.escape_debug())),
+            Some(c) => {
+                let mut found = format!("expected {what}, found `");
+                crate::kit::text::push_shown(&mut found, c, "'\"");
+                found.push('`');
+                self.error(&found)
+            }
         }
     }
 

@@ -151,6 +151,19 @@ fn damaged_records_are_reported_and_skipped() -> TestResult {
     Ok(())
 }
 
+#[test]
+fn an_activity_record_not_rowkeys_is_named_with_its_invisible_characters_shown() {
+    let mut stored = StoredRecords::default();
+    stored
+        .activity
+        .insert("t#one\n\"two\"\u{1b}".to_string(), b"x".to_vec());
+    let loaded = load(Box::new(|| 1_000), stored);
+    assert_eq!(
+        loaded.problems,
+        vec![r#"the activity record "t#one\n\"two\"\u{1b}" is not Rowkey's; left alone"#]
+    );
+}
+
 /// Flips one byte in the middle of a record.
 fn flip(bytes: &mut [u8]) {
     let at = bytes.len() / 2;

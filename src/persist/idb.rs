@@ -397,7 +397,8 @@ impl Idb {
                         records.memstores.insert(g, bytes);
                     }
                     _ => records.unreadable.push(format!(
-                        "the record {name:?} in meta is not Rowkey's; left alone"
+                        "the record {} in meta is not Rowkey's; left alone",
+                        crate::kit::text::quoted(&name)
                     )),
                 }
             }

@@ -173,7 +173,8 @@ pub(super) fn join_activity(
                 chunks.push((table, key, chunk));
             }
             OpenedActivity::Foreign => problems.push(format!(
-                "the activity record {key:?} is not Rowkey's; left alone"
+                "the activity record {} is not Rowkey's; left alone",
+                crate::kit::text::quoted(&key)
             )),
         }
     }

@@ -1,4 +1,5 @@
-//! Numbers and counts as a person reads them: `10,000`, `3.4 KB`, `2 cells`.
+//! Numbers and counts as a person reads them: `10,000`, `3.4 KB`, `2 cells`; and text a message
+//! quotes, its invisible characters shown.
 
 /// A count with its thousands separated by commas: `1234567` → `1,234,567`.
 #[cfg_attr(rowkey_cold, optimize(size))]
@@ -47,6 +48,43 @@ pub fn count_of(n: u64, noun: &str) -> String {
     format!("{} {}", thousands(n), plural(n, noun))
 }
 
+/// `text` in double quotes as a message shows it: `"`, `\\` and every control character
+/// escaped as a Rust string literal writes them (`\"`, `\\\\`, `\n`, `\t`, `\r`, `\0`, `\u{1b}`),
+/// every other character as it is. Unlike `{:?}`, which also escapes Unicode's unassigned and
+/// format characters by its tables, it needs none.
+#[cfg_attr(rowkey_cold, optimize(size))]
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        push_shown(&mut out, c, "\"");
+    }
+    out.push('"');
+    out
+}
+
+/// One character as [`quoted`] shows it, escaped too when it is one of `quotes` (`"'\""` for
+/// a character on its own, as `char::escape_debug` writes it).
+#[cfg_attr(rowkey_cold, optimize(size))]
+pub fn push_shown(out: &mut String, c: char, quotes: &str) {
+    use std::fmt::Write;
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        '\0' => out.push_str("\\0"),
+        '\\' => out.push_str("\\\\"),
+        c if quotes.contains(c) => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if c.is_control() => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +118,22 @@ mod tests {
         assert_eq!(plural(3, "pass"), "passes");
         assert_eq!(count_of(1, "row"), "1 row");
         assert_eq!(count_of(1_024, "cell"), "1,024 cells");
+    }
+
+    #[test]
+    fn quotes_text_with_its_controls_escaped() {
+        assert_eq!(quoted("runs/7"), "\"runs/7\"");
+        assert_eq!(quoted("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(quoted("\n\t\r\0\u{1b}\u{85}"), r#""\n\t\r\0\u{1b}\u{85}""#);
+        assert_eq!(quoted("董事会 é"), "\"董事会 é\"");
+        // As `{:?}` writes each of them.
+        for text in ["runs/7", "a\"b\\c", "\n\t\r\0\u{1b}\u{85}", "董事会 é"] {
+            assert_eq!(quoted(text), format!("{text:?}"));
+        }
+        for c in ['\'', '"', '\\', '\n', '\u{7f}', 'a', 'é'] {
+            let mut one = String::new();
+            push_shown(&mut one, c, "'\"");
+            assert_eq!(one, c.escape_debug().to_string());
+        }
     }
 }
