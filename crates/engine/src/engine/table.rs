@@ -320,20 +320,22 @@ impl Table {
 /// Split keys for `NUMREGIONS` regions with one of HBase's split algorithms.
 #[cfg_attr(rowkey_cold, optimize(size))]
 pub fn split_keys(algorithm: &str, regions: u32) -> Option<Vec<Vec<u8>>> {
-    let n = u128::from(regions);
+    // `i * 2^32` and `i * 10^8` stay under 2^64 for every `i < n <= u32::MAX`; only the
+    // uniform split's `i * 2^64` needs 128 bits (and the page then formats no 128-bit number).
+    let n = u64::from(regions);
     if n < 2 {
         return Some(Vec::new());
     }
     let keys = match algorithm {
         "HexStringSplit" => (1..n)
-            .map(|i| format!("{:08x}", (i * (1u128 << 32)) / n).into_bytes())
+            .map(|i| format!("{:08x}", (i << 32) / n).into_bytes())
             .collect(),
         "DecimalStringSplit" => (1..n)
             .map(|i| format!("{:08}", (i * 100_000_000) / n).into_bytes())
             .collect(),
         "UniformSplit" => (1..n)
             .map(|i| {
-                let v = (i * (1u128 << 64)) / n;
+                let v = (u128::from(i) << 64) / u128::from(n);
                 (v as u64).to_be_bytes().to_vec()
             })
             .collect(),
@@ -364,6 +366,39 @@ mod tests {
         let keys = split_keys("UniformSplit", 16).unwrap_or_default();
         assert_eq!(keys.first(), Some(&vec![0x10, 0, 0, 0, 0, 0, 0, 0]));
         assert_eq!(keys.len(), 15);
+    }
+
+    #[test]
+    fn decimal_string_split_matches_hbase() {
+        // `DecimalStringSplit`: 8 digits over 00000000..99999999.
+        let keys = split_keys("DecimalStringSplit", 3).unwrap_or_default();
+        assert_eq!(keys, vec![b"33333333".to_vec(), b"66666666".to_vec()]);
+    }
+
+    /// The 64-bit arithmetic gives the keys 128-bit arithmetic gives, also at the largest
+    /// region counts, where `i * 2^32` comes nearest to 2^64.
+    #[test]
+    fn split_keys_at_any_count_are_the_128_bit_ones() {
+        for n in [2u32, 3, 7, 16, 1000, 65_537] {
+            let wide = u128::from(n);
+            let hex: Vec<Vec<u8>> = (1..wide)
+                .map(|i| format!("{:08x}", (i << 32) / wide).into_bytes())
+                .collect();
+            let decimal: Vec<Vec<u8>> = (1..wide)
+                .map(|i| format!("{:08}", (i * 100_000_000) / wide).into_bytes())
+                .collect();
+            assert_eq!(split_keys("HexStringSplit", n), Some(hex), "{n}");
+            assert_eq!(split_keys("DecimalStringSplit", n), Some(decimal), "{n}");
+        }
+        let (i, n) = (u64::from(u32::MAX - 1), u64::from(u32::MAX));
+        assert_eq!(
+            u128::from((i << 32) / n),
+            (u128::from(i) << 32) / u128::from(n)
+        );
+        assert_eq!(
+            u128::from(i * 100_000_000 / n),
+            u128::from(i) * 100_000_000 / u128::from(n)
+        );
     }
 }
 
