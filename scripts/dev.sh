@@ -214,8 +214,8 @@ run_tests() {
   level browser-tests cargo test --target wasm32-unknown-unknown --no-fail-fast "${web[@]}"
   # Over the budget for now: held at today's size (SIZE_HELD_KB) instead, unless overridden.
   SIZE_BUDGET_KB=${ROWKEY_SIZE_BUDGET_KB:-$SIZE_HELD_KB} level release-build build
-  log "end-to-end tests: Playwright driving /usr/bin/chromium"
-  level e2e-tests node --test tests/e2e/*.test.mjs
+  log "end-to-end tests: Playwright driving /usr/bin/chromium, and the build's scripts"
+  level e2e-tests node --test tests/e2e/*.test.mjs tests/scripts/*.test.mjs
   summary
 }
 
