@@ -379,7 +379,8 @@ fn actions_21_to_30_are_exactly_rows_21_to_30() -> Result<(), String> {
         .find_map(|o| o.trace.clone())
         .ok_or("no trace")?
         .returned;
-    assert_eq!(page, keys[20..30].to_vec());
+    assert!(page.iter().eq(keys.iter().skip(20).take(10)));
+    assert_eq!(page.len(), 10);
     Ok(())
 }
 

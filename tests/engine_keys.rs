@@ -2,7 +2,7 @@
 //! compactions and splits, agrees with a recount of the stores after every step.
 mod common;
 use common::*;
-use rowkey::engine::{Engine, KeyEntry, Mutation};
+use rowkey::engine::{Engine, KeyEntry, KeyIndex, Mutation};
 
 /// The index as the engine keeps it, and as a recount from the stores says it should be.
 fn index_and_recount(e: &Engine) -> Result<(Vec<KeyEntry>, Vec<KeyEntry>), rowkey::engine::Error> {
@@ -176,4 +176,55 @@ fn the_recount_agrees_with_the_cells_in_every_encoding() -> TestResult {
         assert_eq!(t.keys.row_count(), 700, "{name}");
     }
     Ok(())
+}
+
+/// The pixel a key falls on as the keyspace strip places one key at a time.
+fn pixel_of(index: &KeyIndex, key: &[u8], pixels: usize) -> usize {
+    (index.row_position(key).index * pixels / index.row_count().max(1)).min(pixels - 1)
+}
+
+/// The strip's pixels found a stretch at a time are those its keys fall on one by one: rows
+/// fewer and more than the pixels, keys that are rows and keys between, before and after them,
+/// an empty index.
+#[test]
+fn the_pixels_holding_a_reads_keys_are_those_each_key_falls_on() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut cases = 0;
+    for rows in [0u64, 1, 3, 439, 440, 441, 2_000, 20_000] {
+        let index = KeyIndex::from_sorted((0..rows).map(|r| KeyEntry {
+            key: format!("row{:06}", r * 2).into_bytes().into_boxed_slice(),
+            cells: 1,
+            bytes: 10,
+        }));
+        for pixels in [1usize, 7, 440] {
+            for picked in [0u64, 1, 5, 500, 5_000] {
+                // Rows (even numbers) and keys between them (odd), before the first and
+                // after the last.
+                let mut keys: Vec<Vec<u8>> = (0..picked)
+                    .map(|_| format!("row{:06}", next(rows * 2 + 4)).into_bytes())
+                    .collect();
+                keys.push(b"a".to_vec());
+                keys.push(b"z".to_vec());
+                keys.sort();
+                keys.dedup();
+                let mut one_by_one = vec![false; pixels];
+                for k in &keys {
+                    one_by_one[pixel_of(&index, k, pixels)] = true;
+                }
+                let held = index.pixels_holding(pixels, keys.len(), |j| &keys[j]);
+                assert_eq!(
+                    held, one_by_one,
+                    "{rows} rows, {pixels} pixels, {picked} keys"
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 120);
 }

@@ -153,7 +153,7 @@ fn a_page_reports_its_own_trace_and_a_dropped_table_ends_the_scan() -> TestResul
     assert_eq!(more.command(), "scan 't'");
     let second = shell.resume(more.clone(), 100);
     let returned = second.trace.ok_or("trace")?.returned;
-    assert_eq!(returned.first().map(Vec::as_slice), Some(&b"row00100"[..]));
+    assert_eq!(returned.get(0), Some(&b"row00100"[..]));
     assert_eq!(returned.len(), 100);
     run(&mut shell, "disable 't'\ndrop 't'");
     let gone = shell.resume(more, 100);

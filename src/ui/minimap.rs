@@ -34,13 +34,26 @@ fn placed(t: &Table, trace: &ReadTrace) -> (Vec<Run>, Vec<Run>) {
     let rows = t.keys.row_count().max(1);
     let pixels = HEIGHT as usize;
     let pixel = |key: &[u8]| (t.keys.row_position(key).index * pixels / rows).min(pixels - 1);
-    let mut returned = vec![false; pixels];
-    let mut filtered = vec![false; pixels];
-    for key in &trace.returned {
-        if let Some(p) = returned.get_mut(pixel(key)) {
-            *p = true;
+    let keys = &trace.returned;
+    let n = keys.len();
+    let ascending = keys.iter().zip(keys.iter().skip(1)).all(|(a, b)| a < b);
+    let descending = keys.iter().zip(keys.iter().skip(1)).all(|(a, b)| a > b);
+    // More keys than pixels in key order (a long scan or a `count`): a search a pixel.
+    let returned = if n > pixels && (ascending || descending) {
+        t.keys.pixels_holding(pixels, n, |j| {
+            keys.get(if ascending { j } else { n - 1 - j })
+                .unwrap_or_default()
+        })
+    } else {
+        let mut marks = vec![false; pixels];
+        for key in keys.iter() {
+            if let Some(p) = marks.get_mut(pixel(key)) {
+                *p = true;
+            }
         }
-    }
+        marks
+    };
+    let mut filtered = vec![false; pixels];
     let examined = &trace.examined;
     if examined.count > trace.returned.len() as u64 {
         if let (Some(first), Some(last)) = (&examined.first, &examined.last) {

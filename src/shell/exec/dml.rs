@@ -15,7 +15,7 @@ use crate::engine::{Condition, Mutation, Scan, ScanOutput};
 use crate::filter::{parse_filter, parse_java_filter, CompareOp};
 use crate::shell::ast::{Spanned, Value};
 use crate::shell::convert::{Columns, Converters};
-use crate::shell::ReadTrace;
+use crate::shell::{ReadTrace, RowKeys};
 
 /// `truncate` and `truncate_preserve`.
 pub(in crate::shell) fn truncate(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
@@ -420,15 +420,11 @@ fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
 
 /// What a read touched, for the views.
 fn trace_of(table: String, out: &ScanOutput) -> ReadTrace {
-    trace_returning(
-        table,
-        out,
-        out.rows.iter().map(|r| r.row().to_vec()).collect(),
-    )
+    trace_returning(table, out, out.rows.iter().map(|r| r.row()).collect())
 }
 
 /// What a read that handed its rows over one by one touched: `returned` are their keys.
-fn trace_returning(table: String, out: &ScanOutput, returned: Vec<Vec<u8>>) -> ReadTrace {
+fn trace_returning(table: String, out: &ScanOutput, returned: RowKeys) -> ReadTrace {
     ReadTrace {
         table,
         examined: out.examined.clone(),
@@ -694,11 +690,11 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
     // The rows are counted as the scanner hands them over (`_count_internal` loops over the
     // scanner), not kept.
     let mut text = String::new();
-    let mut returned = Vec::new();
+    let mut returned = RowKeys::default();
     let out = ctx
         .engine
         .scan_each(&name, &mut scan, &mut |row| {
-            returned.push(row.row().to_vec());
+            returned.push(row.row());
             let n = returned.len() as u64;
             if n.is_multiple_of(interval) {
                 let _ = write!(

@@ -273,6 +273,49 @@ impl KeyIndex {
         }
     }
 
+    /// Which of `pixels` equal stretches of the key order hold at least one of `n` keys given
+    /// in ascending order by `key(j)`: the one `row_position(key).index * pixels / rows` names
+    /// (the last stretch also holding keys past every row), found a stretch at a time by a
+    /// binary search over the keys, so that a read's million returned rows cost `pixels`
+    /// searches, not a million.
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    pub fn pixels_holding<'k>(
+        &self,
+        pixels: usize,
+        n: usize,
+        key: impl Fn(usize) -> &'k [u8],
+    ) -> Vec<bool> {
+        let rows = self.len.max(1);
+        // The key at offset `i`, when there is one.
+        let at = |i: usize| self.get(i).map(|e| &*e.key);
+        (0..pixels)
+            .map(|p| {
+                // Offsets `lo..hi` fall on pixel `p`: the first `i` with `i * pixels / rows`
+                // at `p`, up to the first at `p + 1`.
+                let lo = (p * rows).div_ceil(pixels);
+                let hi = ((p + 1) * rows).div_ceil(pixels);
+                // A key's position is at least `lo` when it is above the row at `lo - 1`
+                // (every key's is at least 0; none is past the last row's offset plus one),
+                // and under `hi` when it is at most the row at `hi - 1` (the last pixel has
+                // no `hi`).
+                let above = match lo.checked_sub(1) {
+                    None => None,
+                    Some(i) => match at(i) {
+                        Some(row) => Some(row),
+                        None => return false,
+                    },
+                };
+                let first = crate::kit::partition(n, |j| above.is_some_and(|a| key(j) <= a));
+                first < n
+                    && (p + 1 == pixels
+                        || hi
+                            .checked_sub(1)
+                            .and_then(at)
+                            .is_none_or(|b| key(first) <= b))
+            })
+            .collect()
+    }
+
     /// The offsets of the rows whose key starts with `prefix` (empty when there are none).
     pub fn prefix_range(&self, prefix: &[u8]) -> Range<usize> {
         let start = self.row_position(prefix).index;
