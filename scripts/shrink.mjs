@@ -16,10 +16,13 @@
 //   some 7 KB of random bytes. A type id is only ever compared and hashed, never shown, so every
 //   type id a `type_id` function returns is renumbered (1, 2, 3, … in its low half, 0 in its
 //   high half) wherever its halves occur: in the data, and as `i64.const` in the code. The
-//   rewrite checks that no old half is left anywhere in the module, and fails otherwise.
+//   functions are known by their names, which wasm-opt keeps (`-g` in index.html) for this
+//   and which leave with the rewrite. It checks that no old half is left anywhere in the
+//   module, and fails otherwise.
 //
-// The module's other sections are copied byte for byte. Fails, writing nothing, on a module it
-// cannot read or a glue that does not name what the module imports.
+// The module's other sections are copied byte for byte, its name section dropped. Fails,
+// writing nothing, on a module it cannot read or a glue that does not name what the module
+// imports.
 import fs from "node:fs";
 
 const [gluePath, wasmPath] = process.argv.slice(2);
@@ -131,6 +134,7 @@ const shortName = (old) => {
   return renamed.get(old);
 };
 
+let importedFunctions = 0;
 // An import's description after its names (a function's type, a table's, a memory's or a
 // global's), copied as it is.
 const importKind = (r) => {
@@ -141,7 +145,7 @@ const importKind = (r) => {
     r.u32();
     if (flags & 1) r.u32();
   };
-  if (kind === 0) r.u32();
+  if (kind === 0) (r.u32(), importedFunctions++);
   else if (kind === 1) (r.byte(), limits());
   else if (kind === 2) limits();
   else if (kind === 3) r.at += 2;
@@ -219,9 +223,32 @@ const bodies = [];
   }
 }
 
-// `<T as Any>::type_id`: no locals; stores the id's halves, loaded from the data, through its
-// one parameter: `local.get 0, i32.const HIGH, i64.load, i64.store offset=8, local.get 0,
-// i32.const LOW, i64.load, i64.store offset=0`.
+// The functions' names, from the name section wasm-opt keeps when asked (`-g`): the rewrite
+// knows a type id by the function that returns it, and the section leaves the module after.
+const nameSection = sections.find((s) => s.id === 0 && new Reader(s.bytes).name() === "name");
+if (!nameSection) fail("no name section: wasm-opt must keep the functions' names (-g) for the type ids");
+const names = new Map();
+{
+  const r = new Reader(nameSection.bytes);
+  r.name();
+  while (r.at < r.bytes.length) {
+    const sub = r.byte();
+    const end = r.u32() + r.at;
+    if (sub === 1) {
+      for (let n = r.u32(); n > 0; n--) {
+        const index = r.u32();
+        names.set(index, r.name());
+      }
+    }
+    r.at = end;
+  }
+}
+sections.splice(sections.indexOf(nameSection), 1);
+const TYPE_ID = / as core(\[[0-9a-f]+\])?::any::Any>::type_id$/;
+
+// `<T as Any>::type_id`, as it compiles: no locals; stores the id's halves, loaded from the
+// data, through its one parameter: `local.get 0, i32.const HIGH, i64.load, i64.store
+// offset=8, local.get 0, i32.const LOW, i64.load, i64.store offset=0`.
 const typeIdAt = (body) => {
   const r = new Reader(body);
   const half = (offset) => {
@@ -238,11 +265,13 @@ const typeIdAt = (body) => {
   return low;
 };
 const ids = new Map();
-for (const body of bodies) {
+bodies.forEach((body, k) => {
+  if (!TYPE_ID.test(names.get(importedFunctions + k) ?? "")) return;
   const at = typeIdAt(body);
   const id = at === undefined ? undefined : memory(at, 16);
-  if (id) ids.set(id.toString("hex"), Buffer.from(id));
-}
+  if (!id) fail(`${names.get(importedFunctions + k)} does not load its type id as expected`);
+  ids.set(id.toString("hex"), Buffer.from(id));
+});
 const halves = new Map();
 [...ids.keys()].sort().forEach((hex, k) => {
   const id = ids.get(hex);
