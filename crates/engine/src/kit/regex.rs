@@ -21,6 +21,7 @@ mod parse;
 
 use std::cell::Cell;
 use std::fmt;
+use std::rc::Rc;
 
 use compile::{Program, State};
 use parse::Look;
@@ -49,7 +50,8 @@ impl std::error::Error for Error {}
 
 /// A compiled regular expression.
 pub struct Regex {
-    program: Program,
+    /// Shared by the clones (a filter is cloned for each scan).
+    program: Rc<Program>,
     pattern: Box<str>,
     /// The thread lists, kept between searches (taken out while one runs).
     scratch: Cell<Threads>,
@@ -59,7 +61,7 @@ impl Clone for Regex {
     #[cfg_attr(rowkey_cold, optimize(size))]
     fn clone(&self) -> Regex {
         Regex {
-            program: self.program.clone(),
+            program: Rc::clone(&self.program),
             pattern: self.pattern.clone(),
             scratch: Cell::new(Threads::default()),
         }
@@ -92,7 +94,7 @@ impl Regex {
         let tree = parse::parse(pattern, dot_all)?;
         let program = compile::compile(&tree)?;
         Ok(Regex {
-            program,
+            program: Rc::new(program),
             pattern: pattern.into(),
             scratch: Cell::new(Threads::default()),
         })

@@ -7,7 +7,6 @@ use super::parse::{Kind, Look, Node, NONE};
 use super::Error;
 
 /// One state of the automaton; `next` is the state that follows.
-#[derive(Clone)]
 pub(super) enum State {
     /// One character.
     Char { next: u32, ch: char },
@@ -24,7 +23,6 @@ pub(super) enum State {
 }
 
 /// The compiled automaton.
-#[derive(Clone)]
 pub(super) struct Program {
     pub(super) states: Vec<State>,
     pub(super) ranges: Vec<(char, char)>,

@@ -143,11 +143,13 @@ const ERR_SPECIAL_WORD_BOUNDARY_UNRECOGNIZED: &str =
 const ERR_SPECIAL_WORD_OR_REP_UNEXPECTED_EOF: &str =
     "found start of special word boundary or repetition without an end";
 
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn fail<T>(message: &'static str) -> Result<T, Error> {
     Err(Error { message })
 }
 
 impl Node {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn leaf(kind: Kind, empty: bool, anchored: bool) -> Node {
         Node {
             kind,
@@ -157,18 +159,22 @@ impl Node {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn empty() -> Node {
         Node::leaf(Kind::Empty, true, false)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn char(c: char) -> Node {
         Node::leaf(Kind::Char(c), false, false)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn class(ranges: Vec<(char, char)>) -> Node {
         Node::leaf(Kind::Class(ranges), false, false)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn look(look: Look) -> Node {
         Node::leaf(Kind::Look(look), true, look == START)
     }
@@ -209,20 +215,24 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn char(&self) -> Option<char> {
         self.pattern.get(self.pos..).and_then(|s| s.chars().next())
     }
 
     /// The current character, or NUL at the end (callers check the end first, as regex-lite's
     /// do where its `char()` would panic).
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn c(&self) -> char {
         self.char().unwrap_or('\0')
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn done(&self) -> bool {
         self.pos >= self.pattern.len()
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn bump(&mut self) -> bool {
         match self.char() {
             Some(c) => {
@@ -233,6 +243,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn bump_if(&mut self, prefix: &str) -> bool {
         if self
             .pattern
@@ -246,6 +257,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn bump_and_bump_space(&mut self) -> bool {
         if !self.bump() {
             return false;
@@ -255,6 +267,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Skips whitespace and `#` comments when the `x` flag is on.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn bump_space(&mut self) {
         if !self.flags.whitespace {
             return;
@@ -276,6 +289,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn peek(&self) -> Option<char> {
         let c = self.char()?;
         self.pattern
@@ -283,6 +297,7 @@ impl<'a> Parser<'a> {
             .and_then(|s| s.chars().next())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn peek_space(&self) -> Option<char> {
         if !self.flags.whitespace {
             return self.peek();
@@ -306,6 +321,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A node over `subs`, its height checked against the limit.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parent(&mut self, kind: Kind, height: u32, empty: bool, anchored: bool) -> Node {
         if height > NEST_LIMIT {
             self.too_tall = true;
@@ -319,6 +335,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn concat(&mut self, mut subs: Vec<Node>) -> Node {
         if subs.len() <= 1 {
             return subs.pop().unwrap_or_else(Node::empty);
@@ -329,6 +346,7 @@ impl<'a> Parser<'a> {
         self.parent(Kind::Concat(subs), height, empty, anchored)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn alternation(&mut self, mut subs: Vec<Node>) -> Node {
         if subs.len() <= 1 {
             return subs.pop().unwrap_or_else(|| Node::class(Vec::new()));
@@ -339,6 +357,7 @@ impl<'a> Parser<'a> {
         self.parent(Kind::Alternation(subs), height, empty, anchored)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn repeat(&mut self, min: u32, max: Option<u32>, sub: Node) -> Node {
         if min == 0 && max == Some(0) {
             return Node::empty();
@@ -355,6 +374,7 @@ impl<'a> Parser<'a> {
         self.parent(Kind::Repeat { min, max, sub }, height, empty, anchored)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn capture(&mut self, index: u32, name_len: usize, sub: Node) -> Node {
         let (height, empty, anchored) = (sub.height + 1, sub.empty, sub.anchored);
         let sub = Box::new(sub);
@@ -370,6 +390,7 @@ impl<'a> Parser<'a> {
         )
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_inner(&mut self) -> Result<Node, Error> {
         let depth = self.depth;
         if depth > NEST_LIMIT {
@@ -444,6 +465,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `{n}`, `{n,}` or `{n,m}` (and a lazy `?`), the parser at the `{`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_counts(&mut self) -> Result<(u32, Option<u32>), Error> {
         if !self.bump_and_bump_space() {
             return fail(ERR_COUNTED_REP_UNCLOSED);
@@ -478,6 +500,7 @@ impl<'a> Parser<'a> {
         Ok((min, max))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_decimal(&mut self) -> Result<u32, Error> {
         while self.char().is_some_and(char::is_whitespace) {
             self.bump();
@@ -505,6 +528,7 @@ impl<'a> Parser<'a> {
 
     /// A group or a flag directive, the parser at the `(`; `None` for a directive (`(?i)`),
     /// whose flags stay set.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_group(&mut self) -> Result<Option<Node>, Error> {
         self.bump_and_bump_space();
         if self.bump_if("?=") || self.bump_if("?!") || self.bump_if("?<=") || self.bump_if("?<!") {
@@ -536,6 +560,7 @@ impl<'a> Parser<'a> {
         Ok(Some(self.capture(index, 0, sub)))
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn next_capture(&mut self) -> Result<u32, Error> {
         match self.captures.checked_add(1) {
             Some(next) => {
@@ -547,6 +572,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A group's name up to its `>`; its length.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_capture_name(&mut self) -> Result<usize, Error> {
         if self.done() {
             return fail(ERR_MISSING_GROUP_NAME);
@@ -584,6 +610,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_flags(&mut self) -> Result<Flags, Error> {
         let mut flags = self.flags;
         let (mut negate, mut last_was_negation) = (false, false);
@@ -641,6 +668,7 @@ impl<'a> Parser<'a> {
         Ok(flags)
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_primitive(&mut self) -> Result<Node, Error> {
         let c = self.c();
         self.bump();
@@ -671,6 +699,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A literal character, both cases of an ASCII letter under the `i` flag.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn literal(&self, c: char) -> Node {
         if self.flags.case_insensitive {
             if let Some(folded) = fold((c, c)) {
@@ -681,6 +710,7 @@ impl<'a> Parser<'a> {
     }
 
     /// What follows a `\`, the parser after it.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_escape(&mut self) -> Result<Node, Error> {
         let Some(c) = self.char() else {
             return fail(ERR_ESCAPE_UNEXPECTED_EOF);
@@ -733,6 +763,7 @@ impl<'a> Parser<'a> {
 
     /// `\b{start}`, `\b{end}`, `\b{start-half}`, `\b{end-half}`; `None` (the parser back at
     /// the `{`) when what follows is a counted repetition instead.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_special_word_boundary(&mut self) -> Result<Option<Look>, Error> {
         let valid = |c: char| c.is_ascii_alphabetic() || c == '-';
         let start = self.pos;
@@ -762,6 +793,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `\xNN`, `\uNNNN`, `\UNNNNNNNN` or any of them with braces, the parser at the letter.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_hex(&mut self) -> Result<Node, Error> {
         let digits = match self.c() {
             'x' => 2,
@@ -810,6 +842,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A bracketed class, the parser at the `[`.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_class(&mut self) -> Result<Node, Error> {
         let mut union: Vec<(char, char)> = Vec::new();
         if !self.bump_and_bump_space() {
@@ -863,6 +896,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One item of a class (a character, an escape, a Perl class) or a range of two.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_class_range(&mut self, union: &mut Vec<(char, char)>) -> Result<(), Error> {
         let first = self.parse_class_item()?;
         self.bump_space();
@@ -891,6 +925,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_class_item(&mut self) -> Result<Node, Error> {
         let c = self.c();
         self.bump();
@@ -903,6 +938,7 @@ impl<'a> Parser<'a> {
 
     /// `[:name:]` or `[:^name:]` inside a class; `None` (the parser back at the `[`) when
     /// what follows is not one.
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn parse_posix_class(&mut self) -> Option<Vec<(char, char)>> {
         let start = self.pos;
         let found = self.posix_class_at();
@@ -912,6 +948,7 @@ impl<'a> Parser<'a> {
         found
     }
 
+    #[cfg_attr(rowkey_cold, optimize(size))]
     fn posix_class_at(&mut self) -> Option<Vec<(char, char)>> {
         if !self.bump() || self.c() != ':' || !self.bump() {
             return None;
@@ -940,11 +977,13 @@ impl<'a> Parser<'a> {
 
 /// True for the characters a `\` may precede to stand for themselves: the meta characters and
 /// every other ASCII character but letters, digits, `<` and `>`.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn escapable(c: char) -> bool {
     c.is_ascii() && !c.is_ascii_alphanumeric() && c != '<' && c != '>'
 }
 
 /// The ranges of a POSIX class by name; none for an unknown name.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn posix(name: &str) -> Vec<(char, char)> {
     let ranges: &[(u8, u8)] = match name {
         "alnum" => &[(b'0', b'9'), (b'A', b'Z'), (b'a', b'z')],
@@ -969,6 +1008,7 @@ fn posix(name: &str) -> Vec<(char, char)> {
         .collect()
 }
 
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn next_char(c: char) -> char {
     if c == '\u{D7FF}' {
         return '\u{E000}';
@@ -976,6 +1016,7 @@ fn next_char(c: char) -> char {
     char::from_u32(u32::from(c) + 1).unwrap_or(char::MAX)
 }
 
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn prev_char(c: char) -> char {
     if c == '\u{E000}' {
         return '\u{D7FF}';
@@ -984,6 +1025,7 @@ fn prev_char(c: char) -> char {
 }
 
 /// True when two ranges overlap or touch (as numbers: U+D7FF and U+E000 do not touch).
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn contiguous(a: (char, char), b: (char, char)) -> bool {
     let (s1, e1, s2, e2) = (
         u32::from(a.0),
@@ -995,6 +1037,7 @@ fn contiguous(a: (char, char), b: (char, char)) -> bool {
 }
 
 /// Ranges sorted and merged where they overlap or touch.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn canonical(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
     order::sort(&mut ranges);
     let mut out: Vec<(char, char)> = Vec::with_capacity(ranges.len());
@@ -1009,6 +1052,7 @@ fn canonical(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
 
 /// The other case of a range's ASCII letters: its lower-case part if it has one, else its
 /// upper-case part.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn fold(r: (char, char)) -> Option<(char, char)> {
     let shift = |(a, b): (char, char), up: bool| {
         let f = |c: char| {
@@ -1026,6 +1070,7 @@ fn fold(r: (char, char)) -> Option<(char, char)> {
     None
 }
 
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn fold_class(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
     for i in 0..ranges.len() {
         if let Some(folded) = ranges.get(i).copied().and_then(fold) {
@@ -1036,6 +1081,7 @@ fn fold_class(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
 }
 
 /// Every character not in `ranges` (sorted and disjoint), as regex-lite computes it.
+#[cfg_attr(rowkey_cold, optimize(size))]
 fn negate(ranges: Vec<(char, char)>) -> Vec<(char, char)> {
     let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
         return vec![('\0', char::MAX)];
