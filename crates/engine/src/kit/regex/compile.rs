@@ -55,6 +55,9 @@ struct Compiler {
     size: usize,
     /// Capture groups met so far (the whole pattern is group 0).
     groups: usize,
+    /// Set once the program is over the size limit: nothing more is added, the loops stop,
+    /// and the pattern is refused.
+    over: bool,
 }
 
 /// Compiles `node`, refusing a program over the size limit.
@@ -69,41 +72,46 @@ pub(super) fn compile(node: &Node) -> Result<Program, Error> {
         },
         size: 0,
         groups: 0,
+        over: false,
     };
-    let whole = c.capture(0, 0, node)?;
-    let done = c.add(State::Match)?;
-    c.patch(whole.end, done)?;
+    let whole = c.capture(0, 0, node);
+    let done = c.add(State::Match);
+    c.patch(whole.end, done);
+    if c.over {
+        return Err(Error {
+            message: ERR_SIZE_LIMIT,
+        });
+    }
     c.program.start = whole.start;
     Ok(c.program)
 }
 
 impl Compiler {
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn check(&self) -> Result<(), Error> {
+    fn check(&mut self) {
         if self.size > SIZE_LIMIT {
-            return Err(Error {
-                message: ERR_SIZE_LIMIT,
-            });
+            self.over = true;
         }
-        Ok(())
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn add(&mut self, state: State) -> Result<u32, Error> {
-        let id = u32::try_from(self.program.states.len()).map_err(|_| Error {
-            message: ERR_SIZE_LIMIT,
-        })?;
+    fn add(&mut self, state: State) -> u32 {
+        if self.over {
+            return 0;
+        }
+        // Under the limit, the ids fit (10 MiB holds 327,680 states).
+        let id = self.program.states.len() as u32;
         self.size += STATE_BYTES;
         if let State::Ranges { from, to, .. } = state {
             self.size += (to - from) as usize * RANGE_BYTES;
         }
         self.program.states.push(state);
-        self.check()?;
-        Ok(id)
+        self.check();
+        id
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn patch(&mut self, from: u32, to: u32) -> Result<(), Error> {
+    fn patch(&mut self, from: u32, to: u32) {
         match self.program.states.get_mut(from as usize) {
             Some(
                 State::Char { next, .. } | State::Ranges { next, .. } | State::Goto { next, .. },
@@ -111,21 +119,20 @@ impl Compiler {
             Some(State::Split(targets)) => {
                 targets.push(to);
                 self.size += TARGET_BYTES;
-                self.check()?;
+                self.check();
             }
             _ => {}
         }
-        Ok(())
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn single(&mut self, state: State) -> Result<Piece, Error> {
-        let id = self.add(state)?;
-        Ok(Piece { start: id, end: id })
+    fn single(&mut self, state: State) -> Piece {
+        let id = self.add(state);
+        Piece { start: id, end: id }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn empty(&mut self) -> Result<u32, Error> {
+    fn empty(&mut self) -> u32 {
         self.add(State::Goto {
             next: 0,
             look: NONE,
@@ -134,18 +141,18 @@ impl Compiler {
 
     /// An empty piece: one state that consumes nothing.
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn nothing(&mut self) -> Result<Piece, Error> {
-        let id = self.empty()?;
-        Ok(Piece { start: id, end: id })
+    fn nothing(&mut self) -> Piece {
+        let id = self.empty();
+        Piece { start: id, end: id }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn split(&mut self) -> Result<u32, Error> {
+    fn split(&mut self) -> u32 {
         self.add(State::Split(Vec::new()))
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn node(&mut self, node: &Node) -> Result<Piece, Error> {
+    fn node(&mut self, node: &Node) -> Piece {
         match &node.kind {
             Kind::Empty => self.nothing(),
             Kind::Char(ch) => self.single(State::Char { next: 0, ch: *ch }),
@@ -174,11 +181,11 @@ impl Compiler {
             Kind::Concat(subs) => {
                 let mut whole: Option<Piece> = None;
                 for sub in subs {
-                    let piece = self.node(sub)?;
-                    whole = Some(self.join(whole, piece)?);
+                    let piece = self.node(sub);
+                    whole = Some(self.join(whole, piece));
                 }
                 match whole {
-                    Some(whole) => Ok(whole),
+                    Some(whole) => whole,
                     None => self.nothing(),
                 }
             }
@@ -188,135 +195,141 @@ impl Compiler {
 
     /// `first` followed by `then`.
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn join(&mut self, first: Option<Piece>, then: Piece) -> Result<Piece, Error> {
-        let Some(first) = first else { return Ok(then) };
-        self.patch(first.end, then.start)?;
-        Ok(Piece {
+    fn join(&mut self, first: Option<Piece>, then: Piece) -> Piece {
+        let Some(first) = first else { return then };
+        self.patch(first.end, then.start);
+        Piece {
             start: first.start,
             end: then.end,
-        })
+        }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn alternation(&mut self, subs: &[Node]) -> Result<Piece, Error> {
+    fn alternation(&mut self, subs: &[Node]) -> Piece {
         let (Some(a), Some(b)) = (subs.first(), subs.get(1)) else {
             return match subs.first() {
                 Some(only) => self.node(only),
                 None => self.single(State::Fail),
             };
         };
-        let first = self.node(a)?;
-        let second = self.node(b)?;
-        let split = self.split()?;
-        let end = self.empty()?;
+        let first = self.node(a);
+        let second = self.node(b);
+        let split = self.split();
+        let end = self.empty();
         for piece in [first, second] {
-            self.patch(split, piece.start)?;
-            self.patch(piece.end, end)?;
+            self.patch(split, piece.start);
+            self.patch(piece.end, end);
         }
         for sub in subs.iter().skip(2) {
-            let piece = self.node(sub)?;
-            self.patch(split, piece.start)?;
-            self.patch(piece.end, end)?;
+            let piece = self.node(sub);
+            self.patch(split, piece.start);
+            self.patch(piece.end, end);
         }
-        Ok(Piece { start: split, end })
+        Piece { start: split, end }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn exactly(&mut self, sub: &Node, n: u32) -> Result<Piece, Error> {
+    fn exactly(&mut self, sub: &Node, n: u32) -> Piece {
         let mut whole: Option<Piece> = None;
         for _ in 0..n {
-            let piece = self.node(sub)?;
-            whole = Some(self.join(whole, piece)?);
+            if self.over {
+                break;
+            }
+            let piece = self.node(sub);
+            whole = Some(self.join(whole, piece));
         }
         match whole {
-            Some(whole) => Ok(whole),
+            Some(whole) => whole,
             None => self.nothing(),
         }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn bounded(&mut self, sub: &Node, min: u32, max: u32) -> Result<Piece, Error> {
-        let prefix = self.exactly(sub, min)?;
-        let empty = self.empty()?;
+    fn bounded(&mut self, sub: &Node, min: u32, max: u32) -> Piece {
+        let prefix = self.exactly(sub, min);
+        let empty = self.empty();
         let mut end = prefix.end;
         for _ in min..max {
-            let split = self.split()?;
-            let piece = self.node(sub)?;
-            self.patch(end, split)?;
-            self.patch(split, piece.start)?;
-            self.patch(split, empty)?;
+            if self.over {
+                break;
+            }
+            let split = self.split();
+            let piece = self.node(sub);
+            self.patch(end, split);
+            self.patch(split, piece.start);
+            self.patch(split, empty);
             end = piece.end;
         }
-        self.patch(end, empty)?;
-        Ok(Piece {
+        self.patch(end, empty);
+        Piece {
             start: prefix.start,
             end: empty,
-        })
+        }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn at_least(&mut self, sub: &Node, n: u32) -> Result<Piece, Error> {
+    fn at_least(&mut self, sub: &Node, n: u32) -> Piece {
         if n == 0 && !sub.empty {
-            let split = self.split()?;
-            let piece = self.node(sub)?;
-            self.patch(split, piece.start)?;
-            self.patch(piece.end, split)?;
-            return Ok(Piece {
+            let split = self.split();
+            let piece = self.node(sub);
+            self.patch(split, piece.start);
+            self.patch(piece.end, split);
+            return Piece {
                 start: split,
                 end: split,
-            });
+            };
         }
         if n == 0 {
-            let piece = self.node(sub)?;
-            let plus = self.split()?;
-            self.patch(piece.end, plus)?;
-            self.patch(plus, piece.start)?;
-            let question = self.split()?;
-            let empty = self.empty()?;
-            self.patch(question, piece.start)?;
-            self.patch(question, empty)?;
-            self.patch(plus, empty)?;
-            return Ok(Piece {
+            let piece = self.node(sub);
+            let plus = self.split();
+            self.patch(piece.end, plus);
+            self.patch(plus, piece.start);
+            let question = self.split();
+            let empty = self.empty();
+            self.patch(question, piece.start);
+            self.patch(question, empty);
+            self.patch(plus, empty);
+            return Piece {
                 start: question,
                 end: empty,
-            });
+            };
         }
         let prefix = if n > 1 {
-            Some(self.exactly(sub, n - 1)?)
+            Some(self.exactly(sub, n - 1))
         } else {
             None
         };
-        let last = self.node(sub)?;
-        let split = self.split()?;
+        let last = self.node(sub);
+        let split = self.split();
         if let Some(prefix) = prefix {
-            self.patch(prefix.end, last.start)?;
+            self.patch(prefix.end, last.start);
         }
-        self.patch(last.end, split)?;
-        self.patch(split, last.start)?;
-        Ok(Piece {
+        self.patch(last.end, split);
+        self.patch(split, last.start);
+        Piece {
             start: prefix.map_or(last.start, |p| p.start),
             end: split,
-        })
+        }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn zero_or_one(&mut self, sub: &Node) -> Result<Piece, Error> {
-        let split = self.split()?;
-        let piece = self.node(sub)?;
-        let empty = self.empty()?;
-        self.patch(split, piece.start)?;
-        self.patch(split, empty)?;
-        self.patch(piece.end, empty)?;
-        Ok(Piece {
+    fn zero_or_one(&mut self, sub: &Node) -> Piece {
+        let split = self.split();
+        let piece = self.node(sub);
+        let empty = self.empty();
+        self.patch(split, piece.start);
+        self.patch(split, empty);
+        self.patch(piece.end, empty);
+        Piece {
             start: split,
             end: empty,
-        })
+        }
     }
 
     /// A capture group: two empty states around its inside (nothing is captured; they are
     /// there because regex-lite's size limit counts them).
     #[cfg_attr(rowkey_cold, optimize(size))]
-    fn capture(&mut self, index: u32, name_len: usize, sub: &Node) -> Result<Piece, Error> {
+    fn capture(&mut self, index: u32, name_len: usize, sub: &Node) -> Piece {
         let index = index as usize;
         if index >= self.groups {
             self.size += (index + 1 - self.groups) * GROUP_BYTES;
@@ -325,11 +338,11 @@ impl Compiler {
                 self.size += name_len + 4;
             }
         }
-        let start = self.empty()?;
-        let inner = self.node(sub)?;
-        let end = self.empty()?;
-        self.patch(start, inner.start)?;
-        self.patch(inner.end, end)?;
-        Ok(Piece { start, end })
+        let start = self.empty();
+        let inner = self.node(sub);
+        let end = self.empty();
+        self.patch(start, inner.start);
+        self.patch(inner.end, end);
+        Piece { start, end }
     }
 }
