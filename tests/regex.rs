@@ -656,7 +656,7 @@ fn hostile_patterns_answer_at_once() -> TestResult {
     Ok(())
 }
 
-/// A compiled regex cloned matches as the original (a filter is cloned for each scan).
+/// A compiled regex cloned matches as the original (a scan clones its filter for each region).
 #[test]
 fn clones_match_alike() -> TestResult {
     let re = Regex::dot_matches_new_line("^a.b$")?;

@@ -50,7 +50,7 @@ impl std::error::Error for Error {}
 
 /// A compiled regular expression.
 pub struct Regex {
-    /// Shared by the clones (a filter is cloned for each scan).
+    /// Shared by the clones (a scan clones its filter for each region it reads).
     program: Rc<Program>,
     pattern: Box<str>,
     /// The thread lists, kept between searches (taken out while one runs).
