@@ -3,7 +3,7 @@
 //! is matched as text, and a byte that is not UTF-8 matches as U+FFFD, as Go's `regexp` reads
 //! it in the emulator.
 
-use regex_lite::Regex;
+use crate::kit::regex::Regex;
 
 /// A compiled full-match expression.
 #[derive(Clone, Debug)]

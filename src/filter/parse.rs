@@ -339,10 +339,7 @@ fn comparator(arg: &Arg) -> Result<Comparator, FilterError> {
         b"binaryprefix" => Comparator::BinaryPrefix(value.to_vec()),
         b"regexstring" => {
             let pattern: String = value.iter().map(|&b| char::from(b)).collect();
-            match regex_lite::RegexBuilder::new(&pattern)
-                .dot_matches_new_line(true)
-                .build()
-            {
+            match rowkey_engine::kit::regex::Regex::dot_matches_new_line(&pattern) {
                 Ok(re) => Comparator::Regex(re),
                 Err(e) => return err(format!("Invalid regular expression: {e}"), arg.span.clone()),
             }

@@ -12,6 +12,7 @@ pub mod compare;
 pub mod crc32;
 pub mod hash;
 pub mod order;
+pub mod regex;
 pub mod seeded;
 pub mod sorted;
 pub mod text;

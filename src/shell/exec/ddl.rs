@@ -101,7 +101,7 @@ pub(in crate::shell) fn list(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let names = match args.get(0) {
         Some(_) => {
             let pattern = args.text(0, "regular expression")?;
-            let re = regex_lite::Regex::new(&format!("^(?:{pattern})$"))
+            let re = crate::kit::regex::Regex::new(&format!("^(?:{pattern})$"))
                 .or_else(|e| fail(format!("invalid regular expression: {e}"), args.span(0)))?;
             names.into_iter().filter(|n| re.is_match(n)).collect()
         }

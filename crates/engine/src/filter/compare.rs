@@ -10,7 +10,7 @@ pub enum Comparator {
     /// `binaryprefix:` bytewise comparison of the cell's first bytes.
     BinaryPrefix(Vec<u8>),
     /// `regexstring:` equal when the pattern is found anywhere (unanchored).
-    Regex(regex_lite::Regex),
+    Regex(crate::kit::regex::Regex),
     /// `substring:` equal when the text contains the substring, ignoring case.
     Substring(String),
 }
@@ -25,7 +25,7 @@ impl Comparator {
                 .as_slice()
                 .cmp(value.get(..p.len().min(value.len())).unwrap_or(value)),
             Comparator::Regex(re) => {
-                if re.is_match(&latin1(value)) {
+                if re.is_match_latin1(value) {
                     Ordering::Equal
                 } else {
                     Ordering::Greater
@@ -70,12 +70,6 @@ pub fn latin1_lowercase(c: char) -> char {
         '\u{212B}' => '\u{E5}',
         _ => c,
     }
-}
-
-/// Bytes read as ISO-8859-1, as HBase's regex and substring comparators read them.
-#[cfg_attr(rowkey_cold, optimize(size))]
-fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
 }
 
 #[cfg(test)]
