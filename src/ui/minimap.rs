@@ -36,10 +36,11 @@ fn placed(t: &Table, trace: &ReadTrace) -> (Vec<Run>, Vec<Run>) {
     let pixel = |key: &[u8]| (t.keys.row_position(key).index * pixels / rows).min(pixels - 1);
     let keys = &trace.returned;
     let n = keys.len();
-    let ascending = keys.iter().zip(keys.iter().skip(1)).all(|(a, b)| a < b);
-    let descending = keys.iter().zip(keys.iter().skip(1)).all(|(a, b)| a > b);
     // More keys than pixels in key order (a long scan or a `count`): a search a pixel.
-    let returned = if n > pixels && (ascending || descending) {
+    let pairs = || keys.iter().zip(keys.iter().skip(1));
+    let ascending = n > pixels && pairs().all(|(a, b)| a < b);
+    let descending = n > pixels && !ascending && pairs().all(|(a, b)| a > b);
+    let returned = if ascending || descending {
         t.keys.pixels_holding(pixels, n, |j| {
             keys.get(if ascending { j } else { n - 1 - j })
                 .unwrap_or_default()

@@ -298,12 +298,10 @@ impl KeyIndex {
                 // (every key's is at least 0; none is past the last row's offset plus one),
                 // and under `hi` when it is at most the row at `hi - 1` (the last pixel has
                 // no `hi`).
-                let above = match lo.checked_sub(1) {
+                let above = match lo.checked_sub(1).map(at) {
                     None => None,
-                    Some(i) => match at(i) {
-                        Some(row) => Some(row),
-                        None => return false,
-                    },
+                    Some(None) => return false,
+                    Some(row) => row,
                 };
                 let first = crate::kit::partition(n, |j| above.is_some_and(|a| key(j) <= a));
                 first < n
