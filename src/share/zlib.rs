@@ -9,8 +9,8 @@
 //! to 7), the fixed codes, or the bytes stored. Its output depends on the input only. Besides
 //! the output it allocates the hash chains (256 KB) and one block's symbols (64 KB).
 //!
-//! The decompressor decodes codes bit by bit against their canonical counts (as Mark Adler's
-//! `puff.c` does: small, and fast enough for a link), checks the header, every code's lengths
+//! The decompressor decodes codes bit by bit against their canonical counts (small, and fast
+//! enough for a link), checks the header, every code's lengths
 //! and the Adler-32, and refuses to write past a limit: a damaged or crafted stream is an
 //! [`enum@Error`], never a panic nor more output than the limit (the output grows as a vector
 //! does, so its allocation stays below twice the limit).
