@@ -188,13 +188,7 @@ fn pixel_of(index: &KeyIndex, key: &[u8], pixels: usize) -> usize {
 /// an empty index.
 #[test]
 fn the_pixels_holding_a_reads_keys_are_those_each_key_falls_on() {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut g = rowkey::kit::seeded::Gen::new(0x2545_F491_4F6C_DD1D);
     let mut cases = 0;
     for rows in [0u64, 1, 3, 439, 440, 441, 2_000, 20_000] {
         let index = KeyIndex::from_sorted((0..rows).map(|r| KeyEntry {
@@ -207,7 +201,7 @@ fn the_pixels_holding_a_reads_keys_are_those_each_key_falls_on() {
                 // Rows (even numbers) and keys between them (odd), before the first and
                 // after the last.
                 let mut keys: Vec<Vec<u8>> = (0..picked)
-                    .map(|_| format!("row{:06}", next(rows * 2 + 4)).into_bytes())
+                    .map(|_| format!("row{:06}", g.below(rows * 2 + 4)).into_bytes())
                     .collect();
                 keys.push(b"a".to_vec());
                 keys.push(b"z".to_vec());
