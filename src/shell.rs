@@ -74,53 +74,9 @@ pub struct ReadTrace {
     pub stats: OpStats,
 }
 
-/// Row keys kept in one buffer, in the order they were added: a `count` of a million rows
-/// keeps a million keys with two allocations that grow, not a million.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RowKeys {
-    bytes: Vec<u8>,
-    /// Where each key ends in `bytes`.
-    ends: Vec<usize>,
-}
-
-impl RowKeys {
-    pub fn push(&mut self, key: &[u8]) {
-        self.bytes.extend_from_slice(key);
-        self.ends.push(self.bytes.len());
-    }
-
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// Key `i`.
-    pub fn get(&self, i: usize) -> Option<&[u8]> {
-        let end = *self.ends.get(i)?;
-        let start = match i.checked_sub(1) {
-            Some(before) => *self.ends.get(before)?,
-            None => 0,
-        };
-        self.bytes.get(start..end)
-    }
-
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &[u8]> + ExactSizeIterator + '_ {
-        (0..self.len()).map(|i| self.get(i).unwrap_or_default())
-    }
-}
-
-impl<K: AsRef<[u8]>> FromIterator<K> for RowKeys {
-    fn from_iter<I: IntoIterator<Item = K>>(keys: I) -> RowKeys {
-        let mut out = RowKeys::default();
-        for k in keys {
-            out.push(k.as_ref());
-        }
-        out
-    }
-}
+/// The keys of the rows a read returned, in one buffer: a `count` of a million rows keeps a
+/// million keys with two allocations that grow, not a million.
+pub type RowKeys = crate::kit::packed::Packed;
 
 /// The result of one command.
 #[derive(Clone, Debug, Default)]

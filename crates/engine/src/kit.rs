@@ -3,6 +3,7 @@
 //! the seeded generator ([`seeded`]), a fast hash for maps of a person's own keys ([`hash`]),
 //! the CRC-32 of saved bytes ([`crc32`]), base64 text of bytes ([`base64`]), sorting outside
 //! the engine's hot paths ([`order`]) and the small ordered maps and sets there ([`sorted`]),
+//! byte strings side by side in one buffer ([`packed`]),
 //! a binary search over positions ([`partition`]) and the page's byte comparison ([`compare`]).
 
 pub mod append;
@@ -12,6 +13,7 @@ pub mod compare;
 pub mod crc32;
 pub mod hash;
 pub mod order;
+pub mod packed;
 pub mod regex;
 pub mod seeded;
 pub mod sorted;

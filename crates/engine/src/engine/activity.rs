@@ -677,9 +677,7 @@ impl Activity {
 /// row search it without reaching into every region they pass (ten thousand writes over
 /// 15,000 regions spent most of their time waiting on those reads).
 struct Starts {
-    bytes: Vec<u8>,
-    /// Where each region's start key ends in `bytes`.
-    ends: Vec<usize>,
+    keys: crate::kit::packed::Packed,
     /// Each start key's first eight bytes as a number ([`head`](crate::bytes::head)): most steps of a search
     /// compare two numbers and read nothing else (the count comparing bytes at every step took
     /// more than twice as long in WebAssembly, whose byte comparison goes a byte at a time).
@@ -689,26 +687,26 @@ struct Starts {
 impl Starts {
     #[cfg_attr(rowkey_cold, optimize(size))]
     fn of(table: &Table) -> Starts {
-        let mut bytes = Vec::with_capacity(table.regions.iter().map(|r| r.start.len()).sum());
-        let mut ends = Vec::with_capacity(table.regions.len());
+        let mut keys = crate::kit::packed::Packed::with_capacity(
+            table.regions.len(),
+            table.regions.iter().map(|r| r.start.len()).sum(),
+        );
         let mut heads = Vec::with_capacity(table.regions.len());
         for r in &table.regions {
-            bytes.extend_from_slice(&r.start);
-            ends.push(bytes.len());
+            keys.push(&r.start);
             heads.push(head(&r.start));
         }
-        Starts { bytes, ends, heads }
+        Starts { keys, heads }
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
     fn len(&self) -> usize {
-        self.ends.len()
+        self.keys.len()
     }
 
     #[cfg_attr(rowkey_cold, optimize(size))]
     fn get(&self, i: usize) -> Option<&[u8]> {
-        let from = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
-        self.bytes.get(from..*self.ends.get(i)?)
+        self.keys.get(i)
     }
 
     /// As [`Table::region_index`]: the last region starting at or before `row`.
