@@ -55,8 +55,9 @@ SIZE_BUDGET_KB=${ROWKEY_SIZE_BUDGET_KB:-600}
 # read's returned keys in one buffer and the keyspace strip placing them a pixel at a time, a
 # trade made on purpose: a count of a million rows 1.6-2.5 -> 1.0 s (699,473 bytes). 678
 # since regular expressions are Rowkey's own (kit::regex) instead of regex-lite's (694,695
-# bytes).
-SIZE_HELD_KB=678
+# bytes). 664 since the WebAssembly's data is packed as LZMA and unpacked by a start function
+# (scripts/pack.mjs; 679,993 bytes).
+SIZE_HELD_KB=664
 # The release build's toolchain: a pinned nightly that compiles the standard library with the app
 # (`-Z build-std`, optimized for size like the app) and makes a panic abort at once instead of
 # formatting a message no page shows (`-C panic=immediate-abort`). Only the WebAssembly release
@@ -66,6 +67,12 @@ log() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
 
 wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+debian_install() {
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
 
 setup() {
@@ -79,11 +86,18 @@ setup() {
     log "installing the release build's toolchain $RELEASE_TOOLCHAIN with its standard library's source"
     rustup toolchain install "$RELEASE_TOOLCHAIN" --profile minimal --component rust-src
   fi
+  # `-Z build-std` resolves the standard library's own lockfile, and the release build runs
+  # offline: its crates (compiler_builtins, libc, ...) must be in cargo's cache first. Once
+  # they are, this reads only that cache.
+  rustup run "$RELEASE_TOOLCHAIN" cargo fetch --quiet \
+    --manifest-path "$(rustup run "$RELEASE_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
+  if ! command -v xz >/dev/null; then
+    log "installing xz (Debian's xz-utils: the release build's data is packed with it)"
+    debian_install xz-utils
+  fi
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     log "installing Chromium and ChromeDriver (Debian packages)"
-    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+    debian_install chromium chromium-driver
   fi
   local wbv; wbv=$(wasm_bindgen_version)
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wbv" ]; then
@@ -133,14 +147,16 @@ build() {
 
 # Minifies the JavaScript glue wasm-bindgen writes (esbuild, an npm dev dependency; 11 -> 9 KB
 # gzipped), shortens the names the glue and the WebAssembly know each other by and renumbers
-# Rust's type ids (scripts/shrink.mjs; 8 and 7 KB gzipped), and puts both files' new digests
-# into index.html's integrity attributes. Trunk's own minifier cannot parse the glue's `export default`.
+# Rust's type ids (scripts/shrink.mjs; 8 and 7 KB gzipped), packs the WebAssembly's data as
+# LZMA that a start function decodes (scripts/pack.mjs; 14 KB gzipped), and puts both files'
+# new digests into index.html's integrity attributes. Trunk's own minifier cannot parse the glue's `export default`.
 minify_glue() {
   local dir=$1 js wasm
   js=$(ls "$dir"/*.js | grep -v '/sw.js$' | head -1)
   wasm=$(ls "$dir"/*.wasm | head -1)
   esbuild "$js" --minify --format=esm --outfile="$js" --allow-overwrite --log-level=warning
   node scripts/shrink.mjs "$js" "$wasm"
+  node scripts/pack.mjs "$wasm"
   node -e '
     const fs = require("fs"), crypto = require("crypto"), path = require("path");
     const [html, ...files] = process.argv.slice(1);
