@@ -24,8 +24,6 @@
 // writing nothing, on a module it cannot read or a glue that does not name what the module
 // imports.
 import fs from "node:fs";
-import { Reader, u32, s64, name, sectionsOf, moduleOf, dataSegments, functionBodies } from "./wasm.mjs";
-
 
 const [gluePath, wasmPath] = process.argv.slice(2);
 if (!gluePath || !wasmPath) {
@@ -37,8 +35,83 @@ const fail = (why) => {
   process.exit(1);
 };
 
+// Reading and writing the module's numbers and names.
+
+class Reader {
+  constructor(bytes, at = 0) {
+    this.bytes = bytes;
+    this.at = at;
+  }
+  byte() {
+    if (this.at >= this.bytes.length) fail("the module ends too soon");
+    return this.bytes[this.at++];
+  }
+  u32() {
+    let value = 0, shift = 0, byte;
+    do {
+      byte = this.byte();
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  }
+  s64() {
+    let value = 0n, shift = 0n, byte;
+    do {
+      byte = this.byte();
+      value |= BigInt(byte & 0x7f) << shift;
+      shift += 7n;
+    } while (byte & 0x80);
+    return byte & 0x40 ? value - (1n << shift) : value;
+  }
+  name() {
+    const len = this.u32();
+    const text = this.bytes.toString("utf8", this.at, this.at + len);
+    this.at += len;
+    return text;
+  }
+  expect(...bytes) {
+    return bytes.every((b) => this.byte() === b);
+  }
+}
+
+const u32 = (n) => {
+  const out = [];
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n) byte |= 0x80;
+    out.push(byte);
+  } while (n);
+  return Buffer.from(out);
+};
+const s64 = (n) => {
+  const out = [];
+  for (;;) {
+    const byte = Number(n & 0x7fn);
+    n >>= 7n;
+    if ((n === 0n && !(byte & 0x40)) || (n === -1n && byte & 0x40)) {
+      out.push(byte);
+      return Buffer.from(out);
+    }
+    out.push(byte | 0x80);
+  }
+};
+const name = (text) => {
+  const bytes = Buffer.from(text, "utf8");
+  return Buffer.concat([u32(bytes.length), bytes]);
+};
+
+// The module as its sections, each an id and its bytes.
 const wasm = fs.readFileSync(wasmPath);
-const sections = sectionsOf(wasm, fail);
+if (!wasm.subarray(0, 8).equals(Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]))) fail("not a WebAssembly module");
+const sections = [];
+for (const r = new Reader(wasm, 8); r.at < wasm.length; ) {
+  const id = r.byte();
+  const size = r.u32();
+  sections.push({ id, bytes: wasm.subarray(r.at, r.at + size) });
+  r.at += size;
+}
 const section = (id) => sections.find((s) => s.id === id) ?? fail(`no section ${id}`);
 
 // Names.
@@ -83,7 +156,7 @@ const importKind = (r) => {
 const modules = new Set();
 {
   const imports = section(2);
-  const r = new Reader(imports.bytes, 0, fail);
+  const r = new Reader(imports.bytes);
   const count = r.u32();
   const items = [u32(count)];
   for (let i = 0; i < count; i++) {
@@ -95,7 +168,7 @@ const modules = new Set();
 }
 {
   const exports = section(7);
-  const r = new Reader(exports.bytes, 0, fail);
+  const r = new Reader(exports.bytes);
   const count = r.u32();
   const items = [u32(count)];
   for (let i = 0; i < count; i++) {
@@ -121,7 +194,18 @@ glue = glue.replace(WORD, (word) => renamed.get(word) ?? word);
 
 // The data segments, each where it lies in memory and its bytes (a view into the section).
 const data = section(11);
-const segments = dataSegments(data.bytes, fail);
+const segments = [];
+{
+  const r = new Reader(data.bytes);
+  for (let n = r.u32(); n > 0; n--) {
+    if (r.u32() !== 0 || !r.expect(0x41)) fail("a data segment that is not active at a constant address");
+    const address = Number(r.s64());
+    if (!r.expect(0x0b)) fail("a data segment's address is not one constant");
+    const len = r.u32();
+    segments.push({ address, bytes: data.bytes.subarray(r.at, r.at + len) });
+    r.at += len;
+  }
+}
 const memory = (address, len) => {
   const s = segments.find((s) => s.address <= address && address + len <= s.address + s.bytes.length);
   return s?.bytes.subarray(address - s.address, address - s.address + len);
@@ -129,15 +213,23 @@ const memory = (address, len) => {
 
 // The function bodies.
 const code = section(10);
-const bodies = functionBodies(code.bytes, fail);
+const bodies = [];
+{
+  const r = new Reader(code.bytes);
+  for (let n = r.u32(); n > 0; n--) {
+    const len = r.u32();
+    bodies.push(code.bytes.subarray(r.at, r.at + len));
+    r.at += len;
+  }
+}
 
 // The functions' names, from the name section wasm-opt keeps when asked (`-g`): the rewrite
 // knows a type id by the function that returns it, and the section leaves the module after.
-const nameSection = sections.find((s) => s.id === 0 && new Reader(s.bytes, 0, fail).name() === "name");
+const nameSection = sections.find((s) => s.id === 0 && new Reader(s.bytes).name() === "name");
 if (!nameSection) fail("no name section: wasm-opt must keep the functions' names (-g) for the type ids");
 const names = new Map();
 {
-  const r = new Reader(nameSection.bytes, 0, fail);
+  const r = new Reader(nameSection.bytes);
   r.name();
   while (r.at < r.bytes.length) {
     const sub = r.byte();
@@ -158,7 +250,7 @@ const TYPE_ID = / as core(\[[0-9a-f]+\])?::any::Any>::type_id$/;
 // data, through its one parameter: `local.get 0, i32.const HIGH, i64.load, i64.store
 // offset=8, local.get 0, i32.const LOW, i64.load, i64.store offset=0`.
 const typeIdAt = (body) => {
-  const r = new Reader(body, 0, fail);
+  const r = new Reader(body);
   const half = (offset) => {
     if (!r.expect(0x20, 0x00, 0x41)) return undefined;
     const address = r.s64();
@@ -209,7 +301,7 @@ const rewritten = bodies.map((body) => {
 code.bytes = Buffer.concat([u32(rewritten.length), ...rewritten.flatMap((b) => [u32(b.length), b])]);
 
 // The module again; no old half may be left in it.
-const out = moduleOf(sections);
+const out = Buffer.concat([wasm.subarray(0, 8), ...sections.flatMap((s) => [Buffer.from([s.id]), u32(s.bytes.length), s.bytes])]);
 for (const [old] of halves) {
   const raw = Buffer.alloc(8);
   raw.writeBigInt64LE(old);

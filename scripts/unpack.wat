@@ -1,58 +1,75 @@
-;; The release build's start function, which scripts/pack.mjs adds to the module: it decodes
-;; the module's data, an LZMA stream (lc=3, lp=0, pb=0), into the place in memory where the
-;; data segments it replaces would have put it, then clears what it used. The decoder is
-;; LZMA's, as the LZMA SDK's specification (LzmaSpec.cpp) decodes: a range coder over
-;; adaptive bit probabilities; literals by the byte before them, or by the byte a match
+;; The LZMA decoder the release page unpacks its WebAssembly with (scripts/pack.mjs puts it,
+;; assembled, into index.html's loader). LZMA's decoder as the LZMA SDK's specification
+;; (LzmaSpec.cpp) decodes, for streams of lc=3, lp=0, pb=0 as xz writes them raw: a range coder
+;; over adaptive bit probabilities; literals by the byte before them, or by the byte a match
 ;; would have put there; lengths and distances by bit trees; the four last distances kept.
 ;;
-;; The numbers in braces are filled in by pack.mjs:
-;;   {DST} {LENGTH}   where the data goes and how many bytes
-;;   {CODED} {CODED_END}   the LZMA stream (the one data segment left)
-;;   {SCRATCH}   the coder's state and the probabilities (zero when the module starts);
-;;               {SCRATCH_END} the end of what is cleared afterwards, the stream included
-;; From {SCRATCH}: 0 the range, 4 the code, 8 where the next coded byte is, 16 the 7,992
-;; probabilities (16 bits each), at these byte offsets from it: 0 is-match (12 states x 16),
-;; 384 is-rep, 408 is-rep-g0, 432 is-rep-g1, 456 is-rep-g2 (12 each), 480 is-rep0-long (12 x
-;; 16), 864 the distance slots (4 x 64), 1376 the distances' middle bits (115), 1608 their
-;; low four bits (16), 1640 the match lengths (514), 2668 the repeated matches' lengths
-;; (514), 3696 the literals (8 x 0x300).
+;; `unpack(coded, codedEnd, dst, length, until)` decodes the `length` bytes of the stream at
+;; [coded, codedEnd) to `dst`, up to byte `until` (or a match's end past it) a call, and
+;; returns how many it has written: the first call starts the decoder, each next one goes on
+;; where it stopped. Called a slice at a time, the decoder runs as compiled for speed after the
+;; first slices (a browser compiles a function again, optimized, once it has run a while, and
+;; the next call runs the new code; a call that runs on keeps the code it began with). The probabilities live at 16, 7,992 of them (16 bits each), at
+;; these byte offsets: 0 is-match (12 states x 16), 384 is-rep, 408 is-rep-g0, 432 is-rep-g1,
+;; 456 is-rep-g2 (12 each), 480 is-rep0-long (12 x 16), 864 the distance slots (4 x 64), 1376
+;; the distances' middle bits (115), 1608 their low four bits (16), 1640 the match lengths
+;; (514), 2668 the repeated matches' lengths (514), 3696 the literals (8 x 0x300); the stream
+;; and the output lie past 16,000.
 (module
-  (memory 1)
-  (func $unpack
+  (memory (export "memory") 1)
+  ;; The range coder: its range, its code, the next coded byte and the stream's end.
+  (global $range (mut i32) (i32.const -1))
+  (global $code (mut i32) (i32.const 0))
+  (global $in (mut i32) (i32.const 0))
+  (global $end (mut i32) (i32.const 0))
+  ;; Where the decoding is, kept between calls: the bytes written, the state, the last four
+  ;; distances.
+  (global $pos (mut i32) (i32.const 0))
+  (global $state (mut i32) (i32.const 0))
+  (global $rep0 (mut i32) (i32.const 0))
+  (global $rep1 (mut i32) (i32.const 0))
+  (global $rep2 (mut i32) (i32.const 0))
+  (global $rep3 (mut i32) (i32.const 0))
+  (func (export "unpack") (param $coded i32) (param $codedEnd i32) (param $dst i32) (param $length i32) (param $until i32) (result i32)
     (local $pos i32) (local $state i32) (local $rep0 i32) (local $rep1 i32) (local $rep2 i32)
     (local $rep3 i32) (local $len i32) (local $dist i32) (local $symbol i32) (local $match i32)
     (local $bit i32) (local $slot i32) (local $n i32) (local $i i32)
 
-    ;; Every probability starts at one half (1024 of 2048).
-    (local.set $i (i32.const 0))
-    (loop $probs
-      (i32.store16 (i32.add (i32.const {SCRATCH}) (i32.add (i32.const 16) (local.get $i))) (i32.const 1024))
-      (br_if $probs (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 2))) (i32.const 15984))))
-    ;; The range coder: a zero byte, then the code's four bytes.
-    (i32.store (i32.const {SCRATCH}) (i32.const -1))
-    (local.set $i (i32.const 1))
-    (loop $code
-      (i32.store (i32.add (i32.const {SCRATCH}) (i32.const 4)) (i32.or
-        (i32.shl (i32.load (i32.add (i32.const {SCRATCH}) (i32.const 4))) (i32.const 8))
-        (i32.load8_u (i32.add (i32.const {CODED}) (local.get $i)))))
-      (br_if $code (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (i32.const 5))))
-    (i32.store (i32.add (i32.const {SCRATCH}) (i32.const 8)) (i32.const 5))
+    (if (i32.eqz (global.get $pos))
+      (then
+        ;; Every probability starts at one half (1024 of 2048).
+        (loop $probs
+          (i32.store16 (i32.add (i32.const 16) (local.get $i)) (i32.const 1024))
+          (br_if $probs (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 2))) (i32.const 15984))))
+        ;; The range coder: a zero byte, then the code's four bytes.
+        (global.set $end (local.get $codedEnd))
+        (global.set $in (i32.add (local.get $coded) (i32.const 1)))
+        (local.set $i (i32.const 0))
+        (loop $first
+          (global.set $code (i32.or (i32.shl (global.get $code) (i32.const 8)) (call $byte)))
+          (br_if $first (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (i32.const 4))))))
+    (local.set $pos (global.get $pos))
+    (local.set $state (global.get $state))
+    (local.set $rep0 (global.get $rep0))
+    (local.set $rep1 (global.get $rep1))
+    (local.set $rep2 (global.get $rep2))
+    (local.set $rep3 (global.get $rep3))
 
     (block $done
       (loop $next
-        (br_if $done (i32.ge_u (local.get $pos) (i32.const {LENGTH})))
+        (br_if $done (i32.ge_u (local.get $pos) (select (local.get $until) (local.get $length) (i32.lt_u (local.get $until) (local.get $length)))))
         (if (i32.eqz (call $bit (i32.add (i32.const 0) (i32.shl (local.get $state) (i32.const 5)))))
           (then
             ;; A literal, coded by the three high bits of the byte before it; after a match,
             ;; by the byte at the last distance while its bits agree.
             (local.set $n (i32.add (i32.const 3696) (i32.mul (i32.const 0x600)
               (if (result i32) (local.get $pos)
-                (then (i32.shr_u (i32.load8_u (i32.add (i32.const {DST}) (i32.sub (local.get $pos) (i32.const 1)))) (i32.const 5)))
+                (then (i32.shr_u (i32.load8_u (i32.add (local.get $dst) (i32.sub (local.get $pos) (i32.const 1)))) (i32.const 5)))
                 (else (i32.const 0))))))
             (local.set $symbol (i32.const 1))
             (if (i32.ge_u (local.get $state) (i32.const 7))
               (then
-                (local.set $match (i32.load8_u (i32.add (i32.const {DST})
+                (local.set $match (i32.load8_u (i32.add (local.get $dst)
                   (i32.sub (i32.sub (local.get $pos) (local.get $rep0)) (i32.const 1)))))
                 (block $differs
                   (loop $matched
@@ -70,7 +87,7 @@
                 (local.set $symbol (i32.or (i32.shl (local.get $symbol) (i32.const 1))
                   (call $bit (i32.add (local.get $n) (i32.shl (local.get $symbol) (i32.const 1))))))
                 (br $plain)))
-            (i32.store8 (i32.add (i32.const {DST}) (local.get $pos)) (local.get $symbol))
+            (i32.store8 (i32.add (local.get $dst) (local.get $pos)) (local.get $symbol))
             (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
             (local.set $state (if (result i32) (i32.lt_u (local.get $state) (i32.const 4))
               (then (i32.const 0))
@@ -85,7 +102,7 @@
                 (if (i32.eqz (call $bit (i32.add (i32.const 480) (i32.shl (local.get $state) (i32.const 5)))))
                   (then
                     (local.set $state (select (i32.const 9) (i32.const 11) (i32.lt_u (local.get $state) (i32.const 7))))
-                    (i32.store8 (i32.add (i32.const {DST}) (local.get $pos)) (i32.load8_u (i32.add (i32.const {DST})
+                    (i32.store8 (i32.add (local.get $dst) (local.get $pos)) (i32.load8_u (i32.add (local.get $dst)
                       (i32.sub (i32.sub (local.get $pos) (local.get $rep0)) (i32.const 1)))))
                     (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
                     (br $next))))
@@ -132,56 +149,54 @@
         (local.set $len (i32.add (local.get $len) (i32.const 2)))
         (block $copied
           (loop $copy
-            (br_if $copied (i32.or (i32.eqz (local.get $len)) (i32.ge_u (local.get $pos) (i32.const {LENGTH}))))
-            (i32.store8 (i32.add (i32.const {DST}) (local.get $pos)) (i32.load8_u (i32.add (i32.const {DST})
+            (br_if $copied (i32.or (i32.eqz (local.get $len)) (i32.ge_u (local.get $pos) (local.get $length))))
+            (i32.store8 (i32.add (local.get $dst) (local.get $pos)) (i32.load8_u (i32.add (local.get $dst)
               (i32.sub (i32.sub (local.get $pos) (local.get $rep0)) (i32.const 1)))))
             (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
             (local.set $len (i32.sub (local.get $len) (i32.const 1)))
             (br $copy)))
         (br $next)))
-
-    ;; The coder's state, the probabilities and the stream cleared: memory is as the data
-    ;; segments would have left it.
-    (local.set $i (i32.const {SCRATCH}))
-    (loop $zero
-      (i64.store (local.get $i) (i64.const 0))
-      (br_if $zero (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 8))) (i32.const {SCRATCH_END})))))
+    (global.set $pos (local.get $pos))
+    (global.set $state (local.get $state))
+    (global.set $rep0 (local.get $rep0))
+    (global.set $rep1 (local.get $rep1))
+    (global.set $rep2 (local.get $rep2))
+    (global.set $rep3 (local.get $rep3))
+    (local.get $pos))
 
   ;; One bit decoded with the probability at byte offset `at` of the probabilities, which
   ;; learns from it; the range renormalized a byte at a time.
   (func $bit (param $at i32) (result i32)
-    (local $p i32) (local $prob i32) (local $range i32) (local $code i32) (local $bound i32) (local $bit i32)
-    (local.set $p (i32.add (i32.const {SCRATCH}) (i32.add (i32.const 16) (local.get $at))))
+    (local $p i32) (local $prob i32) (local $bound i32) (local $bit i32)
+    (local.set $p (i32.add (i32.const 16) (local.get $at)))
     (local.set $prob (i32.load16_u (local.get $p)))
-    (local.set $range (i32.load (i32.const {SCRATCH})))
-    (local.set $code (i32.load (i32.add (i32.const {SCRATCH}) (i32.const 4))))
-    (local.set $bound (i32.mul (i32.shr_u (local.get $range) (i32.const 11)) (local.get $prob)))
-    (if (i32.lt_u (local.get $code) (local.get $bound))
+    (local.set $bound (i32.mul (i32.shr_u (global.get $range) (i32.const 11)) (local.get $prob)))
+    (if (i32.lt_u (global.get $code) (local.get $bound))
       (then
-        (local.set $range (local.get $bound))
+        (global.set $range (local.get $bound))
         (local.set $prob (i32.add (local.get $prob) (i32.shr_u (i32.sub (i32.const 2048) (local.get $prob)) (i32.const 5)))))
       (else
-        (local.set $range (i32.sub (local.get $range) (local.get $bound)))
-        (local.set $code (i32.sub (local.get $code) (local.get $bound)))
+        (global.set $range (i32.sub (global.get $range) (local.get $bound)))
+        (global.set $code (i32.sub (global.get $code) (local.get $bound)))
         (local.set $prob (i32.sub (local.get $prob) (i32.shr_u (local.get $prob) (i32.const 5))))
         (local.set $bit (i32.const 1))))
     (i32.store16 (local.get $p) (local.get $prob))
-    (call $normalize (local.get $range) (local.get $code))
+    (call $normalize)
     (local.get $bit))
 
-  ;; Stores the range and the code, a byte shifted in while the range is below 2^24.
-  (func $normalize (param $range i32) (param $code i32)
-    (local $in i32)
-    (if (i32.lt_u (local.get $range) (i32.const 0x1000000))
+  ;; A byte shifted into the code while the range is below 2^24.
+  (func $normalize
+    (if (i32.lt_u (global.get $range) (i32.const 0x1000000))
       (then
-        (local.set $in (i32.load (i32.add (i32.const {SCRATCH}) (i32.const 8))))
-        (local.set $range (i32.shl (local.get $range) (i32.const 8)))
-        (local.set $code (i32.or (i32.shl (local.get $code) (i32.const 8))
-          (select (i32.load8_u (i32.add (i32.const {CODED}) (local.get $in))) (i32.const 0)
-            (i32.lt_u (i32.add (i32.const {CODED}) (local.get $in)) (i32.const {CODED_END})))))
-        (i32.store (i32.add (i32.const {SCRATCH}) (i32.const 8)) (i32.add (local.get $in) (i32.const 1)))))
-    (i32.store (i32.const {SCRATCH}) (local.get $range))
-    (i32.store (i32.add (i32.const {SCRATCH}) (i32.const 4)) (local.get $code)))
+        (global.set $range (i32.shl (global.get $range) (i32.const 8)))
+        (global.set $code (i32.or (i32.shl (global.get $code) (i32.const 8)) (call $byte))))))
+
+  ;; The next coded byte, or 0 past the stream's end.
+  (func $byte (result i32)
+    (local $at i32)
+    (local.set $at (global.get $in))
+    (global.set $in (i32.add (local.get $at) (i32.const 1)))
+    (select (i32.load8_u (local.get $at)) (i32.const 0) (i32.lt_u (local.get $at) (global.get $end))))
 
   ;; `bits` bits, high first, through the tree of probabilities at `at` (its node m at 2m).
   (func $tree (param $at i32) (param $bits i32) (result i32)
@@ -206,13 +221,13 @@
 
   ;; `bits` bits of even probability, high first.
   (func $direct (param $bits i32) (result i32)
-    (local $range i32) (local $code i32) (local $t i32) (local $result i32)
+    (local $t i32) (local $result i32)
     (loop $next
-      (local.set $range (i32.shr_u (i32.load (i32.const {SCRATCH})) (i32.const 1)))
-      (local.set $code (i32.sub (i32.load (i32.add (i32.const {SCRATCH}) (i32.const 4))) (local.get $range)))
-      (local.set $t (i32.sub (i32.const 0) (i32.shr_u (local.get $code) (i32.const 31))))
-      (local.set $code (i32.add (local.get $code) (i32.and (local.get $range) (local.get $t))))
-      (call $normalize (local.get $range) (local.get $code))
+      (global.set $range (i32.shr_u (global.get $range) (i32.const 1)))
+      (global.set $code (i32.sub (global.get $code) (global.get $range)))
+      (local.set $t (i32.sub (i32.const 0) (i32.shr_u (global.get $code) (i32.const 31))))
+      (global.set $code (i32.add (global.get $code) (i32.and (global.get $range) (local.get $t))))
+      (call $normalize)
       (local.set $result (i32.add (i32.shl (local.get $result) (i32.const 1)) (i32.add (local.get $t) (i32.const 1))))
       (br_if $next (local.tee $bits (i32.sub (local.get $bits) (i32.const 1)))))
     (local.get $result))
@@ -223,5 +238,4 @@
       (then (return (call $tree (i32.add (local.get $at) (i32.const 4)) (i32.const 3)))))
     (if (i32.eqz (call $bit (i32.add (local.get $at) (i32.const 2))))
       (then (return (i32.add (i32.const 8) (call $tree (i32.add (local.get $at) (i32.const 260)) (i32.const 3))))))
-    (i32.add (i32.const 16) (call $tree (i32.add (local.get $at) (i32.const 516)) (i32.const 8))))
-  (export "unpack" (func $unpack)))
+    (i32.add (i32.const 16) (call $tree (i32.add (local.get $at) (i32.const 516)) (i32.const 8)))))

@@ -17,7 +17,7 @@ async function refresh(response) {
   const old = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== name);
   if (old.length === 0 && (await caches.has(name))) return;
   const cache = await caches.open(name);
-  const files = [...html.matchAll(/["'](\.\/[^"']+\.(?:js|wasm|css|svg|png))["']/g)].map((m) => new URL(m[1], scope()).href);
+  const files = [...html.matchAll(/["'](\.\/[^"']+\.(?:js|wasm|lzma|css|svg|png))["']/g)].map((m) => new URL(m[1], scope()).href);
   await cache.addAll([...new Set(files)]);
   await cache.put(scope(), response.clone());
   await cache.put(new URL('index.html', scope()).href, response.clone());

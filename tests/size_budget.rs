@@ -1,5 +1,5 @@
 //! The download's size budget: `scripts/dev.sh size DIR` (which `scripts/dev.sh build` runs on
-//! dist/) prints the gzipped WebAssembly and JavaScript of a build and fails when they weigh
+//! dist/) prints the gzipped WebAssembly, JavaScript and page of a build and fails when they weigh
 //! more than the budget, 600 KB unless `ROWKEY_SIZE_BUDGET_KB` says otherwise. The build here is
 //! a stand-in of known size: bytes that do not compress, so gzip keeps their size.
 #![cfg(not(target_arch = "wasm32"))]
@@ -77,6 +77,28 @@ fn a_build_at_the_budget_passes() -> Result<()> {
     assert_eq!(
         out,
         "gzipped size: wasm 300 KB + js 4 KB = 304 KB (raw wasm 300 KB); budget 304 KB\n"
+    );
+    Ok(())
+}
+
+/// The release build ships its WebAssembly packed as LZMA (scripts/pack.mjs), and its page
+/// carries the loader that unpacks it: the packed file and the page are what is downloaded.
+#[test]
+fn a_packed_build_counts_its_packed_module_and_its_page() -> Result<()> {
+    let dir = stand_in_build("size-packed")?;
+    fs::remove_file(dir.join("rowkey-0123_bg.wasm"))?;
+    fs::write(dir.join("rowkey-0123_bg.wasm.lzma"), noise(200 * 1024, 4))?;
+    fs::write(dir.join("index.html"), noise(8 * 1024, 5))?;
+    let (code, out, err) = size(&dir, Some("211"))?;
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "gzipped size: wasm 200 KB + js 4 KB + html 8 KB = 212 KB (raw wasm 200 KB); budget 211 KB\n"
+    );
+    assert_eq!(
+        err,
+        "size budget exceeded: the download is 212 KB gzipped, over the budget of 211 KB \
+         (ROWKEY_SIZE_BUDGET_KB)\n"
     );
     Ok(())
 }

@@ -1,12 +1,14 @@
-// scripts/pack.mjs, which packs the release build's data segments into an LZMA stream that a
-// start function it adds (scripts/unpack.wat) decodes, on modules made for the test with
-// binaryen: once instantiated, the packed module's memory holds byte for byte what the
-// unpacked one's does (text, random bytes, gaps, a stretch repeated 150 KB later, so that
-// every kind of LZMA symbol is decoded), its functions still work, and a module the packing
-// cannot serve stops it with the file untouched.
+// scripts/pack.mjs, which ships the release build's WebAssembly as LZMA and has index.html's
+// loader unpack it (scripts/unpack.wat, assembled into the loader), on a build made for the
+// test: a module made with binaryen (text, noise, gaps, and a stretch repeated 150 KB later,
+// so that every kind of LZMA symbol is decoded) beside an index.html as Trunk writes it. The
+// loader the page runs, taken from the rewritten index.html, gives back the module byte for
+// byte from the packed file, whose digest the page checks; a build the packing cannot serve
+// stops it with every file untouched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,81 +38,90 @@ function text(n, next) {
 }
 const noise = (n, next) => Buffer.from(Array.from({ length: n }, () => next() & 0xff));
 
-// A module importing one function (so the start function's index counts it), exporting its
-// memory and a function reading it, with `segments` at their addresses.
-function module(segments, { start = false } = {}) {
+// A module exporting its memory and a function reading it, with `segments` at their addresses.
+function module(segments) {
   const m = new binaryen.Module();
-  m.addFunctionImport('log', 'env', 'log', binaryen.i32, binaryen.none);
   m.setMemory(24, 24, 'memory', segments.map(([offset, data]) => ({ offset: m.i32.const(offset), data, passive: false })));
   m.addFunction('byteAt', binaryen.i32, binaryen.i32, [], m.i32.load8_u(0, 0, m.local.get(0, binaryen.i32)));
   m.addFunctionExport('byteAt', 'byteAt');
-  if (start) {
-    m.addFunction('begin', binaryen.none, binaryen.none, [], m.nop());
-    m.setStart(m.getFunction('begin'));
-  }
   assert.ok(m.validate());
   const bytes = Buffer.from(m.emitBinary());
   m.dispose();
   return bytes;
 }
 
-function packed(bytes) {
+// index.html as Trunk writes it for a module `m_bg.wasm`.
+const HTML = `<!doctype html>
+<html><head>
+<script type="module">
+import init, * as bindings from './m.js';
+const wasm = await init({ module_or_path: './m_bg.wasm' });
+</script>
+<link rel="preload" href="./m_bg.wasm" crossorigin="anonymous" integrity="sha384-old" as="fetch" type="application/wasm"></head>
+<body></body></html>
+`;
+
+function build(wasm, html = HTML) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rowkey-pack-'));
-  const file = path.join(dir, 'm.wasm');
-  fs.writeFileSync(file, bytes);
-  const run = spawnSync('node', [PACK, file], { encoding: 'utf8' });
-  return { run, after: fs.readFileSync(file), file };
+  fs.writeFileSync(path.join(dir, 'm_bg.wasm'), wasm);
+  fs.writeFileSync(path.join(dir, 'index.html'), html);
+  const run = spawnSync('node', [PACK, path.join(dir, 'm_bg.wasm'), path.join(dir, 'index.html')], { encoding: 'utf8' });
+  const files = Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f))]));
+  return { run, files, dir };
 }
 
-async function memoryOf(bytes) {
-  const calls = [];
-  const { instance } = await WebAssembly.instantiate(bytes, { env: { log: (v) => calls.push(v) } });
-  return { instance, memory: Buffer.from(instance.exports.memory.buffer), calls };
-}
-
-test('the packed module starts with the memory the unpacked one starts with', async () => {
+test('the page\'s loader unpacks the packed module byte for byte', async () => {
   const next = seeded(7);
   const words = text(150_000, next);
-  const segments = [
+  const wasm = module([
     [MIB, words],
     [MIB + 150_016, Buffer.from('a lone segment after a gap of sixteen bytes')],
     [MIB + 150_100, noise(3_000, next)],
     [MIB + 160_000, Buffer.concat([words.subarray(20_000, 60_000), text(5_000, next), words.subarray(1_000, 1_200)])],
     [MIB + 300_000, Buffer.from([0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4])],
-  ];
-  const before = module(segments);
-  const { run, after } = packed(before);
+  ]);
+  const { run, files } = build(wasm);
   assert.equal(run.status, 0, run.stderr);
-  const length = 300_016;
-  assert.match(run.stdout, new RegExp(`^pack: ${length} bytes of data in 5 segments coded in \\d+ bytes\\n$`));
-  // What the packing is for: fewer bytes than gzip makes of the same data.
-  const span = Buffer.alloc(length);
-  for (const [offset, data] of segments) data.copy(span, offset - MIB);
-  const coded = Number(run.stdout.match(/coded in (\d+)/)[1]);
-  const gzipped = zlib.gzipSync(span, { level: 9 }).length;
-  assert.ok(coded < gzipped, `${coded} bytes coded, ${gzipped} gzipped`);
-  assert.ok(zlib.gzipSync(after, { level: 9 }).length < zlib.gzipSync(before, { level: 9 }).length);
+  assert.deepEqual(Object.keys(files).sort(), ['index.html', 'm_bg.wasm.lzma']);
+  const packed = files['m_bg.wasm.lzma'];
+  assert.match(run.stdout, new RegExp(`^pack: m_bg\\.wasm \\(${wasm.length} bytes, \\d+ gzipped\\) shipped as m_bg\\.wasm\\.lzma \\(${packed.length} bytes\\); the decoder \\d+ characters of base64 in index\\.html\\n$`));
+  // What the packing is for: fewer bytes than gzip makes of the module.
+  assert.ok(packed.length < zlib.gzipSync(wasm, { level: 9 }).length);
 
-  const original = await memoryOf(before);
-  const unpacked = await memoryOf(after);
-  assert.equal(unpacked.memory.length, original.memory.length);
-  assert.ok(unpacked.memory.equals(original.memory), 'the same memory, byte for byte');
-  assert.deepEqual(unpacked.calls, [], 'the decoder called no import');
-  assert.equal(unpacked.instance.exports.byteAt(MIB + 160_000), words[20_000]);
-  assert.equal(unpacked.instance.exports.byteAt(MIB + 300_015), 4);
+  const html = files['index.html'].toString();
+  const digest = 'sha384-' + crypto.createHash('sha384').update(packed).digest('base64');
+  assert.ok(html.includes(`<link rel="preload" href="./m_bg.wasm.lzma" crossorigin="anonymous" integrity="${digest}" as="fetch">`), html);
+  assert.ok(!html.includes("'./m_bg.wasm'") && !html.includes('sha384-old'));
+  const call = html.match(/module_or_path: (await \(async [\s\S]*?\)\('\.\/m_bg\.wasm\.lzma', '([^']+)', (\d+), '[A-Za-z0-9+/=]+'\)) \}\);/);
+  assert.ok(call, html);
+  assert.equal(call[2], digest);
+  assert.equal(Number(call[3]), wasm.length);
+
+  const fetched = [];
+  globalThis.fetch = async (url, options) => {
+    fetched.push([url, options.integrity]);
+    return new Response(packed);
+  };
+  const unpacked = await eval(`(async () => ${call[1]})()`);
+  assert.deepEqual(fetched, [['./m_bg.wasm.lzma', digest]]);
+  assert.ok(Buffer.from(unpacked).equals(wasm), 'the module, byte for byte');
+  const { instance } = await WebAssembly.instantiate(unpacked);
+  assert.equal(instance.exports.byteAt(MIB + 160_000), words[20_000]);
+  assert.equal(instance.exports.byteAt(MIB + 300_015), 4);
 });
 
-test('a module the packing cannot serve stops it and is left as it was', () => {
+test('a build the packing cannot serve stops it and is left as it was', () => {
+  const wasm = module([[MIB, Buffer.from('data')]]);
   const cases = [
-    [module([[MIB, Buffer.from('data')]], { start: true }), 'the module has a start function already'],
-    [module([[70_000, text(20_000, seeded(3))]]), /^the coded data \(\d+ bytes\) does not fit below the data at 70000$/],
+    [wasm, HTML.replace("module_or_path: './m_bg.wasm'", "module_or_path: './other_bg.wasm'"), /does not hand init the module's address once$/],
+    [wasm, HTML.replace('<link rel="preload"', '<link rel="prefetch"'), /does not preload the module once$/],
+    [Buffer.from('not a module'), HTML, /^not a WebAssembly module$/],
   ];
-  for (const [bytes, why] of cases) {
-    const { run, after, file } = packed(bytes);
+  for (const [bytes, html, why] of cases) {
+    const { run, files, dir } = build(bytes, html);
     assert.equal(run.status, 1);
-    const message = run.stderr.replace(`pack: ${file}: `, '').trimEnd();
-    if (typeof why === 'string') assert.equal(message, why);
-    else assert.match(message, why);
-    assert.ok(after.equals(bytes), 'the file is untouched');
+    assert.match(run.stderr.replace(`pack: ${path.join(dir, 'm_bg.wasm')}: `, '').trimEnd(), why);
+    assert.deepEqual(Object.keys(files).sort(), ['index.html', 'm_bg.wasm']);
+    assert.ok(files['m_bg.wasm'].equals(bytes) && files['index.html'].toString() === html, 'untouched');
   }
 });
