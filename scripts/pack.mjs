@@ -5,7 +5,7 @@
 //
 //   node scripts/pack.mjs MODULE.wasm INDEX.html
 //
-// MODULE.wasm becomes MODULE.wasm.lzma (a raw LZMA stream: lc=3, lp=0, pb=0, the only kind
+// MODULE.wasm becomes MODULE.wasm.lzma (a raw LZMA stream: lc=4, lp=0, pb=0, the only kind
 // unpack.wat decodes). In INDEX.html, Trunk's loader hands wasm-bindgen's `init` the module's
 // bytes, unpacked from that file (fetched with its digest checked), instead of the module's
 // address, and the preload link names the packed file and its digest. The script runs the
@@ -31,15 +31,15 @@ const fail = (why) => {
 };
 
 // The loader, in the page as it is here: the packed file fetched, the decoder instantiated,
-// the stream copied into its memory at 16 KB (past the decoder's probabilities) and the
+// the stream copied into its memory at 32 KB (past the decoder's probabilities) and the
 // module decoded right after it.
 const LOADER = `async (url, integrity, length, decoder) => {
   const coded = new Uint8Array(await (await fetch(url, { integrity })).arrayBuffer());
   const { exports: x } = (await WebAssembly.instantiate(Uint8Array.from(atob(decoder), (c) => c.charCodeAt(0)))).instance;
-  const dst = 16384 + coded.length;
+  const dst = 32768 + coded.length;
   x.memory.grow(Math.ceil((dst + length) / 65536) - x.memory.buffer.byteLength / 65536);
-  new Uint8Array(x.memory.buffer).set(coded, 16384);
-  for (let at = 0; at < length; ) at = x.unpack(16384, dst, dst, length, at + 65536);
+  new Uint8Array(x.memory.buffer).set(coded, 32768);
+  for (let at = 0; at < length; ) at = x.unpack(32768, dst, dst, length, at + 65536);
   return new Uint8Array(x.memory.buffer, dst, length);
 }`;
 
@@ -47,7 +47,7 @@ const wasm = fs.readFileSync(wasmPath);
 if (!wasm.subarray(0, 8).equals(Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]))) fail("not a WebAssembly module");
 let coded;
 try {
-  coded = execFileSync("xz", ["--format=raw", "--lzma1=preset=9e,lc=3,lp=0,pb=0", "--stdout"], { input: wasm, maxBuffer: 1 << 28 });
+  coded = execFileSync("xz", ["--format=raw", "--lzma1=preset=9e,lc=4,lp=0,pb=0", "--stdout"], { input: wasm, maxBuffer: 1 << 28 });
 } catch (e) {
   fail(`xz: ${e.message}`);
 }

@@ -1,6 +1,6 @@
 ;; The LZMA decoder the release page unpacks its WebAssembly with (scripts/pack.mjs puts it,
 ;; assembled, into index.html's loader). LZMA's decoder as the LZMA SDK's specification
-;; (LzmaSpec.cpp) decodes, for streams of lc=3, lp=0, pb=0 as xz writes them raw: a range coder
+;; (LzmaSpec.cpp) decodes, for streams of lc=4, lp=0, pb=0 as xz writes them raw: a range coder
 ;; over adaptive bit probabilities; literals by the byte before them, or by the byte a match
 ;; would have put there; lengths and distances by bit trees; the four last distances kept.
 ;;
@@ -9,12 +9,12 @@
 ;; returns how many it has written: the first call starts the decoder, each next one goes on
 ;; where it stopped. Called a slice at a time, the decoder runs as compiled for speed after the
 ;; first slices (a browser compiles a function again, optimized, once it has run a while, and
-;; the next call runs the new code; a call that runs on keeps the code it began with). The probabilities live at 16, 7,992 of them (16 bits each), at
+;; the next call runs the new code; a call that runs on keeps the code it began with). The probabilities live at 16, 14,136 of them (16 bits each), at
 ;; these byte offsets: 0 is-match (12 states x 16), 384 is-rep, 408 is-rep-g0, 432 is-rep-g1,
 ;; 456 is-rep-g2 (12 each), 480 is-rep0-long (12 x 16), 864 the distance slots (4 x 64), 1376
 ;; the distances' middle bits (115), 1608 their low four bits (16), 1640 the match lengths
-;; (514), 2668 the repeated matches' lengths (514), 3696 the literals (8 x 0x300); the stream
-;; and the output lie past 16,000.
+;; (514), 2668 the repeated matches' lengths (514), 3696 the literals (16 x 0x300); the
+;; stream and the output lie past them, from 28,288.
 (module
   (memory (export "memory") 1)
   ;; The range coder: its range, its code, the next coded byte and the stream's end.
@@ -40,7 +40,7 @@
         ;; Every probability starts at one half (1024 of 2048).
         (loop $probs
           (i32.store16 (i32.add (i32.const 16) (local.get $i)) (i32.const 1024))
-          (br_if $probs (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 2))) (i32.const 15984))))
+          (br_if $probs (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 2))) (i32.const 28272))))
         ;; The range coder: a zero byte, then the code's four bytes.
         (global.set $end (local.get $codedEnd))
         (global.set $in (i32.add (local.get $coded) (i32.const 1)))
@@ -60,11 +60,11 @@
         (br_if $done (i32.ge_u (local.get $pos) (select (local.get $until) (local.get $length) (i32.lt_u (local.get $until) (local.get $length)))))
         (if (i32.eqz (call $bit (i32.add (i32.const 0) (i32.shl (local.get $state) (i32.const 5)))))
           (then
-            ;; A literal, coded by the three high bits of the byte before it; after a match,
+            ;; A literal, coded by the four high bits of the byte before it; after a match,
             ;; by the byte at the last distance while its bits agree.
             (local.set $n (i32.add (i32.const 3696) (i32.mul (i32.const 0x600)
               (if (result i32) (local.get $pos)
-                (then (i32.shr_u (i32.load8_u (i32.add (local.get $dst) (i32.sub (local.get $pos) (i32.const 1)))) (i32.const 5)))
+                (then (i32.shr_u (i32.load8_u (i32.add (local.get $dst) (i32.sub (local.get $pos) (i32.const 1)))) (i32.const 4)))
                 (else (i32.const 0))))))
             (local.set $symbol (i32.const 1))
             (if (i32.ge_u (local.get $state) (i32.const 7))
