@@ -6,9 +6,9 @@
 //   node scripts/pack.mjs MODULE.wasm INDEX.html
 //
 // MODULE.wasm becomes MODULE.wasm.lzma (a raw LZMA stream: lc=4, lp=0, pb=0, the only kind
-// unpack.wat decodes). In INDEX.html, Trunk's loader hands wasm-bindgen's `init` the module's
-// bytes, unpacked from that file (fetched with its digest checked), instead of the module's
-// address, and the preload link names the packed file and its digest. The script runs the
+// unpack.wat decodes). In INDEX.html, Trunk's loader hands wasm-bindgen's `init` a response
+// of the module's bytes, unpacked from that file (fetched with its digest checked), instead of
+// the module's address, and the preload link names the packed file and its digest. The script runs the
 // same loader under Node on the packed file first and fails, writing nothing, unless it gives
 // back the module byte for byte.
 import { execFileSync } from "node:child_process";
@@ -31,16 +31,27 @@ const fail = (why) => {
 };
 
 // The loader, in the page as it is here: the packed file fetched, the decoder instantiated,
-// the stream copied into its memory at 32 KB (past the decoder's probabilities) and the
-// module decoded right after it.
+// the stream copied into its memory at 32 KB (past the decoder's probabilities), and the
+// module handed over as a response whose body is decoded 64 KB at a time as it is read: the
+// browser compiles each part (on other threads) while the next is decoded, as it compiles a
+// module while it downloads. Decoded bytes never change again (a match only reads what was
+// written before it), so each part is a view of the decoder's memory.
 const LOADER = `async (url, integrity, length, decoder) => {
   const coded = new Uint8Array(await (await fetch(url, { integrity })).arrayBuffer());
   const { exports: x } = (await WebAssembly.instantiate(Uint8Array.from(atob(decoder), (c) => c.charCodeAt(0)))).instance;
   const dst = 32768 + coded.length;
   x.memory.grow(Math.ceil((dst + length) / 65536) - x.memory.buffer.byteLength / 65536);
   new Uint8Array(x.memory.buffer).set(coded, 32768);
-  for (let at = 0; at < length; ) at = x.unpack(32768, dst, dst, length, at + 65536);
-  return new Uint8Array(x.memory.buffer, dst, length);
+  let at = 0;
+  const body = new ReadableStream({
+    pull(parts) {
+      const from = at;
+      at = x.unpack(32768, dst, dst, length, at + 65536);
+      parts.enqueue(new Uint8Array(x.memory.buffer, dst + from, at - from));
+      if (at >= length) parts.close();
+    },
+  });
+  return new Response(body, { headers: { "Content-Type": "application/wasm" } });
 }`;
 
 const wasm = fs.readFileSync(wasmPath);
@@ -66,7 +77,8 @@ const decoderBase64 = Buffer.from(decoder.emitBinary()).toString("base64");
 const integrity = "sha384-" + crypto.createHash("sha384").update(coded).digest("base64");
 globalThis.fetch = async () => new Response(coded);
 const unpacked = await eval(LOADER)("packed", integrity, wasm.length, decoderBase64);
-if (!Buffer.from(unpacked).equals(wasm)) fail("the unpacked module differs from the module");
+if (unpacked.headers.get("Content-Type") !== "application/wasm") fail("the loader's response is not application/wasm");
+if (!Buffer.from(await unpacked.arrayBuffer()).equals(wasm)) fail("the unpacked module differs from the module");
 
 // The page: the loader in Trunk's inline script, the preload link on the packed file.
 const name = path.basename(wasmPath);
