@@ -54,7 +54,7 @@ setup() {
   rustup run "$RELEASE_TOOLCHAIN" cargo fetch --quiet \
     --manifest-path "$(rustup run "$RELEASE_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
   if ! command -v xz >/dev/null; then
-    log "installing xz (Debian's xz-utils: the release build's data is packed with it)"
+    log "installing xz (Debian's xz-utils: the release build's WebAssembly is packed with it)"
     debian_install xz-utils
   fi
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
@@ -111,7 +111,8 @@ build() {
 # gzipped), shortens the names the glue and the WebAssembly know each other by and renumbers
 # Rust's type ids (scripts/shrink.mjs; 8 and 7 KB gzipped), ships the WebAssembly as LZMA,
 # which index.html's loader unpacks (scripts/pack.mjs, which writes the packed file's digest;
-# 145 KB), and puts the glue's new digest into index.html's integrity attribute. Trunk's own minifier cannot parse the glue's `export default`.
+# 690 -> 530 KB), and puts the glue's new digest into index.html's integrity attribute.
+# Trunk's own minifier cannot parse the glue's `export default`.
 minify_glue() {
   local dir=$1 js wasm
   js=$(ls "$dir"/*.js | grep -v '/sw.js$' | head -1)

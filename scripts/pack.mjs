@@ -7,10 +7,10 @@
 //
 // MODULE.wasm becomes MODULE.wasm.lzma (a raw LZMA stream: lc=4, lp=0, pb=0, the only kind
 // unpack.wat decodes). In INDEX.html, Trunk's loader hands wasm-bindgen's `init` a response
-// of the module's bytes, unpacked from that file (fetched with its digest checked), instead of
-// the module's address, and the preload link names the packed file and its digest. The script runs the
-// same loader under Node on the packed file first and fails, writing nothing, unless it gives
-// back the module byte for byte.
+// of the module's bytes, unpacked from that file (fetched with its digest checked), instead
+// of the module's address, and the preload link names the packed file and its digest. The
+// script runs the same loader under Node on the packed file first and fails, writing
+// nothing, unless it gives back the module byte for byte.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";

@@ -7,14 +7,16 @@
 ;; `unpack(coded, codedEnd, dst, length, until)` decodes the `length` bytes of the stream at
 ;; [coded, codedEnd) to `dst`, up to byte `until` (or a match's end past it) a call, and
 ;; returns how many it has written: the first call starts the decoder, each next one goes on
-;; where it stopped. Called a slice at a time, the decoder runs as compiled for speed after the
-;; first slices (a browser compiles a function again, optimized, once it has run a while, and
-;; the next call runs the new code; a call that runs on keeps the code it began with). The probabilities live at 16, 14,136 of them (16 bits each), at
-;; these byte offsets: 0 is-match (12 states x 16), 384 is-rep, 408 is-rep-g0, 432 is-rep-g1,
-;; 456 is-rep-g2 (12 each), 480 is-rep0-long (12 x 16), 864 the distance slots (4 x 64), 1376
-;; the distances' middle bits (115), 1608 their low four bits (16), 1640 the match lengths
-;; (514), 2668 the repeated matches' lengths (514), 3696 the literals (16 x 0x300); the
-;; stream and the output lie past them, from 28,288.
+;; where it stopped. Called a slice at a time, the decoder runs as compiled for speed after
+;; the first slices (a browser compiles a function again, optimized, once it has run a while,
+;; and the next call runs the new code; a call that runs on keeps the code it began with).
+;;
+;; The probabilities live at 16, 14,136 of them (16 bits each), at these byte offsets: 0
+;; is-match (12 states x 16), 384 is-rep, 408 is-rep-g0, 432 is-rep-g1, 456 is-rep-g2 (12
+;; each), 480 is-rep0-long (12 x 16), 864 the distance slots (4 x 64), 1376 the distances'
+;; middle bits (115), 1608 their low four bits (16), 1640 the match lengths (514), 2668 the
+;; repeated matches' lengths (514), 3696 the literals (16 x 0x300). They end at 28,288; the
+;; caller puts the stream and the output past them (the loader: from 32 KB).
 (module
   (memory (export "memory") 1)
   ;; The range coder: its range, its code, the next coded byte and the stream's end.
