@@ -35,23 +35,39 @@ const fail = (why) => {
 // module handed over as a response whose body is decoded 64 KB at a time as it is read: the
 // browser compiles each part (on other threads) while the next is decoded, as it compiles a
 // module while it downloads. Decoded bytes never change again (a match only reads what was
-// written before it), so each part is a view of the decoder's memory.
+// written before it), so each part is a view of the decoder's memory. Three seconds later,
+// when the page has started (written while it starts, or when it is first idle, the copy
+// made the start 30 to 40 ms slower), the module unpacked is also kept in the page's Cache
+// Storage under the packed file's address and digest, the build's before it dropped, so that
+// the next visit compiles it without unpacking; where there is no Cache Storage (a page not
+// served securely) or it fails (a full disk), the module is unpacked every visit.
 const LOADER = `async (url, integrity, length, decoder) => {
+  const headers = { "Content-Type": "application/wasm" };
+  const key = url + "?" + encodeURIComponent(integrity);
+  const cache = await globalThis.caches?.open("rowkey-module").catch(() => null);
+  const kept = await cache?.match(key).catch(() => null);
+  if (kept) return kept;
   const coded = new Uint8Array(await (await fetch(url, { integrity })).arrayBuffer());
   const { exports: x } = (await WebAssembly.instantiate(Uint8Array.from(atob(decoder), (c) => c.charCodeAt(0)))).instance;
   const dst = 32768 + coded.length;
   x.memory.grow(Math.ceil((dst + length) / 65536) - x.memory.buffer.byteLength / 65536);
   new Uint8Array(x.memory.buffer).set(coded, 32768);
+  const keep = () => cache.keys()
+    .then((old) => Promise.all(old.map((r) => cache.delete(r))))
+    .then(() => cache.put(key, new Response(new Uint8Array(x.memory.buffer, dst, length), { headers })))
+    .catch(() => {});
   let at = 0;
   const body = new ReadableStream({
     pull(parts) {
       const from = at;
       at = x.unpack(32768, dst, dst, length, at + 65536);
       parts.enqueue(new Uint8Array(x.memory.buffer, dst + from, at - from));
-      if (at >= length) parts.close();
+      if (at < length) return;
+      parts.close();
+      if (cache) setTimeout(keep, 3000);
     },
   });
-  return new Response(body, { headers: { "Content-Type": "application/wasm" } });
+  return new Response(body, { headers });
 }`;
 
 const wasm = fs.readFileSync(wasmPath);

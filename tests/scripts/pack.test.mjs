@@ -3,8 +3,9 @@
 // test: a module made with binaryen (text, noise, gaps, and a stretch repeated 150 KB later,
 // so that every kind of LZMA symbol is decoded) beside an index.html as Trunk writes it. The
 // loader the page runs, taken from the rewritten index.html, gives back the module byte for
-// byte from the packed file, part by part, whose digest the page checks; a build the packing cannot serve
-// stops it with every file untouched.
+// byte from the packed file, part by part, whose digest the page checks, and keeps it
+// unpacked for the next visit; a build the packing cannot serve stops it with every file
+// untouched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -114,6 +115,37 @@ test('the page\'s loader unpacks the packed module byte for byte', async () => {
   const { instance } = await WebAssembly.instantiate(unpacked);
   assert.equal(instance.exports.byteAt(MIB + 160_000), words[20_000]);
   assert.equal(instance.exports.byteAt(MIB + 300_015), 4);
+
+  // With Cache Storage (a stand-in keeping responses in a map), the first visit keeps the
+  // module unpacked in place of an older build's, and the next one takes it from there
+  // without fetching.
+  const kept = new Map([['./m_bg.wasm.lzma?sha384-older', new Response('an older build')]]);
+  globalThis.caches = {
+    open: async (name) => {
+      assert.equal(name, 'rowkey-module');
+      return {
+        match: async (key) => kept.get(key)?.clone(),
+        keys: async () => [...kept.keys()],
+        delete: async (key) => kept.delete(key),
+        put: async (key, response) => {
+          kept.set(key, new Response(await response.arrayBuffer(), { headers: response.headers }));
+        },
+      };
+    },
+  };
+  const key = `./m_bg.wasm.lzma?${encodeURIComponent(digest)}`;
+  fetched.length = 0;
+  const first = await eval(`(async () => ${call[1]})()`);
+  assert.ok(Buffer.from(await first.arrayBuffer()).equals(wasm));
+  await new Promise((resolve) => setTimeout(resolve, 3100)); // the loader keeps it after 3 s
+  assert.deepEqual([...kept.keys()], [key]);
+  assert.ok(Buffer.from(await kept.get(key).clone().arrayBuffer()).equals(wasm));
+  assert.equal(fetched.length, 1);
+  const again = await eval(`(async () => ${call[1]})()`);
+  assert.equal(fetched.length, 1, 'not fetched again');
+  assert.equal(again.headers.get('Content-Type'), 'application/wasm');
+  assert.ok(Buffer.from(await again.arrayBuffer()).equals(wasm));
+  delete globalThis.caches;
 });
 
 test('a build the packing cannot serve stops it and is left as it was', () => {
