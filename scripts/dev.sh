@@ -50,9 +50,13 @@ setup() {
   fi
   # `-Z build-std` resolves the standard library's own lockfile, and the release build runs
   # offline: its crates (compiler_builtins, libc, ...) must be in cargo's cache first. Once
-  # they are, this reads only that cache.
-  rustup run "$RELEASE_TOOLCHAIN" cargo fetch --quiet \
-    --manifest-path "$(rustup run "$RELEASE_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
+  # they are, the offline fetch finds them there and the registry is not asked.
+  local std_lock
+  std_lock="$(rustup run "$RELEASE_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
+  if ! rustup run "$RELEASE_TOOLCHAIN" cargo fetch --quiet --offline --manifest-path "$std_lock" 2>/dev/null; then
+    log "fetching the crates the release build's standard library is built from"
+    rustup run "$RELEASE_TOOLCHAIN" cargo fetch --quiet --manifest-path "$std_lock"
+  fi
   if ! command -v xz >/dev/null; then
     log "installing xz (Debian's xz-utils: the release build's WebAssembly is packed with it)"
     debian_install xz-utils
