@@ -40,12 +40,16 @@ const fail = (why) => {
 // made the start 30 to 40 ms slower), the module unpacked is also kept in the page's Cache
 // Storage under the packed file's address and digest, the build's before it dropped, so that
 // the next visit compiles it without unpacking; where there is no Cache Storage (a page not
-// served securely) or it fails (a full disk), the module is unpacked every visit.
+// served securely, a sandboxed frame, where even reading `caches` throws) or it fails (a full
+// disk), the module is unpacked every visit.
 const LOADER = `async (url, integrity, length, decoder) => {
   const headers = { "Content-Type": "application/wasm" };
   const key = url + "?" + encodeURIComponent(integrity);
-  const cache = await globalThis.caches?.open("rowkey-module").catch(() => null);
-  const kept = await cache?.match(key).catch(() => null);
+  let cache = null, kept = null;
+  try {
+    cache = await caches.open("rowkey-module");
+    kept = await cache.match(key);
+  } catch {}
   if (kept) return kept;
   const coded = new Uint8Array(await (await fetch(url, { integrity })).arrayBuffer());
   const { exports: x } = (await WebAssembly.instantiate(Uint8Array.from(atob(decoder), (c) => c.charCodeAt(0)))).instance;

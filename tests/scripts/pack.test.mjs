@@ -145,6 +145,12 @@ test('the page\'s loader unpacks the packed module byte for byte', async () => {
   assert.equal(fetched.length, 1, 'not fetched again');
   assert.equal(again.headers.get('Content-Type'), 'application/wasm');
   assert.ok(Buffer.from(await again.arrayBuffer()).equals(wasm));
+
+  // Where reading `caches` throws (a sandboxed frame), the module is unpacked as without it.
+  Object.defineProperty(globalThis, 'caches', { configurable: true, get() { throw new Error('SecurityError'); } });
+  const sandboxed = await eval(`(async () => ${call[1]})()`);
+  assert.ok(Buffer.from(await sandboxed.arrayBuffer()).equals(wasm));
+  assert.equal(fetched.length, 2);
   delete globalThis.caches;
 });
 
