@@ -377,15 +377,28 @@ impl BlockFile {
     /// left to be taken: the bytes held here have never left memory, so no read checks them
     /// (a compaction's, most often), and only a file whose bytes are stored pays for its
     /// checksums ([`BlockFile::to_bytes`]), not the many runs compacted away before a save. A
-    /// file read back from storage is opened by `open`.
+    /// file read back from storage is opened by `open`. `row_starts`, when the writer took
+    /// one per block, are the blocks' row indexes: a get into the file finds them made
+    /// (otherwise each is built at the first get into its block).
     #[cfg_attr(rowkey_cold, optimize(size))]
-    pub(super) fn open_written(parts: Vec<Box<[u8]>>) -> Result<BlockFile, FormatError> {
+    pub(super) fn open_written(
+        parts: Vec<Box<[u8]>>,
+        row_starts: Vec<Option<RowStarts>>,
+    ) -> Result<BlockFile, FormatError> {
         let mut file = BlockFile::open_parts(parts)?;
         for checked in &file.checked {
             // A fresh list: nothing has been set yet.
             let _ = checked.set(true);
         }
         file.checksums_pending = true;
+        if row_starts.len() == file.blocks.len() && file.header.options.encoding == Encoding::None {
+            file.row_starts = OnceLock::from(
+                row_starts
+                    .into_iter()
+                    .map(OnceLock::from)
+                    .collect::<Box<[_]>>(),
+            );
+        }
         Ok(file)
     }
 
@@ -416,7 +429,7 @@ impl BlockFile {
         parts.push(out.into_boxed_slice());
         parts.extend(self.parts.iter().skip(1).cloned());
         if self.checksums_pending {
-            BlockFile::open_written(parts)
+            BlockFile::open_written(parts, Vec::new())
         } else {
             BlockFile::open_parts(parts)
         }
@@ -905,5 +918,60 @@ impl<'f> FileCursor<'f> {
             }
             self.advance();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::block::writer::FileWriter;
+    use crate::engine::cell::Cell;
+    use std::sync::Arc;
+
+    /// Rows of `cells` cells each, with values of `value` bytes, written in blocks of
+    /// `block_size`; the writer's row index of each block against the one read from its bytes.
+    fn written_against_read(rows: usize, cells: usize, value: usize, block_size: u64) {
+        let family: Arc<[u8]> = Arc::from(&b"f"[..]);
+        let options = FileOptions {
+            block_size,
+            ..FileOptions::default()
+        };
+        let mut w = FileWriter::new(1, "t", b"f", options);
+        let bytes = vec![b'v'; value];
+        for r in 0..rows {
+            let row = format!("row-{r:05}");
+            for c in 0..cells {
+                let q = format!("c{c:03}");
+                let cell = Cell::put(row.as_bytes(), &family, q.as_bytes(), 5, 1, &bytes);
+                w.add(cell.as_ref());
+            }
+        }
+        let file = w.into_file();
+        let written = file
+            .row_starts
+            .get()
+            .expect("a written file has its row indexes");
+        assert_eq!(written.len(), file.block_count());
+        for (i, index) in written.iter().enumerate() {
+            let block = file.block(i).expect("block");
+            assert_eq!(
+                index.get(),
+                Some(&RowStarts::build(block)),
+                "block {i} of {rows} rows of {cells} cells, {value}-byte values, blocks of {block_size}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_written_file_opens_with_the_row_indexes_its_blocks_hold() {
+        // Rows of ten cells, a few to a block and spanning blocks.
+        written_against_read(500, 10, 16, 1024);
+        // More rows to a block than an index lists.
+        written_against_read(2_000, 1, 4, 1024);
+        // Exactly eight rows to a block, and one row across many blocks.
+        written_against_read(64, 8, 1, 8 * 8 * 18);
+        written_against_read(1, 400, 16, 512);
+        // Blocks too long for 16-bit offsets have none.
+        written_against_read(4, 2, 40_000, 64 * 1024);
     }
 }

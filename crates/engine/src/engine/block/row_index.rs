@@ -59,6 +59,42 @@ impl RowStarts {
         Some(index)
     }
 
+    /// No rows listed yet: the index a block writer fills as it writes (see [`RowStarts::row_at`]).
+    pub(crate) fn empty() -> RowStarts {
+        RowStarts {
+            starts: [0; STARTS],
+            len: 0,
+            complete: false,
+        }
+    }
+
+    /// Notes that a row starts at `at` in the block being written: what [`RowStarts::build`]
+    /// would find reading the block once it is written, taken as the cells go in instead (a
+    /// writer knows where each row begins), so that a run just written needs no pass over a
+    /// block at its first get. Past the listed rows, a row is not noted.
+    #[inline]
+    pub(crate) fn row_at(&mut self, at: usize) {
+        if let (Some(slot), Ok(at)) = (
+            self.starts.get_mut(usize::from(self.len)),
+            u16::try_from(at),
+        ) {
+            *slot = at;
+            self.len += 1;
+        }
+    }
+
+    /// The index of the block written, `len` bytes long, every row noted with
+    /// [`RowStarts::row_at`]: as [`RowStarts::build`] makes it from the block's bytes (a block
+    /// whose rows fill the list is not known to be complete, since `build` stops reading
+    /// there; one too long for 16-bit offsets has none).
+    pub(crate) fn written(mut self, len: usize) -> Option<RowStarts> {
+        if len > usize::from(u16::MAX) {
+            return None;
+        }
+        self.complete = usize::from(self.len) < STARTS;
+        Some(self)
+    }
+
     /// Where in `block` (the block this index was built from) a forward read looking for the
     /// first cell of `row` or after may start: the first listed row start whose row is at or
     /// after `row`; past the last listed row, the block's end when every row is listed, else

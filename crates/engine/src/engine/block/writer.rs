@@ -6,8 +6,9 @@ use crate::kit::varint;
 use super::bloom::{key_hashes, BloomBuilder};
 use super::encoding::{put_varint, write_key, BlockEncoder, CellRef};
 use super::file::{BlockFile, Header, FORMAT_VERSION, MAGIC, TRAILER, TRAILER_MAGIC};
+use super::row_index::RowStarts;
 use super::rows::CountedRows;
-use super::{BloomType, FileOptions};
+use super::{BloomType, Encoding, FileOptions};
 
 /// About how many bytes of data blocks a writer puts in one allocation (a part of the file):
 /// whole blocks, a new part begun once this many are written. A run is many parts rather than
@@ -47,6 +48,10 @@ pub struct FileWriter {
     bloom_hashes: Vec<(u32, u32)>,
     /// The rows written, counted as they come (see [`CountedRows`]).
     rows: CountedRows,
+    /// Each ended block's row index, taken as its cells went in (`NONE` blocks only: the
+    /// others have none), and the open block's: the file opens with them built.
+    row_starts: Vec<Option<RowStarts>>,
+    block_rows: RowStarts,
 }
 
 impl FileWriter {
@@ -82,6 +87,8 @@ impl FileWriter {
             bloom_next: Vec::new(),
             bloom_hashes: Vec::new(),
             rows: CountedRows::default(),
+            row_starts: Vec::new(),
+            block_rows: RowStarts::empty(),
         }
     }
 
@@ -138,6 +145,9 @@ impl FileWriter {
             self.encoder.start_block();
             self.block_start = self.data.len();
         }
+        if new_row || self.block_cells == 0 {
+            self.block_rows.row_at(self.data.len() - self.block_start);
+        }
         self.encoder.encode(&mut self.data, cell);
         self.block_cells += 1;
         // The header's last row and a `ROW` bloom both change with the row.
@@ -183,6 +193,13 @@ impl FileWriter {
             return;
         }
         let len = self.data.len() - self.block_start;
+        if self.header.options.encoding == Encoding::None {
+            let rows = std::mem::replace(&mut self.block_rows, RowStarts::empty());
+            if self.row_starts.capacity() == 0 {
+                self.row_starts.reserve_exact(self.expected_blocks);
+            }
+            self.row_starts.push(rows.written(len));
+        }
         let entry = varint::len(self.block_offset as u64)
             + varint::len(len as u64)
             + varint::len(self.block_cells)
@@ -231,11 +248,13 @@ impl FileWriter {
 
     /// Finishes the file and opens it.
     #[cfg_attr(rowkey_cold, optimize(size))]
-    pub fn into_file(self) -> BlockFile {
+    pub fn into_file(mut self) -> BlockFile {
         let (id, options) = (self.header.id, self.header.options);
         let (table, family) = (self.header.table.clone(), self.header.family.clone());
+        self.end_block();
+        let row_starts = std::mem::take(&mut self.row_starts);
         // A file just written always opens; an empty one stands in rather than a panic.
-        BlockFile::open_written(self.finish_parts())
+        BlockFile::open_written(self.finish_parts(), row_starts)
             .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
     }
 
