@@ -4,6 +4,8 @@
 // files are served from the cache first.
 const PREFIX = 'rowkey-shell-';
 const scope = () => self.registration.scope;
+// The build's file names: `name-0123456789abcdef.ext` or `name-0123456789abcdef_bg.wasm.lzma`.
+const HASHED = /-[0-9a-f]{16}(?:_bg)?\.[a-z.]+$/;
 
 async function versionOf(html) {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(html));
@@ -18,7 +20,14 @@ async function refresh(response) {
   if (old.length === 0 && (await caches.has(name))) return;
   const cache = await caches.open(name);
   const files = [...html.matchAll(/["'](\.\/[^"']+\.(?:js|wasm|lzma|css|svg|png))["']/g)].map((m) => new URL(m[1], scope()).href);
-  await cache.addAll([...new Set(files)]);
+  // A file whose name carries its content's hash is the same bytes wherever it comes from: the
+  // copy the page has just downloaded is taken from the browser's HTTP cache (even one the
+  // server gave no lifetime), not downloaded a second time. Other files are asked of the server.
+  await Promise.all([...new Set(files)].map(async (url) => {
+    const response = await fetch(url, { cache: HASHED.test(url) ? 'force-cache' : 'default' });
+    if (!response.ok) throw new TypeError(`${url}: ${response.status}`);
+    await cache.put(url, response);
+  }));
   await cache.put(scope(), response.clone());
   await cache.put(new URL('index.html', scope()).href, response.clone());
   await Promise.all(old.map((k) => caches.delete(k)));

@@ -27,8 +27,11 @@ export async function serve(prefix = '/tools/rowkey/', mounts = {}, dist = DIST)
     throw new Error(`no build in ${dist}: run bash scripts/dev.sh ${dist === BENCH_DIST ? 'bench-build' : 'build'}`);
   }
   const roots = [[prefix, dist], ...Object.entries(mounts).map(([p, dir]) => [p, path.resolve(dir)])];
+  // How many times each path was asked for.
+  const requests = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
     const root = roots.find(([p]) => url.pathname.startsWith(p));
     if (!root) { res.writeHead(404); res.end(); return; }
     let file = path.join(root[1], decodeURIComponent(url.pathname.slice(root[0].length)) || 'index.html');
@@ -42,7 +45,7 @@ export async function serve(prefix = '/tools/rowkey/', mounts = {}, dist = DIST)
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
-  return { server, url: `http://127.0.0.1:${port}${prefix}` };
+  return { server, url: `http://127.0.0.1:${port}${prefix}`, requests };
 }
 
 /** Headless Chromium; `extraArgs` are added to its command line. */

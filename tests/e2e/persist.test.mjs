@@ -224,6 +224,25 @@ test('with the network off after a first visit, the app still loads', async () =
   await context.close();
 });
 
+test('a first visit downloads each of the build\'s files once, the offline cache included', async () => {
+  // A server of its own, so that only this visit's requests are counted.
+  const own = await serve('/once/');
+  const context = await browser.newContext();
+  try {
+    const { page } = await openApp(context, own.url);
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await page.waitForFunction(async () => (await caches.keys()).some((k) => k.startsWith('rowkey-shell-')));
+    // The shell is complete once its index.html is cached, after every file it names.
+    await page.waitForFunction(async () => !!(await caches.match(new URL('index.html', location.href).href)));
+    const hashed = [...own.requests].filter(([p]) => /-[0-9a-f]{16}/.test(p));
+    assert.ok(hashed.some(([p]) => p.endsWith('.wasm.lzma')) && hashed.some(([p]) => p.endsWith('.js')), `the module and its glue were asked for: ${[...own.requests.keys()]}`);
+    assert.deepEqual(hashed.filter(([, n]) => n !== 1), [], 'each hashed file downloaded once');
+  } finally {
+    await context.close();
+    own.server.close();
+  }
+});
+
 test('a new build replaces the offline cache', async () => {
   const { DIST } = await import('./harness.mjs');
   const index = path.join(DIST, 'index.html');
