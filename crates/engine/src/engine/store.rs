@@ -660,13 +660,25 @@ pub enum Source<'a> {
 
 impl<'a> Iterator for Source<'a> {
     type Item = CellRef<'a>;
-    #[inline]
+    #[inline(never)]
     fn next(&mut self) -> Option<CellRef<'a>> {
         match self {
             Source::Mem(_, it) => it.next(),
             Source::Run(it) => it.next(),
             Source::MemBack(it) => it.next(),
             Source::RunBack(it) => it.next(),
+        }
+    }
+}
+
+impl<'a> Source<'a> {
+    /// The next cell; with `READ`, a run's step compiled in (see `MergeIter::step`), the
+    /// other sources called.
+    #[inline(always)]
+    pub(super) fn step<const READ: bool>(&mut self) -> Option<CellRef<'a>> {
+        match self {
+            Source::Run(it) if READ => it.step::<true>(),
+            _ => self.next(),
         }
     }
 }
@@ -724,14 +736,19 @@ impl<'a> RunCursor<'a> {
         }
     }
 
-    /// The next cell of the current block, without stepping into the next block.
-    #[inline]
-    fn next_in_block(&mut self) -> Option<CellRef<'a>> {
+    /// The next cell of the current block, without stepping into the next block; with
+    /// `READ`, the block's decoding compiled in (see `MergeIter::step`).
+    #[inline(always)]
+    fn next_in_block<const READ: bool>(&mut self) -> Option<CellRef<'a>> {
         if let Some(c) = self.pending.take() {
             return Some(c);
         }
         let cursor = self.cursor.as_mut()?;
-        let next = cursor.next_in(self.keys);
+        let next = if READ {
+            cursor.next_in_read(self.keys)
+        } else {
+            cursor.next_in(self.keys)
+        };
         if next.is_none() {
             self.cursor = None;
         }
@@ -758,7 +775,7 @@ impl<'a> RunCursor<'a> {
             }
             cursor.skip_rows_before(target.row);
         }
-        while let Some(c) = self.next_in_block() {
+        while let Some(c) = self.next_in_block::<false>() {
             if c.cmp_key(&target) != std::cmp::Ordering::Less {
                 self.pending = Some(c);
                 return;
@@ -783,8 +800,17 @@ impl<'a> Iterator for RunCursor<'a> {
     type Item = CellRef<'a>;
     #[inline]
     fn next(&mut self) -> Option<CellRef<'a>> {
+        self.step::<false>()
+    }
+}
+
+impl<'a> RunCursor<'a> {
+    /// The next cell, stepping into the next block at the end of one; with `READ`, compiled
+    /// into the caller down to the block's decoding (see `MergeIter::step`).
+    #[inline(always)]
+    fn step<const READ: bool>(&mut self) -> Option<CellRef<'a>> {
         loop {
-            if let Some(c) = self.next_in_block() {
+            if let Some(c) = self.next_in_block::<READ>() {
                 return Some(c);
             }
             if self.block + 1 >= self.run.file.block_count() {

@@ -553,6 +553,14 @@ impl<'a> BlockCursor<'a> {
         self.state.next_in(self.block, keys)
     }
 
+    /// [`BlockCursor::next_in`] compiled into its caller: a read's run cursor, whose cells
+    /// pass through the merge into the store scanner within one function (see the merge's
+    /// `MergeIter::step`). Every other caller shares one copy.
+    #[inline(always)]
+    pub fn next_in_read(&mut self, keys: &'a Decoded) -> Option<CellRef<'a>> {
+        self.state.next_in_inlined(self.block, keys)
+    }
+
     /// The cell the cursor is on, if any.
     #[inline]
     pub fn current(&self) -> Option<CellRef<'_>> {
@@ -604,8 +612,15 @@ impl CursorState {
     /// [`CursorState::advance`] then [`CursorState::current_in`] do; `None` past the last cell
     /// or at a cell that does not read. A `NONE` cell is built straight from the block and
     /// its parts are not kept: asked for again (`current`), it is read again.
-    #[inline]
+    #[inline(never)]
     pub fn next_in<'b>(&mut self, block: &'b [u8], keys: &'b Decoded) -> Option<CellRef<'b>> {
+        self.next_in_inlined(block, keys)
+    }
+
+    /// [`CursorState::next_in`], always compiled into its caller (see
+    /// [`BlockCursor::next_in_read`]).
+    #[inline(always)]
+    fn next_in_inlined<'b>(&mut self, block: &'b [u8], keys: &'b Decoded) -> Option<CellRef<'b>> {
         if self.encoding == Encoding::None && self.at < block.len() {
             if let Some((cell, _, end)) = none_cell_ref(block, self.at) {
                 self.lazy = Some(self.at);

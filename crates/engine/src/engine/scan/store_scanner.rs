@@ -75,7 +75,7 @@ impl<'a> StoreCursor<'a> {
     #[inline]
     fn next_in_row(&mut self, row: &[u8]) -> Option<CellRef<'a>> {
         match self {
-            StoreCursor::Forward(merge) => merge.next_in_row(row),
+            StoreCursor::Forward(merge) => merge.next_in_row_read(row),
             StoreCursor::Backward {
                 row: cells,
                 left,
