@@ -4,8 +4,9 @@
 // files are served from the cache first.
 const PREFIX = 'rowkey-shell-';
 const scope = () => self.registration.scope;
-// The build's file names: `name-0123456789abcdef.ext` or `name-0123456789abcdef_bg.wasm.lzma`.
-const HASHED = /-[0-9a-f]{16}(?:_bg)?\.[a-z.]+$/;
+// The build's file names: `name-HASH.ext` or `name-HASH_bg.wasm.lzma`, HASH a number in hex
+// (its leading zeros left out).
+const HASHED = /-[0-9a-f]{8,16}(?:_bg)?\.[a-z.]+$/;
 
 async function versionOf(html) {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(html));

@@ -234,7 +234,7 @@ test('a first visit downloads each of the build\'s files once, the offline cache
     await page.waitForFunction(async () => (await caches.keys()).some((k) => k.startsWith('rowkey-shell-')));
     // The shell is complete once its index.html is cached, after every file it names.
     await page.waitForFunction(async () => !!(await caches.match(new URL('index.html', location.href).href)));
-    const hashed = [...own.requests].filter(([p]) => /-[0-9a-f]{16}/.test(p));
+    const hashed = [...own.requests].filter(([p]) => /-[0-9a-f]{8,16}[._]/.test(p));
     assert.ok(hashed.some(([p]) => p.endsWith('.wasm.lzma')) && hashed.some(([p]) => p.endsWith('.js')), `the module and its glue were asked for: ${[...own.requests.keys()]}`);
     assert.deepEqual(hashed.filter(([, n]) => n !== 1), [], 'each hashed file downloaded once');
   } finally {
