@@ -81,11 +81,14 @@ struct Walk {
 struct Head<'b> {
     block: &'b [u8],
     cell: Option<CellRef<'b>>,
+    /// The cell's bytes in a `NONE` block, which a `NONE` output takes as they are.
+    encoded: Option<&'b [u8]>,
 }
 
 const NO_HEAD: Head<'static> = Head {
     block: &[],
     cell: None,
+    encoded: None,
 };
 
 impl Walk {
@@ -108,6 +111,7 @@ impl Walk {
             Some(block) => Head {
                 block,
                 cell: self.state.current_in(block, keys),
+                encoded: self.state.none_encoded(block),
             },
             None => NO_HEAD,
         }
@@ -122,6 +126,7 @@ impl Walk {
             return Head {
                 block: head.block,
                 cell,
+                encoded: self.state.none_encoded(head.block),
             };
         }
         self.block += 1;
@@ -138,6 +143,7 @@ impl Walk {
                     return Head {
                         block,
                         cell: self.state.current_in(block, keys),
+                        encoded: self.state.none_encoded(block),
                     };
                 }
             }
@@ -195,11 +201,13 @@ impl<'a> RowState<'a> {
     }
 
     /// Decides the fate of `cell` (whose row `enter` was just told, answering `same_row`),
-    /// notes it in `dropped`, and writes the cell to `writer` when it is kept.
+    /// notes it in `dropped`, and writes the cell to `writer` when it is kept (as `encoded`,
+    /// its bytes in a `NONE` block, when given).
     #[inline]
     pub(crate) fn rewrite(
         &mut self,
         cell: CellRef<'a>,
+        encoded: Option<&[u8]>,
         same_row: bool,
         tracker: &mut FateTracker<'a, '_>,
         writer: &mut FileWriter,
@@ -208,7 +216,7 @@ impl<'a> RowState<'a> {
         let fate = tracker.decide_in_row(cell, same_row);
         dropped.note(fate);
         if fate.kept() {
-            writer.add_in_row(cell, !self.written);
+            writer.add_in_row(cell, encoded, !self.written);
             self.written = true;
         }
     }
@@ -292,7 +300,7 @@ fn stretch(
             return true;
         }
         cells += 1;
-        rows.rewrite(cell, same_row, &mut tracker, writer, dropped);
+        rows.rewrite(cell, head.encoded, same_row, &mut tracker, writer, dropped);
         let next = walk.step(head, blocks, &keys);
         if let Some(h) = heads.get_mut(i) {
             *h = next;

@@ -496,7 +496,7 @@ impl Store {
         let mut rows = drain::RowState::default();
         for cell in cells {
             let same_row = rows.enter(cell.row);
-            rows.rewrite(cell, same_row, &mut pass, &mut w, &mut dropped);
+            rows.rewrite(cell, None, same_row, &mut pass, &mut w, &mut dropped);
         }
         (Run::from_writer(w), dropped)
     }

@@ -498,6 +498,8 @@ pub struct CursorState {
     /// `NONE` block and handed it out without keeping its parts here: asked for again, it is
     /// read again from there.
     lazy: Option<usize>,
+    /// Where the current cell starts, when `advance` read it (`lazy` says where otherwise).
+    start: usize,
 }
 
 impl<'a> BlockCursor<'a> {
@@ -581,6 +583,7 @@ impl CursorState {
             ttl_ms: 0,
             parts: None,
             lazy: None,
+            start: 0,
         }
     }
 
@@ -594,6 +597,7 @@ impl CursorState {
         self.ttl_ms = 0;
         self.parts = None;
         self.lazy = None;
+        self.start = 0;
     }
 
     /// Moves to the next cell of `block` (the block this walk started in); false past the
@@ -615,6 +619,18 @@ impl CursorState {
     #[inline(never)]
     pub fn next_in<'b>(&mut self, block: &'b [u8], keys: &'b Decoded) -> Option<CellRef<'b>> {
         self.next_in_inlined(block, keys)
+    }
+
+    /// The current cell's bytes as the block holds them, when the block is `NONE`-encoded:
+    /// what writing the cell to another `NONE` block writes (a compaction copies them instead
+    /// of encoding the cell again). `None` for the delta encodings, whose cells depend on the
+    /// cell before.
+    #[inline]
+    pub fn none_encoded<'b>(&self, block: &'b [u8]) -> Option<&'b [u8]> {
+        if self.encoding != Encoding::None {
+            return None;
+        }
+        block.get(self.lazy.unwrap_or(self.start)..self.at)
     }
 
     /// [`CursorState::next_in`], always compiled into its caller (see
@@ -643,6 +659,7 @@ impl CursorState {
         }
         let c = none_cell(block, self.at)?;
         self.lazy = None;
+        self.start = self.at;
         self.key_in_block = Some(c.key);
         self.value = c.value;
         self.seq = c.seq;
@@ -655,6 +672,7 @@ impl CursorState {
     #[inline(never)]
     fn advance_general(&mut self, block: &[u8]) -> Result<bool, FormatError> {
         self.lazy = None;
+        self.start = self.at;
         if self.at >= block.len() {
             self.parts = None;
             return Ok(false);

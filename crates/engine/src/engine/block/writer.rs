@@ -120,13 +120,14 @@ impl FileWriter {
     /// encoded straight into the block.
     pub fn add(&mut self, cell: CellRef<'_>) {
         let new_row = self.header.cells == 0 || self.header.last_row.as_slice() != cell.row;
-        self.add_in_row(cell, new_row);
+        self.add_in_row(cell, None, new_row);
     }
 
     /// Adds the next cell, told whether its row is another than the last cell added's (true
     /// for the first): a merge that has compared the rows already does not have them
-    /// compared again.
-    pub(crate) fn add_in_row(&mut self, cell: CellRef<'_>, new_row: bool) {
+    /// compared again. `encoded`, the cell's bytes in a `NONE` block, is what a `NONE` file
+    /// writes for it, copied instead of encoding the cell again (a compaction's cells).
+    pub(crate) fn add_in_row(&mut self, cell: CellRef<'_>, encoded: Option<&[u8]>, new_row: bool) {
         if self.block_cells == 0 {
             self.block_key.clear();
             write_key(
@@ -148,7 +149,12 @@ impl FileWriter {
         if new_row || self.block_cells == 0 {
             self.block_rows.row_at(self.data.len() - self.block_start);
         }
-        self.encoder.encode(&mut self.data, cell);
+        match encoded {
+            Some(bytes) if self.header.options.encoding == Encoding::None => {
+                self.data.extend_from_slice(bytes)
+            }
+            _ => self.encoder.encode(&mut self.data, cell),
+        }
         self.block_cells += 1;
         // The header's last row and a `ROW` bloom both change with the row.
         if new_row {
