@@ -199,8 +199,8 @@ impl FileWriter {
             return;
         }
         let len = self.data.len() - self.block_start;
+        let rows = std::mem::replace(&mut self.block_rows, RowStarts::empty());
         if self.header.options.encoding == Encoding::None {
-            let rows = std::mem::replace(&mut self.block_rows, RowStarts::empty());
             if self.row_starts.capacity() == 0 {
                 self.row_starts.reserve_exact(self.expected_blocks);
             }
