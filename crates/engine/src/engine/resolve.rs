@@ -97,15 +97,19 @@ impl<'a> DeleteTracker<'a> {
         }
     }
 
+    /// No marker seen in the row (nearly every row a read sees): nothing is masked.
     #[inline(always)]
-    pub fn is_deleted(&mut self, cell: &CellRef<'_>) -> Masked {
-        // No marker seen in the row (nearly every row a read sees): nothing is masked, decided
-        // where the read asks, without a call.
-        if self.family_stamp.is_none()
+    fn quiet(&self) -> bool {
+        self.family_stamp.is_none()
             && self.column.is_none()
             && self.family_versions.is_empty()
             && self.family_seq == 0
-        {
+    }
+
+    #[inline(always)]
+    pub fn is_deleted(&mut self, cell: &CellRef<'_>) -> Masked {
+        // Decided where the read asks, without a call, while no marker is seen.
+        if self.quiet() {
             return Masked::No;
         }
         self.masked(cell)
@@ -190,6 +194,15 @@ enum Versioned {
 }
 
 impl<'a> ColumnTracker<'a> {
+    /// Counts `cell` as the first version of a new column, a put within the limits: what
+    /// [`ColumnTracker::check`] does for it.
+    #[inline(always)]
+    fn first_of(&mut self, cell: &CellRef<'a>) {
+        self.column = Some(cell.qualifier);
+        self.count = 1;
+        self.last = Some((cell.timestamp, cell.kind));
+    }
+
     fn check(
         &mut self,
         cell: &CellRef<'a>,
@@ -266,6 +279,11 @@ pub(crate) struct RowResolver<'a, 's> {
     max_versions: u32,
     /// The family's VERSIONS where a read applies it, else unlimited.
     family_versions: u32,
+    /// A read that is not raw, names no columns, sees no TTL of the family's and keeps at
+    /// least one version: the first version of a column is kept whenever it is a put without
+    /// a TTL of its own, in the time range, in a row with no marker seen (see
+    /// [`RowResolver::offer`]).
+    plain: bool,
 }
 
 impl<'a, 's> RowResolver<'a, 's> {
@@ -292,6 +310,11 @@ impl<'a, 's> RowResolver<'a, 's> {
             (false, true) => family_versions,
             (false, false) => spec.max_versions.min(family_versions),
         };
+        let oldest_unexpired = if spec.raw || !retains {
+            0
+        } else {
+            spec.rules.oldest_unexpired(family, now)
+        };
         RowResolver {
             deletes: DeleteTracker::for_rules(spec.rules),
             versions: ColumnTracker {
@@ -301,14 +324,11 @@ impl<'a, 's> RowResolver<'a, 's> {
             skipping: None,
             spec,
             family,
-            oldest_unexpired: if spec.raw || !retains {
-                0
-            } else {
-                spec.rules.oldest_unexpired(family, now)
-            },
+            oldest_unexpired,
             now,
             max_versions,
             family_versions,
+            plain: !spec.raw && spec.columns.is_none() && oldest_unexpired == 0 && max_versions > 0,
         }
     }
 
@@ -328,6 +348,20 @@ impl<'a, 's> RowResolver<'a, 's> {
             return Verdict::Skip;
         }
         self.skipping = None;
+        // Nearly every cell of a plain read: what `decide` answers for it, without its other
+        // checks (nothing expires, no marker masks, the version is the column's first).
+        let (min, max) = self.spec.time_range;
+        if self.plain
+            && cell.kind == CellKind::Put
+            && cell.ttl_ms == 0
+            && cell.timestamp >= min
+            && cell.timestamp < max
+            && self.versions.column != Some(cell.qualifier)
+            && self.deletes.quiet()
+        {
+            self.versions.first_of(cell);
+            return Verdict::Include;
+        }
         let verdict = self.decide(cell);
         if verdict == Verdict::SkipColumn {
             self.skipping = Some(cell.qualifier);
