@@ -286,3 +286,21 @@ fn a_cbt_line_with_flags_is_known_by_its_command() -> TestResult {
     assert!(!e.failed() && e.writes);
     Ok(())
 }
+
+/// A Bigtable family with no GC policy keeps every version; HBase's `describe` shows it as
+/// the Bigtable client for HBase reads such a family, `Integer.MAX_VALUE` versions
+/// (`ColumnDescriptorAdapter.convertGarbageCollectionRule`), and a family with a version limit
+/// as that limit.
+#[test]
+fn hbase_describes_a_bigtable_family_without_a_version_limit_as_integer_max_value() -> TestResult {
+    let mut c = console();
+    c.submit_in("createtable y families=f,g:maxversions=3", Dialect::Cbt);
+    c.submit("describe 'y'");
+    let out = &c.entries.last().ok_or("no entry")?.items[0].output;
+    assert!(
+        out.contains("{NAME => 'f', VERSIONS => '2147483647',"),
+        "{out}"
+    );
+    assert!(out.contains("{NAME => 'g', VERSIONS => '3',"), "{out}");
+    Ok(())
+}

@@ -274,11 +274,20 @@ pub fn ttl(seconds: Option<u64>) -> String {
     format!("{total} SECONDS ({})", parts.join(" "))
 }
 
+/// A family's VERSIONS as HBase holds it, an `int`: a family without a version limit (a
+/// Bigtable family with no GC policy, `u32::MAX` in the engine) reads as `Integer.MAX_VALUE`,
+/// as the Bigtable client for HBase reads a family without a GC rule
+/// (`ColumnDescriptorAdapter.convertGarbageCollectionRule`: "The Bigtable default is to have
+/// infinite versions").
+pub(crate) fn hbase_versions(max_versions: u32) -> u32 {
+    max_versions.min(i32::MAX as u32)
+}
+
 fn family_block(f: &FamilyDescriptor) -> String {
     format!(
         "{{NAME => '{}', VERSIONS => '{}', KEEP_DELETED_CELLS => '{}', DATA_BLOCK_ENCODING => '{}', TTL => '{}', MIN_VERSIONS => '{}', REPLICATION_SCOPE => '{}', BLOOMFILTER => '{}', IN_MEMORY => '{}', COMPRESSION => '{}', BLOCKCACHE => '{}', BLOCKSIZE => '{}'}}",
         f.name,
-        f.max_versions,
+        hbase_versions(f.max_versions),
         f.keep_deleted_cells.name(),
         f.data_block_encoding,
         ttl(f.ttl_seconds),

@@ -31,8 +31,13 @@ pub fn Sidebar() -> Html {
                 .iter()
                 .map(|f| {
                     let mut label = f.name.clone();
-                    if f.max_versions != 1 {
-                        let _ = write!(label, " ·v{}", f.max_versions);
+                    match f.max_versions {
+                        1 => {}
+                        // A Bigtable family with no GC policy keeps every version.
+                        u32::MAX => label.push_str(" ·v∞"),
+                        n => {
+                            let _ = write!(label, " ·v{n}");
+                        }
                     }
                     if f.ttl_seconds.is_some() {
                         label.push_str(" ·ttl");
