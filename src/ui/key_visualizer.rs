@@ -228,7 +228,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             html! {
                 {leaf!("li", leaf!(@on "button", [("class", "link drill")], [onclick(drill(scope_now.into_prefix(p)))], list!(@mixed 2;
                     leaf!("code", to_printable(p)),
-                    @seq(format!(" · {} operations", number(ops.round()))),
+                    @seq(format!(" · {} operations", crate::kit::text::thousands(ops.round() as u64))),
                 )))}
             }
         })

@@ -333,11 +333,13 @@ pub fn KeyspaceView() -> Html {
         .collect();
     let offset = top_for(top);
     let read_note = data.read.as_ref().map(|r| r.summary.clone());
+    // Every row key stored, a row of delete markers alone included.
+    let stored_rows = crate::kit::text::count_of(rows as u64, "stored row");
     let caption = format!(
-        "Keyspace of {name}: {} over {} rows in byte order.{}",
+        "Keyspace of {name}: {} over {} in byte order.{}",
         crate::dialect::Terms::of_table(&app.console.borrow().shell.engine, &name)
             .count(data.regions.len()),
-        group(rows as u64),
+        stored_rows,
         read_note
             .as_ref()
             .map(|n| format!(" {n}"))
@@ -347,7 +349,7 @@ pub fn KeyspaceView() -> Html {
     clock.stop("keyspace");
     html! {
         {leaf!("section", [("aria-label", "Keyspace"), ("class", "view keyspace")], html! {<>
-            {leaf!("h3", format!("Keyspace of {name}: {} rows in byte order", group(rows as u64)))}
+            {leaf!("h3", format!("Keyspace of {name}: {stored_rows} in byte order"))}
             {leaf!(@on "form", [("class", "jump")], [onsubmit(onjump)], html! {<>
                 {leaf!("label", [("for", "jump-key")], "Jump to a key or prefix")}
                 <input id="jump-key" ref={jump_input} type="text" spellcheck="false" placeholder="user0042 or \\x00\\x01" autocomplete="off" />

@@ -326,9 +326,21 @@ pub fn SimulateView() -> Html {
             });
         })
     };
+    // Each workload by its design's or pair's title, as the gallery names it (its id when it
+    // has none).
+    let designs = crate::designs::shared();
+    let pairs = crate::designs::compare::shared();
+    let title = |id: &'static str| -> &'static str {
+        designs
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| d.title)
+            .or_else(|| pairs.iter().find(|p| p.id == id).map(|p| p.title))
+            .unwrap_or(id)
+    };
     let options = |ids: Vec<&'static str>| -> Html {
         ids.into_iter()
-            .map(|id| html! { <option value={id}>{id}</option> })
+            .map(|id| html! { <option value={id}>{title(id)}</option> })
             .collect()
     };
     let gallery_options = list![

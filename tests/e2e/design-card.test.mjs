@@ -94,7 +94,7 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
-test('a narrow window scrolls to a pattern\'s numbers, the view after them', async () => {
+test('a narrow window scrolls to a pattern\'s numbers, the view after them; narrower, the heatmaps shrink to fit', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const { page, errors } = await openApp(context, url);
   await page.waitForSelector('.status.ok');
@@ -108,6 +108,27 @@ test('a narrow window scrolls to a pattern\'s numbers, the view after them', asy
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `the page is ${overflow} px wider than the window`);
   await page.screenshot({ path: path.join(SHOTS, 'e2e-design-card-narrow.png') });
+
+  // Narrower than a heatmap drawn at its own size: each map is scaled down whole inside its
+  // view (its right edge is the newest time), and the Simulate view's list of workloads, named
+  // by the designs' titles, stays inside the window.
+  await page.setViewportSize({ width: 320, height: 844 });
+  await page.waitForTimeout(300);
+  const maps = await page.evaluate(() => [...document.querySelectorAll('.heatmap svg')].map((svg) => {
+    const view = svg.closest('.view').getBoundingClientRect();
+    const box = svg.getBoundingClientRect();
+    return { width: svg.width.baseVal.value, drawn: Math.round(box.width), past: Math.round(box.right - view.right) };
+  }));
+  assert.ok(maps.length >= 2, `${maps.length} heatmaps`);
+  for (const m of maps) {
+    assert.ok(m.past < 0, `a heatmap ends ${m.past} px past its view's right edge`);
+    assert.ok(m.drawn < m.width, `a heatmap ${m.width} px wide drawn ${m.drawn} px wide`);
+  }
+  await page.locator('.view-tab', { hasText: 'Simulate' }).click();
+  await page.waitForSelector('select.sim-gallery');
+  assert.equal(await page.locator('select.sim-gallery option[value="schema.sequential-ids"]').innerText(), 'Sequential ids hotspot; reversed ids spread');
+  const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(wider <= 0, `with the Simulate view the page is ${wider} px wider than the window`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -111,7 +111,7 @@ test('every picture exports as SVG and PNG; a filtered scan draws its rows filte
   const keyspace = await both(page, '.minimap-figure', 'the keyspace map', 'rowkey-ex-keyspace', ['rect.band', '.rows-filtered rect']);
   assert.equal(keyspace.parsed.counts['rect.band'], regions, 'one band per region');
   assert.equal(keyspace.parsed.counts['.rows-filtered rect'], await page.locator('.minimap .rows-filtered rect').count());
-  assert.match(keyspace.parsed.title, /^Keyspace of ex: \d+ regions over 3,000 rows in byte order\. The last scan .* filtered 2,998/);
+  assert.match(keyspace.parsed.title, /^Keyspace of ex: \d+ regions over 3,000 stored rows in byte order\. The last scan .* filtered 2,998/);
   await fs.writeFile(path.join(SHOTS, 'e2e-export-keyspace.png'), keyspace.png);
 
   // The heatmaps: seconds on the write heatmap's axis, as many cells as the page draws.

@@ -29,7 +29,7 @@ for (const scheme of ['light', 'dark']) {
     await page.waitForSelector('.status.ok');
     await runCommand(page, "create 'k', 'f'");
     await runCommand(page, "generate 'k', 'key%05d', 3000");
-    await page.locator('.keyspace h3', { hasText: 'Keyspace of k: 3,000 rows' }).waitFor();
+    await page.locator('.keyspace h3', { hasText: 'Keyspace of k: 3,000 stored rows' }).waitFor();
 
     await runCommand(page, "scan 'k', {STARTROW => 'key02500', STOPROW => 'key02505'}");
     await page.locator('.keyspace .legend', { hasText: 'The last scan covered rows 2,501 to 2,505 of 3,000' }).waitFor();
