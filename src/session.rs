@@ -494,6 +494,8 @@ impl Session {
         if self.loads.borrow_mut().forget_created(text) {
             self.save_loads(fx);
         }
+        // The typed text ran: the input is empty again, ready for the next line.
+        fx.push(Effect::ShowInput(String::new()));
         self.after_run(Some((text, dialect)), fx);
     }
 
@@ -614,7 +616,6 @@ impl Session {
     fn after_run(&mut self, ran: Option<(&str, Dialect)>, fx: &mut Effects) {
         fx.push(Effect::SaveChanges);
         if let Some((text, dialect)) = ran {
-            fx.push(Effect::ShowInput(String::new()));
             if let Some(t) = self.table_of(text, dialect) {
                 if self.selected_table.as_ref() != Some(&t) {
                     self.selected_row = None;

@@ -53,8 +53,12 @@ for (const scheme of ['light', 'dark']) {
     assert.deepEqual(await violations(page), [], 'an open design card');
 
     // The sequential ids' pattern: its numbers at the end of the card, the Hotspots view below.
+    // A line half typed in the console stays there, and the focus on the pattern's button.
+    await page.locator('textarea.input').fill("scan 'sg_seq', {LIMIT => 3");
     await page.locator('.design-card button.pattern', { hasText: 'Forty new users, sequential ids' }).click();
     await page.waitForSelector('.design-card .lesson .claims');
+    assert.equal(await page.locator('textarea.input').inputValue(), "scan 'sg_seq', {LIMIT => 3");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Forty new users, sequential ids');
     assert.match(await page.locator('.lesson .claims').innerText(), /busiest region's share of writes \(%\) > 90 \(100 > 90\)/);
     assert.equal(await page.locator('.lesson-view').innerText(), 'Ran. Now in the Hotspots view below.');
     assert.equal(await page.locator('.view-tab[aria-selected="true"]').innerText(), 'Hotspots');
