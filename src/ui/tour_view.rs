@@ -76,6 +76,17 @@ pub fn TourView(props: &TourProps) -> Html {
         _ => html! {},
     };
     let running = !app.can_run();
+    // The steps are the design's HBase lines: in cbt mode they still run as HBase lines (the
+    // console shows them under HBase's prompt), where a pattern's button runs its cbt lines.
+    let cbt = app.console.borrow().dialect == crate::dialect::Dialect::Cbt;
+    let run_label = if cbt {
+        format!(
+            "Run this step as HBase lines, show {}",
+            current.view.label()
+        )
+    } else {
+        format!("Run this step, show {}", current.view.label())
+    };
     html! {
         {leaf!("section", [("aria-label", "Guided tour"), ("class", "tour")], list![
             leaf!("div", "tour-head", list![leaf!("h3", "Tour"), leaf!("span", "tour-count", format!("Step {} of {total}", at + 1))]),
@@ -83,7 +94,7 @@ pub fn TourView(props: &TourProps) -> Html {
             leaf!("p", "tour-text", current.text.clone()),
             leaf!("pre", [("aria-label", "Command"), ("class", "tour-command")], leaf!("code", current.preview())),
             leaf!("div", "tour-shows", format!("Shows: {shows}")),
-            leaf!("div", "tour-buttons", list![leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at == 0, "disabled")), ("class", "tour-back")], [onclick(go(at.saturating_sub(1)))], "Back"), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running, "disabled")), ("class", "tour-run")], [onclick(run)], format!("Run this step, show {}", current.view.label())), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at + 1 >= total, "disabled")), ("class", "tour-next")], [onclick(go(at + 1))], "Next")]),
+            leaf!("div", "tour-buttons", list![leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at == 0, "disabled")), ("class", "tour-back")], [onclick(go(at.saturating_sub(1)))], "Back"), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running, "disabled")), ("class", "tour-run")], [onclick(run)], run_label), leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(at + 1 >= total, "disabled")), ("class", "tour-next")], [onclick(go(at + 1))], "Next")]),
             leaf!("div", [("aria-live", "polite"), ("class", "tour-result")], result),
         ])}
     }

@@ -183,6 +183,8 @@ for (const scheme of ['dark', 'light']) {
     // The filtered pattern has no cbt line: no button, and the card says why.
     assert.equal(await page.locator('button.pattern', { hasText: 'The same with plain domain keys' }).count(), 0);
     assert.equal(await page.locator('.pattern-off').first().innerText(), "Not in cbt: count: cbt's count takes only prefix=, not FILTER. Switch the console to HBase to run it.");
+    // The tour's steps are the design's HBase lines, and its button says they run as such.
+    assert.match(await page.locator('.tour-run').innerText(), /^Run this step as HBase lines, show \w/);
     await page.locator('.design-card').screenshot({ path: path.join(SHOTS, `e2e-cbt-patterns-${scheme}.png`) });
     // The LSM view names a Bigtable table's tablets and write buffers.
     await page.locator('.view-tab', { hasText: 'LSM' }).click();
