@@ -134,14 +134,18 @@ impl Continuation {
 }
 
 /// Appends the `Took` line (`seconds` counts every step of a continued command) and the usage
-/// hint for errors; a command that will go on gets no `Took` line yet.
+/// hint for errors; a command that will go on gets no `Took` line yet. A command's error is
+/// framed as the interactive shell frames it (`Shell::Commands::Command.command_safe`: an
+/// empty line, the `ERROR:` line, an empty line, the usage hint, an empty line).
 pub(super) fn finish(out: &mut Outcome, seconds: f64) {
     if let Some(err) = &out.error {
-        let mut text = format!("ERROR: {}\n", err.message);
-        if let Some(cmd) = &err.command {
-            let _ = writeln!(text, "\nFor usage try 'help \"{cmd}\"'\n");
-        }
-        out.output = text;
+        out.output = match &err.command {
+            Some(cmd) => format!(
+                "\nERROR: {}\n\nFor usage try 'help \"{cmd}\"'\n\n",
+                err.message
+            ),
+            None => format!("ERROR: {}\n", err.message),
+        };
     }
     if out.clear {
         return;
