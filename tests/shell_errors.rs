@@ -260,3 +260,41 @@ fn a_misspelt_option_key_suggests_the_closest_known_one() {
         "unknown option NOPE_AT_ALL; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH, ALL_METRICS, METRICS"
     );
 }
+
+/// What admin.rb checks itself before it asks the master (HBase 2.4 to 2.6): `create` with no
+/// family ("Table must have at least one column family"), a family named twice (a warning, the
+/// later one kept: `htd.modifyFamily`), and a table `tableExists` or `alter` cannot find.
+#[test]
+fn admin_checks_speak_as_admin_rb_does() {
+    let (mut shell, _) = shell_at(1_000);
+    let out = run(&mut shell, "create 'nofam'");
+    assert!(
+        out.starts_with("\nERROR: Table must have at least one column family\n"),
+        "{out}"
+    );
+    let out = run(
+        &mut shell,
+        "create 'dup', 'f', {NAME => 'f', VERSIONS => 3}\ndescribe 'dup'",
+    );
+    assert!(
+        out.starts_with(
+            "Family 'f' already exists, the old one will be replaced\nCreated table dup\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("{NAME => 'f', VERSIONS => '3',"), "{out}");
+    assert!(out.contains("1 row(s)\nQuota is disabled\n"), "{out}");
+    for (command, error) in [
+        ("describe 'nosuch'", "Table nosuch does not exist."),
+        ("disable 'nosuch'", "Table nosuch does not exist."),
+        ("enable 'nosuch'", "Table nosuch does not exist."),
+        ("drop 'nosuch'", "Table nosuch does not exist."),
+        ("alter 'nosuch', 'f'", "Can't find a table: nosuch"),
+    ] {
+        let out = run(&mut shell, command);
+        assert!(
+            out.starts_with(&format!("\nERROR: {error}\n")),
+            "{command}: {out}"
+        );
+    }
+}

@@ -365,6 +365,9 @@ pub fn describe(table: &Table) -> String {
         out.push_str("\n\n");
     }
     let _ = writeln!(out, "{} row(s)", d.families.len());
+    // describe.rb: without the `hbase:quota` table (quotas are off unless
+    // `hbase.quota.enabled`, and Rowkey has none), the last line says so.
+    out.push_str("Quota is disabled\n");
     out
 }
 

@@ -32,9 +32,20 @@ pub(in crate::shell) fn get_table(_: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply
     Ok(Some(echo(String::new(), format!("Hbase::Table - {table}"))))
 }
 
+/// admin.rb's `tableExists`, which `describe`, `enable`, `disable` and `drop` call first: an
+/// `ArgumentError` the shell prints as it is, not the "Unknown table" of a
+/// `TableNotFoundException`.
+fn table_exists(ctx: &Ctx<'_>, args: &Args<'_>) -> Res<String> {
+    let table = args.table(0)?;
+    if !ctx.engine.exists(&table) {
+        return fail(format!("Table {table} does not exist."), args.span(0));
+    }
+    Ok(table)
+}
+
 /// `describe` and `desc`.
 pub(in crate::shell) fn describe(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    let table = args.table(0)?;
+    let table = table_exists(ctx, args)?;
     let t = ctx
         .engine
         .table(&table)
@@ -60,7 +71,7 @@ fn on_table(
     args: &Args<'_>,
     change: fn(&mut Engine, &str) -> Result<(), crate::engine::Error>,
 ) -> Res<Reply> {
-    let table = args.table(0)?;
+    let table = table_exists(ctx, args)?;
     change(ctx.engine, &table).map_err(|e| engine_error(e, args.span(0)))?;
     Ok(Some(String::new()))
 }
@@ -444,7 +455,7 @@ pub(in crate::shell) fn create(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
                     let mut f = FamilyDescriptor::new(&family_name(n)?);
                     family_from(&mut opts, &mut f)?;
                     notes.push_str(&family_leftovers(opts, &f.name));
-                    families.push(f);
+                    add_family(&mut families, f, &mut notes);
                     continue;
                 }
                 if let Some(v) = opts.take("SPLITS_FILE") {
@@ -511,8 +522,16 @@ pub(in crate::shell) fn create(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
                     "An argument ignored (unknown or overridden)",
                 ));
             }
-            _ => families.push(FamilyDescriptor::new(&family_name(a)?)),
+            _ => add_family(
+                &mut families,
+                FamilyDescriptor::new(&family_name(a)?),
+                &mut notes,
+            ),
         }
+    }
+    // admin.rb's create, before it asks the master.
+    if families.is_empty() {
+        return fail("Table must have at least one column family", args.span(0));
     }
     desc.families = families;
     engine
@@ -522,6 +541,22 @@ pub(in crate::shell) fn create(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
         format!("{notes}Created table {name}\n"),
         format!("Hbase::Table - {name}"),
     )))
+}
+
+/// Adds a family to a table being created, as admin.rb's `create` does: a family named again
+/// replaces the earlier one, with a warning (`htd.modifyFamily`).
+fn add_family(families: &mut Vec<FamilyDescriptor>, f: FamilyDescriptor, notes: &mut String) {
+    match families.iter_mut().find(|g| g.name == f.name) {
+        Some(old) => {
+            let _ = writeln!(
+                notes,
+                "Family '{}' already exists, the old one will be replaced",
+                f.name
+            );
+            *old = f;
+        }
+        None => families.push(f),
+    }
 }
 
 /// `alter` (with `wait`) or `alter_async`: admin.rb's `alter(table, wait, *args)`, which
@@ -536,9 +571,10 @@ pub(in crate::shell) fn alter_async(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<R
 
 fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
     let name = args.table(0)?;
-    let table = engine
-        .table(&name)
-        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    // admin.rb's alter: "Table should exist".
+    let Ok(table) = engine.table(&name) else {
+        return fail(format!("Can't find a table: {name}"), args.span(0));
+    };
     // admin.rb's alter, after the table is found.
     if args.cmd.args.len() < 2 {
         return fail(
