@@ -298,3 +298,20 @@ fn admin_checks_speak_as_admin_rb_does() {
         );
     }
 }
+
+/// A LIMIT of 0 or below is no limit (table.rb `_hash_to_scan`: `scan.setLimit(limit) if limit
+/// > 0`), not an error.
+#[test]
+fn a_limit_of_zero_or_below_reads_the_whole_range() {
+    let (mut shell, _) = shell_at(1_000);
+    run(
+        &mut shell,
+        "create 't', 'f'\nput 't', 'a', 'f:q', '1'\nput 't', 'b', 'f:q', '2'\nput 't', 'c', 'f:q', '3'",
+    );
+    for limit in ["0", "-5"] {
+        let out = run(&mut shell, &format!("scan 't', {{LIMIT => {limit}}}"));
+        assert!(out.ends_with("3 row(s)\n"), "LIMIT => {limit}: {out}");
+    }
+    let out = run(&mut shell, "scan 't', {LIMIT => 2}");
+    assert!(out.ends_with("2 row(s)\n"), "{out}");
+}

@@ -473,13 +473,10 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
         scan.raw = bool_of(v, "RAW")?;
     }
     if let Some(v) = opts.take("LIMIT") {
+        // table.rb `_hash_to_scan`: `scan.setLimit(limit) if limit > 0`: a LIMIT of 0 or
+        // below reads the whole range.
         let n = int_of(v, "LIMIT")?;
-        scan.limit = Some(
-            usize::try_from(n)
-                .ok()
-                .filter(|n| *n > 0)
-                .map_or_else(|| fail("LIMIT must be positive", v.span.clone()), Ok)?,
-        );
+        scan.limit = usize::try_from(n).ok().filter(|n| *n > 0);
     }
     // `_hash_to_scan`: `enablemetrics = ALL_METRICS || !METRICS.nil?`; the formatter prints
     // the names METRICS lists, or all of them.
