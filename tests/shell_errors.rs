@@ -68,6 +68,11 @@ fn engine_errors_use_hbase_names_and_point_at_the_argument() {
         error("incr 't', 'r', 'f:s'").0,
         "org.apache.hadoop.hbase.DoNotRetryIOException: Field is not a long, it's 3 bytes wide"
     );
+    // get_counter reads the value on the client (`Bytes.toLong(array, offset, length)`).
+    assert_eq!(
+        error("get_counter 't', 'r', 'f:s'").0,
+        "java.lang.IllegalArgumentException: Wrong length: 3, expected 8"
+    );
     assert_eq!(error("create 't', 'f'").0, "Table already exists: t!");
     assert_eq!(error("drop 't'").0, "Table t is enabled. Disable it first.");
 }

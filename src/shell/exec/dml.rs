@@ -83,8 +83,14 @@ pub(in crate::shell) fn get_counter(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<R
         None => Ok(Some("No counter found at specified coordinates\n".into())),
         Some(c) => match <[u8; 8]>::try_from(c.value) {
             Ok(b) => Ok(Some(format!("COUNTER VALUE = {}\n", i64::from_be_bytes(b)))),
+            // table.rb `_get_counter_internal` reads the value on the client with
+            // `Bytes.toLong(array, offset, length)`, which refuses any length but 8
+            // (`explainWrongLengthOrOffset`); "Field is not a long" is the server's `incr`.
             Err(_) => fail(
-                format!("Field is not a long, it's {} bytes wide", c.value.len()),
+                format!(
+                    "java.lang.IllegalArgumentException: Wrong length: {}, expected 8",
+                    c.value.len()
+                ),
                 args.span(2),
             ),
         },
