@@ -229,6 +229,15 @@ impl Console {
         }
     }
 
+    /// After a reset: no entries, and the prompt's number starts again at 1, as a new HBase
+    /// shell's does (the entries' keys keep counting, so that no view mistakes a new entry for
+    /// an old one).
+    pub fn start_over(&mut self) {
+        self.dropped += self.entries.len();
+        self.entries.clear();
+        self.counter = 0;
+    }
+
     /// The number the next prompt shows.
     pub fn next_number(&self) -> usize {
         self.counter + 1

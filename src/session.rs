@@ -543,7 +543,7 @@ impl Session {
             let mut console = self.console.borrow_mut();
             console.cancel();
             console.shell.engine = engine;
-            console.entries.clear();
+            console.start_over();
             console.set_history(Vec::new());
             console.last_trace = None;
             console.data_version += 1;

@@ -101,6 +101,15 @@ fn bad_imports_name_the_first_problem_and_change_nothing() {
         )),
         "line 2, column 9: expected ',' or end of command, found a string"
     );
+    // A file with no command in it (an empty file, or blanks and comments) imports nothing:
+    // it is refused rather than reported as imported.
+    for empty in ["", "\n\n", "# only a comment\n"] {
+        assert_eq!(
+            err(import_script(&fresh.engine, empty, clock())),
+            "line 1, column 1: no commands: the file holds no tables to import",
+            "{empty:?}"
+        );
+    }
     assert_eq!(fresh.engine.tables().count(), 0, "nothing was applied");
     assert_eq!(export_json(&src.engine, None), before);
 }

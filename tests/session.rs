@@ -362,6 +362,17 @@ fn preferences_and_reset_are_effects_for_the_page() -> TestResult {
     assert_eq!((s.selected_table.clone(), s.selected_design), (None, None));
     assert!(transcript(&s).is_empty());
     assert_eq!(s.console.borrow().shell.engine.tables().count(), 0);
+    // The prompt starts again at 1, as a new shell's does.
+    assert_eq!(s.console.borrow().next_number(), 1);
+    s.apply(Action::Submit("list".into()));
+    assert!(
+        last_entry(&s).starts_with(
+            "hbase:001:0> list
+"
+        ),
+        "{}",
+        last_entry(&s)
+    );
     Ok(())
 }
 

@@ -486,10 +486,20 @@ pub fn import_script(
             + 1;
         format!("line {line}, column {column}")
     };
+    // A file of no commands (empty, or blank lines and comments only) would import nothing
+    // and say it had: it is refused instead, as most likely not the file meant.
+    let mut commands = 0;
     for parsed in parse_script(text) {
         if let Err(e) = parsed {
             return import_err(position(e.span.start), e.message);
         }
+        commands += 1;
+    }
+    if commands == 0 {
+        return import_err(
+            "line 1, column 1",
+            "no commands: the file holds no tables to import",
+        );
     }
     let mut shell = Shell::new(rebuild_with_clock(engine, clock), Box::new(|| 0.0));
     for outcome in shell.run(text) {

@@ -282,21 +282,21 @@ fn part_name(p: Part) -> String {
 
 fn run_label(s: &RunSummary, keys: KeyDisplay) -> String {
     format!(
-        "{} of {}: [{}, {}], {} cells, {}",
+        "{} of {}: [{}, {}], {}, {}",
         part_name(s.part),
         s.family,
         super::show_key(&s.first_row, keys),
         super::show_key(&s.last_row, keys),
-        s.cells,
+        crate::kit::text::count_of(s.cells as u64, "cell"),
         crate::kit::text::human_bytes(s.bytes as u64)
     )
 }
 
 fn brief(s: &RunSummary) -> String {
     format!(
-        "{} ({} cells, {})",
+        "{} ({}, {})",
         part_name(s.part),
-        s.cells,
+        crate::kit::text::count_of(s.cells as u64, "cell"),
         crate::kit::text::human_bytes(s.bytes as u64)
     )
 }

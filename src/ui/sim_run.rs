@@ -134,9 +134,9 @@ pub fn status_line(state: &RunState) -> String {
             format!("Simulating {table}… {} % done", (p * 100.0).round())
         }
         RunState::Done(sim, took, _) => format!(
-            "Simulated {} of traffic on {} table(s) in {} s.",
+            "Simulated {} of traffic on {} in {} s.",
             hours(sim.workload.duration_ms),
-            sim.tables.len(),
+            crate::kit::text::count_of(sim.tables.len() as u64, "table"),
             crate::designs::lesson::number((took / 100.0).round() / 10.0)
         ),
         RunState::Failed(e) => format!("The simulation did not run: {e}"),

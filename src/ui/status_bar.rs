@@ -142,7 +142,10 @@ pub fn StatusBar() -> Html {
                         app.dispatch(
                             SessionAction::Imported(
                                 Box::new(engine),
-                                format!("Imported {name}: {tables} tables now."),
+                                format!(
+                                    "Imported {name}: {} now.",
+                                    crate::kit::text::count_of(tables as u64, "table")
+                                ),
                             )
                             .into(),
                         );

@@ -117,13 +117,24 @@ fn render(
     let row_text = super::show_key(&row, keys);
     html! {
         {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
-            {leaf!("h3", format!("Version stack of row {row_text}"))}
+            {leaf!(@dyn "h3", [("title", row_text.clone())], format!("Version stack of row {}", clipped(row_text.clone(), KEY_SHOWN)))}
             {notice}
             {stack_figure(&now, &versions, &name, "now", &format!("Row {row_text} of {name} now"))}
             if let Some(b) = before {
                 {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()))}
             }
         </>})}
+    }
+}
+
+/// Characters of a row key the heading shows; the whole key is its tooltip.
+const KEY_SHOWN: usize = 80;
+
+/// `text` cut to its first `max` characters and an ellipsis, when longer.
+fn clipped(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
     }
 }
 
@@ -157,14 +168,15 @@ fn fate_text(c: &StackCell, versions: &SortedMap<String, u32>) -> String {
             by.kind.name(),
             by.timestamp,
             if kept {
-                "; kept by KEEP_DELETED_CELLS"
+                "; kept by KEEP_DELETED_CELLS".to_string()
             } else {
-                "; goes at the next flush or compaction"
+                format!("; goes {}", rewritten(c.part))
             }
         ),
         Fate::BeyondVersions => format!(
-            "beyond VERSIONS => {}: hidden, dropped at the next flush or compaction",
-            versions.get(&fam).copied().unwrap_or(1)
+            "beyond VERSIONS => {}: hidden, dropped {}",
+            versions.get(&fam).copied().unwrap_or(1),
+            rewritten(c.part)
         ),
         Fate::Expired => "expired (TTL): hidden, dropped at the next compaction".into(),
         Fate::Replaced => "replaced by a later write at the same timestamp".into(),
@@ -181,6 +193,15 @@ fn fate_class(f: Fate) -> &'static str {
         Fate::Expired => "expired",
         Fate::Replaced => "replaced",
         Fate::MarkerPurged => "purged",
+    }
+}
+
+/// When a cell a rewrite leaves out goes: a memstore's cell at its flush, a run's when a
+/// compaction rewrites the run (a flush writes a new run and leaves the old ones as they are).
+fn rewritten(p: Part) -> &'static str {
+    match p {
+        Part::Memstore => "at the next flush",
+        Part::Run(_) => "when a compaction rewrites its run",
     }
 }
 
@@ -327,8 +348,7 @@ fn stack_figure(
             let value = if c.cell.kind.is_delete() {
                 c.cell.kind.name().to_string()
             } else {
-                let v = to_printable(&c.cell.value);
-                if v.chars().count() > 40 { format!("{}…", v.chars().take(40).collect::<String>()) } else { v }
+                clipped(to_printable(&c.cell.value), 40)
             };
             html! {
                 {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", crate::ui::view_kit::classes(&[fate_class(c.fate)]))], list![

@@ -100,7 +100,7 @@ for (const scheme of ['dark', 'light']) {
 
     // Run: progress, then the Key Visualizer of the table.
     await view.locator('.sim-run-button').click();
-    await view.locator('.sim-status', { hasText: 'Simulated 2 hours of traffic on 1 table(s)' }).waitFor({ timeout: 120_000 });
+    await view.locator('.sim-status', { hasText: 'Simulated 2 hours of traffic on 1 table in' }).waitFor({ timeout: 120_000 });
     const heat = view.locator('canvas.keyvis-heat');
     await heat.waitFor();
     const size = await heat.evaluate((c) => [c.width, c.height]);
