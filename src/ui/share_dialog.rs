@@ -63,6 +63,18 @@ pub fn ShareLink() -> Html {
     if shared.workload.is_some() {
         holds.push("the Simulate view's workload".to_string());
     }
+    let missing = left_out(&app, &shared.entries);
+    let left_out_note = (!missing.is_empty()).then(|| {
+        let (noun, them) = if missing.len() == 1 {
+            ("table", "it")
+        } else {
+            ("tables", "them")
+        };
+        format!(
+            "Not in the link: {noun} {}, which no command of the history creates (imported from a file, or made before the history began). To pass {them} on, export {them} with Export….",
+            missing.join(", ")
+        )
+    });
     let body = match encode(&shared) {
         Ok(fragment) => {
             let base = web_sys::window()
@@ -88,6 +100,7 @@ pub fn ShareLink() -> Html {
             html! {
                 <>
                     {leaf!("p", format!("The link holds {}. Whoever opens it sees what it holds and chooses to run it; nothing of theirs changes without asking.", holds.join(" and ")))}
+                    if let Some(note) = left_out_note { {leaf!("p", [("role", "note"), ("class", "share-left-out")], note)} }
                     {leaf!("label", [("for", "share-link"), ("class", "share-label")], "Link")}
                     <input id="share-link" class="share-link" type="text" readonly=true value={link} onfocus={Callback::from(|e: FocusEvent| {
                         use wasm_bindgen::JsCast;
@@ -132,4 +145,36 @@ pub fn ShareLink() -> Html {
             </Modal>
         </>
     }
+}
+
+/// The person's tables that opening the link would not make again: those no line of the
+/// history creates and that are not the tables of the design the link names.
+fn left_out(app: &super::state::AppHandle, history: &[crate::dialect::HistoryLine]) -> Vec<String> {
+    let created: Vec<String> = history
+        .iter()
+        .flat_map(|line| {
+            crate::analysis::created(
+                &crate::analysis::Analyzer::new(line.dialect).script(&line.text),
+            )
+        })
+        .collect();
+    let design: Vec<String> = app
+        .selected_design
+        .and_then(|id| app.design(id))
+        .map(|d| {
+            app.placement(&d)
+                .tables()
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    app.console
+        .borrow()
+        .shell
+        .engine
+        .tables()
+        .map(|t| t.descriptor.name.clone())
+        .filter(|name| !created.contains(name) && !design.contains(name))
+        .collect()
 }

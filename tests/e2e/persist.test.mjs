@@ -188,6 +188,31 @@ test('a bad import changes nothing and says where the problem is', async () => {
   await context.close();
 });
 
+test('an empty file is not imported; a share link says which tables it leaves out', async () => {
+  const context = await browser.newContext();
+  const { page } = await openApp(context, url);
+  await saved(page);
+  const empty = path.join(os.tmpdir(), `rowkey-empty-${process.pid}.hbase`);
+  fs.writeFileSync(empty, '');
+  await page.setInputFiles('input[type=file]', empty);
+  await page.waitForSelector('.entry.failed');
+  assert.match(await page.locator('.entry.failed').last().innerText(), /not imported, nothing changed\. line 1, column 1: no commands/);
+  // A table from a file is no command of the history: a link cannot make it again, and says so.
+  const file = path.join(os.tmpdir(), `rowkey-filed-${process.pid}.hbase`);
+  fs.writeFileSync(file, "create 'filed', 'f'\nput 'filed', 'r', 'f:q', 'v'\n");
+  await page.setInputFiles('input[type=file]', file);
+  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Imported')));
+  assert.match(await page.locator('.entry .output', { hasText: 'Imported' }).last().innerText(), /: 1 table now\.\n?$/);
+  await runCommand(page, "create 'typed', 'f'");
+  await page.locator('button.share-open').click();
+  const share = page.locator('[data-testid=share-dialog]');
+  await share.waitFor();
+  assert.equal(await share.locator('.share-left-out').innerText(), 'Not in the link: table filed, which no command of the history creates (imported from a file, or made before the history began). To pass it on, export it with Export….');
+  fs.rmSync(empty);
+  fs.rmSync(file);
+  await context.close();
+});
+
 test('reset asks first, then empties every table and the history for good', async () => {
   const context = await browser.newContext();
   const { page } = await openApp(context, url);
