@@ -150,12 +150,26 @@ pub fn StatusBar() -> Html {
                             .into(),
                         );
                     }
-                    Err(e) => app.dispatch(
-                        SessionAction::Note(format!(
-                            "ERROR: {name} was not imported, nothing changed. {e}"
-                        ))
-                        .into(),
-                    ),
+                    Err(e) => {
+                        // A scan's output or a CSV is one table's rows, which the sidebar's
+                        // "Import a table…" reads; this reads exports (a script or JSON).
+                        let hint = match crate::import::parse(&text, &|_| 0, 0) {
+                            Ok(t) => format!(
+                                " It reads as {} of one table: load it with \"Import a table…\" in the tables' list.",
+                                match t.format {
+                                    crate::import::Format::Scan => "a scan's output",
+                                    crate::import::Format::Csv => "a CSV",
+                                }
+                            ),
+                            Err(_) => String::new(),
+                        };
+                        app.dispatch(
+                            SessionAction::Note(format!(
+                                "ERROR: {name} was not imported, nothing changed. {e}{hint}"
+                            ))
+                            .into(),
+                        )
+                    }
                 }
             });
         })

@@ -197,6 +197,13 @@ test('an empty file is not imported; a share link says which tables it leaves ou
   await page.setInputFiles('input[type=file]', empty);
   await page.waitForSelector('.entry.failed');
   assert.match(await page.locator('.entry.failed').last().innerText(), /not imported, nothing changed\. line 1, column 1: no commands/);
+  // A CSV is one table's rows, for "Import a table…": the top bar's Import… says so.
+  const csv = path.join(os.tmpdir(), `rowkey-people-${process.pid}.csv`);
+  fs.writeFileSync(csv, 'row,info:name\nu1,Ada\n');
+  await page.setInputFiles('input[type=file]', csv);
+  await page.waitForFunction(() => document.querySelectorAll('.entry.failed').length >= 2);
+  assert.match(await page.locator('.entry.failed').last().innerText(), /not imported, nothing changed\. line 1, column \d+: .* It reads as a CSV of one table: load it with "Import a table…" in the tables' list\./);
+  fs.rmSync(csv);
   // A table from a file is no command of the history: a link cannot make it again, and says so.
   const file = path.join(os.tmpdir(), `rowkey-filed-${process.pid}.hbase`);
   fs.writeFileSync(file, "create 'filed', 'f'\nput 'filed', 'r', 'f:q', 'v'\n");
