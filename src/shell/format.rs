@@ -279,7 +279,7 @@ pub fn ttl(seconds: Option<u64>) -> String {
 /// as the Bigtable client for HBase reads a family without a GC rule
 /// (`ColumnDescriptorAdapter.convertGarbageCollectionRule`: "The Bigtable default is to have
 /// infinite versions").
-pub(crate) fn hbase_versions(max_versions: u32) -> u32 {
+fn hbase_versions(max_versions: u32) -> u32 {
     max_versions.min(i32::MAX as u32)
 }
 
