@@ -173,9 +173,9 @@ fn render(
             {strip}
             if settings.split_bytes == 0 {
                 // A simulation's sample keeps the regions the simulation ended with.
-                {leaf!("p", "legend", format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. No {} splits by size here.", crate::diagnose::RECENT, terms.buffer, terms.part))}
+                {leaf!("p", "legend", format!("Width: data size, compared within a line of tiles. Colour: share of the last {} operations. Bar: {} filling towards a flush. No {} splits by size here.", crate::diagnose::RECENT, terms.buffer, terms.part))}
             } else {
-                {leaf!("p", "legend", html! {<>{format!("Width: data size. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</>})}
+                {leaf!("p", "legend", html! {<>{format!("Width: data size, compared within a line of tiles. Colour: share of the last {} operations. Bar: {} filling towards a flush. A {} over ", crate::diagnose::RECENT, terms.buffer, terms.part)}{format!("{} KB", settings.split_bytes / 1024)}{format!(" splits at its middle key{}.", terms.split_rule)}</>})}
             }
         </>})}
     }
