@@ -164,3 +164,39 @@ fn describe_shows_hbases_defaults_and_help_says_the_playground_scale() -> TestRe
     );
     Ok(())
 }
+
+/// `ColumnValueFilter` (HBase 2's `ColumnValueFilter.filterCell`): of each row, only the
+/// versions of its column whose value matches; a row with none is not returned. A
+/// SingleColumnValueFilter with the same test returns the matching rows whole.
+#[test]
+fn column_value_filter_returns_only_the_matching_cells() {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', {NAME => 'f', VERSIONS => 3}\nput 't', 'r1', 'f:a', 'v', 1\nput 't', 'r1', 'f:b', 'v', 1\nput 't', 'r2', 'f:a', 'w', 1\nput 't', 'r2', 'f:b', 'v', 1\nput 't', 'r3', 'f:a', 'v', 1\nput 't', 'r3', 'f:a', 'x', 2",
+    );
+    let out = run(
+        &mut sh,
+        "scan 't', {FILTER => \"ColumnValueFilter('f', 'a', =, 'binary:v')\", VERSIONS => 3}",
+    );
+    assert_eq!(
+        out,
+        "ROW  COLUMN+CELL\n r1 column=f:a, timestamp=1, value=v\n r3 column=f:a, timestamp=1, value=v\n2 row(s)\n"
+    );
+    let out = run(
+        &mut sh,
+        "scan 't', {FILTER => \"SingleColumnValueFilter('f', 'a', =, 'binary:v')\"}",
+    );
+    assert!(
+        out.contains(" r1 column=f:b, timestamp=1, value=v\n"),
+        "{out}"
+    );
+    let out = run(
+        &mut sh,
+        "scan 't', {FILTER => \"ColumnValueFilter('f', 'a', =)\"}",
+    );
+    assert!(
+        out.contains("ERROR: java.lang.IllegalArgumentException: Expect 4 arguments: 3"),
+        "{out}"
+    );
+}

@@ -495,6 +495,11 @@ pub const FILTERS: &[FilterSpec] = &[
         args: "('family', 'qualifier'[, dropDependent[, op, 'comparator:value']])",
         example: "DependentColumnFilter('f1', 'q')",
     },
+    FilterSpec {
+        name: "ColumnValueFilter",
+        args: "('family', 'qualifier', op, 'comparator:value')",
+        example: "ColumnValueFilter('f1', 'q', =, 'binary:v')",
+    },
 ];
 
 /// The names of [`FILTERS`].
@@ -650,6 +655,16 @@ fn build(
                 drop_dependent,
                 compare,
             ))
+        }
+        "ColumnValueFilter" => {
+            // `ColumnValueFilter.createFilterFromArguments`.
+            if args.len() != 4 {
+                return err(format!("Expect 4 arguments: {}", args.len()), span);
+            }
+            let family = quoted(a(0)?)?;
+            let qualifier = quoted(a(1)?)?;
+            let (op, comparator) = op_and_comparator(a(2)?, a(3)?)?;
+            Box::new(ColumnValueFilter::new(family, qualifier, op, comparator))
         }
         _ => return err(format!("Filter Name {name} not supported"), name_span),
     })

@@ -29,10 +29,39 @@ pub(in crate::shell) fn table_help(_: &mut Ctx<'_>, _: &Args<'_>) -> Res<Reply> 
 }
 
 pub(in crate::shell) fn show_filters(_: &mut Ctx<'_>, _: &Args<'_>) -> Res<Reply> {
-    // show_filters.rb: one row per name `ParseFilter.getSupportedFilters` returns.
-    let mut names: Vec<&str> = crate::filter::filter_names().collect();
-    order::sort(&mut names);
-    Ok(Some(names.iter().map(|n| format!("{n}\n")).collect()))
+    // show_filters.rb: one row per name `ParseFilter.getSupportedFilters` returns, the key set
+    // of a `java.util.HashMap` filled in registration order: its iteration order.
+    let names: Vec<&str> = crate::filter::filter_names().collect();
+    Ok(Some(
+        java_hash_map_order(&names)
+            .iter()
+            .map(|n| format!("{n}\n"))
+            .collect(),
+    ))
+}
+
+/// The order a `java.util.HashMap<String, _>` filled with `keys` in this order iterates them:
+/// by bucket (`String.hashCode`, its high half folded into the low, masked by the table's size,
+/// which doubles from 16 whenever the map is three quarters full), each bucket in insertion
+/// order (a resize keeps it); no bucket here is long enough to become a tree.
+fn java_hash_map_order<'a>(keys: &[&'a str]) -> Vec<&'a str> {
+    let mut buckets = 16usize;
+    while keys.len() > buckets / 4 * 3 {
+        buckets *= 2;
+    }
+    let bucket = |key: &str| {
+        let h = key.encode_utf16().fold(0i32, |h, unit| {
+            h.wrapping_mul(31).wrapping_add(i32::from(unit))
+        }) as u32;
+        ((h ^ (h >> 16)) as usize) & (buckets - 1)
+    };
+    let mut ordered: Vec<(usize, usize, &str)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (bucket(k), i, *k))
+        .collect();
+    order::sort_by_key(&mut ordered, |(b, i, _)| (*b, *i));
+    ordered.into_iter().map(|(_, _, k)| k).collect()
 }
 
 pub(in crate::shell) fn clear(_: &mut Ctx<'_>, _: &Args<'_>) -> Res<Reply> {

@@ -116,6 +116,60 @@ impl Filter for SingleColumnValueFilter {
     }
 }
 
+/// The versions of one column whose value compares to the operand as the operator says, and
+/// nothing else of the row (HBase 2's `ColumnValueFilter`; a SingleColumnValueFilter keeps the
+/// whole row instead). Before the column is found other columns are passed over a column at a
+/// time, after it the rest of the row (`ColumnValueFilter.filterCell`).
+#[derive(Clone, Debug)]
+pub struct ColumnValueFilter {
+    pub family: Vec<u8>,
+    pub qualifier: Vec<u8>,
+    pub op: CompareOp,
+    pub comparator: Comparator,
+    pub(crate) found: bool,
+}
+
+impl ColumnValueFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    pub fn new(
+        family: Vec<u8>,
+        qualifier: Vec<u8>,
+        op: CompareOp,
+        comparator: Comparator,
+    ) -> ColumnValueFilter {
+        ColumnValueFilter {
+            family,
+            qualifier,
+            op,
+            comparator,
+            found: false,
+        }
+    }
+}
+
+impl Filter for ColumnValueFilter {
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    fn reset(&mut self) {
+        self.found = false;
+    }
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
+        if cell.family != self.family.as_slice() || cell.qualifier != self.qualifier {
+            return if self.found {
+                ReturnCode::NextRow
+            } else {
+                ReturnCode::NextCol
+            };
+        }
+        self.found = true;
+        if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
+            ReturnCode::Skip
+        } else {
+            ReturnCode::Include
+        }
+    }
+}
+
 /// Keeps the cells whose timestamp matches a version of a reference column in the same row,
 /// optionally only reference versions whose value passes a comparison.
 #[derive(Clone, Debug)]
