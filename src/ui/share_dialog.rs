@@ -71,7 +71,7 @@ pub fn ShareLink() -> Html {
             ("tables", "them")
         };
         format!(
-            "Not in the link: {noun} {}, which no command of the history creates (imported from a file, or made before the history began). To pass {them} on, export {them} with Export….",
+            "Not in the link: {noun} {}, which no command of the history creates (imported from a file, or made before the history began). To pass {them} on, export {them} (Export… in the top bar).",
             missing.join(", ")
         )
     });

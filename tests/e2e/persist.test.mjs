@@ -214,7 +214,7 @@ test('an empty file is not imported; a share link says which tables it leaves ou
   await page.locator('button.share-open').click();
   const share = page.locator('[data-testid=share-dialog]');
   await share.waitFor();
-  assert.equal(await share.locator('.share-left-out').innerText(), 'Not in the link: table filed, which no command of the history creates (imported from a file, or made before the history began). To pass it on, export it with Export….');
+  assert.equal(await share.locator('.share-left-out').innerText(), 'Not in the link: table filed, which no command of the history creates (imported from a file, or made before the history began). To pass it on, export it (Export… in the top bar).');
   fs.rmSync(empty);
   fs.rmSync(file);
   await context.close();
