@@ -148,3 +148,25 @@ test('the views are tabs the keyboard walks', async () => {
   assert.equal(await page.locator('[role="tab"][tabindex="0"]').count(), 1, 'one Tab stop');
   await context.close();
 });
+
+test('at 1280 px the header keeps to one line and every view tab is in sight', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  const got = await page.evaluate(() => {
+    const top = document.querySelector('.top');
+    const rowGap = parseFloat(getComputedStyle(top).rowGap);
+    const strip = document.querySelector('.view-tabs').getBoundingClientRect();
+    // One line of controls: the header no taller than its tallest control and its padding.
+    const tallest = Math.max(...[...top.children].map((e) => e.getBoundingClientRect().height));
+    const padding = parseFloat(getComputedStyle(top).paddingTop) + parseFloat(getComputedStyle(top).paddingBottom);
+    return {
+      lines: top.getBoundingClientRect().height - padding - 1 > tallest + rowGap ? 2 : 1,
+      hidden: [...document.querySelectorAll('.view-tab')].filter((t) => t.getBoundingClientRect().right > strip.right + 1).map((t) => t.textContent),
+    };
+  });
+  assert.equal(got.lines, 1, 'the header\'s controls on one line');
+  assert.deepEqual(got.hidden, [], 'tabs past the strip\'s edge');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
