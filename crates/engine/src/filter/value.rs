@@ -13,12 +13,23 @@ pub struct ValueFilter {
 impl Filter for ValueFilter {
     #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
-        if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
-            ReturnCode::Skip
-        } else {
-            ReturnCode::Include
-        }
+        by_value(self.op, &self.comparator, cell)
     }
+}
+
+/// A cell kept or skipped by its value (`CompareFilter.compareValue`): what ValueFilter and
+/// ColumnValueFilter answer for a cell they test.
+fn by_value(op: CompareOp, comparator: &Comparator, cell: &CellRef<'_>) -> ReturnCode {
+    if op.filters_out(comparator.compare_to(&cell.value)) {
+        ReturnCode::Skip
+    } else {
+        ReturnCode::Include
+    }
+}
+
+/// Whether `cell` is of the column `family:qualifier`.
+fn of_column(cell: &CellRef<'_>, family: &[u8], qualifier: &[u8]) -> bool {
+    cell.family == family && cell.qualifier == qualifier
 }
 
 /// Whole rows, kept or dropped by the value of one column. Rows without the column pass
@@ -64,7 +75,7 @@ impl SingleColumnValueFilter {
 
     #[cfg_attr(rowkey_cold, optimize(size))]
     fn is_column(&self, cell: &CellRef<'_>) -> bool {
-        cell.family == self.family.as_slice() && cell.qualifier == self.qualifier
+        of_column(cell, &self.family, &self.qualifier)
     }
 }
 
@@ -154,7 +165,7 @@ impl Filter for ColumnValueFilter {
     }
     #[cfg_attr(rowkey_cold, optimize(size))]
     fn filter_cell(&mut self, cell: &CellRef<'_>) -> ReturnCode {
-        if cell.family != self.family.as_slice() || cell.qualifier != self.qualifier {
+        if !of_column(cell, &self.family, &self.qualifier) {
             return if self.found {
                 ReturnCode::NextRow
             } else {
@@ -162,11 +173,7 @@ impl Filter for ColumnValueFilter {
             };
         }
         self.found = true;
-        if self.op.filters_out(self.comparator.compare_to(&cell.value)) {
-            ReturnCode::Skip
-        } else {
-            ReturnCode::Include
-        }
+        by_value(self.op, &self.comparator, cell)
     }
 }
 
