@@ -119,7 +119,7 @@ fn render(
         {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
             {leaf!(@dyn "h3", [("title", row_text.clone())], format!("Version stack of row {}", clipped(row_text.clone(), KEY_SHOWN)))}
             {notice}
-            {stack_figure(&now, &versions, &name, "now", &format!("Row {row_text} of {name} now"))}
+            {stack_figure(&now, &versions, &name, "now", &format!("Row {} of {name} now", clipped(row_text.clone(), KEY_SHOWN)))}
             if let Some(b) = before {
                 {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()))}
             }
