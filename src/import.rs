@@ -392,11 +392,7 @@ fn char_col(line: &str, byte: usize) -> usize {
 }
 
 fn shorten(text: &str) -> String {
-    if text.chars().count() <= 60 {
-        text.to_string()
-    } else {
-        format!("{}…", text.chars().take(60).collect::<String>())
-    }
+    crate::kit::text::clipped(text, 60)
 }
 
 /// One CSV field, and where it started.

@@ -12,6 +12,7 @@ use super::view_kit::{dropped_notice, timed, use_shown, FigureExport};
 use crate::bytes::to_printable;
 use crate::engine::{CellKind, Fate, Part, RowStack, StackCell};
 use crate::kit::order;
+use crate::kit::text::clipped;
 
 /// Most cells drawn and listed for one row.
 const CELLS_SHOWN: usize = 200;
@@ -117,9 +118,9 @@ fn render(
     let row_text = super::show_key(&row, keys);
     html! {
         {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
-            {leaf!(@dyn "h3", [("title", row_text.clone())], format!("Version stack of row {}", clipped(row_text.clone(), KEY_SHOWN)))}
+            {leaf!(@dyn "h3", [("title", row_text.clone())], format!("Version stack of row {}", clipped(&row_text, KEY_SHOWN)))}
             {notice}
-            {stack_figure(&now, &versions, &name, "now", &format!("Row {} of {name} now", clipped(row_text.clone(), KEY_SHOWN)))}
+            {stack_figure(&now, &versions, &name, "now", &format!("Row {} of {name} now", clipped(&row_text, KEY_SHOWN)))}
             if let Some(b) = before {
                 {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()))}
             }
@@ -129,14 +130,6 @@ fn render(
 
 /// Characters of a row key the heading shows; the whole key is its tooltip.
 const KEY_SHOWN: usize = 80;
-
-/// `text` cut to its first `max` characters and an ellipsis, when longer.
-fn clipped(text: String, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text,
-    }
-}
 
 fn column_of(c: &StackCell) -> String {
     format!(
@@ -348,7 +341,7 @@ fn stack_figure(
             let value = if c.cell.kind.is_delete() {
                 c.cell.kind.name().to_string()
             } else {
-                clipped(to_printable(&c.cell.value), 40)
+                clipped(&to_printable(&c.cell.value), 40)
             };
             html! {
                 {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", crate::ui::view_kit::classes(&[fate_class(c.fate)]))], list![

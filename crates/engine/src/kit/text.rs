@@ -48,6 +48,15 @@ pub fn count_of(n: u64, noun: &str) -> String {
     format!("{} {}", thousands(n), plural(n, noun))
 }
 
+/// `text` cut to its first `max` characters and an ellipsis, when longer.
+#[cfg_attr(rowkey_cold, optimize(size))]
+pub fn clipped(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// `text` in double quotes as a message shows it: `"`, `\\` and every control character
 /// escaped as a Rust string literal writes them (`\"`, `\\\\`, `\n`, `\t`, `\r`, `\0`, `\u{1b}`),
 /// every other character as it is. Unlike `{:?}`, which also escapes Unicode's unassigned and
