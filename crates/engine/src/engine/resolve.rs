@@ -611,6 +611,20 @@ impl<'a, 'f> FateTracker<'a, 'f> {
             self.skipping = None;
             self.purging = None;
         }
+        // Nearly every cell a flush or compaction rewrites: a put with no TTL of its own,
+        // unexpired, that starts a new column of a row where no marker was seen. What the
+        // full decision below answers for it, without its other checks. (A column skipped or
+        // purged is the column tracker's; `shadow` sees every marker `deletes` sees.)
+        if cell.kind == CellKind::Put
+            && cell.ttl_ms == 0
+            && cell.timestamp >= self.oldest
+            && self.max_versions > 0
+            && self.versions.column != Some(cell.qualifier)
+            && self.shadow.quiet()
+        {
+            self.versions.first_of(&cell);
+            return Fate::Visible;
+        }
         let column = (cell.row, cell.qualifier);
         if self.purging.is_some_and(|p| p != column) {
             self.purging = None;
