@@ -44,8 +44,25 @@ fn a_cbt_line_runs_over_the_shells_engine_beside_an_hbase_table() -> TestResult 
     c.submit_in("ls", Dialect::Cbt);
     assert_eq!(
         c.entries.last().ok_or("no entry")?.items[0].output,
-        "b\n",
-        "cbt lists the Bigtable tables"
+        "b\nh\n",
+        "cbt lists every table it reads and writes"
+    );
+    // An HBase table's milliseconds are microseconds to cbt: a cell put at 1,700,000,000,123
+    // ms reads back at that instant, and one cbt sets at a microsecond time is stored in
+    // milliseconds.
+    c.submit("put 'h', 'r1', 'f:a', 'v', 1700000000123");
+    c.submit_in("set h r1 f:b=w@1700000000456000\nlookup h r1", Dialect::Cbt);
+    assert_eq!(
+        c.entries.last().ok_or("no entry")?.items[1].output,
+        "----------------------------------------\nr1\n  f:a                                      @ 2023/11/14-22:13:20.123000\n    \"v\"\n  f:b                                      @ 2023/11/14-22:13:20.456000\n    \"w\"\n\n"
+    );
+    c.submit("get 'h', 'r1', 'f:b'");
+    assert!(
+        c.entries.last().ok_or("no entry")?.items[0]
+            .output
+            .contains("timestamp=1700000000456, value=w"),
+        "{}",
+        c.entries.last().ok_or("no entry")?.items[0].output
     );
     c.submit("list");
     assert!(c.entries.last().ok_or("no entry")?.items[0]

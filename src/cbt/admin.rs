@@ -169,12 +169,12 @@ impl Session {
     pub(super) fn ls(&mut self, call: &Call) -> Result<Vec<u8>, String> {
         match call.words.first() {
             None => {
+                // Every table: an HBase table is read, written and named by `createtable` as
+                // a Bigtable one is, so it is listed too.
                 let mut out = String::new();
                 for t in self.engine.tables() {
-                    if t.descriptor.rules == BIGTABLE_RULES {
-                        out.push_str(&t.descriptor.name);
-                        out.push('\n');
-                    }
+                    out.push_str(&t.descriptor.name);
+                    out.push('\n');
                 }
                 Ok(out.into_bytes())
             }

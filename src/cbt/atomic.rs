@@ -155,7 +155,10 @@ impl Session {
         };
         // bttest: the new cell's timestamp is the later of now and the latest cell's, and a
         // cell at the latest cell's timestamp replaces it.
-        let now = self.engine.now().saturating_mul(1_000);
+        let now = self
+            .engine
+            .now()
+            .saturating_mul(1_000 / self.micros_per_unit(&table).max(1));
         let timestamp = latest.map_or(now, |l| l.0.max(now));
         let put = Mutation::Put {
             family: family.to_vec(),
@@ -171,7 +174,13 @@ impl Session {
             .latest(&table, row, family, qualifier)
             .map_err(|e| format!("{action}: {e}"))?;
         let mut out = Vec::new();
-        print::row(&mut out, row, &cells, &self.zone);
+        print::row(
+            &mut out,
+            row,
+            &cells,
+            &self.zone,
+            self.micros_per_unit(&table),
+        );
         Ok(out)
     }
 

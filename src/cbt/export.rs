@@ -21,14 +21,6 @@ fn rows(session: &mut Session, table: &str) -> Result<Vec<Row>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// What a timestamp of the table is multiplied by to count microseconds, as Bigtable does: 1,000
-/// for an HBase table's milliseconds.
-fn micros_per_unit(session: &Session, table: &str) -> u64 {
-    session.engine.table(table).map_or(1, |t| {
-        1_000 / t.descriptor.rules.timestamps.per_millisecond()
-    })
-}
-
 /// A family's policy in cbt's syntax: a Bigtable table's as cbt set it, an HBase table's as its
 /// retention reads in Bigtable's terms (`None`: keep every version).
 fn policy(session: &Session, table: &str, family: &str) -> Option<String> {
@@ -49,7 +41,7 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
         .iter()
         .map(|f| f.name.clone())
         .collect();
-    let per_milli = micros_per_unit(session, table);
+    let per_milli = session.micros_per_unit(table);
     let splits = session.engine.splits(table).map_err(|e| e.to_string())?;
     let mut out = format!("createtable {}", quote(table.as_bytes()));
     if !families.is_empty() {
@@ -97,7 +89,7 @@ pub fn script(session: &mut Session, table: &str) -> Result<String, String> {
 
 /// The table as a CSV with a family row and a column row (bytes: keys and values are any bytes).
 pub fn csv(session: &mut Session, table: &str) -> Result<Vec<u8>, String> {
-    let per_milli = micros_per_unit(session, table);
+    let per_milli = session.micros_per_unit(table);
     let rows = rows(session, table)?;
     // Every column, grouped by family, in name order.
     let mut columns: SortedMap<(Vec<u8>, Vec<u8>), usize> = SortedMap::new();

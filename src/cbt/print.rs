@@ -8,8 +8,9 @@ use crate::kit::civil::Zone;
 
 /// A row as cbt prints it: 40 dashes, the key, then per family in name order and per column
 /// `  fam:col` padded to 40 characters, `@ ` and the time, and the value as Go's `%q`; a blank
-/// line ends the row.
-pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &Cells, zone: &Zone) {
+/// line ends the row. A timestamp times `micros_per_unit` counts microseconds (1,000 for an HBase
+/// table's milliseconds).
+pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &Cells, zone: &Zone, micros_per_unit: u64) {
     out.extend_from_slice(b"----------------------------------------\n");
     out.extend_from_slice(key);
     out.push(b'\n');
@@ -25,7 +26,9 @@ pub fn row(out: &mut Vec<u8>, key: &[u8], cells: &Cells, zone: &Zone) {
         out.extend_from_slice(&column);
         out.extend(std::iter::repeat_n(b' ', 40usize.saturating_sub(width)));
         out.extend_from_slice(b" @ ");
-        out.extend_from_slice(timestamp(zone, cell.timestamp).as_bytes());
+        out.extend_from_slice(
+            timestamp(zone, cell.timestamp.saturating_mul(micros_per_unit)).as_bytes(),
+        );
         out.extend_from_slice(b"\n    ");
         out.extend_from_slice(go_quote(cell.value).as_bytes());
         out.push(b'\n');

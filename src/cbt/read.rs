@@ -36,7 +36,13 @@ impl Session {
             Some(r) => (r.row(), &r.cells),
             None => (&[][..], &none),
         };
-        print::row(&mut out, key, cells, &self.zone);
+        print::row(
+            &mut out,
+            key,
+            cells,
+            &self.zone,
+            self.micros_per_unit(&table),
+        );
         if include_stats {
             let mut s = *stats.borrow();
             s.rows_returned = result.rows.len() as u64;
@@ -126,8 +132,9 @@ impl Session {
             .map_err(|e| format!("Reading rows: {e}"))?;
         let mut out = Vec::new();
         let mut s: ReadStats = *stats.borrow();
+        let per_unit = self.micros_per_unit(&table);
         for r in &result.rows {
-            print::row(&mut out, r.row(), &r.cells, &self.zone);
+            print::row(&mut out, r.row(), &r.cells, &self.zone, per_unit);
             s.rows_returned += 1;
             s.cells_returned += r.cells.len() as u64;
         }

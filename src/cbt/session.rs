@@ -172,6 +172,14 @@ impl Session {
         )
     }
 
+    /// What a timestamp of `table` is multiplied by to count microseconds, as Bigtable counts
+    /// them: 1,000 for an HBase table's milliseconds, 1 for a Bigtable table's.
+    pub(super) fn micros_per_unit(&self, table: &str) -> u64 {
+        self.engine.table(table).map_or(1, |t| {
+            1_000 / t.descriptor.rules.timestamps.per_millisecond().max(1)
+        })
+    }
+
     pub(super) fn bigtable(&self, action: &str, table: &str) -> Result<&engine::Table, String> {
         self.engine
             .table(table)

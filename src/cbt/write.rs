@@ -122,6 +122,8 @@ impl Session {
                 }
             }
         }
+        // Microseconds, stored in the table's unit (an HBase table's milliseconds).
+        let per_unit = self.micros_per_unit(table);
         let mut mutations = Vec::with_capacity(cells.len());
         for Put {
             family: fam,
@@ -133,6 +135,7 @@ impl Session {
             if let Some(line) = ts.and_then(super::lint::epoch_millis_warning) {
                 self.warnings.push(line);
             }
+            let ts = ts.map(|micros| micros / per_unit);
             let value = if add {
                 self.aggregate(table, row, &fam, &qual, ts, &value)
             } else {
