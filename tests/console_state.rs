@@ -90,6 +90,14 @@ fn an_error_names_its_line_and_the_rest_still_runs() {
     let bad = &e.items[29];
     assert_eq!(bad.input, "get 'nope', 'r'");
     assert_eq!(bad.error_span, Some(4..10));
+    // The list of errors under the summary shows each one's message, not the empty line
+    // the shell prints before it.
+    assert_eq!(bad.headline(), "ERROR: Unknown table nope!");
+    assert!(
+        e.items[16].headline().starts_with("ERROR: "),
+        "{}",
+        e.items[16].output
+    );
     c.submit("count 't'");
     let count = &c.entries[1].items[0].output;
     assert!(count.contains("37 row(s)"), "{count}");

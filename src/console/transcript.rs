@@ -30,6 +30,15 @@ impl Item {
         self.error_span.is_some()
     }
 
+    /// The first line of the output that says something: a failed command's `ERROR:` line,
+    /// which the shell prints after an empty line.
+    pub fn headline(&self) -> &str {
+        self.output
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+    }
+
     pub(super) fn from_outcome(outcome: Outcome) -> Item {
         let error_span = outcome.error.as_ref().map(|e| {
             let len = outcome.input.len();

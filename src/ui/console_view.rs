@@ -44,7 +44,7 @@ fn announcement(entry: &Entry) -> String {
             .unwrap_or_default(),
         EntryKind::Commands if entry.is_batch() => entry.summary(),
         EntryKind::Commands => match entry.items.first() {
-            Some(i) if i.failed() => first(&i.output),
+            Some(i) if i.failed() => i.headline().to_string(),
             Some(i) => {
                 let lines: Vec<&str> = i.output.lines().collect();
                 // The line before `Took …` carries the result ("2 row(s)", "Created table t").

@@ -286,7 +286,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .errors()
         .take(ERRORS_LISTED)
         .map(|i| {
-            let first = i.output.lines().next().unwrap_or("").to_string();
+            let first = i.headline().to_string();
             html! { {leaf!("li", list!(@mixed 4;
                 @seq(format!("line {}: ", i.line)),
                 leaf!("code", shorten(&i.input).to_string()),

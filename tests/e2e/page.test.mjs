@@ -82,16 +82,22 @@ test('a 50,000-line paste is one entry with its summary; a cancelled batch keeps
   await page.waitForSelector('.status.ok');
   await runCommand(page, "create 'paste', 'f'");
   const lines = [];
-  for (let i = 0; i < 50000; i++) lines.push(i === 16 ? "put 'paste', 'bad' 'f:q', 'x'" : `put 'paste', 'r${String(i).padStart(6, '0')}', 'f:q', 'v${i}'`);
+  for (let i = 0; i < 50000; i++) lines.push(i === 16 ? "put 'paste', 'bad' 'f:q', 'x'" : i === 29 ? "put 'nosuch', 'r', 'f:q', 'v'" : `put 'paste', 'r${String(i).padStart(6, '0')}', 'f:q', 'v${i}'`);
   const entries = await page.locator('.entry').count();
   await submit(page, lines.join('\n'));
   const summary = await batchDone(page);
-  assert.match(summary, /^49,999 puts in \d+(\.\d+)? s, 1 error, first on line 17$/);
+  assert.match(summary, /^49,998 puts in \d+(\.\d+)? s, 2 errors, first on line 17$/);
   assert.equal(await page.locator('.entry').count(), entries + 1, 'one entry for the whole paste');
   assert.ok(await page.evaluate(() => document.querySelectorAll('*').length) < 5000, 'the page stays small');
-  assert.match(await page.locator('.entry').last().locator('.errors-list').innerText(), /line 17: put 'paste', 'bad' 'f:q', 'x'/);
+  // Each error listed with its message (the shell prints an empty line before it).
+  const listed = await page.locator('.entry').last().locator('.errors-list').innerText();
+  assert.match(listed, /line 17: put 'paste', 'bad' 'f:q', 'x' — ERROR: /);
+  assert.match(listed, /line 30: put 'nosuch', 'r', 'f:q', 'v' — ERROR: Unknown table nosuch!/);
   await page.waitForSelector('.status.ok', { timeout: 60000 });
-  assert.match(await runCommand(page, "count 'paste'"), /^49999 row\(s\)$/m);
+  assert.match(await runCommand(page, "count 'paste'"), /^49998 row\(s\)$/m);
+  // A failed command is announced by its message.
+  await runCommand(page, "get 'nope', 'r'");
+  assert.equal(await page.locator('[aria-live="polite"].visually-hidden').first().textContent(), 'ERROR: Unknown table nope!');
 
   // A long batch, cancelled with Ctrl+C while it runs: what ran stays, and is saved.
   await runCommand(page, "create 'cancel', 'f'");
