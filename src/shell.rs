@@ -246,7 +246,10 @@ impl Shell {
         let mut out = exec::execute(&mut ctx, cmd);
         self.engine.end_command();
         let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
-        exec::finish(&mut out, seconds);
+        // `help` is the shell's own method, not a command (`Shell::Shell.help`): no `Took` line.
+        if cmd.name != "help" || out.error.is_some() {
+            exec::finish(&mut out, seconds);
+        }
         out
     }
 

@@ -343,7 +343,7 @@ fn the_table_holds_both_dialects_each_entry_found_by_dialect_and_name() -> TestR
     let count = |d| commands::of(d).count();
     assert_eq!(
         (count(Dialect::HBase), count(Dialect::Cbt), COMMANDS.len()),
-        (91, 22, 113)
+        (90, 22, 112)
     );
     for c in COMMANDS {
         let found = commands::find(c.dialect, c.name).ok_or(c.name)?;

@@ -275,3 +275,20 @@ fn tables_live_in_the_default_namespace_only() -> TestResult {
     );
     Ok(())
 }
+
+/// Ruby's octal escapes in double quotes, as `get.rb`'s and `put.rb`'s help write bytes
+/// (`"key\003\023\011"`): one to three octal digits, the value's low byte; `\0` alone is NUL.
+#[test]
+fn double_quoted_octal_escapes_write_bytes() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f'\n\
+         put 't', \"key\\003\\023\\011\", 'f:q', \"\\0a\\1018\\477\"",
+    );
+    assert_eq!(
+        run(&mut sh, "scan 't'"),
+        "ROW  COLUMN+CELL\n key\\x03\\x13\\x09 column=f:q, timestamp=101, value=\\x00aA8?\n1 row(s)\n"
+    );
+    Ok(())
+}

@@ -253,9 +253,24 @@ fn bad_templates_and_options_say_what_is_wrong_where() {
 fn help_marks_generate_as_rowkeys_own() {
     let mut shell = shell();
     let help = run(&mut shell, "help");
-    assert!(
-        help.contains("  Group name: rowkey (Rowkey's own, not in HBase)\n  Commands: generate\n")
-    );
+    // With the conditional and row mutations HBase's shell lacks (its Java client has them).
+    assert!(help.contains(
+        "  Group name: rowkey (Rowkey's own, not in HBase)\n  Commands: check_and_delete, check_and_put, generate, mutate_row\n"
+    ));
+    // `help` is the shell's method, not a command: no `Took` line (shell.rb's `help`).
+    assert!(!help.contains("Took "), "{help}");
+    for name in ["check_and_put", "check_and_delete", "mutate_row"] {
+        let text = run(&mut shell, &format!("help '{name}'"));
+        assert!(
+            text.contains(&format!("Rowkey's own: HBase's shell has no {name}")),
+            "{text}"
+        );
+    }
+    // A cluster command's note ends its line, and an unknown name lists the groups.
+    assert!(run(&mut shell, "help 'status'").ends_with("show what there is.\n"));
+    assert!(run(&mut shell, "help 'nosuch'").starts_with(
+        "ERROR: Invalid command or command group name: nosuch\n\nRowkey runs an HBase 2.x engine"
+    ));
     assert!(
         run(&mut shell, "help 'generate'").starts_with("Rowkey's own (HBase has no such command)")
     );

@@ -223,6 +223,17 @@ fn the_form_writes_the_workload_and_refuses_what_does_not_read() -> R {
         .ok_or("no error")?;
     assert_eq!(e, "$.cluster.region_servers: at least one region server");
     assert_eq!(w, before);
+    // A sequence's digits written reversed: the setting the sequential-ids lesson turns on.
+    apply(&mut w, FormAction::AddField(0, FieldKind::Sequence))?;
+    let f = w.tables[0].key.len() - 1;
+    apply(&mut w, FormAction::FieldOrder(0, f, "reversed".into()))?;
+    assert!(
+        matches!(&w.tables[0].key[f], rowkey::simulate::workload::KeyField::Sequence { format, .. } if format.reverse)
+    );
+    let e = apply(&mut w, FormAction::FieldOrder(0, f, "sideways".into()))
+        .err()
+        .ok_or("no error")?;
+    assert_eq!(e, "no digit order 'sideways'");
     Ok(())
 }
 

@@ -163,6 +163,9 @@ pub enum FormAction {
     FieldValue(usize, usize, String),
     /// An entity's distribution: `uniform`, `zipf` (s = 1.1) or `recent` (decay 0.99).
     FieldDistribution(usize, usize, String),
+    /// Whether a sequence's or an entity's digits are written reversed (`reversed`) or as
+    /// counted (`counted`).
+    FieldOrder(usize, usize, String),
     AddColumn(usize),
     ColumnName(usize, usize, String),
     ColumnSize(usize, usize, String),
@@ -356,6 +359,19 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
                         other => return Err(format!("no timestamp encoding '{other}'")),
                     }
                 }
+            }
+        }
+        A::FieldOrder(t, f, v) => {
+            let table = tab(&mut next, t)?;
+            let reverse = match v.as_str() {
+                "counted" => false,
+                "reversed" => true,
+                other => return Err(format!("no digit order '{other}'")),
+            };
+            if let Some(KeyField::Sequence { format, .. } | KeyField::Entity { format, .. }) =
+                table.key.get_mut(f)
+            {
+                format.reverse = reverse;
             }
         }
         A::FieldDistribution(t, f, v) => {

@@ -247,7 +247,7 @@ pub(crate) const HBASE: &[CommandSpec] = &[
         .help(help::APPEND),
     spec(
         "check_and_delete",
-        Group::Dml,
+        Group::Rowkey,
         true,
         &["OP"],
         dml::check_and_mutate,
@@ -257,7 +257,7 @@ pub(crate) const HBASE: &[CommandSpec] = &[
     .help(help::CHECK_AND_DELETE),
     spec(
         "check_and_put",
-        Group::Dml,
+        Group::Rowkey,
         true,
         &["OP"],
         dml::check_and_mutate,
@@ -307,7 +307,7 @@ pub(crate) const HBASE: &[CommandSpec] = &[
         .method()
         .takes(3, 5)
         .help(help::INCR),
-    spec("mutate_row", Group::Dml, true, &[], dml::mutate_row)
+    spec("mutate_row", Group::Rowkey, true, &[], dml::mutate_row)
         .on(TABLE_ROW)
         .takes(3, 3)
         .help(help::MUTATE_ROW),
@@ -425,7 +425,6 @@ pub(crate) const HBASE: &[CommandSpec] = &[
         regions (split, MAX_FILESIZE) but does not merge them.",
     ),
     cluster("compact_rs", NO_SERVERS),
-    cluster("major_compact_rs", NO_SERVERS),
     cluster("wal_roll", NO_SERVERS),
     cluster(
         "zk_dump",

@@ -13,10 +13,7 @@ pub fn general() -> String {
          quoted strings, numbers, [arrays] and {KEY => value} hashes.\n\n",
     );
     for group in Group::ALL {
-        let names: Vec<&str> = commands::of(Dialect::HBase)
-            .filter(|c| c.group == group)
-            .map(|c| c.name)
-            .collect();
+        let names = names_of(group);
         if names.is_empty() {
             continue;
         }
@@ -38,10 +35,27 @@ pub fn general() -> String {
 /// set or show sizes, the playground scale.
 pub fn full(name: &str) -> Option<String> {
     let mut out = text(name)?.to_string();
-    if matches!(name, "create" | "alter" | "describe") {
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if matches!(name, "create" | "alter" | "describe" | "desc") {
         out.push_str(&scale());
     }
     Some(out)
+}
+
+/// Names that are another command's alias (hbase-shell's `aliases`, as `desc` is
+/// `describe`'s): `help` lists only the command.
+const ALIASES: &[&str] = &["desc"];
+
+/// A group's commands as `help` lists them: sorted, without aliases.
+fn names_of(group: Group) -> Vec<&'static str> {
+    let mut names: Vec<&str> = commands::of(Dialect::HBase)
+        .filter(|c| c.group == group && !ALIASES.contains(&c.name))
+        .map(|c| c.name)
+        .collect();
+    order::sort(&mut names);
+    names
 }
 
 /// HBase's defaults for a memstore's flush size (`hbase.hregion.memstore.flush.size`) and a
@@ -84,13 +98,8 @@ pub fn text(name: &str) -> Option<&'static str> {
 /// `Command: NAME` as hbase-shell's `help_group` prints them.
 pub fn group(key: &str) -> Option<String> {
     let group = Group::ALL.into_iter().find(|g| g.key() == key)?;
-    let mut names: Vec<&str> = commands::of(Dialect::HBase)
-        .filter(|c| c.group == group)
-        .map(|c| c.name)
-        .collect();
-    order::sort(&mut names);
     let mut out = String::new();
-    for name in names {
+    for name in names_of(group) {
         let _ = writeln!(out, "Command: {name}\n{}", full(name).unwrap_or_default());
     }
     Some(out)
@@ -124,9 +133,9 @@ pub(super) const INCR: &str = "Adds to an 8-byte counter (default 1) and prints 
 pub(super) const GET_COUNTER: &str =
     "Reads an 8-byte counter.\n  get_counter 't1', 'r1', 'f1:hits'\n";
 pub(super) const APPEND: &str = "Appends bytes to a cell's value and prints the result.\n  append 't1', 'r1', 'f1:log', '+entry'\n";
-pub(super) const CHECK_AND_PUT: &str = "Writes a cell only if another cell holds an expected value (nil: is absent), atomically.\n  check_and_put 't1', 'r1', 'f1:state', 'new', 'f1:state', 'done'\n  check_and_put 't1', 'r1', 'f1:lock', nil, 'f1:lock', 'me'\n  check_and_put 't1', 'r1', 'f1:n', '5', 'f1:flag', 'x', {OP => '<'}\nHBase compares the other way round: OP '<' holds when the expected value is less than the stored one.\n";
-pub(super) const CHECK_AND_DELETE: &str = "Deletes a column only if a cell holds an expected value (nil: is absent), atomically.\n  check_and_delete 't1', 'r1', 'f1:state', 'done', 'f1:state'\n";
-pub(super) const MUTATE_ROW: &str = "Applies several puts and deletes to one row atomically.\n  mutate_row 't1', 'r1', [['put', 'f1:a', '1'], ['delete', 'f1:b'], ['deleteall', 'f2']]\n";
+pub(super) const CHECK_AND_PUT: &str = "Writes a cell only if another cell holds an expected value (nil: is absent), atomically.\n  check_and_put 't1', 'r1', 'f1:state', 'new', 'f1:state', 'done'\n  check_and_put 't1', 'r1', 'f1:lock', nil, 'f1:lock', 'me'\n  check_and_put 't1', 'r1', 'f1:n', '5', 'f1:flag', 'x', {OP => '<'}\nHBase compares the other way round: OP '<' holds when the expected value is less than the stored one.\nRowkey's own: HBase's shell has no check_and_put; its Java client's Table.checkAndMutate does this.\n";
+pub(super) const CHECK_AND_DELETE: &str = "Deletes a column only if a cell holds an expected value (nil: is absent), atomically.\n  check_and_delete 't1', 'r1', 'f1:state', 'done', 'f1:state'\nRowkey's own: HBase's shell has no check_and_delete; its Java client's Table.checkAndMutate does this.\n";
+pub(super) const MUTATE_ROW: &str = "Applies several puts and deletes to one row atomically.\n  mutate_row 't1', 'r1', [['put', 'f1:a', '1'], ['delete', 'f1:b'], ['deleteall', 'f2']]\nRowkey's own: HBase's shell has no mutate_row; its Java client's Table.mutateRow does this.\n";
 pub(super) const TRUNCATE: &str =
     "Empties a table; its regions merge back into one.\n  truncate 't1'\n";
 pub(super) const TRUNCATE_PRESERVE: &str =
@@ -165,7 +174,9 @@ mod tests {
     #[test]
     fn general_help_lists_every_command_under_its_group() {
         let help = general();
-        for c in commands::of(Dialect::HBase) {
+        // An alias is not listed: its command is (hbase-shell's `help` lists `command_names`).
+        assert!(!help.contains(" desc,") && help.contains(" describe,"));
+        for c in commands::of(Dialect::HBase).filter(|c| !ALIASES.contains(&c.name)) {
             let line = help
                 .split("  Group name: ")
                 .find(|g| g.starts_with(c.group.name()))
@@ -176,6 +187,16 @@ mod tests {
                     .any(|n| n == c.name)
             });
             assert!(listed, "{} not listed under {}", c.name, c.group.name());
+        }
+        // Each group's commands sorted, as `group[:command_names].sort` prints them.
+        for line in help.lines().filter(|l| l.starts_with("  Commands: ")) {
+            let names: Vec<&str> = line
+                .trim_start_matches("  Commands: ")
+                .split(", ")
+                .collect();
+            let mut sorted = names.clone();
+            sorted.sort_unstable();
+            assert_eq!(names, sorted);
         }
     }
 }

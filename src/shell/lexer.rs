@@ -323,7 +323,23 @@ fn double_quoted(b: &[u8], open: usize) -> (Result<Vec<u8>, ParseError>, usize) 
                     b'n' => out.push(b'\n'),
                     b't' => out.push(b'\t'),
                     b'r' => out.push(b'\r'),
-                    b'0' => out.push(0),
+                    // Ruby's octal escape: one to three digits (`"key\003\023"`, as
+                    // HBase's shell help writes bytes), the value's low byte.
+                    b'0'..=b'7' => {
+                        let mut v = u32::from(e - b'0');
+                        let mut digits = 1;
+                        while digits < 3 {
+                            match b.get(i) {
+                                Some(&d @ b'0'..=b'7') => {
+                                    v = v * 8 + u32::from(d - b'0');
+                                    i += 1;
+                                    digits += 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        out.push(v as u8);
+                    }
                     b'a' => out.push(7),
                     b'b' => out.push(8),
                     b'e' => out.push(0x1b),

@@ -337,12 +337,16 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
             if v >= threshold {
                 let span = run.timeline.regions.get(region as usize);
                 let subject = match span {
-                    Some(s) => format!(
-                        "range ['{}', '{}') (region {region}) for 10 minutes from {} ms",
-                        to_printable(&s.start_key),
-                        to_printable(&s.end_key),
-                        step * run.timeline.step_ms
-                    ),
+                    Some(s) => {
+                        let minute = step * run.timeline.step_ms / 60_000;
+                        format!(
+                            "range ['{}', '{}') (region {region}) for 10 minutes from {}:{:02} into the run",
+                            to_printable(&s.start_key),
+                            to_printable(&s.end_key),
+                            minute / 60,
+                            minute % 60
+                        )
+                    }
                     None => format!("region {region}"),
                 };
                 out.push(finding(

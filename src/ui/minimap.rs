@@ -200,7 +200,9 @@ impl MinimapData {
         trace: Option<&ReadTrace>,
     ) -> MinimapData {
         let rows = t.keys.row_count();
-        let read = activity.and_then(|a| a.last_read()).map(|r| {
+        // A table emptied since its last read (a family dropped, a truncate) shows no read:
+        // the rows it covered are gone.
+        let read = activity.and_then(|a| a.last_read()).filter(|_| rows > 0).map(|r| {
             let (lo, hi) = r.key_range();
             let range = t.keys.range(&lo, &hi);
             let s = &r.stats;
@@ -228,11 +230,18 @@ impl MinimapData {
                     )
                 })
                 .unwrap_or_default();
+            let covered = if range.is_empty() {
+                format!("none of the {} rows", group(rows as u64))
+            } else {
+                format!(
+                    "rows {} to {} of {}",
+                    group(range.start as u64 + 1),
+                    group(range.end as u64),
+                    group(rows as u64)
+                )
+            };
             let summary = format!(
-                "{what} covered rows {} to {} of {}{stopped}: it examined {}, returned {} ({}) and filtered {}, from {}.",
-                group(range.start as u64 + 1),
-                group(range.end as u64),
-                group(rows as u64),
+                "{what} covered {covered}{stopped}: it examined {}, returned {} ({}) and filtered {}, from {}.",
                 count_of(s.rows_examined, "row"),
                 group(s.rows_returned),
                 count_of(s.cells_returned, "cell"),

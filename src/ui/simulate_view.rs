@@ -99,13 +99,29 @@ fn findings(sim: &Simulation, table: usize) -> Html {
                     leaf!("strong", f.code.code()),
                     crate::ui::view_kit::text(": "),
                     leaf!("code", f.subject.clone()),
-                    @seq(format!(" — {} {} (threshold {} {})", number((f.figure * 1000.0).round() / 1000.0), f.unit, f.compare.symbol(), number(f.threshold))),
+                    @seq({
+                        let (figure, unit) = shown(f.figure, &f.unit);
+                        let (threshold, _) = shown(f.threshold, &f.unit);
+                        format!(" — {figure} {unit} (threshold {} {threshold})", f.compare.symbol())
+                    }),
                     leaf!("div", "finding-advice", html! {<>{"Try instead: "}{f.advice.clone()}</>}),
                 ))}
             }
         })
         .collect();
     html! { {leaf!(@dyn "ul", [("aria-label", format!("Findings for {}", run.name)), ("class", "findings")], items)} }
+}
+
+/// A finding's figure and its unit as the page shows them: a share or a fraction of capacity
+/// as a percentage ("100 %", "of new rows"), any other figure to three decimals.
+fn shown<'u>(value: f64, unit: &'u str) -> (String, &'u str) {
+    let share = unit.strip_prefix("share ");
+    if share.is_some() || unit.starts_with("of a server's capacity") {
+        let percent = number((value * 1000.0).round() / 10.0);
+        (format!("{percent} %"), share.unwrap_or(unit))
+    } else {
+        (number((value * 1000.0).round() / 1000.0), unit)
+    }
 }
 
 /// What a simulation was, in a few words: its tables, its duration and its seed.

@@ -69,6 +69,17 @@ fn button(label: &str, aria: String, on: &Callback<FormAction>, action: FormActi
     html! { {leaf!(@on @dyn "button", [("type", "button"), ("aria-label", aria), ("class", "link")], [onclick(onclick)], label)} }
 }
 
+/// Whether a number's digits are written as counted or reversed (what spreads a sequence).
+fn digit_order(t: usize, f: usize, reverse: bool, on: &Callback<FormAction>) -> Html {
+    select(
+        "written",
+        &[("counted", "as counted"), ("reversed", "digits reversed")],
+        if reverse { "reversed" } else { "counted" },
+        on,
+        move |v| FormAction::FieldOrder(t, f, v),
+    )
+}
+
 fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Html {
     let (kind, setting) = match k {
         KeyField::Constant { text, .. } => (
@@ -79,13 +90,20 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
         ),
         KeyField::Sequence { format, .. } => (
             "sequence",
-            field("digits", format.width.to_string(), on, move |v| {
-                FormAction::FieldValue(t, f, v)
-            }),
+            list![
+                field(
+                    "digits (0: as many as it takes)",
+                    format.width.to_string(),
+                    on,
+                    move |v| { FormAction::FieldValue(t, f, v) }
+                ),
+                digit_order(t, f, format.reverse, on),
+            ],
         ),
         KeyField::Entity {
             count,
             distribution,
+            format,
             ..
         } => {
             let d = match distribution {
@@ -110,6 +128,7 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
                         on,
                         move |v| FormAction::FieldDistribution(t, f, v)
                     ),
+                    digit_order(t, f, format.reverse, on),
                 ],
             )
         }

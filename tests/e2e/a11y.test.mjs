@@ -48,6 +48,18 @@ for (const scheme of ['dark', 'light']) {
     await page.waitForSelector('#share-link');
     assert.deepEqual(await violations(page), [], 'the share dialog');
     await page.keyboard.press('Escape');
+
+    // A hot region: its badge leaves the start key readable, and its tile's text keeps its
+    // contrast (the dark theme's hottest tile was #e6eef6 on #ff5a3c, 2.6:1).
+    await runCommand(page, "create 'hot', 'f', SPLITS => ['m000000000020', 'n']");
+    await runCommand(page, "generate 'hot', 'm%012d', 30");
+    await page.locator('.view-tab', { hasText: 'Regions & read' }).click();
+    const tile = page.locator('.region.hot').first();
+    await tile.waitFor();
+    const key = await tile.locator('.region-key').boundingBox();
+    const badge = await tile.locator('.hot-badge').boundingBox();
+    assert.ok(badge.y >= key.y + key.height, `the badge (${badge.y}) is below the start key (${key.y + key.height})`);
+    assert.deepEqual(await violations(page), [], 'a hot region');
     await context.close();
   });
 }

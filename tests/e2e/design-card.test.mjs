@@ -133,6 +133,9 @@ test('a narrow window scrolls to a pattern\'s numbers, the view after them; narr
   assert.equal(await page.locator('select.sim-gallery option[value="schema.sequential-ids"]').innerText(), 'Sequential ids hotspot; reversed ids spread');
   const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(wider <= 0, `with the Simulate view the page is ${wider} px wider than the window`);
+  // The console's input has a line of its own, nearly the window's width (it was 90 px).
+  const inputWidth = (await page.locator('textarea.input').boundingBox()).width;
+  assert.ok(inputWidth >= 280, `the input is ${inputWidth} px wide at 320 px`);
   assert.deepEqual(errors, []);
   await context.close();
 });

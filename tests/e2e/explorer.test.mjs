@@ -70,8 +70,14 @@ test('the keyspace: jumps, a scan bracketed past the first thousand keys, bad in
   await page.keyboard.press('Enter');
   await page.waitForSelector('#view-tab-4[aria-selected="true"]');
   await page.waitForSelector('table.versions tbody tr');
-  // A table dropped while shown.
+  // A get of a row past the last: it covered none of the rows.
   await tab(page, 'Keyspace');
+  await runCommand(page, "get 'ks', 'zzz'");
+  await page.locator('.keyspace p.legend', { hasText: 'The last get covered none of the 20,000 rows:' }).waitFor();
+  // Emptied since its last read, the table shows no read.
+  await runCommand(page, "truncate 'ks'");
+  await page.waitForFunction(() => !/The last get/.test(document.querySelector('.keyspace')?.textContent));
+  // A table dropped while shown.
   await runCommand(page, "disable 'ks'\ndrop 'ks'");
   await page.waitForFunction(() => /no longer exists|Select or create/.test(document.querySelector('.keyspace, #view-panel-0')?.textContent));
   assert.deepEqual(errors, []);

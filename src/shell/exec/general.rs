@@ -1,6 +1,6 @@
 //! HBase's `general` group: `help`, `table_help`, `show_filters` and `clear`.
 
-use super::args::{fail, Args, Res};
+use super::args::{Args, Res};
 use super::{help, Ctx, Reply};
 use crate::kit::order;
 
@@ -14,13 +14,13 @@ pub(in crate::shell) fn help(_: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     if let Some(t) = help::full(&name) {
         return Ok(Some(t));
     }
-    match help::group(&name) {
-        Some(t) => Ok(Some(t)),
-        None => fail(
-            format!("Invalid command or command group name: {name}"),
-            args.span(0),
-        ),
-    }
+    // An unknown name: shell.rb's `help` says so and lists the groups, as a bare `help` does.
+    Ok(Some(help::group(&name).unwrap_or_else(|| {
+        format!(
+            "ERROR: Invalid command or command group name: {name}\n\n{}",
+            help::general()
+        )
+    })))
 }
 
 pub(in crate::shell) fn table_help(_: &mut Ctx<'_>, _: &Args<'_>) -> Res<Reply> {
