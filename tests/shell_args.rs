@@ -292,3 +292,32 @@ fn double_quoted_octal_escapes_write_bytes() -> TestResult {
     );
     Ok(())
 }
+
+/// `FORMATTER` and `FORMATTER_CLASS` (`table.rb`'s `_get_internal` and `_scan_internal`): the
+/// `Bytes` method prints the row key (scan), the column's family and qualifier and every value
+/// whose column has no converter of its own; `get` takes them out before it asks for columns.
+#[test]
+fn a_formatter_prints_keys_columns_and_values() -> TestResult {
+    let (mut sh, _) = shell_at(100);
+    run(
+        &mut sh,
+        "create 't', 'f'\n\
+         put 't', 'r', \"f:a\\xC3\\xA9\", \"caf\\xC3\\xA9\"\n\
+         put 't', 'r', 'f:n', \"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x07\"",
+    );
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', {FORMATTER => 'toString'}"),
+        "COLUMN  CELL\n f:aé timestamp=101, value=café\n f:n timestamp=102, value=\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{7}\n1 row(s)\n"
+    );
+    // A column's own converter comes first.
+    assert_eq!(
+        run(&mut sh, "scan 't', {FORMATTER => 'toString', FORMATTER_CLASS => 'org.apache.hadoop.hbase.util.Bytes', COLUMNS => ['f:n:toLong', 'f:a\u{e9}']}"),
+        "ROW  COLUMN+CELL\n r column=f:aé, timestamp=101, value=café\n r column=f:n, timestamp=102, value=7\n1 row(s)\n"
+    );
+    assert!(error_of(
+        &mut sh,
+        "scan 't', {FORMATTER => 'toHex', FORMATTER_CLASS => 'org.example.X'}"
+    )
+    .is_some_and(|m| m.contains("c(org.example.X).toHex")));
+    Ok(())
+}

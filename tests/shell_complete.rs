@@ -126,8 +126,12 @@ fn option_keys_inside_a_hash() {
     let c = at_end(&sh, "create 't', {NAME => 'f', VER");
     assert_eq!(cands(&c), ["VERSIONS"]);
     let c = at_end(&sh, "get 'users', 'u1', {");
-    assert_eq!(c.candidates.len(), 7);
+    assert_eq!(c.candidates.len(), 9);
     assert!(at_end(&sh, "get 'users', 'u1', {LIM").candidates.is_empty());
+    assert_eq!(
+        cands(&at_end(&sh, "get 'users', 'u1', {FORMATTER_")),
+        ["FORMATTER_CLASS"]
+    );
     // A value position is not a key.
     assert!(at_end(&sh, "scan 'users', {LIMIT => LIM")
         .candidates

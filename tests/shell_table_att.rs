@@ -202,11 +202,33 @@ fn reopen_regions_false_leaves_the_memstore() -> TestResult {
             .map(|t| t.regions.iter().map(|r| r.memstore_bytes()).sum::<usize>())
             .unwrap_or(0)
     };
-    run(
-        &mut sh,
-        "alter 't1', REOPEN_REGIONS => 'false', MAX_FILESIZE => '134217728'",
+    // admin.rb's warning, and no "Updating all regions" (the regions are not reopened).
+    assert_eq!(
+        run(
+            &mut sh,
+            "alter 't1', REOPEN_REGIONS => 'FALSE', MAX_FILESIZE => '134217728'",
+        ),
+        "WARNING: You are using REOPEN_REGIONS => 'false' to modify a table, which will\n          result in inconsistencies in the configuration of online regions and other risks. If you\n          encounter any issues, use the original 'alter' command to make the modification again!\n"
     );
     assert!(memstore(&sh) > 0);
+    // The value is read with `downcase`: Ruby's false has none, and a string must say
+    // true or false.
+    assert_eq!(
+        error_of(
+            &mut sh,
+            "alter 't1', REOPEN_REGIONS => false, MAX_FILESIZE => 1"
+        )
+        .as_deref(),
+        Some("NoMethodError: undefined method `downcase' for false:FalseClass")
+    );
+    assert_eq!(
+        error_of(
+            &mut sh,
+            "alter 't1', REOPEN_REGIONS => 'no', MAX_FILESIZE => 1"
+        )
+        .as_deref(),
+        Some("Invalid 'REOPEN_REGIONS' for non-boolean value.")
+    );
     run(&mut sh, "alter 't1', MAX_FILESIZE => '134217728'");
     assert_eq!(memstore(&sh), 0);
     Ok(())

@@ -81,6 +81,8 @@ const GET_OPTIONS: &[&str] = &[
     "TIMERANGE",
     "FILTER",
     "MAXLENGTH",
+    "FORMATTER",
+    "FORMATTER_CLASS",
 ];
 
 const SCAN_OPTIONS: &[&str] = &[
@@ -98,6 +100,8 @@ const SCAN_OPTIONS: &[&str] = &[
     "MAXLENGTH",
     "ALL_METRICS",
     "METRICS",
+    "FORMATTER",
+    "FORMATTER_CLASS",
 ];
 
 /// An HBase shell command run by `run`, taking no arguments until `takes` says otherwise.

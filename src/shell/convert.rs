@@ -24,6 +24,9 @@ type ColumnKey = (Vec<u8>, Vec<u8>);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Converters {
     by_column: Vec<(ColumnKey, String)>,
+    /// A read's `FORMATTER` (a `Bytes` method) and `FORMATTER_CLASS`: what prints the row key,
+    /// the column names and every value whose column has no converter of its own.
+    formatter: Option<(String, Option<String>)>,
 }
 
 /// Columns and converters parsed from a read's column specs.
@@ -111,17 +114,36 @@ impl Converters {
         }
     }
 
+    /// A read's `FORMATTER => 'method'` and `FORMATTER_CLASS => 'class'`.
+    pub fn set_formatter(&mut self, method: String, class: Option<String>) {
+        self.formatter = Some((method, class));
+    }
+
     /// A cell's value as `table.rb`'s `convert` prints it: `Bytes.toStringBinary` unless its
-    /// column has a converter, which then runs; the error is the exception it raises.
+    /// column has a converter, or the read a `FORMATTER`, which then runs; the error is the
+    /// exception it raises. (`convert` leaves `FORMATTER_CLASS` out: its class is Bytes.)
     pub fn value(&self, family: &[u8], qualifier: &[u8], value: &[u8]) -> Result<String, String> {
         let converter = self
             .by_column
             .iter()
             .find(|((f, q), _)| f == family && q == qualifier)
-            .map(|(_, c)| c.as_str());
+            .map(|(_, c)| c.as_str())
+            .or(self.formatter.as_ref().map(|(method, _)| method.as_str()));
         match converter {
             None => Ok(to_printable(value)),
             Some(spec) => convert(spec, value),
+        }
+    }
+
+    /// A row key (`with_class` false) or a family or qualifier (true) as `convert_bytes`
+    /// prints it: by the read's `FORMATTER`, and for the column's parts its `FORMATTER_CLASS`.
+    pub fn name(&self, bytes: &[u8], with_class: bool) -> Result<String, String> {
+        match &self.formatter {
+            None => Ok(to_printable(bytes)),
+            Some((method, Some(class))) if with_class && class != BYTES_CLASS => {
+                convert(&format!("c({class}).{method}"), bytes)
+            }
+            Some((method, _)) => convert(method, bytes),
         }
     }
 }

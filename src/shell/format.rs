@@ -97,12 +97,13 @@ pub fn cell_text(
     })
 }
 
-pub fn column_name(cell: CellRef<'_>) -> String {
-    format!(
+/// A cell's `family:qualifier` as `get` and `scan` print it (by the read's `FORMATTER`).
+fn column_name(cell: CellRef<'_>, conv: &Converters) -> Result<String, String> {
+    Ok(format!(
         "{}:{}",
-        to_printable(cell.family),
-        to_printable(cell.qualifier)
-    )
+        conv.name(cell.family, true)?,
+        conv.name(cell.qualifier, true)?
+    ))
 }
 
 /// The `ROW  COLUMN+CELL` table of a scan.
@@ -207,13 +208,13 @@ pub fn scan_row_lines(
 ) -> Result<String, String> {
     let mut out = String::new();
     for row in rows {
-        let key = to_printable(row.row());
+        let key = conv.name(row.row(), false)?;
         for cell in &row.cells {
             let _ = write!(
                 out,
                 " {} column={}, {}\n",
                 key,
-                column_name(cell),
+                column_name(cell, conv)?,
                 cell_text(cell, maxlength, time, conv)?
             );
         }
@@ -236,7 +237,7 @@ pub fn get_cells<'a>(
         let _ = write!(
             out,
             " {} {}\n",
-            column_name(cell),
+            column_name(cell, conv)?,
             cell_text(cell, maxlength, time, conv)?
         );
     }

@@ -569,6 +569,43 @@ pub(in crate::shell) fn alter_async(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<R
     alter_table(ctx.engine, args, false)
 }
 
+/// What admin.rb (2.5) prints after a change with `REOPEN_REGIONS => 'false'`, its source's
+/// line breaks and indents included.
+const REOPEN_WARNING: &str =
+    "WARNING: You are using REOPEN_REGIONS => 'false' to modify a table, which will
+          result in inconsistencies in the configuration of online regions and other risks. If you
+          encounter any issues, use the original 'alter' command to make the modification again!
+";
+
+/// `REOPEN_REGIONS`: admin.rb reads it with `downcase`, so it is a string, `'true'` or
+/// `'false'` in any case; Ruby's `true` and `false` have no `downcase`.
+fn reopen_regions(v: &Spanned) -> Res<bool> {
+    let no_downcase = |receiver: String| {
+        fail(
+            format!("NoMethodError: undefined method `downcase' for {receiver}"),
+            v.span.clone(),
+        )
+    };
+    match &v.value {
+        Value::Str(s) => match String::from_utf8_lossy(s).to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => fail(
+                "Invalid 'REOPEN_REGIONS' for non-boolean value.",
+                v.span.clone(),
+            ),
+        },
+        Value::Ident(w) if w == "true" => no_downcase("true:TrueClass".into()),
+        Value::Ident(w) if w == "false" => no_downcase("false:FalseClass".into()),
+        Value::Ident(w) if w == "nil" => no_downcase("nil:NilClass".into()),
+        Value::Int(n) => no_downcase(format!("{n}:Integer")),
+        _ => fail(
+            "Invalid 'REOPEN_REGIONS' for non-boolean value.",
+            v.span.clone(),
+        ),
+    }
+}
+
 fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
     let name = args.table(0)?;
     // admin.rb's alter: "Table should exist".
@@ -598,9 +635,9 @@ fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
         }
         let mut opts = Opts::of(a)?;
         if let Some(v) = opts.take("REOPEN_REGIONS") {
-            // alter.rb (2.5): `REOPEN_REGIONS => false` changes the descriptor without
+            // alter.rb (2.5): `REOPEN_REGIONS => 'false'` changes the descriptor without
             // reopening the regions; they take it when they next open.
-            reopen = bool_of(v, "REOPEN_REGIONS")?;
+            reopen = reopen_regions(v)?;
         }
         if let Some(v) = opts.take("delete") {
             changes.push(Change::Delete(family_name(v)?, v.span.clone()));
@@ -724,7 +761,10 @@ fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
     engine
         .set_table_attributes(&name, desc.settings, desc.attributes)
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
-    if !wait {
+    if !reopen {
+        notes.push_str(REOPEN_WARNING);
+    }
+    if !wait || !reopen {
         return Ok(Some(notes));
     }
     Ok(Some(format!("{notes}Updating all regions with the new schema...\n{regions}/{regions} regions updated.\nDone.\n")))

@@ -253,7 +253,28 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
 
 /// Keys `_get_internal` takes out of the hash before it decides whether the rest names
 /// columns or a time.
-const GET_SIDE_KEYS: &[&str] = &["MAXLENGTH", "FILTER", "CONSISTENCY", "REGION_REPLICA_ID"];
+const GET_SIDE_KEYS: &[&str] = &[
+    "MAXLENGTH",
+    "FILTER",
+    "CONSISTENCY",
+    "REGION_REPLICA_ID",
+    "FORMATTER",
+    "FORMATTER_CLASS",
+];
+
+/// A read's `FORMATTER` and `FORMATTER_CLASS` (`table.rb`: a `Bytes` method that prints the
+/// row key, the column names and the values of columns without a converter of their own).
+fn formatter(opts: &mut Opts<'_>, columns: &mut Columns) -> Res<()> {
+    let class = match opts.take("FORMATTER_CLASS") {
+        Some(v) => Some(String::from_utf8_lossy(&bytes_of(v, "FORMATTER_CLASS")?).into_owned()),
+        None => None,
+    };
+    if let Some(v) = opts.take("FORMATTER") {
+        let method = String::from_utf8_lossy(&bytes_of(v, "FORMATTER")?).into_owned();
+        columns.converters.set_formatter(method, class);
+    }
+    Ok(())
+}
 
 /// `get 't', 'r'`, `get 't', 'r', 'c1', 'c2'`, `get 't', 'r', ['c1', 'c2']` or
 /// `get 't', 'r', {COLUMN => ..., ...}`, read as hbase-shell's `table.rb` `_get_internal`
@@ -293,8 +314,6 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         "AUTHORIZATIONS",
         "CONSISTENCY",
         "REGION_REPLICA_ID",
-        "FORMATTER",
-        "FORMATTER_CLASS",
     ];
     // A key nobody knows is a slip: say so before judging what the hash asks for.
     let known: Vec<&str> = commands::options(Dialect::HBase, "get")
@@ -337,6 +356,7 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         )?;
     }
     scan.columns = columns.scan_columns();
+    formatter(&mut opts, &mut columns)?;
     let maxlength = read_opts(&mut opts, &mut scan)?;
     opts.done(commands::options(Dialect::HBase, "get"), GET_IGNORED)?;
     let out = ctx
@@ -472,6 +492,7 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
         )?;
     }
     scan.columns = columns.scan_columns();
+    formatter(&mut opts, &mut columns)?;
     if let Some(v) = opts.take("REVERSED") {
         scan.reversed = bool_of(v, "REVERSED")?;
     }
@@ -515,8 +536,6 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
             "READ_TYPE",
             "ALLOW_PARTIAL_RESULTS",
             "MAX_RESULTS_PER_COLUMN_FAMILY",
-            "FORMATTER",
-            "FORMATTER_CLASS",
             "REGION_REPLICA_ID",
             "ISOLATION_LEVEL",
         ],
