@@ -113,3 +113,39 @@ fn bad_imports_name_the_first_problem_and_change_nothing() {
     assert_eq!(fresh.engine.tables().count(), 0, "nothing was applied");
     assert_eq!(export_json(&src.engine, None), before);
 }
+
+/// An export over tables of the same names: the import names them, and replaces them only
+/// when asked (the page asks first), leaving the other tables as they were.
+#[test]
+fn an_import_over_existing_tables_names_them_and_replaces_them_when_asked() -> TestResult {
+    use rowkey::persist::{clashes, import_json_replacing, import_script_replacing};
+    let src = source();
+    let doc = export_json(&src.engine, None);
+    let script = export_script(&src.engine, None);
+    let (mut here, _) = shell_at(1_700_000_000_000);
+    run(
+        &mut here,
+        "create 'u', 'other'\nput 'u', 'mine', 'other:q', 'kept?'\ncreate 'w', 'f'",
+    );
+    assert_eq!(clashes(&here.engine, &doc), ["u"]);
+    assert_eq!(clashes(&here.engine, &script), ["u"]);
+    let clock = || Box::new(|| 1_700_000_000_000u64) as Box<dyn Fn() -> u64>;
+    for imported in [
+        import_json_replacing(&here.engine, &doc, clock(), &clashes(&here.engine, &doc))?,
+        import_script_replacing(
+            &here.engine,
+            &script,
+            clock(),
+            &clashes(&here.engine, &script),
+        )?,
+    ] {
+        let mut dst = rowkey::shell::Shell::new(imported, Box::new(|| 0.0));
+        // `u` is the file's (a family `f`, disabled), `w` is untouched.
+        assert!(run(&mut dst, "describe 'u'").contains("NAME => 'f'"));
+        assert_eq!(run(&mut dst, "is_enabled 'u'"), "false\n=> false\n");
+        assert_eq!(run(&mut dst, "exists 'w'"), "Table w does exist\n=> true\n");
+    }
+    // Nothing changed where it was asked from.
+    assert!(run(&mut here, "scan 'u'").contains("value=kept?"));
+    Ok(())
+}

@@ -344,12 +344,63 @@ pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
     out
 }
 
+/// The tables an export (JSON, or a script's `create` commands) would make that `engine` has
+/// already, in the file's order: what an import asks before it replaces them.
+pub fn clashes(engine: &Engine, text: &str) -> Vec<String> {
+    let names: Vec<String> = if text.trim_start().starts_with('{') {
+        json::parse(text)
+            .and_then(|value| Document::from_json(&Node::root(&value)))
+            .map(|doc| doc.tables.into_iter().map(|t| t.name).collect())
+            .unwrap_or_default()
+    } else {
+        parse_script(text)
+            .into_iter()
+            .flatten()
+            .filter(|c| c.name == "create")
+            .filter_map(|c| match c.args.first().map(|a| &a.value) {
+                Some(crate::shell::Value::Str(name)) => {
+                    Some(String::from_utf8_lossy(name).into_owned())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        if engine.exists(&name) && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// A copy of `engine` for an import, without the tables in `replace` (which the file makes
+/// again).
+fn import_copy(engine: &Engine, clock: Box<dyn Fn() -> u64>, replace: &[String]) -> Engine {
+    let mut copy = rebuild_with_clock(engine, clock);
+    for name in replace {
+        let _ = copy.disable(name);
+        let _ = copy.drop_table(name);
+    }
+    copy
+}
+
 /// Imports a JSON export into a copy of `engine` and returns the copy; `engine` is untouched
 /// and on error nothing changes. Tables that exist already are refused.
 pub fn import_json(
     engine: &Engine,
     text: &str,
     clock: Box<dyn Fn() -> u64>,
+) -> Result<Engine, ImportError> {
+    import_json_replacing(engine, text, clock, &[])
+}
+
+/// [`import_json`], replacing the tables named in `replace` (see [`clashes`]) with the file's.
+pub fn import_json_replacing(
+    engine: &Engine,
+    text: &str,
+    clock: Box<dyn Fn() -> u64>,
+    replace: &[String],
 ) -> Result<Engine, ImportError> {
     let read = json::parse(text).and_then(|value| Document::from_json(&Node::root(&value)));
     let doc = match read {
@@ -374,7 +425,7 @@ pub fn import_json(
             format!("version {} is not supported (expected 1)", doc.version),
         );
     }
-    let mut copy = rebuild_with_clock(engine, clock);
+    let mut copy = import_copy(engine, clock, replace);
     for (ti, t) in doc.tables.iter().enumerate() {
         let at = format!("tables[{ti}]");
         if copy.exists(&t.name) {
@@ -475,6 +526,17 @@ pub fn import_script(
     text: &str,
     clock: Box<dyn Fn() -> u64>,
 ) -> Result<Engine, ImportError> {
+    import_script_replacing(engine, text, clock, &[])
+}
+
+/// [`import_script`], replacing the tables named in `replace` (see [`clashes`]) with the
+/// script's.
+pub fn import_script_replacing(
+    engine: &Engine,
+    text: &str,
+    clock: Box<dyn Fn() -> u64>,
+    replace: &[String],
+) -> Result<Engine, ImportError> {
     let position = |offset: usize| {
         let before = text.get(..offset.min(text.len())).unwrap_or("");
         let line = before.matches('\n').count() + 1;
@@ -501,7 +563,7 @@ pub fn import_script(
             "no commands: the file holds no tables to import",
         );
     }
-    let mut shell = Shell::new(rebuild_with_clock(engine, clock), Box::new(|| 0.0));
+    let mut shell = Shell::new(import_copy(engine, clock, replace), Box::new(|| 0.0));
     for outcome in shell.run(text) {
         if let Some(e) = outcome.error {
             return import_err(position(e.span.start), e.message);

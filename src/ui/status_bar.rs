@@ -9,7 +9,10 @@ use super::download;
 use super::prefs::{CbtZone, KeyDisplay, Prefs, Theme, Timestamps};
 use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
-use crate::persist::{export_json, export_kept_runs, export_script, import_json, import_script};
+use crate::persist::{
+    clashes, export_json, export_kept_runs, export_script, import_json_replacing,
+    import_script_replacing,
+};
 use crate::session::Action as SessionAction;
 
 #[component]
@@ -127,13 +130,43 @@ pub fn StatusBar() -> Html {
                         return;
                     }
                 };
+                // Tables the file would make again: replaced only when the person says so.
+                let clashing = clashes(&app.console.borrow().shell.engine, &text);
+                if !clashing.is_empty() {
+                    let (which, them) = match clashing.len() {
+                        1 => ("a table that exists".to_string(), "it"),
+                        n => (format!("{n} tables that exist"), "them"),
+                    };
+                    let question = format!(
+                        "{name} holds {which} here already: {}. Replace {them} with the file's? Cancel imports nothing.",
+                        clashing.join(", "),
+                    );
+                    let sure = web_sys::window()
+                        .and_then(|w| w.confirm_with_message(&question).ok())
+                        .unwrap_or(false);
+                    if !sure {
+                        app.dispatch(
+                            SessionAction::Note(format!(
+                                "{name} was not imported, nothing changed: {} {} here already.",
+                                clashing.join(", "),
+                                if clashing.len() == 1 {
+                                    "exists"
+                                } else {
+                                    "exist"
+                                }
+                            ))
+                            .into(),
+                        );
+                        return;
+                    }
+                }
                 let result = {
                     let console = app.console.borrow();
                     let engine = &console.shell.engine;
                     if text.trim_start().starts_with('{') {
-                        import_json(engine, &text, Box::new(super::now_ms))
+                        import_json_replacing(engine, &text, Box::new(super::now_ms), &clashing)
                     } else {
-                        import_script(engine, &text, Box::new(super::now_ms))
+                        import_script_replacing(engine, &text, Box::new(super::now_ms), &clashing)
                     }
                 };
                 match result {

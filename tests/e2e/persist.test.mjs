@@ -188,6 +188,33 @@ test('a bad import changes nothing and says where the problem is', async () => {
   await context.close();
 });
 
+test('a file over tables of the same names asks first: cancelled, nothing changes; accepted, they are replaced', async () => {
+  const context = await browser.newContext();
+  const { page } = await openApp(context, url);
+  await runCommand(page, "create 'same', 'f'\nput 'same', 'mine', 'f:q', 'kept'\ncreate 'other', 'f'");
+  await saved(page);
+  const file = path.join(os.tmpdir(), `rowkey-same-${process.pid}.hbase`);
+  fs.writeFileSync(file, "create 'same', 'g'\nput 'same', 'theirs', 'g:q', 'v'\n");
+  let asked = '';
+  page.once('dialog', (d) => { asked = d.message(); d.dismiss(); });
+  await page.setInputFiles('input[type=file]', file);
+  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.includes('was not imported, nothing changed: same exists here already.')));
+  assert.equal(asked, `${path.basename(file)} holds a table that exists here already: same. Replace it with the file's? Cancel imports nothing.`);
+  assert.match(await runCommand(page, "scan 'same'"), /value=kept/);
+  page.once('dialog', (d) => d.accept());
+  const again = path.join(os.tmpdir(), `rowkey-same-again-${process.pid}.hbase`);
+  fs.copyFileSync(file, again);
+  await page.setInputFiles('input[type=file]', again);
+  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Imported')));
+  const scan = await runCommand(page, "scan 'same'");
+  assert.match(scan, /theirs column=g:q/);
+  assert.doesNotMatch(scan, /kept/);
+  assert.match(await runCommand(page, 'list'), /^other$/m);
+  fs.rmSync(file);
+  fs.rmSync(again);
+  await context.close();
+});
+
 test('an empty file is not imported; a share link says which tables it leaves out', async () => {
   const context = await browser.newContext();
   const { page } = await openApp(context, url);
