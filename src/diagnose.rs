@@ -60,6 +60,7 @@ pub type Rule = fn(&Evidence) -> Option<Finding>;
 pub const RULES: &[(&str, Rule)] = &[
     ("growing-key", growing_key),
     ("decreasing-key", decreasing_key),
+    ("hot-region", hot_region),
     ("low-cardinality-prefix", low_cardinality_prefix),
     ("hot-row", hot_row),
     ("wide-row", wide_row),

@@ -37,3 +37,24 @@ fn bigtable_shows_the_older_rewrite_at_once() -> TestResult {
     assert_eq!(BIGTABLE.dialect, Dialect::Cbt);
     Ok(())
 }
+
+/// What the flush step says: the marker is written to the run and the cells it masks are not
+/// (a flush's `MinorCompactionScanQueryMatcher` keeps markers and skips what they delete).
+#[test]
+fn the_flush_step_writes_the_marker_and_leaves_the_masked_cells_out() -> TestResult {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    for step in HBASE.steps.iter().take(6) {
+        run(&mut sh, step.line);
+    }
+    assert!(HBASE.steps[5].line.starts_with("flush"));
+    assert!(HBASE.steps[5]
+        .note
+        .contains("the cells it hides are left out"));
+    let raw = run(&mut sh, "scan 'hb', {RAW => true, VERSIONS => 10}");
+    assert!(raw.contains("type=DeleteFamily"), "{raw}");
+    assert!(
+        raw.ends_with("1 row(s)\n") && raw.matches(" column=").count() == 1,
+        "{raw}"
+    );
+    Ok(())
+}

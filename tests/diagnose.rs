@@ -82,6 +82,62 @@ fn a_reversed_timestamp_under_one_prefix_makes_the_first_region_hot() -> TestRes
     Ok(())
 }
 
+/// A timestamp followed by a few metric names, in a table split ahead: each second's rows
+/// are not all after every other row (`disk` sorts before `mem`), so no growing key is named,
+/// but the last region takes every write; and gets that all fall in one region.
+#[test]
+fn one_region_taking_the_operations_is_named_whatever_the_key() -> TestResult {
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    let mut s = e.table("t")?.descriptor.settings;
+    s.split_bytes = 0;
+    e.set_settings("t", s)?;
+    for at in ["1425330807685", "1425330905685", "1425331005685"] {
+        e.split("t", Some(at.as_bytes()))?;
+    }
+    for i in 0..300u64 {
+        for metric in ["cpu", "mem", "disk", "net"] {
+            write(
+                &mut e,
+                format!("{}#{metric}", 1_425_331_006_000u64 + i * 1000).as_bytes(),
+                "q",
+            )?;
+        }
+    }
+    assert!(!rules(&e).contains(&"growing-key"), "{:?}", rules(&e));
+    let f = finding(&e, "hot-region").ok_or("hot-region did not fire")?;
+    assert_eq!(
+        f.text,
+        "100 % of the last 1,200 operations went to region 4 of 4 (keys from '1425331005685' to the last key): one server serves them while the others wait. Spread the rows these operations touch over the key order: a hashed or salted prefix, a field that varies before the one they share, or split points inside that range."
+    );
+    // Reads: even writes over four regions, then gets of one region's rows.
+    let (mut e, _) = engine_with(&[("f", 1)])?;
+    for at in ["b", "c", "d"] {
+        e.split("t", Some(at.as_bytes()))?;
+    }
+    for i in 0..40u64 {
+        for p in ["a", "b", "c", "d"] {
+            write(&mut e, format!("{p}{i:03}").as_bytes(), "q")?;
+        }
+    }
+    assert!(
+        !rules(&e).contains(&"hot-region"),
+        "160 even writes: {:?}",
+        rules(&e)
+    );
+    for i in 0..800u64 {
+        e.scan("t", &mut Scan::get(format!("b{:03}", i % 40).as_bytes()))?;
+    }
+    let f = finding(&e, "hot-region").ok_or("hot-region did not fire on reads")?;
+    assert!(
+        f.text.starts_with(
+            "88 % of the last 960 operations went to region 2 of 4 (keys from 'b' to 'c')"
+        ),
+        "{}",
+        f.text
+    );
+    Ok(())
+}
+
 #[test]
 fn random_keys_raise_no_write_finding() -> TestResult {
     let (mut e, _) = engine_with(&[("f", 1)])?;

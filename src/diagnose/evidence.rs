@@ -113,6 +113,14 @@ impl<'a> Evidence<'a> {
         }
     }
 
+    /// Of the last [`WINDOW`] operations of all kinds, how many fell in each region as the table
+    /// is now, and how many there were; with the table's regions, to name the busiest.
+    pub(super) fn ops_per_region(&self) -> Option<(Vec<u64>, u64, &'a Table)> {
+        let (act, t) = (self.activity?, self.table_ref?);
+        let (counts, seen) = act.per_region(t, None, WINDOW);
+        Some((counts, seen, t))
+    }
+
     /// Share of the recent writes that went to region `i` (0 without writes).
     pub fn region_share(&self, i: usize) -> f64 {
         let n = self.window.writes;

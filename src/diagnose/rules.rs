@@ -40,6 +40,47 @@ pub(super) fn growing_key(e: &Evidence) -> Option<Finding> {
     }
 }
 
+/// One region takes most of the recent operations, reads or writes, where the growing and
+/// decreasing keys do not already say why (keys that cluster without growing, such as a
+/// timestamp followed by a few metric names, or reads that all fall in one key range).
+pub(super) fn hot_region(e: &Evidence) -> Option<Finding> {
+    if e.regions < 2 || growing_key(e).is_some() || decreasing_key(e).is_some() {
+        return None;
+    }
+    let (counts, seen, table) = e.ops_per_region()?;
+    if seen < MIN_WRITES as u64 {
+        return None;
+    }
+    let (busiest, top) = counts
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, c)| (**c, std::cmp::Reverse(*i)))?;
+    let share = *top as f64 / seen as f64;
+    if share < HOT_SHARE {
+        return None;
+    }
+    let region = table.regions.get(busiest)?;
+    let bound = |key: &[u8], open: &str| {
+        if key.is_empty() {
+            open.to_string()
+        } else {
+            format!("'{}'", crate::bytes::to_printable(key))
+        }
+    };
+    Some(Finding {
+        rule: "hot-region",
+        text: format!(
+            "{} % of the last {} operations went to region {} of {} (keys from {} to {}): one server serves them while the others wait. Spread the rows these operations touch over the key order: a hashed or salted prefix, a field that varies before the one they share, or split points inside that range.",
+            percent(share),
+            thousands(seen),
+            busiest + 1,
+            counts.len(),
+            bound(&region.start, "the first key"),
+            bound(&region.end, "the last key"),
+        ),
+    })
+}
+
 /// Writes pile up at the start: a decreasing key (a reversed timestamp under one prefix).
 pub(super) fn decreasing_key(e: &Evidence) -> Option<Finding> {
     if e.window.writes < MIN_WRITES || !e.many_rows() {

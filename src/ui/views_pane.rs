@@ -27,13 +27,34 @@ const VERSIONS_TAB: usize = 4;
 pub fn ViewsPane() -> Html {
     let current = use_state(|| 0usize);
     let app = super::state::use_app();
+    // Whether the focus was in a view when a row was picked there: it follows to the versions.
+    let refocus = use_mut_ref(|| false);
     {
         // A row picked (in the keyspace, or by the last get) shows its version stack.
         let current = current.clone();
+        let refocus = refocus.clone();
         let row = app.as_ref().and_then(|a| a.selected_row.clone());
         use_effect_with(row, move |row| {
             if row.is_some() {
+                *refocus.borrow_mut() = gloo::utils::document()
+                    .active_element()
+                    .is_some_and(|el| el.closest(".view-panel").ok().flatten().is_some());
                 current.set(VERSIONS_TAB);
+            }
+        });
+    }
+    {
+        // The keyspace's list is hidden with its view: the focus goes to the versions' panel,
+        // not to the page's start.
+        let refocus = refocus.clone();
+        use_effect_with(*current, move |tab| {
+            if std::mem::take(&mut *refocus.borrow_mut()) && *tab == VERSIONS_TAB {
+                if let Some(el) = gloo::utils::document()
+                    .get_element_by_id(&format!("view-panel-{VERSIONS_TAB}"))
+                    .and_then(|el| el.dyn_into::<HtmlElement>().ok())
+                {
+                    let _ = el.focus();
+                }
             }
         });
     }

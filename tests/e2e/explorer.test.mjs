@@ -70,6 +70,8 @@ test('the keyspace: jumps, a scan bracketed past the first thousand keys, bad in
   await page.keyboard.press('Enter');
   await page.waitForSelector('#view-tab-4[aria-selected="true"]');
   await page.waitForSelector('table.versions tbody tr');
+  // The focus follows to the versions' panel (the list it was in is hidden with its view).
+  await page.waitForFunction(() => document.activeElement?.id === 'view-panel-4');
   // A get of a row past the last: it covered none of the rows.
   await tab(page, 'Keyspace');
   await runCommand(page, "get 'ks', 'zzz'");
