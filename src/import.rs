@@ -56,6 +56,9 @@ pub struct ImportedTable {
     pub cells: Vec<ImportCell>,
     /// Delete markers of a `RAW` scan, left out.
     pub markers_skipped: usize,
+    /// Cells those markers hide (the scan was `RAW`, so it shows them), left out with them:
+    /// imported, they would show again.
+    pub masked_skipped: usize,
     /// What the text was read as.
     pub format: Format,
 }
@@ -117,6 +120,35 @@ fn looks_like_scan(text: &str) -> bool {
         .filter(|l| !l.is_empty())
         .take(5)
         .any(|l| l.contains(" column=") || l.starts_with("ROW ") || l.starts_with("hbase("))
+}
+
+/// A delete marker a `RAW` scan shows (`type=Delete`, `DeleteColumn`, `DeleteFamily`,
+/// `DeleteFamilyVersion`).
+struct Marker {
+    row: Vec<u8>,
+    family: String,
+    qualifier: Vec<u8>,
+    timestamp: u64,
+    kind: String,
+}
+
+impl Marker {
+    /// Whether the marker masks `cell`, as a read decides it (`ScanDeleteTracker.isDeleted`):
+    /// a family marker every version of its family at or before its time, a column marker
+    /// every version of its column at or before it, a version marker the one version at it.
+    fn hides(&self, cell: &ImportCell) -> bool {
+        if self.row != cell.row || self.family != cell.family {
+            return false;
+        }
+        let column = self.qualifier == cell.qualifier;
+        match self.kind.as_str() {
+            "DeleteFamily" => cell.timestamp <= self.timestamp,
+            "DeleteFamilyVersion" => cell.timestamp == self.timestamp,
+            "DeleteColumn" => column && cell.timestamp <= self.timestamp,
+            "Delete" => column && cell.timestamp == self.timestamp,
+            _ => false,
+        }
+    }
 }
 
 impl ImportedTable {
@@ -203,6 +235,7 @@ pub fn parse_scan(text: &str, offset: Offset) -> Result<ImportedTable, ImportErr
         format: Format::Scan,
         ..ImportedTable::default()
     };
+    let mut markers: Vec<Marker> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -272,8 +305,15 @@ pub fn parse_scan(text: &str, offset: Offset) -> Result<ImportedTable, ImportErr
         };
         let ts_col = char_col(line, ts_start);
         let timestamp = parse_timestamp(ts_text, offset).map_err(|m| error(n, Some(ts_col), m))?;
-        if tail.starts_with("type=") {
+        if let Some(kind) = tail.strip_prefix("type=") {
             table.markers_skipped += 1;
+            markers.push(Marker {
+                row: from_printable(row_text),
+                family: family.to_string(),
+                qualifier: from_printable(qualifier),
+                timestamp,
+                kind: kind.trim().to_string(),
+            });
             continue;
         }
         let Some(value) = tail.strip_prefix("value=") else {
@@ -291,6 +331,9 @@ pub fn parse_scan(text: &str, offset: Offset) -> Result<ImportedTable, ImportErr
             value: from_printable(value),
         });
     }
+    let before = table.cells.len();
+    table.cells.retain(|c| !markers.iter().any(|m| m.hides(c)));
+    table.masked_skipped = before - table.cells.len();
     if table.cells.is_empty() {
         return Err(error(
             text.lines().count().max(1),

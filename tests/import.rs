@@ -70,7 +70,45 @@ fn a_raw_scan_leaves_delete_markers_out_and_counts_them() -> TestResult {
     let text = "ROW  COLUMN+CELL\n r1 column=f:q, timestamp=5, type=Delete\n r1 column=f:q, timestamp=4, value=v\n1 row(s)\n";
     let t = parse_scan(text, UTC)?;
     assert_eq!(t.markers_skipped, 1);
+    assert_eq!(t.masked_skipped, 0);
     assert_eq!(t.cells, vec![cell(b"r1", "f:q", 4, b"v")]);
+    Ok(())
+}
+
+/// The cells a RAW scan shows behind its markers are left out with them: imported, they would
+/// show again. Each kind masks as a read decides (`ScanDeleteTracker.isDeleted`): a version
+/// marker its one version, a column marker its column at or before it, a family marker the
+/// family at or before it, a family version marker that version in every column.
+#[test]
+fn a_raw_scan_leaves_out_the_cells_its_markers_hide() -> TestResult {
+    let text = "ROW  COLUMN+CELL
+         r1 column=f:a, timestamp=1234, type=Delete
+         r1 column=f:a, timestamp=1234, value=hello
+         r1 column=f:a, timestamp=1000, value=older
+         r2 column=f:b, timestamp=50, type=DeleteColumn
+         r2 column=f:b, timestamp=60, value=newer
+         r2 column=f:b, timestamp=50, value=gone
+         r2 column=f:c, timestamp=40, value=other
+         r3 column=f:, timestamp=70, type=DeleteFamily
+         r3 column=f:x, timestamp=70, value=gone
+         r3 column=g:x, timestamp=10, value=other family
+         r4 column=f:, timestamp=9, type=DeleteFamilyVersion
+         r4 column=f:y, timestamp=9, value=gone
+         r4 column=f:z, timestamp=8, value=kept
+         4 row(s)
+";
+    let t = parse_scan(text, UTC)?;
+    assert_eq!((t.markers_skipped, t.masked_skipped), (4, 4));
+    assert_eq!(
+        t.cells,
+        vec![
+            cell(b"r1", "f:a", 1000, b"older"),
+            cell(b"r2", "f:b", 60, b"newer"),
+            cell(b"r2", "f:c", 40, b"other"),
+            cell(b"r3", "g:x", 10, b"other family"),
+            cell(b"r4", "f:z", 8, b"kept"),
+        ]
+    );
     Ok(())
 }
 

@@ -42,9 +42,13 @@ fn summary(t: &ImportedTable) -> String {
         families.join(", ")
     );
     if t.markers_skipped > 0 {
+        let hidden = match t.masked_skipped {
+            0 => String::new(),
+            n => format!(", with the {} they hide", count_of(n as u64, "cell")),
+        };
         let _ = write!(
             out,
-            " {} left out.",
+            " {}{hidden} left out.",
             count_of(t.markers_skipped as u64, "delete marker")
         );
     }
