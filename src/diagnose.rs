@@ -77,12 +77,20 @@ pub fn diagnose(engine: &Engine, table: &str) -> Vec<Finding> {
     }
 }
 
-/// Runs every rule over gathered evidence.
+/// Runs every rule over gathered evidence. A hot region that a growing or a decreasing key
+/// already explains (named before it) is not named again.
 pub fn run(evidence: &Evidence) -> Vec<Finding> {
-    RULES
-        .iter()
-        .filter_map(|(_, rule)| rule(evidence))
-        .collect()
+    let mut out: Vec<Finding> = Vec::new();
+    for (name, rule) in RULES {
+        let explained = *name == "hot-region"
+            && out
+                .iter()
+                .any(|f| matches!(f.rule, "growing-key" | "decreasing-key"));
+        if let Some(f) = rule(evidence).filter(|_| !explained) {
+            out.push(f);
+        }
+    }
+    out
 }
 
 /// The share of the recent writes (or of a few prefixes' writes) above which they are said to

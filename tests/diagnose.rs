@@ -44,6 +44,8 @@ fn a_timestamp_first_key_makes_the_last_region_hot() -> TestResult {
         f.text
     );
     assert!(!rules(&e).contains(&"decreasing-key"));
+    // The growing key says why its region is hot: no second finding about that region.
+    assert!(!rules(&e).contains(&"hot-region"), "{:?}", rules(&e));
     Ok(())
 }
 
