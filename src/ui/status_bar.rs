@@ -42,7 +42,7 @@ pub fn StatusBar() -> Html {
     };
     let usage = storage.usage.map(|(used, _)| {
         format!(
-            "tables: {}{}",
+            "stored: {}{}",
             crate::kit::text::human_bytes(used as u64),
             if storage.persistent {
                 " · persistent"
@@ -287,7 +287,7 @@ pub fn StatusBar() -> Html {
                 ])])}
             {leaf!(@dyn "span", [("role", "status"), ("class", class)], text)}
             {retry}
-            if let Some(u) = usage { {leaf!("span", "usage", u)} }
+            if let Some(u) = usage { {leaf!("span", [("title", "What this site keeps in the browser's storage (the browser's estimate): your tables, the history and the saved settings, with the storage's own overhead"), ("class", "usage")], u)} }
             {leaf!("details", "menu", list![
                 leaf!("summary", "action", "Export…"),
                 leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], list![leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON"), leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script"), leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON"), leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")]),

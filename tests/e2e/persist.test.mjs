@@ -193,6 +193,8 @@ test('a file over tables of the same names asks first: cancelled, nothing change
   const { page } = await openApp(context, url);
   await runCommand(page, "create 'same', 'f'\nput 'same', 'mine', 'f:q', 'kept'\ncreate 'other', 'f'");
   await saved(page);
+  // The top bar's figure is the site's storage, not the tables' size alone.
+  assert.match(await page.locator('.usage').innerText(), /^stored: [\d.]+ (B|KB|MB)/);
   const file = path.join(os.tmpdir(), `rowkey-same-${process.pid}.hbase`);
   fs.writeFileSync(file, "create 'same', 'g'\nput 'same', 'theirs', 'g:q', 'v'\n");
   let asked = '';
