@@ -178,3 +178,21 @@ test('at 1280 px the header keeps to one line and every view tab is in sight', a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the version stack writes a marker\'s kind whole, however narrow its table', async () => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await runCommand(page, "create 'v', {NAME => 'f', VERSIONS => 3}");
+  await runCommand(page, "put 'v', 'r', 'f:c', 'a1', 100\nput 'v', 'r', 'f:c', 'a2', 200\nput 'v', 'r', 'f:c', 'a4', 400\ndelete 'v', 'r', 'f:c', 400\nput 'v', 'r', 'f:c', 'a5', 500");
+  await runCommand(page, "get 'v', 'r'");
+  await tab(page, 'Versions');
+  const cell = page.locator('table.versions tr.marker td').nth(2);
+  await cell.waitFor();
+  assert.equal(await cell.innerText(), 'Delete');
+  // One line box for the word (it was broken into "Delet" and "e").
+  const lines = await cell.evaluate((td) => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length; });
+  assert.equal(lines, 1, `the marker's kind takes ${lines} lines`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
