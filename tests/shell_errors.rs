@@ -86,7 +86,7 @@ fn argument_errors_point_at_the_argument() {
             0..12
         )
     );
-    assert_eq!(error("scan 't', {LIMT => 1}").0, "unknown option LIMT; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH, ALL_METRICS, METRICS\nDid you mean LIMIT?");
+    assert_eq!(error("scan 't', {LIMT => 1}").0, "unknown option LIMT; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH, ALL_METRICS, METRICS, FORMATTER, FORMATTER_CLASS\nDid you mean LIMIT?");
     assert_eq!(
         error("scan 't', {LIMIT => 'x'}"),
         ("LIMIT must be a number".into(), 20..23)
@@ -245,7 +245,7 @@ fn a_misspelt_option_key_suggests_the_closest_known_one() {
     assert_eq!(
         error("get 't', 'r', {VERSINOS => 2}"),
         (
-            "unknown option VERSINOS; expected one of COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE, FILTER, MAXLENGTH\nDid you mean VERSIONS?".into(),
+            "unknown option VERSINOS; expected one of COLUMN, COLUMNS, VERSIONS, TIMESTAMP, TIMERANGE, FILTER, MAXLENGTH, FORMATTER, FORMATTER_CLASS\nDid you mean VERSIONS?".into(),
             15..23
         )
     );
@@ -262,7 +262,7 @@ fn a_misspelt_option_key_suggests_the_closest_known_one() {
     // Far from every key: the list alone.
     assert_eq!(
         error("scan 't', {NOPE_AT_ALL => 1}").0,
-        "unknown option NOPE_AT_ALL; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH, ALL_METRICS, METRICS"
+        "unknown option NOPE_AT_ALL; expected one of STARTROW, STOPROW, ROWPREFIXFILTER, COLUMNS, LIMIT, VERSIONS, REVERSED, RAW, TIMERANGE, TIMESTAMP, FILTER, MAXLENGTH, ALL_METRICS, METRICS, FORMATTER, FORMATTER_CLASS"
     );
 }
 
