@@ -355,7 +355,7 @@ fn event_item(e: &LsmEvent, keys: KeyDisplay, part: &str) -> Html {
     let kept = e.dropped.kept_deleted;
     html! {
         {leaf!(@dyn "li", [("data-kind", e.kind.name()), ("data-inputs", ids(&e.inputs)), ("data-outputs", ids(&e.outputs)), ("data-dropped", e.dropped.total().to_string()), ("class", crate::ui::view_kit::classes(&["lsm-event", &e.kind.name().replace(' ', "-")]))], html! {<>
-            {leaf!("span", "ev-no", format!("#{}", e.serial))}{" "}{what}
+            {leaf!("span", "ev-no", format!("event {}:", e.serial))}{" "}{what}
             if !dropped.is_empty() {
                 {leaf!("div", "ev-dropped", format!("dropped {}: {dropped}", e.dropped.total()))}
             }

@@ -56,6 +56,9 @@ test('a run appears after flush and runs merge after major_compact', async () =>
   assert.deepEqual((await ev.getAttribute('data-inputs')).split(' ').sort(), drawn.map((r) => r.id).sort());
   assert.equal(await ev.getAttribute('data-dropped'), '1');
   assert.match(await ev.innerText(), /1 beyond VERSIONS/);
+  // Each event named by its count, the runs by their "#": one numbering each.
+  assert.match(await ev.innerText(), /^event \d+: major compaction of f: run #\d+ \(1 cell, 24 B\), run #\d+ \(2 cells, 48 B\) → run #\d+/);
+  assert.equal(await ev.evaluate((li) => getComputedStyle(li).listStyleType), 'none');
   // Keyboard: the figure moves between regions with the arrow keys.
   await runCommand(page, "split 'lsm', 'b'");
   await tab(page, 'LSM');
