@@ -331,8 +331,18 @@ pub fn parse_scan(text: &str, offset: Offset) -> Result<ImportedTable, ImportErr
             value: from_printable(value),
         });
     }
+    // Each cell against its own row's markers only: a paste of a scan with many markers stays
+    // linear in its lines.
+    let mut by_row: crate::kit::hash::FastMap<&[u8], Vec<&Marker>> = Default::default();
+    for m in &markers {
+        by_row.entry(m.row.as_slice()).or_default().push(m);
+    }
     let before = table.cells.len();
-    table.cells.retain(|c| !markers.iter().any(|m| m.hides(c)));
+    table.cells.retain(|c| {
+        !by_row
+            .get(c.row.as_slice())
+            .is_some_and(|ms| ms.iter().any(|m| m.hides(c)))
+    });
     table.masked_skipped = before - table.cells.len();
     if table.cells.is_empty() {
         return Err(error(

@@ -206,6 +206,17 @@ pub(crate) fn show_key(key: &[u8], display: prefs::KeyDisplay) -> String {
     }
 }
 
+/// Moves the keyboard focus to the element of id `id`, if there is one.
+pub(crate) fn focus_id(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = gloo::utils::document()
+        .get_element_by_id(id)
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
 /// Scrolls the first element matching `selector` to the top of its scrolling pane (or of the
 /// page, when the panes stack), so what a click just opened is in sight.
 pub(crate) fn bring_into_view(selector: &str) {

@@ -111,6 +111,7 @@ impl Session {
             None => None,
         };
         let t = self.bigtable(action, &table)?;
+        let unit = t.descriptor.rules.timestamps;
         if row.is_empty() {
             return Err(format!(
                 "{action}: rpc error: code = InvalidArgument desc = Row keys must be non-empty"
@@ -155,10 +156,8 @@ impl Session {
         };
         // bttest: the new cell's timestamp is the later of now and the latest cell's, and a
         // cell at the latest cell's timestamp replaces it.
-        let now = self
-            .engine
-            .now()
-            .saturating_mul(1_000 / self.micros_per_unit(&table).max(1));
+        // In the table's unit: an HBase table's milliseconds, a Bigtable table's microseconds.
+        let now = unit.from_millis(self.engine.now());
         let timestamp = latest.map_or(now, |l| l.0.max(now));
         let put = Mutation::Put {
             family: family.to_vec(),

@@ -1,7 +1,6 @@
 //! The page: header, tables on the left, the console in the middle, the views on the right;
 //! and the background jobs: loading at start, saving after changes, stepping a long batch.
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::console_view::ConsoleView;
@@ -121,12 +120,7 @@ fn SkipLinks() -> Html {
     let to = |id: &'static str| {
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
-            let target = gloo::utils::document()
-                .get_element_by_id(id)
-                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(el) = target {
-                let _ = el.focus();
-            }
+            super::focus_id(id);
         })
     };
     html! {

@@ -1,8 +1,7 @@
 //! The views as tabs: Keyspace, Hotspots, Regions & read, LSM, Versions, Simulate. An ARIA tablist: one
 //! Tab stop on the chosen tab, arrow keys (and Home, End) move between tabs.
 
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, KeyboardEvent};
+use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use super::hotspots_view::HotspotsView;
@@ -49,12 +48,7 @@ pub fn ViewsPane() -> Html {
         let refocus = refocus.clone();
         use_effect_with(*current, move |tab| {
             if std::mem::take(&mut *refocus.borrow_mut()) && *tab == VERSIONS_TAB {
-                if let Some(el) = gloo::utils::document()
-                    .get_element_by_id(&format!("view-panel-{VERSIONS_TAB}"))
-                    .and_then(|el| el.dyn_into::<HtmlElement>().ok())
-                {
-                    let _ = el.focus();
-                }
+                super::focus_id(&format!("view-panel-{VERSIONS_TAB}"));
             }
         });
     }
@@ -83,12 +77,7 @@ pub fn ViewsPane() -> Html {
             };
             e.prevent_default();
             current.set(next);
-            if let Some(el) = gloo::utils::document()
-                .get_element_by_id(&format!("view-tab-{next}"))
-                .and_then(|el| el.dyn_into::<HtmlElement>().ok())
-            {
-                let _ = el.focus();
-            }
+            super::focus_id(&format!("view-tab-{next}"));
         })
     };
     let tabs: Html = TABS
