@@ -36,8 +36,8 @@ pub use codec::{
     encode_run, encode_stored_run, BlobKind, CodecError, RunPlace, StoredRun,
 };
 pub use export::{
-    clashes, export_json, export_kept_runs, export_script, import_json, import_json_replacing,
-    import_script, import_script_replacing, ImportError,
+    export_json, export_kept_runs, export_script, import_json, import_script, read_export,
+    ExportFile, ImportError,
 };
 pub use plan::{
     load, open_activity, open_run, ActivityWrites, Checkpoint, KeptRun, Layout, Loaded,

@@ -118,7 +118,7 @@ fn bad_imports_name_the_first_problem_and_change_nothing() {
 /// when asked (the page asks first), leaving the other tables as they were.
 #[test]
 fn an_import_over_existing_tables_names_them_and_replaces_them_when_asked() -> TestResult {
-    use rowkey::persist::{clashes, import_json_replacing, import_script_replacing};
+    use rowkey::persist::read_export;
     let src = source();
     let doc = export_json(&src.engine, None);
     let script = export_script(&src.engine, None);
@@ -127,18 +127,26 @@ fn an_import_over_existing_tables_names_them_and_replaces_them_when_asked() -> T
         &mut here,
         "create 'u', 'other'\nput 'u', 'mine', 'other:q', 'kept?'\ncreate 'w', 'f'",
     );
-    assert_eq!(clashes(&here.engine, &doc), ["u"]);
-    assert_eq!(clashes(&here.engine, &script), ["u"]);
     let clock = || Box::new(|| 1_700_000_000_000u64) as Box<dyn Fn() -> u64>;
-    for imported in [
-        import_json_replacing(&here.engine, &doc, clock(), &clashes(&here.engine, &doc))?,
-        import_script_replacing(
-            &here.engine,
-            &script,
-            clock(),
-            &clashes(&here.engine, &script),
-        )?,
-    ] {
+    let mut imported = Vec::new();
+    for text in [&doc, &script] {
+        // One reading of the file answers the question and then imports.
+        let file = read_export(text)?;
+        assert_eq!(file.clashes(&here.engine), ["u"]);
+        // Without the person's yes, the clash is an error and nothing changes.
+        let refused = file
+            .import(&here.engine, clock(), &[])
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            refused
+                .as_deref()
+                .is_some_and(|e| e.contains("already exists")),
+            "{refused:?}"
+        );
+        imported.push(file.import(&here.engine, clock(), &file.clashes(&here.engine))?);
+    }
+    for imported in imported {
         let mut dst = rowkey::shell::Shell::new(imported, Box::new(|| 0.0));
         // `u` is the file's (a family `f`, disabled), `w` is untouched.
         assert!(run(&mut dst, "describe 'u'").contains("NAME => 'f'"));
@@ -147,5 +155,21 @@ fn an_import_over_existing_tables_names_them_and_replaces_them_when_asked() -> T
     }
     // Nothing changed where it was asked from.
     assert!(run(&mut here, "scan 'u'").contains("value=kept?"));
+    // A file that does not read is refused before any question: its clashing `create` is
+    // never asked about.
+    let broken = format!("{script}put 'u' 'r'\n");
+    let e = read_export(&broken)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.ends_with("expected ',' or end of command, found a string"),
+        "{e}"
+    );
+    let broken_doc = doc.replacen("\"version\": 1", "\"version\": 2", 1);
+    assert_eq!(
+        read_export(&broken_doc).err().map(|e| e.to_string()),
+        Some("version: version 2 is not supported (expected 1)".to_string())
+    );
     Ok(())
 }

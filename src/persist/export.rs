@@ -344,34 +344,64 @@ pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
     out
 }
 
-/// The tables an export (JSON, or a script's `create` commands) would make that `engine` has
-/// already, in the file's order: what an import asks before it replaces them.
-pub fn clashes(engine: &Engine, text: &str) -> Vec<String> {
-    let names: Vec<String> = if text.trim_start().starts_with('{') {
-        json::parse(text)
-            .and_then(|value| Document::from_json(&Node::root(&value)))
-            .map(|doc| doc.tables.into_iter().map(|t| t.name).collect())
-            .unwrap_or_default()
+/// An export read once for an import: a JSON document, or a script whose commands all parse.
+/// What the import asks first (the tables the file makes that exist here already,
+/// [`ExportFile::clashes`]) and what it then runs ([`ExportFile::import`]) come from this one
+/// reading, and a file that does not read is refused before anything is asked.
+pub struct ExportFile<'t> {
+    text: &'t str,
+    kind: ExportKind,
+}
+
+enum ExportKind {
+    Json(Document),
+    /// The tables the script's `create` commands name, in order.
+    Script(Vec<String>),
+}
+
+/// Reads `text` as an export: JSON when it starts with `{`, else a shell script. A syntax
+/// error is reported with its line and column, a document's with its JSON path.
+pub fn read_export(text: &str) -> Result<ExportFile<'_>, ImportError> {
+    let kind = if text.trim_start().starts_with('{') {
+        ExportKind::Json(read_document(text)?)
     } else {
-        parse_script(text)
-            .into_iter()
-            .flatten()
-            .filter(|c| c.name == "create")
-            .filter_map(|c| match c.args.first().map(|a| &a.value) {
-                Some(crate::shell::Value::Str(name)) => {
-                    Some(String::from_utf8_lossy(name).into_owned())
-                }
-                _ => None,
-            })
-            .collect()
+        ExportKind::Script(read_script(text)?)
     };
-    let mut out: Vec<String> = Vec::new();
-    for name in names {
-        if engine.exists(&name) && !out.contains(&name) {
-            out.push(name);
+    Ok(ExportFile { text, kind })
+}
+
+impl ExportFile<'_> {
+    /// The tables the file would make that `engine` has already, in the file's order: what an
+    /// import asks before it replaces them.
+    pub fn clashes(&self, engine: &Engine) -> Vec<String> {
+        let names: Vec<&str> = match &self.kind {
+            ExportKind::Json(doc) => doc.tables.iter().map(|t| t.name.as_str()).collect(),
+            ExportKind::Script(creates) => creates.iter().map(String::as_str).collect(),
+        };
+        let mut out: Vec<String> = Vec::new();
+        for name in names {
+            if engine.exists(name) && !out.iter().any(|o| o == name) {
+                out.push(name.to_string());
+            }
+        }
+        out
+    }
+
+    /// Imports the file into a copy of `engine`, the tables named in `replace` (see
+    /// [`ExportFile::clashes`]) dropped first and made again from the file, and returns the
+    /// copy: `engine` is untouched, and on error nothing changes. Another table that exists
+    /// already is refused.
+    pub fn import(
+        &self,
+        engine: &Engine,
+        clock: Box<dyn Fn() -> u64>,
+        replace: &[String],
+    ) -> Result<Engine, ImportError> {
+        match &self.kind {
+            ExportKind::Json(doc) => import_document(doc, import_copy(engine, clock, replace)),
+            ExportKind::Script(_) => run_script(self.text, import_copy(engine, clock, replace)),
         }
     }
-    out
 }
 
 /// A copy of `engine` for an import, without the tables in `replace` (which the file makes
@@ -392,16 +422,11 @@ pub fn import_json(
     text: &str,
     clock: Box<dyn Fn() -> u64>,
 ) -> Result<Engine, ImportError> {
-    import_json_replacing(engine, text, clock, &[])
+    import_document(&read_document(text)?, import_copy(engine, clock, &[]))
 }
 
-/// [`import_json`], replacing the tables named in `replace` (see [`clashes`]) with the file's.
-pub fn import_json_replacing(
-    engine: &Engine,
-    text: &str,
-    clock: Box<dyn Fn() -> u64>,
-    replace: &[String],
-) -> Result<Engine, ImportError> {
+/// A JSON export's document, checked for its format and version.
+fn read_document(text: &str) -> Result<Document, ImportError> {
     let read = json::parse(text).and_then(|value| Document::from_json(&Node::root(&value)));
     let doc = match read {
         Ok(d) => d,
@@ -425,7 +450,11 @@ pub fn import_json_replacing(
             format!("version {} is not supported (expected 1)", doc.version),
         );
     }
-    let mut copy = import_copy(engine, clock, replace);
+    Ok(doc)
+}
+
+/// Makes `doc`'s tables in `copy` (an engine made for the import) and returns it.
+fn import_document(doc: &Document, mut copy: Engine) -> Result<Engine, ImportError> {
     for (ti, t) in doc.tables.iter().enumerate() {
         let at = format!("tables[{ti}]");
         if copy.exists(&t.name) {
@@ -526,36 +555,41 @@ pub fn import_script(
     text: &str,
     clock: Box<dyn Fn() -> u64>,
 ) -> Result<Engine, ImportError> {
-    import_script_replacing(engine, text, clock, &[])
+    read_script(text)?;
+    run_script(text, import_copy(engine, clock, &[]))
 }
 
-/// [`import_script`], replacing the tables named in `replace` (see [`clashes`]) with the
-/// script's.
-pub fn import_script_replacing(
-    engine: &Engine,
-    text: &str,
-    clock: Box<dyn Fn() -> u64>,
-    replace: &[String],
-) -> Result<Engine, ImportError> {
-    let position = |offset: usize| {
-        let before = text.get(..offset.min(text.len())).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let column = before
-            .rsplit('\n')
-            .next()
-            .map(|l| l.chars().count())
-            .unwrap_or(0)
-            + 1;
-        format!("line {line}, column {column}")
-    };
-    // A file of no commands (empty, or blank lines and comments only) would import nothing
-    // and say it had: it is refused instead, as most likely not the file meant.
+/// `line L, column C` of byte `offset` in `text`.
+fn position(text: &str, offset: usize) -> String {
+    let before = text.get(..offset.min(text.len())).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    format!("line {line}, column {column}")
+}
+
+/// Parses a script whole and returns the tables its `create` commands name; the first
+/// command that does not parse is the error. A file of no commands (empty, or blank lines and
+/// comments only) would import nothing and say it had: it is refused instead, as most likely
+/// not the file meant.
+fn read_script(text: &str) -> Result<Vec<String>, ImportError> {
+    let mut creates = Vec::new();
     let mut commands = 0;
     for parsed in parse_script(text) {
-        if let Err(e) = parsed {
-            return import_err(position(e.span.start), e.message);
-        }
+        let c = match parsed {
+            Ok(c) => c,
+            Err(e) => return import_err(position(text, e.span.start), e.message),
+        };
         commands += 1;
+        if c.name == "create" {
+            if let Some(crate::shell::Value::Str(name)) = c.args.first().map(|a| &a.value) {
+                creates.push(String::from_utf8_lossy(name).into_owned());
+            }
+        }
     }
     if commands == 0 {
         return import_err(
@@ -563,10 +597,16 @@ pub fn import_script_replacing(
             "no commands: the file holds no tables to import",
         );
     }
-    let mut shell = Shell::new(import_copy(engine, clock, replace), Box::new(|| 0.0));
+    Ok(creates)
+}
+
+/// Runs a script that parsed ([`read_script`]) in `copy` (an engine made for the import) and
+/// returns it; the first command that fails is the error.
+fn run_script(text: &str, copy: Engine) -> Result<Engine, ImportError> {
+    let mut shell = Shell::new(copy, Box::new(|| 0.0));
     for outcome in shell.run(text) {
         if let Some(e) = outcome.error {
-            return import_err(position(e.span.start), e.message);
+            return import_err(position(text, e.span.start), e.message);
         }
     }
     Ok(shell.engine)

@@ -9,10 +9,7 @@ use super::download;
 use super::prefs::{CbtZone, KeyDisplay, Prefs, Theme, Timestamps};
 use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
-use crate::persist::{
-    clashes, export_json, export_kept_runs, export_script, import_json_replacing,
-    import_script_replacing,
-};
+use crate::persist::{export_json, export_kept_runs, export_script, read_export};
 use crate::session::Action as SessionAction;
 
 #[component]
@@ -130,8 +127,13 @@ pub fn StatusBar() -> Html {
                         return;
                     }
                 };
-                // Tables the file would make again: replaced only when the person says so.
-                let clashing = clashes(&app.console.borrow().shell.engine, &text);
+                // The file read once: one that does not read is refused before anything is
+                // asked; tables it would make again are replaced only when the person says so.
+                let file = match read_export(&text) {
+                    Ok(file) => file,
+                    Err(e) => return not_imported(&app, &name, &text, &e),
+                };
+                let clashing = file.clashes(&app.console.borrow().shell.engine);
                 if !clashing.is_empty() {
                     let (which, them) = match clashing.len() {
                         1 => ("a table that exists".to_string(), "it"),
@@ -160,15 +162,11 @@ pub fn StatusBar() -> Html {
                         return;
                     }
                 }
-                let result = {
-                    let console = app.console.borrow();
-                    let engine = &console.shell.engine;
-                    if text.trim_start().starts_with('{') {
-                        import_json_replacing(engine, &text, Box::new(super::now_ms), &clashing)
-                    } else {
-                        import_script_replacing(engine, &text, Box::new(super::now_ms), &clashing)
-                    }
-                };
+                let result = file.import(
+                    &app.console.borrow().shell.engine,
+                    Box::new(super::now_ms),
+                    &clashing,
+                );
                 match result {
                     Ok(engine) => {
                         let tables = engine.tables().count();
@@ -183,26 +181,7 @@ pub fn StatusBar() -> Html {
                             .into(),
                         );
                     }
-                    Err(e) => {
-                        // A scan's output or a CSV is one table's rows, which the sidebar's
-                        // "Import a table…" reads; this reads exports (a script or JSON).
-                        let hint = match crate::import::parse(&text, &|_| 0, 0) {
-                            Ok(t) => format!(
-                                " It reads as {} of one table: load it with \"Import a table…\" in the tables' list.",
-                                match t.format {
-                                    crate::import::Format::Scan => "a scan's output",
-                                    crate::import::Format::Csv => "a CSV",
-                                }
-                            ),
-                            Err(_) => String::new(),
-                        };
-                        app.dispatch(
-                            SessionAction::Note(format!(
-                                "ERROR: {name} was not imported, nothing changed. {e}{hint}"
-                            ))
-                            .into(),
-                        )
-                    }
+                    Err(e) => not_imported(&app, &name, &text, &e),
                 }
             });
         })
@@ -450,4 +429,32 @@ fn capitalised(text: &str) -> String {
             .collect(),
         None => String::new(),
     }
+}
+
+/// Says that the export `name` (whose text is `text`) was not imported, and why; a file that
+/// reads as one table's rows is pointed to the sidebar's "Import a table…".
+fn not_imported(
+    app: &super::state::AppHandle,
+    name: &str,
+    text: &str,
+    e: &crate::persist::ImportError,
+) {
+    // A scan's output or a CSV is one table's rows, which the sidebar's "Import a table…"
+    // reads; this reads exports (a script or JSON).
+    let hint = match crate::import::parse(text, &|_| 0, 0) {
+        Ok(t) => format!(
+            " It reads as {} of one table: load it with \"Import a table…\" in the tables' list.",
+            match t.format {
+                crate::import::Format::Scan => "a scan's output",
+                crate::import::Format::Csv => "a CSV",
+            }
+        ),
+        Err(_) => String::new(),
+    };
+    app.dispatch(
+        SessionAction::Note(format!(
+            "ERROR: {name} was not imported, nothing changed. {e}{hint}"
+        ))
+        .into(),
+    )
 }

@@ -54,7 +54,8 @@
 //
 // Diagnostics: ROWKEY_BENCH_EACH=1 prints each save and restore's steps as the rounds run;
 // ROWKEY_BENCH_STORES=rowkey,rowkeyRuns,array,sqljs runs only those stores (the JS array is
-// needed for the table); ROWKEY_BENCH_TRACE=FILE with ROWKEY_BENCH_TRACE_CATS=a,b records a
+// needed for the table) and saves and restores only their layouts, ROWKEY_BENCH_NO_PERSIST=1
+// none; ROWKEY_BENCH_TRACE=FILE with ROWKEY_BENCH_TRACE_CATS=a,b records a
 // Chrome trace of the rounds (e.g. disabled-by-default-v8.gc,IndexedDB).
 // sql.js, memory-level and esbuild are devDependencies: nothing of them is in dist/.
 import os from 'node:os';
@@ -305,7 +306,9 @@ const LAYOUTS = { rowkey: 'regions', rowkeyRuns: 'runs' };
 const OPS = ['load', 'get', 'forward', 'reversed', 'full', 'fullKept'];
 const { cells, stringHeap, sqlBefore } = await page.evaluate(() => ({ ...window.__bench }));
 const results = {}; // results[op][store] = [{ ms, n, heap, wasm }, ...]
-const persist = { regions: [], runs: [] };
+// The save and restore of each Rowkey layout this run loads (ROWKEY_BENCH_STORES may leave one
+// out); none with ROWKEY_BENCH_NO_PERSIST=1, for a quicker run of the reads alone.
+const persist = Object.fromEntries(process.env.ROWKEY_BENCH_NO_PERSIST ? [] : STORES.filter((s) => LAYOUTS[s]).map((s) => [LAYOUTS[s], []]));
 // One round's save and restore, step by step (ms): what the outliers are named with.
 const steps = (f) => (f.clearMs === undefined ? `save ${f.saveMs.toFixed(0)} (blob ${f.rawWriteMs.toFixed(0)}), restore ${f.restoreMs.toFixed(0)} (blob ${f.rawReadMs.toFixed(0)})` : [
   `clear ${f.clearMs.toFixed(0)}, save ${f.saveMs.toFixed(0)} (blob ${f.rawWriteMs.toFixed(0)}, ${(f.saveMs / f.rawWriteMs).toFixed(2)}×)`,
@@ -401,7 +404,7 @@ if (!PERSIST_ONLY) {
     memoryLevel: () => `heap + strings ${mb(stringHeap)}`,
   };
   console.log(`${'  of which'.padEnd(28)}${STORES.map((s) => cell(of[s]())).join('')}`);
-  console.log(`  (key and value bytes: ${mb(kvBytes)}. WebAssembly memory never shrinks: Rowkey's figures are its growth by one load of each layout in a freshly opened page (the load's high-water mark, flushes and compactions included), sql.js's its growth by the first round's load; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${mb(heapOf('rowkey'))} and ${mb(heapOf('rowkeyRuns'))} by its loads.)`);
+  console.log(`  (key and value bytes: ${mb(kvBytes)}. WebAssembly memory never shrinks: Rowkey's figures are its growth by one load of each layout in a freshly opened page (the load's high-water mark, flushes and compactions included), sql.js's its growth by the first round's load; sql.js keeps its database in a file of Emscripten's in-memory file system, in the JS heap. JS heaps after gc(); Rowkey's JS heap grew ${STORES.filter((s) => LAYOUTS[s]).map((s) => `${mb(heapOf(s))} (${NAMES[s]})`).join(' and ')} by its loads.)`);
 }
 for (const [layout, rounds] of Object.entries(persist)) {
   const p = (k) => median(rounds.map((f) => f[k]));

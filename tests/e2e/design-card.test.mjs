@@ -136,6 +136,16 @@ test('a narrow window scrolls to a pattern\'s numbers, the view after them; narr
   // The console's input has a line of its own, nearly the window's width (it was 90 px).
   const inputWidth = (await page.locator('textarea.input').boundingBox()).width;
   assert.ok(inputWidth >= 280, `the input is ${inputWidth} px wide at 320 px`);
+  // It grows with what is typed: a command wrapped over three lines is shown whole, not
+  // scrolled inside a box of two (field-sizing), up to 40% of the window's height.
+  const input = page.locator('textarea.input');
+  await input.fill("put 't', 'row-0001', 'f:a', 'a value long enough to wrap over a phone'");
+  const grown = await input.evaluate((el) => ({ shown: el.clientHeight, needed: el.scrollHeight }));
+  assert.equal(grown.shown, grown.needed, `the input shows ${grown.shown} of ${grown.needed} px`);
+  await input.fill(Array.from({ length: 200 }, (_, i) => `put 't', 'r${i}', 'f:a', '${i}'`).join('\n'));
+  const tall = (await input.boundingBox()).height;
+  assert.ok(tall <= 844 * 0.4 + 1, `200 lines make the input ${tall} px tall`);
+  await input.fill('');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -179,6 +179,24 @@ test('at 1280 px the header keeps to one line and every view tab is in sight', a
   await context.close();
 });
 
+test('at 1024 px every view tab is in sight, the row wrapped', async () => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  const got = await page.evaluate(() => {
+    const strip = document.querySelector('.view-tabs').getBoundingClientRect();
+    const tabs = [...document.querySelectorAll('.view-tab')];
+    return {
+      hidden: tabs.filter((t) => { const r = t.getBoundingClientRect(); return r.right > strip.right + 1 || r.bottom > strip.bottom + 1; }).map((t) => t.textContent),
+      lines: new Set(tabs.map((t) => t.offsetTop)).size,
+    };
+  });
+  assert.deepEqual(got.hidden, [], 'tabs past the strip\'s edge');
+  assert.equal(got.lines, 2, 'six tabs on two lines in the narrower pane');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the version stack writes a marker\'s kind whole, however narrow its table', async () => {
   const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
   const { page, errors } = await openApp(context, url);
