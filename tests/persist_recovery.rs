@@ -114,19 +114,12 @@ fn a_crash_after_any_save_loads_the_state_of_that_moment() -> TestResult {
 
 #[test]
 fn damaged_records_are_reported_and_skipped() -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
+    let (_, _, mut stored) = saved_after(&[
         "create 't', 'f'",
         "put 't', 'a', 'f:q', '1'",
         "put 't', 'b', 'f:q', '2'",
         "put 't', 'c', 'f:q', '3'",
-    ] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    ])?;
     assert_eq!(stored.wal.len(), 3);
     let key = *stored.wal.keys().nth(1).ok_or("a second log record")?;
     let record = stored.wal.get_mut(&key).ok_or("the record")?;
@@ -172,11 +165,7 @@ fn flip(bytes: &mut [u8]) {
 
 #[test]
 fn a_damaged_catalog_falls_back_to_the_generation_before_and_loses_nothing() -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
+    let (sh, _, mut stored) = saved_after(&[
         "create 't', 'f', SPLITS => ['m']",
         "put 't', 'a', 'f:q', '1'",
         "put 't', 'x', 'f:q', '2'",
@@ -187,10 +176,7 @@ fn a_damaged_catalog_falls_back_to_the_generation_before_and_loses_nothing() -> 
         "put 't', 'c', 'f:q', '4'",
         "major_compact 't'",
         "put 't', 'd', 'f:q', '5'",
-    ] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    ])?;
     let want = visible(&sh.engine);
     let (&newest, _) = stored.catalogs.last_key_value().ok_or("a catalog")?;
     assert_eq!(stored.catalogs.len(), 2, "two generations kept");
@@ -254,19 +240,12 @@ fn a_damaged_catalog_falls_back_to_the_generation_before_and_loses_nothing() -> 
 
 #[test]
 fn a_damaged_run_is_named_kept_aside_and_the_intact_runs_load() -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
+    let (_, _, mut stored) = saved_after(&[
         "create 't', 'f', SPLITS => ['m']",
         "put 't', 'a', 'f:q', '1'",
         "put 't', 'x', 'f:q', '2'",
         "flush 't'",
-    ] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    ])?;
     assert_eq!(stored.runs.len(), 2, "one run per region");
     let (&bad, _) = stored.runs.first_key_value().ok_or("a run")?;
     flip(stored.runs.get_mut(&bad).ok_or("run")?);
@@ -292,20 +271,13 @@ fn a_damaged_run_is_named_kept_aside_and_the_intact_runs_load() -> TestResult {
 
 #[test]
 fn a_checkpoint_keeps_the_runs_of_the_generation_before() -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
+    let (mut sh, mut saver, mut stored) = saved_after(&[
         "create 't', 'f'",
         "put 't', 'a', 'f:q', '1'",
         "flush 't'",
         "put 't', 'b', 'f:q', '2'",
         "flush 't'",
-    ] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    ])?;
     let before: Vec<u64> = stored.runs.keys().copied().collect();
     assert_eq!(before.len(), 2);
     sh.run("major_compact 't'");
@@ -326,20 +298,13 @@ fn a_checkpoint_keeps_the_runs_of_the_generation_before() -> TestResult {
 
 #[test]
 fn the_activity_history_is_stored_outside_the_catalog_and_comes_back() -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
+    let (sh, _, stored) = saved_after(&[
         "create 't', 'f'",
         "put 't', 'a', 'f:q', '1'",
         "get 't', 'a'",
         "scan 't'",
         "alter 't', NAME => 'f', VERSIONS => 2",
-    ] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    ])?;
     let catalog = stored.catalogs.values().last().ok_or("a catalog")?;
     let text = String::from_utf8_lossy(catalog);
     assert!(
@@ -348,9 +313,8 @@ fn the_activity_history_is_stored_outside_the_catalog_and_comes_back() -> TestRe
     );
     assert!(stored.activity.contains_key("t"));
     let loaded = load(Box::new(|| 1_000), stored);
-    let history = |e: &Engine| serde_json::to_value(e.activity("t")).unwrap_or_default();
     assert!(sh.engine.activity("t").is_some());
-    assert_eq!(history(&loaded.engine), history(&sh.engine));
+    assert_eq!(history(&loaded.engine, "t"), history(&sh.engine, "t"));
     Ok(())
 }
 
@@ -358,11 +322,7 @@ fn the_activity_history_is_stored_outside_the_catalog_and_comes_back() -> TestRe
 fn a_checkpoint_stores_every_history_as_it_is_now_also_when_only_one_changed() -> TestResult {
     // Checkpoints re-encode only the histories that changed since the last one: a read of `b`
     // between two checkpoints of `a`'s changes must still reach the store.
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
+    let (sh, _, stored) = saved_after(&[
         "create 'a', 'f'",
         "create 'b', 'f'",
         "put 'a', 'r1', 'f:q', '1'",
@@ -371,21 +331,33 @@ fn a_checkpoint_stores_every_history_as_it_is_now_also_when_only_one_changed() -
         "get 'b', 'r1'",
         "scan 'b'",
         "alter 'a', NAME => 'f', VERSIONS => 3",
-    ] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    ])?;
     let loaded = load(Box::new(|| 1_000), stored);
     for table in ["a", "b"] {
-        let history = |e: &Engine| serde_json::to_value(e.activity(table)).unwrap_or_default();
         assert_eq!(
-            history(&loaded.engine),
-            history(&sh.engine),
+            history(&loaded.engine, table),
+            history(&sh.engine, table),
             "table {table}"
         );
     }
     assert_eq!(loaded.engine.activity("b").map(|a| a.reads), Some(2));
     Ok(())
+}
+
+/// A shell at time 1,000 that has run `commands`, with its saver and what it stored: a save
+/// planned and applied after each command, as the page saves.
+fn saved_after(
+    commands: &[&str],
+) -> Result<(rowkey::shell::Shell, Saver, StoredRecords), Box<dyn std::error::Error>> {
+    let (mut sh, _) = shell_at(1_000);
+    sh.engine.record_changes(true);
+    let mut saver = Saver::new();
+    let mut stored = StoredRecords::default();
+    for cmd in commands {
+        sh.run(cmd);
+        stored.apply(&saver.plan(&mut sh.engine)?);
+    }
+    Ok((sh, saver, stored))
 }
 
 /// The table's history as JSON, for comparing.
@@ -395,14 +367,8 @@ fn history(e: &Engine, table: &str) -> serde_json::Value {
 
 #[test]
 fn a_checkpoint_writes_only_the_operations_recorded_since_the_last_one() -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in ["create 't', 'f'", "generate 't', 'r%06d', 10000"] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    let (mut sh, mut saver, mut stored) =
+        saved_after(&["create 't', 'f'", "generate 't', 'r%06d', 10000"])?;
     let chunks = |s: &StoredRecords| s.activity.keys().filter(|k| k.contains('#')).count();
     assert_eq!(chunks(&stored), 3, "10,000 operations in chunks of 4,096");
     // A few more operations, then a checkpoint (alter writes the catalog).
@@ -433,20 +399,13 @@ fn a_checkpoint_writes_only_the_operations_recorded_since_the_last_one() -> Test
 
 #[test]
 fn chunks_whose_operations_fell_out_of_the_history_are_deleted() -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in [
+    let (sh, _, stored) = saved_after(&[
         "create 't', 'f'",
         "generate 't', 'a%06d', 60000",
         "alter 't', NAME => 'f', VERSIONS => 2",
         "generate 't', 'b%06d', 60000",
         "alter 't', NAME => 'f', VERSIONS => 3",
-    ] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    ])?;
     let a = sh.engine.activity("t").ok_or("history")?;
     assert_eq!(
         a.ops().len(),
@@ -468,14 +427,8 @@ fn chunks_whose_operations_fell_out_of_the_history_are_deleted() -> TestResult {
 #[test]
 fn a_history_stored_whole_by_an_earlier_release_loads_and_a_damaged_chunk_costs_only_its_operations(
 ) -> TestResult {
-    let (mut sh, _) = shell_at(1_000);
-    sh.engine.record_changes(true);
-    let mut saver = Saver::new();
-    let mut stored = StoredRecords::default();
-    for cmd in ["create 't', 'f'", "generate 't', 'r%06d', 9000"] {
-        sh.run(cmd);
-        stored.apply(&saver.plan(&mut sh.engine)?);
-    }
+    let (sh, _, stored) =
+        saved_after(&["create 't', 'f'", "generate 't', 'r%06d', 9000"])?;
     // Earlier releases stored the whole history, operations inline, as one record per table
     // (written here by the engine's serde derive, the code those releases wrote it with).
     let mut earlier = stored.clone();

@@ -112,10 +112,50 @@ pub(in crate::shell) fn compact(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply
     };
     // A minor compaction merges what the exploring policy selects in each store
     // (possibly nothing); a major one merges every run (`Admin.majorCompact`).
-    engine
-        .compact_requested(&name, family.as_deref(), args.cmd.name == "major_compact")
+    let major = args.cmd.name == "major_compact";
+    let compacted = engine
+        .compact_requested(&name, family.as_deref(), major)
         .map_err(|e| engine_error(e, args.span(0)))?;
-    Ok(Some(String::new()))
+    if compacted > 0 || major {
+        return Ok(Some(String::new()));
+    }
+    let t = engine
+        .table(&name)
+        .map_err(|e| engine_error(e, args.span(0)))?;
+    Ok(Some(nothing_chosen(t, family.as_deref())))
+}
+
+/// Why a minor compaction merged nothing where a store holds runs it might have merged:
+/// HBase's shell says nothing (the request is queued, and the store's policy declines it in
+/// `SortedCompactionPolicy.selectCompaction`), and the LSM view would show no change. Empty
+/// where no store has two runs.
+fn nothing_chosen(t: &crate::engine::Table, family: Option<&[u8]>) -> String {
+    let most = t
+        .regions
+        .iter()
+        .flat_map(|r| &r.stores)
+        .filter(|s| family.is_none_or(|f| *s.family == *f))
+        .map(|s| s.runs.len())
+        .max()
+        .unwrap_or(0);
+    if most < 2 {
+        return String::new();
+    }
+    let least = t.descriptor.settings.compaction_threshold.max(2);
+    let why = if (most as u64) < least {
+        format!(
+            "a minor compaction merges at least {least} runs of a store (the table's \
+             COMPACTION_THRESHOLD, HBase's hbase.hstore.compaction.min), and the most a store \
+             of {} holds is {most}",
+            t.descriptor.name
+        )
+    } else {
+        format!(
+            "the exploring policy found no {least} or more runs of a store in ratio (each at \
+             most 1.2 times the others together)"
+        )
+    };
+    format!("Nothing compacted: {why}. major_compact merges every run.\n")
 }
 
 pub(in crate::shell) fn split(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
