@@ -297,13 +297,31 @@ fn run_lines(shell: &mut Shell, input: impl BufRead, out: &mut impl Write) -> i3
         if is_incomplete(&pending) {
             continue;
         }
+        if let Some(at) = exit_at(&pending) {
+            run_text(shell, pending.get(..at).unwrap_or_default(), out);
+            return 0;
+        }
         run_text(shell, &pending, out);
         pending.clear();
+    }
+    if let Some(at) = exit_at(&pending) {
+        pending.truncate(at);
     }
     if !pending.trim().is_empty() {
         run_text(shell, &pending, out);
     }
     0
+}
+
+/// Where the first `exit` or `quit` of `text` starts: HBase's shell ends there, and so does
+/// `rowkey shell`, the commands before it run and the input after it left unread (the page's
+/// console, which the tab holds open, refuses both).
+fn exit_at(text: &str) -> Option<usize> {
+    crate::shell::parse_script(text)
+        .into_iter()
+        .flatten()
+        .find(|c| c.target.is_none() && matches!(c.name.as_str(), "exit" | "quit"))
+        .map(|c| c.span.start)
 }
 
 fn run_text(shell: &mut Shell, text: &str, out: &mut impl Write) {

@@ -268,3 +268,28 @@ fn simulate_runs_through_the_subcommand_table() -> Result<(), Box<dyn std::error
     assert!(usage.contains("rowkey cbt [-project P] [-instance I]"));
     Ok(())
 }
+
+/// `exit` and `quit` end HBase's shell (IRB's `exit`), a script's commands after them left
+/// unrun; `rowkey shell` stops there too, with status 0 (the page's console, which stays open,
+/// refuses them instead).
+#[test]
+fn exit_and_quit_end_the_session_there() -> Result<(), Box<dyn std::error::Error>> {
+    for word in ["exit", "quit"] {
+        let script = format!(
+            "create 't', 'f'\nput 't', 'r1', 'f:a', 'one'\n{word}\nput 't', 'r2', 'f:a', 'two'\n"
+        );
+        let (out, code) = run_cli(&["shell"], &script)?;
+        assert_eq!(code, 0, "{word}: {out}");
+        assert!(!out.contains("ERROR"), "{word}: {out}");
+        // The last line of output is the put's before the exit; nothing after it ran.
+        assert_eq!(out.matches("Took ").count(), 2, "{word}: {out}");
+        // Within one line, after other commands, and as the last line without a newline.
+        let (out, code) = run_cli(&["shell"], &format!("create 't', 'f'; {word}; list"))?;
+        assert_eq!(
+            (code, out.matches("Took ").count()),
+            (0, 1),
+            "{word}: {out}"
+        );
+    }
+    Ok(())
+}

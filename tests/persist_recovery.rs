@@ -427,8 +427,7 @@ fn chunks_whose_operations_fell_out_of_the_history_are_deleted() -> TestResult {
 #[test]
 fn a_history_stored_whole_by_an_earlier_release_loads_and_a_damaged_chunk_costs_only_its_operations(
 ) -> TestResult {
-    let (sh, _, stored) =
-        saved_after(&["create 't', 'f'", "generate 't', 'r%06d', 9000"])?;
+    let (sh, _, stored) = saved_after(&["create 't', 'f'", "generate 't', 'r%06d', 9000"])?;
     // Earlier releases stored the whole history, operations inline, as one record per table
     // (written here by the engine's serde derive, the code those releases wrote it with).
     let mut earlier = stored.clone();

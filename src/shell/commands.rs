@@ -403,13 +403,15 @@ pub(crate) const HBASE: &[CommandSpec] = &[
     ),
     cluster(
         "exit",
-        "HBase's exit ends its JRuby shell; Rowkey's console is part of the page \
-        and stays open. Close the tab to leave.",
+        "HBase's exit ends its JRuby shell. Rowkey's console is part of the page \
+        and stays open (close the tab to leave); `rowkey shell` stops at exit, as HBase's \
+        does.",
     ),
     cluster(
         "quit",
-        "HBase's quit ends its JRuby shell; Rowkey's console is part of the page \
-        and stays open. Close the tab to leave.",
+        "HBase's quit ends its JRuby shell. Rowkey's console is part of the page \
+        and stays open (close the tab to leave); `rowkey shell` stops at quit, as HBase's \
+        does.",
     ),
     cluster(
         "processlist",
