@@ -68,6 +68,40 @@ fn a_cbt_line_runs_over_the_shells_engine_beside_an_hbase_table() -> TestResult 
     assert!(c.entries.last().ok_or("no entry")?.items[0]
         .output
         .starts_with("TABLE\nb\nh\n2 row(s)"));
+    // And the other way: HBase's shell speaks milliseconds to a Bigtable table, as Bigtable's
+    // HBase client does (`TimestampConverter`): the cell cbt set at 1,000 µs prints at 1 ms, a
+    // put's and a delete's milliseconds are stored as microseconds, and a time range in
+    // milliseconds selects by them. It printed the year 58879 for a cell cbt had just set.
+    let out = |c: &mut Console, line: &str| -> Result<String, Box<dyn std::error::Error>> {
+        c.submit(line);
+        let output = &c.entries.last().ok_or("no entry")?.items[0].output;
+        Ok(output.split("Took ").next().unwrap_or_default().to_string())
+    };
+    assert_eq!(
+        out(&mut c, "get 'b', 'r1'")?,
+        "COLUMN  CELL\n cf:a timestamp=1, value=hello\n1 row(s)\n"
+    );
+    c.submit(
+        "put 'b', 'r2', 'cf:a', 'x', 1700000000789\nput 'b', 'r2', 'cf:a', 'y', 1700000000790",
+    );
+    c.submit_in("lookup b r2", Dialect::Cbt);
+    assert_eq!(
+        c.entries.last().ok_or("no entry")?.items[0].output,
+        "----------------------------------------\nr2\n  cf:a                                     @ 2023/11/14-22:13:20.790000\n    \"y\"\n  cf:a                                     @ 2023/11/14-22:13:20.789000\n    \"x\"\n\n"
+    );
+    assert_eq!(
+        out(
+            &mut c,
+            "scan 'b', {TIMERANGE => [1700000000789, 1700000000790]}"
+        )?,
+        "ROW  COLUMN+CELL\n r2 column=cf:a, timestamp=1700000000789, value=x\n1 row(s)\n"
+    );
+    assert_eq!(
+        out(&mut c, "get 'b', 'r2', {TIMESTAMP => 1700000000790}")?,
+        "COLUMN  CELL\n cf:a timestamp=1700000000790, value=y\n1 row(s)\n"
+    );
+    c.submit("deleteall 'b', 'r2', 'cf:a', 1700000000790");
+    assert_eq!(out(&mut c, "get 'b', 'r2'")?, "COLUMN  CELL\n0 row(s)\n");
     Ok(())
 }
 

@@ -27,6 +27,10 @@ pub struct Converters {
     /// A read's `FORMATTER` (a `Bytes` method) and `FORMATTER_CLASS`: what prints the row key,
     /// the column names and every value whose column has no converter of its own.
     formatter: Option<(String, Option<String>)>,
+    /// Units of the read table's timestamps in a millisecond (1,000 for a Bigtable table's
+    /// microseconds), which a printed timestamp is divided by: the shell prints milliseconds.
+    /// 0 stands for 1.
+    per_ms: u64,
 }
 
 /// Columns and converters parsed from a read's column specs.
@@ -106,6 +110,16 @@ fn split_once(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 impl Converters {
+    /// Prints the timestamps of a table that counts `per_ms` units a millisecond.
+    pub fn set_per_ms(&mut self, per_ms: u64) {
+        self.per_ms = per_ms;
+    }
+
+    /// A cell's timestamp in milliseconds.
+    pub fn millis(&self, timestamp: u64) -> u64 {
+        timestamp / self.per_ms.max(1)
+    }
+
     fn set(&mut self, family: &[u8], qualifier: &[u8], converter: String) {
         let key = (family.to_vec(), qualifier.to_vec());
         match self.by_column.iter_mut().find(|(k, _)| *k == key) {

@@ -84,7 +84,7 @@ pub fn cell_text(
     time: &TimeFormat,
     conv: &Converters,
 ) -> Result<String, String> {
-    let ts = time.timestamp(cell.timestamp);
+    let ts = time.timestamp(conv.millis(cell.timestamp));
     let text = if cell.kind.is_delete() {
         format!("timestamp={ts}, type={}", cell.kind.name())
     } else {

@@ -143,7 +143,7 @@ pub(in crate::shell) fn put(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
         ttl_ms,
     };
     engine
-        .mutate(&name, &row, &[m])
+        .mutate(&name, &row, &in_table_units(engine, &name, vec![m]))
         .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
     Ok(Some(String::new()))
 }
@@ -183,6 +183,44 @@ fn add_columns(columns: &mut Columns, v: &Spanned, not_a_list: &str) -> Res<()> 
         }
         _ => fail(not_a_list, v.span.clone()),
     }
+}
+
+/// Units of `table`'s timestamps in a millisecond: 1 for an HBase table, 1,000 for a Bigtable
+/// one, whose cells count microseconds. The shell speaks milliseconds to both, as Bigtable's
+/// HBase client does (`TimestampConverter`: `hbase2bigtable` multiplies a timestamp by 1,000,
+/// `bigtable2hbase` divides it); 1 for a table that does not exist (the command's own error
+/// says so).
+pub(super) fn per_ms(engine: &crate::engine::Engine, table: &str) -> u64 {
+    engine
+        .table(table)
+        .map_or(1, |t| t.descriptor.rules.timestamps.per_millisecond())
+}
+
+/// `mutations` with their timestamps, given in milliseconds, in `table`'s units.
+fn in_table_units(
+    engine: &crate::engine::Engine,
+    table: &str,
+    mut mutations: Vec<Mutation>,
+) -> Vec<Mutation> {
+    let per_ms = per_ms(engine, table);
+    for m in &mut mutations {
+        let (Mutation::Put { timestamp, .. }
+        | Mutation::Delete { timestamp, .. }
+        | Mutation::DeleteRow { timestamp }) = m;
+        *timestamp = timestamp.map(|t| t.saturating_mul(per_ms));
+    }
+    mutations
+}
+
+/// A read's time range `[min, max)` in milliseconds, in a table's units (`per_ms` of them a
+/// millisecond); an open end stays open.
+fn range_in_units((min, max): (u64, u64), per_ms: u64) -> (u64, u64) {
+    let end = if max == u64::MAX {
+        max
+    } else {
+        max.saturating_mul(per_ms)
+    };
+    (min.saturating_mul(per_ms), end)
 }
 
 /// The options of a get or scan after its columns: versions, time, filter and MAXLENGTH.
@@ -359,6 +397,9 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     formatter(&mut opts, &mut columns)?;
     let maxlength = read_opts(&mut opts, &mut scan)?;
     opts.done(commands::options(Dialect::HBase, "get"), GET_IGNORED)?;
+    let per_ms = per_ms(ctx.engine, &name);
+    scan.time_range = range_in_units(scan.time_range, per_ms);
+    columns.converters.set_per_ms(per_ms);
     let out = ctx
         .engine
         .scan(&name, &mut scan)
@@ -460,7 +501,7 @@ fn trace_returning(table: String, out: &ScanOutput, returned: RowKeys) -> ReadTr
 }
 
 /// The scan of a `scan` or `count` hash, as hbase-shell's `table.rb` `_hash_to_scan` builds it.
-fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
+fn scan_from(args: &Args<'_>, hash_at: usize, per_ms: u64) -> Res<(Scan, ReadOpts)> {
     let mut scan = Scan::default();
     let mut opts = match args.get(hash_at) {
         Some(h) => Opts::of(h)?,
@@ -521,6 +562,8 @@ fn scan_from(args: &Args<'_>, hash_at: usize) -> Res<(Scan, ReadOpts)> {
         None => None,
     };
     let maxlength = read_opts(&mut opts, &mut scan)?;
+    scan.time_range = range_in_units(scan.time_range, per_ms);
+    columns.converters.set_per_ms(per_ms);
     opts.done(
         commands::options(Dialect::HBase, "scan"),
         &[
@@ -573,7 +616,7 @@ fn metric_names(v: &Spanned) -> Res<Vec<String>> {
 
 pub(in crate::shell) fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
-    let (mut scan, ro) = scan_from(args, 1)?;
+    let (mut scan, ro) = scan_from(args, 1, per_ms(ctx.engine, &name))?;
     // A scan printing its metrics runs whole: the metrics are those of one scanner.
     if let (Some(page), None) = (ctx.page_rows, &ro.metrics) {
         return scan_page(ctx, args, scan, &ro, None, page);
@@ -599,7 +642,8 @@ pub(super) fn resume_scan(
     after: Progress,
     page: usize,
 ) -> Res<Reply> {
-    let (scan, ro) = scan_from(args, 1)?;
+    let per_ms = per_ms(ctx.engine, &args.table(0)?);
+    let (scan, ro) = scan_from(args, 1, per_ms)?;
     scan_page(ctx, args, scan, &ro, Some(after), page)
 }
 
@@ -692,7 +736,7 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
         }
         None => 1000,
     };
-    let (mut scan, _) = scan_from(args, 1)?;
+    let (mut scan, _) = scan_from(args, 1, per_ms(ctx.engine, &name))?;
     // `table.rb` `_count_internal`: the scan reads only each row's first cell, with a
     // `FirstKeyOnlyFilter` alone or after the scan's own filter in a MUST_PASS_ALL list
     // (`FilterList.new(filter, firstKeyOnlyFilter)`). `FilterListWithAND.filterCell` offers a
@@ -787,7 +831,7 @@ pub(in crate::shell) fn delete(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
         }
     };
     engine
-        .mutate(&name, &row, &[m])
+        .mutate(&name, &row, &in_table_units(engine, &name, vec![m]))
         .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
     Ok(Some(String::new()))
 }
@@ -903,6 +947,7 @@ pub(in crate::shell) fn mutate_row(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Re
             };
         mutations.push(m);
     }
+    let mutations = in_table_units(engine, &name, mutations);
     engine
         .mutate(&name, &row, &mutations)
         .or_else(|e| fail(e.to_string(), list.span.clone()))?;
