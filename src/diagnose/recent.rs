@@ -52,7 +52,28 @@ pub struct Recent {
     prefix_rank: Rank,
     prefix_up: Counts,
     prefix_down: Counts,
+    /// Per key prefix: how far its number rose in all, over the rising steps, and fell over
+    /// the falling ones (each step counted up to [`STEP_CAP`]). A sawtooth (reversed ids:
+    /// 002101, 102101, …, 902101, 012101) rises at nine steps in ten but falls as far as it
+    /// rose: its writes do not gather at the prefix's end.
+    prefix_rise: Counts,
+    prefix_fall: Counts,
     prefix_newest: Counts,
+}
+
+/// The most one step of a prefix's number counts for in its rise or fall, so that the sums of
+/// a window's steps stay far inside a `u64`.
+const STEP_CAP: u64 = 1 << 40;
+
+/// How far a prefix's number moved from `from` to `to`: up (`true`) or down, and by how much,
+/// up to [`STEP_CAP`]; `None` when it did not move.
+fn movement(from: u64, to: u64) -> Option<(bool, i64)> {
+    let by = |d: u64| i64::try_from(d.min(STEP_CAP)).unwrap_or(i64::MAX);
+    match to.cmp(&from) {
+        std::cmp::Ordering::Greater => Some((true, by(to - from))),
+        std::cmp::Ordering::Less => Some((false, by(from - to))),
+        std::cmp::Ordering::Equal => None,
+    }
 }
 
 type Counts = FastMap<Vec<u8>, u64>;
@@ -79,6 +100,9 @@ pub struct PrefixRun {
     pub writes: usize,
     pub up: usize,
     pub down: usize,
+    /// How far the number rose in all over the rising steps, and fell over the falling ones.
+    pub rise: u64,
+    pub fall: u64,
 }
 
 /// What the rules read of the windows.
@@ -240,10 +264,8 @@ impl Recent {
             let at = before.and_then(|s| self.writes.binary_search_by_key(&s, |w| w.seq).ok());
             if let Some(prev) = at.and_then(|i| self.writes.get_mut(i)) {
                 prev.next_number = Some(n);
-                match prev.number {
-                    Some(p) if n > p => step(&mut self.prefix_up, None, prefix, 1, 0),
-                    Some(p) if n < p => step(&mut self.prefix_down, None, prefix, 1, 0),
-                    _ => {}
+                if let Some(moved) = prev.number.and_then(|p| movement(p, n)) {
+                    self.count_step(prefix, moved, 1);
                 }
             }
             self.prefix_newest.insert(prefix.to_vec(), seq);
@@ -286,9 +308,11 @@ impl Recent {
             };
             // The oldest write under its prefix: the step to the next leaves with it.
             match w.next_number {
-                Some(next) if next > n => step(&mut self.prefix_up, None, prefix, -1, 0),
-                Some(next) if next < n => step(&mut self.prefix_down, None, prefix, -1, 0),
-                Some(_) => {}
+                Some(next) => {
+                    if let Some(moved) = movement(n, next) {
+                        self.count_step(prefix, moved, -1);
+                    }
+                }
                 None => {
                     self.prefix_newest.remove(prefix);
                 }
@@ -301,6 +325,18 @@ impl Recent {
                 1,
             );
         }
+    }
+
+    /// Counts (`sign` 1) or lets go of (-1) one step of `prefix`'s number: up or down, and
+    /// how far.
+    fn count_step(&mut self, prefix: &[u8], (up, by): (bool, i64), sign: i64) {
+        let (steps, sum) = if up {
+            (&mut self.prefix_up, &mut self.prefix_rise)
+        } else {
+            (&mut self.prefix_down, &mut self.prefix_fall)
+        };
+        step(steps, None, prefix, sign, 0);
+        step(sum, None, prefix, sign.saturating_mul(by), 0);
     }
 
     /// What the rules read, in figures.
@@ -327,6 +363,16 @@ impl Recent {
                     writes: *writes as usize,
                     up: count(&self.prefix_up, prefix),
                     down: count(&self.prefix_down, prefix),
+                    rise: self
+                        .prefix_rise
+                        .get(prefix.as_slice())
+                        .copied()
+                        .unwrap_or(0),
+                    fall: self
+                        .prefix_fall
+                        .get(prefix.as_slice())
+                        .copied()
+                        .unwrap_or(0),
                 })
                 .collect(),
         }

@@ -272,12 +272,15 @@ pub(super) fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
     if !rising && (down as f64) < 0.9 * moves as f64 {
         return None;
     }
-    // Only the prefixes whose number moves that way.
+    // Only the prefixes whose number moves that way, and gets somewhere: one whose falls give
+    // back a quarter of its rises or more (a sawtooth, reversed ids: 002101, 102101, …,
+    // 902101, 012101) rises from most writes to the next but spreads its writes over the
+    // prefix's keys instead of gathering them at its end.
     top.retain(|r| {
         if rising {
-            r.up >= r.down
+            r.up >= r.down && r.fall.saturating_mul(4) < r.rise
         } else {
-            r.down >= r.up
+            r.down >= r.up && r.rise.saturating_mul(4) < r.fall
         }
     });
     let in_top: usize = top.iter().map(|t| t.writes).sum();
@@ -301,13 +304,13 @@ pub(super) fn growing_within_prefix(e: &Evidence) -> Option<Finding> {
     Some(Finding {
         rule: "growing-within-prefix",
         text: format!(
-            "{} % of the last {} writes went to {place} of only {k} key prefix{} ({}), the busiest taking {} %: under each prefix {how}, so each prefix's newest rows sit in one region, and at most {k} region{} take the writes however the table splits.",
+            "{} % of the last {} writes went to {place} of only {k} key prefix{} ({}), the busiest taking {} %: under each prefix {how}, so each prefix's newest rows sit in one region, and at most {k} {} the writes however the table splits.",
             percent(in_top as f64 / n as f64),
             thousands(n as u64),
             if k == 1 { "" } else { "es" },
             names.join(", "),
             percent(busiest),
-            if k == 1 { "" } else { "s" },
+            if k == 1 { "region takes" } else { "regions take" },
         ),
     })
 }
