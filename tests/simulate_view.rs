@@ -221,7 +221,21 @@ fn the_form_writes_the_workload_and_refuses_what_does_not_read() -> R {
     let e = apply(&mut w, FormAction::RegionServers("0".into()))
         .err()
         .ok_or("no error")?;
-    assert_eq!(e, "$.cluster.region_servers: at least one region server");
+    assert_eq!(e, "at least one region server");
+    // A number the field cannot take is not "not a number".
+    for typed in ["-3", "2.5"] {
+        let e = apply(&mut w, FormAction::RegionServers(typed.into()))
+            .err()
+            .ok_or("no error")?;
+        assert_eq!(
+            e,
+            format!("region servers: '{typed}' is not a whole number of 0 or more")
+        );
+    }
+    let e = apply(&mut w, FormAction::DurationHours("abc".into()))
+        .err()
+        .ok_or("no error")?;
+    assert_eq!(e, "hours of traffic: 'abc' is not a number");
     assert_eq!(w, before);
     // A sequence's digits written reversed: the setting the sequential-ids lesson turns on.
     apply(&mut w, FormAction::AddField(0, FieldKind::Sequence))?;

@@ -176,6 +176,38 @@ pub enum FormAction {
     OperationCurve(usize, usize, String),
 }
 
+impl FormAction {
+    /// The text the edit carries, as it was typed (`None` for an edit of no text: a button's).
+    pub fn text(&self) -> Option<&str> {
+        use FormAction as A;
+        match self {
+            A::Seed(v)
+            | A::DurationHours(v)
+            | A::RegionServers(v)
+            | A::MaxFileSizeMb(v)
+            | A::FlushSizeMb(v)
+            | A::Policy(v)
+            | A::ServerReads(v)
+            | A::ServerWrites(v)
+            | A::TableName(_, v)
+            | A::FieldValue(_, _, v)
+            | A::FieldDistribution(_, _, v)
+            | A::FieldOrder(_, _, v)
+            | A::ColumnName(_, _, v)
+            | A::ColumnSize(_, _, v)
+            | A::OperationRate(_, _, v)
+            | A::OperationCurve(_, _, v) => Some(v),
+            A::AddTable
+            | A::RemoveTable(_)
+            | A::AddField(..)
+            | A::RemoveField(..)
+            | A::AddColumn(_)
+            | A::AddOperation(..)
+            | A::RemoveOperation(..) => None,
+        }
+    }
+}
+
 /// A number the form reads: floats through [`crate::decimal`] (not `f64::from_str`, whose
 /// tables the page does not carry), integers through `from_str`.
 trait Number: Sized {
@@ -199,9 +231,18 @@ macro_rules! integer_number {
 }
 integer_number!(u64, u32, usize);
 
+/// `text` read as a number for the field labelled `what`. A number the field cannot take (a
+/// fraction or a negative where a count goes) is said to be that, not "not a number".
 fn number<T: Number>(text: &str, what: &str) -> Result<T, String> {
-    T::read(&text.trim().replace([',', '_'], ""))
-        .ok_or_else(|| format!("{what}: '{}' is not a number", text.trim()))
+    let clean = text.trim().replace([',', '_'], "");
+    T::read(&clean).ok_or_else(|| {
+        let typed = text.trim();
+        if crate::decimal::parse_f64(&clean).is_some() {
+            format!("{what}: '{typed}' is not a whole number of 0 or more")
+        } else {
+            format!("{what}: '{typed}' is not a number")
+        }
+    })
 }
 
 /// The form's first table, for a new workload: sensor readings under a reverse timestamp.
@@ -271,18 +312,18 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
     match action {
         A::Seed(v) => next.seed = number(&v, "seed")?,
         A::DurationHours(v) => {
-            let h: f64 = number(&v, "duration")?;
+            let h: f64 = number(&v, "hours of traffic")?;
             if !(h > 0.0 && h <= 24.0 * 31.0) {
-                return Err(format!("duration: {h} hours is not within 0 and 744"));
+                return Err(format!("hours of traffic: {h} is not within 0 and 744"));
             }
             next.duration_ms = (h * 3_600_000.0).round() as u64;
         }
         A::RegionServers(v) => next.cluster.region_servers = number(&v, "region servers")?,
         A::MaxFileSizeMb(v) => {
-            next.cluster.max_filesize = (number::<f64>(&v, "MAX_FILESIZE")? * MB) as u64
+            next.cluster.max_filesize = (number::<f64>(&v, "MAX_FILESIZE (MB)")? * MB) as u64
         }
         A::FlushSizeMb(v) => {
-            next.cluster.flush_size = (number::<f64>(&v, "flush size")? * MB) as u64
+            next.cluster.flush_size = (number::<f64>(&v, "flush size (MB)")? * MB) as u64
         }
         A::Policy(v) => {
             next.cluster.split_policy = match v.as_str() {
@@ -295,10 +336,10 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
             }
         }
         A::ServerReads(v) => {
-            next.cluster.server_reads_per_sec = number(&v, "reads a server serves")?
+            next.cluster.server_reads_per_sec = number(&v, "reads/s a server serves")?
         }
         A::ServerWrites(v) => {
-            next.cluster.server_writes_per_sec = number(&v, "writes a server takes")?
+            next.cluster.server_writes_per_sec = number(&v, "writes/s a server takes")?
         }
         A::AddTable => {
             let i = next.tables.len();
@@ -337,7 +378,7 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
                 KeyField::Constant { text, .. } => *text = v,
                 KeyField::Entity { count, .. } => *count = number(&v, "entities")?,
                 KeyField::Sequence { format, .. } => format.width = number(&v, "width")?,
-                KeyField::Md5 { digits, .. } => *digits = number(&v, "digits")?,
+                KeyField::Md5 { digits, .. } => *digits = number(&v, "hex digits")?,
                 KeyField::Salt { buckets, .. } => *buckets = number(&v, "buckets")?,
                 KeyField::Choice { options, .. } => {
                     *options = v
@@ -398,7 +439,7 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
         }
         A::ColumnName(t, c, v) => column(tab(&mut next, t)?, c)?.qualifier = v,
         A::ColumnSize(t, c, v) => {
-            column(tab(&mut next, t)?, c)?.value_size = number(&v, "value size")?
+            column(tab(&mut next, t)?, c)?.value_size = number(&v, "value bytes")?
         }
         A::AddOperation(t, kind) => tab(&mut next, t)?.operations.push(operation(kind, 100.0)),
         A::RemoveOperation(t, o) => {
@@ -408,7 +449,7 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
             }
         }
         A::OperationRate(t, o, v) => {
-            let per: f64 = number(&v, "rate")?;
+            let per: f64 = number(&v, "per second")?;
             let op = tab(&mut next, t)?
                 .operations
                 .get_mut(o)
@@ -435,7 +476,12 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
             };
         }
     }
-    next.check().map_err(|e| e.to_string())?;
+    // Under the field the form shows it by, a rule the workload breaks is said without its
+    // JSON path.
+    next.check().map_err(|e| match e {
+        crate::simulate::SimulateError::Document(crate::json::Error::Invalid(i)) => i.message,
+        other => other.to_string(),
+    })?;
     *w = next;
     Ok(())
 }

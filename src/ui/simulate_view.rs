@@ -26,7 +26,8 @@ use crate::simulate::{gallery, SampleBuild, SampleLimits, Simulation, Workload};
 pub struct Draft {
     pub workload: Workload,
     pub json: String,
-    pub form_error: Option<String>,
+    /// The last edit of the form, when it was refused, and why.
+    pub form_error: Option<(FormAction, String)>,
     pub json_error: Option<String>,
 }
 
@@ -58,13 +59,13 @@ impl Reducible for Draft {
     fn reduce(self: Rc<Self>, action: DraftAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            DraftAction::Form(a) => match apply(&mut next.workload, a) {
+            DraftAction::Form(a) => match apply(&mut next.workload, a.clone()) {
                 Ok(()) => {
                     next.json = next.workload.to_json();
                     next.form_error = None;
                     next.json_error = None;
                 }
-                Err(e) => next.form_error = Some(e),
+                Err(e) => next.form_error = Some((a, e)),
             },
             DraftAction::Json(text) | DraftAction::LoadText(text) => {
                 match Workload::from_json(&text) {
@@ -371,6 +372,21 @@ pub fn SimulateView() -> Html {
             options(gallery::PAIRS.ids())
         ),
     ];
+    // A run just done brings its results into sight (they sit under the long form) while the
+    // focus is still in this view; not when the person went on elsewhere.
+    let done = match &*run.state {
+        RunState::Done(_, ms, _) => Some(ms.to_bits()),
+        _ => None,
+    };
+    use_effect_with(done, |done| {
+        let here = gloo::utils::document()
+            .active_element()
+            .and_then(|el| el.closest(".simulate-view").ok().flatten())
+            .is_some();
+        if done.is_some() && here {
+            super::bring_into_view(".sim-results");
+        }
+    });
     let running = run.running();
     let status = status_line(&run.state);
     // The longest stretch the run held the page, for the end-to-end tests.
@@ -468,8 +484,9 @@ pub fn SimulateView() -> Html {
                     </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})]),
             leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
                 {leaf!("summary", "Workload")}
-                <WorkloadForm workload={draft.workload.clone()} on_action={on_action} />
-                if let Some(e) = &draft.form_error { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
+                <WorkloadForm workload={draft.workload.clone()} on_action={on_action} refused={draft.form_error.clone()} />
+                // An edit of no text (a button's) has no field to say why under.
+                if let Some((_, e)) = draft.form_error.as_ref().filter(|(a, _)| a.text().is_none()) { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
                 {leaf!("label", [("for", "sim-json"), ("class", "sim-json-label")], "The workload as JSON (edit it by hand; the form follows)")}
                 <textarea id="sim-json" class="sim-json" spellcheck="false" rows="12" value={draft.json.clone()} onchange={on_json}
                     aria-invalid={draft.json_error.is_some().to_string()} aria-describedby="sim-json-error" />

@@ -15,33 +15,65 @@ use crate::simulate::Workload;
 pub struct WorkloadFormProps {
     pub workload: Workload,
     pub on_action: Callback<FormAction>,
+    /// The last edit, when it was refused, and why: its field keeps the text as typed and
+    /// shows why under it.
+    #[prop_or_default]
+    pub refused: Option<(FormAction, String)>,
+}
+
+/// What every input of the form sends its edits to, and the edit refused last.
+struct Form {
+    on: Callback<FormAction>,
+    refused: Option<(FormAction, String)>,
 }
 
 /// A labelled text input that sends `make(value)` when changed.
 fn field(
     label: &str,
     value: String,
-    on: &Callback<FormAction>,
+    on: &Form,
     make: impl Fn(String) -> FormAction + 'static,
 ) -> Html {
-    text_input(label, value, on.reform(make))
+    // This field's edit, refused: the same edit made again from its text is the one refused.
+    let refused = on.refused.as_ref().and_then(|(edit, why)| {
+        let typed = edit.text()?;
+        (make(typed.to_string()) == *edit).then(|| (typed.to_string(), why.clone()))
+    });
+    text_input(label, value, refused, on.on.reform(make))
 }
 
 /// The input of [`field`], one copy for every field (the generic wrapper only builds the
-/// callback).
-fn text_input(label: &str, value: String, emit: Callback<String>) -> Html {
+/// callback). A refused edit keeps its text in the input, marked invalid, and says why under
+/// it, where the person is looking.
+fn text_input(
+    label: &str,
+    value: String,
+    refused: Option<(String, String)>,
+    emit: Callback<String>,
+) -> Html {
     let onchange = Callback::from(move |e: Event| emit.emit(super::event_value(&e)));
-    html! { {leaf!("label", "wf-field", html! {<>{label}<input type="text" inputmode="decimal" {value} {onchange} /></>})} }
+    match refused {
+        None => {
+            html! { {leaf!("label", "wf-field", html! {<>{label}<input type="text" inputmode="decimal" {value} {onchange} /></>})} }
+        }
+        Some((typed, why)) => html! {
+            {leaf!("label", "wf-field", html! {<>
+                {label}
+                <input type="text" inputmode="decimal" value={typed} {onchange} aria-invalid="true" aria-describedby="wf-refused" />
+                {leaf!("span", [("id", "wf-refused"), ("role", "alert"), ("class", "error wf-why")], why)}
+            </>})}
+        },
+    }
 }
 
 fn select(
     label: &str,
     options: &[(&str, &str)],
     current: &str,
-    on: &Callback<FormAction>,
+    on: &Form,
     make: impl Fn(String) -> FormAction + 'static,
 ) -> Html {
-    choice(label, options, current, on.reform(make))
+    choice(label, options, current, on.on.reform(make))
 }
 
 /// The select of [`select`], one copy for every select.
@@ -63,14 +95,14 @@ fn choice(label: &str, options: &[(&str, &str)], current: &str, emit: Callback<S
     ))} }
 }
 
-fn button(label: &str, aria: String, on: &Callback<FormAction>, action: FormAction) -> Html {
-    let on = on.clone();
+fn button(label: &str, aria: String, on: &Form, action: FormAction) -> Html {
+    let on = on.on.clone();
     let onclick = Callback::from(move |_: MouseEvent| on.emit(action.clone()));
     html! { {leaf!(@on @dyn "button", [("type", "button"), ("aria-label", aria), ("class", "link")], [onclick(onclick)], label)} }
 }
 
 /// Whether a number's digits are written as counted or reversed (what spreads a sequence).
-fn digit_order(t: usize, f: usize, reverse: bool, on: &Callback<FormAction>) -> Html {
+fn digit_order(t: usize, f: usize, reverse: bool, on: &Form) -> Html {
     select(
         "written",
         &[("counted", "as counted"), ("reversed", "digits reversed")],
@@ -80,7 +112,7 @@ fn digit_order(t: usize, f: usize, reverse: bool, on: &Callback<FormAction>) -> 
     )
 }
 
-fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Html {
+fn key_field(t: usize, f: usize, k: &KeyField, on: &Form) -> Html {
     let (kind, setting) = match k {
         KeyField::Constant { text, .. } => (
             "constant text",
@@ -207,7 +239,7 @@ fn key_field(t: usize, f: usize, k: &KeyField, on: &Callback<FormAction>) -> Htm
     }
 }
 
-fn operation(t: usize, o: usize, op: &Operation, on: &Callback<FormAction>) -> Html {
+fn operation(t: usize, o: usize, op: &Operation, on: &Form) -> Html {
     let rate = op.rate();
     let curve = match rate.curve {
         Curve::Constant => "constant",
@@ -228,11 +260,11 @@ fn adder<K: Copy + PartialEq + 'static>(
     label: &str,
     kinds: &'static [K],
     names: fn(K) -> &'static str,
-    on: &Callback<FormAction>,
+    on: &Form,
     make: impl Fn(K) -> FormAction + 'static,
 ) -> Html {
     let labels: Vec<&'static str> = kinds.iter().map(|k| names(*k)).collect();
-    let on = on.clone();
+    let on = on.on.clone();
     let emit = Callback::from(move |i: usize| {
         if let Some(k) = kinds.get(i) {
             on.emit(make(*k));
@@ -268,7 +300,10 @@ fn add_choice(label: &str, labels: Vec<&'static str>, emit: Callback<usize>) -> 
 #[component]
 pub fn WorkloadForm(props: &WorkloadFormProps) -> Html {
     let w = &props.workload;
-    let on = &props.on_action;
+    let on = &Form {
+        on: props.on_action.clone(),
+        refused: props.refused.clone(),
+    };
     let c = &w.cluster;
     const MB: f64 = 1024.0 * 1024.0;
     let policy = match c.split_policy {

@@ -87,6 +87,17 @@ for (const scheme of ['dark', 'light']) {
     assert.equal(written.tables[0].key[0].count, 200);
     assert.deepEqual(written.tables[0].operations.map((o) => o.kind), ['put_new', 'get', 'prefix_scan']);
 
+    // A value the form refuses stays in its field as typed, marked invalid, with why under
+    // it; the next edit that reads clears it.
+    await setField(form, 'region servers', '-3');
+    const servers = form.locator('label.wf-field', { hasText: 'region servers' });
+    assert.equal(await servers.locator('input').inputValue(), '-3');
+    assert.equal(await servers.locator('input').getAttribute('aria-invalid'), 'true');
+    assert.equal(await servers.locator('#wf-refused').innerText(), "region servers: '-3' is not a whole number of 0 or more");
+    await setField(form, 'region servers', '4');
+    assert.equal(await form.locator('#wf-refused').count(), 0);
+    assert.equal(await servers.locator('input').getAttribute('aria-invalid'), null);
+
     // JSON typed by hand: an error names the path, and Run waits for a workload that reads.
     const good = await json.inputValue();
     await json.fill(good.replace('"region_servers": 4', '"region_servers": -4'));
