@@ -169,9 +169,10 @@ impl Console {
         ticket
     }
 
-    /// Adds a line from the app itself (imports, exports, designs), not from a command.
+    /// Adds a line from the app itself (imports, exports, designs), not from a command: it
+    /// shows no prompt and takes no prompt number, so the commands' numbers run on unbroken
+    /// (the quick start's went 002, 004, 005, 007 around its notes).
     pub fn note(&mut self, text: &str, failed: bool) {
-        self.counter += 1;
         let number = self.counter;
         let item = Item {
             line: 1,
@@ -214,6 +215,13 @@ impl Console {
     /// Entries dropped from the screen since the start (by `clear` or the entry limit).
     pub fn dropped(&self) -> usize {
         self.dropped
+    }
+
+    /// The place since the start of the entry now at `index`: an entry's for as long as it is
+    /// shown (entries leave from the front, and `dropped` counts them), which its prompt
+    /// number is not (a note shares the number of the command before it).
+    pub fn place(&self, index: usize) -> usize {
+        self.dropped + index
     }
 
     /// Ctrl+L: empties the screen, keeps history and tables (and a running entry).

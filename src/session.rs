@@ -147,7 +147,8 @@ pub enum Action {
     Ran,
     /// Stop the running entry; what ran stays.
     Cancel,
-    /// The next page of a paged scan (entry number, statement index, all pages).
+    /// The next page of a paged scan (the entry's place, `Console::place`; statement index;
+    /// all pages).
     More(usize, usize, bool),
     /// Ctrl+L.
     ClearScreen,
@@ -338,8 +339,8 @@ impl Session {
                     self.after_run(None, fx);
                 }
             }
-            Action::More(number, index, all) => {
-                if self.console.borrow_mut().more(number, index, all) {
+            Action::More(place, index, all) => {
+                if self.console.borrow_mut().more(place, index, all) {
                     self.after_run(None, fx);
                 }
             }

@@ -60,6 +60,13 @@ fn pasted_lines_are_one_entry_with_a_summary() {
     assert_eq!(c.last_trace.as_ref().map(|t| t.returned.len()), Some(2));
     // The prompt counts lines, as the HBase shell's does.
     assert_eq!(c.next_number(), 5);
+    // A note of the app's own (an import, a design loaded) is no line typed: the next
+    // command's prompt goes on from the last (the quick start's skipped a number per note).
+    c.note("Loaded a design.", false);
+    c.submit("list");
+    let prompts: Vec<String> = c.entries.iter().skip(1).map(|e| e.prompt(1)).collect();
+    assert_eq!(prompts.last().map(String::as_str), Some("hbase:005:0> "));
+    assert_eq!(c.next_number(), 6);
 }
 
 #[test]
@@ -153,7 +160,7 @@ fn a_big_scan_stops_at_a_page_and_goes_on_when_asked() {
         .collect();
     c.submit(&text);
     c.submit("scan 't'");
-    let number = c.entries[1].number;
+    let place = c.place(1);
     let first = c.entries[1].items[0].clone();
     assert!(first.more.is_some());
     assert_eq!(
@@ -161,7 +168,7 @@ fn a_big_scan_stops_at_a_page_and_goes_on_when_asked() {
         PAGE_ROWS
     );
     assert!(!first.output.contains("row(s)"));
-    assert!(c.more(number, 0, false));
+    assert!(c.more(place, 0, false));
     let second = &c.entries[1].items[0];
     assert_eq!(
         second
@@ -171,7 +178,7 @@ fn a_big_scan_stops_at_a_page_and_goes_on_when_asked() {
             .count(),
         PAGE_ROWS * 2
     );
-    assert!(c.more(number, 0, true));
+    assert!(c.more(place, 0, true));
     while c.is_running() {
         c.step(&mut ticking(), 1.0);
     }

@@ -390,13 +390,17 @@ impl Console {
         true
     }
 
-    /// The next page of a paged scan in entry `number`'s statement `index`; with `all`, every
-    /// page, in steps. Returns false when there is nothing more or another entry runs.
-    pub fn more(&mut self, number: usize, index: usize, all: bool) -> bool {
+    /// The next page of a paged scan in statement `index` of the entry at `place` (see
+    /// [`Console::place`]); with `all`, every page, in steps. Returns false when there is
+    /// nothing more or another entry runs.
+    pub fn more(&mut self, place: usize, index: usize, all: bool) -> bool {
         if self.is_running() {
             return false;
         }
-        let Some(entry) = self.entries.iter().position(|e| e.number == number) else {
+        let Some(entry) = place
+            .checked_sub(self.dropped())
+            .filter(|i| *i < self.entries.len())
+        else {
             return false;
         };
         let has_more = self

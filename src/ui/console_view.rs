@@ -98,7 +98,7 @@ pub fn ConsoleView() -> Html {
         .enumerate()
         .map(|(index, e)| {
             html! {
-                <EntryView key={e.number} console={console_ref.clone()} {index} revision={e.revision}
+                <EntryView key={console.place(index)} console={console_ref.clone()} {index} revision={e.revision}
                     mark={mark_of(e, &storage)} dispatch={dispatch.clone()} />
             }
         })

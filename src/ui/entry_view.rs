@@ -157,8 +157,11 @@ fn output_block(text: &Rc<String>, label: &str) -> Html {
     }
 }
 
+/// The bar under a paged scan's statement `index` of the entry at `place`
+/// (`Console::place`).
 fn more_bar(
     entry: &Entry,
+    place: usize,
     index: usize,
     item: &Item,
     dispatch: &UseReducerDispatcher<AppState>,
@@ -169,14 +172,13 @@ fn more_bar(
     if let Some((done, total)) = more.generated() {
         return generate_bar(entry, done, total, dispatch);
     }
-    let number = entry.number;
     let next = {
         let d = dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::More(number, index, false).into()))
+        Callback::from(move |_| d.dispatch(Action::More(place, index, false).into()))
     };
     let all = {
         let d = dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::More(number, index, true).into()))
+        Callback::from(move |_| d.dispatch(Action::More(place, index, true).into()))
     };
     let page = thousands(crate::console::PAGE_ROWS as u64);
     html! {
@@ -263,7 +265,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
                     leaf!("span", "entry-tools", html! {<>{ack(props.mark)}{copy}</>}),
                 ]),
                 output_block(&out, "Output"),
-                item.map(|i| more_bar(entry, 0, i, &props.dispatch)).unwrap_or_default(),
+                item.map(|i| more_bar(entry, c.place(index), 0, i, &props.dispatch)).unwrap_or_default(),
             ))}
         };
     }
@@ -300,7 +302,7 @@ pub fn EntryView(props: &EntryProps) -> Html {
         .iter()
         .enumerate()
         .filter(|(_, i)| i.more.is_some())
-        .map(|(n, i)| more_bar(entry, n, i, &props.dispatch))
+        .map(|(n, i)| more_bar(entry, c.place(index), n, i, &props.dispatch))
         .collect();
     html! {
         {leaf!(@dyn "div", [("class", if failed { "entry batch has-errors" } else { "entry batch" })], html! {<>
