@@ -481,7 +481,7 @@ pub fn SimulateView() -> Html {
                         <option value="" selected=true disabled=true>{"a workload…"}</option>
                         <option value="starter">{"sensor readings (a new workload)"}</option>
                         {gallery_options}
-                    </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload "}<input type="file" accept=".json,application/json" onchange={import} /></>})]),
+                    </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload…"}<input type="file" accept=".json,application/json" onchange={import} /></>})]),
             leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
                 {leaf!("summary", "Workload")}
                 <WorkloadForm workload={draft.workload.clone()} on_action={on_action} refused={draft.form_error.clone()} />

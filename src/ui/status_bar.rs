@@ -37,16 +37,9 @@ pub fn StatusBar() -> Html {
         Mode::Writer if pending => ("status saving", "Saving…".to_string()),
         Mode::Writer => ("status ok", "All changes saved".to_string()),
     };
+    let persistent = storage.persistent;
     let usage = storage.usage.map(|(used, _)| {
-        format!(
-            "stored: {}{}",
-            crate::kit::text::human_bytes(used as u64),
-            if storage.persistent {
-                " · persistent"
-            } else {
-                ""
-            }
-        )
+        format!("stored: {}", crate::kit::text::human_bytes(used as u64))
     });
     let writer = storage.mode == Mode::Writer;
     let retry = (writer && queue.can_retry()).then(|| {
@@ -266,7 +259,9 @@ pub fn StatusBar() -> Html {
                 ])])}
             {leaf!(@dyn "span", [("role", "status"), ("class", class)], text)}
             {retry}
-            if let Some(u) = usage { {leaf!("span", [("title", "What this site keeps in the browser's storage (the browser's estimate): your tables, the history and the saved settings, with the storage's own overhead"), ("class", "usage")], u)} }
+            // "persistent" gives way on a laptop's width (it is still read out), so that the
+            // header keeps to one line as the figure grows.
+            if let Some(u) = usage { {leaf!("span", [("title", "What this site keeps in the browser's storage (the browser's estimate): your tables, the history and the saved settings, with the storage's own overhead"), ("class", "usage")], list!(@mixed 2; @seq(u), if persistent { leaf!("span", [("title", "The browser has made this site's storage persistent: it will not clear it to make room"), ("class", "persist-note")], " · persistent") } else { html! {} }))} }
             {leaf!("details", "menu", list![
                 leaf!("summary", "action", "Export…"),
                 leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], list![leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON"), leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script"), leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON"), leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")]),
