@@ -96,6 +96,22 @@ impl FindingCode {
             FindingCode::WideRowGrowing => "wide_row_growing",
         }
     }
+
+    /// The finding in words, as the page heads it (the code stays the report's).
+    pub fn words(self) -> &'static str {
+        match self {
+            FindingCode::HighReadPressure => "High read pressure",
+            FindingCode::HighWritePressure => "High write pressure",
+            FindingCode::HotRowReads => "A hot row of reads",
+            FindingCode::HotRowWrites => "A hot row of writes",
+            FindingCode::LargeRows => "Large rows",
+            FindingCode::KeySpaceNotToScale => "Key space not to scale",
+            FindingCode::GrowingKey => "A growing key",
+            FindingCode::LowCardinalityPrefix => "A prefix of few values",
+            FindingCode::HotEntity => "A hot entity",
+            FindingCode::WideRowGrowing => "A wide row growing",
+        }
+    }
 }
 
 /// How a figure is compared with its threshold.

@@ -97,7 +97,7 @@ fn findings(sim: &Simulation, table: usize) -> Html {
         .map(|f| {
             html! {
                 {leaf!("li", "finding", list!(@mixed 5;
-                    leaf!("strong", f.code.code()),
+                    leaf!(@dyn "strong", [("title", format!("{} in the report (--json)", f.code.code()))], f.code.words()),
                     crate::ui::view_kit::text(": "),
                     leaf!("code", f.subject.clone()),
                     @seq({

@@ -38,9 +38,9 @@ pub fn StatusBar() -> Html {
         Mode::Writer => ("status ok", "All changes saved".to_string()),
     };
     let persistent = storage.persistent;
-    let usage = storage.usage.map(|(used, _)| {
-        format!("stored: {}", crate::kit::text::human_bytes(used as u64))
-    });
+    let usage = storage
+        .usage
+        .map(|(used, _)| format!("stored: {}", crate::kit::text::human_bytes(used as u64)));
     let writer = storage.mode == Mode::Writer;
     let retry = (writer && queue.can_retry()).then(|| {
         let app = app.clone();
