@@ -347,7 +347,7 @@ fn stack_figure(
                 {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", crate::ui::view_kit::classes(&[fate_class(c.fate)]))], list![
                     leaf!("td", column_of(c)),
                     leaf!("td", "ts", c.cell.timestamp),
-                    leaf!("td", "val", value),
+                    leaf!(@dyn "td", [("class", if c.cell.kind.is_delete() { "val kind" } else { "val" })], value),
                     leaf!("td", "place", place(c.part)),
                     leaf!("td", "state", fate_text(c, versions)),
                 ])}

@@ -211,6 +211,14 @@ test('the version stack writes a marker\'s kind whole, however narrow its table'
   // One line box for the word (it was broken into "Delet" and "e").
   const lines = await cell.evaluate((td) => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length; });
   assert.equal(lines, 1, `the marker's kind takes ${lines} lines`);
+  // And a marker whose fate is not its own row class (beyond VERSIONS once newer puts come).
+  await runCommand(page, "put 'v', 'r', 'f:c', 'a6', 600\nput 'v', 'r', 'f:c', 'a7', 700\nput 'v', 'r', 'f:c', 'a8', 800");
+  await runCommand(page, "get 'v', 'r'");
+  const beyond = page.locator('table.versions tr[data-kind="Delete"] td.val');
+  await beyond.waitFor();
+  assert.notEqual(await beyond.evaluate((td) => td.closest('tr').className), 'marker');
+  const beyondLines = await beyond.evaluate((td) => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length; });
+  assert.equal(beyondLines, 1, `a marker beyond VERSIONS takes ${beyondLines} lines`);
   assert.deepEqual(errors, []);
   await context.close();
 });
