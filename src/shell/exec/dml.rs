@@ -190,7 +190,7 @@ fn add_columns(columns: &mut Columns, v: &Spanned, not_a_list: &str) -> Res<()> 
 /// HBase client does (`TimestampConverter`: `hbase2bigtable` multiplies a timestamp by 1,000,
 /// `bigtable2hbase` divides it); 1 for a table that does not exist (the command's own error
 /// says so).
-pub(super) fn per_ms(engine: &crate::engine::Engine, table: &str) -> u64 {
+fn units_per_ms(engine: &crate::engine::Engine, table: &str) -> u64 {
     engine
         .table(table)
         .map_or(1, |t| t.descriptor.rules.timestamps.per_millisecond())
@@ -202,7 +202,7 @@ fn in_table_units(
     table: &str,
     mut mutations: Vec<Mutation>,
 ) -> Vec<Mutation> {
-    let per_ms = per_ms(engine, table);
+    let per_ms = units_per_ms(engine, table);
     for m in &mut mutations {
         let (Mutation::Put { timestamp, .. }
         | Mutation::Delete { timestamp, .. }
@@ -223,8 +223,9 @@ fn range_in_units((min, max): (u64, u64), per_ms: u64) -> (u64, u64) {
     (min.saturating_mul(per_ms), end)
 }
 
-/// The options of a get or scan after its columns: versions, time, filter and MAXLENGTH.
-fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
+/// The options of a get or scan after its columns: versions, time (in milliseconds, set in
+/// the table's units, `per_ms` of them a millisecond), filter and MAXLENGTH.
+fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan, per_ms: u64) -> Res<Option<usize>> {
     if let Some(v) = opts.take("VERSIONS") {
         let n = int_of(v, "VERSIONS")?;
         scan.max_versions = u32::try_from(n)
@@ -249,6 +250,7 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan) -> Res<Option<usize>> {
         }
         scan.time_range = (min, max);
     }
+    scan.time_range = range_in_units(scan.time_range, per_ms);
     if let Some(v) = opts.take("FILTER") {
         let Value::Str(text) = &v.value else {
             // `table.rb`: a FILTER that is not a String is the filter object itself.
@@ -395,10 +397,9 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     }
     scan.columns = columns.scan_columns();
     formatter(&mut opts, &mut columns)?;
-    let maxlength = read_opts(&mut opts, &mut scan)?;
+    let per_ms = units_per_ms(ctx.engine, &name);
+    let maxlength = read_opts(&mut opts, &mut scan, per_ms)?;
     opts.done(commands::options(Dialect::HBase, "get"), GET_IGNORED)?;
-    let per_ms = per_ms(ctx.engine, &name);
-    scan.time_range = range_in_units(scan.time_range, per_ms);
     columns.converters.set_per_ms(per_ms);
     let out = ctx
         .engine
@@ -561,8 +562,7 @@ fn scan_from(args: &Args<'_>, hash_at: usize, per_ms: u64) -> Res<(Scan, ReadOpt
         None if all_metrics => Some(Vec::new()),
         None => None,
     };
-    let maxlength = read_opts(&mut opts, &mut scan)?;
-    scan.time_range = range_in_units(scan.time_range, per_ms);
+    let maxlength = read_opts(&mut opts, &mut scan, per_ms)?;
     columns.converters.set_per_ms(per_ms);
     opts.done(
         commands::options(Dialect::HBase, "scan"),
@@ -616,7 +616,7 @@ fn metric_names(v: &Spanned) -> Res<Vec<String>> {
 
 pub(in crate::shell) fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
-    let (mut scan, ro) = scan_from(args, 1, per_ms(ctx.engine, &name))?;
+    let (mut scan, ro) = scan_from(args, 1, units_per_ms(ctx.engine, &name))?;
     // A scan printing its metrics runs whole: the metrics are those of one scanner.
     if let (Some(page), None) = (ctx.page_rows, &ro.metrics) {
         return scan_page(ctx, args, scan, &ro, None, page);
@@ -642,7 +642,7 @@ pub(super) fn resume_scan(
     after: Progress,
     page: usize,
 ) -> Res<Reply> {
-    let per_ms = per_ms(ctx.engine, &args.table(0)?);
+    let per_ms = units_per_ms(ctx.engine, &args.table(0)?);
     let (scan, ro) = scan_from(args, 1, per_ms)?;
     scan_page(ctx, args, scan, &ro, Some(after), page)
 }
@@ -736,7 +736,7 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
         }
         None => 1000,
     };
-    let (mut scan, _) = scan_from(args, 1, per_ms(ctx.engine, &name))?;
+    let (mut scan, _) = scan_from(args, 1, units_per_ms(ctx.engine, &name))?;
     // `table.rb` `_count_internal`: the scan reads only each row's first cell, with a
     // `FirstKeyOnlyFilter` alone or after the scan's own filter in a MUST_PASS_ALL list
     // (`FilterList.new(filter, firstKeyOnlyFilter)`). `FilterListWithAND.filterCell` offers a
