@@ -100,7 +100,26 @@ fn a_cbt_line_runs_over_the_shells_engine_beside_an_hbase_table() -> TestResult 
         out(&mut c, "get 'b', 'r2', {TIMESTAMP => 1700000000790}")?,
         "COLUMN  CELL\n cf:a timestamp=1700000000790, value=y\n1 row(s)\n"
     );
+    // A delete bounded by a timestamp is refused on a Bigtable table, whose deletes Rowkey
+    // models whole: taken as a whole-column delete it took away newer cells than its timestamp.
     c.submit("deleteall 'b', 'r2', 'cf:a', 1700000000790");
+    let e = c.entries.last().ok_or("no entry")?;
+    assert!(e.failed(), "{}", e.items[0].output);
+    assert!(
+        e.items[0]
+            .output
+            .contains("b is a Bigtable table, whose deletes Rowkey models whole"),
+        "{}",
+        e.items[0].output
+    );
+    assert_eq!(
+        out(&mut c, "get 'b', 'r2', {COLUMN => 'cf:a', VERSIONS => 3}")?,
+        "COLUMN  CELL\n cf:a timestamp=1700000000790, value=y\n cf:a timestamp=1700000000789, value=x\n1 row(s)\n"
+    );
+    c.submit("mutate_row 'b', 'r2', [['delete', 'cf:a', 1700000000789]]");
+    assert!(c.entries.last().ok_or("no entry")?.failed());
+    // Whole, it takes what the column holds.
+    c.submit("deleteall 'b', 'r2', 'cf:a'");
     assert_eq!(out(&mut c, "get 'b', 'r2'")?, "COLUMN  CELL\n0 row(s)\n");
     Ok(())
 }

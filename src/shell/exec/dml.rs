@@ -212,6 +212,28 @@ fn in_table_units(
     mutations
 }
 
+/// Refuses a delete bounded by the timestamp `at` on a table without delete markers (a
+/// Bigtable table): Rowkey's Bigtable deletes take what a column, family or row holds when they
+/// are written, as cbt's `deletecolumn`, `deletefamily` and `deleterow` do, and model no time
+/// range (Bigtable's `DeleteFromColumn` has one). Taken as a whole-column delete, such a delete
+/// took away newer cells than its timestamp.
+fn no_bounded_delete(engine: &crate::engine::Engine, table: &str, at: &Spanned) -> Res<()> {
+    if engine
+        .table(table)
+        .is_ok_and(|t| !t.descriptor.rules.masks_deletes())
+    {
+        return fail(
+            format!(
+                "{table} is a Bigtable table, whose deletes Rowkey models whole (a column, a \
+                 family or a row, as cbt's deletecolumn, deletefamily and deleterow take them): \
+                 a delete bounded by a timestamp is not modeled. Leave the timestamp out."
+            ),
+            at.span.clone(),
+        );
+    }
+    Ok(())
+}
+
 /// A read's time range `[min, max)` in milliseconds, in a table's units (`per_ms` of them a
 /// millisecond); an open end stays open.
 fn range_in_units((min, max): (u64, u64), per_ms: u64) -> (u64, u64) {
@@ -811,11 +833,11 @@ pub(in crate::shell) fn delete(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
         let Some(a) = args.get(i) else { continue };
         match &a.value {
             Value::Hash(_) => Opts::of(a)?.done(&["VISIBILITY"], &["VISIBILITY", "ATTRIBUTES"])?,
-            Value::Int(_) if column.is_some() || (i == 2 && all) => {
-                timestamp = Some(uint_of(a, "timestamp")?)
+            _ if column.is_some() || (i == 2 && all && matches!(a.value, Value::Int(_))) => {
+                timestamp = Some(uint_of(a, "timestamp")?);
+                no_bounded_delete(engine, &name, a)?;
             }
-            _ if column.is_none() => column = Some(bytes_of(a, "column")?),
-            _ => timestamp = Some(uint_of(a, "timestamp")?),
+            _ => column = Some(bytes_of(a, "column")?),
         }
     }
     let m = match column.filter(|c| !c.is_empty()) {
@@ -928,18 +950,17 @@ pub(in crate::shell) fn mutate_row(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Re
                         ttl_ms: None,
                     }
                 }
-                (b"delete", Some((family, qualifier))) => Mutation::Delete {
-                    family,
-                    qualifier,
-                    timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
-                    all_versions: false,
-                },
-                (b"deleteall", Some((family, qualifier))) => Mutation::Delete {
-                    family,
-                    qualifier,
-                    timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
-                    all_versions: true,
-                },
+                (kind @ (b"delete" | b"deleteall"), Some((family, qualifier))) => {
+                    if let Some(t) = rest {
+                        no_bounded_delete(engine, &name, t)?;
+                    }
+                    Mutation::Delete {
+                        family,
+                        qualifier,
+                        timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
+                        all_versions: kind == b"deleteall",
+                    }
+                }
                 _ => return fail(
                     "expected ['put', column, value], ['delete', column] or ['deleteall', column]",
                     item.span.clone(),
