@@ -16,7 +16,7 @@
 //! }
 //! let findings = rowkey::diagnose::diagnose(&e, "events");
 //! assert_eq!(findings[0].rule, "growing-key");
-//! assert!(findings[0].text.contains("went to the last region"));
+//! assert!(findings[0].text.contains("went to the end of the key order"));
 //! ```
 
 mod evidence;
@@ -38,7 +38,7 @@ pub const WINDOW: usize = 10_000;
 /// a growing key's writes land in regions that have split since, and would look even).
 pub const RECENT: usize = 200;
 /// Fewest writes before the write rules speak.
-const MIN_WRITES: usize = 200;
+pub const MIN_WRITES: usize = 200;
 /// Rows sampled evenly from the key order for the shape of the keys.
 const SAMPLE: usize = 4096;
 /// Rows of the sample whose cells are read for their sizes.

@@ -25,7 +25,7 @@ pub(super) fn growing_key(e: &Evidence) -> Option<Finding> {
         (share >= HOT_SHARE).then(|| Finding {
             rule: "growing-key",
             text: format!(
-                "{} % of the last {n} writes went to the last region: {what}. Each split leaves the old rows behind and the new last region takes every write again.",
+                "{} % of the last {n} writes went to the end of the key order, into the one region holding the last keys: {what}. Each split leaves the old rows behind and the region with the new last keys takes every write again.",
                 percent(share)
             ),
         })

@@ -56,6 +56,8 @@ const READS_PER_DIAGNOSIS: u64 = 50;
 /// row's cells (the evidence itself borrows the table's activity).
 struct Diagnosed {
     findings: Vec<Finding>,
+    /// Writes in the rules' window.
+    writes: usize,
     widest: Vec<KeyEntry>,
     median_cells: u32,
 }
@@ -103,6 +105,7 @@ fn render(
         let evidence = Evidence::following(engine, &name, recent).unwrap_or_default();
         let d = Rc::new(Diagnosed {
             findings: crate::diagnose::run(&evidence),
+            writes: evidence.window.writes,
             widest: evidence.widest,
             median_cells: evidence.median_cells,
         });
@@ -119,7 +122,7 @@ fn render(
             if bigtable {
                 {leaf!("p", "hint keyvis-words", format!("Key Visualizer's heatmap of a Bigtable table: operations by key range over time, {} splits marked.", terms.part))}
             }
-            {diagnosis(findings)}
+            {diagnosis(findings, both.writes)}
             {skew(table, activity)}
             {leaf!("div", "heatmaps", list![
                 heatmap(&name, activity, OpKind::Write, now),
@@ -135,7 +138,17 @@ fn render(
     }
 }
 
-fn diagnosis(findings: &[Finding]) -> Html {
+/// The findings, or that there are none; or, under the writes the rules need, that it is too
+/// soon to say (a table of 40 sequential writes read "No hotspot" above a skew line of one
+/// region taking them all).
+fn diagnosis(findings: &[Finding], writes: usize) -> Html {
+    if findings.is_empty() && writes < crate::diagnose::MIN_WRITES {
+        return html! { {leaf!("p", [("data-rules", ""), ("class", "diagnosis")], format!(
+            "Too few writes yet to judge the key design: the rules look at {} or more, and this table has had {}. The skew and the heatmaps below show what there is.",
+            crate::diagnose::MIN_WRITES,
+            writes
+        ))} };
+    }
     if findings.is_empty() {
         return html! { {leaf!("p", [("data-rules", ""), ("class", "diagnosis ok")], "No hotspot or key-design problem in the recent traffic.")} };
     }

@@ -265,9 +265,14 @@ pub fn SimulateView() -> Html {
     let run = use_sim_run();
     let table = use_state(|| 0usize);
     let compare_with = use_state(|| None::<usize>);
+    // One callback for the view's life: the form is not drawn again while a run reports its
+    // progress, so what is being typed in a field is left as it is (it went back to the
+    // refused text at the run's next report).
     let on_action = {
-        let draft = draft.clone();
-        Callback::from(move |a: FormAction| draft.dispatch(DraftAction::Form(a)))
+        let dispatcher = draft.dispatcher();
+        use_memo((), move |_| {
+            Callback::from(move |a: FormAction| dispatcher.dispatch(DraftAction::Form(a)))
+        })
     };
     let on_json = {
         let draft = draft.clone();
@@ -379,10 +384,13 @@ pub fn SimulateView() -> Html {
         _ => None,
     };
     use_effect_with(done, |done| {
-        let here = gloo::utils::document()
-            .active_element()
-            .and_then(|el| el.closest(".simulate-view").ok().flatten())
-            .is_some();
+        // The Run button, disabled while it runs, gives the focus back to the page's body.
+        let document = gloo::utils::document();
+        let here = match document.active_element() {
+            None => true,
+            Some(el) if document.body().is_some_and(|b| b.is_same_node(Some(&el))) => true,
+            Some(el) => el.closest(".simulate-view").ok().flatten().is_some(),
+        };
         if done.is_some() && here {
             super::bring_into_view(".sim-results");
         }
@@ -484,7 +492,7 @@ pub fn SimulateView() -> Html {
                     </>})]), leaf!(@on "button", [("type", "button")], [onclick(export)], "Export workload"), leaf!("label", "file-button", html! {<>{"Import workload…"}<input type="file" accept=".json,application/json" onchange={import} /></>})]),
             leaf!("details", [("open", "open"), ("class", "sim-form-box")], html! {<>
                 {leaf!("summary", "Workload")}
-                <WorkloadForm workload={draft.workload.clone()} on_action={on_action} refused={draft.form_error.clone()} />
+                <WorkloadForm workload={draft.workload.clone()} on_action={(*on_action).clone()} refused={draft.form_error.clone()} />
                 // An edit of no text (a button's) has no field to say why under.
                 if let Some((_, e)) = draft.form_error.as_ref().filter(|(a, _)| a.text().is_none()) { {leaf!("p", [("role", "alert"), ("class", "error")], e.clone())} }
                 {leaf!("label", [("for", "sim-json"), ("class", "sim-json-label")], "The workload as JSON (edit it by hand; the form follows)")}
@@ -493,7 +501,7 @@ pub fn SimulateView() -> Html {
                 {leaf!("p", [("id", "sim-json-error"), ("role", "alert"), ("class", "error")], draft.json_error.clone().unwrap_or_default())}
             </>}),
             leaf!("div", "sim-run", html! {<>
-                {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running || draft.json_error.is_some(), "disabled")), ("class", "sim-run-button")], [onclick(start)], "Run the simulation")}
+                {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(running || draft.json_error.is_some() || draft.form_error.is_some(), "disabled")), ("class", "sim-run-button")], [onclick(start)], "Run the simulation")}
                 if running { {leaf!(@on "button", [], [onclick(cancel)], "Cancel")} }
                 if let RunState::Running(p, _) = &*run.state { <progress max="1" value={p.to_string()} aria-label="Simulated so far"></progress> }
                 {leaf!(@dyn "span", [("role", "status"), ("aria-live", "polite"), ("data-longest-slice-ms", longest_slice), ("class", "sim-status")], status)}

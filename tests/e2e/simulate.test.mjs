@@ -94,7 +94,10 @@ for (const scheme of ['dark', 'light']) {
     assert.equal(await servers.locator('input').inputValue(), '-3');
     assert.equal(await servers.locator('input').getAttribute('aria-invalid'), 'true');
     assert.equal(await servers.locator('#wf-refused').innerText(), "region servers: '-3' is not a whole number of 0 or more");
+    // Run waits until the form reads: it ran the last good workload beside the flagged field.
+    assert.ok(await view.locator('.sim-run-button').isDisabled(), 'Run with a field refused');
     await setField(form, 'region servers', '4');
+    assert.ok(!(await view.locator('.sim-run-button').isDisabled()));
     assert.equal(await form.locator('#wf-refused').count(), 0);
     assert.equal(await servers.locator('input').getAttribute('aria-invalid'), null);
 
@@ -112,6 +115,10 @@ for (const scheme of ['dark', 'light']) {
     // Run: progress, then the Key Visualizer of the table.
     await view.locator('.sim-run-button').click();
     await view.locator('.sim-status', { hasText: 'Simulated 2 hours of traffic on 1 table in' }).waitFor({ timeout: 120_000 });
+    // The results, under the long form, are brought into sight.
+    await page.waitForTimeout(300);
+    const top = await view.locator('.sim-results').evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 900, `the results' top at ${top} px in a 900 px window`);
     const heat = view.locator('canvas.keyvis-heat');
     await heat.waitFor();
     const size = await heat.evaluate((c) => [c.width, c.height]);
