@@ -374,3 +374,40 @@ fn hbase_describes_a_bigtable_family_without_a_version_limit_as_integer_max_valu
     assert!(out.contains("{NAME => 'g', VERSIONS => '3',"), "{out}");
     Ok(())
 }
+
+/// A Bigtable table exported and imported again keeps its rules and its times: the JSON
+/// carries the rules (an import read its microseconds as HBase milliseconds, the year 58879),
+/// and holds the cells a read sees (its deletes are not markers to replay). The script is for
+/// HBase: milliseconds, as Bigtable's HBase client gives them, and VERSIONS within an int.
+#[test]
+fn a_bigtable_table_exported_and_imported_keeps_its_rules_and_times() -> TestResult {
+    use rowkey::persist::{export_json, export_script, import_json};
+    let mut c = console();
+    c.submit_in(
+        "createtable b families=cf\nset b r1 cf:a=one@1700000000123000\nset b r1 cf:a=two@1700000000124000\nset b r2 cf:a=gone@1700000000125000\ndeletecolumn b r2 cf a",
+        Dialect::Cbt,
+    );
+    let doc = export_json(&c.shell.engine, None);
+    assert!(doc.contains("\"deletes\": \"NoMarkers\""), "{doc}");
+    assert!(
+        !doc.contains("DeleteColumn") && !doc.contains("gone"),
+        "{doc}"
+    );
+    let (fresh, _) = shell_at(1_700_000_000_000);
+    let engine = import_json(&fresh.engine, &doc, Box::new(|| 1_700_000_000_000))?;
+    assert_eq!(engine.table("b")?.descriptor.rules, BIGTABLE_RULES);
+    let mut back = Console::new(rowkey::shell::Shell::new(engine, Box::new(|| 0.0)), vec![]);
+    back.submit_in("lookup b r1", Dialect::Cbt);
+    assert_eq!(
+        back.entries.last().ok_or("no entry")?.items[0].output,
+        "----------------------------------------\nr1\n  cf:a                                     @ 2023/11/14-22:13:20.124000\n    \"two\"\n  cf:a                                     @ 2023/11/14-22:13:20.123000\n    \"one\"\n\n"
+    );
+    let script = export_script(&c.shell.engine, None);
+    assert!(script.contains("VERSIONS => 2147483647"), "{script}");
+    assert!(
+        script.contains("put 'b', 'r1', 'cf:a', 'two', 1700000000124\n"),
+        "{script}"
+    );
+    assert!(!script.contains("gone"), "{script}");
+    Ok(())
+}

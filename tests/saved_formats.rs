@@ -188,7 +188,7 @@ fn an_export_with_a_member_it_does_not_know_is_refused_at_that_member() {
         .map(|e| e.to_string());
     assert_eq!(
         e.as_deref(),
-        Some("tables[0].colour: unknown field `colour`, expected one of `name`, `enabled`, `families`, `settings`, `splits`, `cells`")
+        Some("tables[0].colour: unknown field `colour`, expected one of `name`, `enabled`, `families`, `settings`, `splits`, `cells`, `rules`")
     );
 }
 

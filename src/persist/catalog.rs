@@ -344,7 +344,7 @@ pub fn settings_from_json(node: &Node) -> Result<TableSettings, Error> {
     })
 }
 
-fn rules_to_json(r: &Rules) -> Value {
+pub(super) fn rules_to_json(r: &Rules) -> Value {
     Value::object(vec![
         ("deletes", name_of(r.deletes, &DELETES_NAMES, &DELETES)),
         (
@@ -358,7 +358,7 @@ fn rules_to_json(r: &Rules) -> Value {
 
 /// Rules as a catalog stores them. A catalog saved before tables carried a split rule gives a
 /// table without delete markers (a Bigtable table) Bigtable's.
-fn rules_from_json(node: &Node) -> Result<Rules, Error> {
+pub(super) fn rules_from_json(node: &Node) -> Result<Rules, Error> {
     let f = node.members()?;
     let deletes = f.or("deletes", DeleteMasking::default(), |n| {
         variant(n, &DELETES_NAMES, &DELETES)

@@ -3,13 +3,16 @@
 
 use crate::bytes::{from_printable, to_printable};
 use crate::engine::{
-    CellKind, Engine, FamilyDescriptor, Mutation, Scan, TableDescriptor, TableSettings,
+    CellKind, Engine, FamilyDescriptor, Mutation, Rules, Scan, TableDescriptor, TableSettings,
 };
 use crate::json::{self, Node, Value};
 use crate::shell::{parse_script, quote, Shell};
 use std::fmt::Write as _;
 
-use super::catalog::{families_from_json, families_to_json, settings_from_json, settings_to_json};
+use super::catalog::{
+    families_from_json, families_to_json, rules_from_json, rules_to_json, settings_from_json,
+    settings_to_json,
+};
 
 const FORMAT: &str = "rowkey-export";
 
@@ -29,6 +32,9 @@ struct TableDoc {
     /// Region start keys after the first, as HBase prints bytes.
     splits: Vec<String>,
     cells: Vec<CellDoc>,
+    /// The table's rules: written for a table whose rules are not HBase's (a Bigtable table,
+    /// whose timestamps count microseconds), so that an import keeps them; HBase's when absent.
+    rules: Rules,
 }
 
 struct CellDoc {
@@ -67,7 +73,7 @@ impl Document {
 
 impl TableDoc {
     fn to_json(&self) -> Value {
-        Value::object(vec![
+        let mut table = Value::object(vec![
             ("name", Value::from(self.name.as_str())),
             ("enabled", Value::from(self.enabled)),
             ("families", families_to_json(&self.families)),
@@ -88,11 +94,17 @@ impl TableDoc {
                 "cells",
                 Value::Array(self.cells.iter().map(CellDoc::to_json).collect()),
             ),
-        ])
+        ]);
+        if let (Value::Object(members), true) = (&mut table, self.rules != Rules::HBASE) {
+            members.push(("rules".to_string(), rules_to_json(&self.rules)));
+        }
+        table
     }
 
     fn from_json(node: &Node) -> Result<TableDoc, json::Error> {
-        let f = node.object(&["name", "enabled", "families", "settings", "splits", "cells"])?;
+        let f = node.object(&[
+            "name", "enabled", "families", "settings", "splits", "cells", "rules",
+        ])?;
         Ok(TableDoc {
             name: f.read("name", Node::string)?,
             enabled: f.or("enabled", true, Node::bool)?,
@@ -100,6 +112,7 @@ impl TableDoc {
             settings: f.optional("settings", settings_from_json)?,
             splits: f.or("splits", Vec::new(), |n| n.list(Node::string))?,
             cells: f.list("cells", CellDoc::from_json)?,
+            rules: f.or("rules", Rules::HBASE, rules_from_json)?,
         })
     }
 }
@@ -163,8 +176,14 @@ fn selected<'a>(engine: &'a Engine, table: Option<&str>) -> Vec<&'a crate::engin
 
 /// Every stored cell of a table, markers and hidden versions included (a raw read).
 fn stored_cells(engine: &Engine, name: &str) -> Vec<crate::engine::Cell> {
+    // A table without delete markers (Bigtable) keeps its deletes as cells only until its
+    // next major compaction: what it holds is what a read sees, every version. Its deletes,
+    // replayed after the cells they took (a file's order), would take nothing.
+    let markers = engine
+        .table(name)
+        .map_or(true, |t| t.descriptor.rules.masks_deletes());
     let mut raw = Scan {
-        raw: true,
+        raw: markers,
         max_versions: u32::MAX,
         ..Scan::default()
     };
@@ -203,6 +222,7 @@ pub fn export_json(engine: &Engine, table: Option<&str>) -> String {
                     .map(|r| to_printable(&r.start))
                     .collect(),
                 cells,
+                rules: t.descriptor.rules,
             }
         })
         .collect();
@@ -231,7 +251,8 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
                 format!(
                     "{{NAME => {}, VERSIONS => {}, MIN_VERSIONS => {}{ttl}, KEEP_DELETED_CELLS => '{}', BLOOMFILTER => '{}', COMPRESSION => '{}', BLOCKSIZE => {}, IN_MEMORY => {}, BLOCKCACHE => {}}}",
                     quote(f.name.as_bytes()),
-                    f.max_versions,
+                    // HBase's VERSIONS is an int: a Bigtable family's "no limit" is its largest.
+                    f.max_versions.min(i32::MAX as u32),
                     f.min_versions,
                     f.keep_deleted_cells.name(),
                     f.bloomfilter,
@@ -248,8 +269,17 @@ pub fn export_script(engine: &Engine, table: Option<&str>) -> String {
         } else {
             format!(", SPLITS => [{}]", splits.join(", "))
         };
+        // A Bigtable table's microseconds, as Bigtable's HBase client gives them: milliseconds.
+        let per_ms = t.descriptor.rules.timestamps.per_millisecond();
+        if per_ms != 1 {
+            let _ = writeln!(
+                out,
+                "# {name} is a Bigtable table: its cells as a read sees them (Bigtable keeps no delete markers), their microsecond timestamps as milliseconds, as Bigtable's HBase client gives them."
+            );
+        }
         let _ = writeln!(out, "create {name}, {}{splits}", families.join(", "));
-        for c in stored_cells(engine, &t.descriptor.name) {
+        for mut c in stored_cells(engine, &t.descriptor.name) {
+            c.timestamp /= per_ms;
             let line = cell_line(&name, &c);
             out.push_str(&line);
             out.push('\n');
@@ -470,6 +500,7 @@ fn import_document(doc: &Document, mut copy: Engine) -> Result<Engine, ImportErr
         if let Some(s) = t.settings {
             desc.settings = s;
         }
+        desc.rules = t.rules;
         let splits = t.splits.iter().map(|s| from_printable(s)).collect();
         if let Err(e) = copy.create_table(desc, splits) {
             return import_err(at, e.to_string());
