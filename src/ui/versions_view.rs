@@ -116,13 +116,21 @@ fn render(
         .row_before(&name, &row)
         .filter(|b| last_rewrite.is_some_and(|e| e.serial >= b.serial));
     let row_text = super::show_key(&row, keys);
+    // Timestamps in the table as the console prints them (local time or epoch milliseconds, by
+    // the header's setting; a Bigtable table's microseconds as milliseconds, as HBase's shell
+    // reads them).
+    let per_ms = engine
+        .table(&name)
+        .map_or(1, |t| t.descriptor.rules.timestamps.per_millisecond());
+    let time = &console.shell.time_format;
+    let shown_ts = |ts: u64| time.timestamp(ts / per_ms);
     html! {
         {leaf!("section", [("aria-label", "Version stacks"), ("class", "view stacks")], html! {<>
             {leaf!(@dyn "h3", [("title", row_text.clone())], format!("Version stack of row {}", clipped(&row_text, KEY_SHOWN)))}
             {notice}
-            {stack_figure(&now, &versions, &name, "now", &format!("Row {} of {name} now", clipped(&row_text, KEY_SHOWN)))}
+            {stack_figure(&now, &versions, &name, "now", &format!("Row {} of {name} now", clipped(&row_text, KEY_SHOWN)), &shown_ts)}
             if let Some(b) = before {
-                {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()))}
+                {stack_figure(&b.stack, &versions, &name, "before", &format!("The same row just before the last {}", b.kind.name()), &shown_ts)}
             }
         </>})}
     }
@@ -216,6 +224,7 @@ fn stack_figure(
     table: &str,
     which: &'static str,
     title: &str,
+    shown_ts: &dyn Fn(u64) -> String,
 ) -> Html {
     let cells: Vec<&StackCell> = stack.cells.iter().take(CELLS_SHOWN).collect();
     let total = stack.cells.len();
@@ -346,7 +355,7 @@ fn stack_figure(
             html! {
                 {leaf!(@dyn "tr", [("data-column", column_of(c)), ("data-ts", c.cell.timestamp.to_string()), ("data-kind", c.cell.kind.name()), ("data-fate", fate_class(c.fate)), ("data-part", place(c.part)), ("class", crate::ui::view_kit::classes(&[fate_class(c.fate)]))], list![
                     leaf!("td", column_of(c)),
-                    leaf!("td", "ts", c.cell.timestamp),
+                    leaf!(@dyn "td", [("title", c.cell.timestamp.to_string()), ("class", "ts")], shown_ts(c.cell.timestamp)),
                     leaf!(@dyn "td", [("class", if c.cell.kind.is_delete() { "val kind" } else { "val" })], value),
                     leaf!("td", "place", place(c.part)),
                     leaf!("td", "state", fate_text(c, versions)),

@@ -228,6 +228,10 @@ test('the version stack writes a marker\'s kind whole, however narrow its table'
   assert.notEqual(await beyond.evaluate((td) => td.closest('tr').className), 'marker');
   const beyondLines = await beyond.evaluate((td) => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length; });
   assert.equal(beyondLines, 1, `a marker beyond VERSIONS takes ${beyondLines} lines`);
+  // Its time as the console prints it (local time, the header's default), the number as its title.
+  const ts = page.locator('table.versions tr[data-kind="Delete"] td.ts');
+  assert.match(await ts.innerText(), /^19(69-12-31|70-01-01)T\d\d:\d\d:00\.400$/);
+  assert.equal(await ts.getAttribute('title'), '400');
   assert.deepEqual(errors, []);
   await context.close();
 });
