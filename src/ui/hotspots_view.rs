@@ -438,7 +438,10 @@ struct TimeAxis {
 /// ticks (operations) each labelled column starts at.
 fn time_axis(column_ms: &[u64], origin: u64, ticks_per_col: u64) -> TimeAxis {
     let cols = column_ms.len();
-    let step = cols.div_ceil(AXIS_LABELS).max(1);
+    // As many labels as the axis has room for, a label (`0.02 s`, `12,000`) about 44 px wide:
+    // a heatmap of a few columns drew five of them over one another.
+    let room = ((cols as f64 * CELL_W) / 44.0) as usize;
+    let step = cols.div_ceil(room.clamp(1, AXIS_LABELS)).max(1);
     let first = column_ms.first().copied().filter(|w| *w > 0);
     let last = column_ms.iter().rev().copied().find(|w| *w > 0);
     match (first, last) {
@@ -454,7 +457,10 @@ fn time_axis(column_ms: &[u64], origin: u64, ticks_per_col: u64) -> TimeAxis {
                 .filter_map(|target| (target..(target + step).min(cols)).find(timed))
                 .filter(|c| *c + step / 2 < end)
                 .collect();
-            at.push(end);
+            // The last column's label, where it has room after the one before it.
+            if at.last().is_none_or(|c| (end - c) as f64 * CELL_W >= 44.0) {
+                at.push(end);
+            }
             let mut labels: Vec<(usize, String)> = Vec::new();
             for col in at {
                 let ms = column_ms.get(col).copied().unwrap_or(a);

@@ -472,7 +472,7 @@ pub fn SimulateView() -> Html {
                         <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
                     </>})}
                     {leaf!("section", [("aria-label", "Findings"), ("class", "sim-section")], list!(@mixed 2;
-                        leaf!("h3", "Findings"),
+                        leaf!("h3", format!("Findings: {}", sim.tables[t].name)),
                         findings(sim, t),
                     ))}
                     <SampleOffer sim={sim.clone()} />

@@ -204,6 +204,22 @@ test('the heatmap counts ticks when its writes ran in one millisecond', async ()
   await context.close();
 });
 
+test('a heatmap of a few writes labels its time axis without one label over another', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await runCommand(page, "create 'few', 'f'");
+  for (let i = 0; i < 8; i++) await runCommand(page, `put 'few', 'k${i}', 'f:a', '${i}'`);
+  await tab(page, 'Hotspots');
+  await page.waitForFunction(() => document.querySelector('.heatmap.writes')?.dataset.total === '8');
+  const boxes = await page.locator('.heatmap.writes .axis text').evaluateAll((ts) => ts.map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.right, t.textContent]; }));
+  assert.ok(boxes.length >= 1, JSON.stringify(boxes));
+  assert.equal(boxes[0][2], '0 s');
+  for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i][0] >= boxes[i - 1][1] - 0.5, `"${boxes[i - 1][2]}" and "${boxes[i][2]}" overlap: ${JSON.stringify(boxes)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the views with their export buttons and rows-filtered marks, light and dark', async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   const { page, errors } = await openApp(context, url);
