@@ -174,11 +174,12 @@ fn selected<'a>(engine: &'a Engine, table: Option<&str>) -> Vec<&'a crate::engin
         .collect()
 }
 
-/// Every stored cell of a table, markers and hidden versions included (a raw read).
+/// The cells an export writes of a table: of an HBase table every stored cell, markers and
+/// hidden versions included (a raw read); of a table without delete markers (Bigtable), which
+/// keeps its deletes as cells only until its next major compaction, what a read sees, every
+/// version (its deletes, replayed after the cells they took, a file's order, would take
+/// nothing).
 fn stored_cells(engine: &Engine, name: &str) -> Vec<crate::engine::Cell> {
-    // A table without delete markers (Bigtable) keeps its deletes as cells only until its
-    // next major compaction: what it holds is what a read sees, every version. Its deletes,
-    // replayed after the cells they took (a file's order), would take nothing.
     let markers = engine
         .table(name)
         .map_or(true, |t| t.descriptor.rules.masks_deletes());
