@@ -11,7 +11,7 @@ use super::args::{
 use super::{echo, engine_error, format, Ctx, Reply, Step};
 use crate::bytes::to_printable;
 use crate::commands::{self, Dialect};
-use crate::engine::{Condition, Mutation, Scan, ScanOutput};
+use crate::engine::{Condition, Mutation, Rules, Scan, ScanOutput};
 use crate::filter::{parse_filter, parse_java_filter, CompareOp};
 use crate::shell::ast::{Spanned, Value};
 use crate::shell::convert::{Columns, Converters};
@@ -191,9 +191,14 @@ fn add_columns(columns: &mut Columns, v: &Spanned, not_a_list: &str) -> Res<()> 
 /// `bigtable2hbase` divides it); 1 for a table that does not exist (the command's own error
 /// says so).
 fn units_per_ms(engine: &crate::engine::Engine, table: &str) -> u64 {
+    table_rules(engine, table).timestamps.per_millisecond()
+}
+
+/// `table`'s rules; HBase's for a table that does not exist (the command's own error says so).
+fn table_rules(engine: &crate::engine::Engine, table: &str) -> Rules {
     engine
         .table(table)
-        .map_or(1, |t| t.descriptor.rules.timestamps.per_millisecond())
+        .map_or(Rules::HBASE, |t| t.descriptor.rules)
 }
 
 /// `mutations` with their timestamps, given in milliseconds, in `table`'s units.
@@ -524,7 +529,8 @@ fn trace_returning(table: String, out: &ScanOutput, returned: RowKeys) -> ReadTr
 }
 
 /// The scan of a `scan` or `count` hash, as hbase-shell's `table.rb` `_hash_to_scan` builds it.
-fn scan_from(args: &Args<'_>, hash_at: usize, per_ms: u64) -> Res<(Scan, ReadOpts)> {
+fn scan_from(args: &Args<'_>, hash_at: usize, rules: Rules) -> Res<(Scan, ReadOpts)> {
+    let per_ms = rules.timestamps.per_millisecond();
     let mut scan = Scan::default();
     let mut opts = match args.get(hash_at) {
         Some(h) => Opts::of(h)?,
@@ -562,6 +568,17 @@ fn scan_from(args: &Args<'_>, hash_at: usize, per_ms: u64) -> Res<(Scan, ReadOpt
     }
     if let Some(v) = opts.take("RAW") {
         scan.raw = bool_of(v, "RAW")?;
+        // A raw read shows delete markers, which a Bigtable table does not keep: Rowkey holds
+        // its deletes hidden until the next major compaction (a cell of the highest timestamp,
+        // which a raw read printed in the year 294247), and the views show them.
+        if scan.raw && !rules.masks_deletes() {
+            return fail(
+                "RAW shows delete markers and the cells they hide, which a Bigtable table does \
+                 not keep: its deletes take cells away. The LSM and Versions views show what \
+                 Rowkey still holds until the next major compaction.",
+                v.span.clone(),
+            );
+        }
     }
     if let Some(v) = opts.take("LIMIT") {
         // table.rb `_hash_to_scan`: `scan.setLimit(limit) if limit > 0`: a LIMIT of 0 or
@@ -638,7 +655,7 @@ fn metric_names(v: &Spanned) -> Res<Vec<String>> {
 
 pub(in crate::shell) fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
-    let (mut scan, ro) = scan_from(args, 1, units_per_ms(ctx.engine, &name))?;
+    let (mut scan, ro) = scan_from(args, 1, table_rules(ctx.engine, &name))?;
     // A scan printing its metrics runs whole: the metrics are those of one scanner.
     if let (Some(page), None) = (ctx.page_rows, &ro.metrics) {
         return scan_page(ctx, args, scan, &ro, None, page);
@@ -664,8 +681,8 @@ pub(super) fn resume_scan(
     after: Progress,
     page: usize,
 ) -> Res<Reply> {
-    let per_ms = units_per_ms(ctx.engine, &args.table(0)?);
-    let (scan, ro) = scan_from(args, 1, per_ms)?;
+    let rules = table_rules(ctx.engine, &args.table(0)?);
+    let (scan, ro) = scan_from(args, 1, rules)?;
     scan_page(ctx, args, scan, &ro, Some(after), page)
 }
 
@@ -758,7 +775,7 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
         }
         None => 1000,
     };
-    let (mut scan, _) = scan_from(args, 1, units_per_ms(ctx.engine, &name))?;
+    let (mut scan, _) = scan_from(args, 1, table_rules(ctx.engine, &name))?;
     // `table.rb` `_count_internal`: the scan reads only each row's first cell, with a
     // `FirstKeyOnlyFilter` alone or after the scan's own filter in a MUST_PASS_ALL list
     // (`FilterList.new(filter, firstKeyOnlyFilter)`). `FilterListWithAND.filterCell` offers a
