@@ -567,18 +567,11 @@ fn scan_from(args: &Args<'_>, hash_at: usize, rules: Rules) -> Res<(Scan, ReadOp
         scan.reversed = bool_of(v, "REVERSED")?;
     }
     if let Some(v) = opts.take("RAW") {
-        scan.raw = bool_of(v, "RAW")?;
-        // A raw read shows delete markers, which a Bigtable table does not keep: Rowkey holds
-        // its deletes hidden until the next major compaction (a cell of the highest timestamp,
-        // which a raw read printed in the year 294247), and the views show them.
-        if scan.raw && !rules.masks_deletes() {
-            return fail(
-                "RAW shows delete markers and the cells they hide, which a Bigtable table does \
-                 not keep: its deletes take cells away. The LSM and Versions views show what \
-                 Rowkey still holds until the next major compaction.",
-                v.span.clone(),
-            );
-        }
+        // A raw read shows delete markers and what they hide, which a Bigtable table does not
+        // keep: its deletes take cells away. Rowkey holds them hidden until the next major
+        // compaction (a cell of the highest timestamp, which a raw read printed in the year
+        // 294247); a raw read of such a table is every version a read sees, as it stores them.
+        scan.raw = bool_of(v, "RAW")? && rules.masks_deletes();
     }
     if let Some(v) = opts.take("LIMIT") {
         // table.rb `_hash_to_scan`: `scan.setLimit(limit) if limit > 0`: a LIMIT of 0 or
