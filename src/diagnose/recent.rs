@@ -341,7 +341,8 @@ impl Recent {
 
     /// What the rules read, in figures.
     pub fn window(&self) -> Window {
-        let count = |map: &Counts, key: &[u8]| map.get(key).copied().unwrap_or(0) as usize;
+        let sum = |map: &Counts, key: &[u8]| map.get(key).copied().unwrap_or(0);
+        let count = |map: &Counts, key: &[u8]| sum(map, key) as usize;
         Window {
             writes: self.writes.len(),
             write_rows: self.write_rows.len(),
@@ -363,16 +364,8 @@ impl Recent {
                     writes: *writes as usize,
                     up: count(&self.prefix_up, prefix),
                     down: count(&self.prefix_down, prefix),
-                    rise: self
-                        .prefix_rise
-                        .get(prefix.as_slice())
-                        .copied()
-                        .unwrap_or(0),
-                    fall: self
-                        .prefix_fall
-                        .get(prefix.as_slice())
-                        .copied()
-                        .unwrap_or(0),
+                    rise: sum(&self.prefix_rise, prefix),
+                    fall: sum(&self.prefix_fall, prefix),
                 })
                 .collect(),
         }

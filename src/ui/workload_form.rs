@@ -52,17 +52,18 @@ fn text_input(
     emit: Callback<String>,
 ) -> Html {
     let onchange = Callback::from(move |e: Event| emit.emit(super::event_value(&e)));
-    match refused {
-        None => {
-            html! { {leaf!("label", "wf-field", html! {<>{label}<input type="text" inputmode="decimal" {value} {onchange} /></>})} }
-        }
-        Some((typed, why)) => html! {
-            {leaf!("label", "wf-field", html! {<>
-                {label}
-                <input type="text" inputmode="decimal" value={typed} {onchange} aria-invalid="true" aria-describedby="wf-refused" />
-                {leaf!("span", [("id", "wf-refused"), ("role", "alert"), ("class", "error wf-why")], why)}
-            </>})}
-        },
+    let (value, why) = match refused {
+        Some((typed, why)) => (typed, Some(why)),
+        None => (value, None),
+    };
+    let invalid = why.is_some().then_some("true");
+    let described = why.is_some().then_some("wf-refused");
+    html! {
+        {leaf!("label", "wf-field", html! {<>
+            {label}
+            <input type="text" inputmode="decimal" {value} {onchange} aria-invalid={invalid} aria-describedby={described} />
+            if let Some(why) = why { {leaf!("span", [("id", "wf-refused"), ("role", "alert"), ("class", "error wf-why")], why)} }
+        </>})}
     }
 }
 
