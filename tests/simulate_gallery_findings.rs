@@ -212,3 +212,43 @@ fn pages_numbered_upwards_gather_at_their_sites_ends() -> TestResult {
     assert_eq!(shares(1), [0.15625, 0.135417, 0.145833, 0.135417, 0.125]);
     Ok(())
 }
+
+/// A finding about a stretch of time names its moment: the step its ten minutes start at and
+/// the region, which the page shows in the regions table of that moment, marked (a region
+/// that split later is not in the table of the run's end, which the page shows first).
+#[test]
+fn a_pressure_finding_names_the_moment_whose_regions_hold_its_region() -> TestResult {
+    use rowkey::keyvis::{rows_at, RegionSort};
+    let sim = one_hour("schema.salting")?;
+    let run = sim
+        .tables
+        .iter()
+        .find(|t| t.name == "sg_events")
+        .ok_or("no sg_events")?;
+    let moments: Vec<_> = run.findings.iter().map(|f| (f.code, f.moment)).collect();
+    let (_, moment) = moments
+        .iter()
+        .find(|(code, _)| *code == HighWritePressure)
+        .ok_or("no write pressure finding")?;
+    let moment = moment.ok_or("the pressure finding names no moment")?;
+    assert_eq!((moment.step, moment.region), (21, 16));
+    // The growing key is about the whole run: no moment.
+    assert!(moments.contains(&(GrowingKey, None)));
+    let span = run
+        .timeline
+        .regions
+        .get(moment.region as usize)
+        .ok_or("no such region")?;
+    let subject = &run.findings[0].subject;
+    assert!(
+        subject.contains(&format!("(region {})", moment.region)),
+        "{subject}"
+    );
+    assert!(
+        subject.contains(&rowkey::bytes::to_printable(&span.start_key)),
+        "{subject}"
+    );
+    let at_moment = rows_at(&run.timeline, moment.step, RegionSort::default());
+    assert!(at_moment.iter().any(|r| r.figures.region == moment.region));
+    Ok(())
+}

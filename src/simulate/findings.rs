@@ -146,6 +146,17 @@ pub struct Finding {
     /// What to try instead.
     #[serde(skip)]
     pub advice: String,
+    /// The moment and region a finding about a stretch of time names: the page can show that
+    /// moment's regions with this one marked.
+    #[serde(skip)]
+    pub moment: Option<Moment>,
+}
+
+/// A step of a run's timeline and a region open at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Moment {
+    pub step: usize,
+    pub region: u32,
 }
 
 /// Rounds a figure to six decimals, so reports read (and compare) cleanly.
@@ -170,6 +181,7 @@ fn finding(
         threshold: round6(threshold),
         compare,
         advice: advice.to_string(),
+        moment: None,
     }
 }
 
@@ -365,15 +377,21 @@ fn pressure(run: &TableRun, out: &mut Vec<Finding>) {
                     }
                     None => format!("region {region}"),
                 };
-                out.push(finding(
-                    code,
-                    subject,
-                    v,
-                    "of a server's capacity, held 10 minutes",
-                    threshold,
-                    Compare::AtLeast,
-                    advice,
-                ));
+                out.push(Finding {
+                    moment: Some(Moment {
+                        step: step as usize,
+                        region,
+                    }),
+                    ..finding(
+                        code,
+                        subject,
+                        v,
+                        "of a server's capacity, held 10 minutes",
+                        threshold,
+                        Compare::AtLeast,
+                        advice,
+                    )
+                });
             }
         }
     }

@@ -18,6 +18,7 @@ use crate::designs::lesson::number;
 use crate::keyvis::{
     grid_pixels, lanes, prefixes, split_marks, summary_rows, Provenance, Scope, Window,
 };
+use crate::simulate::findings::Moment;
 use crate::simulate::{Metric, Simulation};
 
 /// Key ranges of the heatmap.
@@ -30,6 +31,11 @@ pub struct KeyVisualizerProps {
     /// A prefix for element ids (two visualizers side by side).
     #[prop_or(AttrValue::Static("kv"))]
     pub id: AttrValue,
+    /// A moment asked for from outside (a finding's), with the number of the ask, so that
+    /// asking for the same moment again, after the slider moved, shows it again; its region
+    /// is marked in the regions table.
+    #[prop_or_default]
+    pub shown: Option<(Moment, u32)>,
 }
 
 /// Puts `px` (RGBA, `w` × `h`) on the canvas, sized to it.
@@ -47,6 +53,15 @@ fn paint(canvas: &NodeRef, px: &[u8], w: usize, h: usize) -> Option<()> {
 pub fn clock(ms: u64) -> String {
     let minutes = ms / 60_000;
     format!("{}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// A moment of a run as the page words it: `0:20 (step 481 of 1440)`.
+pub fn moment_words(step: usize, steps: usize, step_ms: u64) -> String {
+    format!(
+        "{} (step {} of {steps})",
+        clock(step as u64 * step_ms),
+        step + 1
+    )
 }
 
 fn value_text(metric: Metric, v: f64) -> String {
@@ -76,6 +91,20 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let scope_now = (*scope).clone().unwrap_or_default();
     let win = (*window).unwrap_or(Window::all(steps));
     let at = (*moment).unwrap_or(steps - 1).min(steps - 1);
+    {
+        let (moment, window) = (moment.clone(), window.clone());
+        use_effect_with(props.shown, move |shown| {
+            if let Some((shown, _)) = *shown {
+                let step = shown.step.min(steps - 1);
+                moment.set(Some(step));
+                // A zoom that leaves the moment out is undone, so the slider can show it.
+                if (*window).is_some_and(|w| step < w.first || step >= w.end) {
+                    window.set(None);
+                }
+                super::bring_into_view(".sim-regions");
+            }
+        });
+    }
     // The heat model on show: for the whole table the run's own, read in place (its nine grids
     // are about 100 MB at 1,000 ranges × 1,440 steps: a copy alone took longer than a redraw
     // may); for a key prefix drilled into, the scope's ranges recounted once per scope and
@@ -268,12 +297,7 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
     let in_window = at >= win.first && at < win.end;
     let summary = summary_rows(heat, *metric, win, 10);
     let step_ms = props.sim.step_ms;
-    let when = format!(
-        "{} (step {} of {})",
-        clock(at as u64 * step_ms),
-        at + 1,
-        steps
-    );
+    let when = moment_words(at, steps, step_ms);
     let text_rows: Html = summary
         .iter()
         .map(|(key, total, peak)| {
@@ -348,7 +372,8 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
                 leaf!("summary", format!("The figures as text: the {} busiest ranges", summary.len())),
                 leaf!("table", "figures", list![leaf!("thead", leaf!("tr", list![leaf!("th", [("scope", "col")], "range starts at"), leaf!("th", [("scope", "col")], metric.label()), leaf!("th", [("scope", "col")], "peak at")])), leaf!("tbody", text_rows)]),
             ])}
-            <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)} />
+            <RegionTable timeline={(*timeline).clone()} step={at} when={AttrValue::from(when)}
+                marked={props.shown.filter(|(m, _)| m.step.min(steps - 1) == at).map(|(m, _)| m.region)} />
         </>})}
     }
 }

@@ -13,6 +13,9 @@ pub struct RegionTableProps {
     pub step: usize,
     /// The moment, as the page words it.
     pub when: AttrValue,
+    /// A region to mark (the one a finding names, at its moment).
+    #[prop_or_default]
+    pub marked: Option<u32>,
 }
 
 #[component]
@@ -42,8 +45,9 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
     let body: Html = rows
         .iter()
         .map(|r| {
+            let marked = props.marked == Some(r.figures.region);
             html! {
-                {leaf!("tr", list![
+                {leaf!(@dyn "tr", [("class", crate::ui::view_kit::flag(marked, "marked")), ("aria-current", crate::ui::view_kit::flag(marked, "true"))], list![
                     leaf!("td", r.figures.region),
                     leaf!("td", format!("rs{}", r.figures.server)),
                     leaf!("td", "key", leaf!(@dyn "code", [("title", r.start_key.clone())], if r.start_key.is_empty() { "(start)".to_string() } else { r.start_key.clone() })),

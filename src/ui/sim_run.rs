@@ -146,13 +146,15 @@ pub fn status_line(state: &RunState) -> String {
 
 /// A duration as hours (`6 hours`, `30 minutes`).
 pub fn hours(ms: u64) -> String {
-    if ms < 3_600_000 {
-        format!("{} minutes", ms / 60_000)
+    let (n, unit) = if ms < 3_600_000 {
+        ((ms / 60_000).to_string(), "minute")
     } else {
         let h = ms as f64 / 3_600_000.0;
-        format!(
-            "{} hours",
-            crate::designs::lesson::number((h * 10.0).round() / 10.0)
+        (
+            crate::designs::lesson::number((h * 10.0).round() / 10.0),
+            "hour",
         )
-    }
+    };
+    let s = if n == "1" { "" } else { "s" };
+    format!("{n} {unit}{s}")
 }

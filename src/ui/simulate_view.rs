@@ -17,6 +17,7 @@ use super::workload_form::WorkloadForm;
 use crate::designs::lesson::number;
 use crate::keyvis::{apply, next_slice, starter, FormAction, Provenance};
 use crate::session::Action;
+use crate::simulate::findings::Moment;
 use crate::simulate::sample_engine::SAMPLE_CELLS;
 use crate::simulate::{gallery, SampleBuild, SampleLimits, Simulation, Workload};
 
@@ -84,7 +85,7 @@ impl Reducible for Draft {
     }
 }
 
-fn findings(sim: &Simulation, table: usize) -> Html {
+fn findings(sim: &Simulation, table: usize, show: &Callback<Moment>) -> Html {
     let Some(run) = sim.tables.get(table) else {
         return html! {};
     };
@@ -96,7 +97,7 @@ fn findings(sim: &Simulation, table: usize) -> Html {
         .iter()
         .map(|f| {
             html! {
-                {leaf!("li", "finding", list!(@mixed 5;
+                {leaf!("li", "finding", list!(@mixed 6;
                     leaf!(@dyn "strong", [("title", format!("{} in the report (--json)", f.code.code()))], f.code.words()),
                     crate::ui::view_kit::text(": "),
                     leaf!("code", f.subject.clone()),
@@ -106,6 +107,12 @@ fn findings(sim: &Simulation, table: usize) -> Html {
                         format!(" — {figure} {unit} (threshold {} {threshold})", f.compare.symbol())
                     }),
                     leaf!("div", "finding-advice", html! {<>{"Try instead: "}{f.advice.clone()}</>}),
+                    @seq(f.moment.map(|m| {
+                        let show = show.clone();
+                        let when = super::key_visualizer::moment_words(m.step, sim.steps.max(1), sim.step_ms);
+                        leaf!(@on "button", [("type", "button"), ("class", "link")], [onclick(Callback::from(move |_: MouseEvent| show.emit(m)))],
+                            format!("Show region {} at {when} in the regions table", m.region))
+                    })),
                 ))}
             }
         })
@@ -265,6 +272,9 @@ pub fn SimulateView() -> Html {
     let run = use_sim_run();
     let table = use_state(|| 0usize);
     let compare_with = use_state(|| None::<usize>);
+    // The moment a finding asked the Key Visualizer to show: its table, the moment, and the
+    // number of the ask.
+    let shown = use_state(|| None::<(usize, Moment, u32)>);
     // One callback for the view's life: the form is not drawn again while a run reports its
     // progress, so what is being typed in a field is left as it is (it went back to the
     // refused text at the run's next report).
@@ -469,11 +479,16 @@ pub fn SimulateView() -> Html {
                     {leaf!("div", [("role", "group"), ("aria-label", "Table"), ("class", "sim-table-tabs")], tabs)}
                     {leaf!("section", [("aria-label", "Key Visualizer"), ("class", "sim-section")], html! {<>
                         {leaf!("h3", format!("Key Visualizer: {}", sim.tables[t].name))}
-                        <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} />
+                        <KeyVisualizer key={format!("{t}")} sim={sim.clone()} table={t} shown={shown.filter(|s| s.0 == t).map(|s| (s.1, s.2))} />
                     </>})}
                     {leaf!("section", [("aria-label", "Findings"), ("class", "sim-section")], list!(@mixed 2;
                         leaf!("h3", format!("Findings: {}", sim.tables[t].name)),
-                        findings(sim, t),
+                        findings(sim, t, &{
+                            let shown = shown.clone();
+                            Callback::from(move |m: Moment| {
+                                shown.set(Some((t, m, (*shown).map_or(0, |s| s.2.wrapping_add(1)))))
+                            })
+                        }),
                     ))}
                     <SampleOffer sim={sim.clone()} />
                     {compare}

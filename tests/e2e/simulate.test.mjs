@@ -277,3 +277,45 @@ for (const scheme of ['dark', 'light']) {
     await context.close();
   });
 }
+
+// A finding about ten minutes of pressure names a region that may have split before the run's
+// end, the moment the regions table shows first: its button moves the timeline to the moment,
+// brings the regions table into sight and marks the region's row.
+test('a pressure finding shows its moment and its region', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const { page, errors } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  await page.locator('#view-tab-5').click();
+  const view = page.locator('.simulate-view');
+  await view.waitFor();
+  await view.locator('select.sim-gallery').selectOption('schema.salting');
+  await setField(view.locator('.workload-form'), 'hours of traffic', '1');
+  await view.locator('.sim-run-button').click();
+  await view.locator('.sim-status', { hasText: 'Simulated 1 hour of traffic on 2 tables in' }).waitFor({ timeout: 120_000 });
+  await view.locator('.sim-table-tabs button', { hasText: 'sg_events' }).click();
+  const show = view.locator('.findings button', { hasText: /^Show region / });
+  // The seeded run's figures (tests/simulate_gallery_findings.rs finds the same region in
+  // the run's 30 steps of two minutes).
+  assert.equal(await show.innerText(), 'Show region 16 at 0:41 (step 987 of 1440) in the regions table');
+  assert.match(await view.locator('.region-table caption').innerText(), /^\d+ regions at 0:59 \(step 1440 of 1440\)$/);
+  await show.focus();
+  await page.keyboard.press('Enter');
+  const caption = view.locator('.region-table caption');
+  await caption.filter({ hasText: /at 0:41 \(step 987 of 1440\)$/ }).waitFor();
+  assert.equal(await view.locator('.keyvis-moment output').innerText(), '0:41 (step 987 of 1440)');
+  const marked = view.locator('.region-table tbody tr[aria-current=true]');
+  assert.equal(await marked.count(), 1);
+  assert.equal(await marked.locator('td').first().innerText(), '16');
+  const top = await view.locator('.sim-regions').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 450, `the regions table's top at ${top} px`);
+  await shot(page, view.locator('.sim-regions'), 'e2e-simulate-finding-moment.png');
+  // The slider moved on: the mark goes, and the button shows the moment again.
+  await view.locator('.keyvis-moment input[type=range]').press('End');
+  assert.equal(await marked.count(), 0);
+  await show.click();
+  await caption.filter({ hasText: /at 0:41 \(step 987 of 1440\)$/ }).waitFor();
+  assert.equal(await marked.count(), 1);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
