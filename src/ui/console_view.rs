@@ -113,6 +113,16 @@ pub fn ConsoleView() -> Html {
                     {leaf!("div", "welcome", list![
                         leaf!("p", list![crate::ui::view_kit::text("Type HBase shell commands. "), leaf!("code", "help"), crate::ui::view_kit::text(" lists them; "), leaf!("code", "help 'scan'"), crate::ui::view_kit::text(" explains one; "), leaf!("code", "generate"), crate::ui::view_kit::text(" fills a table with a million cells in seconds.")]),
                         leaf!("p", list![leaf!("kbd", "Enter"), crate::ui::view_kit::text(" runs, "), leaf!("kbd", "Shift+Enter"), crate::ui::view_kit::text(" adds a line, "), leaf!("kbd", "Tab"), crate::ui::view_kit::text(" completes, "), leaf!("kbd", "Up"), crate::ui::view_kit::text("/"), leaf!("kbd", "Down"), crate::ui::view_kit::text(" walk the history, "), leaf!("kbd", "Ctrl+C"), crate::ui::view_kit::text(" stops a running batch, "), leaf!("kbd", "Ctrl+L"), crate::ui::view_kit::text(" clears, "), leaf!("kbd", "Alt+M"), crate::ui::view_kit::text(" switches between the HBase shell and Bigtable's cbt.")]),
+                        // Where the panes stack (a phone), the tables and the gallery come last.
+                        leaf!("p", "stacked-only", list![
+                            crate::ui::view_kit::text("Your tables, the quick start and the design gallery are at the foot of the page: "),
+                            leaf!(@on "a", [("href", "#tables-pane")], [onclick(Callback::from(|e: MouseEvent| {
+                                e.prevent_default();
+                                super::focus_id("tables-pane");
+                                super::bring_into_view("#tables-pane");
+                            }))], "go to them"),
+                            crate::ui::view_kit::text("."),
+                        ]),
                     ])}
                 }
                 if dropped > 0 && !empty {

@@ -67,6 +67,17 @@ test('at 800 px wide the panes stack and the input stays usable', async () => {
   const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
   const { page } = await openApp(context, url);
   await page.waitForSelector('.status.ok');
+  // The tables and the gallery come last where the panes stack: the welcome says so, and
+  // its link takes the focus there (beside the console, at 1440 px, it says nothing of it).
+  const there = page.locator('.welcome .stacked-only');
+  assert.equal(await there.innerText(), 'Your tables, the quick start and the design gallery are at the foot of the page: go to them.');
+  await there.locator('a').click();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tables-pane');
+  const galleryTop = await page.locator('.gallery-heading').evaluate((h) => h.getBoundingClientRect().top);
+  assert.ok(galleryTop >= 0 && galleryTop < 900, `the gallery's heading at ${galleryTop} px`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  assert.ok(!(await there.isVisible()), 'the link beside the console');
+  await page.setViewportSize({ width: 800, height: 900 });
   for (let i = 0; i < 12; i++) await runCommand(page, `exists 't${i}'`);
   assert.equal(await usable(page, 'textarea.input'), 'ok');
   const out = await runCommand(page, 'list');
