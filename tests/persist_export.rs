@@ -114,6 +114,48 @@ fn bad_imports_name_the_first_problem_and_change_nothing() {
     assert_eq!(export_json(&src.engine, None), before);
 }
 
+/// An export over tables of the same names, imported under other names: each clashing table
+/// takes the first free suffix (`u_2` is taken here, so `u_3`), the file's other tables keep
+/// their names, and the tables here are left as they were. The same for the JSON document and
+/// the shell script.
+#[test]
+fn an_import_over_existing_tables_can_take_other_names() -> TestResult {
+    use rowkey::persist::read_export;
+    let src = source();
+    let doc = export_json(&src.engine, None);
+    let script = export_script(&src.engine, None);
+    let (mut here, _) = shell_at(1_700_000_000_000);
+    run(
+        &mut here,
+        "create 'u', 'other'\nput 'u', 'mine', 'other:q', 'kept?'\ncreate 'u_2', 'f'",
+    );
+    for text in [&doc, &script] {
+        let file = read_export(text)?;
+        let names = file.free_names(&here.engine);
+        assert_eq!(names.names, [("u".to_string(), "u_3".to_string())]);
+        let imported = file.import_as(&here.engine, Box::new(|| 1_700_000_000_000u64), &names)?;
+        let mut dst = rowkey::shell::Shell::new(imported, Box::new(|| 0.0));
+        assert_eq!(
+            run(&mut dst, "list"),
+            "TABLE\nt\nu\nu_2\nu_3\n4 row(s)\n=> [\"t\", \"u\", \"u_2\", \"u_3\"]\n"
+        );
+        // `u_3` is the file's `u` (disabled, as it was); `u` is the one here.
+        assert_eq!(run(&mut dst, "is_enabled 'u_3'"), "false\n=> false\n");
+        run(&mut dst, "enable 'u_3'");
+        assert!(run(&mut dst, "scan 'u_3'")
+            .contains(" k column=f:q, timestamp=1970-01-01T00:00:00.001, value=v\n"));
+        assert!(run(&mut dst, "scan 'u'").contains("value=kept?"));
+        assert!(run(&mut dst, "scan 't'")
+            .contains("column=f:q, timestamp=1970-01-01T00:00:00.010, value=one"));
+    }
+    // Nothing changed where it was asked from.
+    assert_eq!(
+        run(&mut here, "exists 'u_3'"),
+        "Table u_3 does not exist\n=> false\n"
+    );
+    Ok(())
+}
+
 /// An export over tables of the same names: the import names them, and replaces them only
 /// when asked (the page asks first), leaving the other tables as they were.
 #[test]
@@ -171,5 +213,31 @@ fn an_import_over_existing_tables_names_them_and_replaces_them_when_asked() -> T
         read_export(&broken_doc).err().map(|e| e.to_string()),
         Some("version: version 2 is not supported (expected 1)".to_string())
     );
+    Ok(())
+}
+
+/// A disabled table is exported with its cells: disabling refuses reads, it does not empty
+/// the table (the export read through the clients' read, which a disabled table refuses, and
+/// wrote none of its cells). JSON and script alike, imported into a fresh profile.
+#[test]
+fn a_disabled_table_is_exported_with_its_cells() -> TestResult {
+    let src = source();
+    let (fresh, _) = shell_at(1_700_000_000_000);
+    let clock = || Box::new(|| 1_700_000_000_000u64) as Box<dyn Fn() -> u64>;
+    let from_json = import_json(&fresh.engine, &export_json(&src.engine, Some("u")), clock())?;
+    let from_script = import_script(
+        &fresh.engine,
+        &export_script(&src.engine, Some("u")),
+        clock(),
+    )?;
+    for engine in [from_json, from_script] {
+        let mut dst = rowkey::shell::Shell::new(engine, Box::new(|| 0.0));
+        assert_eq!(run(&mut dst, "is_enabled 'u'"), "false\n=> false\n");
+        run(&mut dst, "enable 'u'");
+        assert_eq!(
+            run(&mut dst, "scan 'u'"),
+            "ROW  COLUMN+CELL\n k column=f:q, timestamp=1970-01-01T00:00:00.001, value=v\n1 row(s)\n"
+        );
+    }
     Ok(())
 }

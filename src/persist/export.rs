@@ -2,6 +2,7 @@
 //! tables on a real cluster; import of either, all or nothing.
 
 use crate::bytes::{from_printable, to_printable};
+use crate::designs::loads::Placement;
 use crate::engine::{
     CellKind, Engine, FamilyDescriptor, Mutation, Rules, Scan, TableDescriptor, TableSettings,
 };
@@ -188,8 +189,9 @@ fn stored_cells(engine: &Engine, name: &str) -> Vec<crate::engine::Cell> {
         max_versions: u32::MAX,
         ..Scan::default()
     };
+    // A disabled table's cells too: disabling refuses reads, it keeps the cells.
     engine
-        .read(name, &mut raw)
+        .read_stored(name, &mut raw)
         .map(|o| o.rows.into_iter().flat_map(|r| r.cells).collect())
         .unwrap_or_default()
 }
@@ -379,8 +381,10 @@ pub fn export_kept_runs(runs: &[super::KeptRun]) -> String {
 /// What the import asks first (the tables the file makes that exist here already,
 /// [`ExportFile::clashes`]) and what it then runs ([`ExportFile::import`]) come from this one
 /// reading, and a file that does not read is refused before anything is asked.
-pub struct ExportFile<'t> {
-    text: &'t str,
+pub struct ExportFile {
+    /// The file's text, kept for a script's import (a copy, so the reading can wait for the
+    /// person's answer).
+    text: std::rc::Rc<str>,
     kind: ExportKind,
 }
 
@@ -392,25 +396,24 @@ enum ExportKind {
 
 /// Reads `text` as an export: JSON when it starts with `{`, else a shell script. A syntax
 /// error is reported with its line and column, a document's with its JSON path.
-pub fn read_export(text: &str) -> Result<ExportFile<'_>, ImportError> {
+pub fn read_export(text: &str) -> Result<ExportFile, ImportError> {
     let kind = if text.trim_start().starts_with('{') {
         ExportKind::Json(read_document(text)?)
     } else {
         ExportKind::Script(read_script(text)?)
     };
-    Ok(ExportFile { text, kind })
+    Ok(ExportFile {
+        text: text.into(),
+        kind,
+    })
 }
 
-impl ExportFile<'_> {
+impl ExportFile {
     /// The tables the file would make that `engine` has already, in the file's order: what an
     /// import asks before it replaces them.
     pub fn clashes(&self, engine: &Engine) -> Vec<String> {
-        let names: Vec<&str> = match &self.kind {
-            ExportKind::Json(doc) => doc.tables.iter().map(|t| t.name.as_str()).collect(),
-            ExportKind::Script(creates) => creates.iter().map(String::as_str).collect(),
-        };
         let mut out: Vec<String> = Vec::new();
-        for name in names {
+        for name in self.tables() {
             if engine.exists(name) && !out.iter().any(|o| o == name) {
                 out.push(name.to_string());
             }
@@ -428,9 +431,53 @@ impl ExportFile<'_> {
         clock: Box<dyn Fn() -> u64>,
         replace: &[String],
     ) -> Result<Engine, ImportError> {
+        let copy = import_copy(engine, clock, replace);
         match &self.kind {
-            ExportKind::Json(doc) => import_document(doc, import_copy(engine, clock, replace)),
-            ExportKind::Script(_) => run_script(self.text, import_copy(engine, clock, replace)),
+            ExportKind::Json(doc) => import_document(doc, copy, &Placement::default()),
+            ExportKind::Script(_) => run_script(&self.text, copy),
+        }
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The tables the file makes, in its order.
+    fn tables(&self) -> Vec<&str> {
+        match &self.kind {
+            ExportKind::Json(doc) => doc.tables.iter().map(|t| t.name.as_str()).collect(),
+            ExportKind::Script(creates) => creates.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// Other names for the tables the file would make that `engine` has already (see
+    /// [`ExportFile::clashes`]): each with the suffix `_n`, for the smallest `n` from 2 at which
+    /// no new name is a table here or one the file makes. The file's other tables keep theirs.
+    pub fn free_names(&self, engine: &Engine) -> Placement {
+        let clashing = self.clashes(engine);
+        let clashing: Vec<&str> = clashing.iter().map(String::as_str).collect();
+        let made = self.tables();
+        Placement::free(&clashing, |t| engine.exists(t) || made.contains(&t))
+    }
+
+    /// Imports the file into a copy of `engine` with its tables named as `names` says (see
+    /// [`ExportFile::free_names`]; a table it does not name keeps the file's name), and returns
+    /// the copy: `engine` is untouched, and on error nothing changes. A script's commands are
+    /// renamed as a design's are (`Placement::rewrite`).
+    pub fn import_as(
+        &self,
+        engine: &Engine,
+        clock: Box<dyn Fn() -> u64>,
+        names: &Placement,
+    ) -> Result<Engine, ImportError> {
+        let copy = import_copy(engine, clock, &[]);
+        match &self.kind {
+            ExportKind::Json(doc) => import_document(doc, copy, names),
+            ExportKind::Script(_) => match names.rewrite(&self.text) {
+                Ok(text) => run_script(&text, copy),
+                Err(e) => import_err("script", e),
+            },
         }
     }
 }
@@ -453,7 +500,11 @@ pub fn import_json(
     text: &str,
     clock: Box<dyn Fn() -> u64>,
 ) -> Result<Engine, ImportError> {
-    import_document(&read_document(text)?, import_copy(engine, clock, &[]))
+    import_document(
+        &read_document(text)?,
+        import_copy(engine, clock, &[]),
+        &Placement::default(),
+    )
 }
 
 /// A JSON export's document, checked for its format and version.
@@ -485,19 +536,23 @@ fn read_document(text: &str) -> Result<Document, ImportError> {
 }
 
 /// Makes `doc`'s tables in `copy` (an engine made for the import) and returns it.
-fn import_document(doc: &Document, mut copy: Engine) -> Result<Engine, ImportError> {
+fn import_document(
+    doc: &Document,
+    mut copy: Engine,
+    names: &Placement,
+) -> Result<Engine, ImportError> {
     for (ti, t) in doc.tables.iter().enumerate() {
         let at = format!("tables[{ti}]");
-        if copy.exists(&t.name) {
+        let name = names.name_of(&t.name);
+        if copy.exists(name) {
             return import_err(
                 format!("{at}.name"),
                 format!(
-                    "table {} already exists; drop it first or import into an empty profile",
-                    t.name
+                    "table {name} already exists; drop it first or import into an empty profile"
                 ),
             );
         }
-        let mut desc = TableDescriptor::new(&t.name, t.families.clone());
+        let mut desc = TableDescriptor::new(name, t.families.clone());
         if let Some(s) = t.settings {
             desc.settings = s;
         }
@@ -558,12 +613,12 @@ fn import_document(doc: &Document, mut copy: Engine) -> Result<Engine, ImportErr
                     )
                 }
             };
-            if let Err(e) = copy.mutate(&t.name, &from_printable(&c.row), &[m]) {
+            if let Err(e) = copy.mutate(name, &from_printable(&c.row), &[m]) {
                 return import_err(at, e.to_string());
             }
         }
         if !t.enabled {
-            let _ = copy.disable(&t.name);
+            let _ = copy.disable(name);
         }
     }
     Ok(copy)

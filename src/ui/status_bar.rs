@@ -9,7 +9,10 @@ use super::download;
 use super::prefs::{CbtZone, KeyDisplay, Prefs, Theme, Timestamps};
 use super::state::{use_app, use_status, Action};
 use super::storage::Mode;
-use crate::persist::{export_json, export_kept_runs, export_script, read_export};
+use std::rc::Rc;
+
+use crate::designs::loads::Placement;
+use crate::persist::{export_json, export_kept_runs, export_script, read_export, ExportFile};
 use crate::session::Action as SessionAction;
 
 #[component]
@@ -97,13 +100,17 @@ pub fn StatusBar() -> Html {
             }
         })
     };
+    // A file whose tables exist here: what it is, waiting for the person's answer.
+    let asking = use_state(|| None::<Rc<Clashing>>);
     let on_file = {
         let app = app.clone();
+        let asking = asking.clone();
         Callback::from(move |e: Event| {
             let Some(file) = super::chosen_file(&e) else {
                 return;
             };
             let app = app.clone();
+            let asking = asking.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let name = file.name();
                 let text = match wasm_bindgen_futures::JsFuture::from(file.text())
@@ -127,55 +134,21 @@ pub fn StatusBar() -> Html {
                     Err(e) => return not_imported(&app, &name, &text, &e),
                 };
                 let clashing = file.clashes(&app.console.borrow().shell.engine);
-                if !clashing.is_empty() {
-                    let (which, them) = match clashing.len() {
-                        1 => ("a table that exists".to_string(), "it"),
-                        n => (format!("{n} tables that exist"), "them"),
-                    };
-                    let question = format!(
-                        "{name} holds {which} here already: {}. Replace {them} with the file's? Cancel imports nothing.",
-                        clashing.join(", "),
+                if clashing.is_empty() {
+                    let result = file.import(
+                        &app.console.borrow().shell.engine,
+                        Box::new(super::now_ms),
+                        &[],
                     );
-                    let sure = web_sys::window()
-                        .and_then(|w| w.confirm_with_message(&question).ok())
-                        .unwrap_or(false);
-                    if !sure {
-                        app.dispatch(
-                            SessionAction::Note(format!(
-                                "{name} was not imported, nothing changed: {} {} here already.",
-                                clashing.join(", "),
-                                if clashing.len() == 1 {
-                                    "exists"
-                                } else {
-                                    "exist"
-                                }
-                            ))
-                            .into(),
-                        );
-                        return;
-                    }
+                    return imported(&app, &name, &text, result);
                 }
-                let result = file.import(
-                    &app.console.borrow().shell.engine,
-                    Box::new(super::now_ms),
-                    &clashing,
-                );
-                match result {
-                    Ok(engine) => {
-                        let tables = engine.tables().count();
-                        app.dispatch(
-                            SessionAction::Imported(
-                                Box::new(engine),
-                                format!(
-                                    "Imported {name}: {} now.",
-                                    crate::kit::text::count_of(tables as u64, "table")
-                                ),
-                            )
-                            .into(),
-                        );
-                    }
-                    Err(e) => not_imported(&app, &name, &text, &e),
-                }
+                let renamed = file.free_names(&app.console.borrow().shell.engine);
+                asking.set(Some(Rc::new(Clashing {
+                    name,
+                    file,
+                    clashing,
+                    renamed,
+                })));
             });
         })
     };
@@ -268,6 +241,7 @@ pub fn StatusBar() -> Html {
             ])}
             {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action")], [onclick(on_import_click)], "Import…")}
             <input ref={file_ref} type="file" class="hidden" accept=".json,.hbase,.hb,.txt,.rb" onchange={on_file} data-testid="import-file" />
+            if let Some(asked) = (*asking).clone() { {import_clash(&app, &asking, asked)} }
             {leaf!(@on @dyn "button", [("disabled", crate::ui::view_kit::flag(!writer, "disabled")), ("class", "action danger")], [onclick(on_reset)], "Reset")}
         </>})}
     }
@@ -414,6 +388,109 @@ pub fn SaveNotices() -> Html {
         });
     }
     html! { <>{out}</> }
+}
+
+/// A file of tables, some of which exist here already, waiting for the person's answer.
+struct Clashing {
+    name: String,
+    file: ExportFile,
+    /// The tables here that the file would make again.
+    clashing: Vec<String>,
+    /// Free names for those.
+    renamed: Placement,
+}
+
+/// The question a file over tables of the same names asks: import them under other names
+/// (the choice that has the focus), replace the tables here, or cancel. Keyboard first, as
+/// the gallery's question: Escape cancels.
+fn import_clash(
+    app: &super::state::AppHandle,
+    asking: &UseStateHandle<Option<Rc<Clashing>>>,
+    asked: Rc<Clashing>,
+) -> Html {
+    #[derive(Clone, Copy)]
+    enum Answer {
+        Rename,
+        Replace,
+        Cancel,
+    }
+    let answer = |a: Answer| {
+        let (app, asking, asked) = (app.clone(), asking.clone(), asked.clone());
+        move || {
+            asking.set(None);
+            let Clashing {
+                name,
+                file,
+                clashing,
+                renamed,
+            } = &*asked;
+            if let Answer::Cancel = a {
+                let verb = if clashing.len() == 1 {
+                    "exists"
+                } else {
+                    "exist"
+                };
+                let note = format!(
+                    "{name} was not imported, nothing changed: {} {verb} here already.",
+                    clashing.join(", ")
+                );
+                return app.dispatch(SessionAction::Note(note).into());
+            }
+            // The console's borrow ends with the import, before the outcome is dispatched.
+            let result = {
+                let engine = &app.console.borrow().shell.engine;
+                match a {
+                    Answer::Rename => file.import_as(engine, Box::new(super::now_ms), renamed),
+                    _ => file.import(engine, Box::new(super::now_ms), clashing),
+                }
+            };
+            imported(&app, name, file.text(), result);
+        }
+    };
+    let on = |a: Answer| {
+        let answer = answer(a);
+        Callback::from(move |_: MouseEvent| answer())
+    };
+    let on_cancel = {
+        let answer = answer(Answer::Cancel);
+        Callback::from(move |_: ()| answer())
+    };
+    let one = asked.clashing.len() == 1;
+    let names = asked.clashing.join(", ");
+    let renamed = asked.renamed.tables().join(", ");
+    html! {
+        <super::modal::Modal labelled_by="import-clash-title" {on_cancel} testid="import-clash-dialog">
+            {leaf!("h2", [("id", "import-clash-title")], if one { "A table of yours has this name" } else { "Tables of yours have these names" })}
+            {leaf!("p", format!("{} makes {} you have already: {names}.", asked.name, if one { "a table" } else { "tables" }))}
+            {leaf!("div", "modal-choices", list![
+                leaf!(@on "button", [("data-choice", "rename"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(on(Answer::Rename))], format!("Import as {renamed}")),
+                leaf!(@on "button", [("data-choice", "replace"), ("class", "action danger")], [onclick(on(Answer::Replace))], format!("Replace: drop {names}")),
+                leaf!(@on "button", [("data-choice", "cancel"), ("class", "action")], [onclick(on(Answer::Cancel))], "Cancel"),
+            ])}
+            {leaf!("p", "hint", format!("“Import as” makes the file's {} under the new {}, and leaves yours as they are. “Replace” deletes yours first; that cannot be undone.", if one { "table" } else { "tables" }, if one { "name" } else { "names" }))}
+        </super::modal::Modal>
+    }
+}
+
+/// Says how an import of the export `name` went: its engine taken in with a note of the
+/// tables there are now, or why nothing changed.
+fn imported(
+    app: &super::state::AppHandle,
+    name: &str,
+    text: &str,
+    result: Result<crate::engine::Engine, crate::persist::ImportError>,
+) {
+    match result {
+        Ok(engine) => {
+            let tables = engine.tables().count();
+            let note = format!(
+                "Imported {name}: {} now.",
+                crate::kit::text::count_of(tables as u64, "table")
+            );
+            app.dispatch(SessionAction::Imported(Box::new(engine), note).into());
+        }
+        Err(e) => not_imported(app, name, text, &e),
+    }
 }
 
 fn capitalised(text: &str) -> String {

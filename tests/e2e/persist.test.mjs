@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
-import { serve, launch, runCommand, timedCommand, openApp as openPage, SHOTS } from './harness.mjs';
+import { serve, launch, runCommand, timedCommand, openApp as openPage, SHOTS, violations } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/apps/rowkey/')); browser = await launch(); });
@@ -188,7 +188,7 @@ test('a bad import changes nothing and says where the problem is', async () => {
   await context.close();
 });
 
-test('a file over tables of the same names asks first: cancelled, nothing changes; accepted, they are replaced', async () => {
+test('a file over tables of the same names asks first: cancelled, nothing changes; under other names, or replacing them', async () => {
   const context = await browser.newContext();
   const { page } = await openApp(context, url);
   await runCommand(page, "create 'same', 'f'\nput 'same', 'mine', 'f:q', 'kept'\ncreate 'other', 'f'");
@@ -197,23 +197,43 @@ test('a file over tables of the same names asks first: cancelled, nothing change
   assert.match(await page.locator('.usage').innerText(), /^stored: [\d.]+ (B|KB|MB)/);
   const file = path.join(os.tmpdir(), `rowkey-same-${process.pid}.hbase`);
   fs.writeFileSync(file, "create 'same', 'g'\nput 'same', 'theirs', 'g:q', 'v'\n");
-  let asked = '';
-  page.once('dialog', (d) => { asked = d.message(); d.dismiss(); });
-  await page.setInputFiles('input[type=file]', file);
-  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.includes('was not imported, nothing changed: same exists here already.')));
-  assert.equal(asked, `${path.basename(file)} holds a table that exists here already: same. Replace it with the file's? Cancel imports nothing.`);
+  const dialog = page.locator('[data-testid=import-clash-dialog]');
+  const choose = async (name, how, free = 'same_2') => {
+    const copy = path.join(os.tmpdir(), `rowkey-${name}-${process.pid}.hbase`);
+    fs.copyFileSync(file, copy);
+    await page.setInputFiles('input[type=file]', copy);
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('p').first().innerText(), `${path.basename(copy)} makes a table you have already: same.`);
+    // The safe choice has the focus.
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.choice), 'rename');
+    assert.deepEqual(await dialog.locator('.modal-choices button').allInnerTexts(), [`Import as ${free}`, 'Replace: drop same', 'Cancel']);
+    if (name === 'cancel') {
+      assert.deepEqual(await violations(page), []);
+      await dialog.screenshot({ path: path.join(SHOTS, 'e2e-import-clash.png') });
+    }
+    await how();
+    await dialog.waitFor({ state: 'detached' });
+    fs.rmSync(copy);
+    return path.basename(copy);
+  };
+  // Escape: nothing changes.
+  const cancelled = await choose('cancel', () => page.keyboard.press('Escape'));
+  await page.waitForFunction((n) => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.includes(`${n} was not imported, nothing changed: same exists here already.`)), cancelled);
   assert.match(await runCommand(page, "scan 'same'"), /value=kept/);
-  page.once('dialog', (d) => d.accept());
-  const again = path.join(os.tmpdir(), `rowkey-same-again-${process.pid}.hbase`);
-  fs.copyFileSync(file, again);
-  await page.setInputFiles('input[type=file]', again);
+  // Enter on the focused choice: the file's table as same_2, yours as it was.
+  await choose('renamed', () => page.keyboard.press('Enter'));
   await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].some((e) => e.textContent.startsWith('Imported')));
+  assert.match(await runCommand(page, "scan 'same_2'"), /theirs column=g:q/);
+  assert.match(await runCommand(page, "scan 'same'"), /value=kept/);
+  // Replace: yours dropped, the file's in its place (same_2 is taken now, so the other name
+  // offered is same_3).
+  await choose('replaced', () => dialog.locator('[data-choice=replace]').click(), 'same_3');
+  await page.waitForFunction(() => [...document.querySelectorAll('.entry .output')].filter((e) => e.textContent.startsWith('Imported')).length === 2);
   const scan = await runCommand(page, "scan 'same'");
   assert.match(scan, /theirs column=g:q/);
   assert.doesNotMatch(scan, /kept/);
   assert.match(await runCommand(page, 'list'), /^other$/m);
   fs.rmSync(file);
-  fs.rmSync(again);
   await context.close();
 });
 

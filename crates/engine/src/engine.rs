@@ -359,6 +359,14 @@ impl Engine {
         self.read_rows(table, scan, scan::Rows::Each(each))
     }
 
+    /// A read that leaves the statistics alone, of a table enabled or not: a disabled table
+    /// refuses its clients' reads, but its cells are stored as they were, and an export (or
+    /// anything else that copies the table whole) reads them.
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    pub fn read_stored(&self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
+        scan::run(self.table(table)?, scan, self.now(), scan::Rows::Keep)
+    }
+
     /// A read of an enabled table, its rows going where `rows` says.
     fn read_rows(&self, table: &str, scan: &mut Scan, rows: scan::Rows<'_>) -> Result<ScanOutput> {
         let t = self.enabled_table(table)?;
