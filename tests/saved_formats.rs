@@ -170,9 +170,15 @@ fn the_export_is_written_as_before_and_an_earlier_export_imports() -> TestResult
     // The same document, but for the disabled table `u`'s cell: an export written before 28
     // November 2026 read a disabled table through the clients' read, which it refuses, and
     // wrote its cells as none.
-    let at = before.rfind("\"cells\": []").ok_or("no empty cells in the fixture")?;
+    let at = before
+        .rfind("\"cells\": []")
+        .ok_or("no empty cells in the fixture")?;
     let cells = "\"cells\": [\n        {\n          \"row\": \"k\",\n          \"column\": \"f:q\",\n          \"timestamp\": 1,\n          \"type\": \"Put\",\n          \"value\": \"v\"\n        }\n      ]";
-    let now = format!("{}{cells}{}", &before[..at], &before[at + "\"cells\": []".len()..]);
+    let now = format!(
+        "{}{cells}{}",
+        &before[..at],
+        &before[at + "\"cells\": []".len()..]
+    );
     assert_eq!(export_json(&sh.engine, None), now);
     let (fresh, _) = shell_at(1_700_000_000_000);
     let engine = import_json(&fresh.engine, &before, Box::new(|| 1_700_000_000_000))?;

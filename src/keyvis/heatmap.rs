@@ -262,6 +262,16 @@ impl Window {
         }
     }
 
+    /// As long, moved to be centred on `at`, within `steps`.
+    pub fn around(&self, at: usize, steps: usize) -> Window {
+        let len = self.len().min(steps.max(1));
+        let first = at.saturating_sub(len / 2).min(steps.saturating_sub(len));
+        Window {
+            first,
+            end: first + len,
+        }
+    }
+
     /// Twice as long, centred as before, within `steps`.
     pub fn zoom_out(&self, steps: usize) -> Window {
         let len = (self.len() * 2).min(steps.max(1));

@@ -97,11 +97,18 @@ pub fn KeyVisualizer(props: &KeyVisualizerProps) -> Html {
             if let Some((shown, _)) = *shown {
                 let step = shown.step.min(steps - 1);
                 moment.set(Some(step));
-                // A zoom that leaves the moment out is undone, so the slider can show it.
-                if (*window).is_some_and(|w| step < w.first || step >= w.end) {
-                    window.set(None);
+                // A zoom that leaves the moment out moves to it, as long as it was.
+                if let Some(w) = (*window).filter(|w| step < w.first || step >= w.end) {
+                    window.set(Some(w.around(step, steps)));
                 }
+                // The table at the top of the pane, scrolled back to its first column (a
+                // keyboard walk through its headings may have left it scrolled sideways).
                 super::bring_into_view(".sim-regions");
+                if let Ok(Some(table)) =
+                    gloo::utils::document().query_selector(".sim-regions .table-wrap")
+                {
+                    table.set_scroll_left(0);
+                }
             }
         });
     }

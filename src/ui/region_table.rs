@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use crate::designs::lesson::number;
 use crate::keyvis::{busiest_shares, percent, rows_at, RegionColumn, RegionSort};
+use crate::kit::text::count_of;
 use crate::simulate::Timeline;
 
 #[derive(Properties, PartialEq)]
@@ -70,10 +71,22 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
             share(reads).unwrap_or_else(|| "none".into())
         ),
     };
+    // Said when a finding's region is marked (a status, so it is read out too).
+    let marked_note = props
+        .marked
+        .filter(|m| rows.iter().any(|r| r.figures.region == *m))
+        .map(|m| {
+            format!(
+                "Region {m}, the one the finding names, is marked in the table: its figures at {}.",
+                props.when
+            )
+        })
+        .unwrap_or_default();
     html! {
         {leaf!("div", "sim-regions", list![
             leaf!("p", "hint live-shares", live),
-            leaf!("table", "figures region-table", list![leaf!("caption", format!("{} regions at {}", rows.len(), props.when)), leaf!("thead", leaf!("tr", head)), leaf!("tbody", body)]),
+            leaf!("p", [("role", "status"), ("class", "hint marked-note")], marked_note),
+            leaf!("div", "table-wrap", leaf!("table", "figures region-table", list![leaf!("caption", format!("{} at {}", count_of(rows.len() as u64, "region"), props.when)), leaf!("thead", leaf!("tr", head)), leaf!("tbody", body)])),
         ])}
     }
 }

@@ -157,7 +157,7 @@ for (const scheme of ['dark', 'light']) {
     await slider.press('ArrowRight');
     await slider.press('ArrowRight');
     assert.equal(await view.locator('.keyvis-moment output').innerText(), '0:00 (step 3 of 1440)');
-    assert.match(await view.locator('.region-table caption').innerText(), /^\d+ regions at 0:00 \(step 3 of 1440\)$/);
+    assert.match(await view.locator('.region-table caption').innerText(), /^\d+ regions? at 0:00 \(step 3 of 1440\)$/);
     await slider.press('End');
     assert.equal(await view.locator('.keyvis-moment output').innerText(), '1:59 (step 1440 of 1440)');
 
@@ -176,7 +176,7 @@ for (const scheme of ['dark', 'light']) {
     const up = await column();
     assert.deepEqual(up, [...up].sort((a, b) => a - b));
     // The regions' table whole in the pane, its sizes and rates each on one line.
-    assert.deepEqual(await fits(page, '.sim-regions'), { overflow: 0, wrapped: [] });
+    assert.deepEqual(await fits(page, '.sim-regions .table-wrap'), { overflow: 0, wrapped: [] });
     await shot(page, view.locator('.region-table'), `e2e-simulate-regions-${scheme}.png`);
 
     assert.ok(await view.locator('.findings li, .sim-section p.hint').count() > 0);
@@ -279,10 +279,12 @@ for (const scheme of ['dark', 'light']) {
 }
 
 // A finding about ten minutes of pressure names a region that may have split before the run's
-// end, the moment the regions table shows first: its button moves the timeline to the moment,
-// brings the regions table into sight and marks the region's row.
+// end, the moment the regions table shows first: its button moves the timeline to the moment
+// (a zoom that left it out moves to it, as long as it was), brings the regions table into
+// sight scrolled back to its first column, marks the region's row and says so. At 1024 px,
+// where the table is wider than its pane.
 test('a pressure finding shows its moment and its region', async () => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
   const { page, errors } = await openApp(context, url);
   await page.waitForSelector('.status.ok');
   await page.locator('#view-tab-5').click();
@@ -297,21 +299,37 @@ test('a pressure finding shows its moment and its region', async () => {
   // The seeded run's figures (tests/simulate_gallery_findings.rs finds the same region in
   // the run's 30 steps of two minutes).
   assert.equal(await show.innerText(), 'Show region 16 at 0:41 (step 987 of 1440) in the regions table');
-  assert.match(await view.locator('.region-table caption').innerText(), /^\d+ regions at 0:59 \(step 1440 of 1440\)$/);
+  const caption = view.locator('.region-table caption');
+  assert.match(await caption.innerText(), /^\d+ regions at 0:59 \(step 1440 of 1440\)$/);
+  // Zoomed in on the end, and the table scrolled sideways, as a walk through its headings
+  // leaves it.
+  const slider = view.locator('.keyvis-moment input[type=range]');
+  for (const min of ['720', '1080']) {
+    await view.locator('button', { hasText: 'Zoom in' }).click();
+    await page.waitForFunction((m) => document.querySelector('.keyvis-moment input[type=range]')?.min === m, min);
+  }
+  const wrap = view.locator('.sim-regions .table-wrap');
+  await wrap.evaluate((el) => { el.scrollLeft = 100; });
+  assert.ok(await wrap.evaluate((el) => el.scrollLeft) > 0, 'the table is wider than its pane');
   await show.focus();
   await page.keyboard.press('Enter');
-  const caption = view.locator('.region-table caption');
   await caption.filter({ hasText: /at 0:41 \(step 987 of 1440\)$/ }).waitFor();
   assert.equal(await view.locator('.keyvis-moment output').innerText(), '0:41 (step 987 of 1440)');
+  // The zoom's 360 steps, centred on the moment.
+  assert.deepEqual([await slider.getAttribute('min'), await slider.getAttribute('max')], ['806', '1165']);
+  assert.ok(!(await view.locator('button', { hasText: 'Zoom out' }).isDisabled()), 'still zoomed');
   const marked = view.locator('.region-table tbody tr[aria-current=true]');
   assert.equal(await marked.count(), 1);
   assert.equal(await marked.locator('td').first().innerText(), '16');
+  assert.equal(await view.locator('.marked-note').innerText(), 'Region 16, the one the finding names, is marked in the table: its figures at 0:41 (step 987 of 1440).');
+  assert.equal(await wrap.evaluate((el) => el.scrollLeft), 0);
   const top = await view.locator('.sim-regions').evaluate((el) => el.getBoundingClientRect().top);
-  assert.ok(top >= 0 && top < 450, `the regions table's top at ${top} px`);
+  assert.ok(top >= 0 && top < 400, `the regions table's top at ${top} px`);
   await shot(page, view.locator('.sim-regions'), 'e2e-simulate-finding-moment.png');
-  // The slider moved on: the mark goes, and the button shows the moment again.
-  await view.locator('.keyvis-moment input[type=range]').press('End');
+  // The slider moved on: the mark and its note go, and the button shows the moment again.
+  await slider.press('End');
   assert.equal(await marked.count(), 0);
+  assert.equal(await view.locator('.marked-note').innerText(), '');
   await show.click();
   await caption.filter({ hasText: /at 0:41 \(step 987 of 1440\)$/ }).waitFor();
   assert.equal(await marked.count(), 1);
