@@ -213,7 +213,7 @@ pub fn StatusBar() -> Html {
     });
     html! {
         {leaf!("header", "top", html! {<>
-            {leaf!("span", "logo", "Rowkey")}
+            {leaf!("h1", "logo", "Rowkey")}
             {leaf!("span", "tagline", "HBase schema design, running in your browser")}
             {leaf!("span", "spacer", html! {})}
             {leaf!("span", "prefs", list![leaf!("label", [("for", "pref-theme")], "Theme"), leaf!(@on "select", [("id", "pref-theme"), ("class", "action")], [onchange(on_theme)], list![

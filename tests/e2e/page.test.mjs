@@ -75,6 +75,15 @@ test('at 800 px wide the panes stack and the input stays usable', async () => {
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'tables-pane');
   const galleryTop = await page.locator('.gallery-heading').evaluate((h) => h.getBoundingClientRect().top);
   assert.ok(galleryTop >= 0 && galleryTop < 900, `the gallery's heading at ${galleryTop} px`);
+  // From the header, Tab goes on to the console, the first pane in sight, not to the tables
+  // at the foot of the page.
+  await page.locator('.logo').click();
+  let inHeader = true;
+  for (let i = 0; i < 40 && inHeader; i++) {
+    await page.keyboard.press('Tab');
+    inHeader = await page.evaluate(() => !!document.activeElement?.closest('header, .skip-links'));
+  }
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('.console-pane, #views-pane, #tables-pane')?.className), 'console-pane');
   await page.setViewportSize({ width: 1440, height: 900 });
   assert.ok(!(await there.isVisible()), 'the link beside the console');
   await page.setViewportSize({ width: 800, height: 900 });
