@@ -116,18 +116,30 @@ impl Session {
     pub(super) fn deletetable(&mut self, call: &Call) -> Result<Vec<u8>, String> {
         let table = call.text(0);
         self.bigtable("Deleting table", &table)?;
-        self.engine
-            .disable(&table)
-            .and_then(|()| self.engine.drop_table(&table))
-            .map_err(|e| format!("Deleting table: {e}"))?;
+        // An HBase table the shell disabled already is dropped as it is.
+        let enabled = self.engine.table(&table).is_ok_and(|t| t.enabled);
+        (if enabled {
+            self.engine.disable(&table)
+        } else {
+            Ok(())
+        })
+        .and_then(|()| self.engine.drop_table(&table))
+        .map_err(|e| format!("Deleting table: {e}"))?;
         Ok(Vec::new())
     }
 
     pub(super) fn deleteallrows(&mut self, call: &Call) -> Result<Vec<u8>, String> {
         let table = call.text(0);
         self.bigtable("Deleting all rows", &table)?;
+        // The rows go, the table stays as it was: an HBase table the shell disabled stays
+        // disabled (a truncate leaves a table enabled).
+        let enabled = self.engine.table(&table).is_ok_and(|t| t.enabled);
         self.engine
             .truncate(&table, true)
+            .and_then(|()| match enabled {
+                true => Ok(()),
+                false => self.engine.disable(&table),
+            })
             .map_err(|e| format!("Deleting all rows: {e}"))?;
         Ok(Vec::new())
     }

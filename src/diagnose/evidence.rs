@@ -103,7 +103,9 @@ impl<'a> Evidence<'a> {
     fn sample_cells(&mut self, engine: &Engine) {
         let step = self.sample.len().div_ceil(CELL_ROWS).max(1);
         for key in self.sample.iter().step_by(step) {
-            let Ok(out) = engine.read(&self.table, &mut crate::engine::Scan::get(key)) else {
+            // A disabled table's cells too: disabling refuses reads, it keeps the cells.
+            let Ok(out) = engine.read_stored(&self.table, &mut crate::engine::Scan::get(key))
+            else {
                 return;
             };
             for cell in out.rows.iter().flat_map(|r| &r.cells) {

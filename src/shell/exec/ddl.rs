@@ -21,8 +21,17 @@ pub(in crate::shell) fn alter_status(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<
     let Ok(t) = ctx.engine.table(&table) else {
         return fail(format!("Can't find a table: {table}"), args.span(0));
     };
-    let n = t.regions.len();
-    Ok(Some(format!("{n}/{n} regions updated.\nDone.\n")))
+    Ok(Some(format!("{}Done.\n", regions_updated(t))))
+}
+
+/// admin.rb `alter_status`'s line: regions updated of all regions, or, where the master counts
+/// none, as for a disabled table (`AssignmentManager.getRegionStatesCount` counts a disabled
+/// table's regions as 0), "All regions updated.".
+fn regions_updated(t: &crate::engine::Table) -> String {
+    match t.regions.len() {
+        n if t.enabled && n > 0 => format!("{n}/{n} regions updated.\n"),
+        _ => "All regions updated.\n".into(),
+    }
 }
 
 pub(in crate::shell) fn get_table(_: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
@@ -54,11 +63,27 @@ pub(in crate::shell) fn describe(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Repl
 }
 
 pub(in crate::shell) fn disable(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    // admin.rb `disable`: `return if disabled?(table_name)`, before the Admin call that would
+    // refuse a table disabled already.
+    if enabled(ctx, args) == Some(false) {
+        return Ok(Some(String::new()));
+    }
     on_table(ctx, args, Engine::disable)
 }
 
 pub(in crate::shell) fn enable(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    // admin.rb `enable`: `return if enabled?(table_name)`.
+    if enabled(ctx, args) == Some(true) {
+        return Ok(Some(String::new()));
+    }
     on_table(ctx, args, Engine::enable)
+}
+
+/// Whether the table the first argument names is enabled; `None` when there is no such table
+/// (the command's own check says so).
+pub(in crate::shell) fn enabled(ctx: &Ctx<'_>, args: &Args<'_>) -> Option<bool> {
+    let table = args.table(0).ok()?;
+    ctx.engine.table(&table).ok().map(|t| t.enabled)
 }
 
 pub(in crate::shell) fn drop(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
@@ -620,7 +645,6 @@ fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
         );
     }
     let mut desc = table.descriptor.clone();
-    let regions = table.regions.len();
     enum Change {
         Put(FamilyDescriptor),
         Delete(String, Range<usize>),
@@ -767,5 +791,11 @@ fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
     if !wait || !reopen {
         return Ok(Some(notes));
     }
-    Ok(Some(format!("{notes}Updating all regions with the new schema...\n{regions}/{regions} regions updated.\nDone.\n")))
+    let t = engine
+        .table(&name)
+        .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    Ok(Some(format!(
+        "{notes}Updating all regions with the new schema...\n{}Done.\n",
+        regions_updated(t)
+    )))
 }

@@ -8,7 +8,19 @@ use crate::shell::ast::{Spanned, Value};
 use md5::Digest;
 use std::fmt::Write as _;
 
+/// Whether the table the first argument names exists and is disabled: its regions are
+/// closed, on no server, and the Admin's flush, compaction and split leave it as it is
+/// (`HBaseAdmin.flush`: "Table is disabled", and returns; `compact` and `split` skip each
+/// region whose location has no server). The shell prints nothing more than for a table that
+/// was flushed.
+fn disabled(ctx: &Ctx<'_>, args: &Args<'_>) -> bool {
+    super::ddl::enabled(ctx, args) == Some(false)
+}
+
 pub(in crate::shell) fn flush(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    if disabled(ctx, args) {
+        return Ok(Some(String::new()));
+    }
     let engine = &mut *ctx.engine;
     // flush.rb: `flush 'TABLENAME'` or `flush 'TABLENAME', 'FAMILYNAME'`.
     let name = args.table(0)?;
@@ -89,6 +101,11 @@ pub(in crate::shell) fn compact(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply
             }
         }
     }
+    // A disabled table's regions are on no server: nothing to ask, not even whether the
+    // family exists (a region server would).
+    if engine.table(&name).is_ok_and(|t| !t.enabled) {
+        return Ok(Some(String::new()));
+    }
     let family_given = args
         .get(1)
         .is_some_and(|a| !matches!(&a.value, Value::Ident(w) if w == "nil"));
@@ -159,6 +176,9 @@ fn nothing_chosen(t: &crate::engine::Table, family: Option<&[u8]>) -> String {
 }
 
 pub(in crate::shell) fn split(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    if disabled(ctx, args) {
+        return Ok(Some(String::new()));
+    }
     let engine = &mut *ctx.engine;
     let name = args.table(0)?;
     // An unknown table is the table argument's fault, whatever else was given.
