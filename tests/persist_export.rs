@@ -114,6 +114,22 @@ fn bad_imports_name_the_first_problem_and_change_nothing() {
     assert_eq!(export_json(&src.engine, None), before);
 }
 
+/// The source's export as JSON and as a script, and a shell holding a table `u` of its own (a
+/// row `mine` with the value `kept?`) and what `more` makes.
+fn exports_over(more: &str) -> ([String; 2], rowkey::shell::Shell) {
+    let src = source();
+    let exports = [
+        export_json(&src.engine, None),
+        export_script(&src.engine, None),
+    ];
+    let (mut here, _) = shell_at(1_700_000_000_000);
+    run(
+        &mut here,
+        &format!("create 'u', 'other'\nput 'u', 'mine', 'other:q', 'kept?'\n{more}"),
+    );
+    (exports, here)
+}
+
 /// An export over tables of the same names, imported under other names: each clashing table
 /// takes the first free suffix (`u_2` is taken here, so `u_3`), the file's other tables keep
 /// their names, and the tables here are left as they were. The same for the JSON document and
@@ -121,15 +137,8 @@ fn bad_imports_name_the_first_problem_and_change_nothing() {
 #[test]
 fn an_import_over_existing_tables_can_take_other_names() -> TestResult {
     use rowkey::persist::read_export;
-    let src = source();
-    let doc = export_json(&src.engine, None);
-    let script = export_script(&src.engine, None);
-    let (mut here, _) = shell_at(1_700_000_000_000);
-    run(
-        &mut here,
-        "create 'u', 'other'\nput 'u', 'mine', 'other:q', 'kept?'\ncreate 'u_2', 'f'",
-    );
-    for text in [&doc, &script] {
+    let (exports, mut here) = exports_over("create 'u_2', 'f'");
+    for text in &exports {
         let file = read_export(text)?;
         let names = file.free_names(&here.engine);
         assert_eq!(names.names, [("u".to_string(), "u_3".to_string())]);
@@ -161,17 +170,11 @@ fn an_import_over_existing_tables_can_take_other_names() -> TestResult {
 #[test]
 fn an_import_over_existing_tables_names_them_and_replaces_them_when_asked() -> TestResult {
     use rowkey::persist::read_export;
-    let src = source();
-    let doc = export_json(&src.engine, None);
-    let script = export_script(&src.engine, None);
-    let (mut here, _) = shell_at(1_700_000_000_000);
-    run(
-        &mut here,
-        "create 'u', 'other'\nput 'u', 'mine', 'other:q', 'kept?'\ncreate 'w', 'f'",
-    );
+    let (exports, mut here) = exports_over("create 'w', 'f'");
+    let [doc, script] = &exports;
     let clock = || Box::new(|| 1_700_000_000_000u64) as Box<dyn Fn() -> u64>;
     let mut imported = Vec::new();
-    for text in [&doc, &script] {
+    for text in &exports {
         // One reading of the file answers the question and then imports.
         let file = read_export(text)?;
         assert_eq!(file.clashes(&here.engine), ["u"]);
