@@ -183,6 +183,14 @@ impl Shell {
     fn run_statement(&mut self, input: &str, statement: script::Statement) -> Outcome {
         let script::Statement { result, span, line } = statement;
         let text = input.get(span.clone()).unwrap_or_default().to_string();
+        // A table reference's command (`t.scan`) hands HBase's shell the `Hbase::Table` object
+        // as its first argument (table.rb's `add_command`), which its error for a disabled
+        // table names as it prints the object (`"Table #{args.first} is disabled!"`, commands.rb).
+        let reference = result
+            .as_ref()
+            .ok()
+            .and_then(|cmd| cmd.name.split_once('.'))
+            .and_then(|(var, _)| self.refs.get(var).cloned());
         let result = result.and_then(|cmd| {
             self.resolve(cmd)
                 .map_err(|e| ParseError::new(e.message, e.span, ""))
@@ -208,6 +216,13 @@ impl Shell {
                     };
                 }
                 let mut out = self.execute(&cmd);
+                if let (Some(table), Some(e)) = (&reference, out.error.as_mut()) {
+                    let plain = format!("Table {table} is disabled!");
+                    if e.message == plain {
+                        e.message = format!("Table Hbase::Table - {table} is disabled!");
+                        out.output = out.output.replacen(&plain, &e.message, 1);
+                    }
+                }
                 if let (Some((var, _)), None) = (&cmd.target, &out.error) {
                     if let Some(Value::Str(table)) = cmd.args.first().map(|a| &a.value) {
                         let table = String::from_utf8_lossy(table).into_owned();

@@ -318,6 +318,28 @@ fn the_activity_history_is_stored_outside_the_catalog_and_comes_back() -> TestRe
     Ok(())
 }
 
+/// Writes and reads after the last checkpoint: each save carries what the history recorded
+/// with its log record (or alone, after reads), so a reload finds the history the page showed
+/// when it said "saved", not the one of the last checkpoint (a table's `create`).
+#[test]
+fn the_history_after_the_last_checkpoint_comes_back_too() -> TestResult {
+    let (sh, _, stored) = saved_after(&[
+        "create 't', 'f'",
+        "put 't', 'a', 'f:q', '1'",
+        "put 't', 'b', 'f:q', '2'",
+        "incr 't', 'c', 'f:n', 3",
+        "get 't', 'a'",
+        "scan 't'",
+        "count 't'",
+    ])?;
+    let loaded = load(Box::new(|| 1_000), stored);
+    assert_eq!(history(&loaded.engine, "t"), history(&sh.engine, "t"));
+    let counts = |e: &rowkey::engine::Engine| e.activity("t").map(|a| (a.writes, a.reads));
+    assert_eq!(counts(&loaded.engine), Some((3, 3)));
+    assert_eq!(counts(&loaded.engine), counts(&sh.engine));
+    Ok(())
+}
+
 #[test]
 fn a_checkpoint_stores_every_history_as_it_is_now_also_when_only_one_changed() -> TestResult {
     // Checkpoints re-encode only the histories that changed since the last one: a read of `b`

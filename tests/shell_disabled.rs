@@ -157,3 +157,21 @@ fn the_diagnosis_of_a_disabled_table_reads_its_cells() -> TestResult {
     assert_eq!(rules(&e), enabled);
     Ok(())
 }
+
+/// A table reference's command hands HBase's shell the `Hbase::Table` object as its first
+/// argument (table.rb's `add_command`), and commands.rb's `translate_hbase_exceptions` names
+/// that argument in its error for a disabled table, as the object prints itself (table.rb's
+/// `to_s`): `Table Hbase::Table - t is disabled!`. The command by its table's name says `t`.
+#[test]
+fn a_reference_to_a_disabled_table_is_named_as_the_shell_prints_the_reference() {
+    let mut sh = disabled();
+    run(&mut sh, "tb = get_table 't'");
+    for command in ["tb.scan", "tb.count", "tb.get 'r1'"] {
+        let out = run(&mut sh, command);
+        assert!(
+            out.contains("ERROR: Table Hbase::Table - t is disabled!\n"),
+            "{command}: {out}"
+        );
+    }
+    assert!(run(&mut sh, "scan 't'").contains("ERROR: Table t is disabled!\n"));
+}

@@ -56,8 +56,16 @@ impl Saver {
         {
             return self.checkpoint(engine);
         }
+        // The activity history grows with every operation, reads too: what it recorded since
+        // the last save goes with the log record (or alone, after reads), so the explorer's
+        // history after a reload is the one the page showed when it said "saved".
+        let activity = Some(self.encode_activity(engine, false)?)
+            .filter(|a| !a.put.is_empty() || !a.delete.is_empty());
         if changes.wal.is_empty() {
-            return Ok(SavePlan::default());
+            return Ok(SavePlan {
+                activity,
+                ..SavePlan::default()
+            });
         }
         let key = (self.planned.newest, self.planned.next_wal);
         self.planned.next_wal += 1;
@@ -66,6 +74,7 @@ impl Saver {
                 key,
                 encode_groups(BlobKind::Wal, engine.clocks(), &changes.wal),
             )),
+            activity,
             ..SavePlan::default()
         })
     }
