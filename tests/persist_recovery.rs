@@ -340,6 +340,28 @@ fn the_history_after_the_last_checkpoint_comes_back_too() -> TestResult {
     Ok(())
 }
 
+/// A table dropped and made again under its name between two saves (one batch), whose new
+/// history has grown past what the store held of the old one: the store's chunks of 4,096
+/// operations are the old table's, and the reload finds the new history alone, not the old
+/// table's first chunk with the new operations after it.
+#[test]
+fn a_table_made_again_in_one_batch_comes_back_with_its_own_history() -> TestResult {
+    let puts = |prefix: &str, n: usize| -> String {
+        (0..n)
+            .map(|i| format!("put 'hx', '{prefix}{i:05}', 'f:q', 'v'\n"))
+            .collect()
+    };
+    let again = format!(
+        "disable 'hx'\ndrop 'hx'\ncreate 'hx', 'f'\n{}",
+        puts("z", 4_200)
+    );
+    let (sh, _, stored) = saved_after(&["create 'hx', 'f'", &puts("a", 4_100), &again])?;
+    let loaded = load(Box::new(|| 1_000), stored);
+    assert_eq!(history(&loaded.engine, "hx"), history(&sh.engine, "hx"));
+    assert_eq!(loaded.engine.activity("hx").map(|a| a.writes), Some(4_200));
+    Ok(())
+}
+
 #[test]
 fn a_checkpoint_stores_every_history_as_it_is_now_also_when_only_one_changed() -> TestResult {
     // Checkpoints re-encode only the histories that changed since the last one: a read of `b`

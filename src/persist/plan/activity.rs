@@ -101,6 +101,10 @@ pub(super) struct StoredHistory {
     pub(super) marker: Option<ActivityMarker>,
     /// Operations numbered below this are stored.
     pub(super) upto: u64,
+    /// The engine tick of the last operation stored (numbered `upto - 1`), when it is known:
+    /// a table made again under the name between two saves numbers its operations from 0
+    /// again, and its operation of that number has another tick.
+    pub(super) last_tick: Option<u64>,
     pub(super) chunks: SortedSet<u64>,
 }
 
@@ -221,7 +225,14 @@ pub(super) fn join_activity(
             let entry = stored.entry(table).or_default();
             entry.marker = Some(a.marker());
             entry.upto = a.recorded();
+            entry.last_tick = last_tick(a, entry.upto);
         }
     }
     stored
+}
+
+/// The tick of `activity`'s operation numbered `upto - 1`, when it still holds it.
+pub(super) fn last_tick(activity: &Activity, upto: u64) -> Option<u64> {
+    let last = upto.checked_sub(1)?;
+    activity.ops_between(last, upto).next().map(|op| op.tick)
 }

@@ -184,7 +184,10 @@ impl Saver {
                 continue;
             }
             let (first, end) = (activity.first_seq(), activity.recorded());
-            if end < stored.upto {
+            let other = stored.last_tick.is_some_and(|tick| {
+                super::activity::last_tick(activity, stored.upto).is_some_and(|t| t != tick)
+            });
+            if end < stored.upto || other {
                 // A new table under an old name: its history starts again.
                 w.delete
                     .extend(stored.chunks.iter().map(|c| chunk_key(name, *c)));
@@ -216,6 +219,7 @@ impl Saver {
                 w.delete.push(chunk_key(name, c));
             }
             stored.upto = end;
+            stored.last_tick = super::activity::last_tick(activity, end);
             stored.marker = Some(marker);
         }
         let dropped: Vec<String> = self
