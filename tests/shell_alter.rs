@@ -47,3 +47,24 @@ fn alter_flushes_with_the_old_descriptor_before_the_new_applies() -> TestResult 
     );
     Ok(())
 }
+
+/// A family's METADATA and CONFIGURATION, which HBase keeps in the family's descriptor and
+/// `describe` shows, are not kept by Rowkey: `create` and `alter` say so for each, in the
+/// manner of admin.rb's note for an argument it ignores, instead of taking them in silence.
+#[test]
+fn a_familys_metadata_and_configuration_are_said_to_be_left_out() {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    let created = run(
+        &mut sh,
+        "create 'm', {NAME => 'f', METADATA => {'k' => 'v'}, CONFIGURATION => {'hbase.x' => '1'}}",
+    );
+    assert!(created.starts_with(
+        "Argument ignored for column family f: METADATA (Rowkey does not keep it; describe shows the family without it)\n\
+         Argument ignored for column family f: CONFIGURATION (Rowkey does not keep it; describe shows the family without it)\n\
+         Created table m\n"
+    ), "{created}");
+    let altered = run(&mut sh, "alter 'm', NAME => 'f', METADATA => {'a' => 'b'}");
+    assert!(altered.starts_with(
+        "Argument ignored for column family f: METADATA (Rowkey does not keep it; describe shows the family without it)\n"
+    ), "{altered}");
+}

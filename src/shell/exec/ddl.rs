@@ -181,6 +181,15 @@ const FAMILY_ACCEPTED: &[&str] = &[
 fn family_leftovers(opts: Opts<'_>, family: &str) -> String {
     let mut out = String::new();
     for (key, _, _) in opts.pairs {
+        if matches!(key.as_str(), "METADATA" | "CONFIGURATION") {
+            // HBase keeps them in the family's descriptor and `describe` shows them; Rowkey
+            // does not keep them, and says so rather than taking them in silence.
+            let _ = writeln!(
+                out,
+                "Argument ignored for column family {family}: {key} (Rowkey does not keep it; describe shows the family without it)"
+            );
+            continue;
+        }
         if FAMILY_ACCEPTED.contains(&key.as_str()) {
             continue;
         }
