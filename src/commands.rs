@@ -10,9 +10,10 @@
 use crate::analysis::Effect;
 
 /// The command language a command belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
     /// The HBase shell (`put 't', 'r', 'f:q', 'v'`).
+    #[default]
     HBase,
     /// Bigtable's `cbt` tool (`cbt set t r f:q=v`).
     Cbt,

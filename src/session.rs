@@ -246,6 +246,8 @@ impl Session {
         shell.time_format = time_format(&saved.prefs, &clocks);
         let mut console = Console::new(shell, Vec::new());
         console.set_history(saved.history);
+        // The dialect the person left the console in.
+        console.dialect = saved.prefs.dialect;
         let session = Session {
             console: Rc::new(RefCell::new(console)),
             loads: Rc::new(RefCell::new(saved.loads)),
@@ -271,13 +273,22 @@ impl Session {
         session
     }
 
+    /// Puts the console in `dialect`, kept in the preferences for the next visit.
+    fn set_dialect(&mut self, dialect: Dialect, fx: &mut Effects) {
+        self.console.borrow_mut().dialect = dialect;
+        if self.prefs.dialect != dialect {
+            self.prefs.dialect = dialect;
+            fx.push(Effect::SavePrefs(self.prefs));
+        }
+    }
+
     /// Keeps a file for cbt's `import` and puts the line that imports it in the input, in cbt
     /// mode, for the person to run or not: a file never changes a table by itself.
     fn give_cbt_file(&mut self, name: &str, bytes: Rc<[u8]>, fx: &mut Effects) {
+        self.set_dialect(Dialect::Cbt, fx);
         let mut console = self.console.borrow_mut();
         let size = bytes.len() as u64;
         console.cbt_files.give(name, bytes);
-        console.dialect = Dialect::Cbt;
         let table = self
             .selected_table
             .as_deref()
@@ -443,7 +454,7 @@ impl Session {
                 self.pattern_run = None;
                 self.tour_run = None;
             }
-            Action::SetDialect(dialect) => self.console.borrow_mut().dialect = dialect,
+            Action::SetDialect(dialect) => self.set_dialect(dialect, fx),
             Action::OpenSample(sample, title) => self.open_sample(*sample, title, fx),
             Action::LeaveSample => self.leave_sample(fx),
             Action::GiveCbtFile(name, bytes) => self.give_cbt_file(&name, bytes, fx),

@@ -95,3 +95,29 @@ fn a_file_for_import_changes_nothing_until_the_line_runs() -> TestResult {
     );
     Ok(())
 }
+
+/// The console's dialect is kept with the preferences: switching to cbt saves them with the
+/// dialect, and a session opened with them starts in cbt mode (a reload used to bring the
+/// console back in the HBase shell whatever the person had left it in).
+#[test]
+fn the_dialect_is_kept_for_the_next_visit() {
+    use rowkey::session::{Clocks, Saved, Session};
+    let mut s = fresh();
+    let fx = s.apply(Action::SetDialect(Dialect::Cbt));
+    let Some(Effect::SavePrefs(prefs)) = fx.into_iter().find(|e| matches!(e, Effect::SavePrefs(_)))
+    else {
+        panic!("switching saves the preferences");
+    };
+    assert_eq!(prefs.dialect, Dialect::Cbt);
+    // Switching to the dialect it is in saves nothing.
+    assert!(s.apply(Action::SetDialect(Dialect::Cbt)).is_empty());
+    let again = Session::new(
+        Clocks::fixed(1_700_000_000_000),
+        Saved {
+            prefs,
+            ..Saved::default()
+        },
+    );
+    assert_eq!(again.console.borrow().dialect, Dialect::Cbt);
+    assert_eq!(fresh().console.borrow().dialect, Dialect::HBase);
+}

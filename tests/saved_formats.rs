@@ -211,9 +211,26 @@ fn preferences_are_written_and_read_as_before() -> Result<(), json::Error> {
         timestamps: Timestamps::Epoch,
         keys: KeyDisplay::Utf8,
         cbt_zone: CbtZone::Utc,
+        dialect: Dialect::HBase,
     };
     assert_eq!(prefs.to_json(), text("prefs.json"));
     assert_eq!(read(&text("prefs.json"), Prefs::from_json)?, prefs);
+    // The console left in cbt mode: one member more, after the others; the preferences of
+    // one who never switched are written as before (above).
+    let cbt = Prefs {
+        dialect: Dialect::Cbt,
+        ..prefs
+    };
+    let written = cbt.to_json();
+    assert_eq!(
+        written,
+        format!(
+            "{}{}",
+            text("prefs.json").trim_end_matches('}'),
+            ",\"dialect\":\"Cbt\"}"
+        )
+    );
+    assert_eq!(read(&written, Prefs::from_json)?, cbt);
     // Missing members take their defaults, unknown ones are ignored, a value that is no choice
     // is refused (the page then starts from the defaults).
     let partial = read(r#"{"theme":"Light","later":true}"#, Prefs::from_json)?;

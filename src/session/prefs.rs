@@ -1,7 +1,8 @@
 //! The person's preferences: theme, how timestamps print, how row keys show, the zone cbt
-//! prints dates in. The page keeps them across reloads (the session says when, with
+//! prints dates in, the console's dialect. The page keeps them across reloads (the session says when, with
 //! [`super::Effect::SavePrefs`]).
 
+use crate::commands::Dialect;
 use crate::json::{self, Node, Value};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,6 +40,8 @@ pub struct Prefs {
     pub keys: KeyDisplay,
     /// The zone cbt prints times in.
     pub cbt_zone: CbtZone,
+    /// The console's dialect, as the person last switched it.
+    pub dialect: Dialect,
 }
 
 /// The zone cbt's dates print in: the local one (as cbt prints in its process's zone) or UTC.
@@ -58,6 +61,7 @@ const TIMESTAMPS: [(&str, Timestamps); 2] =
     [("Epoch", Timestamps::Epoch), ("Local", Timestamps::Local)];
 const KEYS: [(&str, KeyDisplay); 2] = [("Hbase", KeyDisplay::Hbase), ("Utf8", KeyDisplay::Utf8)];
 const ZONES: [(&str, CbtZone); 2] = [("Local", CbtZone::Local), ("Utc", CbtZone::Utc)];
+const DIALECTS: [(&str, Dialect); 2] = [("HBase", Dialect::HBase), ("Cbt", Dialect::Cbt)];
 
 /// `value`'s name in `table`.
 fn name<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> Value {
@@ -87,15 +91,21 @@ fn read<T: Default + Copy>(
 
 impl Prefs {
     /// The preferences as the page saves them:
-    /// `{"theme":"Dark","timestamps":"Epoch","keys":"Utf8","cbt_zone":"Utc"}`.
+    /// `{"theme":"Dark","timestamps":"Epoch","keys":"Utf8","cbt_zone":"Utc"}`, and
+    /// `"dialect":"Cbt"` after them when the console was last in cbt mode (the HBase shell, the
+    /// default, is not written, so the preferences of a person who never switched are saved as
+    /// before).
     pub fn to_json(&self) -> String {
-        Value::object(vec![
+        let mut members = vec![
             ("theme", name(&THEMES, self.theme)),
             ("timestamps", name(&TIMESTAMPS, self.timestamps)),
             ("keys", name(&KEYS, self.keys)),
             ("cbt_zone", name(&ZONES, self.cbt_zone)),
-        ])
-        .to_compact()
+        ];
+        if self.dialect != Dialect::HBase {
+            members.push(("dialect", name(&DIALECTS, self.dialect)));
+        }
+        Value::object(members).to_compact()
     }
 
     /// Saved preferences back: a member missing takes its default, members not known are
@@ -107,6 +117,7 @@ impl Prefs {
             timestamps: read(&f, "timestamps", &TIMESTAMPS)?,
             keys: read(&f, "keys", &KEYS)?,
             cbt_zone: read(&f, "cbt_zone", &ZONES)?,
+            dialect: read(&f, "dialect", &DIALECTS)?,
         })
     }
 }

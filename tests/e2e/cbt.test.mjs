@@ -71,6 +71,12 @@ for (const scheme of ['dark', 'light']) {
     await runCommand(page, 'set bt r1 cf:a=old@1000');
     assert.equal((await runCommand(page, 'lookup bt r1')).trimEnd(), '----------------------------------------\nr1\n  cf:a                                     @ 1970/01/01-05:30:00.001000\n    "old"',
       'no delete marker: the older write is visible at once after the reload');
+    // The console reopens in the dialect the person switched it to last.
+    await page.locator('.dialect-switch button', { hasText: 'cbt' }).click();
+    await saved(page);
+    await page.reload();
+    await saved(page);
+    assert.equal(await prompt(page), 'cbt>', 'the page reopens in cbt mode');
     assert.deepEqual(errors, []);
     await context.close();
   });
