@@ -22,7 +22,7 @@ impl Session {
         let started = (self.timer)();
         self.bigtable("Reading row", &table)?;
         if let Some(e) = deferred {
-            if self.any_row(&table, Scan::get(row)) {
+            if self.any_row(&table, Scan::get(row), "Reading row")? {
                 return Err(format!("Reading row: {e}"));
             }
         }
@@ -118,7 +118,7 @@ impl Session {
                 reversed: scan.reversed,
                 ..Scan::default()
             };
-            if self.any_row(&table, probe) {
+            if self.any_row(&table, probe, "Reading rows")? {
                 return Err(format!("Reading rows: {e}"));
             }
             return Ok(Vec::new());
@@ -144,12 +144,14 @@ impl Session {
         Ok(out)
     }
 
-    /// Whether the scan's range holds a row.
-    fn any_row(&mut self, table: &str, mut scan: Scan) -> bool {
+    /// Whether the scan's range holds a row; the read's own error (a disabled HBase table)
+    /// is `what`'s, as the read it stands before would have said it.
+    fn any_row(&mut self, table: &str, mut scan: Scan, what: &str) -> Result<bool, String> {
         scan.limit = Some(1);
         self.engine
             .read(table, &mut scan)
-            .is_ok_and(|out| !out.rows.is_empty())
+            .map(|out| !out.rows.is_empty())
+            .map_err(|e| format!("{what}: {e}"))
     }
 
     pub(super) fn count(&mut self, call: &Call) -> Result<Vec<u8>, String> {
