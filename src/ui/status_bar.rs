@@ -14,6 +14,7 @@ use std::rc::Rc;
 use crate::designs::loads::Placement;
 use crate::persist::{export_json, export_kept_runs, export_script, read_export, ExportFile};
 use crate::session::Action as SessionAction;
+use crate::session::Choice;
 
 #[component]
 pub fn StatusBar() -> Html {
@@ -408,13 +409,7 @@ fn import_clash(
     asking: &UseStateHandle<Option<Rc<Clashing>>>,
     asked: Rc<Clashing>,
 ) -> Html {
-    #[derive(Clone, Copy)]
-    enum Answer {
-        Rename,
-        Replace,
-        Cancel,
-    }
-    let answer = |a: Answer| {
+    let answer = |a: Choice| {
         let (app, asking, asked) = (app.clone(), asking.clone(), asked.clone());
         move || {
             asking.set(None);
@@ -424,7 +419,7 @@ fn import_clash(
                 clashing,
                 renamed,
             } = &*asked;
-            if let Answer::Cancel = a {
+            if let Choice::Cancel = a {
                 let verb = if clashing.len() == 1 {
                     "exists"
                 } else {
@@ -440,19 +435,19 @@ fn import_clash(
             let result = {
                 let engine = &app.console.borrow().shell.engine;
                 match a {
-                    Answer::Rename => file.import_as(engine, Box::new(super::now_ms), renamed),
+                    Choice::Rename => file.import_as(engine, Box::new(super::now_ms), renamed),
                     _ => file.import(engine, Box::new(super::now_ms), clashing),
                 }
             };
             imported(&app, name, file.text(), result);
         }
     };
-    let on = |a: Answer| {
+    let on = |a: Choice| {
         let answer = answer(a);
         Callback::from(move |_: MouseEvent| answer())
     };
     let on_cancel = {
-        let answer = answer(Answer::Cancel);
+        let answer = answer(Choice::Cancel);
         Callback::from(move |_: ()| answer())
     };
     let one = asked.clashing.len() == 1;
@@ -463,9 +458,9 @@ fn import_clash(
             {leaf!("h2", [("id", "import-clash-title")], if one { "A table of yours has this name" } else { "Tables of yours have these names" })}
             {leaf!("p", format!("{} makes {} you have already: {names}.", asked.name, if one { "a table" } else { "tables" }))}
             {leaf!("div", "modal-choices", list![
-                leaf!(@on "button", [("data-choice", "rename"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(on(Answer::Rename))], format!("Import as {renamed}")),
-                leaf!(@on "button", [("data-choice", "replace"), ("class", "action danger")], [onclick(on(Answer::Replace))], format!("Replace: drop {names}")),
-                leaf!(@on "button", [("data-choice", "cancel"), ("class", "action")], [onclick(on(Answer::Cancel))], "Cancel"),
+                leaf!(@on "button", [("data-choice", "rename"), ("autofocus", "autofocus"), ("class", "action primary")], [onclick(on(Choice::Rename))], format!("Import as {renamed}")),
+                leaf!(@on "button", [("data-choice", "replace"), ("class", "action danger")], [onclick(on(Choice::Replace))], format!("Replace: drop {names}")),
+                leaf!(@on "button", [("data-choice", "cancel"), ("class", "action")], [onclick(on(Choice::Cancel))], "Cancel"),
             ])}
             {leaf!("p", "hint", format!("“Import as” makes the file's {} under the new {}, and leaves yours as they are. “Replace” deletes yours first; that cannot be undone.", if one { "table" } else { "tables" }, if one { "name" } else { "names" }))}
         </super::modal::Modal>
