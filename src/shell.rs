@@ -117,6 +117,8 @@ pub struct Shell {
     refs: crate::kit::sorted::SortedMap<String, String>,
     /// Configuration properties set with `-D key=value`, as HBase's shell takes them.
     properties: crate::kit::sorted::SortedMap<String, String>,
+    /// A command's question (`disable_all`'s "(y/n)?") that the next line of input answers.
+    question: Option<exec::sweep::Question>,
 }
 
 /// The property that makes `get` and `scan` print epoch milliseconds (`table.rb` reads it with
@@ -134,6 +136,7 @@ impl Shell {
             gen_budget: None,
             refs: crate::kit::sorted::SortedMap::new(),
             properties: crate::kit::sorted::SortedMap::new(),
+            question: None,
         }
     }
 
@@ -172,6 +175,15 @@ impl Shell {
     pub fn run_some(&mut self, script: &mut Script, max: usize) -> Vec<Outcome> {
         let mut outcomes = Vec::new();
         while outcomes.len() < max {
+            if let Some(question) = self.question.take() {
+                // HBase's shell reads the answer with `gets`: the next line, whatever it is.
+                let Some((span, line)) = script.next_line() else {
+                    self.question = Some(question);
+                    break;
+                };
+                outcomes.push(self.answer(script.text(), span, line, &question));
+                continue;
+            }
             let Some(statement) = script.next_statement() else {
                 break;
             };
@@ -200,19 +212,11 @@ impl Shell {
                 let spec = crate::commands::find(Dialect::HBase, &cmd.name);
                 let name = spec.map(|c| c.name);
                 if let (Some(message), true) = (&self.read_only, spec.is_some_and(|c| c.writes)) {
-                    let message = message.clone();
                     return Outcome {
-                        input: text,
                         span,
                         line,
                         name,
-                        output: format!("ERROR: {message}\n"),
-                        error: Some(ShellError {
-                            message,
-                            span: cmd.name_span.clone(),
-                            command: None,
-                        }),
-                        ..Outcome::default()
+                        ..refused(text, message.clone(), cmd.name_span.clone())
                     };
                 }
                 let mut out = self.execute(&cmd);
@@ -259,13 +263,51 @@ impl Shell {
         self.engine.begin_command();
         let mut ctx = self.context();
         let mut out = exec::execute(&mut ctx, cmd);
+        let question = ctx.question.take();
         self.engine.end_command();
         let seconds = (((self.timer)() - started) / 1000.0).max(0.0);
-        // `help` is the shell's own method, not a command (`Shell::Shell.help`): no `Took` line.
-        if cmd.name != "help" || out.error.is_some() {
+        // `help` is the shell's own method, not a command (`Shell::Shell.help`): no `Took` line;
+        // a command waiting for its answer prints it after the answer.
+        if (cmd.name != "help" || out.error.is_some()) && question.is_none() {
             exec::finish(&mut out, seconds);
         }
+        self.question = question;
         out
+    }
+
+    /// Carries out the answer (the line at `span` of `input`) to a command's question.
+    fn answer(
+        &mut self,
+        input: &str,
+        span: Range<usize>,
+        line: usize,
+        question: &exec::sweep::Question,
+    ) -> Outcome {
+        let text = input.get(span.clone()).unwrap_or_default();
+        let name = Some(question.sweep.command());
+        if let Some(message) = &self.read_only {
+            return Outcome {
+                span: span.clone(),
+                line,
+                name,
+                ..refused(text.to_string(), message.clone(), span)
+            };
+        }
+        let started = (self.timer)();
+        self.engine.begin_command();
+        let mut out = Outcome {
+            output: exec::sweep::answer(&mut self.engine, question, text),
+            ..Outcome::default()
+        };
+        self.engine.end_command();
+        exec::finish(&mut out, (((self.timer)() - started) / 1000.0).max(0.0));
+        Outcome {
+            input: text.to_string(),
+            span,
+            line,
+            name,
+            ..out
+        }
     }
 
     /// Goes on with a command that stopped early, for up to `rows` more rows (a page of a
@@ -278,16 +320,7 @@ impl Shell {
             self.read_only.clone(),
             crate::commands::writes(Dialect::HBase, cont.name()),
         ) {
-            return Outcome {
-                input,
-                output: format!("ERROR: {message}\n"),
-                error: Some(ShellError {
-                    message,
-                    span: 0..0,
-                    command: None,
-                }),
-                ..Outcome::default()
-            };
+            return refused(input, message, 0..0);
         }
         let before = cont.seconds();
         let started = (self.timer)();
@@ -378,6 +411,20 @@ impl Shell {
             self.page_rows,
             self.gen_budget,
         )
+    }
+}
+
+/// A command refused because another tab is writing: `message` pointing at `span`.
+fn refused(input: String, message: String, span: Range<usize>) -> Outcome {
+    Outcome {
+        input,
+        output: format!("ERROR: {message}\n"),
+        error: Some(ShellError {
+            message,
+            span,
+            command: None,
+        }),
+        ..Outcome::default()
     }
 }
 

@@ -3,7 +3,7 @@
 //! positional arguments are, whether a table reference runs it, its help text and its
 //! executor; and the option lists `create` and `alter` share.
 
-use super::exec::{ddl, dml, general, rowkey, tools, Run};
+use super::exec::{ddl, dml, general, rowkey, sweep, tools, Run};
 use super::help;
 use crate::commands::{self, CommandSpec, Dialect, Executor, Group, Role};
 
@@ -215,16 +215,35 @@ pub(crate) const HBASE: &[CommandSpec] = &[
         .method()
         .takes(1, 1)
         .help(help::DISABLE),
+    spec(
+        "clone_table_schema",
+        Group::Ddl,
+        true,
+        &[],
+        ddl::clone_table_schema,
+    )
+    .on(&[Role::Table, Role::NewTable])
+    .takes(2, 3)
+    .help(help::CLONE_TABLE_SCHEMA),
+    spec("disable_all", Group::Ddl, true, &[], sweep::disable_all)
+        .takes(1, 1)
+        .help(help::DISABLE_ALL),
     spec("drop", Group::Ddl, true, &[], ddl::drop)
         .on(TABLE)
         .method()
         .takes(1, 1)
         .help(help::DROP),
+    spec("drop_all", Group::Ddl, true, &[], sweep::drop_all)
+        .takes(1, 1)
+        .help(help::DROP_ALL),
     spec("enable", Group::Ddl, true, &[], ddl::enable)
         .on(TABLE)
         .method()
         .takes(1, 1)
         .help(help::ENABLE),
+    spec("enable_all", Group::Ddl, true, &[], sweep::enable_all)
+        .takes(1, 1)
+        .help(help::ENABLE_ALL),
     spec("exists", Group::Ddl, false, &[], ddl::exists)
         .on(TABLE)
         .takes(1, 1)

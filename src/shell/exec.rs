@@ -12,6 +12,7 @@ pub(super) mod dml;
 pub(super) mod general;
 mod jruby;
 pub(super) mod rowkey;
+pub(super) mod sweep;
 pub(super) mod tools;
 
 use args::fail;
@@ -42,6 +43,8 @@ pub(crate) struct Ctx<'a> {
     trace: Option<ReadTrace>,
     /// Set by a command that stopped early and can go on.
     more: Option<Step>,
+    /// Set by a command that asks a question the next line of input answers.
+    pub(super) question: Option<sweep::Question>,
 }
 
 impl<'a> Ctx<'a> {
@@ -58,6 +61,7 @@ impl<'a> Ctx<'a> {
             gen_budget,
             trace: None,
             more: None,
+            question: None,
         }
     }
 }

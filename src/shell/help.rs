@@ -119,6 +119,10 @@ pub(super) const ENABLE: &str =
     "Brings a disabled table back online.\n  disable 't1'\n  enable 't1'\n";
 pub(super) const DROP: &str =
     "Deletes a disabled table and its data.\n  disable 't1'\n  drop 't1'\n";
+pub(super) const DISABLE_ALL: &str = "Lists the tables whose whole name matches a regular expression and asks; a next line with a y\nin it disables them.\n  disable_all 'tmp_.*'\n  y\n";
+pub(super) const ENABLE_ALL: &str = "Lists the tables whose whole name matches a regular expression and asks; a next line with a y\nin it enables them.\n  enable_all 'tmp_.*'\n  y\n";
+pub(super) const DROP_ALL: &str = "Lists the tables whose whole name matches a regular expression and asks; a next line with a y\nin it drops them. Each must be disabled first (disable_all), or it is named as not dropped.\n  disable_all 'tmp_.*'\n  y\n  drop_all 'tmp_.*'\n  y\n";
+pub(super) const CLONE_TABLE_SCHEMA: &str = "Makes a new, empty table with another table's families, settings and (unless false is\ngiven) region boundaries. No cells are copied.\n  clone_table_schema 't1', 't1_copy'\n  clone_table_schema 't1', 't1_one_region', false\n";
 pub(super) const EXISTS: &str = "Says whether a table exists.\n  exists 't1'\n";
 pub(super) const IS_ENABLED: &str = "Says whether a table is enabled.\n  is_enabled 't1'\n";
 pub(super) const IS_DISABLED: &str = "Says whether a table is disabled.\n  is_disabled 't1'\n";

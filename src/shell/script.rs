@@ -82,6 +82,23 @@ impl Script {
         self.pending.pop_front()
     }
 
+    /// The next line as it is, moving past it (what Ruby's `gets` reads while a command waits
+    /// for an answer); `None` at the end of the text. Commands of the last statement that
+    /// are not handed out yet stay for after it.
+    pub(super) fn next_line(&mut self) -> Option<(Range<usize>, usize)> {
+        let start = self.pos;
+        let rest = self.text.get(start..).filter(|r| !r.is_empty())?;
+        let len = rest.find('\n').unwrap_or(rest.len());
+        let end = start
+            + rest
+                .get(..len)
+                .map_or(0, |l| l.trim_end_matches('\r').len());
+        let line = self.line;
+        self.pos = start + len;
+        self.skip_blanks();
+        Some((start..end, line))
+    }
+
     /// Moves past blanks, empty lines and `;`, counting lines.
     fn skip_blanks(&mut self) {
         let b = self.text.as_bytes();

@@ -90,6 +90,32 @@ pub(in crate::shell) fn drop(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     on_table(ctx, args, Engine::drop_table)
 }
 
+/// `clone_table_schema 'src', 'dst'[, preserve_splits]`: a new table with the source's
+/// descriptor and, unless the third argument is false, its split keys; no cells are copied
+/// (`RawAsyncHBaseAdmin.cloneTableSchema`: `TableNotFoundException` for a missing source,
+/// which the shell prints as "Unknown table", `TableExistsException` for a taken name).
+pub(in crate::shell) fn clone_table_schema(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
+    let source = args.table(0)?;
+    let target = args.table(1)?;
+    let preserve_splits = match args.get(2) {
+        Some(a) => bool_of(a, "preserve_splits")?,
+        None => true,
+    };
+    ctx.engine
+        .clone_table_schema(&source, &target, preserve_splits)
+        .map_err(|e| match e {
+            // Not translated by the shell (`translate_hbase_exceptions`): printed as Java's
+            // `toString`.
+            crate::engine::Error::TableExists(t) => Box::new(crate::shell::ShellError {
+                message: format!("org.apache.hadoop.hbase.TableExistsException: {t}"),
+                span: args.span(1),
+                command: None,
+            }),
+            e => engine_error(e, args.span(0)),
+        })?;
+    Ok(Some(String::new()))
+}
+
 /// Runs `change` on the table the first argument names, printing nothing.
 fn on_table(
     ctx: &mut Ctx<'_>,
@@ -132,16 +158,16 @@ fn enabled_is(ctx: &mut Ctx<'_>, args: &Args<'_>, wanted: bool) -> Res<Reply> {
 }
 
 pub(in crate::shell) fn list(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
-    let engine = &*ctx.engine;
-    let names: Vec<String> = engine.tables().map(|t| t.descriptor.name.clone()).collect();
     let names = match args.get(0) {
         Some(_) => {
             let pattern = args.text(0, "regular expression")?;
-            let re = crate::kit::regex::Regex::new(&format!("^(?:{pattern})$"))
-                .or_else(|e| fail(format!("invalid regular expression: {e}"), args.span(0)))?;
-            names.into_iter().filter(|n| re.is_match(n)).collect()
+            super::sweep::matching(ctx.engine, &pattern).or_else(|e| fail(e, args.span(0)))?
         }
-        None => names,
+        None => ctx
+            .engine
+            .tables()
+            .map(|t| t.descriptor.name.clone())
+            .collect(),
     };
     let mut out = String::from("TABLE\n");
     for n in &names {

@@ -101,15 +101,36 @@ impl Engine {
     /// Empties a table; with `preserve_splits` it keeps its region boundaries.
     #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn truncate(&mut self, name: &str, preserve_splits: bool) -> Result<()> {
-        let t = self.table(name)?;
-        let desc = t.descriptor.clone();
-        let splits = if preserve_splits {
-            t.regions.iter().skip(1).map(|r| r.start.clone()).collect()
-        } else {
-            Vec::new()
-        };
+        let (desc, splits) = self.schema(name, preserve_splits)?;
         self.tables.remove(name);
         self.create_table(desc, splits)
+    }
+
+    /// Makes table `target` with the descriptor of `source` and, with `preserve_splits`, its
+    /// region boundaries, and none of its cells (HBase's `Admin.cloneTableSchema`).
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    pub fn clone_table_schema(
+        &mut self,
+        source: &str,
+        target: &str,
+        preserve_splits: bool,
+    ) -> Result<()> {
+        let (mut desc, splits) = self.schema(source, preserve_splits)?;
+        if self.exists(target) {
+            return Err(Error::TableExists(target.to_string()));
+        }
+        desc.name = target.to_string();
+        self.create_table(desc, splits)
+    }
+
+    /// A table's descriptor, and its split keys when `with_splits` (else none).
+    fn schema(&self, name: &str, with_splits: bool) -> Result<(TableDescriptor, Vec<Vec<u8>>)> {
+        let t = self.table(name)?;
+        let splits = match with_splits {
+            true => t.regions.iter().skip(1).map(|r| r.start.clone()).collect(),
+            false => Vec::new(),
+        };
+        Ok((t.descriptor.clone(), splits))
     }
 
     /// Adds a family, or replaces the settings of an existing one.
