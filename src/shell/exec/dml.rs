@@ -813,30 +813,21 @@ pub(in crate::shell) fn delete(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
     let engine = &mut *ctx.engine;
     let all = args.cmd.name == "deleteall";
     let name = args.table(0)?;
-    // deleteall 't', {ROWPREFIXFILTER => 'p'}: every row with the prefix.
-    if all && matches!(args.get(1).map(|a| &a.value), Some(Value::Hash(_))) {
-        let Some(h) = args.get(1) else {
-            return Ok(Some(String::new()));
-        };
-        let mut opts = Opts::of(h)?;
-        let Some(p) = opts.take("ROWPREFIXFILTER") else {
-            return fail("expected {ROWPREFIXFILTER => 'prefix'}", h.span.clone());
-        };
-        let prefix = bytes_of(p, "ROWPREFIXFILTER")?;
-        opts.done(commands::options(Dialect::HBase, "deleteall"), &["CACHE"])?;
-        let mut scan = Scan::prefix(&prefix);
-        let rows = engine
-            .scan(&name, &mut scan)
-            .or_else(|e| fail(e.to_string(), args.span(0)))?
-            .rows;
-        for r in rows {
-            engine
-                .mutate(&name, r.row(), &[Mutation::DeleteRow { timestamp: None }])
-                .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    // deleteall 't', {ROWPREFIXFILTER => 'p'} [, column [, timestamp]]: every row with the
+    // prefix, each deleted as a row named on its own would be (table.rb's
+    // `_deleterows_internal` builds each row's delete with `_createdelete_internal`).
+    let prefix = match args.get(1) {
+        Some(h) if all && matches!(h.value, Value::Hash(_)) => {
+            let mut opts = Opts::of(h)?;
+            let Some(p) = opts.take("ROWPREFIXFILTER") else {
+                return fail("expected {ROWPREFIXFILTER => 'prefix'}", h.span.clone());
+            };
+            let prefix = bytes_of(p, "ROWPREFIXFILTER")?;
+            opts.done(commands::options(Dialect::HBase, "deleteall"), &["CACHE"])?;
+            Some(prefix)
         }
-        return Ok(Some(String::new()));
-    }
-    let row = args.bytes(1, "row key")?;
+        _ => None,
+    };
     let mut column = None;
     let mut timestamp = None;
     for i in 2..args.cmd.args.len() {
@@ -862,10 +853,46 @@ pub(in crate::shell) fn delete(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
             }
         }
     };
-    engine
-        .mutate(&name, &row, &in_table_units(engine, &name, vec![m]))
-        .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
-    Ok(Some(String::new()))
+    let mut note = String::new();
+    let rows = match prefix {
+        None => vec![args.bytes(1, "row key")?],
+        Some(prefix) => {
+            let found = engine
+                .scan(&name, &mut Scan::prefix(&prefix))
+                .or_else(|e| fail(e.to_string(), args.span(0)))?
+                .rows;
+            // The shell names each row found by `Bytes.toStringBinary` and deletes the row
+            // that text spells: a key with bytes outside printable ASCII (or a backslash)
+            // keeps its cells, and the delete lands on a row of the escaped name.
+            let rows: Vec<Vec<u8>> = found
+                .iter()
+                .map(|r| to_printable(r.row()).into_bytes())
+                .collect();
+            let missed: Vec<String> = found
+                .iter()
+                .zip(&rows)
+                .filter(|(r, named)| r.row() != named.as_slice())
+                .map(|(_, named)| to_printable(named))
+                .collect();
+            if !missed.is_empty() {
+                note = format!(
+                    "Rowkey: HBase's shell names each row by Bytes.toStringBinary before deleting \
+                     it, so {} row(s) whose keys hold other bytes kept their cells; the deletes \
+                     went to the rows their escaped text names, which scan prints as {}\n",
+                    missed.len(),
+                    missed.join(", ")
+                );
+            }
+            rows
+        }
+    };
+    let mutations = in_table_units(engine, &name, vec![m]);
+    for row in rows {
+        engine
+            .mutate(&name, &row, &mutations)
+            .or_else(|e| fail(e.to_string(), mutation_span(&e, args)))?;
+    }
+    Ok(Some(note))
 }
 
 /// `check_and_put 't', 'r', 'f:q', expected, 'f:c', 'value' [, {OP => '>'}]` and
