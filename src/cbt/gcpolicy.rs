@@ -42,8 +42,9 @@ impl GcPolicy {
             chars: text.chars().collect(),
             at: 0,
             pending: None,
+            open: 0,
         };
-        let policy = p.expr()?;
+        let (policy, _) = p.expr()?;
         let tok = p.token()?;
         if !tok.is_empty() {
             return Err(PolicyError(format!(
@@ -193,15 +194,30 @@ fn go_quote(text: &str) -> String {
     super::print::go_quote(text.as_bytes())
 }
 
+/// The most levels a policy may nest: parentheses inside parentheses, or terms joined one
+/// after another (each join is a level of the tree). cbt takes any depth; Rowkey reads and
+/// prints a policy by recursion, which a page's stack must hold.
+const MAX_DEPTH: usize = 64;
+
+fn too_deep() -> PolicyError {
+    PolicyError(format!(
+        "nested deeper than {MAX_DEPTH} levels (Rowkey's limit: parentheses within parentheses, \
+         or terms joined by and/or, each count as one)"
+    ))
+}
+
 struct Parser {
     chars: Vec<char>,
     at: usize,
     pending: Option<String>,
+    /// Parentheses open around the term being read.
+    open: usize,
 }
 
 impl Parser {
-    fn expr(&mut self) -> Result<GcPolicy, PolicyError> {
-        let mut policy = self.term()?;
+    /// A policy and how many levels its tree has.
+    fn expr(&mut self) -> Result<(GcPolicy, usize), PolicyError> {
+        let (mut policy, mut depth) = self.term()?;
         loop {
             let tok = self.token()?;
             let union = match tok.as_str() {
@@ -209,10 +225,14 @@ impl Parser {
                 "or" | "||" => true,
                 _ => {
                     self.pending = Some(tok);
-                    return Ok(policy);
+                    return Ok((policy, depth));
                 }
             };
-            let next = self.term()?;
+            let (next, next_depth) = self.term()?;
+            depth = depth.max(next_depth) + 1;
+            if depth > MAX_DEPTH {
+                return Err(too_deep());
+            }
             policy = if union {
                 GcPolicy::Union(Box::new(policy), Box::new(next))
             } else {
@@ -221,7 +241,7 @@ impl Parser {
         }
     }
 
-    fn term(&mut self) -> Result<GcPolicy, PolicyError> {
+    fn term(&mut self) -> Result<(GcPolicy, usize), PolicyError> {
         let tok = self.token()?;
         match tok.as_str() {
             "" => Err(PolicyError("empty GC policy term".into())),
@@ -237,16 +257,22 @@ impl Parser {
                 if value.is_empty() {
                     return Err(PolicyError("expected a token after '='".into()));
                 }
-                if tok == "maxage" {
-                    Ok(GcPolicy::MaxAge {
+                let policy = if tok == "maxage" {
+                    GcPolicy::MaxAge {
                         seconds: parse_duration(&value)? / 1_000,
-                    })
+                    }
                 } else {
-                    parse_uint(&value, 16).map(GcPolicy::MaxVersions)
-                }
+                    parse_uint(&value, 16).map(GcPolicy::MaxVersions)?
+                };
+                Ok((policy, 1))
             }
             "(" => {
+                self.open += 1;
+                if self.open > MAX_DEPTH {
+                    return Err(too_deep());
+                }
                 let p = self.expr()?;
+                self.open -= 1;
                 let close = self.token()?;
                 if close != ")" {
                     return Err(PolicyError(format!(
@@ -348,6 +374,20 @@ fn parse_uint(s: &str, bits: u32) -> Result<u64, PolicyError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// cbt (Go, whose stacks grow) takes any depth; Rowkey's recursive reading would
+    /// overflow a page's stack on thousands of levels, so it refuses past 64 of either kind.
+    #[test]
+    fn a_policy_nested_past_the_limit_is_refused_not_a_stack_overflow() {
+        let parens = |n: usize| format!("{}maxversions=1{}", "(".repeat(n), ")".repeat(n));
+        let chain = |n: usize| vec!["maxversions=1"; n].join(" or ");
+        assert_eq!(GcPolicy::parse(&parens(64)), Ok(GcPolicy::MaxVersions(1)));
+        assert!(GcPolicy::parse(&chain(64)).is_ok());
+        for text in [parens(65), parens(30_000), chain(66), chain(30_000)] {
+            let e = GcPolicy::parse(&text).map(|_| ()).unwrap_err();
+            assert!(e.0.starts_with("nested deeper than 64 levels"), "{}", e.0);
+        }
+    }
 
     #[test]
     fn parses_and_prints_as_cbt() -> Result<(), PolicyError> {
