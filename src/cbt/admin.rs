@@ -22,19 +22,7 @@ impl Session {
             for entry in
                 csv_record(&spec).map_err(|e| format!("Invalid families arg format: {e}"))?
             {
-                let mut parts = entry.splitn(3, ':');
-                let name = parts.next().unwrap_or_default().to_string();
-                let policy = match parts.next() {
-                    Some(p) => {
-                        GcPolicy::parse(p).map_err(|e| format!("invalid GC policy: {}", e.0))?
-                    }
-                    None => GcPolicy::Never,
-                };
-                let value_type = match parts.next() {
-                    Some(t @ ("intsum" | "intmin" | "intmax" | "inthll")) => Some(t.to_string()),
-                    Some(other) => return Err(format!("unknown type {other}")),
-                    None => None,
-                };
+                let (name, policy, value_type) = parse_family_text(&entry)?;
                 if !families.iter().any(|f| f.0 == name) {
                     families.push((name, policy, value_type));
                 }
@@ -56,16 +44,9 @@ impl Session {
         }
         let mut desc = TableDescriptor::new(&table, Vec::new());
         desc.rules = BIGTABLE_RULES;
-        for (name, policy, value_type) in &families {
-            desc.families.push(family(name, policy));
-            if !matches!(policy, GcPolicy::Never) {
-                desc.attributes
-                    .insert(format!("{GC_ATTRIBUTE}{name}"), policy.to_cbt());
-            }
-            if let Some(t) = value_type {
-                desc.attributes
-                    .insert(format!("{TYPE_ATTRIBUTE}{name}"), t.clone());
-            }
+        for (name, policy, value_type) in families {
+            desc.families.push(family(&name, &policy));
+            set_family_attributes(&mut desc.attributes, &name, &policy, value_type);
         }
         self.engine
             .create_table(desc, splits)
@@ -74,7 +55,8 @@ impl Session {
     }
 
     pub(super) fn createfamily(&mut self, call: &Call) -> Result<Vec<u8>, String> {
-        let (table, fam) = (call.text(0), call.text(1));
+        let table = call.text(0);
+        let (fam, policy, value_type) = parse_family_text(&call.text(1))?;
         let t = self.bigtable("Creating column family", &table)?;
         if t.descriptor.family(fam.as_bytes()).is_some() {
             return Err(format!(
@@ -82,8 +64,15 @@ impl Session {
                 print::go_quote(fam.as_bytes())
             ));
         }
+        let settings = t.descriptor.settings;
+        let mut attributes = t.descriptor.attributes.clone();
+        set_family_attributes(&mut attributes, &fam, &policy, value_type);
         self.engine
-            .alter_family(&table, family(&fam, &GcPolicy::Never))
+            .alter_family(&table, family(&fam, &policy))
+            .and_then(|()| {
+                self.engine
+                    .set_table_attributes(&table, settings, attributes)
+            })
             .map_err(|e| {
                 format!("Creating column family: rpc error: code = InvalidArgument desc = {e}")
             })?;
@@ -234,9 +223,10 @@ impl Session {
     }
 }
 
-/// The value type an aggregate family shows in `cbt ls TABLE`.
+/// The value type a typed family shows in `cbt ls TABLE`.
 fn value_type_json(t: &str) -> String {
     let inner = match t {
+        "stringutf8bytes" => return "{\"stringType\":{\"encoding\":{\"utf8Raw\":{}}}}".into(),
         "intsum" => "\"sum\":{}",
         "intmin" => "\"min\":{}",
         "intmax" => "\"max\":{}",
@@ -245,6 +235,52 @@ fn value_type_json(t: &str) -> String {
     format!(
         "{{\"aggregateType\":{{\"inputType\":{{\"int64Type\":{{\"encoding\":{{\"bigEndianBytes\":{{}}}}}}}}, {inner}}}}}"
     )
+}
+
+/// Whether a family's value type is an aggregate one (what `addtocell` writes to).
+pub(super) fn is_aggregate(value_type: &str) -> bool {
+    matches!(value_type, "intsum" | "intmin" | "intmax" | "inthll")
+}
+
+/// A family as `createtable`'s `families=` and `createfamily` give it, `name[:policy[:type]]`,
+/// read as cbt's `parseFamilyText` reads it: split at every colon, the policy the second part,
+/// the type (any case) read only when there are exactly three parts.
+fn parse_family_text(text: &str) -> Result<(String, GcPolicy, Option<String>), String> {
+    let parts: Vec<&str> = text.split(':').collect();
+    let policy = match parts.get(1) {
+        Some(p) => GcPolicy::parse(p).map_err(|e| format!("invalid GC policy: {}", e.0))?,
+        None => GcPolicy::Never,
+    };
+    let value_type = match parts.as_slice() {
+        [_, _, t] => match t.to_lowercase().as_str() {
+            known @ ("intsum" | "intmin" | "intmax" | "inthll" | "stringutf8bytes") => {
+                Some(known.to_string())
+            }
+            _ => return Err(format!("unknown type {t}")),
+        },
+        _ => None,
+    };
+    Ok((
+        parts.first().copied().unwrap_or_default().to_string(),
+        policy,
+        value_type,
+    ))
+}
+
+/// Records what cbt shows of a family (its policy unless `never`, its type) in the table's
+/// attributes.
+fn set_family_attributes(
+    attributes: &mut crate::kit::sorted::SortedMap<String, String>,
+    name: &str,
+    policy: &GcPolicy,
+    value_type: Option<String>,
+) {
+    if !matches!(policy, GcPolicy::Never) {
+        attributes.insert(format!("{GC_ATTRIBUTE}{name}"), policy.to_cbt());
+    }
+    if let Some(t) = value_type {
+        attributes.insert(format!("{TYPE_ATTRIBUTE}{name}"), t);
+    }
 }
 
 fn family(name: &str, policy: &GcPolicy) -> FamilyDescriptor {

@@ -106,7 +106,8 @@ impl Session {
             let aggregate = t
                 .descriptor
                 .attributes
-                .contains_key(&format!("{TYPE_ATTRIBUTE}{}", String::from_utf8_lossy(fam)));
+                .get(&format!("{TYPE_ATTRIBUTE}{}", String::from_utf8_lossy(fam)))
+                .is_some_and(|t| super::admin::is_aggregate(t));
             if add && !aggregate {
                 return Err(format!(
                     "{action}: rpc error: code = Unknown desc = illegal attempt to use AddToCell on non-aggregate cell"
@@ -136,6 +137,24 @@ impl Session {
                 self.warnings.push(line);
             }
             let ts = ts.map(|micros| micros / per_unit);
+            if add && ts.is_some() {
+                // Another input to the same cell earlier in this call: the server applies
+                // them in order, so this one combines with what that one left.
+                let earlier = mutations.iter_mut().find_map(|m| match m {
+                    Mutation::Put {
+                        family,
+                        qualifier,
+                        timestamp,
+                        value,
+                        ..
+                    } if *family == fam && *qualifier == qual && *timestamp == ts => Some(value),
+                    _ => None,
+                });
+                if let Some(earlier) = earlier {
+                    *earlier = combine(&self.aggregator(table, &fam), int(earlier), &value);
+                    continue;
+                }
+            }
             let value = if add {
                 self.aggregate(table, row, &fam, &qual, ts, &value)
             } else {
@@ -163,17 +182,6 @@ impl Session {
         ts: Option<u64>,
         input: &[u8],
     ) -> Vec<u8> {
-        let kind = self
-            .engine
-            .table(table)
-            .ok()
-            .and_then(|t| {
-                t.descriptor
-                    .attributes
-                    .get(&format!("{TYPE_ATTRIBUTE}{}", String::from_utf8_lossy(fam)))
-                    .cloned()
-            })
-            .unwrap_or_default();
         let Some(ts) = ts else {
             return input.to_vec();
         };
@@ -187,18 +195,22 @@ impl Session {
             .ok()
             .and_then(|out| out.rows.into_iter().next())
             .and_then(|r| r.cells.into_iter().next())
-            .and_then(|c| <[u8; 8]>::try_from(c.value.as_slice()).ok())
-            .map(i64::from_be_bytes);
-        let new = <[u8; 8]>::try_from(input)
-            .map(i64::from_be_bytes)
-            .unwrap_or(0);
-        let combined = match (old, kind.as_str()) {
-            (None, _) => new,
-            (Some(o), "intmin") => o.min(new),
-            (Some(o), "intmax") => o.max(new),
-            (Some(o), _) => o.wrapping_add(new),
-        };
-        combined.to_be_bytes().to_vec()
+            .and_then(|c| int(&c.value));
+        combine(&self.aggregator(table, fam), old, input)
+    }
+
+    /// The aggregator of an aggregate family (`intsum`, `intmin`, `intmax`); empty for another.
+    fn aggregator(&self, table: &str, fam: &[u8]) -> String {
+        self.engine
+            .table(table)
+            .ok()
+            .and_then(|t| {
+                t.descriptor
+                    .attributes
+                    .get(&format!("{TYPE_ATTRIBUTE}{}", String::from_utf8_lossy(fam)))
+                    .cloned()
+            })
+            .unwrap_or_default()
     }
 
     pub(super) fn deleterow(&mut self, call: &Call) -> Result<Vec<u8>, String> {
@@ -244,4 +256,22 @@ impl Session {
             .map_err(|e| format!("Deleting cells in column: {e}"))?;
         Ok(Vec::new())
     }
+}
+
+/// A 64-bit big-endian integer's value; `None` for a value of another length.
+fn int(value: &[u8]) -> Option<i64> {
+    <[u8; 8]>::try_from(value).ok().map(i64::from_be_bytes)
+}
+
+/// An aggregate cell's value after `input` meets what it held (`old`) by the family's
+/// aggregator: the sum (wrapping, as 64-bit integers do), the least or the greatest.
+fn combine(aggregator: &str, old: Option<i64>, input: &[u8]) -> Vec<u8> {
+    let new = int(input).unwrap_or(0);
+    let combined = match (old, aggregator) {
+        (None, _) => new,
+        (Some(o), "intmin") => o.min(new),
+        (Some(o), "intmax") => o.max(new),
+        (Some(o), _) => o.wrapping_add(new),
+    };
+    combined.to_be_bytes().to_vec()
 }
