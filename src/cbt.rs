@@ -53,4 +53,8 @@ pub enum Error {
     /// A quote opened on the line is never closed (bash's wording).
     #[error("unexpected EOF while looking for matching `{0}'")]
     Unterminated(char),
+    /// An unquoted shell operator: a shell would end the cbt command before it (and run what
+    /// follows as another command), so the line does not mean what it seems to.
+    #[error("`{0}` is a shell operator: a shell ends the cbt command before it and runs the rest as another command; put it in quotes to give it to cbt")]
+    Operator(String),
 }

@@ -684,6 +684,6 @@ pub const QUICK_START: &[(&str, &str)] = &[
     ("Two rows. Each put writes one cell, stamped with the time in epoch milliseconds.", "put 'users', 'u001', 'info:name', 'Ada'\nput 'users', 'u002', 'info:name', 'Grace'"),
     ("A second put on the same cell does not overwrite it: it adds a newer version.", "put 'users', 'u001', 'info:name', 'Ada Lovelace'"),
     ("A counter: 8 bytes, added to atomically.", "incr 'users', 'u001', 'stats:logins', 3"),
-    ("A scan returns rows in row-key order, and only the newest version of each cell. The views on the right show which rows it examined.", "scan 'users'"),
+    ("A scan returns rows in row-key order, and only the newest version of each cell. The views show which rows it examined.", "scan 'users'"),
     ("Asking for versions shows the older value still stored. Pick u001 in the Keyspace view to see every version.", "get 'users', 'u001', {COLUMN => 'info:name', VERSIONS => 3}"),
 ];

@@ -1,6 +1,8 @@
 //! Every saved and exported document reads as it did when serde's derived code read and wrote
 //! it, and is written the same: the files in `tests/fixtures/saved/` were written by that code
 //! (the release of 26 November 2026) from the session below, whose clock is fixed.
+//! `catalog.record` was written again, in the same format, when a split's daughters began to
+//! count their requests from nothing (28 November 2026): the left one had carried the parent's.
 mod common;
 use common::*;
 use rowkey::designs::loads::{Loads, Placement};

@@ -64,7 +64,7 @@ fn a_design_loads_then_a_pattern_and_a_tour_step_run_on_it() -> TestResult {
     );
     assert_eq!(
         transcript(&s),
-        vec!["Loaded the design “A year of blog posts keyed by reverse time”: tables blog, with the medium sample (30001 commands). Its access patterns are buttons on the right.\n"]
+        vec!["Loaded the design “A year of blog posts keyed by reverse time”: tables blog, with the medium sample (30001 commands). Its access patterns are buttons on the design’s card.\n"]
     );
     // Opening it again shows what is there: nothing runs twice.
     assert_eq!(s.apply(Action::OpenDesign("csdn.blog")).len(), 1);

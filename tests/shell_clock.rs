@@ -209,3 +209,29 @@ fn every_step_of_a_generate_shares_its_commands_time() -> TestResult {
     assert_eq!(last, Some(1_000_014));
     Ok(())
 }
+
+/// `HConstants.LATEST_TIMESTAMP` (`Long.MAX_VALUE`) given as a put's timestamp is the server's
+/// time, as `HRegion.updateCellTimestamps` stamps it, and as a delete's it means the latest
+/// version, as no timestamp does.
+#[test]
+fn the_latest_timestamp_given_outright_is_the_servers_time() -> TestResult {
+    let mut shell = shell_on(1_000_000, 0);
+    let out = run(
+        &mut shell,
+        "create 't', {NAME => 'f', VERSIONS => 3}\nput 't', 'r', 'f:q', 'old', 10\n\
+         put 't', 'r', 'f:q', 'v', 9223372036854775807\nget 't', 'r', {COLUMN => 'f:q', VERSIONS => 3}",
+    );
+    assert!(
+        out.contains(" f:q timestamp=1000002, value=v\n") && !out.contains("9223372036854775807"),
+        "{out}"
+    );
+    let out = run(
+        &mut shell,
+        "delete 't', 'r', 'f:q', 9223372036854775807\nget 't', 'r', {COLUMN => 'f:q', VERSIONS => 3}",
+    );
+    assert!(
+        out.contains(" f:q timestamp=10, value=old\n1 row(s)"),
+        "{out}"
+    );
+    Ok(())
+}

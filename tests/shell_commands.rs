@@ -67,7 +67,7 @@ fn read_only_refuses_exactly_the_writing_commands_of_the_table() {
 fn help_lists_the_groups_of_the_table() {
     let (mut shell, _) = shell_at(1_000);
     let out = run(&mut shell, "help");
-    assert!(out.contains("  Group name: ddl\n  Commands: alter, alter_async, alter_status, create, describe, disable, drop, enable, exists, get_table, is_disabled, is_enabled, list\n"), "{out}");
+    assert!(out.contains("  Group name: ddl\n  Commands: alter, alter_async, alter_status, clone_table_schema, create, describe, disable, disable_all, drop, drop_all, enable, enable_all, exists, get_table, is_disabled, is_enabled, list\n"), "{out}");
     assert!(
         out.contains(
             "  Group name: tools\n  Commands: compact, flush, get_splits, list_regions, locate_region, major_compact, split\n"

@@ -100,10 +100,10 @@ fn cbt_drops_or_empties_a_disabled_hbase_table_as_it_is() {
     s.apply(Action::SetDialect(Dialect::Cbt));
     // A read whose filter is refused only where a row would meet it says the table's own
     // refusal first, as the read it stands before would (it printed nothing).
-    s.apply(Action::Submit("read h regex=(".into()));
+    s.apply(Action::Submit("read h 'regex=('".into()));
     assert_eq!(
         last_entry(&s),
-        "cbt> read h regex=(\nReading rows: Table h is disabled!\n"
+        "cbt> read h 'regex=('\nReading rows: Table h is disabled!\n"
     );
     s.apply(Action::Submit("deleteallrows g".into()));
     assert_eq!(last_entry(&s), "cbt> deleteallrows g\n");

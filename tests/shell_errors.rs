@@ -91,9 +91,25 @@ fn argument_errors_point_at_the_argument() {
         error("scan 't', {LIMIT => 'x'}"),
         ("LIMIT must be a number".into(), 20..23)
     );
+    // A get's `Get.readVersions` refuses versions below one; a scan sets its versions only
+    // above one (table.rb: `scan.setMaxVersions(versions) if versions > 1`) and reads one.
     assert_eq!(
-        error("scan 't', {VERSIONS => 0}").0,
-        "VERSIONS must be positive"
+        error("get 't', 'r', {COLUMN => 'f:a', VERSIONS => 0}").0,
+        "versions must be positive"
+    );
+    let (mut sh, _) = shell_at(1_000);
+    run(
+        &mut sh,
+        "create 't', {NAME => 'f', VERSIONS => 3}\nput 't', 'r', 'f:a', 'old', 1\n\
+         put 't', 'r', 'f:a', 'new', 2",
+    );
+    let scan = run(
+        &mut sh,
+        "scan 't', {VERSIONS => 0}\nscan 't', {VERSIONS => -1}",
+    );
+    assert_eq!(
+        scan,
+        "ROW  COLUMN+CELL\n r column=f:a, timestamp=2, value=new\n1 row(s)\n".repeat(2)
     );
     assert_eq!(
         error("frobnicate 't'"),

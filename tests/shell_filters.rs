@@ -239,3 +239,23 @@ fn quote_doubling_in_filter_strings() {
     );
     assert_eq!(rows_of(&cells(&mut sh, "PrefixFilter('o''n')")), ["o'neil"]);
 }
+
+/// `regexstringnocase:` is a `RegexStringComparator` with `CASE_INSENSITIVE | DOTALL`
+/// (`ParseFilter.createComparator`, `ParseConstants.regexStringNoCaseType`): the pattern
+/// found anywhere, ASCII letters in either case; `regexstring:` minds the case.
+#[test]
+fn regexstringnocase_matches_either_case() {
+    let mut sh = sample();
+    assert_eq!(
+        cells(&mut sh, "ValueFilter(=, 'regexstringnocase:^(ann|BOB)$')"),
+        ["user1/f:name=Ann", "user2/f:name=bob"]
+    );
+    assert_eq!(
+        cells(&mut sh, "ValueFilter(=, 'regexstring:^(ann|BOB)$')"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        rows_of(&cells(&mut sh, "RowFilter(!=, 'regexstringnocase:USER')")),
+        ["x9"]
+    );
+}

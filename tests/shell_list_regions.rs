@@ -123,3 +123,25 @@ fn refusals_say_what_list_regions_rb_says() -> TestResult {
     assert_eq!(e.message, "Table t1 must be enabled.");
     Ok(())
 }
+
+/// A split's daughters are new regions, each counting its requests from nothing (HBase's
+/// request counts are an `HRegion`'s, and `SplitTableRegionProcedure` opens the daughters as
+/// new ones): neither carries the parent's.
+#[test]
+fn a_splits_daughters_count_their_requests_from_nothing() -> TestResult {
+    let (mut sh, _) = shell_at(1_000);
+    run(
+        &mut sh,
+        "create 't1', 'f'\nput 't1', 'a', 'f:q', 'v'\nput 't1', 'b', 'f:q', 'v'\n\
+         put 't1', 'm', 'f:q', 'v'\nget 't1', 'a'\nsplit 't1', 'h'\nput 't1', 'c', 'f:q', 'v'\n\
+         put 't1', 'n', 'f:q', 'v'\nput 't1', 'o', 'f:q', 'v'",
+    );
+    let out = run(&mut sh, "list_regions 't1', {}, ['START_KEY', 'REQ']");
+    let rows: Vec<&str> = out.lines().skip(2).take(2).collect();
+    assert_eq!(
+        rows,
+        ["            |     1 |", "          h |     2 |"],
+        "{out}"
+    );
+    Ok(())
+}

@@ -236,7 +236,30 @@ fn the_form_writes_the_workload_and_refuses_what_does_not_read() -> R {
         .err()
         .ok_or("no error")?;
     assert_eq!(e, "hours of traffic: 'abc' is not a number");
+    for typed in ["0", "745"] {
+        let e = apply(&mut w, FormAction::DurationHours(typed.into()))
+            .err()
+            .ok_or("no error")?;
+        assert_eq!(
+            e,
+            format!("hours of traffic: {typed} must be above 0 and at most 744")
+        );
+    }
     assert_eq!(w, before);
+    // The document holds the form's limit too: a month at most.
+    let json = before.to_json().replacen(
+        &format!("\"duration_ms\": {}", before.duration_ms),
+        "\"duration_ms\": 2678400001",
+        1,
+    );
+    assert_ne!(json, before.to_json());
+    let e = rowkey::simulate::Workload::from_json(&json)
+        .err()
+        .ok_or("no error")?;
+    assert_eq!(
+        e.to_string(),
+        "$.duration_ms: the duration must be above 0 and at most 2678400000 (744 hours), found 2678400001"
+    );
     // A sequence's digits written reversed: the setting the sequential-ids lesson turns on.
     apply(&mut w, FormAction::AddField(0, FieldKind::Sequence))?;
     let f = w.tables[0].key.len() - 1;

@@ -6,7 +6,9 @@ use super::Error;
 
 /// The words of `line`: blanks separate words; `'...'` keeps everything literally; `"..."`
 /// keeps everything but `\"`, `\\`, `\$` and `` \` ``; `$'...'` reads C escapes; an unquoted
-/// backslash keeps the next character; an unquoted `#` at the start of a word begins a comment.
+/// backslash keeps the next character; an unquoted `#` at the start of a word begins a comment;
+/// an unquoted operator (`;`, `&`, `|`, `<`, `>`, `(`, `)`) is an error, since a shell would end
+/// the command there.
 pub fn split(line: &str) -> Result<Vec<Vec<u8>>, Error> {
     let b = line.as_bytes();
     let mut words = Vec::new();
@@ -58,6 +60,11 @@ pub fn split(line: &str) -> Result<Vec<Vec<u8>>, Error> {
                     word.truncate(start + nul);
                 }
                 in_word = true;
+            }
+            b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')' => {
+                let doubled = matches!(c, b'&' | b'|' | b'<' | b'>') && b.get(i + 1) == Some(&c);
+                let op = &line[i..i + 1 + usize::from(doubled)];
+                return Err(Error::Operator(op.to_string()));
             }
             b'\\' => {
                 if let Some(&next) = b.get(i + 1) {
@@ -175,6 +182,34 @@ mod tests {
         assert_eq!(split("x $'\\224'")?, vec![b"x".to_vec(), vec![0o224]]);
         assert_eq!(split("$'a\\x00b'c")?, vec![b"ac".to_vec()]);
         assert!(split("x 'open").is_err());
+        Ok(())
+    }
+
+    /// A shell ends the command at an unquoted operator (`setgcpolicy t f maxage=1d ||
+    /// maxversions=2` gives cbt only `maxage=1d`); quoted, the operator is cbt's.
+    #[test]
+    fn an_unquoted_shell_operator_is_an_error_and_a_quoted_one_is_text() -> Result<(), Error> {
+        for (line, op) in [
+            ("setgcpolicy t f maxage=1d || maxversions=2", "||"),
+            ("setgcpolicy t f maxage=1d && maxversions=2", "&&"),
+            ("set t r f:a=x;y@1000", ";"),
+            ("read t regex=(a)", "("),
+            ("read t > out.txt", ">"),
+            ("read t | head", "|"),
+        ] {
+            assert_eq!(split(line), Err(Error::Operator(op.to_string())), "{line}");
+        }
+        assert_eq!(
+            split(r#"setgcpolicy t f "maxage=1d || maxversions=2" 'a;b' c\&d"#)?,
+            vec![
+                b"setgcpolicy".to_vec(),
+                b"t".to_vec(),
+                b"f".to_vec(),
+                b"maxage=1d || maxversions=2".to_vec(),
+                b"a;b".to_vec(),
+                b"c&d".to_vec(),
+            ]
+        );
         Ok(())
     }
 }

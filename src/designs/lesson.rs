@@ -362,14 +362,17 @@ impl Probe {
                             for d in &e.daughters {
                                 ancestor.insert(d.0, root);
                             }
+                            // The parent's writes, which its daughters do not carry.
+                            *region_writes.entry((table.clone(), root)).or_default() +=
+                                e.parent_stats.writes;
                         }
                         _ => {}
                     }
                 }
             }
             if let Ok(t) = engine.table(table) {
-                // A split's left daughter keeps the parent's running totals and the right one
-                // starts from nothing, so the descendants' totals add up to the ancestor's.
+                // Each daughter counts from nothing and its split's event holds the parent's
+                // totals: together they add up to the ancestor's.
                 for r in &t.regions {
                     let root = ancestor.get(&r.id).copied().unwrap_or(r.id);
                     *region_writes.entry((table.clone(), root)).or_default() += r.stats.writes;

@@ -337,8 +337,14 @@ fn comparator(arg: &Arg) -> Result<Comparator, FilterError> {
     Ok(match kind {
         b"binary" => Comparator::Binary(value.to_vec()),
         b"binaryprefix" => Comparator::BinaryPrefix(value.to_vec()),
-        b"regexstring" => {
-            let pattern: String = value.iter().map(|&b| char::from(b)).collect();
+        // `regexstringnocase:` is `RegexStringComparator(value, CASE_INSENSITIVE | DOTALL)`
+        // (`ParseFilter.createComparator`): Java's case folding without UNICODE_CASE is
+        // ASCII's, as `(?i)` here.
+        b"regexstring" | b"regexstringnocase" => {
+            let mut pattern: String = value.iter().map(|&b| char::from(b)).collect();
+            if kind == b"regexstringnocase" {
+                pattern.insert_str(0, "(?i)");
+            }
             match rowkey_engine::kit::regex::Regex::dot_matches_new_line(&pattern) {
                 Ok(re) => Comparator::Regex(re),
                 Err(e) => return err(format!("Invalid regular expression: {e}"), arg.span.clone()),

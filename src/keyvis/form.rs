@@ -4,7 +4,7 @@
 
 use crate::simulate::workload::{
     Base, Choose, ColumnLoad, Curve, Distribution, FamilyLoad, KeyField, NumberFormat, Operation,
-    Rate, SplitPolicyKind, TableLoad, TimeEncoding,
+    Rate, SplitPolicyKind, TableLoad, TimeEncoding, MAX_DURATION_MS,
 };
 use crate::simulate::{OpKind, Workload};
 
@@ -313,10 +313,13 @@ pub fn apply(w: &mut Workload, action: FormAction) -> Result<(), String> {
         A::Seed(v) => next.seed = number(&v, "seed")?,
         A::DurationHours(v) => {
             let h: f64 = number(&v, "hours of traffic")?;
-            if !(h > 0.0 && h <= 24.0 * 31.0) {
-                return Err(format!("hours of traffic: {h} is not within 0 and 744"));
+            let ms = (h * 3_600_000.0).round();
+            if !(ms >= 1.0 && ms <= MAX_DURATION_MS as f64) {
+                return Err(format!(
+                    "hours of traffic: {h} must be above 0 and at most 744"
+                ));
             }
-            next.duration_ms = (h * 3_600_000.0).round() as u64;
+            next.duration_ms = ms as u64;
         }
         A::RegionServers(v) => next.cluster.region_servers = number(&v, "region servers")?,
         A::MaxFileSizeMb(v) => {

@@ -290,7 +290,7 @@ impl Session {
             ),
             None => console.note(
                 &format!(
-                    "Loaded the design “{}”: tables {tables}{renamed}{as_bigtable}, with {sample} ({commands} commands).{replaced} Its access patterns are buttons on the right.",
+                    "Loaded the design “{}”: tables {tables}{renamed}{as_bigtable}, with {sample} ({commands} commands).{replaced} Its access patterns are buttons on the design’s card.",
                     design.title
                 ),
                 false,

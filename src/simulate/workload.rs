@@ -25,6 +25,8 @@ pub const DEFAULT_BALANCER_PERIOD_MS: u64 = 300_000;
 pub const DEFAULT_START_MS: u64 = 1_704_067_200_000;
 /// The most key ranges a heat grid has.
 pub const MAX_RANGES: usize = 1_000;
+/// The longest traffic a workload plays out: a month (31 days, 744 hours).
+pub const MAX_DURATION_MS: u64 = 31 * 24 * 3_600_000;
 
 /// A workload: the traffic one or more tables get on one cluster for a stretch of simulated
 /// time.
@@ -458,10 +460,13 @@ impl Workload {
                 ),
             );
         }
-        if self.duration_ms == 0 {
+        if self.duration_ms == 0 || self.duration_ms > MAX_DURATION_MS {
             return bad(
                 "$.duration_ms".into(),
-                "the duration must be above 0".into(),
+                format!(
+                    "the duration must be above 0 and at most {MAX_DURATION_MS} (744 hours), found {}",
+                    self.duration_ms
+                ),
             );
         }
         if self.step_ms == Some(0) {

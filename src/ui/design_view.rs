@@ -85,7 +85,19 @@ pub fn DesignView() -> Html {
     };
     let close = {
         let app = app.clone();
-        Callback::from(move |_| app.dispatch(Action::CloseDesign.into()))
+        Callback::from(move |_| {
+            // The focus goes back to the design's entry in the gallery, which opened it (the
+            // close link goes with the card).
+            let entry = gloo::utils::document()
+                .query_selector(".design-item[aria-current='true']")
+                .ok()
+                .flatten()
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+            app.dispatch(Action::CloseDesign.into());
+            if let Some(entry) = entry {
+                let _ = entry.focus();
+            }
+        })
     };
     // The tables where the gallery loaded them (under other names when the design's were taken).
     let placement = app.placement(&design);

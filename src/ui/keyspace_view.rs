@@ -215,7 +215,7 @@ pub fn KeyspaceView() -> Html {
                 return;
             };
             let key = crate::bytes::from_printable(&text);
-            let shown = crate::bytes::to_printable(&key);
+            let shown = super::show_key(&key, app.prefs.keys);
             let pos = t.keys.row_position(&key);
             let prefix = t.keys.prefix_range(&key);
             let (row, note) = if key.is_empty() {
@@ -238,8 +238,13 @@ pub fn KeyspaceView() -> Html {
                     (
                         false,
                         format!(
-                            "{} rows start with '{shown}', from row {}.",
+                            "{} {} with '{shown}', from row {}.",
                             group(prefix.len() as u64),
+                            if prefix.len() == 1 {
+                                "row starts"
+                            } else {
+                                "rows start"
+                            },
                             group(prefix.start as u64 + 1)
                         ),
                     ),

@@ -52,6 +52,44 @@ pub fn StatusBar() -> Html {
     });
     drop(storage);
 
+    // The menu closes as a dialog does: when focus leaves it (a click or Tab elsewhere) and on
+    // Escape, which gives focus back to its summary.
+    let on_menu_focusout = Callback::from(|e: FocusEvent| {
+        let Some(menu) = e
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let inside = e
+            .related_target()
+            .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+            .is_some_and(|n| menu.contains(Some(&n)));
+        if !inside {
+            let _ = menu.remove_attribute("open");
+        }
+    });
+    let on_menu_key = Callback::from(|e: KeyboardEvent| {
+        let Some(menu) = e
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        if e.key() != "Escape" || !menu.has_attribute("open") {
+            return;
+        }
+        e.stop_propagation();
+        let _ = menu.remove_attribute("open");
+        if let Some(summary) = menu
+            .query_selector("summary")
+            .ok()
+            .flatten()
+            .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = summary.focus();
+        }
+    });
     // One button per export: a select would download on every arrow key press.
     let export = |choice: &'static str| {
         let app = app.clone();
@@ -236,7 +274,7 @@ pub fn StatusBar() -> Html {
             // "persistent" gives way on a laptop's width (it is still read out), so that the
             // header keeps to one line as the figure grows.
             if let Some(u) = usage { {leaf!("span", [("title", "What this site keeps in the browser's storage (the browser's estimate): your tables, the history and the saved settings, with the storage's own overhead"), ("class", "usage")], list!(@mixed 2; @seq(u), if persistent { leaf!("span", [("title", "The browser has made this site's storage persistent: it will not clear it to make room"), ("class", "persist-note")], " · persistent") } else { html! {} }))} }
-            {leaf!("details", "menu", list![
+            {leaf!(@on "details", [("class", "menu")], [onfocusout(on_menu_focusout), onkeydown(on_menu_key)], list![
                 leaf!("summary", "action", "Export…"),
                 leaf!("div", [("role", "group"), ("aria-label", "Export"), ("class", "menu-items")], list![leaf!(@on "button", [("data-export", "all-json"), ("class", "action")], [onclick(export("all-json"))], "All tables · JSON"), leaf!(@on "button", [("data-export", "all-script"), ("class", "action")], [onclick(export("all-script"))], "All tables · HBase shell script"), leaf!(@on @dyn "button", [("data-export", "table-json"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-json"))], "Selected table · JSON"), leaf!(@on @dyn "button", [("data-export", "table-script"), ("disabled", crate::ui::view_kit::flag(!has_table, "disabled")), ("class", "action")], [onclick(export("table-script"))], "Selected table · HBase shell script")]),
             ])}

@@ -332,3 +332,41 @@ test('light and dark themes; the choice is kept', async () => {
   assert.equal(await bg(), 'rgb(15, 23, 34)');
   await context.close();
 });
+
+test('menus and dialogs give the focus back: Export… closes on Escape or a click away, Share returns to its button, a design card to its gallery entry', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const { page } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  const focused = () => page.evaluate(() => {
+    const a = document.activeElement;
+    return a ? `${a.tagName.toLowerCase()}.${[...a.classList].join('.')}|${a.textContent.trim().slice(0, 40)}` : '';
+  });
+  // Export…: Escape closes it and leaves the focus on its summary; a click elsewhere closes it.
+  const menu = page.locator('details.menu');
+  await menu.locator('summary').click();
+  assert.equal(await menu.getAttribute('open'), '');
+  await page.keyboard.press('Escape');
+  assert.equal(await menu.getAttribute('open'), null);
+  assert.match(await focused(), /^summary\..*\|Export…$/);
+  await menu.locator('summary').click();
+  await page.locator('textarea.input').click();
+  assert.equal(await menu.getAttribute('open'), null);
+  // Share a link…: closing the dialog gives the focus back to the button that opened it.
+  await page.locator('button.share-open').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid="share-dialog"][open]');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid="share-dialog"]', { state: 'detached' });
+  assert.match(await focused(), /^button\..*share-open.*\|Share a link…$/);
+  // A design's card: its close link gives the focus back to the design's gallery entry.
+  const entry = page.locator('.design-item').first();
+  const title = (await entry.innerText()).trim().split('\n')[0];
+  await entry.click();
+  await page.waitForSelector('.design-card');
+  await page.locator('.design-card button.link', { hasText: 'close' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.design-card', { state: 'detached' });
+  const now = await focused();
+  assert.ok(now.startsWith('button.design-item|') && now.includes(title.slice(0, 20)), now);
+  await context.close();
+});

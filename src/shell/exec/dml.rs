@@ -132,7 +132,7 @@ pub(in crate::shell) fn put(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
                     &["ATTRIBUTES", "VISIBILITY"],
                 )?;
             }
-            _ => timestamp = Some(uint_of(a, "timestamp")?),
+            _ => timestamp = timestamp_of(a)?,
         }
     }
     let m = Mutation::Put {
@@ -149,6 +149,14 @@ pub(in crate::shell) fn put(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
 }
 
 /// Where an engine error from a mutation belongs: the row, the column, or the table.
+/// A write's timestamp; `None` (the server's time) for `HConstants.LATEST_TIMESTAMP`
+/// (`Long.MAX_VALUE`), which the region server replaces with its time for a put
+/// (`HRegion.updateCellTimestamps`) and a delete reads as "the latest version".
+fn timestamp_of(a: &Spanned) -> Res<Option<u64>> {
+    let ts = uint_of(a, "timestamp")?;
+    Ok((ts != i64::MAX as u64).then_some(ts))
+}
+
 fn mutation_span(e: &crate::engine::Error, args: &Args<'_>) -> Range<usize> {
     use crate::engine::Error as E;
     match e {
@@ -250,15 +258,19 @@ fn range_in_units((min, max): (u64, u64), per_ms: u64) -> (u64, u64) {
     (min.saturating_mul(per_ms), end)
 }
 
-/// The options of a get or scan after its columns: versions, time (in milliseconds, set in
-/// the table's units, `per_ms` of them a millisecond), filter and MAXLENGTH.
-fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan, per_ms: u64) -> Res<Option<usize>> {
+/// The options of a get (`get`) or scan after its columns: versions, time (in milliseconds,
+/// set in the table's units, `per_ms` of them a millisecond), filter and MAXLENGTH.
+fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan, per_ms: u64, get: bool) -> Res<Option<usize>> {
     if let Some(v) = opts.take("VERSIONS") {
         let n = int_of(v, "VERSIONS")?;
-        scan.max_versions = u32::try_from(n)
-            .ok()
-            .filter(|n| *n > 0)
-            .map_or_else(|| fail("VERSIONS must be positive", v.span.clone()), Ok)?;
+        scan.max_versions = match u32::try_from(n) {
+            Ok(n) if n > 0 => n,
+            // A get's `Get.readVersions` refuses it; a scan sets its versions only above one
+            // (table.rb: `scan.setMaxVersions(versions) if versions > 1`), and reads one.
+            _ if get => return fail("versions must be positive", v.span.clone()),
+            Ok(_) | Err(_) if n <= 0 => 1,
+            Ok(_) | Err(_) => return fail("VERSIONS must be a 32-bit number", v.span.clone()),
+        };
     }
     if let Some(v) = opts.take("TIMESTAMP") {
         let ts = uint_of(v, "TIMESTAMP")?;
@@ -425,7 +437,7 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     scan.columns = columns.scan_columns();
     formatter(&mut opts, &mut columns)?;
     let per_ms = units_per_ms(ctx.engine, &name);
-    let maxlength = read_opts(&mut opts, &mut scan, per_ms)?;
+    let maxlength = read_opts(&mut opts, &mut scan, per_ms, true)?;
     opts.done(commands::options(Dialect::HBase, "get"), GET_IGNORED)?;
     columns.converters.set_per_ms(per_ms);
     let out = ctx
@@ -594,7 +606,7 @@ fn scan_from(args: &Args<'_>, hash_at: usize, rules: Rules) -> Res<(Scan, ReadOp
         None if all_metrics => Some(Vec::new()),
         None => None,
     };
-    let maxlength = read_opts(&mut opts, &mut scan, per_ms)?;
+    let maxlength = read_opts(&mut opts, &mut scan, per_ms, false)?;
     columns.converters.set_per_ms(per_ms);
     opts.done(
         commands::options(Dialect::HBase, "scan"),
@@ -835,7 +847,7 @@ pub(in crate::shell) fn delete(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
         match &a.value {
             Value::Hash(_) => Opts::of(a)?.done(&["VISIBILITY"], &["VISIBILITY", "ATTRIBUTES"])?,
             _ if column.is_some() || (i == 2 && all && matches!(a.value, Value::Int(_))) => {
-                timestamp = Some(uint_of(a, "timestamp")?);
+                timestamp = timestamp_of(a)?;
                 no_bounded_delete(engine, &name, a)?;
             }
             _ => column = Some(bytes_of(a, "column")?),
@@ -978,7 +990,7 @@ pub(in crate::shell) fn mutate_row(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Re
                     let Some(v) = rest else {
                         return fail("put needs a value", item.span.clone());
                     };
-                    let timestamp = parts.get(3).map(|t| uint_of(t, "timestamp")).transpose()?;
+                    let timestamp = parts.get(3).map(timestamp_of).transpose()?.flatten();
                     Mutation::Put {
                         family,
                         qualifier: q.unwrap_or_default(),
@@ -994,7 +1006,7 @@ pub(in crate::shell) fn mutate_row(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Re
                     Mutation::Delete {
                         family,
                         qualifier,
-                        timestamp: rest.map(|t| uint_of(t, "timestamp")).transpose()?,
+                        timestamp: rest.map(timestamp_of).transpose()?.flatten(),
                         all_versions: kind == b"deleteall",
                     }
                 }

@@ -154,6 +154,17 @@ pub struct LsmEvent {
     pub daughters: Vec<(u64, Vec<u8>, Vec<u8>)>,
     /// What made a split happen (`None` for a flush or a compaction).
     pub cause: Option<SplitCause>,
+    /// A split's parent's counters as it closed (both daughters count from nothing); zero
+    /// for a flush or a compaction.
+    pub parent_stats: super::stats::RegionStats,
+}
+
+/// What a split adds to its event: its daughters (id, start and end row), its cause, and the
+/// parent's counters as it closed.
+pub(crate) struct SplitRecord {
+    pub daughters: Vec<(u64, Vec<u8>, Vec<u8>)>,
+    pub cause: SplitCause,
+    pub parent_stats: super::stats::RegionStats,
 }
 
 /// What made a region split.

@@ -2,7 +2,7 @@
 //! store's policy, or major) and splits, each logged as an event.
 
 use super::error::{Error, Result};
-use super::lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, RunSummary, SplitCause};
+use super::lsm::{Dropped, EventLog, LsmEvent, LsmEventKind, RunSummary, SplitCause, SplitRecord};
 use super::policy::CompactionPolicy;
 use super::stats::RegionStats;
 use super::store::{Rewrite, Store};
@@ -166,12 +166,12 @@ impl Engine {
         region: u64,
         family: Option<String>,
         rw: Rewrite,
-        split: Option<(Vec<(u64, Vec<u8>, Vec<u8>)>, SplitCause)>,
+        split: Option<SplitRecord>,
     ) {
         self.event_serial += 1;
-        let (daughters, cause) = match split {
-            Some((daughters, cause)) => (daughters, Some(cause)),
-            None => (Vec::new(), None),
+        let (daughters, cause, parent_stats) = match split {
+            Some(s) => (s.daughters, Some(s.cause), s.parent_stats),
+            None => (Vec::new(), None, RegionStats::default()),
         };
         let event = LsmEvent {
             serial: self.event_serial,
@@ -184,6 +184,7 @@ impl Engine {
             dropped: rw.dropped,
             daughters,
             cause,
+            parent_stats,
         };
         self.events
             .entry(table.to_string())
@@ -460,6 +461,10 @@ impl Engine {
             stats: RegionStats::default(),
         };
         let old_id = std::mem::replace(&mut region.id, left_id);
+        // Both daughters are new regions with counters of their own: HBase's request counts
+        // are an `HRegion`'s, and the daughters open as new `HRegion`s (`SplitTableRegionProcedure`).
+        // The parent's counters stay on the split's event.
+        let parent_stats = std::mem::take(&mut region.stats);
         t.regions.insert(idx + 1, right);
         self.counters.splits += 1;
         self.counters.compaction_bytes += before as u64;
@@ -481,7 +486,11 @@ impl Engine {
             old_id,
             None,
             rw,
-            Some((daughters, cause)),
+            Some(SplitRecord {
+                daughters,
+                cause,
+                parent_stats,
+            }),
         );
     }
 }
