@@ -244,7 +244,8 @@ pub(super) fn is_aggregate(value_type: &str) -> bool {
 
 /// A family as `createtable`'s `families=` and `createfamily` give it, `name[:policy[:type]]`,
 /// read as cbt's `parseFamilyText` reads it: split at every colon, the policy the second part,
-/// the type (any case) read only when there are exactly three parts.
+/// the type (any case: Go's `strings.ToLower`, of which ASCII's is all the names need) read
+/// only when there are exactly three parts.
 fn parse_family_text(text: &str) -> Result<(String, GcPolicy, Option<String>), String> {
     let parts: Vec<&str> = text.split(':').collect();
     let policy = match parts.get(1) {
@@ -252,7 +253,7 @@ fn parse_family_text(text: &str) -> Result<(String, GcPolicy, Option<String>), S
         None => GcPolicy::Never,
     };
     let value_type = match parts.as_slice() {
-        [_, _, t] => match t.to_lowercase().as_str() {
+        [_, _, t] => match t.to_ascii_lowercase().as_str() {
             known @ ("intsum" | "intmin" | "intmax" | "inthll" | "stringutf8bytes") => {
                 Some(known.to_string())
             }

@@ -34,9 +34,9 @@ pub fn ShareLink() -> Html {
     };
     let button = html! { {leaf!(@on "button", [("class", "action share-open")], [onclick(opener)], "Share a link…")} };
     if !*open {
-        // A fragment, as when open: the button stays the same element, which the dialog gives
-        // the focus back to when it closes.
-        return html! { <>{button}</> };
+        // Two children, as when open (the button, then the dialog): the button stays the same
+        // element, which the dialog gives the focus back to when it closes.
+        return html! { <>{button}{Html::default()}</> };
     }
     let include_workload = *with_workload;
     let has_workload = super::state::saved_workload().is_some();

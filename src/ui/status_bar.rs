@@ -54,11 +54,14 @@ pub fn StatusBar() -> Html {
 
     // The menu closes as a dialog does: when focus leaves it (a click or Tab elsewhere) and on
     // Escape, which gives focus back to its summary.
-    let on_menu_focusout = Callback::from(|e: FocusEvent| {
-        let Some(menu) = e
-            .current_target()
+    // (The page's listeners are delegated: the menu is found from the event's target.)
+    let menu_of = |target: Option<web_sys::EventTarget>| {
+        target
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
+            .and_then(|t| t.closest("details.menu").ok().flatten())
+    };
+    let on_menu_focusout = Callback::from(move |e: FocusEvent| {
+        let Some(menu) = menu_of(e.target()) else {
             return;
         };
         let inside = e
@@ -69,11 +72,8 @@ pub fn StatusBar() -> Html {
             let _ = menu.remove_attribute("open");
         }
     });
-    let on_menu_key = Callback::from(|e: KeyboardEvent| {
-        let Some(menu) = e
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
+    let on_menu_key = Callback::from(move |e: KeyboardEvent| {
+        let Some(menu) = menu_of(e.target()) else {
             return;
         };
         if e.key() != "Escape" || !menu.has_attribute("open") {
@@ -94,11 +94,7 @@ pub fn StatusBar() -> Html {
     let export = |choice: &'static str| {
         let app = app.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(menu) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|t| t.closest("details").ok().flatten())
-            {
+            if let Some(menu) = menu_of(e.target()) {
                 let _ = menu.remove_attribute("open");
             }
             // The person's own tables, also while a simulation's sample is in the console.
