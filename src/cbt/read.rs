@@ -61,7 +61,8 @@ impl Session {
         if (!get("start").is_empty() || !get("end").is_empty()) && !get("prefix").is_empty() {
             return Err("\"start\"/\"end\" may not be mixed with \"prefix\"".into());
         }
-        let reversed = match parsed.get("reversed") {
+        // cbt reads an option given empty (`reversed=`) as one not given.
+        let reversed = match parsed.get("reversed").filter(|v| !v.is_empty()) {
             Some(v) => go_parse_bool(&v)?,
             None => false,
         };
@@ -74,8 +75,12 @@ impl Session {
                     print::go_quote(count.as_bytes())
                 )
             })?;
-            // `count=0` (or less) reads no row at all.
-            limit = Some(usize::try_from(n.max(0)).unwrap_or(usize::MAX));
+            // `count=0` reads no row at all; a negative count the Go client refuses before
+            // it asks the server.
+            if n < 0 {
+                return Err("Reading rows: bigtable: row limit cannot be negative".into());
+            }
+            limit = Some(usize::try_from(n).unwrap_or(usize::MAX));
         }
         let (mut filter, deferred) = read_filter(parsed)?;
         let include_stats = include_stats(parsed)?;
@@ -225,7 +230,7 @@ fn read_filter(parsed: &Args) -> Result<(ReadFilter, Option<String>), String> {
     if let Some(columns) = parsed.get("columns").filter(|c| !c.is_empty()) {
         filter.columns = column_matches(&columns, &mut deferred)?;
     }
-    if let Some(v) = parsed.get("keys-only") {
+    if let Some(v) = parsed.get("keys-only").filter(|v| !v.is_empty()) {
         filter.keys_only = go_parse_bool(&v)?;
     }
     Ok((filter, deferred))

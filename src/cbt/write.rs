@@ -18,11 +18,15 @@ pub(super) struct Put {
 
 impl Put {
     /// The cell of `arg`, or the server's error for a negative timestamp (`action` names the
-    /// call, as cbt's error does).
+    /// call, as cbt's error does). `-1` is the server's time, as Bigtable documents it for a
+    /// `SetCell` and the emulator takes it.
     pub fn new(arg: CellArg, action: &str) -> Result<Put, String> {
         let timestamp = match arg.timestamp {
+            Some(-1) => None,
             Some(n) if n < 0 => {
-                return Err(format!("{action}: rpc error: code = InvalidArgument desc = Error in field 'timestamp_micros' : negative timestamp"))
+                return Err(format!(
+                    "{action}: rpc error: code = Unknown desc = invalid timestamp {n}"
+                ))
             }
             Some(n) => Some(n as u64),
             None => None,
