@@ -142,3 +142,39 @@ put 'log', 'l3', 'user:login_id', 'u1'",
     );
     assert_eq!(out, "0 row(s)\n=> 0\n");
 }
+
+/// count.rb's forms and table.rb's arithmetic: a number in place of the hash is the interval
+/// (the old syntax); `count % interval == 0` at each row, so an interval of 0 raises Ruby's
+/// "divided by 0" at the first row (an empty table never divides) and a negative one prints
+/// at the multiples of its size; CACHE_BLOCKS as a string must say true or false.
+#[test]
+fn the_interval_in_its_old_form_zero_and_negative_and_cache_blocks_as_text() {
+    let mut shell = users();
+    let every_two = "Current count: 2, row: r2\nCurrent count: 4, row: r4\n4 row(s)\n=> 4\n";
+    assert_eq!(run(&mut shell, "count 'u', 2"), every_two);
+    assert_eq!(run(&mut shell, "count 'u', {INTERVAL => -2}"), every_two);
+    assert_eq!(
+        run(
+            &mut shell,
+            "count 'u', {INTERVAL => 2, CACHE_BLOCKS => 'TRUE'}"
+        ),
+        every_two
+    );
+    let error = |shell: &mut rowkey::shell::Shell, line: &str| {
+        shell
+            .run(line)
+            .into_iter()
+            .find_map(|o| o.error)
+            .map(|e| e.message)
+    };
+    assert_eq!(
+        error(&mut shell, "count 'u', {INTERVAL => 0}").as_deref(),
+        Some("divided by 0")
+    );
+    assert_eq!(
+        error(&mut shell, "count 'u', {CACHE_BLOCKS => 'maybe'}").as_deref(),
+        Some("Expected CACHE_BLOCKS value to be a boolean or the string 'true' or 'false'")
+    );
+    run(&mut shell, "create 'empty', 'f'");
+    assert_eq!(run(&mut shell, "count 'empty', 0"), "0 row(s)\n=> 0\n");
+}

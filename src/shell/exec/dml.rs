@@ -770,17 +770,31 @@ fn scan_page(
 
 pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
+    // count.rb: a number in place of the hash is the old form, the interval.
+    let old_form = matches!(args.get(1).map(|a| &a.value), Some(Value::Int(_)));
     let interval = match args.get(1) {
+        Some(n) if old_form => int_of(n, "INTERVAL")?,
         Some(h) => {
             let opts = Opts::of(h)?;
-            match opts.pairs.iter().find(|p| p.0 == "INTERVAL") {
-                Some((_, v, _)) => uint_of(v, "INTERVAL")?.max(1),
+            let find = |key: &str| opts.pairs.iter().find(|p| p.0 == key).map(|p| p.1);
+            if let Some(v) = find("CACHE_BLOCKS") {
+                let word = word_of(&v.value).unwrap_or_default().to_ascii_lowercase();
+                if matches!(v.value, Value::Str(_)) && word != "true" && word != "false" {
+                    return fail(
+                        "Expected CACHE_BLOCKS value to be a boolean or the string 'true' or 'false'",
+                        v.span.clone(),
+                    );
+                }
+            }
+            match find("INTERVAL") {
+                Some(v) => int_of(v, "INTERVAL")?,
                 None => 1000,
             }
         }
         None => 1000,
     };
-    let (mut scan, _) = scan_from(args, 1, table_rules(ctx.engine, &name))?;
+    let hash_at = if old_form { 2 } else { 1 };
+    let (mut scan, _) = scan_from(args, hash_at, table_rules(ctx.engine, &name))?;
     // `table.rb` `_count_internal`: the scan reads only each row's first cell, with a
     // `FirstKeyOnlyFilter` alone or after the scan's own filter in a MUST_PASS_ALL list
     // (`FilterList.new(filter, firstKeyOnlyFilter)`). `FilterListWithAND.filterCell` offers a
@@ -801,12 +815,20 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
     // scanner), not kept.
     let mut text = String::new();
     let mut returned = RowKeys::default();
+    // table.rb's `count % interval == 0` at each row: Ruby's modulo by zero raises at the
+    // first row (an empty table never divides); a negative interval divides as its size does.
+    let every = interval.unsigned_abs();
+    let mut divided_by_zero = false;
     let out = ctx
         .engine
         .scan_each(&name, &mut scan, &mut |row| {
+            if every == 0 {
+                divided_by_zero = true;
+                return;
+            }
             returned.push(row.row());
             let n = returned.len() as u64;
-            if n.is_multiple_of(interval) {
+            if n.is_multiple_of(every) {
                 let _ = write!(
                     text,
                     "Current count: {n}, row: {}\n",
@@ -815,6 +837,9 @@ pub(in crate::shell) fn count(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> 
             }
         })
         .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    if divided_by_zero {
+        return fail("divided by 0", args.span(1));
+    }
     let n = returned.len();
     let _ = writeln!(text, "{n} row(s)");
     ctx.trace = Some(trace_returning(name, &out, returned));
