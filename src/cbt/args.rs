@@ -21,6 +21,9 @@ pub enum Shape {
     Exactly(usize),
     /// At least this many words, which the command reads itself.
     AtLeast(usize),
+    /// Exactly this many words, and optionally an `app-profile=` after them; anything else is
+    /// a usage error (`doDeleteRow` and `doDeleteColumn` check so, without `parseArgs`).
+    Profiled(usize),
     /// At most this many words.
     AtMost(usize),
 }
@@ -50,6 +53,11 @@ impl Call {
             Shape::Exactly(n) => args.len() == n,
             Shape::AtLeast(n) => args.len() >= n,
             Shape::AtMost(n) => args.len() <= n,
+            Shape::Profiled(n) => {
+                args.len() == n
+                    || args.len() == n + 1
+                        && args.last().is_some_and(|a| a.starts_with(b"app-profile="))
+            }
         };
         if !fits {
             return Err(match usage {
@@ -65,6 +73,10 @@ impl Call {
                     keys: parse_args(&args[split..], keys)?,
                 })
             }
+            Shape::Profiled(n) => Ok(Call {
+                words: args[..n].to_vec(),
+                keys: Args::default(),
+            }),
             _ => Ok(Call {
                 words: args.to_vec(),
                 keys: Args::default(),

@@ -29,6 +29,7 @@ const fn cbt(
         Shape::Exactly(n) => (&[], n, Some(n)),
         Shape::AtLeast(n) => (&[], n, None),
         Shape::AtMost(n) => (&[], 0, Some(n)),
+        Shape::Profiled(n) => (&["app-profile"], n, Some(n + 1)),
     };
     let run = Executor::Cbt { shape, usage, run };
     let mut spec = CommandSpec::new(name, Dialect::Cbt, group, writes, options, run);
@@ -108,13 +109,13 @@ pub(crate) const CBT_COMMANDS: &[CommandSpec] = &[
         .desc("Create a table").on(&[Role::NewTable]).help(include_str!("help/createtable.txt")),
     cbt("deleteallrows", Group::Dml, true, Shape::Exactly(1), Usage::CantDo, Session::deleteallrows)
         .desc("Delete all rows").on(TABLE).help(include_str!("help/deleteallrows.txt")),
-    cbt("deletecolumn", Group::Dml, true, keyed(4, &["app-profile"]),
+    cbt("deletecolumn", Group::Dml, true, Shape::Profiled(4),
         text("usage: cbt deletecolumn <table> <row> <family> <column> [app-profile=<app profile id>]"), Session::deletecolumn)
         .desc("Delete all cells in a column").on(TABLE_ROW).help(include_str!("help/deletecolumn.txt")),
     cbt("deletefamily", Group::Ddl, true, Shape::Exactly(2),
         text("usage: cbt deletefamily <table> <family>"), Session::deletefamily)
         .desc("Delete a column family").on(TABLE).help(include_str!("help/deletefamily.txt")),
-    cbt("deleterow", Group::Dml, true, keyed(2, &["app-profile"]),
+    cbt("deleterow", Group::Dml, true, Shape::Profiled(2),
         text("usage: cbt deleterow <table> <row> [app-profile=<app profile id>]"), Session::deleterow)
         .desc("Delete a row").on(TABLE_ROW).help(include_str!("help/deleterow.txt")),
     cbt("deletetable", Group::Ddl, true, Shape::Exactly(1), Usage::CantDo, Session::deletetable)
