@@ -68,3 +68,44 @@ fn a_familys_metadata_and_configuration_are_said_to_be_left_out() {
         "Argument ignored for column family f: METADATA (Rowkey does not keep it; describe shows the family without it)\n"
     ), "{altered}");
 }
+
+/// HBase's master checks a table's families before it makes or alters the table
+/// (`TableDescriptorChecker.sanityCheck`, `hbase.table.sanity.checks` on by default): a TTL of 0,
+/// MIN_VERSIONS above VERSIONS, a block size outside 1K..16MB, each refused with its message
+/// and the hint to bypass the checks; `ColumnFamilyDescriptorBuilder.setMaxVersions` refuses
+/// VERSIONS of 0 itself. Nothing is made or changed.
+#[test]
+fn the_masters_sanity_checks_refuse_a_zero_ttl_and_min_versions_above_versions() {
+    let (mut sh, _) = shell_at(1_000);
+    let error = |sh: &mut rowkey::shell::Shell, line: &str| {
+        sh.run(line)
+            .into_iter()
+            .find_map(|o| o.error)
+            .map(|e| e.message)
+            .unwrap_or_default()
+    };
+    let bypass = " Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks";
+    let checker = |m: &str| format!("org.apache.hadoop.hbase.DoNotRetryIOException: {m}{bypass}");
+    assert_eq!(
+        error(&mut sh, "create 'a', {NAME => 'f', TTL => 0}"),
+        checker("TTL for column family f must be positive.")
+    );
+    assert_eq!(
+        error(&mut sh, "create 'a', {NAME => 'f', MIN_VERSIONS => 3}"),
+        checker("Min versions for column family f must be less than the Max versions.")
+    );
+    assert_eq!(
+        error(&mut sh, "create 'a', {NAME => 'f', VERSIONS => 0}"),
+        "Maximum versions must be positive"
+    );
+    assert!(sh.engine.tables().next().is_none());
+    run(
+        &mut sh,
+        "create 'a', {NAME => 'f', VERSIONS => 3, MIN_VERSIONS => 2}",
+    );
+    assert_eq!(
+        error(&mut sh, "alter 'a', {NAME => 'f', TTL => 0}"),
+        checker("TTL for column family f must be positive.")
+    );
+    assert!(run(&mut sh, "describe 'a'").contains("TTL => 'FOREVER'"));
+}

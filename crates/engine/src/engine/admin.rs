@@ -25,7 +25,7 @@ impl Engine {
             return Err(Error::NoFamilies);
         }
         for f in &desc.families {
-            validate_family(f)?;
+            validate_family(f, desc.rules)?;
         }
         order::sort_by(&mut desc.families, |a, b| a.name.cmp(&b.name));
         if let Some(w) = desc
@@ -136,7 +136,8 @@ impl Engine {
     /// Adds a family, or replaces the settings of an existing one.
     #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn alter_family(&mut self, table: &str, family: FamilyDescriptor) -> Result<()> {
-        validate_family(&family)?;
+        let rules = self.table(table)?.descriptor.rules;
+        validate_family(&family, rules)?;
         let t = self.table_mut(table)?;
         match t.descriptor.family_index(family.name.as_bytes()) {
             Some(i) => {
@@ -247,7 +248,10 @@ fn validate_table_name(name: &str) -> Result<()> {
 }
 
 #[cfg_attr(rowkey_cold, optimize(size))]
-fn validate_family(f: &FamilyDescriptor) -> Result<()> {
+/// A family's settings checked as the table's kind checks them: HBase's master runs its
+/// sanity checks (`TableDescriptorChecker`, `hbase.table.sanity.checks` on by default) on an
+/// HBase table; a Bigtable table's family has only its name and versions checked.
+fn validate_family(f: &FamilyDescriptor, rules: Rules) -> Result<()> {
     if f.name.is_empty() {
         return Err(Error::IllegalName(
             "Column Family name can not be empty".into(),
@@ -264,23 +268,32 @@ fn validate_family(f: &FamilyDescriptor) -> Result<()> {
         )));
     }
     if f.max_versions < 1 {
-        return Err(Error::IllegalArgument(format!(
-            "Maximum versions must be positive, family '{}'",
-            f.name
-        )));
+        // `ColumnFamilyDescriptorBuilder.setMaxVersions`.
+        return Err(Error::IllegalArgument(
+            "Maximum versions must be positive".into(),
+        ));
     }
-    // TableDescriptorChecker.checkBlockSize (hbase.table.sanity.checks is on by default).
+    if rules != Rules::HBASE {
+        return Ok(());
+    }
+    let sanity = |message: String| {
+        Err(Error::IllegalArgument(format!(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: {message} Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks"
+        )))
+    };
+    let name = &f.name;
+    if f.ttl_seconds == Some(0) {
+        return sanity(format!("TTL for column family {name} must be positive."));
+    }
     if f.blocksize < 1024 || f.blocksize > 16 * 1024 * 1024 {
-        return Err(Error::IllegalArgument(format!(
-            "org.apache.hadoop.hbase.DoNotRetryIOException: Block size for column family {}  must be between 1K and 16MB. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks",
-            f.name
-        )));
+        return sanity(format!(
+            "Block size for column family {name}  must be between 1K and 16MB."
+        ));
     }
     if f.min_versions > f.max_versions {
-        return Err(Error::IllegalArgument(format!(
-            "Minimum versions must be <= maximum versions, family '{}': min {} > max {}",
-            f.name, f.min_versions, f.max_versions
-        )));
+        return sanity(format!(
+            "Min versions for column family {name} must be less than the Max versions."
+        ));
     }
     Ok(())
 }
