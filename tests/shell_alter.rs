@@ -109,3 +109,42 @@ fn the_masters_sanity_checks_refuse_a_zero_ttl_and_min_versions_above_versions()
     );
     assert!(run(&mut sh, "describe 'a'").contains("TTL => 'FOREVER'"));
 }
+
+/// `alter`'s deletes go through the descriptor admin.rb sends (`removeColumnFamily`, then
+/// `modifyTableAsync`): a family the table lacks is nothing to remove and the alter succeeds;
+/// removing the last family leaves a descriptor the master's sanity check refuses
+/// (`TableDescriptorChecker`: "Table should have at least one column family."), before any
+/// region reopens; removing one while adding another leaves one.
+#[test]
+fn deleting_a_missing_family_succeeds_and_the_last_one_is_refused_by_the_sanity_check() {
+    let (mut sh, _) = shell_at(1_000);
+    run(&mut sh, "create 't', 'f'\nput 't', 'r', 'f:a', '1'");
+    let refused = sh
+        .run("alter 't', 'delete' => 'f'")
+        .into_iter()
+        .find_map(|o| o.error)
+        .map(|e| e.message);
+    assert_eq!(
+        refused.as_deref(),
+        Some("org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one column family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks")
+    );
+    // Nothing changed: the memstore was not flushed by a reopen.
+    assert_eq!(sh.engine.counters().flushes, 0);
+    assert_eq!(
+        run(&mut sh, "alter 't', NAME => 'nope', METHOD => 'delete'"),
+        "Updating all regions with the new schema...\n1/1 regions updated.\nDone.\n"
+    );
+    run(&mut sh, "alter 't', 'g', {NAME => 'f', METHOD => 'delete'}");
+    let families: Vec<String> = sh
+        .engine
+        .table("t")
+        .map(|t| {
+            t.descriptor
+                .families
+                .iter()
+                .map(|f| f.name.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(families, ["g"]);
+}

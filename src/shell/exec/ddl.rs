@@ -8,7 +8,7 @@ use super::{echo, engine_error, format, Ctx, Reply};
 use crate::bytes::{to_bytes_binary, to_printable};
 use crate::commands;
 use crate::engine::{
-    split_keys, Engine, FamilyDescriptor, KeepDeletedCells, TableDescriptor, TableSettings,
+    split_keys, Engine, FamilyDescriptor, KeepDeletedCells, Rules, TableDescriptor, TableSettings,
 };
 use crate::kit::order;
 use crate::shell::ast::{Spanned, Value};
@@ -797,6 +797,38 @@ fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
         }
         table_attributes(&mut opts, &mut desc)?;
         notes.push_str(&table_leftovers(opts, "Unknown argument ignored"));
+    }
+    // admin.rb removes a family from the descriptor it sends (`removeColumnFamily`, nothing
+    // for a family the table lacks); the master's sanity check refuses a descriptor left with
+    // none before anything changes (`TableDescriptorChecker`).
+    let existing: Vec<String> = engine
+        .table(&name)
+        .map(|t| {
+            t.descriptor
+                .families
+                .iter()
+                .map(|f| f.name.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    changes.retain(|c| !matches!(c, Change::Delete(f, _) if !existing.contains(f)));
+    let mut left = existing;
+    for change in &changes {
+        match change {
+            Change::Put(f) if !left.contains(&f.name) => left.push(f.name.clone()),
+            Change::Put(_) => {}
+            Change::Delete(f, _) => left.retain(|n| n != f),
+        }
+    }
+    if left.is_empty()
+        && engine
+            .table(&name)
+            .is_ok_and(|t| t.descriptor.rules == Rules::HBASE)
+    {
+        return fail(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one column family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks",
+            args.span(1),
+        );
     }
     // modifyTable reopens every region: closing one flushes its memstore under the
     // descriptor it was written with, and the reopened region reads with the new one
