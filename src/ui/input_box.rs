@@ -92,6 +92,10 @@ pub fn InputBox() -> Html {
     let overlay_ref = use_node_ref();
     let draft = use_state(String::new);
     let choices = use_state(|| None::<Choices>);
+    // Set by Up as it walks back: the entry it brings is shown with the caret at its start, so
+    // that the next Up goes on to the one before instead of climbing a recalled paste line by
+    // line (Down leaves the caret at the end, for the next Down).
+    let walked_up = use_mut_ref(|| false);
     let serial = app.as_ref().map(|a| a.input_serial).unwrap_or(0);
     let ready = app
         .as_ref()
@@ -101,13 +105,18 @@ pub fn InputBox() -> Html {
         let draft = draft.clone();
         let choices = choices.clone();
         let text = app.as_ref().map(|a| a.input.clone()).unwrap_or_default();
+        let walked_up = walked_up.clone();
         // Also once the tables have loaded: the input is disabled until then, so a keyboard
         // user starts in it rather than thirty Tab presses away.
         use_effect_with((serial, ready), move |_| {
             if let Some(el) = input_ref.cast::<HtmlTextAreaElement>() {
                 el.set_value(&text);
-                let end = utf16_len(&text);
-                let _ = el.set_selection_range(end, end);
+                let up = std::mem::take(&mut *walked_up.borrow_mut());
+                let at = match up && text.contains('\n') {
+                    true => 0,
+                    false => utf16_len(&text),
+                };
+                let _ = el.set_selection_range(at, at);
                 let _ = el.focus();
             }
             draft.set(text);
@@ -159,6 +168,7 @@ pub fn InputBox() -> Html {
         let app = app.clone();
         let input_ref = input_ref.clone();
         let choices = choices.clone();
+        let walked_up = walked_up.clone();
         Callback::from(move |e: KeyboardEvent| {
             let Some(el) = input_ref.cast::<HtmlTextAreaElement>() else {
                 return;
@@ -267,6 +277,7 @@ pub fn InputBox() -> Html {
                         .contains('\n') =>
                 {
                     e.prevent_default();
+                    *walked_up.borrow_mut() = true;
                     app.dispatch(Action::HistoryUp(value).into());
                 }
                 "ArrowDown"

@@ -370,3 +370,30 @@ test('menus and dialogs give the focus back: Export… closes on Escape or a cli
   assert.ok(now.startsWith('button.design-item|') && now.includes(title.slice(0, 20)), now);
   await context.close();
 });
+
+test('Up walks the history past a recalled multi-line paste in one press', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const { page } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  const lines = Array.from({ length: 20 }, (_, i) => `put 'p', 'r${i}', 'f:q', 'v'`).join('\n');
+  await submit(page, "create 'p', 'f'");
+  await submit(page, lines);
+  await batchDone(page);
+  await submit(page, "count 'p'");
+  const input = page.locator('textarea.input');
+  await input.focus();
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await input.inputValue(), "count 'p'");
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await input.inputValue(), lines);
+  // The recalled paste has the caret at its start: the next Up goes on to the entry before.
+  assert.equal(await input.evaluate((el) => el.selectionStart), 0);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await input.inputValue(), "create 'p', 'f'");
+  // Down comes back to the paste with the caret at its end, and on past it.
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await input.inputValue(), lines);
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await input.inputValue(), "count 'p'");
+  await context.close();
+});
