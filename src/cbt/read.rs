@@ -292,5 +292,13 @@ pub(super) fn column_matches(
         };
         out.push(m);
     }
+    // Only commas (`columns=,`): cbt's `parseColumnsFilter` interleaves no filter at all, which
+    // the server refuses.
+    if out.is_empty() {
+        deferred.get_or_insert(
+            "rpc error: code = InvalidArgument desc = Interleave must contain at least two RowFilters"
+                .into(),
+        );
+    }
     Ok(out)
 }
