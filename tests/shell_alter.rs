@@ -77,13 +77,7 @@ fn a_familys_metadata_and_configuration_are_said_to_be_left_out() {
 #[test]
 fn the_masters_sanity_checks_refuse_a_zero_ttl_and_min_versions_above_versions() {
     let (mut sh, _) = shell_at(1_000);
-    let error = |sh: &mut rowkey::shell::Shell, line: &str| {
-        sh.run(line)
-            .into_iter()
-            .find_map(|o| o.error)
-            .map(|e| e.message)
-            .unwrap_or_default()
-    };
+    let error = |sh: &mut rowkey::shell::Shell, line: &str| error_of(sh, line).unwrap_or_default();
     let bypass = " Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks";
     let checker = |m: &str| format!("org.apache.hadoop.hbase.DoNotRetryIOException: {m}{bypass}");
     assert_eq!(
@@ -119,11 +113,7 @@ fn the_masters_sanity_checks_refuse_a_zero_ttl_and_min_versions_above_versions()
 fn deleting_a_missing_family_succeeds_and_the_last_one_is_refused_by_the_sanity_check() {
     let (mut sh, _) = shell_at(1_000);
     run(&mut sh, "create 't', 'f'\nput 't', 'r', 'f:a', '1'");
-    let refused = sh
-        .run("alter 't', 'delete' => 'f'")
-        .into_iter()
-        .find_map(|o| o.error)
-        .map(|e| e.message);
+    let refused = error_of(&mut sh, "alter 't', 'delete' => 'f'");
     assert_eq!(
         refused.as_deref(),
         Some("org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one column family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks")

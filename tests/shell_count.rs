@@ -160,19 +160,12 @@ fn the_interval_in_its_old_form_zero_and_negative_and_cache_blocks_as_text() {
         ),
         every_two
     );
-    let error = |shell: &mut rowkey::shell::Shell, line: &str| {
-        shell
-            .run(line)
-            .into_iter()
-            .find_map(|o| o.error)
-            .map(|e| e.message)
-    };
     assert_eq!(
-        error(&mut shell, "count 'u', {INTERVAL => 0}").as_deref(),
+        error_of(&mut shell, "count 'u', {INTERVAL => 0}").as_deref(),
         Some("divided by 0")
     );
     assert_eq!(
-        error(&mut shell, "count 'u', {CACHE_BLOCKS => 'maybe'}").as_deref(),
+        error_of(&mut shell, "count 'u', {CACHE_BLOCKS => 'maybe'}").as_deref(),
         Some("Expected CACHE_BLOCKS value to be a boolean or the string 'true' or 'false'")
     );
     run(&mut shell, "create 'empty', 'f'");

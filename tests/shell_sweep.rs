@@ -160,18 +160,12 @@ fn clone_table_schema_copies_families_settings_and_splits_but_no_cells() {
     );
     // A missing source is a `TableNotFoundException`, which the shell translates; a taken
     // name a `TableExistsException`, which it prints as Java's `toString`.
-    let err = |sh: &mut rowkey::shell::Shell, line: &str| {
-        sh.run(line)
-            .into_iter()
-            .find_map(|o| o.error)
-            .map(|e| e.message)
-    };
     assert_eq!(
-        err(&mut sh, "clone_table_schema 'nope', 'x'").as_deref(),
+        error_of(&mut sh, "clone_table_schema 'nope', 'x'").as_deref(),
         Some("Unknown table nope!")
     );
     assert_eq!(
-        err(&mut sh, "clone_table_schema 'src', 'one'").as_deref(),
+        error_of(&mut sh, "clone_table_schema 'src', 'one'").as_deref(),
         Some("org.apache.hadoop.hbase.TableExistsException: one")
     );
     assert_eq!(sh.engine.tables().count(), 3);

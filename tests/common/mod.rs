@@ -138,6 +138,15 @@ pub fn run(shell: &mut Shell, input: &str) -> String {
         .collect()
 }
 
+/// The message of the first error `input` gave, if any.
+pub fn error_of(shell: &mut Shell, input: &str) -> Option<String> {
+    shell
+        .run(input)
+        .into_iter()
+        .find_map(|o| o.error)
+        .map(|e| e.message)
+}
+
 /// A fresh shell (epoch timestamps, the clock at 1,700,000,000,000 ms) with `design`'s tables
 /// loaded, or the first error its setup script gave.
 #[allow(dead_code)]

@@ -825,10 +825,10 @@ fn alter_table(engine: &mut Engine, args: &Args<'_>, wait: bool) -> Res<Reply> {
             .table(&name)
             .is_ok_and(|t| t.descriptor.rules == Rules::HBASE)
     {
-        return fail(
-            "org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one column family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks",
+        return Err(engine_error(
+            crate::engine::Error::sanity_check("Table should have at least one column family."),
             args.span(1),
-        );
+        ));
     }
     // modifyTable reopens every region: closing one flushes its memstore under the
     // descriptor it was written with, and the reopened region reads with the new one

@@ -170,10 +170,8 @@ impl Engine {
             )));
         };
         if t.descriptor.families.len() == 1 && t.descriptor.rules == Rules::HBASE {
-            return Err(Error::IllegalArgument(
-                "Family '".to_string()
-                    + family
-                    + "' is the only column family in the table, so it cannot be deleted",
+            return Err(Error::sanity_check(
+                "Table should have at least one column family.",
             ));
         }
         t.descriptor.families.remove(i);
@@ -276,11 +274,7 @@ fn validate_family(f: &FamilyDescriptor, rules: Rules) -> Result<()> {
     if rules != Rules::HBASE {
         return Ok(());
     }
-    let sanity = |message: String| {
-        Err(Error::IllegalArgument(format!(
-            "org.apache.hadoop.hbase.DoNotRetryIOException: {message} Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks"
-        )))
-    };
+    let sanity = |message: String| Err(Error::sanity_check(&message));
     let name = &f.name;
     if f.ttl_seconds == Some(0) {
         return sanity(format!("TTL for column family {name} must be positive."));

@@ -68,6 +68,15 @@ impl Error {
             region,
         }))
     }
+
+    /// A refusal of HBase's master sanity checks (`TableDescriptorChecker`, on by default),
+    /// in its words: `message`, then the hint to turn the checks off.
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    pub fn sanity_check(message: &str) -> Error {
+        Error::IllegalArgument(format!(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: {message} Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass sanity checks"
+        ))
+    }
 }
 
 /// The engine's result type.
