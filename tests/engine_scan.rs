@@ -171,7 +171,7 @@ fn rows_handed_over_one_by_one_are_the_rows_a_read_keeps() -> TestResult {
         for (name, make) in &scans {
             let out = kept.read("t", &mut make()?)?;
             let mut rows = Vec::new();
-            let each = kept.read_each("t", &mut make()?, &mut |r| rows.push(r.clone()))?;
+            let each = kept.read_each("t", &mut make()?, &mut |r| rows.push(r.to_row()))?;
             assert!(!out.rows.is_empty(), "{name}: no rows to compare");
             assert_eq!(rows, out.rows, "{name}");
             assert!(each.rows.is_empty(), "{name}: rows kept");

@@ -36,11 +36,8 @@ fn table(rows: usize) -> Result<Engine, rowkey::engine::Error> {
 /// A full scan through `read_each`: the cells handed over, the allocations it made.
 fn handed_over(e: &Engine) -> Result<(usize, usize), rowkey::engine::Error> {
     let mut cells = 0;
-    let (out, allocated) = measure(|| {
-        e.read_each("t", &mut Scan::default(), &mut |row| {
-            cells += row.cells.len()
-        })
-    });
+    let (out, allocated) =
+        measure(|| e.read_each("t", &mut Scan::default(), &mut |row| cells += row.len()));
     out?;
     Ok((cells, allocated.count))
 }

@@ -32,9 +32,9 @@ const run = async (file) => {
     const out = { load: performance.now() - t };
     // Each read, how many of it a round makes, and the cells a read returns.
     const reads = {
-      get: [20_000, (r) => x.gets(20_000, r * 20_000), 10],
-      scan: [5_000, (r) => x.scans(5_000, 0, r * 5_000), 100],
-      reversed: [5_000, (r) => x.scans(5_000, 1, r * 5_000), 100],
+      get: [20_000, (r) => x.gets(20_000, r * 20_000, 0), 10],
+      scan: [5_000, (r) => x.scans(5_000, 0, r * 5_000, 0), 100],
+      reversed: [5_000, (r) => x.scans(5_000, 1, r * 5_000, 0), 100],
       full: [1, () => x.full(), 1_000_000],
       // A module built before the rows-kept scan had its own export has none.
       ...(x.full_kept ? { fullKept: [1, () => x.full_kept(), 1_000_000] } : {}),

@@ -106,19 +106,6 @@ fn column_name(cell: CellRef<'_>, conv: &Converters) -> Result<String, String> {
     ))
 }
 
-/// The `ROW  COLUMN+CELL` table of a scan.
-pub fn scan_rows(
-    rows: &[Row],
-    maxlength: Option<usize>,
-    time: &TimeFormat,
-    conv: &Converters,
-) -> Result<String, String> {
-    let mut out = String::from(SCAN_HEADER);
-    out.push_str(&scan_row_lines(rows, maxlength, time, conv)?);
-    let _ = writeln!(out, "{} row(s)", rows.len());
-    Ok(out)
-}
-
 /// Scan metrics HBase 2.5's client reports (`ScanMetrics`) that are zero by construction in
 /// one engine in one page: there is no remote server to call or retry, and no region moves.
 const ZERO_METRICS: &[&str] = &[
@@ -208,31 +195,48 @@ pub fn scan_row_lines(
 ) -> Result<String, String> {
     let mut out = String::new();
     for row in rows {
-        let key = conv.name(row.row(), false)?;
-        for cell in &row.cells {
-            let _ = write!(
-                out,
-                " {} column={}, {}\n",
-                key,
-                column_name(cell, conv)?,
-                cell_text(cell, maxlength, time, conv)?
-            );
-        }
+        row_lines(&mut out, row.cells.iter(), maxlength, time, conv)?;
     }
     Ok(out)
 }
 
-/// The `COLUMN  CELL` table of a get. The count is of rows: `_get_internal` in hbase-shell's
-/// `table.rb` returns a count of 1 for a row it found, and `formatter.footer` prints
-/// `0 row(s)` when it found none.
-pub fn get_cells<'a>(
-    cells: impl ExactSizeIterator<Item = CellRef<'a>>,
+/// One row's lines of a scan's table (` key column=f:q, timestamp=..., value=...`).
+pub fn row_lines<'c>(
+    out: &mut String,
+    mut cells: impl Iterator<Item = CellRef<'c>>,
     maxlength: Option<usize>,
     time: &TimeFormat,
     conv: &Converters,
-) -> Result<String, String> {
-    let mut out = String::from("COLUMN  CELL\n");
-    let any = cells.len() > 0;
+) -> Result<(), String> {
+    let Some(first) = cells.next() else {
+        return Ok(());
+    };
+    let key = conv.name(first.row, false)?;
+    for cell in std::iter::once(first).chain(cells) {
+        let _ = write!(
+            out,
+            " {} column={}, {}\n",
+            key,
+            column_name(cell, conv)?,
+            cell_text(cell, maxlength, time, conv)?
+        );
+    }
+    Ok(())
+}
+
+/// The header line of a get's output. The count that ends it is of rows: `_get_internal` in
+/// hbase-shell's `table.rb` returns a count of 1 for a row it found, and `formatter.footer`
+/// prints `0 row(s)` when it found none.
+pub const GET_HEADER: &str = "COLUMN  CELL\n";
+
+/// A get's lines (` f:q timestamp=..., value=...`), one a cell.
+pub fn get_lines<'a>(
+    out: &mut String,
+    cells: impl Iterator<Item = CellRef<'a>>,
+    maxlength: Option<usize>,
+    time: &TimeFormat,
+    conv: &Converters,
+) -> Result<(), String> {
     for cell in cells {
         let _ = write!(
             out,
@@ -241,8 +245,7 @@ pub fn get_cells<'a>(
             cell_text(cell, maxlength, time, conv)?
         );
     }
-    let _ = writeln!(out, "{} row(s)", usize::from(any));
-    Ok(out)
+    Ok(())
 }
 
 pub fn took(seconds: f64) -> String {

@@ -9,9 +9,10 @@
 //!   `bytes` (cells as `[len][row][len][qualifier][len][value]`, family `f`, one put per row)
 //!   and flushed; returns the cells written. It becomes the selected table;
 //! - `select(layout)`: selects the table of that layout for the calls below;
-//! - `get(row)`, `scan(start, rows, reversed)`, `fullScan()`: the cells a read returned (the
-//!   full scan's rows handed over one by one, as a scanner hands them, and not kept;
-//!   `fullScanKept()` keeps them all in its result, as a get's or scan's are);
+//! - `get(row)`, `scan(start, rows, reversed)`, `fullScan()`: the cells a read returned, its
+//!   rows handed over one by one as views of the cells where the table keeps them, and not
+//!   kept (as the shell's `get` and `scan` read them); `fullScanKept()` keeps every row in its
+//!   result, its cells copied;
 //! - `saveRestore()`: the table saved and restored through IndexedDB, the figures as JSON (the
 //!   page's garbage collected before each timed step when the page sets
 //!   `window.rowkeyBenchCollect`);
@@ -94,7 +95,7 @@ pub(super) fn expose(window: &web_sys::Window) {
             // The row JavaScript passed becomes the get's start row as it is (one copy, for
             // the stop row, where `Scan::get` would copy it twice).
             let row = row.into_bytes();
-            read(&mut Scan {
+            read_viewed(&mut Scan {
                 stop_row: row.clone(),
                 start_row: row,
                 stop_inclusive: true,
@@ -106,7 +107,7 @@ pub(super) fn expose(window: &web_sys::Window) {
         "scan",
         leak(Closure::<dyn Fn(String, u32, bool) -> u32>::new(
             |start: String, rows: u32, reversed: bool| {
-                read(&mut Scan {
+                read_viewed(&mut Scan {
                     start_row: start.into_bytes(),
                     reversed,
                     limit: Some(rows as usize),
@@ -118,15 +119,7 @@ pub(super) fn expose(window: &web_sys::Window) {
     set(
         "fullScan",
         leak(Closure::<dyn Fn() -> u32>::new(|| {
-            with_selected(|e| {
-                let mut n = 0;
-                e.as_ref().map(|engine| {
-                    engine.read_each(TABLE, &mut Scan::default(), &mut |row| {
-                        n += row.cells.len() as u32
-                    })
-                });
-                n
-            })
+            read_viewed(&mut Scan::default())
         })),
     );
     set(
@@ -240,7 +233,19 @@ fn put_row(engine: &mut Engine, row: &[u8], puts: &mut Vec<Mutation>) -> Result<
     r.map(|_| ()).map_err(|e| e.to_string())
 }
 
-/// The cells `scan` returns from the table; 0 without one.
+/// The cells `scan` returns from the table, its rows handed over as views and not kept (as
+/// the shell's `get` and `scan` read them, formatting each row where the table keeps its
+/// cells); 0 without a table.
+fn read_viewed(scan: &mut Scan) -> u32 {
+    with_selected(|e| {
+        let mut n = 0;
+        e.as_ref()
+            .map(|engine| engine.read_each(TABLE, scan, &mut |row| n += row.len() as u32));
+        n
+    })
+}
+
+/// The cells `scan` returns from the table, its rows kept in its result; 0 without one.
 fn read(scan: &mut Scan) -> u32 {
     with_selected(|e| {
         e.as_ref()

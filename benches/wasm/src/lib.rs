@@ -60,12 +60,29 @@ pub extern "C" fn load(rows: u32, layout: u32) -> u32 {
     rows
 }
 
-/// The cells `scan` returns.
+/// The cells `scan` returns, its rows kept in its result.
 fn read(engine: &Engine, scan: &mut Scan) -> u32 {
     engine
         .read(TABLE, scan)
         .map(|out| out.rows.iter().map(|r| r.cells.len() as u32).sum())
         .unwrap_or(0)
+}
+
+/// The cells `scan` returns, its rows handed over as views and not kept (as the shell's `get`
+/// and `scan` read them, formatting each row where the table keeps its cells).
+fn read_viewed(engine: &Engine, scan: &mut Scan) -> u32 {
+    let mut n = 0;
+    let _ = engine.read_each(TABLE, scan, &mut |row| n += row.len() as u32);
+    n
+}
+
+/// The read `kept` names: 1 keeps the rows, anything else hands them over as views.
+fn reader(kept: u32) -> fn(&Engine, &mut Scan) -> u32 {
+    if kept == 1 {
+        read
+    } else {
+        read_viewed
+    }
 }
 
 /// Runs `f` over the loaded engine and its row count; 0 when nothing is loaded.
@@ -74,22 +91,23 @@ fn with_loaded(f: impl FnOnce(&Engine, u64) -> u32) -> u32 {
 }
 
 /// `n` gets of rows spread over the table, from the `from`-th on (as the native benchmark
-/// picks them), their keys made before the reads.
+/// picks them), their keys made before the reads; `kept` 1 keeps each get's row.
 #[no_mangle]
-pub extern "C" fn gets(n: u32, from: u32) -> u32 {
+pub extern "C" fn gets(n: u32, from: u32, kept: u32) -> u32 {
     with_loaded(|engine, rows| {
         let keys: Vec<String> = (0..u64::from(n))
             .map(|k| row((k + u64::from(from)).wrapping_mul(7919) % rows))
             .collect();
         let mut scans: Vec<Scan> = keys.iter().map(|k| Scan::get(k.as_bytes())).collect();
+        let read = reader(kept);
         scans.iter_mut().map(|s| read(engine, s)).sum()
     })
 }
 
 /// `n` scans of one group of ten rows each (by their prefix), forwards or (`reversed` 1)
-/// backwards with a limit of ten rows, from the `from`-th on.
+/// backwards with a limit of ten rows, from the `from`-th on; `kept` 1 keeps their rows.
 #[no_mangle]
-pub extern "C" fn scans(n: u32, reversed: u32, from: u32) -> u32 {
+pub extern "C" fn scans(n: u32, reversed: u32, from: u32, kept: u32) -> u32 {
     with_loaded(|engine, rows| {
         let groups = (rows / GROUP).max(1);
         let mut scans: Vec<Scan> = (0..u64::from(n))
@@ -108,6 +126,7 @@ pub extern "C" fn scans(n: u32, reversed: u32, from: u32) -> u32 {
                 }
             })
             .collect();
+        let read = reader(kept);
         scans.iter_mut().map(|s| read(engine, s)).sum()
     })
 }
@@ -115,13 +134,7 @@ pub extern "C" fn scans(n: u32, reversed: u32, from: u32) -> u32 {
 /// One scan of the whole table, its rows handed over one by one and not kept.
 #[no_mangle]
 pub extern "C" fn full() -> u32 {
-    with_loaded(|engine, _| {
-        let mut n = 0;
-        let _ = engine.read_each(TABLE, &mut Scan::default(), &mut |row| {
-            n += row.cells.len() as u32
-        });
-        n
-    })
+    with_loaded(|engine, _| read_viewed(engine, &mut Scan::default()))
 }
 
 /// One scan of the whole table, its rows kept in one result.

@@ -58,7 +58,7 @@ pub use maintenance::{flush_lower_bound, flush_policy};
 pub use policy::CompactionPolicy;
 pub use resolve::{fates, Fate, Marker, Pass};
 pub use rules::{DeleteMasking, Retention, Rules, SplitRule, TimestampUnit};
-pub use scan::{Examined, RegionRead, Row, Scan, ScanOutput};
+pub use scan::{Examined, RegionRead, Row, RowView, Scan, ScanOutput};
 pub use snapshot::{Catalog, RegionEntry, TableEntry, CATALOG_VERSION};
 pub use stack::{RowBefore, RowStack, StackCell};
 pub use stats::{Counters, Metric, OpStats, RegionStats};
@@ -313,7 +313,7 @@ impl Engine {
         &mut self,
         table: &str,
         scan: &mut Scan,
-        each: &mut dyn FnMut(&Row),
+        each: &mut dyn FnMut(RowView<'_>),
     ) -> Result<ScanOutput> {
         self.scan_rows(table, scan, scan::Rows::Each(each))
     }
@@ -354,7 +354,7 @@ impl Engine {
         &self,
         table: &str,
         scan: &mut Scan,
-        each: &mut dyn FnMut(&Row),
+        each: &mut dyn FnMut(RowView<'_>),
     ) -> Result<ScanOutput> {
         self.read_rows(table, scan, scan::Rows::Each(each))
     }

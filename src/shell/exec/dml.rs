@@ -11,7 +11,7 @@ use super::args::{
 use super::{echo, engine_error, format, Ctx, Reply, Step};
 use crate::bytes::to_printable;
 use crate::commands::{self, Dialect};
-use crate::engine::{Condition, Mutation, Rules, Scan, ScanOutput};
+use crate::engine::{Condition, Engine, Mutation, RowView, Rules, Scan, ScanOutput};
 use crate::filter::{parse_filter, parse_java_filter, CompareOp};
 use crate::shell::ast::{Spanned, Value};
 use crate::shell::convert::{Columns, Converters};
@@ -440,22 +440,69 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let maxlength = read_opts(&mut opts, &mut scan, per_ms, true)?;
     opts.done(commands::options(Dialect::HBase, "get"), GET_IGNORED)?;
     columns.converters.set_per_ms(per_ms);
-    let out = ctx
-        .engine
-        .scan(&name, &mut scan)
-        .or_else(|e| fail(e.to_string(), args.span(0)))?;
-    ctx.trace = Some(trace_of(name, &out));
     // A get reads one row.
-    let none = crate::engine::Cells::new();
-    let cells = out.rows.first().map_or(&none, |r| &r.cells);
-    let text = format::get_cells(
-        cells.iter(),
-        maxlength,
-        ctx.time_format,
-        &columns.converters,
-    )
-    .or_else(|e| fail(e, args.cmd.span.clone()))?;
-    Ok(Some(text))
+    let time = ctx.time_format;
+    let mut text = String::from(format::GET_HEADER);
+    let read = read_formatting(ctx.engine, &name, &mut scan, &mut text, &mut |text, row| {
+        format::get_lines(
+            text,
+            row.cells.iter().copied(),
+            maxlength,
+            time,
+            &columns.converters,
+        )
+    })
+    .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    finish_formatted(ctx, name, read, args, text)
+}
+
+/// A read whose rows were formatted as they were handed over ([`read_formatting`]).
+struct Formatted {
+    out: ScanOutput,
+    returned: RowKeys,
+    /// The first row the formatter failed on: its converter's exception.
+    failed: Option<String>,
+}
+
+/// Runs `scan`, formatting each row into `text` as the read hands it over, from the cells
+/// where the table keeps them: a `get` or `scan` copies the text it prints, not the cells.
+fn read_formatting(
+    engine: &mut Engine,
+    table: &str,
+    scan: &mut Scan,
+    text: &mut String,
+    format_row: &mut dyn FnMut(&mut String, RowView<'_>) -> Result<(), String>,
+) -> crate::engine::Result<Formatted> {
+    let mut returned = RowKeys::default();
+    let mut failed = None;
+    let out = engine.scan_each(table, scan, &mut |row| {
+        returned.push(row.row());
+        if failed.is_none() {
+            failed = format_row(text, row).err();
+        }
+    })?;
+    Ok(Formatted {
+        out,
+        returned,
+        failed,
+    })
+}
+
+/// Ends a formatted read's text with its count of rows (`formatter.footer`), or fails with
+/// its formatter's error; either way the views see what it read.
+fn finish_formatted(
+    ctx: &mut Ctx<'_>,
+    table: String,
+    read: Formatted,
+    args: &Args<'_>,
+    mut text: String,
+) -> Res<Reply> {
+    let _ = writeln!(text, "{} row(s)", read.returned.len());
+    ctx.trace = Some(trace_returning(table, &read.out, read.returned));
+    match read.failed {
+        Some(e) => fail(e, args.cmd.span.clone()),
+        None => Ok(Some(text)),
+    }
 }
 
 /// A hash as Ruby's `Hash#inspect` prints it (`{"VERSIONS"=>3}`), leaving out `skip` keys;
@@ -665,17 +712,27 @@ pub(in crate::shell) fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     if let (Some(page), None) = (ctx.page_rows, &ro.metrics) {
         return scan_page(ctx, args, scan, &ro, None, page);
     }
-    let out = ctx
-        .engine
-        .scan(&name, &mut scan)
-        .or_else(|e| fail(e.to_string(), args.span(0)))?;
-    ctx.trace = Some(trace_of(name, &out));
-    let mut text = format::scan_rows(&out.rows, ro.maxlength, ctx.time_format, &ro.converters)
-        .or_else(|e| fail(e, args.cmd.span.clone()))?;
-    if let Some(names) = &ro.metrics {
-        text.push_str(&format::scan_metrics(&out.stats, names));
+    let time = ctx.time_format;
+    let mut text = String::from(format::SCAN_HEADER);
+    let read = read_formatting(ctx.engine, &name, &mut scan, &mut text, &mut |text, row| {
+        format::row_lines(
+            text,
+            row.cells.iter().copied(),
+            ro.maxlength,
+            time,
+            &ro.converters,
+        )
+    })
+    .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    let metrics = ro
+        .metrics
+        .as_ref()
+        .map(|names| format::scan_metrics(&read.out.stats, names));
+    let mut text = finish_formatted(ctx, name, read, args, text)?;
+    if let (Some(t), Some(m)) = (text.as_mut(), metrics) {
+        t.push_str(&m);
     }
-    Ok(Some(text))
+    Ok(text)
 }
 
 /// The next page of a paged scan: the same command read again, starting after the last row

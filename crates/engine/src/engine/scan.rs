@@ -155,7 +155,43 @@ pub struct Examined {
 /// a whole table holds one row at a time.
 pub enum Rows<'f> {
     Keep,
-    Each(&'f mut dyn FnMut(&Row)),
+    Each(&'f mut dyn FnMut(RowView<'_>)),
+}
+
+/// A row handed over as it is read ([`Rows::Each`]): its cells borrowed from where the table
+/// keeps them (a memstore, a run's blocks), for the length of the call. A read without a
+/// filter copies none of them; with one, they are the row's cells after the filter has
+/// edited them.
+#[derive(Clone, Copy, Debug)]
+pub struct RowView<'v> {
+    pub cells: &'v [CellRef<'v>],
+}
+
+impl<'v> RowView<'v> {
+    /// The row's key (a row handed over has at least one cell).
+    pub fn row(&self) -> &'v [u8] {
+        self.cells.first().map_or(&[][..], |c| c.row)
+    }
+
+    /// How many cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The row with its cells copied, as a read that keeps its rows returns it.
+    #[cfg_attr(rowkey_cold, optimize(size))]
+    pub fn to_row(&self) -> Row {
+        let mut cells = Cells::new();
+        let unnamed: std::sync::Arc<[u8]> = std::sync::Arc::from(&[][..]);
+        for c in self.cells {
+            cells.push(*c, &unnamed);
+        }
+        Row { cells }
+    }
 }
 
 /// Runs a scan against a table.
@@ -292,35 +328,42 @@ fn walk(
         };
         let room = scan.limit.map(|l| l.saturating_sub(returned));
         let filter = template.map(|t| t.clone_box());
-        let mut scanner = RegionScanner::new(region, scan, direction, stores, filter, room);
+        // Rows handed over are views of the cells where they are, unless a filter may edit
+        // them (`transform_cell`, `filter_row_cells`): then of the row's copies.
+        let views = matches!(rows, Rows::Each(_)) && filter.is_none();
+        let mut scanner = RegionScanner::new(region, scan, direction, stores, filter, room, views);
         let returned_before = returned;
         let mut scan_done = false;
         loop {
-            match scanner.next_row() {
-                Step::Row(row) => {
-                    returned += 1;
-                    match &mut rows {
-                        Rows::Keep => out.rows.push(row),
-                        Rows::Each(each) => {
-                            each(&row);
-                            scanner.give_back(row.cells);
-                        }
+            let step = scanner.next_row();
+            if matches!(step, Step::Row(_) | Step::Viewed) {
+                returned += 1;
+                match (step, &mut rows) {
+                    (Step::Row(row), Rows::Keep) => out.rows.push(row),
+                    (Step::Row(row), Rows::Each(each)) => {
+                        let cells: Vec<CellRef<'_>> = row.cells.iter().collect();
+                        each(RowView { cells: &cells });
+                        scanner.give_back(row.cells);
                     }
-                    match scanner.finished_after_row() {
-                        Some(Step::ScanDone) => {
-                            scan_done = true;
-                            break;
-                        }
-                        Some(_) => break,
-                        None => {}
-                    }
+                    (_, Rows::Each(each)) => each(scanner.view()),
+                    _ => {}
                 }
-                Step::Dropped => {}
+                match scanner.finished_after_row() {
+                    Some(Step::ScanDone) => {
+                        scan_done = true;
+                        break;
+                    }
+                    Some(_) => break,
+                    None => continue,
+                }
+            }
+            match step {
                 Step::RegionDone => break,
                 Step::ScanDone => {
                     scan_done = true;
                     break;
                 }
+                _ => {}
             }
         }
         // A finished filter with no rows in the region's answer ends the whole scan

@@ -5,11 +5,12 @@
 //! between rows (`RegionScannerImpl.nextInternal`). A row left empty is dropped before
 //! `filter_row` is asked, so row-counting filters do not count it.
 
+use super::super::cell::CellRef;
 use super::super::cells::Cells;
 use super::super::filter::Filter;
 use super::super::table::Region;
 use super::store_scanner::StoreScanner;
-use super::{Row, Scan};
+use super::{Row, RowView, Scan};
 
 /// Room for the first row's cells: rows of up to this many cells are gathered without growing
 /// the buffer (a get is one such row); later rows start as large as the last returned one.
@@ -22,6 +23,8 @@ const FIRST_ROW_BYTES: usize = 256;
 pub(super) enum Step {
     /// A row for the result.
     Row(Row),
+    /// A row for the result, its cells where they are ([`RegionScanner::view`]).
+    Viewed,
     /// A row read and dropped (filtered, or left with no cells).
     Dropped,
     /// The region has no more rows for this scan (its end, or its filter is done).
@@ -65,6 +68,10 @@ pub(super) struct RegionScanner<'a, 's> {
     row_buf: Cells,
     /// The cells and bytes the next row's buffer makes room for.
     row_room: (usize, usize),
+    /// Rows are read as views of their cells ([`Step::Viewed`]) into `view`, not copied into
+    /// `row_buf`: the rows are handed over as they are read, and there is no filter.
+    views: bool,
+    view: Vec<CellRef<'a>>,
     /// Rows read (`ROWS_SCANNED`), dropped (`ROWS_FILTERED`), returned; cells and bytes
     /// returned.
     pub rows_examined: u64,
@@ -85,6 +92,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
         stores: Vec<StoreScanner<'a, 's>>,
         filter: Option<Box<dyn Filter>>,
         room: Option<usize>,
+        views: bool,
     ) -> Self {
         RegionScanner {
             region,
@@ -96,6 +104,8 @@ impl<'a, 's> RegionScanner<'a, 's> {
             last_returned: false,
             row_buf: Cells::new(),
             row_room: (FIRST_ROW_CELLS, FIRST_ROW_BYTES),
+            views,
+            view: Vec::new(),
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
@@ -133,6 +143,20 @@ impl<'a, 's> RegionScanner<'a, 's> {
             }
         }
         self.examine(row);
+        if self.views {
+            self.view.clear();
+            for store in &mut self.stores {
+                store.read_row_view(row, &mut self.view);
+            }
+            self.last_returned = false;
+            if self.view.is_empty() {
+                self.rows_filtered += 1;
+                return Step::Dropped;
+            }
+            let bytes: usize = self.view.iter().map(CellRef::size).sum();
+            self.returned(self.view.len(), bytes as u64);
+            return Step::Viewed;
+        }
         let drop_row = self
             .filter
             .as_deref_mut()
@@ -161,15 +185,25 @@ impl<'a, 's> RegionScanner<'a, 's> {
                 Step::Dropped
             };
         }
-        self.rows_returned += 1;
-        self.cells_returned += cells.len() as u64;
-        self.bytes_returned += cells.counted_bytes();
         self.row_room = (cells.len(), cells.byte_len());
+        self.returned(cells.len(), cells.counted_bytes());
+        Step::Row(Row { cells })
+    }
+
+    /// Counts a row of `cells` cells counting `bytes` bytes as returned.
+    fn returned(&mut self, cells: usize, bytes: u64) {
+        self.rows_returned += 1;
+        self.cells_returned += cells as u64;
+        self.bytes_returned += bytes;
         self.last_returned = true;
         if let Some(room) = self.room.as_mut() {
             *room = room.saturating_sub(1);
         }
-        Step::Row(Row { cells })
+    }
+
+    /// The row just read as a view ([`Step::Viewed`]).
+    pub fn view(&self) -> RowView<'_> {
+        RowView { cells: &self.view }
     }
 
     /// Whether the row's cells make a row of the result once the filter has seen the whole

@@ -169,13 +169,20 @@ impl<'a, 's> StoreScanner<'a, 's> {
     pub fn read_row(
         &mut self,
         row: &[u8],
-        mut filter: Option<&mut (dyn Filter + '_)>,
+        filter: Option<&mut (dyn Filter + '_)>,
         skip_row: bool,
         out: &mut Cells,
     ) {
         if self.closed {
             return;
         }
+        // The cells this store keeps share the row's key and the family's number in `out`.
+        let mut place = RowPlace::default();
+        let family = self.family_name;
+        let Some(f) = filter else {
+            self.read_plain(row, skip_row, |cell| out.push_in(&mut place, cell, family));
+            return;
+        };
         self.cursor.begin_row(row);
         let mut resolver = RowResolver::new(self.spec, self.family, self.now);
         // Versions counted again after the filter (`mergeFilterResponse`).
@@ -183,20 +190,12 @@ impl<'a, 's> StoreScanner<'a, 's> {
         let mut column: Option<&'a [u8]> = None;
         let mut versions = 0u32;
         let mut rest_of_row = skip_row;
-        // The cells this store keeps share the row's key and the family's number in `out`.
-        let mut place = RowPlace::default();
         while let Some(cell) = self.cursor.next_in_row(row) {
             self.cells_examined += 1;
             self.bytes_read += cell.size() as u64;
             if rest_of_row {
                 continue;
             }
-            let Some(f) = filter.as_deref_mut() else {
-                if resolver.offer(&cell) == Verdict::Include {
-                    out.push_in(&mut place, cell, self.family_name);
-                }
-                continue;
-            };
             // DONE_SCAN: the matcher asks before anything else, and the store scanner closes
             // for the rest of the region.
             if f.filter_all_remaining() {
@@ -243,10 +242,31 @@ impl<'a, 's> StoreScanner<'a, 's> {
         // (`NormalUserScanQueryMatcher.match` calls `filterAllRemaining` before `preCheck`): a
         // filter done in this row answers the store's next cell, the next row's first in the
         // scan's direction, with DONE_SCAN, and the store scanner closes.
-        if self.cursor.merge().peek().is_some()
-            && filter.as_deref().is_some_and(|f| f.filter_all_remaining())
-        {
+        if self.cursor.merge().peek().is_some() && f.filter_all_remaining() {
             self.closed = true;
+        }
+    }
+
+    /// Reads this store's cells of `row` as [`StoreScanner::read_row`] does without a filter,
+    /// adding the cells the row keeps to `out` as they are, uncopied.
+    pub fn read_row_view(&mut self, row: &[u8], out: &mut Vec<CellRef<'a>>) {
+        if !self.closed {
+            self.read_plain(row, false, |cell| out.push(cell));
+        }
+    }
+
+    /// Reads this store's cells of `row` with no filter, handing each cell the row keeps to
+    /// `keep` (none with `skip_row`).
+    #[inline(always)]
+    fn read_plain(&mut self, row: &[u8], skip_row: bool, mut keep: impl FnMut(CellRef<'a>)) {
+        self.cursor.begin_row(row);
+        let mut resolver = RowResolver::new(self.spec, self.family, self.now);
+        while let Some(cell) = self.cursor.next_in_row(row) {
+            self.cells_examined += 1;
+            self.bytes_read += cell.size() as u64;
+            if !skip_row && resolver.offer(&cell) == Verdict::Include {
+                keep(cell);
+            }
         }
     }
 }
