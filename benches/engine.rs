@@ -18,6 +18,8 @@
 //! `ROWKEY_BENCH_READS=gets` (or `scans`, `reversed`, `full`, or several, comma-separated) runs
 //! only those of the engine's reads, so that a profile (`valgrind --tool=callgrind
 //! --toggle-collect='*Engine::read*'`) counts one kind of read; the others print as 0.
+//! `ROWKEY_BENCH_VIEWS=1` reads every row as the shell's get and scan read them, handed over as
+//! views of the cells where the table keeps them, instead of kept in each read's result.
 
 use std::time::Instant;
 
@@ -134,15 +136,27 @@ fn main() {
     }
 
     let reads = std::env::var("ROWKEY_BENCH_READS").unwrap_or_default();
+    // The cells a read returns: kept in its result, or with `ROWKEY_BENCH_VIEWS=1` handed over
+    // row by row as views (as the shell's get and scan read).
+    let views = std::env::var("ROWKEY_BENCH_VIEWS").is_ok_and(|v| v == "1");
+    let read = |engine: &Engine, scan: &mut Scan| -> usize {
+        if views {
+            let mut n = 0;
+            let _ = engine.read_each("bench", scan, &mut |row| n += row.len());
+            n
+        } else {
+            engine
+                .read("bench", scan)
+                .map_or(0, |out| out.rows.iter().map(|r| r.cells.len()).sum())
+        }
+    };
     let runs = |kind: &str| reads.is_empty() || reads.split(',').any(|r| r == kind);
     let n_gets = if runs("gets") { 200_000u64 } else { 0 };
     let started = Instant::now();
     let mut e_found = 0usize;
     for k in 0..n_gets {
         let i = k.wrapping_mul(7919) % rows;
-        if let Ok(out) = engine.read("bench", &mut Scan::get(row(i).as_bytes())) {
-            e_found += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
-        }
+        e_found += read(&engine, &mut Scan::get(row(i).as_bytes()));
     }
     let e_gets = rate(n_gets, started.elapsed().as_secs_f64());
 
@@ -153,9 +167,7 @@ fn main() {
     let mut e_fwd_cells = 0usize;
     for k in 0..n_fwd {
         let g = k.wrapping_mul(104_729) % groups;
-        if let Ok(out) = engine.read("bench", &mut Scan::prefix(prefix(g).as_bytes())) {
-            e_fwd_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
-        }
+        e_fwd_cells += read(&engine, &mut Scan::prefix(prefix(g).as_bytes()));
     }
     let e_fwd = rate(n_fwd, started.elapsed().as_secs_f64());
 
@@ -171,19 +183,14 @@ fn main() {
             limit: Some(10),
             ..Scan::default()
         };
-        if let Ok(out) = engine.read("bench", &mut scan) {
-            e_rev_cells += out.rows.iter().map(|r| r.cells.len()).sum::<usize>();
-        }
+        e_rev_cells += read(&engine, &mut scan);
     }
     let e_rev = rate(n_rev, started.elapsed().as_secs_f64());
 
     let before_full = reset_peak();
     let started = Instant::now();
     let e_full_cells = if runs("full") {
-        engine
-            .read("bench", &mut Scan::default())
-            .map(|out| out.rows.iter().map(|r| r.cells.len()).sum::<usize>())
-            .unwrap_or(0)
+        read(&engine, &mut Scan::default())
     } else {
         0
     };

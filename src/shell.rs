@@ -275,6 +275,12 @@ impl Shell {
         out
     }
 
+    /// Drops a command's question that no line has answered (the person left the HBase
+    /// shell), giving the command's name: nothing it asked about was done.
+    pub fn drop_question(&mut self) -> Option<&'static str> {
+        self.question.take().map(|q| q.sweep.command())
+    }
+
     /// Carries out the answer (the line at `span` of `input`) to a command's question.
     fn answer(
         &mut self,

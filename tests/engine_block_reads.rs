@@ -182,7 +182,7 @@ fn alter_changes_the_format_of_the_next_flush_and_compaction() -> TestResult {
     assert!(
         out.contains("DATA_BLOCK_ENCODING => 'FAST_DIFF'")
             && out.contains("BLOOMFILTER => 'ROWCOL'")
-            && out.contains("BLOCKSIZE => '4096'"),
+            && out.contains("BLOCKSIZE => '4096 B (4KB)'"),
         "{out}"
     );
     Ok(())
@@ -218,7 +218,7 @@ fn block_options_hbase_rejects_are_rejected() -> TestResult {
     assert!(out.contains("must be between 1K and 16MB"), "{out}");
     // The refused change leaves HBase's default, which `describe` shows as HBase does.
     let out = run(&mut sh, "describe 't'");
-    assert!(out.contains("BLOCKSIZE => '65536'"), "{out}");
+    assert!(out.contains("BLOCKSIZE => '65536 B (64KB)'"), "{out}");
     assert_eq!(
         sh.engine.table("t")?.descriptor.families[0].working_blocksize(),
         1024

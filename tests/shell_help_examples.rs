@@ -71,7 +71,7 @@ const EXAMPLES: &[(&str, &str, Ends)] = &[
     ("scan.rb", "scan 't1', {METRICS => ['RPC_RETRIES', 'ROWS_FILTERED']}", Runs),
     // The help's filter string starts with a newline, which `ParseFilter.parseFilterString`
     // does not pass over (only spaces and tabs): `getFilterName` reads "\n" as the name.
-    ("scan.rb", "scan 't1', {ROWPREFIXFILTER => 'row2', FILTER => \"\n    (QualifierFilter (>=, 'binary:xyz')) AND (TimestampsFilter ( 123, 456))\"}", Fails("java.lang.IllegalArgumentException: Filter Name \n not supported")),
+    ("scan.rb", "scan 't1', {ROWPREFIXFILTER => 'row2', FILTER => \"\n    (QualifierFilter (>=, 'binary:xyz')) AND (TimestampsFilter ( 123, 456))\"}", Fails("Filter Name \n not supported")),
     ("scan.rb", "scan 't1', {FILTER =>\n    org.apache.hadoop.hbase.filter.ColumnPaginationFilter.new(1, 0)}", Runs),
     ("scan.rb", "scan 't1', {CONSISTENCY => 'TIMELINE'}", Runs),
     ("scan.rb", "scan 't1', {ISOLATION_LEVEL => 'READ_UNCOMMITTED'}", Runs),
@@ -337,8 +337,11 @@ fn the_examples_leave_what_hbase_would() -> TestResult {
         "alter 't1', { NAME => 'f1', VERSIONS => 3 },\n   { MAX_FILESIZE => '134217728' }, { METHOD => 'delete', NAME => 'f2' },\n   METADATA => { 'mykey' => 'myvalue' }",
     );
     let d = run(&mut sh, "describe 't1'");
-    assert!(d.contains("t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728', METADATA => {'mykey' => 'myvalue'}}}"), "{d}");
-    assert!(d.contains("{NAME => 'f1', VERSIONS => '3'"), "{d}");
+    assert!(d.contains("t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728', METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT', 'mykey' => 'myvalue'}}}"), "{d}");
+    assert!(
+        d.contains("{NAME => 'f1', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '3'"),
+        "{d}"
+    );
     assert!(!d.contains("NAME => 'f2'"), "{d}");
     Ok(())
 }

@@ -120,8 +120,10 @@ fn unknown_classes_and_bad_arguments_are_explained() {
         err(&mut sh, "scan 't1', {FILTER => RandomRowFilter.new(1)}")
             .starts_with("RandomRowFilter is not a filter Rowkey has")
     );
-    assert!(err(&mut sh, "scan 't1', {FILTER => PageFilter.new('x')}")
-        .starts_with("java.lang.IllegalArgumentException"));
+    assert_eq!(
+        err(&mut sh, "scan 't1', {FILTER => PageFilter.new('x')}"),
+        "Byte Array should only contain digits (in PageFilter('x'))"
+    );
     assert!(
         err(&mut sh, "scan 't1', {FILTER => java.util.ArrayList.new()}")
             .starts_with("expected a filter's constructor")

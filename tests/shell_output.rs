@@ -72,7 +72,7 @@ fn counters_append_splits_and_echoes() {
 fn describe_shows_family_blocks() {
     let (mut sh, _) = shell_at(100);
     let out = run(&mut sh, "create 't', {NAME => 'f', VERSIONS => 3, TTL => 90061, KEEP_DELETED_CELLS => true}, 'g'\ndescribe 't'");
-    assert!(out.contains("Table t is ENABLED\nt\nCOLUMN FAMILIES DESCRIPTION\n{NAME => 'f', VERSIONS => '3', KEEP_DELETED_CELLS => 'TRUE', DATA_BLOCK_ENCODING => 'NONE', TTL => '90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)', MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536'}\n\n{NAME => 'g', VERSIONS => '1'"), "{out}");
+    assert!(out.contains("Table t is ENABLED\nt, {TABLE_ATTRIBUTES => {METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT'}}}\nCOLUMN FAMILIES DESCRIPTION\n{NAME => 'f', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '3', KEEP_DELETED_CELLS => 'TRUE', DATA_BLOCK_ENCODING => 'NONE', TTL => '90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)', MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536 B (64KB)'}\n\n{NAME => 'g', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '1'"), "{out}");
     // describe.rb: with quotas off (no `hbase:quota` table), the footer and then its line.
     assert!(out.ends_with("2 row(s)\nQuota is disabled\n"), "{out}");
 }
@@ -133,7 +133,7 @@ fn reversed_scan_and_bounds() {
 fn describe_shows_hbases_defaults_and_help_says_the_playground_scale() -> TestResult {
     let (mut sh, _) = shell_at(1);
     let out = run(&mut sh, "create 't', 'f'\ndescribe 't'");
-    assert!(out.contains("BLOCKSIZE => '65536'}"), "{out}");
+    assert!(out.contains("BLOCKSIZE => '65536 B (64KB)'}"), "{out}");
     let family = &sh.engine.table("t")?.descriptor.families[0];
     assert_eq!(
         family.working_blocksize(),
@@ -196,7 +196,81 @@ fn column_value_filter_returns_only_the_matching_cells() {
         "scan 't', {FILTER => \"ColumnValueFilter('f', 'a', =)\"}",
     );
     assert!(
-        out.contains("ERROR: java.lang.IllegalArgumentException: Expect 4 arguments: 3"),
+        out.contains("ERROR: Incorrect filter string ColumnValueFilter('f', 'a', =)\n(Rowkey: the filter's createFilterFromArguments refused it: Expect 4 arguments: 3)\n"),
+        "{out}"
+    );
+}
+
+/// What a command printed before it failed stays above its error, as HBase's shell prints as
+/// it goes: `get.rb` and `scan.rb` print their header before reading anything
+/// (`formatter.header` before `_get_internal` and `_hash_to_scan`, hbase-shell 2.5), and
+/// admin.rb's `truncate` its first line before it asks whether the table is enabled.
+#[test]
+fn a_failed_get_scan_or_truncate_keeps_what_it_printed_first() {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    run(&mut sh, "create 't', 'f'");
+    let usage = |cmd: &str| format!("\n\nFor usage try 'help \"{cmd}\"'\n\n");
+    assert_eq!(
+        run(&mut sh, "get 't', 'r', 'nope:q'"),
+        format!(
+            "COLUMN  CELL\n\nERROR: org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family nope does not exist in region t,,2 in table 't'{}",
+            usage("get")
+        )
+    );
+    assert_eq!(
+        run(&mut sh, "scan 'nosuch'"),
+        format!(
+            "ROW  COLUMN+CELL\n\nERROR: Unknown table nosuch!{}",
+            usage("scan")
+        )
+    );
+    assert_eq!(
+        run(&mut sh, "scan 't', {FILTER => \"PrefixFilter(1)\"}"),
+        format!(
+            "ROW  COLUMN+CELL\n\nERROR: Incorrect filter string PrefixFilter(1)\n(Rowkey: the filter's createFilterFromArguments refused it: removeQuotesFromByteArray needs a quoted byte array){}",
+            usage("scan")
+        )
+    );
+    assert_eq!(
+        run(&mut sh, "truncate 'nosuch'"),
+        format!(
+            "Truncating 'nosuch' table (it may take a while):\n\nERROR: Unknown table nosuch!{}",
+            usage("truncate")
+        )
+    );
+    // The next command prints nothing of the failed one's.
+    assert_eq!(run(&mut sh, "count 't'"), "0 row(s)\n=> 0\n");
+}
+
+/// table.rb writes a put's value as `value.to_s.to_java_bytes`: numbers as Ruby prints them,
+/// `nil` as no bytes, `true` as its name.
+#[test]
+fn put_takes_any_value_as_ruby_prints_it() {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    let out = run(
+        &mut sh,
+        "create 't', 'f'\nput 't', 'r', 'f:a', 5\nput 't', 'r', 'f:b', 1.5\nput 't', 'r', 'f:c', 100.0\nput 't', 'r', 'f:d', nil\nput 't', 'r', 'f:e', true\nappend 't', 'r', 'f:a', 0.25\nget 't', 'r'",
+    );
+    assert!(
+        out.ends_with(
+            "CURRENT VALUE = 50.25\nCOLUMN  CELL\n f:a timestamp=1700000000006, value=50.25\n f:b timestamp=1700000000002, value=1.5\n f:c timestamp=1700000000003, value=100.0\n f:d timestamp=1700000000004, value=\n f:e timestamp=1700000000005, value=true\n1 row(s)\n"
+        ),
+        "{out}"
+    );
+}
+
+/// `describe` of a family as HBase 2.5 prints it (`ColumnFamilyDescriptorBuilder.getValues`,
+/// `PrettyPrinter.format`): INDEX_BLOCK_ENCODING after NAME, BLOCKSIZE in bytes and units,
+/// TTL under a minute in seconds alone.
+#[test]
+fn describe_prints_sizes_and_short_ttls_as_hbase_2_5() {
+    let (mut sh, _) = shell_at(1_700_000_000_000);
+    let out = run(
+        &mut sh,
+        "create 't', {NAME => 'f', TTL => 59, BLOCKSIZE => 131073}\ndescribe 't'",
+    );
+    assert!(
+        out.contains("{NAME => 'f', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '1', KEEP_DELETED_CELLS => 'FALSE', DATA_BLOCK_ENCODING => 'NONE', TTL => '59 SECONDS', MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '131073 B (128KB 1B)'}"),
         "{out}"
     );
 }

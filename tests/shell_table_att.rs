@@ -25,7 +25,12 @@ fn table_line(sh: &mut rowkey::shell::Shell) -> String {
 fn table_att_sets_and_table_att_unset_removes() -> TestResult {
     let (mut sh, _) = shell_at(1_000);
     run(&mut sh, "create 't1', 'f1'");
-    assert_eq!(table_line(&mut sh), "t1");
+    // Every table the master creates names its store file tracker (HBase 2.5).
+    let tracker = "METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT'}";
+    assert_eq!(
+        table_line(&mut sh),
+        format!("t1, {{TABLE_ATTRIBUTES => {{{tracker}}}}}")
+    );
     let out = run(
         &mut sh,
         "alter 't1', METHOD => 'table_att', MAX_FILESIZE => '134217728'",
@@ -36,7 +41,7 @@ fn table_att_sets_and_table_att_unset_removes() -> TestResult {
     );
     assert_eq!(
         table_line(&mut sh),
-        "t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728'}}"
+        "t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728', METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT'}}}"
     );
     let split_bytes = |sh: &rowkey::shell::Shell| {
         sh.engine
@@ -49,7 +54,10 @@ fn table_att_sets_and_table_att_unset_removes() -> TestResult {
         &mut sh,
         "alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'",
     );
-    assert_eq!(table_line(&mut sh), "t1");
+    assert_eq!(
+        table_line(&mut sh),
+        format!("t1, {{TABLE_ATTRIBUTES => {{{tracker}}}}}")
+    );
     assert_eq!(
         split_bytes(&sh),
         rowkey::engine::TableSettings::default().split_bytes
@@ -89,7 +97,7 @@ fn describe_prints_reserved_keys_then_metadata() -> TestResult {
     );
     assert_eq!(
         table_line(&mut sh),
-        "t1, {TABLE_ATTRIBUTES => {DURABILITY => 'ASYNC_WAL', READONLY => 'true', METADATA => {'SPLIT_ENABLED' => 'false', 'mykey' => 'myvalue'}}}"
+        "t1, {TABLE_ATTRIBUTES => {DURABILITY => 'ASYNC_WAL', READONLY => 'true', METADATA => {'SPLIT_ENABLED' => 'false', 'hbase.store.file-tracker.impl' => 'DEFAULT', 'mykey' => 'myvalue'}}}"
     );
     assert_eq!(
         error_of(&mut sh, "alter 't1', DURABILITY => 'SOMETIMES'").as_deref(),

@@ -29,6 +29,16 @@ impl Console {
         if trimmed.is_empty() || self.is_running() {
             return false;
         }
+        if dialect == Dialect::Cbt {
+            // A question of the HBase shell (`disable_all`'s "(y/n)?") is answered by the
+            // shell's next line; a line of cbt leaves the shell, and the question with it.
+            if let Some(command) = self.shell.drop_question() {
+                self.note(
+                    &format!("{command}'s question was left unanswered: nothing was done."),
+                    false,
+                );
+            }
+        }
         let index = self.open_entry(trimmed, dialect);
         self.job = Some(match dialect {
             Dialect::HBase => Job::Script {

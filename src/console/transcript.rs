@@ -30,13 +30,18 @@ impl Item {
         self.error_span.is_some()
     }
 
-    /// The first line of the output that says something: a failed command's `ERROR:` line,
-    /// which the shell prints after an empty line.
+    /// The line of the output that says most: a failed command's `ERROR:` line (after an
+    /// empty line, and after whatever the command printed before it failed), else the first
+    /// line that says something.
     pub fn headline(&self) -> &str {
-        self.output
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
+        let mut said = self.output.lines().filter(|l| !l.trim().is_empty());
+        let first = said.next().unwrap_or("");
+        if self.failed() && !first.starts_with("ERROR: ") {
+            if let Some(error) = said.find(|l| l.starts_with("ERROR: ")) {
+                return error;
+            }
+        }
+        first
     }
 
     pub(super) fn from_outcome(outcome: Outcome) -> Item {

@@ -12,13 +12,35 @@ use rowkey_engine::filter::*;
 pub struct FilterError {
     pub message: String,
     pub span: Range<usize>,
+    /// What refused a filter's arguments, when HBase's message is only `Incorrect filter
+    /// string` and the expression: the filter's own check, which HBase logs and does not say.
+    pub cause: Option<String>,
 }
 
 fn err<T>(message: impl Into<String>, span: Range<usize>) -> Result<T, FilterError> {
     Err(FilterError {
         message: message.into(),
         span,
+        cause: None,
     })
+}
+
+/// A filter's refusal of its arguments as `ParseFilter.parseSimpleFilterExpression` reports
+/// it: the filter's `createFilterFromArguments` runs by reflection, and whatever it throws
+/// becomes `Incorrect filter string` and the whole expression (`expression`, as written).
+/// The name of an unknown filter is checked before, and reported as it is.
+fn refused(e: FilterError, expression: &[u8]) -> FilterError {
+    if e.message.starts_with("Filter Name ") {
+        return e;
+    }
+    FilterError {
+        message: format!(
+            "Incorrect filter string {}",
+            String::from_utf8_lossy(expression)
+        ),
+        span: e.span,
+        cause: Some(e.message),
+    }
 }
 
 /// Parses a filter string into a filter.
@@ -202,7 +224,8 @@ impl<'a> Parser<'a> {
         if self.java && name == "FuzzyRowFilter" {
             return fuzzy_row_filter(&args, span);
         }
-        build(&name, name_span, args, span)
+        let expression = self.s.get(span.clone()).unwrap_or_default();
+        build(&name, name_span, args, span).map_err(|e| refused(e, expression))
     }
 
     fn args(&mut self, expr_start: usize) -> Result<Vec<Arg>, FilterError> {
@@ -304,14 +327,27 @@ fn boolean(arg: &Arg) -> Result<bool, FilterError> {
     }
 }
 
+/// A number as `ParseFilter.convertByteArrayToLong` reads it: a `-` or none, then digits
+/// only (no `+`; a lone `-` is 0). A quoted argument keeps its quotes, which are no digits.
 fn integer(arg: &Arg) -> Result<i64, FilterError> {
-    match std::str::from_utf8(&arg.bytes)
-        .ok()
-        .and_then(|t| t.parse::<i64>().ok())
-    {
-        Some(v) if !arg.quoted => Ok(v),
-        _ => err("Incorrect Integer Value", arg.span.clone()),
+    let (negative, digits) = match arg.bytes.split_first() {
+        Some((b'-', rest)) if !arg.quoted => (true, rest),
+        _ => (false, arg.bytes.as_slice()),
+    };
+    if arg.quoted || !digits.iter().all(u8::is_ascii_digit) {
+        return err("Byte Array should only contain digits", arg.span.clone());
     }
+    let mut value: i64 = 0;
+    for d in digits {
+        value = match value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(i64::from(d - b'0')))
+        {
+            Some(v) => v,
+            None => return err("Long Argument too large", arg.span.clone()),
+        };
+    }
+    Ok(if negative { -value } else { value })
 }
 
 fn compare_op(arg: &Arg) -> Result<CompareOp, FilterError> {
@@ -680,11 +716,76 @@ fn build(
 mod tests {
     use super::*;
 
+    /// What refused `text` (for a filter's arguments, its own check, which HBase wraps) and
+    /// where.
     fn error(text: &str) -> (String, Range<usize>) {
         match parse_filter(text) {
             Ok(f) => panic!("{text} parsed as {f:?}"),
-            Err(e) => (e.message, e.span),
+            Err(e) => (e.cause.unwrap_or(e.message), e.span),
         }
+    }
+
+    /// `ParseFilter.parseSimpleFilterExpression` turns whatever a filter's
+    /// `createFilterFromArguments` throws into `Incorrect filter string` and the expression;
+    /// an unknown name and the language's own errors are reported as they are.
+    #[test]
+    fn a_filter_refusing_its_arguments_is_an_incorrect_filter_string() {
+        for (text, expression, cause) in [
+            (
+                "PrefixFilter(1)",
+                "PrefixFilter(1)",
+                "removeQuotesFromByteArray needs a quoted byte array",
+            ),
+            (
+                "KeyOnlyFilter() AND ValueFilter(=, 'binary:a', 3)",
+                "ValueFilter(=, 'binary:a', 3)",
+                "Expected 2 but got: 3",
+            ),
+            (
+                "PageFilter(+1)",
+                "PageFilter(+1)",
+                "Byte Array should only contain digits",
+            ),
+            (
+                "PageFilter('1')",
+                "PageFilter('1')",
+                "Byte Array should only contain digits",
+            ),
+            (
+                "PageFilter(99999999999999999999)",
+                "PageFilter(99999999999999999999)",
+                "Long Argument too large",
+            ),
+        ] {
+            let e = parse_filter(text).err().map(|e| (e.message, e.cause));
+            assert_eq!(
+                e,
+                Some((
+                    format!("Incorrect filter string {expression}"),
+                    Some(cause.to_string())
+                )),
+                "{text}"
+            );
+        }
+        let e = parse_filter("Foo(1)").err().map(|e| (e.message, e.cause));
+        assert_eq!(e, Some(("Filter Name Foo not supported".to_string(), None)));
+        let e = parse_filter("PrefixFilter('a'")
+            .err()
+            .map(|e| (e.message, e.cause));
+        assert_eq!(e, Some(("Incorrect Filter String".to_string(), None)));
+    }
+
+    /// `convertByteArrayToLong` takes a `-` and digits; a lone `-` reads as 0.
+    #[test]
+    fn numbers_are_read_as_hbase_reads_them() -> Result<(), FilterError> {
+        for text in [
+            "PageFilter(-)",
+            "PageFilter(0)",
+            "ColumnPaginationFilter(-, 0)",
+        ] {
+            parse_filter(text)?;
+        }
+        Ok(())
     }
 
     #[test]

@@ -47,7 +47,14 @@ impl Columns {
         match split_once(spec) {
             None => self.add_family(spec),
             Some((family, rest)) => {
-                let qualifier = match split_once(rest) {
+                // `parse_column_format_spec` (2.5.9 on, HBASE-28549): the text after the
+                // qualifier's last `:` is a converter only if it names one; otherwise the
+                // `:` is part of the qualifier (`f:a:b` is column `a:b` of `f`).
+                let split = rest.iter().rposition(|b| *b == b':').and_then(|i| {
+                    let converter = rest.get(i + 1..)?;
+                    is_converter(converter).then_some((rest.get(..i)?, converter))
+                });
+                let qualifier = match split {
                     Some((qualifier, converter)) => {
                         self.converters.set(
                             family,
@@ -101,6 +108,121 @@ impl Columns {
         }
         out
     }
+}
+
+/// The static methods of HBase's `Bytes` (hbase-common, 2.5), which a converter may name.
+const BYTES_METHODS: &[&str] = &[
+    "add",
+    "binarySearch",
+    "bytesToVint",
+    "compareTo",
+    "contains",
+    "copy",
+    "createMaxByteArray",
+    "equals",
+    "findCommonPrefix",
+    "fromHex",
+    "getBytes",
+    "getUtf8ByteArrays",
+    "hashCode",
+    "head",
+    "incrementBytes",
+    "indexOf",
+    "isSorted",
+    "iterateOnSplits",
+    "mapKey",
+    "multiple",
+    "padHead",
+    "padTail",
+    "putAsShort",
+    "putBigDecimal",
+    "putByte",
+    "putByteBuffer",
+    "putBytes",
+    "putDouble",
+    "putFloat",
+    "putInt",
+    "putLong",
+    "putShort",
+    "random",
+    "readAsInt",
+    "readAsVLong",
+    "readByteArray",
+    "readStringFixedSize",
+    "readVLong",
+    "searchDelimiterIndex",
+    "searchDelimiterIndexInReverse",
+    "secureRandom",
+    "split",
+    "startsWith",
+    "tail",
+    "toArray",
+    "toBigDecimal",
+    "toBinaryByteArrays",
+    "toBinaryFromHex",
+    "toBoolean",
+    "toByteArrays",
+    "toBytes",
+    "toBytesBinary",
+    "toDouble",
+    "toFloat",
+    "toHex",
+    "toInt",
+    "toLong",
+    "toShort",
+    "toString",
+    "toStringBinary",
+    "unsignedBinarySearch",
+    "unsignedCopyAndIncrement",
+    "vintToBytes",
+    "writeByteArray",
+    "writeStringFixedSize",
+    "zero",
+];
+
+/// Methods every Ruby class object answers to, `Bytes` among them.
+const CLASS_METHODS: &[&str] = &[
+    "ancestors",
+    "class",
+    "clone",
+    "display",
+    "dup",
+    "freeze",
+    "hash",
+    "inspect",
+    "java_class",
+    "methods",
+    "name",
+    "new",
+    "object_id",
+    "superclass",
+    "to_s",
+];
+
+/// Whether `text` names a converter as `table.rb`'s `converter?` decides: `c(Class).method`
+/// (`/^c\(.+\)\..+/`), or a method `Bytes.respond_to?`: a static method of `Bytes` by its
+/// Java name or by the snake-case name JRuby gives it too (`to_string_binary`), or a class
+/// object's own.
+fn is_converter(text: &[u8]) -> bool {
+    if class_and_method(&String::from_utf8_lossy(text)).is_some() {
+        return true;
+    }
+    let Ok(text) = std::str::from_utf8(text) else {
+        return false;
+    };
+    let snake = |name: &str| {
+        let mut out = String::new();
+        let mut lower_before = false;
+        for c in name.chars() {
+            if c.is_ascii_uppercase() && lower_before {
+                out.push('_');
+            }
+            lower_before = c.is_ascii_lowercase();
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    };
+    CLASS_METHODS.contains(&text) || BYTES_METHODS.iter().any(|m| *m == text || snake(m) == text)
 }
 
 /// `KeyValue.parseColumn`: family and the rest, split at the first `:`.
@@ -220,10 +342,7 @@ fn bytes_method(method: &str, v: &[u8]) -> Option<Result<String, String>> {
         "toDouble" => fixed::<8>(v).map(|b| ruby_float(f64::from_be_bytes(b))),
         "toBoolean" => match v {
             [b] => Ok((*b != 0).to_string()),
-            _ => Err(format!(
-                "java.lang.IllegalArgumentException: Array has wrong size: {}",
-                v.len()
-            )),
+            _ => Err(format!("Array has wrong size: {}", v.len())),
         },
         _ => return None,
     })
@@ -237,7 +356,7 @@ fn fixed<const N: usize>(v: &[u8]) -> Result<[u8; N], String> {
         .and_then(|b| <[u8; N]>::try_from(b).ok())
         .ok_or_else(|| {
             format!(
-                "java.lang.IllegalArgumentException: offset (0) + length ({N}) exceed the capacity of the array: {}",
+                "offset (0) + length ({N}) exceed the capacity of the array: {}",
                 v.len()
             )
         })
@@ -283,6 +402,45 @@ mod tests {
         assert_eq!(ruby_float(1e16), "1.0e+16");
         assert_eq!(ruby_float(1.5e-5), "1.5e-05");
         assert_eq!(ruby_float(f64::from(0.1f32)), "0.10000000149011612");
+    }
+
+    /// `parse_column_format_spec` (hbase-shell's `table.rb`, 2.5.9 on): the text after the
+    /// last `:` is a converter when `converter?` says so, else part of the qualifier.
+    #[test]
+    fn a_qualifier_keeps_its_colons_unless_a_converter_ends_it() {
+        let read = |spec: &str| {
+            let mut c = Columns::default();
+            c.add(spec.as_bytes());
+            let column = c.scan_columns().pop().and_then(|(f, q)| Some((f, q?)));
+            let converter = c.converters.by_column.first().map(|(_, m)| m.clone());
+            column.map(|(f, q)| {
+                (
+                    String::from_utf8_lossy(&f).into_owned(),
+                    String::from_utf8_lossy(&q).into_owned(),
+                    converter,
+                )
+            })
+        };
+        let col =
+            |f: &str, q: &str, c: Option<&str>| Some((f.into(), q.into(), c.map(String::from)));
+        assert_eq!(read("f:a:b"), col("f", "a:b", None));
+        assert_eq!(read("f:x:y:toLong"), col("f", "x:y", Some("toLong")));
+        assert_eq!(read("f:q:to_long"), col("f", "q", Some("to_long")));
+        assert_eq!(
+            read("f:q:to_string_binary"),
+            col("f", "q", Some("to_string_binary"))
+        );
+        assert_eq!(
+            read("f:q:c(org.apache.hadoop.hbase.util.Bytes).toInt"),
+            col(
+                "f",
+                "q",
+                Some("c(org.apache.hadoop.hbase.util.Bytes).toInt")
+            )
+        );
+        assert_eq!(read("f:q:name"), col("f", "q", Some("name")));
+        assert_eq!(read("f:q"), col("f", "q", None));
+        assert_eq!(read("f:q:"), col("f", "q:", None));
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub(crate) struct Ctx<'a> {
     more: Option<Step>,
     /// Set by a command that asks a question the next line of input answers.
     pub(super) question: Option<sweep::Question>,
+    /// What the command has printed so far, shown before its error if it fails (the header
+    /// of a `get` or `scan`, `truncate`'s first line): HBase's shell prints as it goes.
+    pub(super) printed: String,
 }
 
 impl<'a> Ctx<'a> {
@@ -59,6 +62,7 @@ impl<'a> Ctx<'a> {
             time_format,
             page_rows,
             gen_budget,
+            printed: String::new(),
             trace: None,
             more: None,
             question: None,
@@ -140,16 +144,18 @@ impl Continuation {
 /// Appends the `Took` line (`seconds` counts every step of a continued command) and the usage
 /// hint for errors; a command that will go on gets no `Took` line yet. A command's error is
 /// framed as the interactive shell frames it (`Shell::Commands::Command.command_safe`: an
-/// empty line, the `ERROR:` line, an empty line, the usage hint, an empty line).
+/// empty line, the `ERROR:` line, an empty line, the usage hint, an empty line), after what
+/// the command printed before it failed.
 pub(super) fn finish(out: &mut Outcome, seconds: f64) {
     if let Some(err) = &out.error {
-        out.output = match &err.command {
+        let frame = match &err.command {
             Some(cmd) => format!(
                 "\nERROR: {}\n\nFor usage try 'help \"{cmd}\"'\n\n",
                 err.message
             ),
             None => format!("ERROR: {}\n", err.message),
         };
+        out.output.push_str(&frame);
     }
     if out.clear {
         return;
@@ -189,6 +195,7 @@ pub(super) fn resume(ctx: &mut Ctx<'_>, cont: Continuation, rows: usize) -> Outc
 /// The outcome of a command's result: its text, or its error pointing into the command.
 fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
     let trace = ctx.trace.take();
+    let printed = std::mem::take(&mut ctx.printed);
     let more = ctx.more.take().map(|step| Continuation {
         cmd: cmd.clone(),
         step,
@@ -215,6 +222,7 @@ fn outcome(ctx: &mut Ctx<'_>, cmd: &Command, result: Res<Reply>) -> Outcome {
                 e.command = Some(cmd.name.clone());
             }
             Outcome {
+                output: printed,
                 error: Some(*e),
                 trace,
                 ..Outcome::default()

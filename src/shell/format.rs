@@ -252,30 +252,55 @@ pub fn took(seconds: f64) -> String {
     format!("Took {seconds:.4} seconds\n")
 }
 
-/// A TTL as HBase's describe shows it.
+/// A TTL as HBase's `describe` shows it (`PrettyPrinter.humanReadableTTL`, hbase-common, 2.5):
+/// under a minute in seconds alone; else the seconds, then days, hours, minutes and seconds in
+/// brackets. HBase's quirk is kept: the seconds' plural follows the minutes (`minutes == 1`),
+/// so 62 seconds read `1 MINUTE 2 SECOND` and 121 `2 MINUTES 1 SECONDS`.
 pub fn ttl(seconds: Option<u64>) -> String {
-    let Some(total) = seconds else {
+    let Some(total) = seconds.filter(|s| *s != i32::MAX as u64) else {
         return "FOREVER".into();
     };
-    let units = [
-        (86_400, "DAY"),
-        (3_600, "HOUR"),
-        (60, "MINUTE"),
-        (1, "SECOND"),
-    ];
-    let mut rest = total;
-    let mut parts = Vec::new();
-    for (size, name) in units {
-        let n = rest / size;
-        rest %= size;
-        if n > 0 {
-            parts.push(format!("{n} {name}{}", if n == 1 { "" } else { "S" }));
-        }
+    let plural = |n: u64| if n == 1 { "" } else { "S" };
+    if total < 60 {
+        return format!("{total} SECOND{}", plural(total));
     }
-    if parts.is_empty() {
-        return "0 SECONDS".into();
-    }
+    let (days, hours, minutes, rest) = (
+        total / 86_400,
+        total % 86_400 / 3_600,
+        total % 3_600 / 60,
+        total % 60,
+    );
+    let parts: Vec<String> = [
+        (days, "DAY", plural(days)),
+        (hours, "HOUR", plural(hours)),
+        (minutes, "MINUTE", plural(minutes)),
+        (rest, "SECOND", plural(minutes)),
+    ]
+    .iter()
+    .filter(|(n, ..)| *n > 0)
+    .map(|(n, unit, s)| format!("{n} {unit}{s}"))
+    .collect();
     format!("{total} SECONDS ({})", parts.join(" "))
+}
+
+/// A size in bytes as `describe` shows BLOCKSIZE (`PrettyPrinter.humanReadableByte`): under a
+/// kilobyte in bytes alone; else the bytes, then terabytes down to bytes in brackets.
+pub fn byte_size(size: u64) -> String {
+    if size < 1024 {
+        return format!("{size} B");
+    }
+    let parts: Vec<String> = [
+        (size >> 40, "TB"),
+        (size >> 30 & 1023, "GB"),
+        (size >> 20 & 1023, "MB"),
+        (size >> 10 & 1023, "KB"),
+        (size & 1023, "B"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, unit)| format!("{n}{unit}"))
+    .collect();
+    format!("{size} B ({})", parts.join(" "))
 }
 
 /// A family's VERSIONS as HBase holds it, an `int`: a family without a version limit (a
@@ -287,9 +312,12 @@ fn hbase_versions(max_versions: u32) -> u32 {
     max_versions.min(i32::MAX as u32)
 }
 
+/// A family as `describe` prints it: `ColumnFamilyDescriptorBuilder.getValues(true)` in 2.5,
+/// whose keys come in the order of its hash map (INDEX_BLOCK_ENCODING, 2.5.1 on, after NAME),
+/// BLOCKSIZE in bytes and units since 2.5.0.
 fn family_block(f: &FamilyDescriptor) -> String {
     format!(
-        "{{NAME => '{}', VERSIONS => '{}', KEEP_DELETED_CELLS => '{}', DATA_BLOCK_ENCODING => '{}', TTL => '{}', MIN_VERSIONS => '{}', REPLICATION_SCOPE => '{}', BLOOMFILTER => '{}', IN_MEMORY => '{}', COMPRESSION => '{}', BLOCKCACHE => '{}', BLOCKSIZE => '{}'}}",
+        "{{NAME => '{}', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '{}', KEEP_DELETED_CELLS => '{}', DATA_BLOCK_ENCODING => '{}', TTL => '{}', MIN_VERSIONS => '{}', REPLICATION_SCOPE => '{}', BLOOMFILTER => '{}', IN_MEMORY => '{}', COMPRESSION => '{}', BLOCKCACHE => '{}', BLOCKSIZE => '{}'}}",
         f.name,
         hbase_versions(f.max_versions),
         f.keep_deleted_cells.name(),
@@ -301,7 +329,7 @@ fn family_block(f: &FamilyDescriptor) -> String {
         f.in_memory,
         f.compression,
         f.blockcache,
-        f.blocksize
+        byte_size(f.blocksize)
     )
 }
 
@@ -332,6 +360,14 @@ fn table_attributes(d: &TableDescriptor) -> String {
         values
             .entry("MEMSTORE_FLUSHSIZE".into())
             .or_insert_with(|| d.settings.flush_bytes.to_string());
+    }
+    // The master names the store file tracker of every table it creates
+    // (`CreateTableProcedure` through `StoreFileTrackerFactory.updateWithTrackerConfigs`,
+    // HBase 2.5): DEFAULT, unless the table names one.
+    if d.rules == crate::engine::Rules::HBASE {
+        values
+            .entry("hbase.store.file-tracker.impl".into())
+            .or_insert_with(|| "DEFAULT".into());
     }
     if values.is_empty() {
         return String::new();
@@ -399,5 +435,48 @@ mod tests {
             "2000-02-28T23:59:59.999"
         );
         assert_eq!(local_date_time(951_868_800_000), "2000-03-01T00:00");
+    }
+}
+
+#[cfg(test)]
+mod size_and_ttl_tests {
+    use super::*;
+
+    /// `PrettyPrinter.humanReadableTTL` (hbase-common 2.5), its plural quirk included.
+    #[test]
+    fn ttl_reads_as_hbase_prints_it() {
+        for (seconds, text) in [
+            (1, "1 SECOND"),
+            (59, "59 SECONDS"),
+            (60, "60 SECONDS (1 MINUTE)"),
+            (61, "61 SECONDS (1 MINUTE 1 SECOND)"),
+            (62, "62 SECONDS (1 MINUTE 2 SECOND)"),
+            (121, "121 SECONDS (2 MINUTES 1 SECONDS)"),
+            (3_600, "3600 SECONDS (1 HOUR)"),
+            (3_601, "3601 SECONDS (1 HOUR 1 SECONDS)"),
+            (86_400, "86400 SECONDS (1 DAY)"),
+            (90_061, "90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)"),
+            (172_800, "172800 SECONDS (2 DAYS)"),
+            (2_147_483_647, "FOREVER"),
+        ] {
+            assert_eq!(ttl(Some(seconds)), text, "{seconds}");
+        }
+        assert_eq!(ttl(None), "FOREVER");
+    }
+
+    /// `PrettyPrinter.humanReadableByte`.
+    #[test]
+    fn sizes_read_as_hbase_prints_them() {
+        for (bytes, text) in [
+            (1_000, "1000 B"),
+            (1_024, "1024 B (1KB)"),
+            (1_025, "1025 B (1KB 1B)"),
+            (65_536, "65536 B (64KB)"),
+            (131_072, "131072 B (128KB)"),
+            (16_777_216, "16777216 B (16MB)"),
+            ((1 << 40) + (1 << 30) + 5, "1100585369605 B (1TB 1GB 5B)"),
+        ] {
+            assert_eq!(byte_size(bytes), text, "{bytes}");
+        }
     }
 }

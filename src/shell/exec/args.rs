@@ -64,6 +64,23 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// A value written as table.rb writes a put's or an append's value,
+    /// `value.to_s.to_java_bytes`: a number as Ruby prints it (`5`, `1.5`), `nil` as no bytes,
+    /// `true` and `false` as their names.
+    pub(super) fn value_text(&self, i: usize, what: &str) -> Res<Vec<u8>> {
+        match self.get(i).map(|a| &a.value) {
+            Some(Value::Float(x)) => Ok(crate::shell::convert::ruby_float(*x).into_bytes()),
+            Some(Value::Ident(w)) if matches!(w.as_str(), "nil" | "true" | "false") => {
+                Ok(if w == "nil" {
+                    Vec::new()
+                } else {
+                    w.clone().into_bytes()
+                })
+            }
+            _ => self.bytes(i, what),
+        }
+    }
+
     pub(super) fn text(&self, i: usize, what: &str) -> Res<String> {
         let b = self.bytes(i, what)?;
         String::from_utf8(b).or_else(|_| fail(format!("{what} must be text"), self.span(i)))

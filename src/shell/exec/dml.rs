@@ -20,6 +20,10 @@ use crate::shell::{ReadTrace, RowKeys};
 /// `truncate` and `truncate_preserve`.
 pub(in crate::shell) fn truncate(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
+    // admin.rb prints its first line before it asks whether the table is enabled, which
+    // fails for a missing table.
+    let first = format!("Truncating '{name}' table (it may take a while):\n");
+    ctx.printed.clone_from(&first);
     // admin.rb `truncate`: disables the table first only if it is enabled.
     let enabled = ctx
         .engine
@@ -30,9 +34,7 @@ pub(in crate::shell) fn truncate(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Repl
         .truncate(&name, args.cmd.name == "truncate_preserve")
         .map_err(|e| engine_error(e, args.span(0)))?;
     let disabling = if enabled { "Disabling table...\n" } else { "" };
-    Ok(Some(format!(
-        "Truncating '{name}' table (it may take a while):\n{disabling}Truncating table...\n"
-    )))
+    Ok(Some(format!("{first}{disabling}Truncating table...\n")))
 }
 
 /// The options hash of `incr` and `append` (`ATTRIBUTES`, `VISIBILITY`, `TTL`): table.rb sets
@@ -87,10 +89,7 @@ pub(in crate::shell) fn get_counter(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<R
             // `Bytes.toLong(array, offset, length)`, which refuses any length but 8
             // (`explainWrongLengthOrOffset`); "Field is not a long" is the server's `incr`.
             Err(_) => fail(
-                format!(
-                    "java.lang.IllegalArgumentException: Wrong length: {}, expected 8",
-                    c.value.len()
-                ),
+                format!("Wrong length: {}, expected 8", c.value.len()),
                 args.span(2),
             ),
         },
@@ -104,7 +103,7 @@ pub(in crate::shell) fn append(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply>
     }
     let (name, row) = (args.table(0)?, args.bytes(1, "row key")?);
     let (family, qualifier) = counter_column(args, 2)?;
-    let suffix = args.bytes(3, "value")?;
+    let suffix = args.value_text(3, "value")?;
     let value = engine
         .append(&name, &row, &family, &qualifier, &suffix)
         .map_err(|e| engine_error(e, args.span(2)))?;
@@ -116,7 +115,7 @@ pub(in crate::shell) fn put(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
     let row = args.bytes(1, "row key")?;
     let (family, qualifier) = split_column(&args.bytes(2, "column")?);
-    let value = args.bytes(3, "value")?;
+    let value = args.value_text(3, "value")?;
     let mut timestamp = None;
     let mut ttl_ms = None;
     for i in 4..args.cmd.args.len() {
@@ -294,12 +293,11 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan, per_ms: u64, get: bool) -> Re
         let Value::Str(text) = &v.value else {
             // `table.rb`: a FILTER that is not a String is the filter object itself.
             let text = super::jruby::filter_text(v)?;
+            // The object's constructor throws what the filter's own check says (JRuby prints
+            // a Java exception by its message).
             let f = parse_java_filter(&text).or_else(|e| {
                 fail(
-                    format!(
-                        "java.lang.IllegalArgumentException: {} (in {text})",
-                        e.message
-                    ),
+                    format!("{} (in {text})", e.cause.unwrap_or(e.message)),
                     v.span.clone(),
                 )
             })?;
@@ -317,10 +315,16 @@ fn read_opts(opts: &mut Opts<'_>, scan: &mut Scan, per_ms: u64, get: bool) -> Re
                 let base = v.span.start + 1;
                 let span = (base + e.span.start).min(v.span.end)
                     ..(base + e.span.end.max(e.span.start + 1)).min(v.span.end);
-                return fail(
-                    format!("java.lang.IllegalArgumentException: {}", e.message),
-                    span,
-                );
+                // ParseFilter's IllegalArgumentException, which the shell prints by its
+                // message alone; a filter's own refusal, which HBase only logs, follows.
+                let message = match e.cause {
+                    Some(cause) => format!(
+                        "{}\n(Rowkey: the filter's createFilterFromArguments refused it: {cause})",
+                        e.message
+                    ),
+                    None => e.message,
+                };
+                return fail(message, span);
             }
         }
     }
@@ -360,6 +364,9 @@ fn formatter(opts: &mut Opts<'_>, columns: &mut Columns) -> Res<()> {
 /// reads them.
 pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
+    // get.rb prints the header before `_get_internal` reads anything (a missing table, a bad
+    // column or filter fails after it).
+    ctx.printed = format::GET_HEADER.into();
     let row = args.bytes(1, "row key")?;
     let mut scan = Scan::get(&row);
     let mut columns = Columns::default();
@@ -707,6 +714,8 @@ fn metric_names(v: &Spanned) -> Res<Vec<String>> {
 
 pub(in crate::shell) fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
     let name = args.table(0)?;
+    // scan.rb prints the header before `_hash_to_scan` reads the options.
+    ctx.printed = format::SCAN_HEADER.into();
     let (mut scan, ro) = scan_from(args, 1, table_rules(ctx.engine, &name))?;
     // A scan printing its metrics runs whole: the metrics are those of one scanner.
     if let (Some(page), None) = (ctx.page_rows, &ro.metrics) {

@@ -144,7 +144,7 @@ fn fuzzy_row_filter(args: &[Spanned], v: &Spanned) -> Res<String> {
         let (k, m) = (to_printable(&key), to_printable(&mask));
         if key.len() != mask.len() {
             return fail(
-                format!("java.lang.IllegalArgumentException: Fuzzy pair lengths do not match: {{{k},{m}}}"),
+                format!("Fuzzy pair lengths do not match: {{{k},{m}}}"),
                 p.span.clone(),
             );
         }

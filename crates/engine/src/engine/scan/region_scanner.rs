@@ -105,7 +105,11 @@ impl<'a, 's> RegionScanner<'a, 's> {
             row_buf: Cells::new(),
             row_room: (FIRST_ROW_CELLS, FIRST_ROW_BYTES),
             views,
-            view: Vec::new(),
+            view: if views {
+                Vec::with_capacity(FIRST_ROW_CELLS)
+            } else {
+                Vec::new()
+            },
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
