@@ -269,3 +269,22 @@ fn addtocell_sums_at_one_timestamp() -> TestResult {
     );
     Ok(())
 }
+
+/// A format file (a YAML file of the columns' types) and an authorized view are what cbt reads
+/// besides the table; Rowkey has neither, and says so rather than read the table as if the
+/// option were not there. Given empty, each counts as not given, as cbt counts it.
+#[test]
+fn format_files_and_authorized_views_are_refused_by_name() -> TestResult {
+    let mut s = session();
+    run(&mut s, &["createtable t families=cf", "set t r cf:a=v"])?;
+    for (line, message) in [
+        ("read t format-file=types.yml", "format-file=types.yml: Rowkey reads no format files; without one cbt prints each value as bytes, as here\n"),
+        ("lookup t r format-file=types.yml", "format-file=types.yml: Rowkey reads no format files; without one cbt prints each value as bytes, as here\n"),
+        ("read t authorized-view=v1", "authorized-view=v1: Rowkey has no authorized views; read the table itself\n"),
+    ] {
+        let o = s.run_line(line);
+        assert_eq!((o.stdout.is_empty(), o.stderr.as_str()), (true, message), "{line}");
+    }
+    assert!(run(&mut s, &["read t format-file= authorized-view="])?.contains("\"v\""));
+    Ok(())
+}

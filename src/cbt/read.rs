@@ -198,6 +198,19 @@ impl Session {
 /// error for a regular expression that does not compile: the server reports it only once it
 /// has a row to match, so a read that finds no row succeeds.
 fn read_filter(parsed: &Args) -> Result<(ReadFilter, Option<String>), String> {
+    // What cbt reads elsewhere than in the table, and Rowkey has not: a YAML file of the
+    // columns' types that formats values, and authorized views (a subset of a table with its
+    // own permissions). An empty value counts as not given, as cbt counts it.
+    if let Some(file) = parsed.get("format-file").filter(|f| !f.is_empty()) {
+        return Err(format!(
+            "format-file={file}: Rowkey reads no format files; without one cbt prints each value as bytes, as here"
+        ));
+    }
+    if let Some(view) = parsed.get("authorized-view").filter(|v| !v.is_empty()) {
+        return Err(format!(
+            "authorized-view={view}: Rowkey has no authorized views; read the table itself"
+        ));
+    }
     let mut filter = ReadFilter::default();
     let mut deferred = None;
     if let Some(n) = parsed.get("cells-per-column").filter(|c| !c.is_empty()) {

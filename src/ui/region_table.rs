@@ -86,7 +86,7 @@ pub fn RegionTable(props: &RegionTableProps) -> Html {
         {leaf!("div", "sim-regions", list![
             leaf!("p", "hint live-shares", live),
             leaf!("p", [("role", "status"), ("class", "hint marked-note")], marked_note),
-            leaf!("div", "table-wrap", leaf!("table", "figures region-table", list![leaf!("caption", format!("{} at {}", count_of(rows.len() as u64, "region"), props.when)), leaf!("thead", leaf!("tr", head)), leaf!("tbody", body)])),
+            leaf!("div", [("role", "region"), ("tabindex", "0"), ("aria-label", "The regions, one a row (scrolls sideways on a narrow screen)"), ("class", "table-wrap")], leaf!("table", "figures region-table", list![leaf!("caption", format!("{} at {}", count_of(rows.len() as u64, "region"), props.when)), leaf!("thead", leaf!("tr", head)), leaf!("tbody", body)])),
         ])}
     }
 }

@@ -311,6 +311,9 @@ test('a pressure finding shows its moment and its region', async () => {
   const wrap = view.locator('.sim-regions .table-wrap');
   await wrap.evaluate((el) => { el.scrollLeft = 100; });
   assert.ok(await wrap.evaluate((el) => el.scrollLeft) > 0, 'the table is wider than its pane');
+  // A box that scrolls takes the focus, so the keyboard scrolls it too.
+  await wrap.focus();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'The regions, one a row (scrolls sideways on a narrow screen)');
   await show.focus();
   await page.keyboard.press('Enter');
   await caption.filter({ hasText: /at 0:41 \(step 987 of 1440\)$/ }).waitFor();
