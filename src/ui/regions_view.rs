@@ -226,6 +226,14 @@ fn tile(
     } else {
         super::show_key(&r.end, app.prefs.keys)
     };
+    // Neighbouring start keys often share a long prefix: the tile shows what tells its key
+    // from the one before, the title the whole key.
+    let label = match i.checked_sub(1).and_then(|p| table.regions.get(p)) {
+        Some(before) if !before.start.is_empty() => {
+            crate::kit::text::distinct_tail(&start, &super::show_key(&before.start, app.prefs.keys))
+        }
+        _ => start.clone(),
+    };
     let runs = r.run_count();
     let title = format!(
         "[{start}, {end})\n{bytes} bytes, {} cells\n{} {} bytes, {runs} sorted runs\nreads {} · writes {}",
@@ -238,7 +246,7 @@ fn tile(
     let style = format!("--heat:{heat:.3}; flex-grow:{}", 1 + bytes / 1024);
     html! {
         {leaf!(@dyn "div", [("style", style), ("title", title), ("role", "listitem"), ("class", if hot { "region hot" } else { "region" })], html! {<>
-            {leaf!("div", "region-key", start)}
+            {leaf!("div", "region-key", label)}
             {leaf!("div", "region-size", crate::kit::text::human_bytes(bytes as u64))}
             {leaf!("div", "region-lsm", leaf!(@dyn "span", [("style", format!("width:{fill:.0}%")), ("class", "memfill")], html! {}))}
             {leaf!("div", "region-runs", format!("{runs} run{}", if runs == 1 { "" } else { "s" }))}

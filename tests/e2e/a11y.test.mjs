@@ -60,6 +60,12 @@ for (const scheme of ['dark', 'light']) {
     const badge = await tile.locator('.hot-badge').boundingBox();
     assert.ok(badge.y >= key.y + key.height, `the badge (${badge.y}) is below the start key (${key.y + key.height})`);
     assert.deepEqual(await violations(page), [], 'a hot region');
+    // Neighbouring start keys that share a long prefix show what tells them apart.
+    await runCommand(page, "create 'spread', 'f', SPLITS => ['user0000100', 'user0000200']");
+    await page.locator('button.table-item', { hasText: 'spread' }).click();
+    await page.locator('.region-key', { hasText: '…00200' }).waitFor();
+    assert.deepEqual(await page.locator('.region-key').allInnerTexts(), ['−∞', 'user0000100', '…00200']);
+    assert.equal(await page.locator('.region', { hasText: '…00200' }).getAttribute('title').then((t) => t.split('\n')[0]), '[user0000200, +∞)');
     await context.close();
   });
 }

@@ -94,6 +94,34 @@ pub fn push_shown(out: &mut String, c: char, quotes: &str) {
     }
 }
 
+/// `key` as a label beside `before` (the key shown just before it, as sorted keys are): the
+/// part that tells the two apart, after "…" and two characters of what they share, when they
+/// share five or more (never starting inside a `\xHH` escape); else the whole key. Region
+/// tiles starting at `user0000123` and `user0004567` read `user0000123` and `…004567`, not
+/// `user0…` twice.
+#[cfg_attr(rowkey_cold, optimize(size))]
+pub fn distinct_tail(key: &str, before: &str) -> String {
+    let shared = key
+        .chars()
+        .zip(before.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if shared < 5 {
+        return key.to_string();
+    }
+    let chars: Vec<char> = key.chars().collect();
+    let mut from = shared - 2;
+    // Back to the backslash of an escape the cut would split.
+    if let Some(back) = (1..=3).find(|b| {
+        from >= *b && chars.get(from - b) == Some(&'\\') && chars.get(from - b + 1) == Some(&'x')
+    }) {
+        from -= back;
+    }
+    let mut out = String::from("…");
+    out.extend(chars.get(from..).unwrap_or_default());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,5 +172,14 @@ mod tests {
             push_shown(&mut one, c, "'\"");
             assert_eq!(one, c.escape_debug().to_string());
         }
+    }
+
+    #[test]
+    fn distinct_tail_keeps_what_tells_keys_apart() {
+        assert_eq!(distinct_tail("user0004567", "user0000123"), "…004567");
+        assert_eq!(distinct_tail("user0000123", "−∞"), "user0000123");
+        assert_eq!(distinct_tail("userX", "userY"), "userX");
+        assert_eq!(distinct_tail("abcde", "abcde"), "…de");
+        assert_eq!(distinct_tail("ab\\xFF\\x01zz", "ab\\xFF\\x00"), "…\\x01zz");
     }
 }
