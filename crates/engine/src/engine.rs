@@ -142,6 +142,9 @@ pub struct Engine {
     /// The row whose stack is kept from before each flush and major compaction.
     watched: Option<(String, Vec<u8>)>,
     before: Option<RowBefore>,
+    /// The list reads that hand their rows over as views gather each row in, kept from read
+    /// to read.
+    view_room: scan::ViewRoom,
 }
 
 impl std::fmt::Debug for Engine {
@@ -173,6 +176,7 @@ impl Engine {
             activity: SortedMap::new(),
             watched: None,
             before: None,
+            view_room: scan::ViewRoom::default(),
         }
     }
 
@@ -364,12 +368,18 @@ impl Engine {
     /// anything else that copies the table whole) reads them.
     #[cfg_attr(rowkey_cold, optimize(size))]
     pub fn read_stored(&self, table: &str, scan: &mut Scan) -> Result<ScanOutput> {
-        scan::run(self.table(table)?, scan, self.now(), scan::Rows::Keep)
+        scan::run(
+            self.table(table)?,
+            scan,
+            self.now(),
+            scan::Rows::Keep,
+            &self.view_room,
+        )
     }
 
     /// A read of an enabled table, its rows going where `rows` says.
     fn read_rows(&self, table: &str, scan: &mut Scan, rows: scan::Rows<'_>) -> Result<ScanOutput> {
         let t = self.enabled_table(table)?;
-        scan::run(t, scan, self.now(), rows)
+        scan::run(t, scan, self.now(), rows, &self.view_room)
     }
 }

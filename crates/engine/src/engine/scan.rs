@@ -194,8 +194,35 @@ impl<'v> RowView<'v> {
     }
 }
 
+/// The list a read that hands its rows over as views gathers each row's cells in
+/// ([`RegionScanner`]'s), kept by the engine from read to read so that a get allocates none.
+/// Between reads it is empty and borrows nothing; each read types it anew for the cells it
+/// borrows by a `collect` of its (no) items, which keeps a vector's allocation when the items'
+/// layout is the same (the standard library's in-place iteration; the test below checks it).
+#[derive(Default)]
+pub(crate) struct ViewRoom(std::cell::Cell<Vec<CellRef<'static>>>);
+
+impl ViewRoom {
+    /// The list, empty, for cells of a read's lifetime.
+    fn take<'a>(&self) -> Vec<CellRef<'a>> {
+        self.0.take().into_iter().filter_map(|_| None).collect()
+    }
+
+    /// Keeps `list`'s room for the next read, its cells dropped.
+    fn keep(&self, mut list: Vec<CellRef<'_>>) {
+        list.clear();
+        self.0.set(list.into_iter().filter_map(|_| None).collect());
+    }
+}
+
 /// Runs a scan against a table.
-pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64, rows: Rows<'_>) -> Result<ScanOutput> {
+pub(crate) fn run(
+    table: &Table,
+    scan: &mut Scan,
+    now: u64,
+    rows: Rows<'_>,
+    room: &ViewRoom,
+) -> Result<ScanOutput> {
     let desc = &table.descriptor;
     if scan.raw && scan.columns.iter().any(|(_, q)| q.is_some()) {
         // StoreScanner's constructor: a raw scan reads whole families.
@@ -251,7 +278,7 @@ pub(crate) fn run(table: &Table, scan: &mut Scan, now: u64, rows: Rows<'_>) -> R
     if let Some(f) = template.as_mut() {
         f.set_reversed(scan.reversed);
     }
-    let out = walk(table, scan, &specs, template.as_deref(), now, rows);
+    let out = walk(table, scan, &specs, template.as_deref(), now, rows, room);
     scan.filter = template;
     Ok(out)
 }
@@ -266,6 +293,7 @@ fn walk(
     template: Option<&dyn Filter>,
     now: u64,
     mut rows: Rows<'_>,
+    room: &ViewRoom,
 ) -> ScanOutput {
     let mut out = ScanOutput::default();
     let mut returned = 0;
@@ -326,12 +354,13 @@ fn walk(
                 now,
             ),
         };
-        let room = scan.limit.map(|l| l.saturating_sub(returned));
+        let room_left = scan.limit.map(|l| l.saturating_sub(returned));
         let filter = template.map(|t| t.clone_box());
         // Rows handed over are views of the cells where they are, unless a filter may edit
         // them (`transform_cell`, `filter_row_cells`): then of the row's copies.
-        let views = matches!(rows, Rows::Each(_)) && filter.is_none();
-        let mut scanner = RegionScanner::new(region, scan, direction, stores, filter, room, views);
+        let view = (matches!(rows, Rows::Each(_)) && filter.is_none()).then(|| room.take());
+        let mut scanner =
+            RegionScanner::new(region, scan, direction, stores, filter, room_left, view);
         let returned_before = returned;
         let mut scan_done = false;
         loop {
@@ -375,6 +404,9 @@ fn walk(
             f.filter_all_remaining()
         });
         record_region(&mut out, &scanner);
+        if let Some(view) = scanner.take_view() {
+            room.keep(view);
+        }
         if scan_done || (filter_done && returned == returned_before) {
             break;
         }
@@ -499,4 +531,26 @@ fn record_region(out: &mut ScanOutput, scanner: &RegionScanner<'_, '_>) {
         examined.last = Some(last.to_vec());
     }
     examined.count += scanner.rows_examined;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The room's list keeps its allocation from one read to the next: retyping an empty
+    /// vector by `collect` reuses its buffer.
+    #[test]
+    fn the_view_room_keeps_its_allocation_between_reads() {
+        let room = ViewRoom::default();
+        let bytes = b"r".to_vec();
+        let mut list = room.take();
+        list.extend((0..10).map(|_| CellRef::first_on_row(&bytes, b"f")));
+        let (capacity, at) = (list.capacity(), list.as_ptr() as usize);
+        room.keep(list);
+        let again = room.take();
+        assert_eq!(
+            (again.len(), again.capacity(), again.as_ptr() as usize),
+            (0, capacity, at)
+        );
+    }
 }

@@ -68,10 +68,10 @@ pub(super) struct RegionScanner<'a, 's> {
     row_buf: Cells,
     /// The cells and bytes the next row's buffer makes room for.
     row_room: (usize, usize),
-    /// Rows are read as views of their cells ([`Step::Viewed`]) into `view`, not copied into
-    /// `row_buf`: the rows are handed over as they are read, and there is no filter.
-    views: bool,
-    view: Vec<CellRef<'a>>,
+    /// With a list, rows are read as views of their cells ([`Step::Viewed`]) into it, not
+    /// copied into `row_buf`: the rows are handed over as they are read, and there is no
+    /// filter.
+    view: Option<Vec<CellRef<'a>>>,
     /// Rows read (`ROWS_SCANNED`), dropped (`ROWS_FILTERED`), returned; cells and bytes
     /// returned.
     pub rows_examined: u64,
@@ -92,7 +92,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
         stores: Vec<StoreScanner<'a, 's>>,
         filter: Option<Box<dyn Filter>>,
         room: Option<usize>,
-        views: bool,
+        view: Option<Vec<CellRef<'a>>>,
     ) -> Self {
         RegionScanner {
             region,
@@ -104,12 +104,7 @@ impl<'a, 's> RegionScanner<'a, 's> {
             last_returned: false,
             row_buf: Cells::new(),
             row_room: (FIRST_ROW_CELLS, FIRST_ROW_BYTES),
-            views,
-            view: if views {
-                Vec::with_capacity(FIRST_ROW_CELLS)
-            } else {
-                Vec::new()
-            },
+            view,
             rows_examined: 0,
             rows_filtered: 0,
             rows_returned: 0,
@@ -147,18 +142,18 @@ impl<'a, 's> RegionScanner<'a, 's> {
             }
         }
         self.examine(row);
-        if self.views {
-            self.view.clear();
+        if let Some(view) = self.view.as_mut() {
+            view.clear();
             for store in &mut self.stores {
-                store.read_row_view(row, &mut self.view);
+                store.read_row_view(row, view);
             }
             self.last_returned = false;
-            if self.view.is_empty() {
+            if view.is_empty() {
                 self.rows_filtered += 1;
                 return Step::Dropped;
             }
-            let bytes: usize = self.view.iter().map(CellRef::size).sum();
-            self.returned(self.view.len(), bytes as u64);
+            let (cells, bytes) = (view.len(), view.iter().map(CellRef::size).sum::<usize>());
+            self.returned(cells, bytes as u64);
             return Step::Viewed;
         }
         let drop_row = self
@@ -207,7 +202,14 @@ impl<'a, 's> RegionScanner<'a, 's> {
 
     /// The row just read as a view ([`Step::Viewed`]).
     pub fn view(&self) -> RowView<'_> {
-        RowView { cells: &self.view }
+        RowView {
+            cells: self.view.as_deref().unwrap_or_default(),
+        }
+    }
+
+    /// The list the rows were read as views into, for the next region or read.
+    pub fn take_view(&mut self) -> Option<Vec<CellRef<'a>>> {
+        self.view.take()
     }
 
     /// Whether the row's cells make a row of the result once the filter has seen the whole
