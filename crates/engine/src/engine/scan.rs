@@ -370,8 +370,11 @@ fn walk(
                 match (step, &mut rows) {
                     (Step::Row(row), Rows::Keep) => out.rows.push(row),
                     (Step::Row(row), Rows::Each(each)) => {
-                        let cells: Vec<CellRef<'_>> = row.cells.iter().collect();
+                        // The filtered row's copies, viewed through the room's list.
+                        let mut cells = room.take();
+                        cells.extend(row.cells.iter());
                         each(RowView { cells: &cells });
+                        room.keep(cells);
                         scanner.give_back(row.cells);
                     }
                     (_, Rows::Each(each)) => each(scanner.view()),
