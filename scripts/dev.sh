@@ -195,6 +195,23 @@ level() {
   log "$name took $((SECONDS - start)) s"
 }
 
+# Each browser test file in turn. A file whose runner reported no result at all (its browser or
+# driver did not start, or the page never finished) runs once more, and says so; a file whose
+# tests ran and failed does not.
+browser_tests() {
+  local f name out status=0
+  for f in tests/web_*.rs; do
+    name=$(basename "$f" .rs)
+    out=target/browser-tests-$name.log
+    if cargo test --target wasm32-unknown-unknown --test "$name" 2>&1 | tee "$out"; then continue; fi
+    if grep -q '^test result: ' "$out"; then status=1; continue; fi
+    printf 'the runner reported no result for %s; running it once more. It said:\n' "$name"
+    grep -E 'Failed|failed|error|driver|timed out' "$out" | tail -5 || true
+    cargo test --target wasm32-unknown-unknown --test "$name" 2>&1 | tee "$out" || status=1
+  done
+  return "$status"
+}
+
 run_tests() {
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
   export CHROMEDRIVER=/usr/bin/chromedriver
@@ -202,9 +219,7 @@ run_tests() {
   log "native tests: cargo test (engine, shell, codec, CLI)"
   level native-tests cargo test --profile test-opt --no-fail-fast
   log "browser tests: wasm-bindgen-test in headless Chromium"
-  local web=()
-  for f in tests/web_*.rs; do web+=(--test "$(basename "$f" .rs)"); done
-  level browser-tests cargo test --target wasm32-unknown-unknown --no-fail-fast "${web[@]}"
+  level browser-tests browser_tests
   level release-build build
   log "end-to-end tests: Playwright driving /usr/bin/chromium, and the build's scripts"
   level e2e-tests node --test tests/e2e/*.test.mjs tests/scripts/*.test.mjs
@@ -222,7 +237,15 @@ summary() {
   f=$(sed -n 's/^. fail \([0-9]*\)$/\1/p' target/e2e-tests.log | tail -1)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
   printf '\nall levels: %d passed, %d failed\n' "$passed" "$failed"
-  if [ "${#FAILED_LEVELS[@]}" != 0 ]; then printf 'levels that did not finish cleanly: %s\n' "${FAILED_LEVELS[*]}"; fi
+  if [ "${#FAILED_LEVELS[@]}" != 0 ]; then
+    printf 'levels that did not finish cleanly: %s\n' "${FAILED_LEVELS[*]}"
+    # The end of a run is often all that is shown: say here what each failed level printed about it.
+    local name
+    for name in "${FAILED_LEVELS[@]}"; do
+      printf -- '--- %s, its lines about the failure:\n' "$name"
+      grep -E 'FAILED|panicked|^error|Failed|failed to|timed out|not ok' "target/$name.log" | awk '!seen[$0]++' | tail -15 || true
+    done
+  fi
   [ "$failed" = 0 ] && [ "${#FAILED_LEVELS[@]}" = 0 ]
 }
 

@@ -44,6 +44,7 @@ async fn type_command(root: &Element, text: &str) {
         .expect("input")
         .dyn_into()
         .expect("textarea");
+    let entries_before = root.query_selector_all(".entry").expect("query").length();
     input.set_value(text);
     let init = KeyboardEventInit::new();
     init.set_key("Enter");
@@ -51,7 +52,14 @@ async fn type_command(root: &Element, text: &str) {
     init.set_cancelable(true);
     let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
     input.dispatch_event(&event).expect("dispatch");
-    settle().await;
+    // A loaded machine may take longer than one pause to show the command's entry.
+    for _ in 0..200 {
+        settle().await;
+        if root.query_selector_all(".entry").expect("query").length() > entries_before {
+            return;
+        }
+    }
+    panic!("no entry appeared for {text}");
 }
 
 fn texts(root: &Element, selector: &str) -> Vec<String> {
