@@ -81,13 +81,13 @@ fn the_memstore_keeps_the_cell_order_and_reads_start_where_it_says() {
         let at = probe(&row, &family);
         let first = written.iter().find(|c| **c >= at).map(fields);
         let read = store
-            .cursor_from(&row, None, &arena)
+            .cursor_from(&row, None, &arena, Vec::new())
             .next()
             .map(|c| fields(&c.to_cell(&family)));
         assert_eq!(read, first, "forwards from {row:?}");
         let last = written.iter().rev().find(|c| **c < at).map(fields);
         let back = store
-            .cursor_back(Some(at.as_ref()), None, &arena)
+            .cursor_back(Some(at.as_ref()), None, &arena, Vec::new(), &Vec::new)
             .next()
             .map(|c| fields(&c.to_cell(&family)));
         assert_eq!(back, last, "backwards from {row:?}");

@@ -142,9 +142,9 @@ pub struct Engine {
     /// The row whose stack is kept from before each flush and major compaction.
     watched: Option<(String, Vec<u8>)>,
     before: Option<RowBefore>,
-    /// The list reads that hand their rows over as views gather each row in, kept from read
-    /// to read.
-    view_room: scan::ViewRoom,
+    /// What reads gather their parts in (plan, store scanners, merges' sources, the rows
+    /// handed over as views), kept from read to read.
+    read_room: scan::ReadRoom,
 }
 
 impl std::fmt::Debug for Engine {
@@ -176,7 +176,7 @@ impl Engine {
             activity: SortedMap::new(),
             watched: None,
             before: None,
-            view_room: scan::ViewRoom::default(),
+            read_room: scan::ReadRoom::default(),
         }
     }
 
@@ -373,13 +373,13 @@ impl Engine {
             scan,
             self.now(),
             scan::Rows::Keep,
-            &self.view_room,
+            &self.read_room,
         )
     }
 
     /// A read of an enabled table, its rows going where `rows` says.
     fn read_rows(&self, table: &str, scan: &mut Scan, rows: scan::Rows<'_>) -> Result<ScanOutput> {
         let t = self.enabled_table(table)?;
-        scan::run(t, scan, self.now(), rows, &self.view_room)
+        scan::run(t, scan, self.now(), rows, &self.read_room)
     }
 }

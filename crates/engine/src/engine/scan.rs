@@ -22,7 +22,7 @@ use super::error::{Error, Result};
 use super::filter::Filter;
 use super::resolve::ReadSpec;
 use super::stats::OpStats;
-use super::store::Decoded;
+use super::store::{Decoded, Input, Source};
 use super::table::{Region, Table};
 use crate::kit::order;
 use region_scanner::{Direction, RegionScanner, Step};
@@ -194,24 +194,86 @@ impl<'v> RowView<'v> {
     }
 }
 
-/// The list a read that hands its rows over as views gathers each row's cells in
-/// ([`RegionScanner`]'s), kept by the engine from read to read so that a get allocates none.
-/// Between reads it is empty and borrows nothing; each read types it anew for the cells it
-/// borrows by a `collect` of its (no) items, which keeps a vector's allocation when the items'
-/// layout is the same (the standard library's in-place iteration; the test below checks it).
+/// What a read gathers its parts in, kept by the engine from read to read so that a get
+/// allocates none of them: the read's plan (a spec per family), its store scanners, their
+/// merges' lists of sources, and the list a read that hands its rows over as views gathers
+/// each row's cells in ([`RegionScanner`]'s). Between reads each is empty and borrows nothing;
+/// each read types it anew for what it borrows by a `collect` of its (no) items, which keeps a
+/// vector's allocation when the items' layout is the same (the standard library's in-place
+/// iteration; the test below checks it).
 #[derive(Default)]
-pub(crate) struct ViewRoom(std::cell::Cell<Vec<CellRef<'static>>>);
+pub(crate) struct ReadRoom {
+    cells: std::cell::Cell<Vec<CellRef<'static>>>,
+    plan: std::cell::Cell<Vec<(usize, ReadSpec<'static>)>>,
+    stores: std::cell::Cell<Vec<StoreScanner<'static, 'static>>>,
+    sources: std::cell::Cell<Vec<Vec<Input<'static>>>>,
+    /// A reversed read's row just past its start row.
+    past_start: std::cell::Cell<Vec<u8>>,
+    /// Lists a reversed read gathers a row's cells or a block's in.
+    cell_lists: std::cell::Cell<Vec<Vec<CellRef<'static>>>>,
+}
 
-impl ViewRoom {
+/// `list` emptied and typed anew for items of the same layout (the same type but for the
+/// lifetimes it borrows for), its allocation kept.
+fn emptied<T, U>(list: Vec<T>) -> Vec<U> {
+    const {
+        assert!(std::mem::size_of::<T>() == std::mem::size_of::<U>());
+        assert!(std::mem::align_of::<T>() == std::mem::align_of::<U>());
+    }
+    let mut list = std::mem::ManuallyDrop::new(list);
+    list.clear();
+    let (at, capacity) = (list.as_mut_ptr(), list.capacity());
+    // SAFETY: the allocation came from a `Vec<T>` of `capacity` items, and `U` has `T`'s size
+    // and alignment (checked above), so it is the allocation of a `Vec<U>` of that capacity;
+    // it holds no item (cleared), and `list` no longer owns it (not dropped).
+    unsafe { Vec::from_raw_parts(at.cast::<U>(), 0, capacity) }
+}
+
+impl ReadRoom {
     /// The list, empty, for cells of a read's lifetime.
     fn take<'a>(&self) -> Vec<CellRef<'a>> {
-        self.0.take().into_iter().filter_map(|_| None).collect()
+        emptied(self.cells.take())
     }
 
     /// Keeps `list`'s room for the next read, its cells dropped.
-    fn keep(&self, mut list: Vec<CellRef<'_>>) {
-        list.clear();
-        self.0.set(list.into_iter().filter_map(|_| None).collect());
+    fn keep(&self, list: Vec<CellRef<'_>>) {
+        self.cells.set(emptied(list));
+    }
+
+    /// An empty list for a merge's sources: one kept from an earlier read, or a new one.
+    fn sources<'a>(&self) -> Vec<Input<'a>> {
+        let mut lists = self.sources.take();
+        let list = lists.pop().map(emptied).unwrap_or_default();
+        self.sources.set(lists);
+        list
+    }
+
+    /// An empty list for a reversed read's cells: one kept from an earlier read, or a new one.
+    fn cell_list<'a>(&self) -> Vec<CellRef<'a>> {
+        let mut lists = self.cell_lists.take();
+        let list = lists.pop().map(emptied).unwrap_or_default();
+        self.cell_lists.set(lists);
+        list
+    }
+
+    /// Keeps the region's store scanners' room for the next read, and the lists they read in:
+    /// their merges' lists of sources, and a reversed read's lists of cells.
+    fn keep_stores(&self, mut stores: Vec<StoreScanner<'_, '_>>) {
+        let mut source_lists = self.sources.take();
+        let mut cell_lists = self.cell_lists.take();
+        for store in stores.drain(..) {
+            let (mut sources, row) = store.into_lists();
+            cell_lists.extend(row.map(emptied));
+            for (_, source) in sources.drain(..) {
+                if let Source::RunBack(cursor) = source {
+                    cell_lists.push(emptied(cursor.into_cells()));
+                }
+            }
+            source_lists.push(emptied(sources));
+        }
+        self.sources.set(source_lists);
+        self.cell_lists.set(cell_lists);
+        self.stores.set(emptied(stores));
     }
 }
 
@@ -221,7 +283,7 @@ pub(crate) fn run(
     scan: &mut Scan,
     now: u64,
     rows: Rows<'_>,
-    room: &ViewRoom,
+    room: &ReadRoom,
 ) -> Result<ScanOutput> {
     let desc = &table.descriptor;
     if scan.raw && scan.columns.iter().any(|(_, q)| q.is_some()) {
@@ -266,19 +328,18 @@ pub(crate) fn run(
         filtered: scan.filter.is_some(),
         rules: desc.rules,
     };
-    let specs: Vec<(usize, ReadSpec<'_>)> = if scan.columns.is_empty() {
-        (0..desc.families.len()).map(|i| (i, spec(None))).collect()
+    let mut specs: Vec<(usize, ReadSpec<'_>)> = emptied(room.plan.take());
+    if scan.columns.is_empty() {
+        specs.extend((0..desc.families.len()).map(|i| (i, spec(None))));
     } else {
-        wanted
-            .iter()
-            .map(|(fi, cols)| (*fi, spec(cols.as_deref())))
-            .collect()
-    };
+        specs.extend(wanted.iter().map(|(fi, cols)| (*fi, spec(cols.as_deref()))));
+    }
     let mut template = scan.filter.take();
     if let Some(f) = template.as_mut() {
         f.set_reversed(scan.reversed);
     }
     let out = walk(table, scan, &specs, template.as_deref(), now, rows, room);
+    room.plan.set(emptied(specs));
     scan.filter = template;
     Ok(out)
 }
@@ -293,7 +354,7 @@ fn walk(
     template: Option<&dyn Filter>,
     now: u64,
     mut rows: Rows<'_>,
-    room: &ViewRoom,
+    room: &ReadRoom,
 ) -> ScanOutput {
     let mut out = ScanOutput::default();
     let mut returned = 0;
@@ -324,14 +385,12 @@ fn walk(
         });
     // A reversed scan reads each region from below this row (exclusive): just past the
     // start row.
-    let past_start = if scan.reversed {
-        let mut row = Vec::with_capacity(scan.start_row.len() + 1);
-        row.extend_from_slice(&scan.start_row);
-        row.push(0);
-        row
-    } else {
-        Vec::new()
-    };
+    let mut past_start = room.past_start.take();
+    if scan.reversed {
+        past_start.clear();
+        past_start.extend_from_slice(&scan.start_row);
+        past_start.push(0);
+    }
     // A limited scan's rows are gathered without growing the list (up to a thousand rows
     // reserved; a longer limit grows it as the rows come).
     if let (Some(limit), Rows::Keep) = (scan.limit, &rows) {
@@ -340,20 +399,21 @@ fn walk(
     for region in order {
         // The blocks the region scanner decodes live as long as it does.
         let arena = Decoded::default();
-        let stores = match direction {
-            Direction::Forward => store_scanners(
+        let mut stores = emptied(room.stores.take());
+        match direction {
+            Direction::Forward => stores.extend(store_scanners(
                 table,
-                forward_cursors(region, scan, specs, &arena),
+                forward_cursors(region, scan, specs, &arena, room),
                 specs,
                 now,
-            ),
-            Direction::Reversed => store_scanners(
+            )),
+            Direction::Reversed => stores.extend(store_scanners(
                 table,
-                backward_cursors(region, scan, specs, &past_start, &arena),
+                backward_cursors(region, scan, specs, &past_start, &arena, room),
                 specs,
                 now,
-            ),
-        };
+            )),
+        }
         let room_left = scan.limit.map(|l| l.saturating_sub(returned));
         let filter = template.map(|t| t.clone_box());
         // Rows handed over are views of the cells where they are, unless a filter may edit
@@ -410,10 +470,12 @@ fn walk(
         if let Some(view) = scanner.take_view() {
             room.keep(view);
         }
+        room.keep_stores(std::mem::take(&mut scanner.stores));
         if scan_done || (filter_done && returned == returned_before) {
             break;
         }
     }
+    room.past_start.set(past_start);
     out.stats.rows_returned = returned as u64;
     out
 }
@@ -424,14 +486,11 @@ fn store_scanners<'a, 's>(
     cursors: impl Iterator<Item = StoreCursor<'a>>,
     specs: &'s [(usize, ReadSpec<'s>)],
     now: u64,
-) -> Vec<StoreScanner<'a, 's>> {
-    cursors
-        .zip(specs)
-        .filter_map(|(cursor, (fi, spec))| {
-            let family = table.descriptor.families.get(*fi)?;
-            Some(StoreScanner::new(cursor, family, spec, now))
-        })
-        .collect()
+) -> impl Iterator<Item = StoreScanner<'a, 's>> {
+    cursors.zip(specs).filter_map(move |(cursor, (fi, spec))| {
+        let family = table.descriptor.families.get(*fi)?;
+        Some(StoreScanner::new(cursor, family, spec, now))
+    })
 }
 
 /// A region's store cursors for a forward read from the scan's start row; a get asks each
@@ -441,6 +500,7 @@ fn forward_cursors<'a, 'r>(
     scan: &'r Scan,
     specs: &'r [(usize, ReadSpec<'_>)],
     arena: &'a Decoded,
+    room: &'r ReadRoom,
 ) -> impl Iterator<Item = StoreCursor<'a>> + 'r
 where
     'a: 'r,
@@ -457,9 +517,9 @@ where
         .filter_map(|(fi, spec)| region.stores.get(*fi).map(|s| (s, spec)))
         .map(move |(store, spec)| {
             StoreCursor::Forward(if get {
-                store.cursor_get(lower, spec.columns, arena)
+                store.cursor_get(lower, spec.columns, arena, room.sources())
             } else {
-                store.cursor_from(lower, ceiling, arena)
+                store.cursor_from(lower, ceiling, arena, room.sources())
             })
         })
 }
@@ -472,6 +532,7 @@ fn backward_cursors<'a, 'r>(
     specs: &'r [(usize, ReadSpec<'_>)],
     past_start: &'r [u8],
     arena: &'a Decoded,
+    room: &'r ReadRoom,
 ) -> impl Iterator<Item = StoreCursor<'a>> + 'r
 where
     'a: 'r,
@@ -491,8 +552,8 @@ where
         .iter()
         .filter_map(|(fi, _)| region.stores.get(*fi))
         .map(move |store| StoreCursor::Backward {
-            merge: store.cursor_back(probe, floor, arena),
-            row: Vec::with_capacity(region_scanner::FIRST_ROW_CELLS),
+            merge: store.cursor_back(probe, floor, arena, room.sources(), &|| room.cell_list()),
+            row: room.cell_list(),
             left: 0,
             checked: false,
         })
@@ -540,11 +601,11 @@ fn record_region(out: &mut ScanOutput, scanner: &RegionScanner<'_, '_>) {
 mod tests {
     use super::*;
 
-    /// The room's list keeps its allocation from one read to the next: retyping an empty
-    /// vector by `collect` reuses its buffer.
+    /// The room's lists keep their allocation from one read to the next: an emptied list is
+    /// typed anew over the same buffer, and the items it held are dropped.
     #[test]
-    fn the_view_room_keeps_its_allocation_between_reads() {
-        let room = ViewRoom::default();
+    fn the_read_room_keeps_its_lists_between_reads() {
+        let room = ReadRoom::default();
         let bytes = b"r".to_vec();
         let mut list = room.take();
         list.extend((0..10).map(|_| CellRef::first_on_row(&bytes, b"f")));
@@ -553,6 +614,16 @@ mod tests {
         let again = room.take();
         assert_eq!(
             (again.len(), again.capacity(), again.as_ptr() as usize),
+            (0, capacity, at)
+        );
+        // Owned items are dropped when their list is emptied: none is left behind.
+        let shared = std::rc::Rc::new(());
+        let owners: Vec<_> = (0..3).map(|_| std::rc::Rc::clone(&shared)).collect();
+        let (capacity, at) = (owners.capacity(), owners.as_ptr() as usize);
+        let kept: Vec<std::rc::Rc<()>> = emptied(owners);
+        assert_eq!(std::rc::Rc::strong_count(&shared), 1);
+        assert_eq!(
+            (kept.len(), kept.capacity(), kept.as_ptr() as usize),
             (0, capacity, at)
         );
     }

@@ -22,7 +22,7 @@ mod memstore;
 pub(crate) mod merge;
 
 pub use memstore::Memstore;
-pub use merge::MergeIter;
+pub use merge::{Input, MergeIter};
 
 /// An immutable sorted run of cells: what a flush or a compaction writes (HBase's HFile), as
 /// the bytes of a block file.
@@ -257,19 +257,22 @@ impl Store {
     /// `ceiling` (a scan's stop row, exclusive), a run whose first cell from `row` on is of
     /// the ceiling's row or after is left out once its block is read: that cell would end the
     /// scan, and the run has nothing else for it.
+    /// The merge gathers its sources in `sources` (empty), a list kept from an earlier read.
     pub fn cursor_from<'a>(
         &'a self,
         row: &[u8],
         ceiling: Option<&[u8]>,
         arena: &'a Decoded,
+        sources: Vec<Input<'a>>,
     ) -> MergeIter<'a> {
-        self.cursor_at_key(CellRef::first_on_row(row, &self.family), ceiling, arena)
+        let probe = CellRef::first_on_row(row, &self.family);
+        self.cursor_at_key(probe, ceiling, arena, sources)
     }
 
     /// A merged cursor from `probe` on (a cell that sorts first on its row, family ignored).
     /// Runs whose last row is before the probe's are skipped unread.
     pub fn cursor_at<'a>(&'a self, probe: &Cell, arena: &'a Decoded) -> MergeIter<'a> {
-        self.cursor_at_key(probe.as_ref(), None, arena)
+        self.cursor_at_key(probe.as_ref(), None, arena, Vec::new())
     }
 
     fn cursor_at_key<'a>(
@@ -277,9 +280,10 @@ impl Store {
         probe: CellRef<'_>,
         ceiling: Option<&[u8]>,
         arena: &'a Decoded,
+        mut sources: Vec<Input<'a>>,
     ) -> MergeIter<'a> {
         let mut skipped = ReadCounts::default();
-        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        sources.reserve(self.runs.len() + 1);
         if let Some(mem) = self.memstore_from(probe) {
             let past = |c: &[u8]| match &mem {
                 Source::Mem(_, cells) => cells.clone().next().is_none_or(|h| h.row >= c),
@@ -301,7 +305,7 @@ impl Store {
                     continue;
                 }
             }
-            sources.push((None, Source::Run(Box::new(cursor))));
+            sources.push((None, Source::Run(cursor)));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
@@ -319,15 +323,17 @@ impl Store {
     /// A merged cursor over the cells of one row, for a get: runs whose key range or bloom
     /// filter (`ROW`, or `ROWCOL` when the get names its columns) rules the row out are
     /// skipped without reading a block.
+    /// The merge gathers its sources in `sources` (empty), a list kept from an earlier read.
     pub fn cursor_get<'a>(
         &'a self,
         row: &[u8],
         columns: Option<&[Vec<u8>]>,
         arena: &'a Decoded,
+        mut sources: Vec<Input<'a>>,
     ) -> MergeIter<'a> {
         let probe = CellRef::first_on_row(row, &self.family);
         let mut skipped = ReadCounts::default();
-        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        sources.reserve(self.runs.len() + 1);
         sources.extend(self.memstore_from(probe).map(|m| (None, m)));
         for run in &self.runs {
             if !run.file.may_hold_row(row, &mut skipped) {
@@ -338,25 +344,24 @@ impl Store {
                     continue;
                 }
             }
-            sources.push((
-                None,
-                Source::Run(Box::new(RunCursor::new(run, arena, probe))),
-            ));
+            sources.push((None, Source::Run(RunCursor::new(run, arena, probe))));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
 
     /// A merged cursor running backwards from the last cell before the probe's row (or from
     /// the very end without a probe): greatest cell first. Runs whose first row is at or past
-    /// the probe's are skipped unread.
+    /// the probe's are skipped unread. The merge gathers its sources in `sources` (empty).
     pub fn cursor_back<'a>(
         &'a self,
         bound: Option<CellRef<'_>>,
         floor: Option<&[u8]>,
         arena: &'a Decoded,
+        mut sources: Vec<Input<'a>>,
+        cell_list: &dyn Fn() -> Vec<CellRef<'a>>,
     ) -> MergeIter<'a> {
         let mut skipped = ReadCounts::default();
-        let mut sources = Vec::with_capacity(self.runs.len() + 1);
+        sources.reserve(self.runs.len() + 1);
         match bound {
             _ if self.memstore.is_empty() => {}
             Some(probe) => {
@@ -385,7 +390,7 @@ impl Store {
             }
             sources.push((
                 None,
-                Source::RunBack(Box::new(RunBackCursor::new(run, arena, at))),
+                Source::RunBack(RunBackCursor::new(run, arena, at, cell_list())),
             ));
         }
         MergeIter::descending(&self.family, sources).with_skipped(skipped)
@@ -646,16 +651,18 @@ pub struct Rewrite {
 }
 
 /// One sorted input of a merge, read forwards or backwards, yielding cells in place. A
-/// forward memstore source keeps its set, to seek in it. Run cursors are boxed: a merge's
-/// list of sources stays small (under a kilobyte for a handful of runs), which glibc's
-/// allocator serves from its per-thread cache instead of sorting its free lists first.
+/// forward memstore source keeps its set, to seek in it. Run cursors are held in place, not
+/// boxed: a read gathers its sources in a list the engine keeps from read to read (the scan's
+/// `ReadRoom`), so that a get allocates neither the list nor a cursor, and the list's larger
+/// items cost nothing after the first read.
+#[allow(clippy::large_enum_variant)]
 pub enum Source<'a> {
     /// The memstore forwards: the memstore (to seek in) and its cells.
     Mem(&'a Memstore, memstore::Range<'a>),
-    Run(Box<RunCursor<'a>>),
+    Run(RunCursor<'a>),
     /// The memstore backwards: its cells.
     MemBack(std::iter::Rev<memstore::Range<'a>>),
-    RunBack(Box<RunBackCursor<'a>>),
+    RunBack(RunBackCursor<'a>),
 }
 
 impl<'a> Iterator for Source<'a> {
@@ -832,18 +839,20 @@ pub struct RunBackCursor<'a> {
 }
 
 impl<'a> RunBackCursor<'a> {
-    /// A cursor from below `bound` and the block it falls in (the run's last cell without one).
+    /// A cursor from below `bound` and the block it falls in (the run's last cell without one),
+    /// reading each block's cells into `cells` (empty).
     fn new(
         run: &'a Run,
         keys: &'a Decoded,
         bound: Option<(CellRef<'_>, usize)>,
+        cells: Vec<CellRef<'a>>,
     ) -> RunBackCursor<'a> {
         let n = run.file.block_count();
         let mut c = RunBackCursor {
             run,
             keys,
             block: 0,
-            cells: Vec::new(),
+            cells,
             counts: ReadCounts::default(),
         };
         if n == 0 {
@@ -853,6 +862,11 @@ impl<'a> RunBackCursor<'a> {
         c.counts.blocks_skipped += (n - 1 - b) as u64;
         c.load(b, bound.map(|(probe, _)| probe));
         c
+    }
+
+    /// The list the cursor read blocks into, for another cursor.
+    pub fn into_cells(self) -> Vec<CellRef<'a>> {
+        self.cells
     }
 
     /// What reading `run` backwards from below `bound` read, when block `b`, the one the bound

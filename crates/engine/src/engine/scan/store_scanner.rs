@@ -12,7 +12,7 @@ use super::super::cells::{Cells, RowPlace};
 use super::super::family::FamilyDescriptor;
 use super::super::filter::{Filter, ReturnCode};
 use super::super::resolve::{ReadSpec, RowResolver, Verdict};
-use super::super::store::MergeIter;
+use super::super::store::{Input, MergeIter};
 
 /// A store's cells in the order the region walk reads rows, and within a row in cell order.
 ///
@@ -154,6 +154,15 @@ impl<'a, 's> StoreScanner<'a, 's> {
             None
         } else {
             self.cursor.next_row()
+        }
+    }
+
+    /// The merge's list of sources, and the list a backward read gathered its rows in: what
+    /// the next read can use again.
+    pub fn into_lists(self) -> (Vec<Input<'a>>, Option<Vec<CellRef<'a>>>) {
+        match self.cursor {
+            StoreCursor::Forward(merge) => (merge.into_sources(), None),
+            StoreCursor::Backward { merge, row, .. } => (merge.into_sources(), Some(row)),
         }
     }
 

@@ -59,6 +59,11 @@ impl<'a> MergeIter<'a> {
         merge
     }
 
+    /// The merge's list of sources, for the next read's merge once emptied.
+    pub fn into_sources(self) -> Vec<Input<'a>> {
+        self.inputs
+    }
+
     pub(super) fn with_skipped(mut self, skipped: ReadCounts) -> MergeIter<'a> {
         self.skipped = skipped;
         self
