@@ -57,7 +57,7 @@ fn placed(t: &Table, trace: &ReadTrace) -> (Vec<Run>, Vec<Run>) {
     let mut filtered = vec![false; pixels];
     let examined = &trace.examined;
     if examined.count > trace.returned.len() as u64 {
-        if let (Some(first), Some(last)) = (&examined.first, &examined.last) {
+        if let (Some(first), Some(last)) = (examined.first(), examined.last()) {
             let (a, b) = (pixel(first), pixel(last));
             for p in filtered.iter_mut().take(a.max(b) + 1).skip(a.min(b)) {
                 *p = true;

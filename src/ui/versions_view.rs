@@ -60,8 +60,8 @@ fn row_of(app: &super::state::AppHandle) -> Option<(String, Vec<u8>)> {
     }
     let console = app.console.borrow();
     let trace = console.last_trace.as_ref().filter(|t| t.table == table)?;
-    match (&trace.examined.first, trace.examined.count) {
-        (Some(row), 1) => Some((table, row.clone())),
+    match (trace.examined.first(), trace.examined.count) {
+        (Some(row), 1) => Some((table, row.to_vec())),
         _ => None,
     }
 }

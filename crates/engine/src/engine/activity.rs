@@ -815,8 +815,8 @@ impl super::Engine {
             reversed: scan.reversed,
             get,
             tick,
-            first_examined: out.examined.first.clone(),
-            last_examined: out.examined.last.clone(),
+            first_examined: out.examined.first().map(<[u8]>::to_vec),
+            last_examined: out.examined.last().map(<[u8]>::to_vec),
             stats: out.stats.clone(),
         };
         let (lo, hi) = read.key_range();

@@ -142,12 +142,57 @@ pub struct RegionRead {
 
 /// Where the rows a read examined are: the first and the last in the order read, and how
 /// many. A scan reads rows in key order (reversed: backwards), so they all lie between the
-/// two; only these two keys are copied, never a key per row.
+/// two; only these two keys are copied, never a key per row, and into one buffer (a get's one
+/// row once).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Examined {
-    pub first: Option<Vec<u8>>,
-    pub last: Option<Vec<u8>>,
+    /// The first row examined, then the last unless it is the first.
+    keys: Vec<u8>,
+    /// Where the first row ends in `keys`; `None` before any row is examined.
+    first_end: Option<usize>,
+    /// The last row is the first (one row examined, or one region's rows ended where they began).
+    last_is_first: bool,
     pub count: u64,
+}
+
+impl Examined {
+    /// The first row examined, in the order read.
+    pub fn first(&self) -> Option<&[u8]> {
+        self.keys.get(..self.first_end?)
+    }
+
+    /// The last row examined, in the order read.
+    pub fn last(&self) -> Option<&[u8]> {
+        let end = self.first_end?;
+        if self.last_is_first {
+            self.keys.get(..end)
+        } else {
+            self.keys.get(end..)
+        }
+    }
+
+    /// Notes a region's first and last rows examined, in the order read.
+    fn note(&mut self, first: Option<&[u8]>, last: Option<&[u8]>) {
+        let end = match self.first_end {
+            Some(end) => end,
+            None => {
+                let Some(first) = first else { return };
+                // Room for the region's last row too: one allocation for the two.
+                self.keys
+                    .reserve_exact(first.len() + last.map_or(0, <[u8]>::len));
+                self.keys.extend_from_slice(first);
+                self.first_end = Some(first.len());
+                first.len()
+            }
+        };
+        if let Some(last) = last {
+            self.keys.truncate(end);
+            self.last_is_first = self.keys.get(..end) == Some(last);
+            if !self.last_is_first {
+                self.keys.extend_from_slice(last);
+            }
+        }
+    }
 }
 
 /// Where a read's rows go: kept in its output ([`ScanOutput::rows`]), or each handed to the
@@ -587,14 +632,9 @@ fn record_region(out: &mut ScanOutput, scanner: &RegionScanner<'_, '_>) {
         rows_examined: scanner.rows_examined,
         bytes_read,
     });
-    let examined = &mut out.examined;
-    if examined.first.is_none() {
-        examined.first = scanner.first_examined.map(<[u8]>::to_vec);
-    }
-    if let Some(last) = scanner.last_examined {
-        examined.last = Some(last.to_vec());
-    }
-    examined.count += scanner.rows_examined;
+    out.examined
+        .note(scanner.first_examined, scanner.last_examined);
+    out.examined.count += scanner.rows_examined;
 }
 
 #[cfg(test)]
@@ -626,5 +666,27 @@ mod tests {
             (kept.len(), kept.capacity(), kept.as_ptr() as usize),
             (0, capacity, at)
         );
+    }
+
+    /// The first and the last row examined over a read's regions, in one buffer: a region
+    /// that examined no row changes neither, and a last row that is the first is kept once.
+    #[test]
+    fn examined_rows_keep_the_first_and_the_last() {
+        let mut examined = Examined::default();
+        assert_eq!((examined.first(), examined.last()), (None, None));
+        examined.note(Some(b"b"), Some(b"b"));
+        assert_eq!(
+            (examined.first(), examined.last()),
+            (Some(&b"b"[..]), Some(&b"b"[..]))
+        );
+        assert_eq!(examined.keys, b"b");
+        examined.note(Some(b"c"), Some(b"f"));
+        examined.note(None, None);
+        examined.note(Some(b"g"), Some(b"h"));
+        assert_eq!(
+            (examined.first(), examined.last()),
+            (Some(&b"b"[..]), Some(&b"h"[..]))
+        );
+        assert_eq!(examined.keys, b"bh");
     }
 }
