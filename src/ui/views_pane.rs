@@ -21,10 +21,17 @@ const TABS: [&str; 6] = [
     "Simulate",
 ];
 const VERSIONS_TAB: usize = 4;
+/// Where the tab on show is kept across reloads.
+const SAVED_TAB: &str = "rowkey.view";
 
 #[component]
 pub fn ViewsPane() -> Html {
-    let current = use_state(|| 0usize);
+    let current = use_state(|| {
+        super::saved_json(SAVED_TAB, |n| n.u64())
+            .and_then(|tab| usize::try_from(tab).ok())
+            .filter(|tab| *tab < TABS.len())
+            .unwrap_or(0)
+    });
     let app = super::state::use_app();
     // Whether the focus was in a view when a row was picked there: it follows to the versions.
     let refocus = use_mut_ref(|| false);
@@ -47,6 +54,8 @@ pub fn ViewsPane() -> Html {
         // not to the page's start.
         let refocus = refocus.clone();
         use_effect_with(*current, move |tab| {
+            // The tab on show is the one a reload opens on.
+            super::save_text(SAVED_TAB, &tab.to_string());
             if std::mem::take(&mut *refocus.borrow_mut()) && *tab == VERSIONS_TAB {
                 super::focus_id(&format!("view-panel-{VERSIONS_TAB}"));
             }

@@ -333,6 +333,26 @@ test('light and dark themes; the choice is kept', async () => {
   await context.close();
 });
 
+test('the view on show is the one a reload opens on', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const { page } = await openApp(context, url);
+  await page.waitForSelector('.status.ok');
+  const selected = () => page.locator('.view-tab[aria-selected="true"]').innerText();
+  assert.equal(await selected(), 'Keyspace', 'a first visit opens on the keyspace');
+  await page.locator('.view-tab', { hasText: 'LSM' }).click();
+  assert.equal(await selected(), 'LSM');
+  await page.reload();
+  await page.waitForSelector('.status.ok');
+  assert.equal(await selected(), 'LSM', 'the reload opens on the view left on show');
+  assert.equal(await page.locator('#view-panel-3').isVisible(), true);
+  // A saved value no view has is ignored.
+  await page.evaluate(() => localStorage.setItem('rowkey.view', '99'));
+  await page.reload();
+  await page.waitForSelector('.status.ok');
+  assert.equal(await selected(), 'Keyspace');
+  await context.close();
+});
+
 test('menus and dialogs give the focus back: Export… closes on Escape or a click away, Share returns to its button, a design card to its gallery entry', async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const { page } = await openApp(context, url);
