@@ -60,6 +60,10 @@ fn engine_errors_use_hbase_names_and_point_at_the_argument() {
     let (msg, span) = error("put 't', 'r', 'x:q', 'v'");
     assert!(msg.starts_with("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family x does not exist"), "{msg}");
     assert_eq!(span, 14..19);
+    // A read points at the column naming the missing family, in a list or an options hash.
+    assert_eq!(error("get 't', 'r', 'f:q', 'x:q'").1, 21..26);
+    assert_eq!(error("get 't', 'r', {COLUMN => ['f', 'x']}").1, 31..34);
+    assert_eq!(error("scan 't', {COLUMNS => ['x:a']}").1, 23..28);
     assert_eq!(
         error("put 't', '', 'f:q', 'v'"),
         ("Row length is 0".into(), 9..11)

@@ -210,10 +210,12 @@ fn a_failed_get_scan_or_truncate_keeps_what_it_printed_first() {
     let (mut sh, _) = shell_at(1_700_000_000_000);
     run(&mut sh, "create 't', 'f'");
     let usage = |cmd: &str| format!("\n\nFor usage try 'help \"{cmd}\"'\n\n");
+    // `HRegion.checkFamily` (2.5) names the region and the table by its descriptor's
+    // `toString`: the quoted name, the table attributes, each family as `describe` shows it.
     assert_eq!(
         run(&mut sh, "get 't', 'r', 'nope:q'"),
         format!(
-            "COLUMN  CELL\n\nERROR: org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family nope does not exist in region t,,2 in table 't'{}",
+            "COLUMN  CELL\n\nERROR: org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family nope does not exist in region t,,2 in table 't', {{TABLE_ATTRIBUTES => {{METADATA => {{'hbase.store.file-tracker.impl' => 'DEFAULT'}}}}}}, {{NAME => 'f', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '1', KEEP_DELETED_CELLS => 'FALSE', DATA_BLOCK_ENCODING => 'NONE', TTL => 'FOREVER', MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536 B (64KB)'}}{}",
             usage("get")
         )
     );

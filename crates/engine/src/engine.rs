@@ -13,6 +13,7 @@ mod block;
 mod cell;
 mod cells;
 mod constants;
+pub mod descriptor_text;
 mod drain;
 mod error;
 mod family;

@@ -102,6 +102,28 @@ impl<'a> Args<'a> {
             .unwrap_or(self.cmd.span.clone())
     }
 
+    /// Where the arguments from the `from`-th on name `family` (a string `'family'` or
+    /// `'family:qualifier'`, in a list or a hash too): what an error about that family points
+    /// at. The `from`-th argument when none does, or the command.
+    pub(super) fn family_span(&self, from: usize, family: &str) -> Range<usize> {
+        fn find(v: &Spanned, family: &[u8]) -> Option<Range<usize>> {
+            match &v.value {
+                Value::Str(s) => {
+                    let named = s.split(|b| *b == b':').next() == Some(family);
+                    named.then(|| v.span.clone())
+                }
+                Value::Array(items) => items.iter().find_map(|i| find(i, family)),
+                Value::Hash(pairs) => pairs.iter().find_map(|(_, v)| find(v, family)),
+                _ => None,
+            }
+        }
+        let named = self.cmd.args.iter().skip(from);
+        named
+            .clone()
+            .find_map(|a| find(a, family.as_bytes()))
+            .unwrap_or_else(|| self.span(from))
+    }
+
     /// The trailing options hash, if the last argument is one.
     pub(super) fn trailing_hash(&self) -> Option<&'a Spanned> {
         self.cmd

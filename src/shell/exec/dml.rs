@@ -160,7 +160,19 @@ fn mutation_span(e: &crate::engine::Error, args: &Args<'_>) -> Range<usize> {
     use crate::engine::Error as E;
     match e {
         E::EmptyRow | E::IllegalArgument(_) => args.span(1),
-        E::NoSuchColumnFamily { .. } | E::NotALong(_) => args.span(2),
+        E::NoSuchColumnFamily(missing) => args.family_span(2, &missing.family),
+        E::NotALong(_) => args.span(2),
+        _ => args.span(0),
+    }
+}
+
+/// Where an engine error from a read belongs: the column naming a missing family (among the
+/// arguments from the `columns`-th on), else the table.
+fn read_error_span(e: &crate::engine::Error, args: &Args<'_>, columns: usize) -> Range<usize> {
+    match e {
+        crate::engine::Error::NoSuchColumnFamily(missing) => {
+            args.family_span(columns, &missing.family)
+        }
         _ => args.span(0),
     }
 }
@@ -459,7 +471,7 @@ pub(in crate::shell) fn get(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             &columns.converters,
         )
     })
-    .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    .or_else(|e| fail(e.to_string(), read_error_span(&e, args, 2)))?;
     finish_formatted(ctx, name, read, args, text)
 }
 
@@ -732,7 +744,7 @@ pub(in crate::shell) fn scan(ctx: &mut Ctx<'_>, args: &Args<'_>) -> Res<Reply> {
             &ro.converters,
         )
     })
-    .or_else(|e| fail(e.to_string(), args.span(0)))?;
+    .or_else(|e| fail(e.to_string(), read_error_span(&e, args, 1)))?;
     let metrics = ro
         .metrics
         .as_ref()

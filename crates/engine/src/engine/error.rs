@@ -16,7 +16,7 @@ pub enum Error {
     #[error("Table {0} is enabled. Disable it first.")]
     TableNotDisabled(String),
     /// A family named in an operation is not part of the table.
-    #[error("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family {} does not exist in region {} in table '{}'", .0.family, .0.region, .0.table)]
+    #[error("org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family {} does not exist in region {} in table {}", .0.family, .0.region, .0.table)]
     NoSuchColumnFamily(Box<MissingFamily>),
     /// A table needs at least one family.
     #[error("Table should have at least one column family.")]
@@ -52,6 +52,8 @@ pub enum Error {
 pub struct MissingFamily {
     /// The family's name as HBase prints bytes.
     pub family: String,
+    /// The table's descriptor as HBase writes it out (`HRegion.checkFamily` names the table
+    /// by its descriptor, whose families show what the write or read could have named).
     pub table: String,
     /// The region's name, as HBase names it in the message.
     pub region: String,
@@ -59,12 +61,13 @@ pub struct MissingFamily {
 
 impl Error {
     /// The table `table` has no family `family`: HBase's `NoSuchColumnFamilyException`, which
-    /// names the region the operation reached.
+    /// names the region the operation reached and the table's descriptor
+    /// (`HRegion.checkFamily`, 2.5).
     #[cfg_attr(rowkey_cold, optimize(size))]
-    pub fn no_such_family(family: &[u8], table: &str, region: String) -> Error {
+    pub fn no_such_family(family: &[u8], table: &super::TableDescriptor, region: String) -> Error {
         Error::NoSuchColumnFamily(Box::new(MissingFamily {
             family: crate::bytes::to_printable(family),
-            table: table.to_string(),
+            table: super::descriptor_text::table(table),
             region,
         }))
     }

@@ -84,7 +84,7 @@ impl Engine {
         let Some(fi) = t.descriptor.family_index(family) else {
             return Err(Error::no_such_family(
                 family,
-                table,
+                &t.descriptor,
                 t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
             ));
         };
@@ -238,7 +238,7 @@ impl Engine {
                 None => {
                     return Err(Error::no_such_family(
                         f,
-                        table,
+                        &t.descriptor,
                         t.regions.first().map(|r| r.name(table)).unwrap_or_default(),
                     ))
                 }

@@ -349,7 +349,7 @@ pub(crate) fn run(
                     .first()
                     .map(|r| r.name(&desc.name))
                     .unwrap_or_default();
-                return Err(Error::no_such_family(family, &desc.name, region));
+                return Err(Error::no_such_family(family, desc, region));
             };
             match wanted.iter_mut().find(|w| w.0 == fi) {
                 Some((_, None)) => {}

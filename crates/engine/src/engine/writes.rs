@@ -67,7 +67,7 @@ impl Engine {
                 Some(s) => Ok(s.family.clone()),
                 None => Err(Error::no_such_family(
                     name,
-                    table,
+                    &t.descriptor,
                     region.map(|r| r.name(table)).unwrap_or_default(),
                 )),
             }
