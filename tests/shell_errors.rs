@@ -64,6 +64,15 @@ fn engine_errors_use_hbase_names_and_point_at_the_argument() {
     assert_eq!(error("get 't', 'r', 'f:q', 'x:q'").1, 21..26);
     assert_eq!(error("get 't', 'r', {COLUMN => ['f', 'x']}").1, 31..34);
     assert_eq!(error("scan 't', {COLUMNS => ['x:a']}").1, 23..28);
+    // Only columns: a start row or a formatter that reads like the family is not one.
+    assert_eq!(
+        error("scan 't', {STARTROW => 'x', COLUMNS => ['x:a']}").1,
+        40..45
+    );
+    assert_eq!(
+        error("get 't', 'r', {FORMATTER => 'x', COLUMN => 'x:a'}").1,
+        43..48
+    );
     assert_eq!(
         error("put 't', '', 'f:q', 'v'"),
         ("Row length is 0".into(), 9..11)

@@ -337,7 +337,7 @@ fn the_examples_leave_what_hbase_would() -> TestResult {
         "alter 't1', { NAME => 'f1', VERSIONS => 3 },\n   { MAX_FILESIZE => '134217728' }, { METHOD => 'delete', NAME => 'f2' },\n   METADATA => { 'mykey' => 'myvalue' }",
     );
     let d = run(&mut sh, "describe 't1'");
-    assert!(d.contains("t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728', METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT', 'mykey' => 'myvalue'}}}"), "{d}");
+    assert!(d.contains("t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728 B (128MB)', METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT', 'mykey' => 'myvalue'}}}"), "{d}");
     assert!(
         d.contains("{NAME => 'f1', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '3'"),
         "{d}"

@@ -39,9 +39,11 @@ fn table_att_sets_and_table_att_unset_removes() -> TestResult {
         out,
         "Updating all regions with the new schema...\n1/1 regions updated.\nDone.\n"
     );
+    // The sizes print in bytes and units: `TableDescriptorBuilder.getValues` formats
+    // MAX_FILESIZE and MEMSTORE_FLUSHSIZE with `PrettyPrinter.Unit.BYTE` (`getUnit`, 2.5).
     assert_eq!(
         table_line(&mut sh),
-        "t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728', METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT'}}}"
+        "t1, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '134217728 B (128MB)', METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT'}}}"
     );
     let split_bytes = |sh: &rowkey::shell::Shell| {
         sh.engine

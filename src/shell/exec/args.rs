@@ -102,9 +102,10 @@ impl<'a> Args<'a> {
             .unwrap_or(self.cmd.span.clone())
     }
 
-    /// Where the arguments from the `from`-th on name `family` (a string `'family'` or
-    /// `'family:qualifier'`, in a list or a hash too): what an error about that family points
-    /// at. The `from`-th argument when none does, or the command.
+    /// Where the arguments from the `from`-th on name `family` as a column (a string
+    /// `'family'` or `'family:qualifier'`, alone, in a list, or under a `COLUMN` or `COLUMNS`
+    /// key): what an error about that family points at. The `from`-th argument when none
+    /// does, or the command.
     pub(super) fn family_span(&self, from: usize, family: &str) -> Range<usize> {
         fn find(v: &Spanned, family: &[u8]) -> Option<Range<usize>> {
             match &v.value {
@@ -113,7 +114,12 @@ impl<'a> Args<'a> {
                     named.then(|| v.span.clone())
                 }
                 Value::Array(items) => items.iter().find_map(|i| find(i, family)),
-                Value::Hash(pairs) => pairs.iter().find_map(|(_, v)| find(v, family)),
+                Value::Hash(pairs) => pairs
+                    .iter()
+                    .filter(|(k, _)| {
+                        word_of(&k.value).is_some_and(|w| w == "COLUMN" || w == "COLUMNS")
+                    })
+                    .find_map(|(_, v)| find(v, family)),
                 _ => None,
             }
         }

@@ -136,10 +136,19 @@ pub fn attributes(d: &TableDescriptor) -> String {
     if values.is_empty() {
         return String::new();
     }
+    // `getValues`: IS_META only when true; the two sizes in bytes and units
+    // (`getUnit`: `PrettyPrinter.Unit.BYTE`, HBASE-25439).
     let mut parts: Vec<String> = values
         .iter()
         .filter(|(k, _)| RESERVED.contains(&k.as_str()))
-        .map(|(k, v)| format!("{k} => '{}'", to_printable(v.as_bytes())))
+        .filter(|(k, v)| *k != "IS_META" || v.eq_ignore_ascii_case("true"))
+        .map(|(k, v)| {
+            let sized = matches!(k.as_str(), "MAX_FILESIZE" | "MEMSTORE_FLUSHSIZE");
+            match v.parse::<u64>() {
+                Ok(bytes) if sized => format!("{k} => '{}'", byte_size(bytes)),
+                _ => format!("{k} => '{}'", to_printable(v.as_bytes())),
+            }
+        })
         .collect();
     let user: Vec<String> = values
         .iter()
@@ -153,7 +162,7 @@ pub fn attributes(d: &TableDescriptor) -> String {
 }
 
 #[cfg(test)]
-mod size_and_ttl_tests {
+mod tests {
     use super::*;
 
     /// `PrettyPrinter.humanReadableTTL` (hbase-common 2.5), its plural quirk included.
@@ -192,5 +201,22 @@ mod size_and_ttl_tests {
         ] {
             assert_eq!(byte_size(bytes), text, "{bytes}");
         }
+    }
+
+    /// `TableDescriptorBuilder.getValues` (2.5): the sizes in bytes and units, IS_META only
+    /// when true, the reserved keys before the table's own under METADATA.
+    #[test]
+    fn table_attributes_read_as_hbase_writes_them() {
+        let mut d = TableDescriptor::new("t", vec![FamilyDescriptor::new("f")]);
+        d.attributes
+            .insert("MEMSTORE_FLUSHSIZE".into(), "1048576".into());
+        d.attributes.insert("IS_META".into(), "false".into());
+        d.attributes.insert("owner".into(), "ops".into());
+        assert_eq!(
+            attributes(&d),
+            ", {TABLE_ATTRIBUTES => {MEMSTORE_FLUSHSIZE => '1048576 B (1MB)', METADATA => {'hbase.store.file-tracker.impl' => 'DEFAULT', 'owner' => 'ops'}}}"
+        );
+        d.attributes.insert("IS_META".into(), "TRUE".into());
+        assert!(attributes(&d).starts_with(", {TABLE_ATTRIBUTES => {IS_META => 'TRUE', MEMSTORE"));
     }
 }
