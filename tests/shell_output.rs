@@ -245,17 +245,18 @@ fn a_failed_get_scan_or_truncate_keeps_what_it_printed_first() {
 }
 
 /// table.rb writes a put's value as `value.to_s.to_java_bytes`: numbers as Ruby prints them,
-/// `nil` as no bytes, `true` as its name.
+/// `nil` as no bytes, `true` as its name, an array or a hash as Ruby inspects it (the shell's
+/// constants are strings).
 #[test]
 fn put_takes_any_value_as_ruby_prints_it() {
     let (mut sh, _) = shell_at(1_700_000_000_000);
     let out = run(
         &mut sh,
-        "create 't', 'f'\nput 't', 'r', 'f:a', 5\nput 't', 'r', 'f:b', 1.5\nput 't', 'r', 'f:c', 100.0\nput 't', 'r', 'f:d', nil\nput 't', 'r', 'f:e', true\nappend 't', 'r', 'f:a', 0.25\nget 't', 'r'",
+        "create 't', 'f'\nput 't', 'r', 'f:a', 5\nput 't', 'r', 'f:b', 1.5\nput 't', 'r', 'f:c', 100.0\nput 't', 'r', 'f:d', nil\nput 't', 'r', 'f:e', true\nappend 't', 'r', 'f:a', 0.25\nput 't', 'r', 'f:g', [1, 'a', VERSIONS, nil]\nput 't', 'r', 'f:h', {'a' => 1}\nget 't', 'r'",
     );
     assert!(
         out.ends_with(
-            "CURRENT VALUE = 50.25\nCOLUMN  CELL\n f:a timestamp=1700000000006, value=50.25\n f:b timestamp=1700000000002, value=1.5\n f:c timestamp=1700000000003, value=100.0\n f:d timestamp=1700000000004, value=\n f:e timestamp=1700000000005, value=true\n1 row(s)\n"
+            "CURRENT VALUE = 50.25\nCOLUMN  CELL\n f:a timestamp=1700000000006, value=50.25\n f:b timestamp=1700000000002, value=1.5\n f:c timestamp=1700000000003, value=100.0\n f:d timestamp=1700000000004, value=\n f:e timestamp=1700000000005, value=true\n f:g timestamp=1700000000007, value=[1, \"a\", \"VERSIONS\", nil]\n f:h timestamp=1700000000008, value={\"a\"=>1}\n1 row(s)\n"
         ),
         "{out}"
     );

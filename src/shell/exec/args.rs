@@ -66,10 +66,14 @@ impl<'a> Args<'a> {
 
     /// A value written as table.rb writes a put's or an append's value,
     /// `value.to_s.to_java_bytes`: a number as Ruby prints it (`5`, `1.5`), `nil` as no bytes,
-    /// `true` and `false` as their names.
+    /// `true` and `false` as their names, an array or a hash as Ruby inspects it (`[1, 2]`,
+    /// `{"a"=>1}`; the shell's constants inside are strings).
     pub(super) fn value_text(&self, i: usize, what: &str) -> Res<Vec<u8>> {
         match self.get(i).map(|a| &a.value) {
             Some(Value::Float(x)) => Ok(crate::shell::convert::ruby_float(*x).into_bytes()),
+            Some(v @ (Value::Array(_) | Value::Hash(_))) => {
+                Ok(super::dml::ruby_inspect(v, true).into_bytes())
+            }
             Some(Value::Ident(w)) if matches!(w.as_str(), "nil" | "true" | "false") => {
                 Ok(if w == "nil" {
                     Vec::new()

@@ -546,7 +546,7 @@ fn ruby_hash_without(h: &Spanned, skip: &[&str]) -> String {
 
 /// A value as Ruby's `inspect` prints it; with `constants_are_strings` a bare word is one of
 /// the shell's string constants.
-fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
+pub(super) fn ruby_inspect(v: &Value, constants_are_strings: bool) -> String {
     match v {
         Value::Str(b) => {
             let mut out = String::from("\"");
