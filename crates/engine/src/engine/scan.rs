@@ -258,6 +258,15 @@ pub(crate) struct ReadRoom {
     cell_lists: std::cell::Cell<Vec<Vec<CellRef<'static>>>>,
 }
 
+/// The most cells a list of cells kept from read to read may have room for (384 KB): a list
+/// grown by a very wide row or a large block is freed after its read, not held.
+const KEPT_CELLS: usize = 4096;
+
+/// `list`, unless it has room for more than [`KEPT_CELLS`] cells.
+fn roomy<T>(list: Vec<T>) -> Option<Vec<T>> {
+    (list.capacity() <= KEPT_CELLS).then_some(list)
+}
+
 /// `list` emptied and typed anew for items of the same layout (the same type but for the
 /// lifetimes it borrows for), its allocation kept.
 fn emptied<T, U>(list: Vec<T>) -> Vec<U> {
@@ -282,7 +291,7 @@ impl ReadRoom {
 
     /// Keeps `list`'s room for the next read, its cells dropped.
     fn keep(&self, list: Vec<CellRef<'_>>) {
-        self.cells.set(emptied(list));
+        self.cells.set(roomy(list).map(emptied).unwrap_or_default());
     }
 
     /// An empty list for a merge's sources: one kept from an earlier read, or a new one.
@@ -308,10 +317,10 @@ impl ReadRoom {
         let mut cell_lists = self.cell_lists.take();
         for store in stores.drain(..) {
             let (mut sources, row) = store.into_lists();
-            cell_lists.extend(row.map(emptied));
+            cell_lists.extend(row.and_then(roomy).map(emptied));
             for (_, source) in sources.drain(..) {
                 if let Source::RunBack(cursor) = source {
-                    cell_lists.push(emptied(cursor.into_cells()));
+                    cell_lists.extend(roomy(cursor.into_cells()).map(emptied));
                 }
             }
             source_lists.push(emptied(sources));
@@ -688,5 +697,17 @@ mod tests {
             (Some(&b"b"[..]), Some(&b"h"[..]))
         );
         assert_eq!(examined.keys, b"bh");
+    }
+
+    /// A list of cells grown past [`KEPT_CELLS`] (a very wide row) is not kept: the next read
+    /// starts a new one.
+    #[test]
+    fn a_list_grown_by_a_very_wide_row_is_not_kept() {
+        let room = ReadRoom::default();
+        let bytes = b"r".to_vec();
+        let mut list = room.take();
+        list.extend((0..=KEPT_CELLS).map(|_| CellRef::first_on_row(&bytes, b"f")));
+        room.keep(list);
+        assert_eq!(room.take().capacity(), 0);
     }
 }
