@@ -241,11 +241,11 @@ impl<'v> RowView<'v> {
 
 /// What a read gathers its parts in, kept by the engine from read to read so that a get
 /// allocates none of them: the read's plan (a spec per family), its store scanners, their
-/// merges' lists of sources, and the list a read that hands its rows over as views gathers
-/// each row's cells in ([`RegionScanner`]'s). Between reads each is empty and borrows nothing;
-/// each read types it anew for what it borrows by a `collect` of its (no) items, which keeps a
-/// vector's allocation when the items' layout is the same (the standard library's in-place
-/// iteration; the test below checks it).
+/// merges' lists of sources, the list a read that hands its rows over as views gathers each
+/// row's cells in ([`RegionScanner`]'s), and a reversed read's row past its start and its lists
+/// of cells. Between reads each list is empty and borrows nothing; each read types it anew for
+/// what it borrows ([`emptied`], which keeps the allocation; the tests below check it). A read
+/// started inside another's callback finds the lists taken and makes its own.
 #[derive(Default)]
 pub(crate) struct ReadRoom {
     cells: std::cell::Cell<Vec<CellRef<'static>>>,
