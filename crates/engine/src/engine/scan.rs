@@ -283,6 +283,14 @@ fn emptied<T, U>(list: Vec<T>) -> Vec<U> {
     unsafe { Vec::from_raw_parts(at.cast::<U>(), 0, capacity) }
 }
 
+/// An empty list from `pool`, typed for the read asking (a new one when the pool is empty).
+fn from_pool<T, U>(pool: &std::cell::Cell<Vec<Vec<T>>>) -> Vec<U> {
+    let mut lists = pool.take();
+    let list = lists.pop().map(emptied).unwrap_or_default();
+    pool.set(lists);
+    list
+}
+
 impl ReadRoom {
     /// The list, empty, for cells of a read's lifetime.
     fn take<'a>(&self) -> Vec<CellRef<'a>> {
@@ -296,18 +304,12 @@ impl ReadRoom {
 
     /// An empty list for a merge's sources: one kept from an earlier read, or a new one.
     fn sources<'a>(&self) -> Vec<Input<'a>> {
-        let mut lists = self.sources.take();
-        let list = lists.pop().map(emptied).unwrap_or_default();
-        self.sources.set(lists);
-        list
+        from_pool(&self.sources)
     }
 
     /// An empty list for a reversed read's cells: one kept from an earlier read, or a new one.
     fn cell_list<'a>(&self) -> Vec<CellRef<'a>> {
-        let mut lists = self.cell_lists.take();
-        let list = lists.pop().map(emptied).unwrap_or_default();
-        self.cell_lists.set(lists);
-        list
+        from_pool(&self.cell_lists)
     }
 
     /// Keeps the region's store scanners' room for the next read, and the lists they read in:
