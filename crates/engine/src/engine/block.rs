@@ -22,6 +22,7 @@ mod bloom;
 mod encoding;
 mod file;
 mod heads;
+mod locator;
 mod row_index;
 mod rows;
 mod writer;

@@ -344,7 +344,10 @@ impl Store {
                     continue;
                 }
             }
-            sources.push((None, Source::Run(RunCursor::new(run, arena, probe))));
+            sources.push((
+                None,
+                Source::Run(RunCursor::at_row(run, arena, row, &self.family)),
+            ));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
     }
@@ -414,7 +417,7 @@ impl Store {
                 continue;
             }
             out.extend(
-                RunCursor::new(run, &keys, probe)
+                RunCursor::at_row(run, &keys, row, &self.family)
                     .take_while(|c| c.row == row)
                     .map(|c| (c.to_cell(&self.family), Part::Run(run.id))),
             );
@@ -716,19 +719,58 @@ pub struct RunCursor<'a> {
 impl<'a> RunCursor<'a> {
     /// A cursor whose next cell is the first at or after `probe`.
     fn new(run: &'a Run, keys: &'a Decoded, probe: CellRef<'_>) -> RunCursor<'a> {
-        let mut c = RunCursor {
+        let mut c = RunCursor::unplaced(run, keys);
+        let b = run.file.seek_key(probe);
+        c.counts.blocks_skipped += b as u64;
+        c.load(b);
+        c.skip_before(probe);
+        c
+    }
+
+    /// A cursor whose next cell is the first of `row` or after, for a get: a run whose row
+    /// locator finds the row starts at its first cell without a seek (a get's row is most
+    /// often there, past the run's bloom filter; a scan's start row, often a prefix, is
+    /// sought as before).
+    fn at_row(run: &'a Run, keys: &'a Decoded, row: &[u8], family: &[u8]) -> RunCursor<'a> {
+        let probe = CellRef::first_on_row(row, family);
+        let Some((b, at)) = run.file.locate_row(row) else {
+            return RunCursor::new(run, keys, probe);
+        };
+        let mut c = RunCursor::unplaced(run, keys);
+        c.from_row_start(b, at);
+        c
+    }
+
+    /// A cursor on no block yet.
+    fn unplaced(run: &'a Run, keys: &'a Decoded) -> RunCursor<'a> {
+        RunCursor {
             run,
             keys,
             block: 0,
             cursor: None,
             pending: None,
             counts: ReadCounts::default(),
-        };
-        let b = run.file.seek_key(probe);
-        c.counts.blocks_skipped += b as u64;
-        c.load(b);
-        c.skip_before(probe);
-        c
+        }
+    }
+
+    /// Starts at a row's first cell, found at `at` in block `b` by the run's row locator,
+    /// where a seek to the row's first key would start, and counted as that seek counts: the
+    /// index names the block before `b` when the row starts `b` (`b`'s first key comes after
+    /// the probe), and the seek reads that block to its end before it steps into `b`.
+    fn from_row_start(&mut self, b: usize, at: usize) {
+        if at == 0 && b > 0 {
+            self.counts.blocks_skipped += (b - 1) as u64;
+            self.counts.blocks_read += 1;
+            self.counts.bytes_read += self.run.file.block_len(b - 1) as u64;
+            self.load(b);
+            return;
+        }
+        self.counts.blocks_skipped += b as u64;
+        self.load(b);
+        if let Some(cursor) = self.cursor.as_mut() {
+            cursor.jump_to(at);
+        }
+        self.pending = self.next_in_block::<false>();
     }
 
     /// Starts block `i` (counted as read); a damaged block reads as empty.
@@ -920,5 +962,73 @@ impl<'a> Iterator for RunBackCursor<'a> {
             }
             self.load(self.block - 1, None);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::block::BlockFile;
+
+    /// Rows of 1 to 12 cells with values of 5 to 70 bytes, so that in 1 KB blocks some rows
+    /// start a block, some cross into the next, and some share one.
+    fn cells() -> Vec<Cell> {
+        let family: Arc<[u8]> = Arc::from(&b"f"[..]);
+        let mut out = Vec::new();
+        for r in 0..400u32 {
+            let row = format!("row-{r:04}");
+            for q in 0..(r * 7 % 12 + 1) {
+                let value = vec![b'v'; (r * 13 + q * 29) as usize % 66 + 5];
+                out.push(Cell::put(
+                    row.as_bytes(),
+                    &family,
+                    &[b'a' + q as u8],
+                    9,
+                    1,
+                    &value,
+                ));
+            }
+        }
+        out
+    }
+
+    /// A get's cursor over a run whose row locator finds the row yields the cells and counts
+    /// the blocks a seek through the block index yields and counts: the same cells written
+    /// into a run with a locator and into one read back from its bytes (which has none).
+    #[test]
+    fn a_get_found_by_the_row_locator_reads_and_counts_as_a_seek() {
+        let written = Run::new(1, cells());
+        let stored = BlockFile::open(written.file().to_bytes().into_boxed_slice());
+        let restored = Run::from_file(stored.expect("the written bytes open"));
+        let keys = Decoded::default();
+        let (mut located, mut starting_a_block) = (0, 0);
+        let rows = (0..400u32).map(|r| format!("row-{r:04}"));
+        for row in rows.chain(["row-0000a", "row-2", "a", "z"].map(String::from)) {
+            let row = row.as_bytes();
+            if let Some((_, at)) = written.file().locate_row(row) {
+                located += 1;
+                starting_a_block += usize::from(at == 0);
+            }
+            assert_eq!(restored.file().locate_row(row), None);
+            let mut by_locator = RunCursor::at_row(&written, &keys, row, b"f");
+            let mut by_seek = RunCursor::new(&restored, &keys, CellRef::first_on_row(row, b"f"));
+            // The row's cells and the next row's first, then the counts so far.
+            for step in 0..14 {
+                let (a, b) = (by_locator.next(), by_seek.next());
+                assert_eq!(
+                    a.map(|c| c.to_cell(&written.family)),
+                    b.map(|c| c.to_cell(&restored.family)),
+                    "{} step {step}",
+                    String::from_utf8_lossy(row)
+                );
+                assert_eq!(
+                    by_locator.counts,
+                    by_seek.counts,
+                    "{}",
+                    String::from_utf8_lossy(row)
+                );
+            }
+        }
+        assert_eq!((located, starting_a_block), (400, 20));
     }
 }

@@ -3,8 +3,9 @@
 use std::sync::OnceLock;
 
 use super::bloom::Bloom;
-use super::encoding::{get_len, get_varint, split_key, take, BlockCursor, CellRef};
+use super::encoding::{get_len, get_varint, none_row, split_key, take, BlockCursor, CellRef};
 use super::heads::Heads;
+use super::locator::{row_hash, RowLocator};
 use super::row_index::RowStarts;
 use super::writer::{row_col_key, write_header, FileWriter};
 use super::{BloomType, Encoding, FileOptions, FormatError};
@@ -92,6 +93,8 @@ pub struct BlockFile {
     /// Per block, once a get has sought in it: where its rows start (`None` for a block too
     /// long to index). The list is made at the file's first get.
     row_starts: OnceLock<Box<[OnceLock<Option<RowStarts>>]>>,
+    /// Where each row starts, for a `NONE` file just written (see [`RowLocator`]).
+    locator: Option<RowLocator>,
     /// Where the data blocks start in the first part (just past the header).
     data_at: usize,
     /// The file was written in memory and its blocks' checksums are not taken yet: they are
@@ -132,6 +135,7 @@ impl BlockFile {
             bloom: None,
             checked: Vec::new(),
             row_starts: OnceLock::new(),
+            locator: None,
             data_at: 0,
             checksums_pending: false,
         }
@@ -367,6 +371,7 @@ impl BlockFile {
             bloom,
             checked,
             row_starts: OnceLock::new(),
+            locator: None,
             data_at,
             checksums_pending: false,
         })
@@ -384,6 +389,7 @@ impl BlockFile {
     pub(super) fn open_written(
         parts: Vec<Box<[u8]>>,
         row_starts: Vec<Option<RowStarts>>,
+        locator: Option<RowLocator>,
     ) -> Result<BlockFile, FormatError> {
         let mut file = BlockFile::open_parts(parts)?;
         for checked in &file.checked {
@@ -398,6 +404,7 @@ impl BlockFile {
                     .map(OnceLock::from)
                     .collect::<Box<[_]>>(),
             );
+            file.locator = locator;
         }
         Ok(file)
     }
@@ -429,7 +436,7 @@ impl BlockFile {
         parts.push(out.into_boxed_slice());
         parts.extend(self.parts.iter().skip(1).cloned());
         if self.checksums_pending {
-            BlockFile::open_written(parts, Vec::new())
+            BlockFile::open_written(parts, Vec::new(), None)
         } else {
             BlockFile::open_parts(parts)
         }
@@ -531,12 +538,18 @@ impl BlockFile {
             .get(i)
             .ok_or_else(|| FormatError::Truncated(self.len()))?;
         let part = self.parts.get(e.part as usize).map(|p| &p[..]);
-        part.zip(self.checked.get(i))
-            .and_then(|(part, checked)| checked_payload(part, e, checked))
-            .ok_or_else(|| FormatError::DamagedBlock {
-                block: i,
-                offset: self.file_offset(e),
-            })
+        let payload = if self.checksums_pending {
+            // Bytes that never left memory: every block is taken as checked (see
+            // `open_written`), without reading its mark, a cache miss a block in a large file.
+            part.and_then(|part| part.get(e.offset as usize..e.offset as usize + e.len as usize))
+        } else {
+            part.zip(self.checked.get(i))
+                .and_then(|(part, checked)| checked_payload(part, e, checked))
+        };
+        payload.ok_or_else(|| FormatError::DamagedBlock {
+            block: i,
+            offset: self.file_offset(e),
+        })
     }
 
     /// Where block `e` starts in the file's bytes.
@@ -594,6 +607,16 @@ impl BlockFile {
         row: &[u8],
     ) -> Option<&'b [u8]> {
         self.row_index(i, block)?.last_row_before(block, row)
+    }
+
+    /// Where `row`'s first cell is (its block and its offset in the block), by the file's row
+    /// locator; `None` when the file has none (see [`RowLocator`]) or does not hold the row.
+    #[inline]
+    pub(crate) fn locate_row(&self, row: &[u8]) -> Option<(usize, usize)> {
+        self.locator
+            .as_ref()?
+            .places(row_hash(row))
+            .find(|&(b, at)| self.block(b).ok().and_then(|block| none_row(block, at)) == Some(row))
     }
 
     /// Block `i`'s row index, built the first time it is asked for; `None` for a block whose

@@ -6,6 +6,7 @@ use crate::kit::varint;
 use super::bloom::{key_hashes, BloomBuilder};
 use super::encoding::{put_varint, write_key, BlockEncoder, CellRef};
 use super::file::{BlockFile, Header, FORMAT_VERSION, MAGIC, TRAILER, TRAILER_MAGIC};
+use super::locator::{row_hash, LocatorBuilder};
 use super::row_index::RowStarts;
 use super::rows::CountedRows;
 use super::{BloomType, Encoding, FileOptions};
@@ -52,6 +53,8 @@ pub struct FileWriter {
     /// others have none), and the open block's: the file opens with them built.
     row_starts: Vec<Option<RowStarts>>,
     block_rows: RowStarts,
+    /// Where each row starts (`NONE` files only), for the file's row locator.
+    locator: LocatorBuilder,
 }
 
 impl FileWriter {
@@ -89,6 +92,7 @@ impl FileWriter {
             rows: CountedRows::default(),
             row_starts: Vec::new(),
             block_rows: RowStarts::empty(),
+            locator: LocatorBuilder::default(),
         }
     }
 
@@ -146,8 +150,9 @@ impl FileWriter {
             self.encoder.start_block();
             self.block_start = self.data.len();
         }
+        let at = self.data.len() - self.block_start;
         if new_row || self.block_cells == 0 {
-            self.block_rows.row_at(self.data.len() - self.block_start);
+            self.block_rows.row_at(at);
         }
         match encoded {
             Some(bytes) if self.header.options.encoding == Encoding::None => {
@@ -188,6 +193,14 @@ impl FileWriter {
                     std::mem::swap(&mut self.bloom_key, &mut self.bloom_next);
                 }
             }
+        }
+        if new_row && self.header.options.encoding == Encoding::None {
+            // A `ROW` bloom has just hashed the row as the locator does.
+            let hash = match (self.header.options.bloom, self.bloom_hashes.last()) {
+                (BloomType::Row, Some(&(hash, _))) => hash,
+                _ => row_hash(cell.row),
+            };
+            self.locator.row(hash, self.blocks, at);
         }
         if (self.data.len() - self.block_start) as u64 >= self.header.options.block_size.max(1) {
             self.end_block();
@@ -259,8 +272,9 @@ impl FileWriter {
         let (table, family) = (self.header.table.clone(), self.header.family.clone());
         self.end_block();
         let row_starts = std::mem::take(&mut self.row_starts);
+        let locator = std::mem::take(&mut self.locator).finish();
         // A file just written always opens; an empty one stands in rather than a panic.
-        BlockFile::open_written(self.finish_parts(), row_starts)
+        BlockFile::open_written(self.finish_parts(), row_starts, locator)
             .unwrap_or_else(|_| BlockFile::empty(id, &table, &family, options))
     }
 
