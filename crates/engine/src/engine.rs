@@ -39,7 +39,7 @@ pub use activity::{
 };
 pub use block::{
     BlockCursor, BlockFile, BloomType, CellRef, CountedRows, Encoding, FileCursor, FileOptions,
-    FileWriter, FormatError, Header, ReadCounts, DEFAULT_BLOCKSIZE, FORMAT_VERSION,
+    FileWriter, FormatError, HashedRow, Header, ReadCounts, DEFAULT_BLOCKSIZE, FORMAT_VERSION,
     HBASE_BLOCKSIZE,
 };
 pub use cell::{Cell, CellKind};

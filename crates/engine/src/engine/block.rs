@@ -27,6 +27,7 @@ mod row_index;
 mod rows;
 mod writer;
 
+pub use bloom::HashedRow;
 pub(crate) use encoding::none_row_size;
 pub use encoding::{BlockCursor, CellRef, CursorState, Decoded};
 pub use file::{BlockDrain, BlockFile, FileCursor, Header, ReadCounts, FORMAT_VERSION};

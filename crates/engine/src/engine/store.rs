@@ -9,7 +9,7 @@ use std::sync::Arc;
 pub use super::block::Decoded;
 use super::block::{
     none_row_size, BlockCursor, BlockDrain, BlockFile, CellRef, CountedRows, Encoding, FileOptions,
-    FileWriter, FormatError, ReadCounts,
+    FileWriter, FormatError, HashedRow, ReadCounts,
 };
 use super::cell::Cell;
 use super::drain::{self, Blocks, Decider};
@@ -335,8 +335,9 @@ impl Store {
         let mut skipped = ReadCounts::default();
         sources.reserve(self.runs.len() + 1);
         sources.extend(self.memstore_from(probe).map(|m| (None, m)));
+        let hashed = HashedRow::new(row);
         for run in &self.runs {
-            if !run.file.may_hold_row(row, &mut skipped) {
+            if !run.file.may_hold_row(hashed, &mut skipped) {
                 continue;
             }
             if let Some(qs) = columns {
@@ -346,7 +347,7 @@ impl Store {
             }
             sources.push((
                 None,
-                Source::Run(RunCursor::at_row(run, arena, row, &self.family)),
+                Source::Run(RunCursor::at_row(run, arena, hashed, &self.family)),
             ));
         }
         MergeIter::new(&self.family, sources).with_skipped(skipped)
@@ -412,12 +413,13 @@ impl Store {
             .collect();
         let mut counts = ReadCounts::default();
         let keys = Decoded::default();
+        let hashed = HashedRow::new(row);
         for run in &self.runs {
-            if !run.file.may_hold_row(row, &mut counts) {
+            if !run.file.may_hold_row(hashed, &mut counts) {
                 continue;
             }
             out.extend(
-                RunCursor::at_row(run, &keys, row, &self.family)
+                RunCursor::at_row(run, &keys, hashed, &self.family)
                     .take_while(|c| c.row == row)
                     .map(|c| (c.to_cell(&self.family), Part::Run(run.id))),
             );
@@ -731,8 +733,8 @@ impl<'a> RunCursor<'a> {
     /// locator finds the row starts at its first cell without a seek (a get's row is most
     /// often there, past the run's bloom filter; a scan's start row, often a prefix, is
     /// sought as before).
-    fn at_row(run: &'a Run, keys: &'a Decoded, row: &[u8], family: &[u8]) -> RunCursor<'a> {
-        let probe = CellRef::first_on_row(row, family);
+    fn at_row(run: &'a Run, keys: &'a Decoded, row: HashedRow<'_>, family: &[u8]) -> RunCursor<'a> {
+        let probe = CellRef::first_on_row(row.row, family);
         let Some((b, at)) = run.file.locate_row(row) else {
             return RunCursor::new(run, keys, probe);
         };
@@ -1005,12 +1007,13 @@ mod tests {
         let rows = (0..400u32).map(|r| format!("row-{r:04}"));
         for row in rows.chain(["row-0000a", "row-2", "a", "z"].map(String::from)) {
             let row = row.as_bytes();
-            if let Some((_, at)) = written.file().locate_row(row) {
+            let hashed = HashedRow::new(row);
+            if let Some((_, at)) = written.file().locate_row(hashed) {
                 located += 1;
                 starting_a_block += usize::from(at == 0);
             }
-            assert_eq!(restored.file().locate_row(row), None);
-            let mut by_locator = RunCursor::at_row(&written, &keys, row, b"f");
+            assert_eq!(restored.file().locate_row(hashed), None);
+            let mut by_locator = RunCursor::at_row(&written, &keys, hashed, b"f");
             let mut by_seek = RunCursor::new(&restored, &keys, CellRef::first_on_row(row, b"f"));
             // The row's cells and the next row's first, then the counts so far.
             for step in 0..14 {

@@ -3,6 +3,24 @@
 //! combining two Murmur3 hashes of it (`hash1 + i * hash2`, `hash2` seeded with `hash1`).
 //! A filter never says no to a key it holds; it says yes to about 1% of keys it does not.
 
+/// A row and its two hashes ([`key_hashes`]), taken once for every run a read asks about the
+/// row: the `ROW` bloom filters' and the row locators' (the first).
+#[derive(Clone, Copy, Debug)]
+pub struct HashedRow<'r> {
+    pub row: &'r [u8],
+    pub hashes: (u32, u32),
+}
+
+impl<'r> HashedRow<'r> {
+    #[inline]
+    pub fn new(row: &'r [u8]) -> HashedRow<'r> {
+        HashedRow {
+            row,
+            hashes: key_hashes(row),
+        }
+    }
+}
+
 /// HBase's `io.storefile.bloom.error.rate`.
 const ERROR_RATE: f64 = 0.01;
 
@@ -20,11 +38,16 @@ impl<'a> Bloom<'a> {
 
     /// False only when `key` was never added.
     pub fn might_contain(&self, key: &[u8]) -> bool {
+        self.might_contain_hashed(key_hashes(key))
+    }
+
+    /// [`Bloom::might_contain`] for a key whose two hashes ([`key_hashes`]) are taken.
+    pub fn might_contain_hashed(&self, hashes: (u32, u32)) -> bool {
         let bit_count = self.bits.len() as u64 * 8;
         if bit_count == 0 {
             return true;
         }
-        positions(key_hashes(key), self.hashes, bit_count).all(|bit| {
+        positions(hashes, self.hashes, bit_count).all(|bit| {
             self.bits
                 .get((bit / 8) as usize)
                 .is_some_and(|b| b & (1 << (bit % 8)) != 0)

@@ -3,9 +3,10 @@
 use std::sync::OnceLock;
 
 use super::bloom::Bloom;
+use super::bloom::HashedRow;
 use super::encoding::{get_len, get_varint, none_row, split_key, take, BlockCursor, CellRef};
 use super::heads::Heads;
-use super::locator::{row_hash, RowLocator};
+use super::locator::RowLocator;
 use super::row_index::RowStarts;
 use super::writer::{row_col_key, write_header, FileWriter};
 use super::{BloomType, Encoding, FileOptions, FormatError};
@@ -612,10 +613,11 @@ impl BlockFile {
     /// Where `row`'s first cell is (its block and its offset in the block), by the file's row
     /// locator; `None` when the file has none (see [`RowLocator`]) or does not hold the row.
     #[inline]
-    pub(crate) fn locate_row(&self, row: &[u8]) -> Option<(usize, usize)> {
+    pub(crate) fn locate_row(&self, row: HashedRow<'_>) -> Option<(usize, usize)> {
+        let (hash, row) = (row.hashes.0, row.row);
         self.locator
             .as_ref()?
-            .places(row_hash(row))
+            .places(hash)
             .find(|&(b, at)| self.block(b).ok().and_then(|block| none_row(block, at)) == Some(row))
     }
 
@@ -681,7 +683,8 @@ impl BlockFile {
 
     /// Whether the file may hold `row`: false when the row is outside its key range or its
     /// `ROW` bloom says no (counted in `counts` as a run skipped).
-    pub fn may_hold_row(&self, row: &[u8], counts: &mut ReadCounts) -> bool {
+    pub fn may_hold_row(&self, row: HashedRow<'_>, counts: &mut ReadCounts) -> bool {
+        let (hashes, row) = (row.hashes, row.row);
         if self.header.cells == 0
             || row < self.header.first_row.as_slice()
             || row > self.header.last_row.as_slice()
@@ -691,7 +694,7 @@ impl BlockFile {
         }
         if self.header.options.bloom == BloomType::Row {
             if let Some(bloom) = self.bloom_filter() {
-                if !bloom.might_contain(row) {
+                if !bloom.might_contain_hashed(hashes) {
                     counts.runs_skipped_bloom += 1;
                     return false;
                 }
@@ -757,7 +760,7 @@ impl BlockFile {
     /// finds the one block to start in.
     pub fn get(&self, row: &[u8], counts: &mut ReadCounts) -> Vec<Cell> {
         let mut out = Vec::new();
-        if !self.may_hold_row(row, counts) {
+        if !self.may_hold_row(HashedRow::new(row), counts) {
             return out;
         }
         let family: std::sync::Arc<[u8]> = std::sync::Arc::from(self.header.family.as_slice());

@@ -20,7 +20,8 @@ const BLOCK_BITS: u32 = 24;
 const OFFSET_BITS: u32 = 16;
 const MAX_BLOCKS: u64 = (1 << BLOCK_BITS) - 1;
 
-/// The hash a row is found by (HBase's Murmur3, as the bloom filter hashes rows).
+/// The hash a row is found by: the first of the bloom filter's two (`bloom::key_hashes`,
+/// HBase's Murmur3), which a get has taken for the bloom already.
 #[inline]
 pub(crate) fn row_hash(row: &[u8]) -> u32 {
     murmur3_32(row, 0)
