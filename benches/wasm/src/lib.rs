@@ -131,6 +131,24 @@ pub extern "C" fn scans(n: u32, reversed: u32, from: u32, kept: u32) -> u32 {
     })
 }
 
+/// `n` scans of ten rows (a limit of ten) from a row the table holds, forwards or (`reversed`
+/// 1) backwards, from the `from`-th on, their rows handed over as views: the browser storage
+/// benchmark's scans (`tests/e2e/bench-storage.mjs`), where [`scans`] starts from a prefix.
+#[no_mangle]
+pub extern "C" fn row_scans(n: u32, reversed: u32, from: u32) -> u32 {
+    with_loaded(|engine, rows| {
+        let mut scans: Vec<Scan> = (0..u64::from(n))
+            .map(|k| Scan {
+                start_row: row((k + u64::from(from)).wrapping_mul(7919) % rows).into_bytes(),
+                reversed: reversed == 1,
+                limit: Some(10),
+                ..Scan::default()
+            })
+            .collect();
+        scans.iter_mut().map(|s| read_viewed(engine, s)).sum()
+    })
+}
+
 /// One scan of the whole table, its rows handed over one by one and not kept.
 #[no_mangle]
 pub extern "C" fn full() -> u32 {
