@@ -83,6 +83,20 @@ pub fn App(props: &AppProps) -> Html {
             if start {
                 wasm_bindgen_futures::spawn_local(storage_work::drain(app.clone(), status));
             }
+            let arm = {
+                let mut s = app.storage.borrow_mut();
+                let arm = s.history_pending && !s.history_timer;
+                s.history_timer |= arm;
+                arm
+            };
+            if arm {
+                let app = app.clone();
+                gloo::timers::callback::Timeout::new(
+                    super::storage::HISTORY_SAVE_DELAY_MS,
+                    move || app.dispatch(super::state::Action::SaveHistory),
+                )
+                .forget();
+            }
             if app.console.borrow().is_running() && !app.runner.replace(true) {
                 wasm_bindgen_futures::spawn_local(run_batch(app));
             }

@@ -102,6 +102,8 @@ pub enum Action {
     StorageNotice(String),
     /// Write everything again (after a failure).
     RetrySave,
+    /// Save the activity history that reads recorded (see `HISTORY_SAVE_DELAY_MS`).
+    SaveHistory,
     /// Delete the sorted runs kept aside (the person confirmed).
     DiscardKeptAside,
     /// Another tab changed the database version.
@@ -192,7 +194,13 @@ impl AppState {
                     // changes until the next save; its end always saves.
                     let now = super::perf_ms();
                     let running = self.session.console.borrow().is_running();
-                    if !running || now - self.saved_at >= SAVE_EVERY_MS {
+                    let tables_changed =
+                        self.session.console.borrow().shell.engine.tables_changed();
+                    if !running && !tables_changed {
+                        // Reads alone: their history is saved a moment later (see
+                        // `HISTORY_SAVE_DELAY_MS`), with whatever comes before then.
+                        self.storage.borrow_mut().history_pending = true;
+                    } else if !running || now - self.saved_at >= SAVE_EVERY_MS {
                         self.saved_at = now;
                         self.queue_save();
                     }
@@ -243,6 +251,7 @@ impl AppState {
             let _ = console.shell.engine.take_changes();
             return;
         }
+        storage.history_pending = false;
         if let Some(staged) = storage.queue.record(&mut console.shell.engine) {
             let ticket = console.take_ticket();
             storage.queue.stage(staged, ticket);
@@ -311,6 +320,18 @@ impl Reducible for AppState {
             }
             Action::RetrySave => {
                 self.retry_save();
+                Rc::new(self.with(self.session.clone()))
+            }
+            Action::SaveHistory => {
+                let pending = {
+                    let mut storage = self.storage.borrow_mut();
+                    storage.history_timer = false;
+                    storage.history_pending
+                };
+                if !pending {
+                    return self;
+                }
+                self.queue_save();
                 Rc::new(self.with(self.session.clone()))
             }
             Action::DiscardKeptAside => {

@@ -526,3 +526,24 @@ test('a real full disk: the save fails visibly with what to do, the tables stay 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a read is in the history after a reload once its delayed save ran', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const { page } = await openApp(context, url);
+  await runCommand(page, "create 'h', 'f'");
+  await runCommand(page, "generate 'h', 'k%03d', 200");
+  await saved(page);
+  await runCommand(page, "scan 'h', {STARTROW => 'k050', LIMIT => 3}");
+  await page.waitForFunction(() => document.querySelector('.minimap')?.dataset.readLo === '50');
+  // The history a read recorded is saved a quarter of a second after it (src/ui/storage.rs,
+  // HISTORY_SAVE_DELAY_MS), not before its output is drawn.
+  await page.waitForTimeout(1000);
+  await saved(page);
+  await page.reload();
+  await saved(page);
+  await runCommand(page, "describe 'h'");
+  await page.waitForFunction(() => document.querySelector('.minimap')?.dataset.readLo === '50');
+  // The scan's range: from its start row to the table's end (its LIMIT stopped it early).
+  assert.equal(await page.locator('.minimap').getAttribute('data-read-hi'), '200');
+  await context.close();
+});

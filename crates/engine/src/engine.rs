@@ -267,6 +267,13 @@ impl Engine {
 
     /// Hands over and clears the record of what changed.
     #[cfg_attr(rowkey_cold, optimize(size))]
+    /// Whether tables changed since the changes were last taken: a catalog change, a write, or
+    /// runs replaced (what a save must write; reads change only the activity history).
+    pub fn tables_changed(&self) -> bool {
+        let c = &self.changes;
+        c.catalog || !c.wal.is_empty() || !c.rewritten.is_empty()
+    }
+
     pub fn take_changes(&mut self) -> Changes {
         std::mem::take(&mut self.changes)
     }
