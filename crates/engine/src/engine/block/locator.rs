@@ -1,13 +1,13 @@
 //! A run's row locator: where each row's first cell is (its block and its offset in the
-//! block), found by a hash of the row. A get, or a scan from a row, that finds its row here
-//! goes straight to that cell, where a seek through the block index compares keys at each
+//! block), found by a hash of the row. A get that finds its row here goes straight to that
+//! cell, where a seek through the block index compares keys at each
 //! step of two binary searches (the blocks' first rows, then the rows the block's row index
 //! lists), and most of those steps are cache misses once a run is larger than the cache: about
 //! a third of a get's time in WebAssembly at a million cells.
 //!
 //! HBase has no such table (its gets seek through the block index and the block); it changes
 //! no result and no count a read reports: a read that finds its row here counts the blocks a
-//! seek would have counted (see `RunCursor::new`), and one that does not seeks as before. The
+//! seek would have counted (see `RunCursor::at_row`), and one that does not seeks as before. The
 //! writer of a `NONE` run fills it as the rows go in ([`LocatorBuilder`]); a run read back from
 //! storage has none until a compaction writes its rows again.
 
