@@ -23,6 +23,7 @@ mod encoding;
 mod file;
 mod heads;
 mod locator;
+mod midpoint;
 mod row_index;
 mod rows;
 mod writer;
@@ -31,6 +32,9 @@ pub use bloom::HashedRow;
 pub(crate) use encoding::none_row_size;
 pub use encoding::{BlockCursor, CellRef, CursorState, Decoded};
 pub use file::{BlockDrain, BlockFile, FileCursor, Header, ReadCounts, FORMAT_VERSION};
+pub(crate) use midpoint::index_key_at_or_before;
+#[cfg(test)]
+pub(crate) use midpoint::midpoint;
 pub use rows::CountedRows;
 pub use writer::FileWriter;
 

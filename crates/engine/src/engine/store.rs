@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use super::block::index_key_at_or_before;
 pub use super::block::Decoded;
 use super::block::{
     none_row_size, BlockCursor, BlockDrain, BlockFile, CellRef, CountedRows, Encoding, FileOptions,
@@ -726,7 +727,43 @@ impl<'a> RunCursor<'a> {
         c.counts.blocks_skipped += b as u64;
         c.load(b);
         c.skip_before(probe);
+        c.as_hbase_seeks(b, probe);
         c
+    }
+
+    /// After a seek into block `b` (the last block whose first key is at or before `probe`)
+    /// found nothing there at or after the probe: when HBase's block index, whose key for the
+    /// next block lies between the two blocks (`index_key_at_or_before`), would have named
+    /// the next block, block `b` counts as skipped by the index, not read, as HBase never reads
+    /// it. (Rowkey read it to its end to know.)
+    fn as_hbase_seeks(&mut self, b: usize, probe: CellRef<'_>) {
+        if self.pending.is_some() || self.cursor.is_some() || self.block != b {
+            return;
+        }
+        let Some(first) = self.run.file.first_key(b + 1) else {
+            return;
+        };
+        let Some(last) = self.last_cell(b) else {
+            return;
+        };
+        if index_key_at_or_before(last, first, probe) {
+            let c = &mut self.counts;
+            c.blocks_read = c.blocks_read.saturating_sub(1);
+            c.bytes_read = c
+                .bytes_read
+                .saturating_sub(self.run.file.block_len(b) as u64);
+            c.blocks_skipped += 1;
+        }
+    }
+
+    /// The last cell of block `i`; none for a block that does not read.
+    fn last_cell(&self, i: usize) -> Option<CellRef<'a>> {
+        let mut cursor = self.run.file.block_cursor(i).ok()?;
+        let mut last = None;
+        while let Some(c) = cursor.next_in(self.keys) {
+            last = Some(c);
+        }
+        last
     }
 
     /// A cursor whose next cell is the first of `row` or after, for a get: a run whose row
@@ -756,17 +793,10 @@ impl<'a> RunCursor<'a> {
     }
 
     /// Starts at a row's first cell, found at `at` in block `b` by the run's row locator,
-    /// where a seek to the row's first key would start, and counted as that seek counts: the
-    /// index names the block before `b` when the row starts `b` (`b`'s first key comes after
-    /// the probe), and the seek reads that block to its end before it steps into `b`.
+    /// counted as a seek to the row's first key counts: HBase's index names block `b` (for a
+    /// row that starts it, its index key lies between the block before's last row and this
+    /// row, so at or before the probe).
     fn from_row_start(&mut self, b: usize, at: usize) {
-        if at == 0 && b > 0 {
-            self.counts.blocks_skipped += (b - 1) as u64;
-            self.counts.blocks_read += 1;
-            self.counts.bytes_read += self.run.file.block_len(b - 1) as u64;
-            self.load(b);
-            return;
-        }
         self.counts.blocks_skipped += b as u64;
         self.load(b);
         if let Some(cursor) = self.cursor.as_mut() {
@@ -842,6 +872,9 @@ impl<'a> RunCursor<'a> {
         if b > self.block {
             self.counts.blocks_skipped += (b - self.block - 1) as u64;
             self.load(b);
+            self.skip_before(target);
+            self.as_hbase_seeks(b, target);
+            return;
         }
         self.skip_before(target);
     }
@@ -970,7 +1003,7 @@ impl<'a> Iterator for RunBackCursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::block::BlockFile;
+    use crate::engine::block::{midpoint, BlockFile};
 
     /// Rows of 1 to 12 cells with values of 5 to 70 bytes, so that in 1 KB blocks some rows
     /// start a block, some cross into the next, and some share one.
@@ -1033,5 +1066,113 @@ mod tests {
             }
         }
         assert_eq!((located, starting_a_block), (400, 20));
+    }
+
+    /// An HBase key as its `CellComparator` orders it: row, family, qualifier, timestamp (the
+    /// latest first), type code (the greatest first).
+    type HKey = (
+        Vec<u8>,
+        Vec<u8>,
+        Vec<u8>,
+        std::cmp::Reverse<u64>,
+        std::cmp::Reverse<u8>,
+    );
+
+    /// HBase's `LATEST_TIMESTAMP` and the type code of its first-on-row keys (`Maximum`).
+    const LATEST: u64 = i64::MAX as u64;
+    const MAXIMUM: u8 = 255;
+
+    fn hkey(c: CellRef<'_>) -> HKey {
+        let ts = c.timestamp.min(LATEST);
+        let kind = c.kind as u8;
+        let (q, f) = (c.qualifier.to_vec(), c.family.to_vec());
+        (
+            c.row.to_vec(),
+            f,
+            q,
+            std::cmp::Reverse(ts),
+            std::cmp::Reverse(kind),
+        )
+    }
+
+    /// The block HBase's reader seeks into for `probe`: its index holds, for every block but
+    /// the first, `HFileWriterImpl.getMidpoint(last cell before, first cell)` (branch-2.5: a
+    /// first-on-row key of the rows' shortest midpoint, else on the row a first-on-column key
+    /// of the qualifiers', else the first cell), and `BlockIndexReader.rootBlockContainingKey`
+    /// names the last block whose key is at or before the probe (the first when none is).
+    fn hbase_block(run: &Run, keys: &Decoded, probe: CellRef<'_>) -> usize {
+        let file = run.file();
+        let cells = |i: usize| -> Vec<CellRef<'_>> {
+            let mut cursor = file.block_cursor(i).expect("a written block reads");
+            std::iter::from_fn(|| cursor.next_in(keys)).collect()
+        };
+        let mut index: Vec<HKey> = Vec::new();
+        for i in 0..file.block_count() {
+            let first = cells(i)[0];
+            let key = match i.checked_sub(1).map(|p| *cells(p).last().expect("cells")) {
+                None => hkey(first),
+                Some(last) => {
+                    let latest = std::cmp::Reverse(LATEST);
+                    let top = std::cmp::Reverse(MAXIMUM);
+                    if let Some(row) = midpoint(last.row, first.row) {
+                        (row, Vec::new(), Vec::new(), latest, top)
+                    } else if let Some(q) = midpoint(last.qualifier, first.qualifier) {
+                        (first.row.to_vec(), first.family.to_vec(), q, latest, top)
+                    } else {
+                        hkey(first)
+                    }
+                }
+            };
+            index.push(key);
+        }
+        let probe = hkey(probe);
+        index.iter().rposition(|k| *k <= probe).unwrap_or(0)
+    }
+
+    /// A read starts in the block HBase's block index would name: for a row that starts a
+    /// block, or a row between two blocks, the later block, unread before it, where a search
+    /// of the blocks' first keys names the block before. Checked for every row and for rows
+    /// between them, in `NONE` (with the row locator and without) and `FAST_DIFF` blocks,
+    /// against HBase's index built from the blocks' cells.
+    #[test]
+    fn a_read_starts_in_the_block_hbase_s_midpoint_index_names() {
+        let keys = Decoded::default();
+        let fast_diff = FileOptions {
+            encoding: Encoding::FastDiff,
+            ..FileOptions::default()
+        };
+        let family: Arc<[u8]> = Arc::from(&b"f"[..]);
+        let place = RunPlacement {
+            table: "t",
+            family: &family,
+            start: &[],
+            end: &[],
+        };
+        let written = Run::new(1, cells());
+        let restored = Run::from_file(
+            BlockFile::open(written.file().to_bytes().into_boxed_slice()).expect("opens"),
+        );
+        let delta = Run::write(2, place, fast_diff, &cells());
+        let mut rows: Vec<String> = (0..400u32).map(|r| format!("row-{r:04}")).collect();
+        rows.extend((0..400u32).map(|r| format!("row-{r:04}\0")));
+        rows.extend((0..40u32).map(|r| format!("row-{r:03}")));
+        let mut later = 0;
+        for row in &rows {
+            let row = row.as_bytes();
+            let probe = CellRef::first_on_row(row, b"f");
+            for run in [&written, &restored, &delta] {
+                let want = hbase_block(run, &keys, probe);
+                let mut by_seek = RunCursor::new(run, &keys, probe);
+                let mut by_get = RunCursor::at_row(run, &keys, HashedRow::new(row), b"f");
+                let _ = (by_seek.next(), by_get.next());
+                let name = String::from_utf8_lossy(row);
+                assert_eq!(by_seek.counts.blocks_skipped, want as u64, "{name}");
+                assert_eq!(by_get.counts.blocks_skipped, want as u64, "{name}");
+                later += usize::from(run.file().seek_key(probe) < want);
+            }
+        }
+        // The rows that start a block (20 of the 400) and the rows between blocks, in each of
+        // the three runs.
+        assert_eq!(later, 59);
     }
 }
