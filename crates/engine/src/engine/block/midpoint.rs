@@ -18,29 +18,28 @@ pub(crate) fn index_key_at_or_before(
     first: CellRef<'_>,
     probe: CellRef<'_>,
 ) -> bool {
-    // `createFirstOnRow(midRow)`: before every cell of its row.
-    if let Some(at) = midpoint_at_or_before(last.row, first.row, probe.row) {
-        return at;
+    // Field by field, as `getMidpoint` goes: where the two cells' rows differ, the key is
+    // `createFirstOnRow(midRow)`, before every cell of its row; on one row, where their
+    // families differ, `createFirstOnRowFamily`; on one column, `createFirstOnRowCol(right,
+    // midQualifier)` at the latest timestamp, before every key of that qualifier. While the
+    // two cells agree on a field, the key has `first`'s, which the probe's is compared with.
+    let fields = [
+        (last.row, first.row, probe.row),
+        (last.family, first.family, probe.family),
+        (last.qualifier, first.qualifier, probe.qualifier),
+    ];
+    for (left, right, probe) in fields {
+        if let Some(at) = midpoint_at_or_before(left, right, probe) {
+            return at;
+        }
+        match probe.cmp(right) {
+            Ordering::Less => return false,
+            Ordering::Greater => return true,
+            Ordering::Equal => {}
+        }
     }
-    // One row across the two blocks: the key is on that row.
-    match probe.row.cmp(first.row) {
-        Ordering::Less => return false,
-        Ordering::Greater => return true,
-        Ordering::Equal => {}
-    }
-    // `createFirstOnRowFamily(right, midFamily)`.
-    if let Some(at) = midpoint_at_or_before(last.family, first.family, probe.family) {
-        return at;
-    }
-    match probe.family.cmp(first.family) {
-        Ordering::Less => return false,
-        Ordering::Greater => return true,
-        Ordering::Equal => {}
-    }
-    // `createFirstOnRowCol(right, midQualifier)`, at the latest timestamp: at or before every
-    // key of that qualifier. One column across the two blocks: the key is `first` itself,
-    // after the probe.
-    midpoint_at_or_before(last.qualifier, first.qualifier, probe.qualifier).unwrap_or(false)
+    // One column across the two blocks: the key is `first` itself.
+    first.cmp_key(&probe) != Ordering::Greater
 }
 
 /// Whether HBase's shortest bytes between `left` and `right` (`getMinimumMidpointArray`: `left`
