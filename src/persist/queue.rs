@@ -175,8 +175,7 @@ impl SaveQueue {
         if self.failure.is_some() && !self.retrying {
             // Nothing is queued behind a failure: the retry's checkpoint will hold these.
             let changes = engine.take_changes();
-            let changed =
-                changes.catalog || !changes.rewritten.is_empty() || !changes.wal.is_empty();
+            let changed = changes.any();
             return changed.then_some(Staged(StagedKind::Unsaved));
         }
         match self.saver.plan(engine) {

@@ -118,6 +118,14 @@ pub struct Changes {
     pub rewritten: SortedSet<(String, u64)>,
 }
 
+impl Changes {
+    /// Whether tables changed: a catalog change, a write, or runs replaced (what a save must
+    /// write; reads change only the activity history).
+    pub fn any(&self) -> bool {
+        self.catalog || !self.wal.is_empty() || !self.rewritten.is_empty()
+    }
+}
+
 /// The engine: tables by name, the server clock, and the counters.
 pub struct Engine {
     tables: SortedMap<String, Table>,
@@ -267,11 +275,9 @@ impl Engine {
 
     /// Hands over and clears the record of what changed.
     #[cfg_attr(rowkey_cold, optimize(size))]
-    /// Whether tables changed since the changes were last taken: a catalog change, a write, or
-    /// runs replaced (what a save must write; reads change only the activity history).
+    /// Whether tables changed since the changes were last taken ([`Changes::any`]).
     pub fn tables_changed(&self) -> bool {
-        let c = &self.changes;
-        c.catalog || !c.wal.is_empty() || !c.rewritten.is_empty()
+        self.changes.any()
     }
 
     pub fn take_changes(&mut self) -> Changes {

@@ -47,7 +47,7 @@ impl Saver {
     /// The plan that saves everything that changed since the last plan.
     pub fn plan(&mut self, engine: &mut Engine) -> Result<SavePlan, PlanError> {
         let changes = engine.take_changes();
-        let changed = changes.catalog || !changes.rewritten.is_empty() || !changes.wal.is_empty();
+        let changed = changes.any();
         if self.needs_checkpoint
             || self.needs_clear
             || (self.planned.current.is_none() && changed)

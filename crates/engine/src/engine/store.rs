@@ -869,14 +869,16 @@ impl<'a> RunCursor<'a> {
     /// unread.
     fn seek(&mut self, target: CellRef<'_>) {
         let b = self.run.file.seek_key(target);
-        if b > self.block {
+        let moved = b > self.block;
+        if moved {
             self.counts.blocks_skipped += (b - self.block - 1) as u64;
             self.load(b);
-            self.skip_before(target);
-            self.as_hbase_seeks(b, target);
-            return;
         }
         self.skip_before(target);
+        // Only a block this seek read is HBase's index's to name: the current one was read.
+        if moved {
+            self.as_hbase_seeks(b, target);
+        }
     }
 }
 
